@@ -1,0 +1,97 @@
+import { DTaskError, type DTaskErrorOptions, isDTaskErrorWithCode } from './dtask-error.js';
+
+/** A bad call, thrown at once: unknown option, bad scope specifier, bad plugin option, not a function. */
+export class ArgumentError extends DTaskError {
+  static readonly code = 'DTASK_ARGUMENT';
+  constructor(message: string, options?: DTaskErrorOptions) {
+    super(ArgumentError.code, message, options);
+  }
+  /** Cross-copy `instanceof`. */
+  static override isInstance(error: unknown): error is ArgumentError {
+    return isDTaskErrorWithCode(error, ArgumentError.code);
+  }
+}
+
+/** A task function that cannot run anywhere its scope allows; thrown by `spawn`. */
+export class TaskFunctionError extends DTaskError {
+  static readonly code = 'DTASK_TASK_FUNCTION';
+  constructor(message: string, options?: DTaskErrorOptions) {
+    super(TaskFunctionError.code, message, options);
+  }
+  /** Cross-copy `instanceof`. */
+  static override isInstance(error: unknown): error is TaskFunctionError {
+    return isDTaskErrorWithCode(error, TaskFunctionError.code);
+  }
+}
+
+/** No processor can run a task: empty scope intersection, or none available in scope. */
+export class SchedulingError extends DTaskError {
+  static readonly code = 'DTASK_SCHEDULING';
+  constructor(message: string, options?: DTaskErrorOptions) {
+    super(SchedulingError.code, message, options);
+  }
+  /** Cross-copy `instanceof`. */
+  static override isInstance(error: unknown): error is SchedulingError {
+    return isDTaskErrorWithCode(error, SchedulingError.code);
+  }
+}
+
+/** The worker running a task died and the task cannot, or may not, be re-run. */
+export class WorkerLostError extends DTaskError {
+  static readonly code = 'DTASK_WORKER_LOST';
+  constructor(message: string, options?: DTaskErrorOptions) {
+    super(WorkerLostError.code, message, options);
+  }
+  /** Cross-copy `instanceof`. */
+  static override isInstance(error: unknown): error is WorkerLostError {
+    return isDTaskErrorWithCode(error, WorkerLostError.code);
+  }
+}
+
+/** A task stopped by `cancel()`, an aborted `signal` option, or `halt`. */
+export class CancelledError extends DTaskError {
+  static readonly code = 'DTASK_CANCELLED';
+  constructor(message = 'The task was cancelled', options?: DTaskErrorOptions) {
+    super(CancelledError.code, message, options);
+  }
+  /** Cross-copy `instanceof`. */
+  static override isInstance(error: unknown): error is CancelledError {
+    return isDTaskErrorWithCode(error, CancelledError.code);
+  }
+}
+
+/** Waiting on a region's own task from inside a datadeps region. */
+export class ConcurrencyViolationError extends DTaskError {
+  static readonly code = 'DTASK_CONCURRENCY';
+  constructor(message: string, options?: DTaskErrorOptions) {
+    super(ConcurrencyViolationError.code, message, options);
+  }
+  /** Cross-copy `instanceof`. */
+  static override isInstance(error: unknown): error is ConcurrencyViolationError {
+    return isDTaskErrorWithCode(error, ConcurrencyViolationError.code);
+  }
+}
+
+/** Fetching the calling task itself, or one of its dependents, through a scheduler handle. */
+export class DynamicTaskError extends DTaskError {
+  static readonly code = 'DTASK_DYNAMIC';
+  constructor(message: string, options?: DTaskErrorOptions) {
+    super(DynamicTaskError.code, message, options);
+  }
+  /** Cross-copy `instanceof`. */
+  static override isInstance(error: unknown): error is DynamicTaskError {
+    return isDTaskErrorWithCode(error, DynamicTaskError.code);
+  }
+}
+
+/** A requested capability that this processor, device or plugin does not offer. */
+export class UnsupportedError extends DTaskError {
+  static readonly code = 'DTASK_UNSUPPORTED';
+  constructor(message: string, options?: DTaskErrorOptions) {
+    super(UnsupportedError.code, message, options);
+  }
+  /** Cross-copy `instanceof`. */
+  static override isInstance(error: unknown): error is UnsupportedError {
+    return isDTaskErrorWithCode(error, UnsupportedError.code);
+  }
+}

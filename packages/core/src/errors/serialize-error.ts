@@ -1,0 +1,113 @@
+import { DTaskError } from './dtask-error.js';
+import {
+  ArgumentError,
+  CancelledError,
+  ConcurrencyViolationError,
+  DynamicTaskError,
+  SchedulingError,
+  TaskFunctionError,
+  UnsupportedError,
+  WorkerLostError,
+} from './errors.js';
+import { DTaskFailedError, type TaskRef } from './task-failed-error.js';
+
+/** An error as plain data: what crosses a MessagePort, a process pipe or a socket. */
+export interface SerializedError {
+  name: string;
+  message: string;
+  stack?: string | undefined;
+  code?: string | undefined;
+  cause?: SerializedError | { value: unknown } | undefined;
+  task?: TaskRef;
+  rootTask?: TaskRef;
+  upstream?: TaskRef | undefined;
+}
+
+type Rebuild = (message: string, data: SerializedError, cause: unknown) => Error;
+
+const simple =
+  (Ctor: new (message: string, options?: { cause?: unknown }) => Error): Rebuild =>
+  (message, _data, cause) =>
+    new Ctor(message, cause === undefined ? undefined : { cause });
+
+const byCode = new Map<string, Rebuild>([
+  [ArgumentError.code, simple(ArgumentError)],
+  [TaskFunctionError.code, simple(TaskFunctionError)],
+  [SchedulingError.code, simple(SchedulingError)],
+  [WorkerLostError.code, simple(WorkerLostError)],
+  [CancelledError.code, simple(CancelledError)],
+  [ConcurrencyViolationError.code, simple(ConcurrencyViolationError)],
+  [DynamicTaskError.code, simple(DynamicTaskError)],
+  [UnsupportedError.code, simple(UnsupportedError)],
+  [
+    DTaskFailedError.code,
+    (_message, data, cause) =>
+      new DTaskFailedError({
+        task: data.task ?? { id: -1 },
+        rootTask: data.rootTask ?? data.task ?? { id: -1 },
+        upstream: data.upstream,
+        cause,
+      }),
+  ],
+]);
+
+const builtins: Record<string, new (message: string) => Error> = {
+  Error,
+  TypeError,
+  RangeError,
+  SyntaxError,
+  ReferenceError,
+  EvalError,
+  URIError,
+};
+
+/**
+ * Turns any thrown value into plain data that keeps its class (for dtask errors and the
+ * built-in error classes), message, stack, code, cause chain and task fields.
+ */
+export function serializeError(error: unknown, depth = 0): SerializedError {
+  if (!(error instanceof Error) && !DTaskError.isInstance(error)) {
+    return { name: 'NonError', message: String(error), cause: { value: safeValue(error) } };
+  }
+  const e = error as Error & Partial<SerializedError>;
+  const out: SerializedError = { name: e.name, message: e.message, stack: e.stack };
+  if (typeof e.code === 'string') out.code = e.code;
+  if (e.task) out.task = e.task;
+  if (e.rootTask) out.rootTask = e.rootTask;
+  if (e.upstream) out.upstream = e.upstream;
+  if (e.cause !== undefined && depth < 8) out.cause = serializeError(e.cause, depth + 1);
+  return out;
+}
+
+function safeValue(value: unknown): unknown {
+  try {
+    structuredClone(value);
+    return value;
+  } catch {
+    return String(value);
+  }
+}
+
+/** Rebuilds an error made by `serializeError`, as an instance of its original class where known. */
+export function deserializeError(data: SerializedError): unknown {
+  if (data.name === 'NonError' && data.cause && 'value' in data.cause) return data.cause.value;
+  const cause =
+    data.cause === undefined
+      ? undefined
+      : 'value' in data.cause
+        ? data.cause.value
+        : deserializeError(data.cause);
+  const rebuild = data.code === undefined ? undefined : byCode.get(data.code);
+  let error: Error;
+  if (rebuild) {
+    error = rebuild(data.message, data, cause);
+  } else {
+    const Builtin = builtins[data.name] ?? Error;
+    error = new Builtin(data.message);
+    if (cause !== undefined) (error as { cause?: unknown }).cause = cause;
+    if (data.code !== undefined) (error as { code?: string }).code = data.code;
+    if (!(data.name in builtins)) error.name = data.name;
+  }
+  if (data.stack) error.stack = data.stack;
+  return error;
+}

@@ -1,0 +1,33 @@
+import { hostname } from 'node:os';
+import { SharedMemorySpace, type MemorySpace } from './memory-space.js';
+import { Processor } from './processor.js';
+import { topology } from './topology.js';
+
+/**
+ * One OS process (Dagger's `OSProc`): the root of a processor tree. It runs nothing itself;
+ * its children (threads, GPUs) do. `new OSProc(2)` equals any other `OSProc(2)`.
+ */
+export class OSProc extends Processor {
+  readonly id: string;
+  readonly kind = 'os';
+  /** The machine this process runs on (used by `NodeScope`). */
+  readonly node: string;
+
+  constructor(
+    readonly worker: number,
+    node?: string,
+  ) {
+    super();
+    this.id = `os:${worker}`;
+    this.node = node ?? topology().nodeOf(worker) ?? hostname();
+  }
+
+  /** The compute processors of this process known so far. */
+  override getProcessors(): Processor[] {
+    return topology().children(this.worker);
+  }
+
+  override memorySpaces(): MemorySpace[] {
+    return [new SharedMemorySpace(this.worker)];
+  }
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts', 'src/worker.ts', 'src/testing.ts'],
+  format: ['esm', 'cjs'],
+  dts: true,
+  shims: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+});

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The README's test command: installs what it needs, builds, type-checks, lints, tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+echo '== type check (tsc --noEmit over the workspace)'
+bash scripts/pnpm.sh exec tsc -p tsconfig.json --noEmit
+echo '== lint and format (biome ci)'
+bash scripts/pnpm.sh exec biome ci .
+echo '== docs/architecture.md names every source folder'
+node scripts/check-architecture.mjs
+echo '== tests (vitest)'
+bash scripts/pnpm.sh exec vitest run "$@"

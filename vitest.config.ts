@@ -1,0 +1,27 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+/** Maps every workspace package's export subpaths to its sources (the `source` condition). */
+function sourceAliases(): Record<string, string> {
+  const aliases: Record<string, string> = {};
+  const root = resolve(import.meta.dirname, 'packages');
+  for (const dir of readdirSync(root)) {
+    const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+    for (const [sub, target] of Object.entries<Record<string, unknown>>(pkg.exports ?? {})) {
+      if (typeof target === 'object' && typeof target.source === 'string') {
+        aliases[join(pkg.name, sub)] = join(root, dir, target.source);
+      }
+    }
+  }
+  return aliases;
+}
+
+export default defineConfig({
+  resolve: { alias: sourceAliases() },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
