@@ -8,6 +8,8 @@ import { topology } from './topology.js';
  * its children (threads, GPUs) do. `new OSProc(2)` equals any other `OSProc(2)`.
  */
 export class OSProc extends Processor {
+  /** The kind of every `OSProc`. */
+  static readonly kind = 'os';
   readonly id: string;
   readonly kind = 'os';
   /** The machine this process runs on (used by `NodeScope`). */

@@ -8,6 +8,8 @@ import { Processor } from './processor.js';
  * JS function; whether a function can *travel* to it is decided at `spawn`.
  */
 export class ThreadProc extends Processor {
+  /** The kind of every `ThreadProc` (for `ProcessorTypeScope(ThreadProc)`). */
+  static readonly kind = 'thread';
   readonly id: string;
   readonly kind = 'thread';
 
