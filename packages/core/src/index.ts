@@ -1,1 +1,94 @@
-export const placeholder = 1;
+// @dtask/core: the public surface (API.md). Internals stay out of this file.
+
+export { Chunk, type ChunkHandle, isChunk } from './chunk/chunk.js';
+export { type MutableOptions, mutable } from './chunk/mutable.js';
+export { RamDevice } from './chunk/ram-device.js';
+export { sizeOf } from './chunk/size-of.js';
+export type { MaybePromise, StorageDevice } from './chunk/storage-device.js';
+export { StorageError } from './chunk/storage-error.js';
+export { type ToChunkOptions, toChunk } from './chunk/to-chunk.js';
+export * from './errors/index.js';
+export {
+  disableLogging,
+  enableLogging,
+  fetchLogs,
+  isLoggingEnabled,
+  type LogEvent,
+  toChromeTrace,
+} from './log/index.js';
+export {
+  type ArgType,
+  currentWorker,
+  defaultEnabled,
+  execute,
+  getParent,
+  getProcessors,
+  HeapMemorySpace,
+  isCompatible,
+  isProcessor,
+  type MemorySpace,
+  type MoveRule,
+  memorySpaces,
+  move,
+  OSProc,
+  Processor,
+  registerMove,
+  SharedMemorySpace,
+  ThreadProc,
+} from './processor/index.js';
+export { Context, type ContextOptions } from './registry/context.js';
+export { configure, shutdown } from './registry/default-context.js';
+export type { Plugin, PluginHost, PluginSpec } from './registry/plugin.js';
+export { addProcs, rmProcs } from './registry/procs.js';
+export {
+  addThunk,
+  exec,
+  getDagIds,
+  halt,
+  SchedulerHandle,
+  schHandle,
+} from './sched/dynamic/sch-handle.js';
+export {
+  AbstractScope,
+  AnyScope,
+  constrain,
+  DefaultScope,
+  ExactScope,
+  InvalidScope,
+  isScope,
+  isSubset,
+  NodeScope,
+  ProcessorTypeScope,
+  ProcessScope,
+  registerScopeKey,
+  type ScopeKeyDefinition,
+  type ScopeSpecifier,
+  scope,
+  UnionScope,
+} from './scope/index.js';
+export { defaultOption, type OptionMatcher } from './task/default-option.js';
+export { DTask, type FetchOptions, isDTask } from './task/dtask.js';
+export {
+  type OptionNormalizer,
+  registerOption,
+  type TaskOptions,
+  type TaskOptionsInput,
+} from './task/options.js';
+export { spawn } from './task/spawn.js';
+export type { SpawnArgs } from './task/spawn-task.js';
+export {
+  getTls,
+  inTask,
+  setTls,
+  type TaskTls,
+  taskProcessor,
+  taskSignal,
+} from './task/task-local.js';
+export {
+  type SubmitTask,
+  spawnBulk,
+  spawnSequential,
+  type TaskQueue,
+  withTaskQueue,
+} from './task/task-queue.js';
+export { getOptions, withOptions } from './task/with-options.js';

@@ -1,5 +1,5 @@
-import type { ArgType, Processor } from './processor.js';
 import { findMove } from './move-registry.js';
+import type { ArgType, Processor } from './processor.js';
 
 /** Dagger's `iscompatible`: can `proc` run `f` on these argument types with these options? */
 export function isCompatible(

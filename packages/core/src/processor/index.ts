@@ -1,5 +1,12 @@
 export { currentWorker, setCurrentWorker } from './current-worker.js';
-export { defaultEnabled, execute, getParent, getProcessors, isCompatible, move } from './dispatch.js';
+export {
+  defaultEnabled,
+  execute,
+  getParent,
+  getProcessors,
+  isCompatible,
+  move,
+} from './dispatch.js';
 export {
   HeapMemorySpace,
   type MemorySpace,

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { SharedMemorySpace, type MemorySpace } from './memory-space.js';
+import { type MemorySpace, SharedMemorySpace } from './memory-space.js';
 import { Processor } from './processor.js';
 import { topology } from './topology.js';
 

@@ -2,7 +2,7 @@ import { UnsupportedError } from '../errors/errors.js';
 import type { MemorySpace } from './memory-space.js';
 
 /** A description of a task's arguments for `isCompatible` and `defaultOption` matchers. */
-export type ArgType = string | (abstract new (...args: any[]) => unknown);
+export type ArgType = string | Function;
 
 /**
  * Something that can run a task: a thread, a process, a GPU (Dagger's `Processor`).

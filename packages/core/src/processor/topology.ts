@@ -28,6 +28,14 @@ export class Topology {
     return [...(this.byWorker.get(worker)?.values() ?? [])];
   }
 
+  /** Worker ids that have at least one recorded processor, ascending. */
+  workers(): number[] {
+    return [...this.byWorker.entries()]
+      .filter(([, procs]) => procs.size > 0)
+      .map(([worker]) => worker)
+      .sort((a, b) => a - b);
+  }
+
   /** The processor with this id, if recorded. */
   find(id: string): Processor | undefined {
     for (const procs of this.byWorker.values()) {

@@ -1,0 +1,72 @@
+import type { Processor } from '../processor/processor.js';
+import type { AbstractScope } from '../scope/index.js';
+
+const BRAND = Symbol.for('dtask.chunk');
+
+/**
+ * Where a chunk's data is and how to get it. Implemented by the local store (data in this
+ * process), by task results, and by worker runtimes (data held in another thread/process).
+ */
+export interface ChunkHandle {
+  /** The processor that holds the data (it may become known only once the data exists). */
+  readonly processor: Processor;
+  /** The value, moved to the caller. */
+  fetch(): Promise<unknown>;
+  /** A producing task that has not finished yet; tasks taking the chunk wait for it. */
+  readonly pending?: { readonly id: number } | undefined;
+  /** Size in bytes when known. */
+  readonly bytes?: number | undefined;
+  /** A scope decided by the data's producer (e.g. the processor a `mutable` ran on). */
+  readonly scope?: AbstractScope | undefined;
+}
+
+/**
+ * A reference to data that lives on one processor (Dagger's `Chunk`). Made by `toChunk`,
+ * `mutable`, and `fetch({ raw: true })`. Passing a chunk to `spawn` makes the task run where
+ * the chunk's `scope` allows and receive the value (or the chunk itself with `meta: true`).
+ */
+export class Chunk<T = unknown> {
+  /** @internal */
+  readonly handle: ChunkHandle;
+  private readonly givenScope: AbstractScope;
+
+  constructor(handle: ChunkHandle, scope: AbstractScope) {
+    this.handle = handle;
+    this.givenScope = scope;
+  }
+
+  /** Where the data may be read: tasks taking this chunk run inside it. */
+  get scope(): AbstractScope {
+    return this.handle.scope ?? this.givenScope;
+  }
+
+  /** The processor holding the data. */
+  get processor(): Processor {
+    return this.handle.processor;
+  }
+
+  /** Size of the data in bytes, when known. */
+  get bytes(): number | undefined {
+    return this.handle.bytes;
+  }
+
+  /** The value, moved to the caller. */
+  fetch(): Promise<T> {
+    return this.handle.fetch() as Promise<T>;
+  }
+
+  /** `Chunk(processor)`. */
+  toString(): string {
+    return `Chunk(${this.processor.id})`;
+  }
+
+  /** Brand used by `isChunk` (works across copies of the package). */
+  get [BRAND](): true {
+    return true;
+  }
+}
+
+/** True for a `Chunk` from any copy of the package. */
+export function isChunk(x: unknown): x is Chunk<unknown> {
+  return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
+}

@@ -1,0 +1,99 @@
+import { Buffer } from 'node:buffer';
+import { describe, expect, it } from 'vitest';
+import { sizeOf } from './size-of.js';
+
+describe('sizeOf', () => {
+  it('counts binary data by its byteLength, views only their own bytes', () => {
+    expect(sizeOf(new ArrayBuffer(100))).toBe(100);
+    expect(sizeOf(new SharedArrayBuffer(64))).toBe(64);
+    expect(sizeOf(new Float64Array(10))).toBe(80);
+    expect(sizeOf(new Int32Array(new ArrayBuffer(400), 40, 5))).toBe(20);
+    expect(sizeOf(new DataView(new ArrayBuffer(32), 8))).toBe(24);
+    expect(sizeOf(Buffer.from('hello'))).toBe(5);
+    expect(sizeOf(new Uint8Array(8 * 1024 * 1024))).toBe(8 * 1024 * 1024);
+  });
+
+  it('counts primitives', () => {
+    expect(sizeOf(null)).toBe(0);
+    expect(sizeOf(undefined)).toBe(0);
+    expect(sizeOf(42)).toBe(8);
+    expect(sizeOf(true)).toBe(8);
+    expect(sizeOf(new Date())).toBe(8);
+    expect(sizeOf('')).toBe(16);
+    expect(sizeOf('abcd')).toBe(16 + 8);
+    expect(sizeOf(2n ** 100n)).toBe(8 + 16);
+    expect(sizeOf(() => 1)).toBe(0);
+  });
+
+  it('sums arrays, objects, Maps and Sets', () => {
+    expect(sizeOf([])).toBe(16);
+    expect(sizeOf([1, 2, 3])).toBe(16 + 24);
+    expect(sizeOf({ ab: 1 })).toBe(16 + 4 + 8);
+    expect(sizeOf({ a: { b: 'xy' } })).toBe(16 + 2 + 16 + 2 + 16 + 4);
+    expect(sizeOf(new Map([['k', 1]]))).toBe(16 + 18 + 8);
+    expect(sizeOf(new Set([1, 2]))).toBe(16 + 16);
+    expect(sizeOf({ data: new Float64Array(1000) })).toBe(16 + 8 + 8000);
+    class Point {
+      constructor(
+        readonly x: number,
+        readonly y: number,
+      ) {}
+    }
+    expect(sizeOf(new Point(1, 2))).toBe(16 + 2 + 8 + 2 + 8);
+  });
+
+  it('survives cycles and counts an object reached twice once', () => {
+    const node: { self?: unknown; list: unknown[] } = { list: [] };
+    node.self = node;
+    node.list.push(node, node.list);
+    expect(sizeOf(node)).toBe(16 + 8 + 8 + 16);
+    const shared = new Float64Array(1000);
+    expect(sizeOf([shared, shared, shared])).toBe(16 + 8000);
+    const map = new Map<string, unknown>();
+    map.set('me', map);
+    expect(sizeOf(map)).toBe(16 + 20);
+  });
+
+  it('extrapolates a huge array from a sample, quickly', () => {
+    const numbers = new Array(10_000_000).fill(1.5);
+    const records = Array.from({ length: 1_000_000 }, (_, i) => ({ id: i, name: 'n' }));
+    const start = performance.now();
+    expect(sizeOf(numbers)).toBe(16 + 8 * 10_000_000);
+    const estimate = sizeOf(records);
+    const elapsed = performance.now() - start;
+    const exact = 16 + 1_000_000 * (16 + 4 + 8 + 8 + 18);
+    expect(Math.abs(estimate - exact) / exact).toBeLessThan(0.01);
+    expect(elapsed).toBeLessThan(50);
+  });
+
+  it('extrapolates huge Maps and Sets too', () => {
+    const map = new Map(Array.from({ length: 200_000 }, (_, i) => [i, i] as const));
+    const set = new Set(Array.from({ length: 200_000 }, (_, i) => i));
+    expect(sizeOf(map)).toBe(16 + 16 * 200_000);
+    expect(sizeOf(set)).toBe(16 + 8 * 200_000);
+  });
+
+  it('stops at a depth limit instead of overflowing the stack', () => {
+    let list: unknown = null;
+    for (let i = 0; i < 100_000; i++) list = { next: list };
+    const size = sizeOf(list);
+    expect(size).toBeGreaterThan(0);
+    expect(Number.isFinite(size)).toBe(true);
+  });
+
+  it('does not throw on a throwing getter', () => {
+    const hostile = {
+      get boom(): number {
+        throw new Error('no');
+      },
+    };
+    expect(sizeOf(hostile)).toBe(16);
+  });
+
+  it('is cheap for small values', () => {
+    const value = { id: 1, name: 'task', args: [1, 2, 3] };
+    const start = performance.now();
+    for (let i = 0; i < 100_000; i++) sizeOf(value);
+    expect(performance.now() - start).toBeLessThan(500);
+  });
+});

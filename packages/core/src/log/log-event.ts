@@ -1,0 +1,55 @@
+/**
+ * What happened to a task or a piece of data, recorded by the scheduler, the runtimes and
+ * the storage devices while logging is on, read back with `fetchLogs()`, and drawn by
+ * `toChromeTrace()`.
+ *
+ * Plain data only (strings and numbers; no class instances, functions or symbols), so it
+ * survives `structuredClone`: worker threads and processes collect their events and send
+ * them to the main process in batches (`recordEvents`).
+ *
+ * Kinds and their conventions:
+ * - `spawn`: the scheduler recorded a task (`task`, `name`).
+ * - `start` / `finish` / `fail` / `cancel`: a task began or ended on `processor`; `bytes` on
+ *   `finish` is the size of the result. A task re-run after a lost worker has several
+ *   `start`s; an end is paired with the open `start` on the same `processor`.
+ * - `move`: data copied to the receiving `worker` (`from`, `to` processor ids, `bytes`).
+ * - `spill` / `unspill`: a chunk written to, or read back from, a storage device.
+ * - any other string: a plugin's own kind, drawn as an instant.
+ *
+ * For an event with a `duration`, `time` is when it *began*; it spans
+ * `[time, time + duration]`. A recorder that learns the duration at the end logs
+ * `time: now() - duration`.
+ */
+export interface LogEvent {
+  /** What happened; open union so plugins can add their own kinds and keep autocomplete. */
+  kind:
+    | 'spawn'
+    | 'start'
+    | 'finish'
+    | 'fail'
+    | 'cancel'
+    | 'move'
+    | 'spill'
+    | 'unspill'
+    | (string & {});
+  /** Milliseconds on the main process clock, `performance.timeOrigin + performance.now()`. */
+  time: number;
+  /** The task's integer id, when the event concerns a task. */
+  task?: number;
+  /** The task's (or the data's) display name. */
+  name?: string;
+  /** The processor id where it happened, e.g. `thread:1:2`. */
+  processor?: string;
+  /** The OS process where it happened (1 is the main process); for `move`, the receiver. */
+  worker?: number;
+  /** Bytes moved, spilled, read back, or produced. */
+  bytes?: number;
+  /** Source processor or storage device id (moves, unspills). */
+  from?: string;
+  /** Destination processor or storage device id (moves, spills). */
+  to?: string;
+  /** Milliseconds the event lasted, when it is a span rather than an instant. */
+  duration?: number;
+  /** Free text: an error message, a reason for a cancel, a device name. */
+  detail?: string;
+}

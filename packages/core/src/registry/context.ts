@@ -1,0 +1,219 @@
+import type { Chunk } from '../chunk/chunk.js';
+import { RamDevice } from '../chunk/ram-device.js';
+import type { StorageDevice } from '../chunk/storage-device.js';
+import { ArgumentError, UnsupportedError } from '../errors/errors.js';
+import { currentWorker } from '../processor/current-worker.js';
+import { registerMove } from '../processor/move-registry.js';
+import { isProcessor, type Processor } from '../processor/processor.js';
+import { topology } from '../processor/topology.js';
+import type { Executor } from '../sched/dispatch/executor.js';
+import { InlineExecutor } from '../sched/dispatch/inline-executor.js';
+import { ProcessorExecutor } from '../sched/dispatch/processor-executor.js';
+import { Scheduler } from '../sched/scheduler.js';
+import { registerScopeKey } from '../scope/index.js';
+import { defaultOption } from '../task/default-option.js';
+import type { DTask } from '../task/dtask.js';
+import type { TaskOptionsInput } from '../task/options.js';
+import { registerOption } from '../task/options.js';
+import { type SpawnArgs, spawnTask } from '../task/spawn-task.js';
+import { LocalThreadProc } from './main-thread.js';
+import type { Plugin, PluginHost } from './plugin.js';
+
+/** Options of `new Context()` and `configure()`. */
+export interface ContextOptions {
+  /** Plugins to add, in order (`threads({ count: 2 })`, ...). */
+  plugins?: Plugin[];
+}
+
+/**
+ * A set of processors and the scheduler that places tasks on them (Dagger's `Context`).
+ * `configure()` makes the default one; `new Context({ plugins })` makes another, used through
+ * `ctx.spawn(...)`. Supports `await using` and `close()`.
+ */
+export class Context {
+  /** @internal */
+  readonly scheduler = new Scheduler();
+  /** The calling thread's processor (the main thread in the main process). */
+  readonly localProc: LocalThreadProc;
+  private readonly plugins: Plugin[] = [];
+  private readonly devices = new Map<string, StorageDevice>();
+  private readonly executors = new Map<string, Executor>();
+  private readonly undo: (() => void)[] = [];
+  private readonly setups: Promise<void>[] = [];
+  private closed = false;
+
+  constructor(options: ContextOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw new ArgumentError(
+        'new Context(options): options must be an object such as { plugins: [] }',
+      );
+    }
+    const plugins = options.plugins ?? [];
+    if (!Array.isArray(plugins)) {
+      throw new ArgumentError('Context option `plugins` must be an array of plugin objects');
+    }
+    this.localProc = new LocalThreadProc(currentWorker(), 1);
+    topology().add(this.localProc);
+    this.addProcessor(this.localProc, new InlineExecutor());
+    this.addStorageDevice(new RamDevice());
+    for (const plugin of plugins) this.use(plugin);
+  }
+
+  /** `spawn` into this context (see the top-level `spawn`). */
+  spawn<A extends unknown[], R>(f: (...args: A) => R, ...args: SpawnArgs<A>): DTask<Awaited<R>>;
+  spawn<A extends unknown[], R>(
+    options: TaskOptionsInput,
+    f: ((...args: A) => R) | Chunk<(...args: A) => R>,
+    ...args: SpawnArgs<A>
+  ): DTask<Awaited<R>>;
+  spawn<A extends unknown[], R>(
+    f: Chunk<(...args: A) => R>,
+    ...args: SpawnArgs<A>
+  ): DTask<Awaited<R>>;
+  spawn(first: unknown, ...rest: unknown[]): DTask<unknown> {
+    this.assertOpen();
+    return spawnTask(this.scheduler, first, rest);
+  }
+
+  /** Resolves once every plugin's (possibly async) setup has finished; rejects if one failed. */
+  async ready(): Promise<void> {
+    await Promise.all(this.setups);
+  }
+
+  /** The compute processors tasks can be placed on now. */
+  processors(): Processor[] {
+    return this.scheduler.slots.map((s) => s.proc);
+  }
+
+  /** The plugins added to this context. */
+  pluginList(): readonly Plugin[] {
+    return this.plugins;
+  }
+
+  /** A storage device by name (`'ram'` always exists). */
+  storageDevice(name: string): StorageDevice | undefined {
+    return this.devices.get(name);
+  }
+
+  /** Adds a plugin: validates it and runs its setup. */
+  use(plugin: Plugin): void {
+    this.assertOpen();
+    if (typeof plugin !== 'object' || plugin === null || typeof plugin.name !== 'string') {
+      throw new ArgumentError(
+        'A plugin must be an object with a string `name`, as made by a plugin factory such as threads({ count: 2 })',
+      );
+    }
+    if (this.plugins.some((p) => p.name === plugin.name)) {
+      throw new ArgumentError(`Plugin '${plugin.name}' is already added to this context`);
+    }
+    this.plugins.push(plugin);
+    if (!plugin.setup) return;
+    const result = plugin.setup(this.host());
+    if (result && typeof (result as Promise<void>).then === 'function') {
+      const setup = Promise.resolve(result);
+      setup.catch(() => {}); // reported through ready()
+      this.setups.push(setup);
+    }
+  }
+
+  /** @internal Adds a compute processor with its executor. */
+  addProcessor(proc: Processor, executor?: Executor): void {
+    this.assertOpen();
+    if (!isProcessor(proc)) throw new ArgumentError('addProcessor(proc): proc must be a Processor');
+    const exec = executor ?? this.executors.get(proc.id) ?? new ProcessorExecutor();
+    this.executors.set(proc.id, exec);
+    topology().add(proc);
+    this.scheduler.addProcessor(proc, exec);
+    this.updateLocalEnablement();
+  }
+
+  /** @internal Removes a compute processor from placement. */
+  removeProcessor(proc: Processor): boolean {
+    const removed = this.scheduler.removeProcessor(proc);
+    this.updateLocalEnablement();
+    return removed;
+  }
+
+  private updateLocalEnablement(): void {
+    const local = this.localProc;
+    local.enabledByDefault = !this.scheduler.slots.some(
+      (s) => s.proc !== local && s.proc.kind === 'thread' && s.proc.defaultEnabled,
+    );
+  }
+
+  /** @internal Processors this context has seen (including removed ones), by id. */
+  knownExecutor(id: string): Executor | undefined {
+    return this.executors.get(id);
+  }
+
+  /** @internal */
+  addStorageDevice(device: StorageDevice): void {
+    if (typeof device?.name !== 'string' || typeof device.put !== 'function') {
+      throw new ArgumentError('addStorageDevice(device): device must implement StorageDevice');
+    }
+    this.devices.set(device.name, device);
+  }
+
+  /** Starts `count` workers with the first plugin able to; resolves to their worker ids. */
+  async startWorkers(count: number): Promise<number[]> {
+    const plugin = this.plugins.find((p) => typeof p.startWorkers === 'function');
+    if (!plugin) {
+      throw new UnsupportedError(
+        `addProcs(ctx, ${count}): no plugin here can start workers; add one such as cluster({ workers })`,
+      );
+    }
+    return plugin.startWorkers!(count);
+  }
+
+  private host(): PluginHost {
+    const undo = this.undo;
+    return {
+      context: this,
+      addProcessor: (proc, executor) => this.addProcessor(proc, executor),
+      removeProcessor: (proc) => {
+        this.removeProcessor(proc);
+      },
+      registerMove: (rule) => undo.push(registerMove(rule)),
+      registerScopeKey: (key, def) => undo.push(registerScopeKey(key, def)),
+      registerOption: (key, normalize) => undo.push(registerOption(key, normalize)),
+      defaultOption: (name, match, value) => undo.push(defaultOption(name, match, value)),
+      addStorageDevice: (device) => this.addStorageDevice(device),
+    };
+  }
+
+  private assertOpen(): void {
+    if (this.closed)
+      throw new ArgumentError('This context is closed; make a new one or call configure()');
+  }
+
+  /** True once `close()` was called. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /**
+   * Ends the context: plugins stop their workers, storage devices close, registrations made
+   * by plugins are undone. Tasks still running on workers fail with `WorkerLostError`.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const errors: unknown[] = [];
+    for (const plugin of [...this.plugins].reverse()) {
+      try {
+        await plugin.close?.();
+      } catch (e) {
+        errors.push(e);
+      }
+    }
+    for (const slot of this.scheduler.slots) await slot.executor.close?.();
+    for (const device of this.devices.values()) await device.close?.();
+    for (const u of this.undo.splice(0).reverse()) u();
+    if (errors.length > 0) throw new AggregateError(errors, 'Some plugins failed to close');
+  }
+
+  /** `await using ctx = new Context(...)`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}

@@ -1,0 +1,38 @@
+import type { Scheduler } from '../sched/scheduler.js';
+import { frames } from '../task/frame.js';
+import { Context, type ContextOptions } from './context.js';
+
+const KEY = Symbol.for('dtask.defaultContext');
+const slot = globalThis as unknown as { [KEY]?: Context };
+
+/** The default context, made on first use with no plugins (tasks run in-process). */
+export function defaultContext(): Context {
+  let ctx = slot[KEY];
+  if (ctx === undefined || ctx.isClosed) ctx = slot[KEY] = new Context();
+  return ctx;
+}
+
+/**
+ * Sets up the default context with `options.plugins` and returns it. Calling it again replaces
+ * the default context; the old one closes once the tasks it holds have finished.
+ */
+export function configure(options: ContextOptions = {}): Context {
+  const next = new Context(options);
+  const previous = slot[KEY];
+  slot[KEY] = next;
+  if (previous && !previous.isClosed) void previous.close().catch(() => {});
+  return next;
+}
+
+/** Closes the default context (its workers end); a later `spawn` makes a fresh one. */
+export async function shutdown(): Promise<void> {
+  const ctx = slot[KEY];
+  slot[KEY] = undefined;
+  await ctx?.close();
+}
+
+/** The scheduler that tasks spawned here go to: the running task's, else the default one. */
+export function currentScheduler(): Scheduler {
+  const owner = frames.getStore()?.frameTask?.handleOwner as Scheduler | undefined;
+  return owner ?? defaultContext().scheduler;
+}

@@ -1,0 +1,58 @@
+import type { StorageDevice } from '../chunk/storage-device.js';
+import type { MoveRule } from '../processor/move-registry.js';
+import type { Processor } from '../processor/processor.js';
+import type { Executor } from '../sched/dispatch/executor.js';
+import type { ScopeKeyDefinition } from '../scope/index.js';
+import type { OptionMatcher } from '../task/default-option.js';
+import type { OptionNormalizer } from '../task/options.js';
+import type { Context } from './context.js';
+
+/**
+ * How another process re-creates a plugin: `(await import(module))[factory ?? name](options)`.
+ * A forked worker process uses it to load the same plugins as the main process.
+ */
+export interface PluginSpec {
+  module: string;
+  factory?: string;
+  options?: unknown;
+}
+
+/**
+ * What a plugin may do to the context it is added to. Registrations made here are undone
+ * when the context closes.
+ */
+export interface PluginHost {
+  /** The context being set up. */
+  readonly context: Context;
+  /** Adds a compute processor; without an executor it runs tasks through `proc.execute`. */
+  addProcessor(proc: Processor, executor?: Executor): void;
+  /** Stops placing tasks on `proc` (it finishes what it holds). */
+  removeProcessor(proc: Processor): void;
+  /** Adds a move rule (see `registerMove`). */
+  registerMove(rule: MoveRule): void;
+  /** Adds a scope key (see `registerScopeKey`). */
+  registerScopeKey(key: string, definition: ScopeKeyDefinition): void;
+  /** Adds a task option key (see `registerOption`). */
+  registerOption(key: string, normalize?: OptionNormalizer): void;
+  /** Adds a default option rule (see `defaultOption`). */
+  defaultOption(name: string, match: OptionMatcher, value: unknown): void;
+  /** Makes a storage device available to tasks (`device` option) and `toChunk`. */
+  addStorageDevice(device: StorageDevice): void;
+}
+
+/**
+ * A dtask plugin: a plain object made by a factory (`threads({ count: 2 })`). Everything but
+ * `name` is optional; `setup` may be async (the context's `ready()` waits for it).
+ */
+export interface Plugin {
+  /** Unique per context, e.g. `threads`. */
+  readonly name: string;
+  /** How a worker process re-creates this plugin. */
+  readonly spec?: PluginSpec;
+  /** Registers what the plugin brings. */
+  setup?(host: PluginHost): void | Promise<void>;
+  /** Starts `count` more workers (enables `addProcs(ctx, count)`); resolves to their worker ids. */
+  startWorkers?(count: number): Promise<number[]>;
+  /** Ends what the plugin started; called by `Context.close()`. */
+  close?(): Promise<void>;
+}

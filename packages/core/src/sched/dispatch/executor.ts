@@ -1,0 +1,52 @@
+import type { Processor } from '../../processor/processor.js';
+import type { DTask } from '../../task/dtask.js';
+
+/**
+ * What the scheduler tells an executor it may do with a task it was given. Executors call
+ * exactly one of `complete`/`fail` per task they run (a worker runtime may also call
+ * `workerLost` for all the tasks a dead worker held).
+ */
+export interface ExecutorSink {
+  /** The task finished here with `value` (a value local to this thread). */
+  complete(task: DTask<unknown>, value: unknown, durationMs?: number): void;
+  /** The task finished; its value stays where it was made, reachable through `handle`. */
+  completeRemote(task: DTask<unknown>, handle: RemoteResult, durationMs?: number): void;
+  /** The task threw `error`. */
+  fail(task: DTask<unknown>, error: unknown): void;
+  /** Argument values for `task` on `proc`, moved there (a promise only when something must travel). */
+  resolveArgs(task: DTask<unknown>, proc: Processor): unknown[] | Promise<unknown[]>;
+}
+
+/**
+ * Runs tasks on the processors of one runtime: inline on this thread, through
+ * `Processor.execute`, or over a transport to a worker thread or process.
+ */
+export interface Executor {
+  /** True when `run` executes the task synchronously on the scheduler's own thread. */
+  readonly inline: boolean;
+  /** Occupancy units a processor of this executor runs at once (Infinity: no limit). */
+  readonly capacity: number;
+  /** Starts `task` on `proc`; report the outcome through `sink`. */
+  run(task: DTask<unknown>, proc: Processor, sink: ExecutorSink): void;
+  /** Asks a running task to stop (best effort; the scheduler has already failed it). */
+  cancel?(task: DTask<unknown>): void;
+  /** Ends the runtime; called by `Context.close()`. */
+  close?(): Promise<void>;
+}
+
+/**
+ * A result that stays where it was computed: the task's value is this marker, and dependents
+ * or `fetch` obtain the data through it (Dagger keeps results on the worker that made them).
+ */
+export class RemoteResult {
+  constructor(
+    /** Where the data is. */
+    readonly processor: Processor,
+    /** Pulls the value to the caller. */
+    readonly fetch: () => Promise<unknown>,
+    /** Size in bytes, when known. */
+    readonly bytes?: number,
+    /** The holder's own key for the data (worker runtimes use it for peer transfers). */
+    readonly key?: unknown,
+  ) {}
+}

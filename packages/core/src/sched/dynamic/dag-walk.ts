@@ -1,0 +1,58 @@
+import { type DTask, isDTask } from '../../task/dtask.js';
+import { TaskState } from '../../task/task-state.js';
+import { forEachDependent } from '../completion/settle.js';
+
+/**
+ * The task graph the scheduler still holds, found by walking from `roots` (tasks ready,
+ * running, or parked) down through dependents and up through unfinished tasks' arguments.
+ * Returns every task reached by id, and edges task → its dependents.
+ */
+export function walkDag(roots: Iterable<DTask<unknown>>): {
+  tasks: Map<number, DTask<unknown>>;
+  edges: Map<number, Set<number>>;
+} {
+  const tasks = new Map<number, DTask<unknown>>();
+  const edges = new Map<number, Set<number>>();
+  const stack: DTask<unknown>[] = [];
+  const visit = (t: DTask<unknown>): void => {
+    if (tasks.has(t.id)) return;
+    tasks.set(t.id, t);
+    edges.set(t.id, new Set());
+    stack.push(t);
+  };
+  for (const r of roots) visit(r);
+  while (stack.length > 0) {
+    const t = stack.pop()!;
+    forEachDependent(t, (d) => {
+      visit(d);
+      edges.get(t.id)!.add(d.id);
+    });
+    if (t.state < TaskState.Done) {
+      for (const a of t.args) {
+        if (!isDTask(a)) continue;
+        visit(a);
+        edges.get(a.id)!.add(t.id);
+      }
+    }
+  }
+  return { tasks, edges };
+}
+
+/** True when `target` is downstream of `from` (reachable through dependents). */
+export function isDownstream(from: DTask<unknown>, target: DTask<unknown>): boolean {
+  const seen = new Set<number>();
+  const stack = [from];
+  while (stack.length > 0) {
+    const t = stack.pop()!;
+    let found = false;
+    forEachDependent(t, (d) => {
+      if (d === target) found = true;
+      if (!seen.has(d.id)) {
+        seen.add(d.id);
+        stack.push(d);
+      }
+    });
+    if (found) return true;
+  }
+  return false;
+}

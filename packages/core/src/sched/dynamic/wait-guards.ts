@@ -1,0 +1,31 @@
+import type { DTask } from '../../task/dtask.js';
+
+/** Checks a wait on a task before it happens; throws to forbid it. */
+export type WaitGuard = (task: DTask<unknown>) => void;
+
+const KEY = Symbol.for('dtask.waitGuards');
+
+function guards(): WaitGuard[] {
+  const g = globalThis as unknown as { [KEY]?: WaitGuard[] };
+  g[KEY] ??= [];
+  return g[KEY];
+}
+
+/**
+ * Lets a task queue forbid waiting on some tasks: datadeps throws `ConcurrencyViolationError`
+ * when code inside a region fetches or waits on one of the region's own tasks. Returns a remover.
+ */
+export function registerWaitGuard(guard: WaitGuard): () => void {
+  const list = guards();
+  list.push(guard);
+  return () => {
+    const at = list.indexOf(guard);
+    if (at >= 0) list.splice(at, 1);
+  };
+}
+
+/** Runs every registered guard for a wait on `task` (called by `fetch`/`wait`/`await`). */
+export function runGuards(task: DTask<unknown>): void {
+  const list = guards();
+  for (let i = 0; i < list.length; i++) list[i](task);
+}

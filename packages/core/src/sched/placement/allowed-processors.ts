@@ -1,0 +1,110 @@
+import { isChunk } from '../../chunk/chunk.js';
+import { SchedulingError } from '../../errors/errors.js';
+import { describeTask } from '../../errors/task-failed-error.js';
+import type { ArgType } from '../../processor/processor.js';
+import {
+  type AbstractScope,
+  AnyScope,
+  constrain,
+  DefaultScope,
+  InvalidScope,
+} from '../../scope/index.js';
+import { type DTask, isDTask } from '../../task/dtask.js';
+import type { ProcSlot } from './proc-slot.js';
+
+const DEFAULT = new DefaultScope();
+
+/** A scope that, with the reason it is what it is, explains a placement failure. */
+interface Narrowed {
+  scope: AbstractScope;
+  /** Set when a non-default piece (result scope, a chunk) narrowed the compute scope. */
+  narrowed: boolean;
+}
+
+function narrow(acc: Narrowed, next: AbstractScope, what: string, task: DTask<unknown>): void {
+  if (next instanceof AnyScope) return;
+  const joined = constrain(acc.scope, next);
+  if (joined instanceof InvalidScope) {
+    throw new SchedulingError(
+      `Task ${describeTask(task)} cannot run anywhere: ${describeScopes(acc)} and ${what} ${next} ` +
+        'do not intersect. Widen one of them, or move the data.',
+    );
+  }
+  acc.scope = joined;
+  acc.narrowed = true;
+}
+
+function describeScopes(acc: Narrowed): string {
+  return acc.narrowed ? `the scopes so far (${acc.scope})` : `its compute scope ${acc.scope}`;
+}
+
+/**
+ * The scope a task may run in (seed 004): its effective compute scope (`computeScope`, else
+ * `scope`, else `DefaultScope`) ∩ its `resultScope` ∩ the scopes of its `Chunk` arguments,
+ * its `Chunk` function, and the result scopes of its task arguments. Throws `SchedulingError`
+ * naming the scopes that clash when the intersection is empty.
+ */
+export function taskScope(task: DTask<unknown>): AbstractScope {
+  const o = task.options;
+  const acc: Narrowed = { scope: o.computeScope ?? o.scope ?? DEFAULT, narrowed: false };
+  if (o.resultScope) narrow(acc, o.resultScope, 'its result scope', task);
+  if (isChunk(task.fn)) narrow(acc, task.fn.scope, 'the scope of its function chunk', task);
+  const args = task.args;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (typeof a !== 'object' || a === null) continue;
+    if (isChunk(a)) narrow(acc, a.scope, `the scope of chunk argument ${i}`, task);
+    else if (isDTask(a)) {
+      const rs = a.options.resultScope;
+      if (rs) narrow(acc, rs, `the result scope of argument ${i} (task #${a.id})`, task);
+    }
+  }
+  return acc.scope;
+}
+
+/** Types of a task's arguments as `isCompatible` and `defaultOption` matchers see them. */
+export function argTypesOf(args: readonly unknown[]): ArgType[] {
+  return args.map((a) => {
+    if (a === null) return 'null';
+    if (typeof a !== 'object') return typeof a;
+    if (isDTask(a)) return 'DTask';
+    if (isChunk(a)) return 'Chunk';
+    return (a as object).constructor ?? 'object';
+  });
+}
+
+/**
+ * Filters the context's processors down to those that may run `task`: inside its scope (for
+ * the default scope: enabled by default, or declaring the function compatible) and compatible.
+ * Throws `SchedulingError` "No processors available, try widening scope" when none is left.
+ */
+export function allowedSlots(
+  task: DTask<unknown>,
+  scope: AbstractScope,
+  slots: readonly ProcSlot[],
+): ProcSlot[] {
+  const isDefault = scope instanceof DefaultScope;
+  let argTypes: ArgType[] | undefined;
+  const out: ProcSlot[] = [];
+  for (const slot of slots) {
+    if (slot.removed) continue;
+    const proc = slot.proc;
+    if (!isDefault && !scope.contains(proc)) continue;
+    if (proc.kind === 'thread') {
+      // Threads run every JS function; under the default scope only enabled ones take part.
+      if (isDefault && !proc.defaultEnabled) continue;
+    } else {
+      // Other processors (GPUs, ...) decide per function; under the default scope a processor
+      // that is not enabled by default still runs the functions it declares compatible.
+      argTypes ??= argTypesOf(task.args);
+      if (!proc.isCompatible(task.options, task.fn, argTypes)) continue;
+    }
+    out.push(slot);
+  }
+  if (out.length === 0) {
+    throw new SchedulingError(
+      `No processors available, try widening scope (task ${describeTask(task)}, scope ${scope})`,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,24 @@
+import type { Processor } from '../../processor/processor.js';
+import type { DTask } from '../../task/dtask.js';
+import type { Executor } from '../dispatch/executor.js';
+
+/**
+ * The scheduler's record of one compute processor of its context: who runs its tasks and
+ * how busy it is. Placement reads `load`; dispatch fills `inFlight` up to the executor's
+ * capacity and parks the rest in `backlog`.
+ */
+export class ProcSlot {
+  /** Estimated milliseconds of work placed here and not finished yet. */
+  load = 0;
+  /** Occupancy units running now. */
+  inFlight = 0;
+  /** Placed tasks waiting for capacity. */
+  readonly backlog: DTask<unknown>[] = [];
+  /** Removed by `rmProcs`: finishes what it holds, gets nothing new. */
+  removed = false;
+
+  constructor(
+    readonly proc: Processor,
+    readonly executor: Executor,
+  ) {}
+}

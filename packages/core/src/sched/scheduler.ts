@@ -1,0 +1,495 @@
+import { Chunk, isChunk } from '../chunk/chunk.js';
+import { CancelledError } from '../errors/errors.js';
+import { logEvent, loggingState, now } from '../log/index.js';
+import { move } from '../processor/dispatch.js';
+import { hasMoveRules } from '../processor/move-registry.js';
+import type { Processor } from '../processor/processor.js';
+import { AnyScope } from '../scope/index.js';
+import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
+import { frames } from '../task/frame.js';
+import { TaskState } from '../task/task-state.js';
+import { addDependent, failTree, forEachDependent, notifyListeners } from './completion/settle.js';
+import { type Executor, type ExecutorSink, RemoteResult } from './dispatch/executor.js';
+import { runGuards } from './dynamic/wait-guards.js';
+import { allowedSlots, taskScope } from './placement/allowed-processors.js';
+import { chooseSlot } from './placement/choose-slot.js';
+import { CostModel } from './placement/cost-model.js';
+import { ProcSlot } from './placement/proc-slot.js';
+import { ReadyQueue } from './ready/ready-queue.js';
+
+/** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
+const SLICE_MS = 8;
+const NO_ARGS: unknown[] = [];
+const ANY = new AnyScope();
+
+/**
+ * The scheduler of one `Context`: receives submitted tasks, tracks their dependencies, places
+ * each ready task on the processor where it should finish first, hands it to that processor's
+ * executor, and settles results and failures. Hot state is the task objects themselves and a
+ * ring buffer; there is no per-task closure or promise unless a caller awaits a task.
+ */
+export class Scheduler implements TaskOwner, ExecutorSink {
+  /** Learned run times and bandwidths. */
+  readonly costs = new CostModel();
+  /** Compute processors of the context, in order of addition. */
+  slots: ProcSlot[] = [];
+  private readonly ready = new ReadyQueue<DTask<unknown>>();
+  private readonly slotById = new Map<string, ProcSlot>();
+  /** Tasks handed to a non-inline executor or awaiting a promise, for cancel/halt/getDagIds. */
+  readonly running = new Set<DTask<unknown>>();
+  private scheduled = false;
+  /** Whether to time inline tasks (only useful once there is a choice of processor). */
+  private learnInline = false;
+
+  // ---------------------------------------------------------------- processors
+
+  /** Adds (or replaces) the processor `proc`, run by `executor`. */
+  addProcessor(proc: Processor, executor: Executor): ProcSlot {
+    const slot = new ProcSlot(proc, executor);
+    const old = this.slotById.get(proc.id);
+    if (old) this.slots[this.slots.indexOf(old)] = slot;
+    else this.slots.push(slot);
+    this.slotById.set(proc.id, slot);
+    this.learnInline = this.slots.filter((s) => !s.removed).length > 1;
+    return slot;
+  }
+
+  /** Stops giving `proc` new tasks; what it holds finishes. */
+  removeProcessor(proc: Processor): boolean {
+    const slot = this.slotById.get(proc.id);
+    if (!slot || slot.removed) return false;
+    slot.removed = true;
+    this.slots = this.slots.filter((s) => s !== slot);
+    this.slotById.delete(proc.id);
+    this.learnInline = this.slots.length > 1;
+    // Tasks parked for capacity there go back to placement.
+    for (const t of slot.backlog.splice(0)) this.requeue(t);
+    return true;
+  }
+
+  /** The slot of a processor id, if it is in this context. */
+  slotOf(id: string): ProcSlot | undefined {
+    return this.slotById.get(id);
+  }
+
+  // ---------------------------------------------------------------- submission
+
+  /**
+   * Takes a task into the graph: links it to the tasks and pending chunks it takes as inputs
+   * (plus `extraDeps`, which it waits for without receiving values) and queues it once they exist.
+   */
+  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>): void {
+    if (task.state !== TaskState.Queued) return; // cancelled while held by a task queue
+    task.state = TaskState.Pending;
+    if (loggingState.enabled) {
+      logEvent({ kind: 'spawn', time: now(), task: task.id, name: task.options.name, worker: 1 });
+    }
+    let waiting = 0;
+    let failed: DTask<unknown> | undefined;
+    const link = (dep: unknown): void => {
+      const upstream = isDTask(dep) ? dep : isChunk(dep) ? pendingTaskOf(dep) : undefined;
+      if (upstream === undefined || upstream === task) return;
+      if (upstream.state === TaskState.Failed) failed ??= upstream;
+      else if (upstream.state !== TaskState.Done) {
+        if (upstream.owner === this) addDependent(upstream, task);
+        else upstream.onSettled(() => this.inputSettled(task, upstream));
+        waiting++;
+      }
+    };
+    const args = task.args;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (typeof a === 'object' && a !== null) link(a);
+    }
+    if (typeof task.fn === 'object') link(task.fn);
+    if (task.options.syncdeps) for (const d of task.options.syncdeps) link(d);
+    if (extraDeps) for (const d of extraDeps) link(d);
+    const signal = task.options.signal;
+    if (signal) this.watchSignal(task, signal);
+    if (failed) {
+      this.failFromUpstream(task, failed);
+      return;
+    }
+    task.waiting = waiting;
+    if (waiting === 0 && task.state === TaskState.Pending) this.makeReady(task);
+  }
+
+  private watchSignal(task: DTask<unknown>, signal: AbortSignal): void {
+    if (signal.aborted) {
+      this.cancel(task, signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      this.cancel(task, signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    taskExtra(task).unlisten = () => signal.removeEventListener('abort', onAbort);
+  }
+
+  private inputSettled(task: DTask<unknown>, upstream: DTask<unknown>): void {
+    if (task.state !== TaskState.Pending) return;
+    if (upstream.state === TaskState.Failed) this.failFromUpstream(task, upstream);
+    else if (--task.waiting === 0) this.makeReady(task);
+  }
+
+  private failFromUpstream(task: DTask<unknown>, upstream: DTask<unknown>): void {
+    failTree(task, upstream.value, (t) => this.finished(t, false), upstream);
+  }
+
+  private makeReady(task: DTask<unknown>): void {
+    task.state = TaskState.Ready;
+    this.ready.push(task);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(this.pump);
+    }
+  }
+
+  /** Puts a task back to be placed again (its processor went away). */
+  requeue(task: DTask<unknown>): void {
+    if (task.state >= TaskState.Done) return;
+    this.running.delete(task);
+    task.proc = undefined;
+    this.makeReady(task);
+  }
+
+  // ---------------------------------------------------------------- the loop
+
+  private readonly pump = (): void => {
+    this.scheduled = false;
+    const start = performance.now();
+    let n = 0;
+    let task: DTask<unknown> | undefined;
+    while ((task = this.ready.shift()) !== undefined) {
+      if (task.state === TaskState.Ready) this.dispatch(task);
+      if ((++n & 255) === 0 && performance.now() - start > SLICE_MS) {
+        if (this.ready.length > 0 && !this.scheduled) {
+          this.scheduled = true;
+          setImmediate(this.pump);
+        }
+        return;
+      }
+    }
+  };
+
+  private dispatch(task: DTask<unknown>): void {
+    let slot: ProcSlot;
+    try {
+      const candidates = allowedSlots(task, taskScope(task), this.slots);
+      slot = chooseSlot(task, candidates, this.costs);
+    } catch (error) {
+      this.fail(task, error);
+      return;
+    }
+    task.proc = slot.proc;
+    const occupancy = task.options.occupancy ?? 1;
+    if (slot.inFlight + occupancy > slot.executor.capacity && slot.inFlight > 0) {
+      // Stays Ready (not in the ready queue) until the processor has room.
+      slot.backlog.push(task);
+      slot.load += this.costs.estimateRun(task.fn, task.args.length);
+      return;
+    }
+    this.start(task, slot);
+  }
+
+  private start(task: DTask<unknown>, slot: ProcSlot): void {
+    task.state = TaskState.Running;
+    slot.inFlight += task.options.occupancy ?? 1;
+    slot.load += this.costs.estimateRun(task.fn, task.args.length);
+    if (loggingState.enabled) {
+      logEvent({
+        kind: 'start',
+        time: now(),
+        task: task.id,
+        name: task.options.name,
+        processor: slot.proc.id,
+        worker: slot.proc.worker,
+      });
+    }
+    if (typeof task.options.restore === 'function') this.restoreOrRun(task, slot);
+    else this.run(task, slot);
+  }
+
+  private run(task: DTask<unknown>, slot: ProcSlot): void {
+    if (task.state !== TaskState.Running) return;
+    if (slot.executor.inline) this.runInline(task, slot);
+    else {
+      this.running.add(task);
+      slot.executor.run(task, slot.proc, this);
+    }
+  }
+
+  /** Dagger's `restore`: a saved result (anything but undefined) skips running the task. */
+  private restoreOrRun(task: DTask<unknown>, slot: ProcSlot): void {
+    const settle = (saved: unknown): void => {
+      if (saved === undefined) this.run(task, slot);
+      else this.complete(task, saved);
+    };
+    let saved: unknown;
+    try {
+      saved = (task.options.restore as (t: unknown) => unknown)(task);
+    } catch (error) {
+      this.fail(task, error);
+      return;
+    }
+    if (!isThenable(saved)) {
+      settle(saved);
+      return;
+    }
+    this.running.add(task);
+    Promise.resolve(saved).then(settle, (error) => this.fail(task, error));
+  }
+
+  private runInline(task: DTask<unknown>, slot: ProcSlot): void {
+    const args = this.resolveArgs(task, slot.proc);
+    if (!Array.isArray(args)) {
+      this.running.add(task);
+      args.then(
+        (a) => this.callInline(task, a),
+        (error) => this.fail(task, error),
+      );
+      return;
+    }
+    this.callInline(task, args);
+  }
+
+  private callInline(task: DTask<unknown>, args: unknown[]): void {
+    if (task.state !== TaskState.Running) return;
+    const timed = this.learnInline;
+    const t0 = timed ? performance.now() : 0;
+    let result: unknown;
+    try {
+      result = frames.run(task, Reflect.apply, task.fn as Function, undefined, args);
+    } catch (error) {
+      this.fail(task, error);
+      return;
+    }
+    if (isThenable(result)) {
+      this.running.add(task);
+      (result as PromiseLike<unknown>).then(
+        (v) => this.complete(task, v, timed ? performance.now() - t0 : undefined),
+        (e) => this.fail(task, e),
+      );
+      return;
+    }
+    this.complete(task, result, timed ? performance.now() - t0 : undefined);
+  }
+
+  /**
+   * Argument values for `task` on `proc`: task results and chunks are replaced by their
+   * values (or by chunks under `meta: true`), moved with `move()` when a rule applies. Returns
+   * an array at once when everything is local, else a promise.
+   */
+  resolveArgs(task: DTask<unknown>, proc: Processor): unknown[] | Promise<unknown[]> {
+    const args = task.args;
+    const meta = task.options.meta === true;
+    let waits: Promise<unknown>[] | undefined;
+    const fnChunk = typeof task.fn === 'object' && isChunk(task.fn) ? task.fn : undefined;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (typeof a !== 'object' || a === null) continue;
+      if (isDTask(a)) {
+        if (meta) {
+          (waits ??= []).push(this.fetchChunk(a).then((c) => (args[i] = c)));
+          continue;
+        }
+        const v = a.value;
+        if (v instanceof RemoteResult) {
+          (waits ??= []).push(v.fetch().then((x) => (args[i] = this.moved(v.processor, proc, x))));
+        } else args[i] = a.proc ? this.moved(a.proc, proc, v) : v;
+      } else if (isChunk(a) && !meta) {
+        (waits ??= []).push(a.fetch().then((x) => (args[i] = this.moved(a.processor, proc, x))));
+      }
+    }
+    if (fnChunk) {
+      (waits ??= []).push(fnChunk.fetch().then((f) => (task.fn = f)));
+    }
+    if (waits === undefined) return args;
+    return Promise.all(waits).then(() => args);
+  }
+
+  private moved(from: Processor, to: Processor, value: unknown): unknown {
+    return hasMoveRules() ? move(from, to, value) : value;
+  }
+
+  // ---------------------------------------------------------------- completion
+
+  /** See `ExecutorSink.complete`. */
+  complete(task: DTask<unknown>, value: unknown, durationMs?: number): void {
+    if (task.state !== TaskState.Running) return; // cancelled or lost meanwhile
+    this.running.delete(task);
+    task.value = value;
+    task.state = TaskState.Done;
+    if (durationMs !== undefined) this.costs.recordRun(task.fn, task.args.length, durationMs);
+    this.afterRun(task, true);
+    // A local result needs no lineage: let the inputs be collected.
+    task.args = NO_ARGS;
+  }
+
+  /** See `ExecutorSink.completeRemote`. */
+  completeRemote(task: DTask<unknown>, handle: RemoteResult, durationMs?: number): void {
+    if (task.state !== TaskState.Running) return;
+    this.running.delete(task);
+    task.value = handle;
+    task.state = TaskState.Done;
+    if (handle.bytes !== undefined) taskExtra(task).bytes = handle.bytes;
+    if (durationMs !== undefined) this.costs.recordRun(task.fn, task.args.length, durationMs);
+    this.afterRun(task, true);
+  }
+
+  /** See `ExecutorSink.fail`. */
+  fail(task: DTask<unknown>, error: unknown): void {
+    if (task.state >= TaskState.Done) return;
+    const wasRunning = task.state === TaskState.Running;
+    this.running.delete(task);
+    failTree(task, error, (t) => this.finished(t, t === task && wasRunning));
+  }
+
+  private afterRun(task: DTask<unknown>, ran: boolean): void {
+    if (task.options.checkpoint !== undefined && typeof task.options.checkpoint === 'function') {
+      this.checkpoint(task);
+    }
+    forEachDependent(task, (d) => {
+      if (d.state === TaskState.Pending && --d.waiting === 0) this.makeReady(d);
+    });
+    task.dependents = undefined;
+    this.finished(task, ran);
+  }
+
+  private checkpoint(task: DTask<unknown>): void {
+    try {
+      const r = (task.options.checkpoint as (t: unknown, v: unknown) => unknown)(task, task.value);
+      if (isThenable(r))
+        Promise.resolve(r).catch((e) =>
+          process.emitWarning(`dtask: checkpoint of task #${task.id} failed: ${e}`),
+        );
+    } catch (e) {
+      process.emitWarning(`dtask: checkpoint of task #${task.id} failed: ${e}`);
+    }
+  }
+
+  /** Bookkeeping once `task` is settled: frees its slot share and wakes waiters. */
+  private finished(task: DTask<unknown>, ran: boolean): void {
+    const extra = task.extra;
+    if (extra?.unlisten) {
+      extra.unlisten();
+      extra.unlisten = undefined;
+    }
+    if (ran && task.proc) this.release(task);
+    if (loggingState.enabled) {
+      logEvent({
+        kind: task.state === TaskState.Done ? 'finish' : 'fail',
+        time: now(),
+        task: task.id,
+        name: task.options.name,
+        processor: task.proc?.id,
+        worker: task.proc?.worker,
+      });
+    }
+    notifyListeners(task);
+  }
+
+  private release(task: DTask<unknown>): void {
+    const slot = this.slotById.get(task.proc!.id);
+    if (!slot) return;
+    slot.inFlight -= task.options.occupancy ?? 1;
+    slot.load = Math.max(0, slot.load - this.costs.estimateRun(task.fn, task.args.length));
+    while (slot.backlog.length > 0) {
+      const next = slot.backlog[0];
+      const occ = next.options.occupancy ?? 1;
+      if (slot.inFlight > 0 && slot.inFlight + occ > slot.executor.capacity) break;
+      slot.backlog.shift();
+      if (next.state !== TaskState.Ready) continue; // cancelled while parked
+      slot.load = Math.max(0, slot.load - this.costs.estimateRun(next.fn, next.args.length));
+      this.start(next, slot);
+    }
+  }
+
+  // ---------------------------------------------------------------- TaskOwner
+
+  /** See `TaskOwner.fetchValue`. */
+  fetchValue(task: DTask<unknown>): Promise<unknown> {
+    if (task.state === TaskState.Failed) return Promise.reject(task.value);
+    const v = task.value;
+    if (v instanceof RemoteResult) return v.fetch();
+    return Promise.resolve(v);
+  }
+
+  /** See `TaskOwner.fetchChunk`. */
+  fetchChunk(task: DTask<unknown>): Promise<unknown> {
+    if (task.state === TaskState.Failed) return Promise.reject(task.value);
+    return Promise.resolve(chunkOfTask(task));
+  }
+
+  /** See `TaskOwner.cancel`. */
+  cancel(task: DTask<unknown>, reason?: unknown): boolean {
+    if (task.state >= TaskState.Done) return false;
+    const error =
+      reason instanceof CancelledError || CancelledError.isInstance(reason)
+        ? reason
+        : new CancelledError(
+            `Task #${task.id}${task.name ? ` '${task.name}'` : ''} was cancelled`,
+            reason === undefined ? undefined : { cause: reason },
+          );
+    const wasRunning = task.state === TaskState.Running;
+    const abort = task.extra?.abort;
+    if (abort && !abort.signal.aborted) abort.abort(error);
+    else if (wasRunning) taskExtra(task).abort = abortedController(error);
+    if (wasRunning) {
+      const slot = task.proc && this.slotById.get(task.proc.id);
+      slot?.executor.cancel?.(task);
+    }
+    this.fail(task, error);
+    return true;
+  }
+
+  /** Tasks the scheduler holds now (plus `extra`), as roots for walking the graph. */
+  liveTasks(extra?: DTask<unknown>): DTask<unknown>[] {
+    const roots: DTask<unknown>[] = [...this.ready, ...this.running];
+    for (const slot of this.slots) roots.push(...slot.backlog);
+    if (extra) roots.push(extra);
+    return roots.filter((t) => t.state < TaskState.Done || t === extra);
+  }
+
+  /** See `TaskOwner.guardWait`. */
+  guardWait(task: DTask<unknown>): void {
+    runGuards(task);
+  }
+}
+
+function abortedController(reason: unknown): AbortController {
+  const c = new AbortController();
+  c.abort(reason);
+  return c;
+}
+
+/** The task still producing a chunk (from `mutable`), if it has not finished. */
+function pendingTaskOf(chunk: Chunk<unknown>): DTask<unknown> | undefined {
+  const p = chunk.handle.pending;
+  return isDTask(p) && p.state < TaskState.Done ? p : undefined;
+}
+
+/** True for promises and other thenables. */
+export function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return (
+    x !== null &&
+    (typeof x === 'object' || typeof x === 'function') &&
+    typeof (x as PromiseLike<unknown>).then === 'function'
+  );
+}
+
+/** A `Chunk` for a finished task's result, scoped by its result scope. */
+export function chunkOfTask(task: DTask<unknown>): Chunk<unknown> {
+  const v = task.value;
+  const proc = task.proc!;
+  if (v instanceof RemoteResult) {
+    return new Chunk(
+      { processor: v.processor, fetch: v.fetch, bytes: v.bytes },
+      task.options.resultScope ?? ANY,
+    );
+  }
+  return new Chunk(
+    { processor: proc, fetch: () => Promise.resolve(v) },
+    task.options.resultScope ?? ANY,
+  );
+}

@@ -1,0 +1,168 @@
+import { ArgumentError } from '../errors/errors.js';
+import type { AbstractScope } from '../scope/index.js';
+import { scope as buildScope, isScope, type ScopeSpecifier } from '../scope/index.js';
+
+/** Where a result is stored: a storage device registered with the context, or its name. */
+export type DeviceOption = { readonly name: string } | string;
+
+/**
+ * Options of one task (Dagger's `Options`). Set them per task (`spawn({ name: 'x' }, f)`), for a
+ * block (`withOptions`), or by function (`defaultOption`). Unknown keys are an `ArgumentError`.
+ */
+export interface TaskOptions {
+  /** Where the task may run (Dagger's `scope`); a scope or a `scope()` specifier. */
+  scope?: AbstractScope;
+  /** Where the task may run; wins over `scope` (seed 004). */
+  computeScope?: AbstractScope;
+  /** Where the result may be stored and read; dependents run inside it. Default: anywhere. */
+  resultScope?: AbstractScope;
+  /** Pass `Chunk`s instead of fetched values for `DTask`/`Chunk` arguments. */
+  meta?: boolean;
+  /** A name for logs, traces and error messages. */
+  name?: string;
+  /** Share of a processor the task occupies while it runs, in (0, 1]; default 1. */
+  occupancy?: number;
+  /** Cancels the task when aborted. */
+  signal?: AbortSignal;
+  /** Dagger's `checkpoint`: called with the result once the task succeeds (a storage plugin adds more forms). */
+  checkpoint?: unknown;
+  /** Dagger's `restore`: returns a saved result (not undefined) to skip running the task. */
+  restore?: unknown;
+  /** The storage device that holds the result. */
+  device?: DeviceOption;
+  /** Tasks to wait for without receiving their values (Dagger's `syncdeps`). */
+  syncdeps?: Iterable<unknown>;
+}
+
+/** What `spawn`, `withOptions` and `getOptions` accept: scopes may also be `scope()` specifiers. */
+export type TaskOptionsInput = Omit<TaskOptions, 'scope' | 'computeScope' | 'resultScope'> & {
+  scope?: AbstractScope | ScopeSpecifier;
+  computeScope?: AbstractScope | ScopeSpecifier;
+  resultScope?: AbstractScope | ScopeSpecifier;
+} & Record<string, unknown>;
+
+/** Checks and normalises one option value; throws `ArgumentError` with a helpful message. */
+export type OptionNormalizer = (value: unknown, key: string) => unknown;
+
+const KEY = Symbol.for('dtask.optionKeys');
+
+function toScopeOption(value: unknown, key: string): AbstractScope {
+  if (isScope(value)) return value;
+  if (typeof value === 'string' || (typeof value === 'object' && value !== null)) {
+    return buildScope(value as ScopeSpecifier);
+  }
+  throw new ArgumentError(
+    `Option '${key}' must be a scope or a scope() specifier such as { worker: 2 }; got ${typeof value}`,
+  );
+}
+
+function check(test: (v: unknown) => boolean, what: string): OptionNormalizer {
+  return (value, key) => {
+    if (!test(value)) {
+      throw new ArgumentError(`Option '${key}' must be ${what}; got ${describe(value)}`);
+    }
+    return value;
+  };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return value.constructor?.name ?? 'object';
+  return `${typeof value} ${String(value)}`;
+}
+
+const builtins: Record<string, OptionNormalizer> = {
+  scope: toScopeOption,
+  computeScope: toScopeOption,
+  resultScope: toScopeOption,
+  meta: check((v) => typeof v === 'boolean', 'a boolean'),
+  name: check((v) => typeof v === 'string', 'a string'),
+  occupancy: check(
+    (v) => typeof v === 'number' && v > 0 && v <= 1,
+    'a number in (0, 1] (the share of a processor the task uses)',
+  ),
+  signal: check(
+    (v) => typeof v === 'object' && v !== null && typeof (v as AbortSignal).aborted === 'boolean',
+    'an AbortSignal',
+  ),
+  checkpoint: (v) => v,
+  restore: (v) => v,
+  device: check(
+    (v) =>
+      typeof v === 'string' ||
+      (typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string'),
+    'a storage device or its name',
+  ),
+  syncdeps: check(
+    (v) => typeof v === 'object' && v !== null && Symbol.iterator in v,
+    'an iterable of tasks',
+  ),
+};
+
+function optionKeys(): Map<string, OptionNormalizer> {
+  const g = globalThis as unknown as { [KEY]?: Map<string, OptionNormalizer> };
+  g[KEY] ??= new Map(Object.entries(builtins));
+  return g[KEY];
+}
+
+/**
+ * Lets a plugin add a task option (e.g. a storage plugin's own checkpoint forms). Returns a
+ * remover. Replacing a built-in key is allowed: the plugin then owns its validation.
+ */
+export function registerOption(key: string, normalize: OptionNormalizer = (v) => v): () => void {
+  if (typeof key !== 'string' || key === '') {
+    throw new ArgumentError('registerOption(key): key must be a non-empty string');
+  }
+  const keys = optionKeys();
+  const previous = keys.get(key);
+  keys.set(key, normalize);
+  return () => {
+    if (previous) keys.set(key, previous);
+    else keys.delete(key);
+  };
+}
+
+/** The option keys known now (built in and registered by plugins). */
+export function knownOptionKeys(): string[] {
+  return [...optionKeys().keys()];
+}
+
+/** The options object shared by every task that has none: never mutated. */
+export const NO_OPTIONS: TaskOptions = Object.freeze({});
+
+/**
+ * Validates raw options from `spawn`/`withOptions`, turning scope specifiers into scopes.
+ * Throws `ArgumentError` naming an unknown key and listing the known ones.
+ */
+export function normalizeOptions(raw: object, where: string): TaskOptions {
+  const keys = optionKeys();
+  const out: Record<string, unknown> = {};
+  let any = false;
+  for (const key in raw) {
+    const value = (raw as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const normalize = keys.get(key);
+    if (!normalize) {
+      throw new ArgumentError(
+        `${where}: unknown option '${key}'. Known options: ${[...keys.keys()].join(', ')}`,
+      );
+    }
+    out[key] = normalize(value, key);
+    any = true;
+  }
+  return any ? (out as TaskOptions) : NO_OPTIONS;
+}
+
+/** `explicit` over `inherited`; shares an input object whenever one side is empty. */
+export function mergeOptions(inherited: TaskOptions, explicit: TaskOptions): TaskOptions {
+  if (explicit === NO_OPTIONS) return inherited;
+  if (inherited === NO_OPTIONS) return explicit;
+  return { ...inherited, ...explicit };
+}
+
+/** True for a plain options object (`{...}`), as opposed to a function, chunk or task. */
+export function isPlainObject(x: unknown): x is Record<string, unknown> {
+  if (typeof x !== 'object' || x === null) return false;
+  const proto = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
+}

@@ -1,0 +1,64 @@
+import { type Chunk, isChunk } from '../chunk/chunk.js';
+import { ArgumentError } from '../errors/errors.js';
+import { argTypesOf } from '../sched/placement/allowed-processors.js';
+import type { Scheduler } from '../sched/scheduler.js';
+import { applyDefaultOptions, hasDefaultOptions } from './default-option.js';
+import { DTask } from './dtask.js';
+import { frames } from './frame.js';
+import { isPlainObject, mergeOptions, NO_OPTIONS, normalizeOptions } from './options.js';
+
+/** An argument of type `A` may also be given as a task or chunk producing an `A`. */
+export type SpawnArgs<A extends unknown[]> = { [K in keyof A]: A[K] | DTask<A[K]> | Chunk<A[K]> };
+
+const ID_KEY = Symbol.for('dtask.nextTaskId');
+const ids = globalThis as unknown as { [ID_KEY]?: number };
+
+/** A new program-wide task id. */
+export function nextTaskId(): number {
+  const id = ids[ID_KEY] ?? 1;
+  ids[ID_KEY] = id + 1;
+  return id;
+}
+
+function describeTarget(x: unknown): string {
+  if (x === null) return 'null';
+  if (typeof x === 'object') return `an object (${(x as object).constructor?.name ?? 'Object'})`;
+  return `${typeof x} ${String(x).slice(0, 40)}`;
+}
+
+/**
+ * The body of every `spawn`: splits options from the function, validates both, merges options
+ * (explicit > withOptions > defaultOption), makes the task and hands it to the current task
+ * queue or to `scheduler`. Throws `ArgumentError` for a bad call; never schedules half a task.
+ */
+export function spawnTask(scheduler: Scheduler, first: unknown, rest: unknown[]): DTask<unknown> {
+  let fn: unknown;
+  let args: unknown[];
+  let explicit = NO_OPTIONS;
+  if (typeof first === 'function') {
+    fn = first;
+    args = rest;
+  } else if (isPlainObject(first)) {
+    explicit = normalizeOptions(first, 'spawn');
+    fn = rest[0];
+    args = rest.slice(1);
+  } else {
+    fn = first;
+    args = rest;
+  }
+  if (typeof fn !== 'function' && !isChunk(fn)) {
+    throw new ArgumentError(
+      `spawn(f, ...args): f must be a function or a Chunk holding one; got ${describeTarget(fn)}. ` +
+        'Options, if any, come first: spawn({ name: "x" }, f, ...args)',
+    );
+  }
+  const frame = frames.getStore();
+  const inherited = frame === undefined ? NO_OPTIONS : frame.propagated;
+  let options = mergeOptions(inherited, explicit);
+  if (hasDefaultOptions()) options = applyDefaultOptions(options, fn, argTypesOf(args));
+  const task = new DTask(scheduler, nextTaskId(), fn, args, options, inherited);
+  const queue = frame === undefined ? undefined : frame.queue;
+  if (queue !== undefined) queue.enqueue(task, (t, extra) => scheduler.submit(t, extra));
+  else scheduler.submit(task);
+  return task;
+}

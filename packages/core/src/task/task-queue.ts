@@ -1,0 +1,62 @@
+import { ArgumentError } from '../errors/errors.js';
+import type { DTask } from './dtask.js';
+import { frames, ScopedFrame } from './frame.js';
+
+/**
+ * Receives tasks spawned inside `withTaskQueue` before the scheduler does (Dagger's task
+ * queues). A queue must eventually pass every task to `submit`, possibly with extra tasks to
+ * wait for; datadeps uses this to add the dependencies it infers from argument annotations.
+ */
+export interface TaskQueue {
+  /** Takes `task`, which is not yet known to the scheduler. */
+  enqueue(task: DTask<unknown>, submit: SubmitTask): void;
+}
+
+/** Hands a task to its scheduler, with tasks it must wait for without receiving their values. */
+export type SubmitTask = (task: DTask<unknown>, extraDeps?: Iterable<unknown>) => void;
+
+/**
+ * Runs `fn` with `queue` receiving every task spawned directly inside it (not inside those
+ * tasks). Returns `fn`'s result.
+ */
+export function withTaskQueue<R>(queue: TaskQueue, fn: () => R): R {
+  if (typeof queue?.enqueue !== 'function') {
+    throw new ArgumentError(
+      'withTaskQueue(queue, fn): queue must have an enqueue(task, submit) method',
+    );
+  }
+  if (typeof fn !== 'function')
+    throw new ArgumentError('withTaskQueue(queue, fn): fn must be a function');
+  const outer = frames.getStore();
+  return frames.run(new ScopedFrame(outer?.frameTask, outer?.propagated ?? {}, queue), fn);
+}
+
+/**
+ * Dagger's `spawn_bulk`: tasks spawned inside `fn` are held and handed to the scheduler
+ * together when `fn` returns (or its promise settles), which saves work for big fan-outs.
+ */
+export async function spawnBulk<R>(fn: () => R | Promise<R>): Promise<R> {
+  const held: [DTask<unknown>, SubmitTask][] = [];
+  try {
+    return await withTaskQueue({ enqueue: (task, submit) => held.push([task, submit]) }, fn);
+  } finally {
+    for (const [task, submit] of held) submit(task);
+  }
+}
+
+/**
+ * Dagger's `spawn_sequential`: each task spawned directly inside `fn` waits for the one
+ * spawned before it (receiving nothing from it), so they run one after another in order.
+ */
+export function spawnSequential<R>(fn: () => R): R {
+  let previous: DTask<unknown> | undefined;
+  return withTaskQueue(
+    {
+      enqueue(task, submit) {
+        submit(task, previous ? [previous] : undefined);
+        previous = task;
+      },
+    },
+    fn,
+  );
+}

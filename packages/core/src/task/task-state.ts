@@ -1,0 +1,15 @@
+/** Lifecycle of a task, kept as small integers on the task. */
+export enum TaskState {
+  /** Made, but held by a task queue; the scheduler has not seen it. */
+  Queued = 0,
+  /** Waiting for dependencies. */
+  Pending = 1,
+  /** All inputs exist; in the ready queue. */
+  Ready = 2,
+  /** Placed on a processor and running (or sent there). */
+  Running = 3,
+  /** Finished with a value. */
+  Done = 4,
+  /** Finished with an error (including cancellation). */
+  Failed = 5,
+}
