@@ -2,10 +2,21 @@
 
 export { Chunk, type ChunkHandle, isChunk } from './chunk/chunk.js';
 export { type MutableOptions, mutable } from './chunk/mutable.js';
-export { RamDevice } from './chunk/ram-device.js';
+export { RamDevice, type RamDeviceOptions } from './chunk/ram-device.js';
 export { sizeOf } from './chunk/size-of.js';
-export type { MaybePromise, StorageDevice } from './chunk/storage-device.js';
-export { StorageError } from './chunk/storage-error.js';
+export {
+  assertStorageKey,
+  MAX_STORAGE_KEY_LENGTH,
+  type MaybePromise,
+  type StorageDevice,
+  type StoragePutOptions,
+  type StorageUsage,
+} from './chunk/storage-device.js';
+export {
+  StorageError,
+  type StorageErrorCode,
+  type StorageErrorOptions,
+} from './chunk/storage-error.js';
 export { type ToChunkOptions, toChunk } from './chunk/to-chunk.js';
 export * from './errors/index.js';
 export {

@@ -1,1 +1,9 @@
-export const placeholder = 1;
+// @dtask/core/testing: conformance kits and fakes that plugin packages run against their own
+// implementations. Runner-agnostic: pass your test runner's describe/it.
+
+export {
+  type ConformanceRunner,
+  type StorageConformanceOptions,
+  storageDeviceConformance,
+} from './testing/storage-conformance.js';
+export { type StorageSample, storageSamples } from './testing/storage-samples.js';
