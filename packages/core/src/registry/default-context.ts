@@ -1,5 +1,5 @@
-import type { Scheduler } from '../sched/scheduler.js';
 import { frames } from '../task/frame.js';
+import type { TaskSink } from '../task/spawn-task.js';
 import { Context, type ContextOptions } from './context.js';
 
 const KEY = Symbol.for('dtask.defaultContext');
@@ -32,7 +32,7 @@ export async function shutdown(): Promise<void> {
 }
 
 /** The scheduler that tasks spawned here go to: the running task's, else the default one. */
-export function currentScheduler(): Scheduler {
-  const owner = frames.getStore()?.frameTask?.handleOwner as Scheduler | undefined;
+export function currentScheduler(): TaskSink {
+  const owner = frames.getStore()?.frameTask?.handleOwner as TaskSink | undefined;
   return owner ?? defaultContext().scheduler;
 }

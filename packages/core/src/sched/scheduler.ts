@@ -11,7 +11,12 @@ import { TaskState } from '../task/task-state.js';
 import { addDependent, failTree, forEachDependent, notifyListeners } from './completion/settle.js';
 import { type Executor, type ExecutorSink, RemoteResult } from './dispatch/executor.js';
 import { runGuards } from './dynamic/wait-guards.js';
-import { allowedSlots, taskScope } from './placement/allowed-processors.js';
+import { recoverLostTasks } from './faults/worker-lost.js';
+import {
+  allowedSlots,
+  pinResultToFunctionChunk,
+  taskScope,
+} from './placement/allowed-processors.js';
 import { chooseSlot } from './placement/choose-slot.js';
 import { CostModel } from './placement/cost-model.js';
 import { ProcSlot } from './placement/proc-slot.js';
@@ -177,6 +182,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     try {
       const candidates = allowedSlots(task, taskScope(task), this.slots);
       slot = chooseSlot(task, candidates, this.costs);
+      pinResultToFunctionChunk(task);
     } catch (error) {
       this.fail(task, error);
       return;
@@ -345,6 +351,13 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     failTree(task, error, (t) => this.finished(t, t === task && wasRunning));
   }
 
+  /** See `ExecutorSink.lost`. */
+  lost(tasks: Iterable<DTask<unknown>>, reason: unknown, byUs = false): void {
+    const list = [...tasks];
+    for (const t of list) if (t.proc) this.releaseSlot(t);
+    recoverLostTasks(this, list, reason, byUs);
+  }
+
   private afterRun(task: DTask<unknown>, ran: boolean): void {
     if (task.options.checkpoint !== undefined && typeof task.options.checkpoint === 'function') {
       this.checkpoint(task);
@@ -375,7 +388,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       extra.unlisten();
       extra.unlisten = undefined;
     }
-    if (ran && task.proc) this.release(task);
+    if (ran && task.proc) this.releaseSlot(task);
     if (loggingState.enabled) {
       logEvent({
         kind: task.state === TaskState.Done ? 'finish' : 'fail',
@@ -389,7 +402,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     notifyListeners(task);
   }
 
-  private release(task: DTask<unknown>): void {
+  private releaseSlot(task: DTask<unknown>): void {
     const slot = this.slotById.get(task.proc!.id);
     if (!slot) return;
     slot.inFlight -= task.options.occupancy ?? 1;

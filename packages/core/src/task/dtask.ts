@@ -17,6 +17,10 @@ export interface TaskOwner {
   cancel(task: DTask<unknown>, reason?: unknown): boolean;
   /** Called before any wait on a task, so task queues (datadeps) can forbid it. */
   guardWait(task: DTask<unknown>): void;
+  /** True when the task's state lives elsewhere (a worker's proxy): always ask the owner. */
+  readonly remote?: boolean;
+  /** For a remote owner: resolves once the task has finished. */
+  wait?(task: DTask<unknown>): Promise<void>;
 }
 
 /** Options of `fetch`. */
@@ -103,7 +107,7 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
       return Promise.reject(new ArgumentError('fetch(options): options must be { raw?: boolean }'));
     }
     const raw = options?.raw === true;
-    if (this.state >= TaskState.Done) {
+    if (this.state >= TaskState.Done || this.owner.remote) {
       return (raw ? this.owner.fetchChunk(this) : this.owner.fetchValue(this)) as Promise<T>;
     }
     return new Promise<void>((resolve) => this.onSettled(resolve)).then(
@@ -115,6 +119,7 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
   wait(): Promise<void> {
     this.owner.guardWait(this);
     if (this.state >= TaskState.Done) return Promise.resolve();
+    if (this.owner.wait) return this.owner.wait(this);
     return new Promise<void>((resolve) => this.onSettled(resolve));
   }
 

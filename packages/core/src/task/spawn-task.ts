@@ -1,11 +1,16 @@
 import { type Chunk, isChunk } from '../chunk/chunk.js';
 import { ArgumentError } from '../errors/errors.js';
 import { argTypesOf } from '../sched/placement/allowed-processors.js';
-import type { Scheduler } from '../sched/scheduler.js';
 import { applyDefaultOptions, hasDefaultOptions } from './default-option.js';
-import { DTask } from './dtask.js';
+import { DTask, type TaskOwner } from './dtask.js';
 import { frames } from './frame.js';
-import { isPlainObject, mergeOptions, NO_OPTIONS, normalizeOptions } from './options.js';
+import {
+  isPlainObject,
+  mergeOptions,
+  NO_OPTIONS,
+  normalizeOptions,
+  type TaskOptions,
+} from './options.js';
 
 /** An argument of type `A` may also be given as a task or chunk producing an `A`. */
 export type SpawnArgs<A extends unknown[]> = { [K in keyof A]: A[K] | DTask<A[K]> | Chunk<A[K]> };
@@ -31,7 +36,7 @@ function describeTarget(x: unknown): string {
  * (explicit > withOptions > defaultOption), makes the task and hands it to the current task
  * queue or to `scheduler`. Throws `ArgumentError` for a bad call; never schedules half a task.
  */
-export function spawnTask(scheduler: Scheduler, first: unknown, rest: unknown[]): DTask<unknown> {
+export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]): DTask<unknown> {
   let fn: unknown;
   let args: unknown[];
   let explicit = NO_OPTIONS;
@@ -56,9 +61,26 @@ export function spawnTask(scheduler: Scheduler, first: unknown, rest: unknown[])
   const inherited = frame === undefined ? NO_OPTIONS : frame.propagated;
   let options = mergeOptions(inherited, explicit);
   if (hasDefaultOptions()) options = applyDefaultOptions(options, fn, argTypesOf(args));
-  const task = new DTask(scheduler, nextTaskId(), fn, args, options, inherited);
+  const task = makeTask(scheduler, nextTaskId(), fn, args, options, inherited);
   const queue = frame === undefined ? undefined : frame.queue;
   if (queue !== undefined) queue.enqueue(task, (t, extra) => scheduler.submit(t, extra));
   else scheduler.submit(task);
   return task;
+}
+
+/** Makes a task object (not yet submitted); used by `spawnTask` and by worker connections. */
+export function makeTask(
+  owner: TaskSink,
+  id: number,
+  fn: unknown,
+  args: unknown[],
+  options: TaskOptions,
+  inherited: TaskOptions,
+): DTask<unknown> {
+  return new DTask(owner, id, fn, args, options, inherited);
+}
+
+/** Where `spawn` hands tasks: the scheduler, or a worker runtime's proxy of it. */
+export interface TaskSink extends TaskOwner {
+  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>): void;
 }

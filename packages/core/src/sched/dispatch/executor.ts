@@ -13,6 +13,11 @@ export interface ExecutorSink {
   completeRemote(task: DTask<unknown>, handle: RemoteResult, durationMs?: number): void;
   /** The task threw `error`. */
   fail(task: DTask<unknown>, error: unknown): void;
+  /**
+   * The worker running these tasks died: re-run them elsewhere (up to the kill limit).
+   * `byUs` marks a kill the scheduler caused (it does not count toward the limit).
+   */
+  lost(tasks: Iterable<DTask<unknown>>, reason: unknown, byUs?: boolean): void;
   /** Argument values for `task` on `proc`, moved there (a promise only when something must travel). */
   resolveArgs(task: DTask<unknown>, proc: Processor): unknown[] | Promise<unknown[]>;
 }

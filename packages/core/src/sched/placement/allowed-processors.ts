@@ -7,12 +7,15 @@ import {
   AnyScope,
   constrain,
   DefaultScope,
+  IntersectionScope,
   InvalidScope,
+  UnionScope,
 } from '../../scope/index.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
 import type { ProcSlot } from './proc-slot.js';
 
 const DEFAULT = new DefaultScope();
+const ANY = new AnyScope();
 
 /** A scope that, with the reason it is what it is, explains a placement failure. */
 interface Narrowed {
@@ -42,11 +45,14 @@ function describeScopes(acc: Narrowed): string {
  * The scope a task may run in (seed 004): its effective compute scope (`computeScope`, else
  * `scope`, else `DefaultScope`) ∩ its `resultScope` ∩ the scopes of its `Chunk` arguments,
  * its `Chunk` function, and the result scopes of its task arguments. Throws `SchedulingError`
- * naming the scopes that clash when the intersection is empty.
+ * naming the scopes that clash when the intersection is empty. A default compute scope is
+ * kept as an unsimplified `DefaultScope` part, which `allowedSlots` judges per processor
+ * (`constrain` alone would drop opt-in processors that declare the function compatible).
  */
 export function taskScope(task: DTask<unknown>): AbstractScope {
   const o = task.options;
-  const acc: Narrowed = { scope: o.computeScope ?? o.scope ?? DEFAULT, narrowed: false };
+  const compute = o.computeScope ?? o.scope;
+  const acc: Narrowed = { scope: compute ?? ANY, narrowed: false };
   if (o.resultScope) narrow(acc, o.resultScope, 'its result scope', task);
   if (isChunk(task.fn)) narrow(acc, task.fn.scope, 'the scope of its function chunk', task);
   const args = task.args;
@@ -59,7 +65,33 @@ export function taskScope(task: DTask<unknown>): AbstractScope {
       if (rs) narrow(acc, rs, `the result scope of argument ${i} (task #${a.id})`, task);
     }
   }
-  return acc.scope;
+  if (compute !== undefined) return acc.scope;
+  return acc.narrowed ? new IntersectionScope([DEFAULT, acc.scope]) : DEFAULT;
+}
+
+/**
+ * Seed 004: the result of a task whose function is a `Chunk` lives within the chunk's scope
+ * (∩ its `resultScope`), so its dependents run there. Called by the scheduler at placement,
+ * before the chunk is replaced by the function it holds; does nothing for a plain function.
+ */
+export function pinResultToFunctionChunk(task: DTask<unknown>): void {
+  const fn = task.fn;
+  if (!isChunk(fn) || fn.scope instanceof AnyScope) return;
+  const rs = task.options.resultScope;
+  task.options = { ...task.options, resultScope: rs ? constrain(rs, fn.scope) : fn.scope };
+}
+
+/**
+ * Whether `scope` admits `proc`. `DefaultScope`, alone or inside unions and intersections,
+ * admits threads enabled by default and every other processor; those run only the functions
+ * they declare compatible (API.md: a GPU runs tasks whose scope names it or whose function it
+ * declares compatible).
+ */
+function admits(scope: AbstractScope, proc: ProcSlot['proc']): boolean {
+  if (scope instanceof DefaultScope) return proc.kind !== 'thread' || proc.defaultEnabled;
+  if (scope instanceof IntersectionScope) return scope.scopes.every((s) => admits(s, proc));
+  if (scope instanceof UnionScope) return scope.scopes.some((s) => admits(s, proc));
+  return scope.contains(proc);
 }
 
 /** Types of a task's arguments as `isCompatible` and `defaultOption` matchers see them. */
@@ -83,19 +115,14 @@ export function allowedSlots(
   scope: AbstractScope,
   slots: readonly ProcSlot[],
 ): ProcSlot[] {
-  const isDefault = scope instanceof DefaultScope;
   let argTypes: ArgType[] | undefined;
   const out: ProcSlot[] = [];
   for (const slot of slots) {
     if (slot.removed) continue;
     const proc = slot.proc;
-    if (!isDefault && !scope.contains(proc)) continue;
-    if (proc.kind === 'thread') {
-      // Threads run every JS function; under the default scope only enabled ones take part.
-      if (isDefault && !proc.defaultEnabled) continue;
-    } else {
-      // Other processors (GPUs, ...) decide per function; under the default scope a processor
-      // that is not enabled by default still runs the functions it declares compatible.
+    if (!admits(scope, proc)) continue;
+    // Threads run every JS function; other processors (GPUs, ...) decide per function.
+    if (proc.kind !== 'thread') {
       argTypes ??= argTypesOf(task.args);
       if (!proc.isCompatible(task.options, task.fn, argTypes)) continue;
     }

@@ -1,0 +1,40 @@
+import { WorkerLostError } from '../../errors/errors.js';
+import { describeTask } from '../../errors/task-failed-error.js';
+import { type DTask, taskExtra } from '../../task/dtask.js';
+
+/** How many workers one task may take down with it before it fails instead of re-running. */
+export const MAX_KILLS = 3;
+
+/** What the faults phase needs from the scheduler. */
+export interface FaultSink {
+  requeue(task: DTask<unknown>): void;
+  fail(task: DTask<unknown>, error: unknown): void;
+}
+
+/**
+ * A worker died while holding `tasks`: each goes back to placement to run elsewhere, unless it
+ * has now been running on `MAX_KILLS` workers that died (it likely kills them: it fails with
+ * `WorkerLostError` instead of looping). A kill from outside (`byUs`, e.g. a cancel's grace
+ * period running out, or a shutdown) does not count toward that limit.
+ */
+export function recoverLostTasks(
+  sink: FaultSink,
+  tasks: Iterable<DTask<unknown>>,
+  reason: unknown,
+  byUs = false,
+): void {
+  for (const task of tasks) {
+    const extra = taskExtra(task);
+    if (!byUs) extra.kills = (extra.kills ?? 0) + 1;
+    if ((extra.kills ?? 0) >= MAX_KILLS) {
+      sink.fail(
+        task,
+        new WorkerLostError(
+          `Task ${describeTask(task)} was running on ${MAX_KILLS} workers that died; it is not retried again. ` +
+            'Check it for crashes (process.exit, out of memory) or raise resourceLimits.',
+          { cause: reason },
+        ),
+      );
+    } else sink.requeue(task);
+  }
+}

@@ -1,0 +1,130 @@
+import { TaskFunctionError } from '../errors/errors.js';
+import type { FnRef } from './protocol.js';
+
+const MODULE_KEY = Symbol.for('dtask.moduleFunctions');
+
+interface ModuleName {
+  module: string;
+  name: string;
+}
+
+function moduleFunctions(): WeakMap<Function, ModuleName> {
+  const g = globalThis as unknown as { [MODULE_KEY]?: WeakMap<Function, ModuleName> };
+  g[MODULE_KEY] ??= new WeakMap();
+  return g[MODULE_KEY];
+}
+
+/**
+ * Records the exported functions of a module loaded in every runtime (`everywhere`), so they
+ * travel by reference (module specifier + export name) rather than as source text.
+ */
+export function registerModuleFunctions(module: string, namespace: Record<string, unknown>): void {
+  const known = moduleFunctions();
+  for (const [name, value] of Object.entries(namespace)) {
+    if (typeof value === 'function' && !known.has(value)) known.set(value, { module, name });
+  }
+}
+
+/** The module reference of `fn`, if it was exported by a module loaded with `everywhere`. */
+export function moduleRefOf(fn: Function): ModuleName | undefined {
+  return moduleFunctions().get(fn);
+}
+
+let nextFnId = 1;
+const fnIds = new WeakMap<Function, number>();
+
+/**
+ * Turns functions into `FnRef`s for one receiver: the first time by source or module name,
+ * afterwards by a number the receiver has cached. One encoder per connection.
+ */
+export class FunctionEncoder {
+  private readonly sent = new Set<number>();
+
+  /** The reference to send for `fn`. */
+  encode(fn: Function): FnRef {
+    let id = fnIds.get(fn);
+    if (id === undefined) fnIds.set(fn, (id = nextFnId++));
+    if (this.sent.has(id)) return { kind: 'known', id };
+    this.sent.add(id);
+    const mod = moduleRefOf(fn);
+    if (mod) return { kind: 'module', id, module: mod.module, name: mod.name };
+    return { kind: 'source', id, source: Function.prototype.toString.call(fn) };
+  }
+
+  /** Forgets what the receiver knows (after it restarted). */
+  reset(): void {
+    this.sent.clear();
+  }
+}
+
+function installNameShim(): void {
+  // Transpilers (tsx, esbuild keepNames) wrap functions in __name(fn, "name"); give shipped
+  // source the helper it expects.
+  const g = globalThis as { __name?: unknown };
+  g.__name ??= (fn: Function, name: string) =>
+    Object.defineProperty(fn, 'name', { value: name, configurable: true });
+}
+
+/** Compiles a function's source text in this runtime (global scope only). */
+export function compileFunction(source: string): Function {
+  installNameShim();
+  if (/\{\s*\[native code\]\s*\}\s*$/.test(source)) {
+    throw new TaskFunctionError(
+      'A native or bound function cannot travel to another thread; wrap it in a plain function or load it with everywhere()',
+    );
+  }
+  let fn: unknown;
+  try {
+    fn = new Function(`return (${source}\n);`)();
+  } catch {
+    try {
+      // Method shorthand (`name(x) { ... }`) is not an expression on its own.
+      const holder = new Function(`return ({ ${source}\n });`)() as Record<string, unknown>;
+      fn = Object.values(holder)[0];
+    } catch (error) {
+      throw new TaskFunctionError(
+        `Cannot compile the task function's source here: ${String(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+  if (typeof fn !== 'function') {
+    throw new TaskFunctionError('The task function did not compile to a function');
+  }
+  return fn;
+}
+
+/** Turns `FnRef`s back into functions, caching by id. One decoder per sender. */
+export class FunctionDecoder {
+  private readonly byId = new Map<number, Function>();
+
+  constructor(
+    private readonly loadModule: (module: string) => Record<string, unknown> | undefined,
+  ) {}
+
+  /** The function for `ref`; throws `TaskFunctionError` when it cannot be made here. */
+  decode(ref: FnRef): Function {
+    const cached = this.byId.get(ref.id);
+    if (cached) return cached;
+    let fn: Function;
+    if (ref.kind === 'source') fn = compileFunction(ref.source);
+    else if (ref.kind === 'module') {
+      const ns = this.loadModule(ref.module);
+      const value = ns?.[ref.name];
+      if (typeof value !== 'function') {
+        throw new TaskFunctionError(
+          `Function '${ref.name}' of module '${ref.module}' is not loaded here; call everywhere('${ref.module}') first`,
+        );
+      }
+      fn = value;
+    } else {
+      throw new TaskFunctionError(
+        `Unknown function #${ref.id}: the sender assumed it was cached here`,
+      );
+    }
+    this.byId.set(ref.id, fn);
+    return fn;
+  }
+}

@@ -1,0 +1,54 @@
+import type { TransferListItem } from 'node:worker_threads';
+import type { Transport } from './transport.js';
+
+class InMemoryEnd implements Transport {
+  peer!: InMemoryEnd;
+  private handler: ((message: unknown) => void) | undefined;
+  private closeHandler: ((reason?: unknown) => void) | undefined;
+  private inbox: unknown[] = [];
+  closed = false;
+
+  send(message: unknown, transfer?: TransferListItem[]): void {
+    if (this.closed) throw new Error('InMemoryTransport: the channel is closed');
+    // Cloning (and detaching transferred buffers) gives the same semantics as a MessagePort.
+    const copy = structuredClone(message, transfer ? { transfer } : undefined);
+    const peer = this.peer;
+    setImmediate(() => peer.deliver(copy));
+  }
+
+  private deliver(message: unknown): void {
+    if (this.closed) return;
+    if (this.handler) this.handler(message);
+    else this.inbox.push(message);
+  }
+
+  onMessage(handler: (message: unknown) => void): void {
+    this.handler = handler;
+    const waiting = this.inbox.splice(0);
+    for (const m of waiting) handler(m);
+  }
+
+  onClose(handler: (reason?: unknown) => void): void {
+    this.closeHandler = handler;
+  }
+
+  close(reason?: unknown): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeHandler?.(reason);
+    this.peer.close(reason);
+  }
+}
+
+/**
+ * Two connected in-memory transport ends, for tests of the worker runtime without threads.
+ * Messages are structured-cloned and delivered on a later turn of the event loop, like a
+ * `MessagePort`; closing one end closes both (as a worker's death would).
+ */
+export function inMemoryTransportPair(): [Transport, Transport] {
+  const a = new InMemoryEnd();
+  const b = new InMemoryEnd();
+  a.peer = b;
+  b.peer = a;
+  return [a, b];
+}

@@ -1,0 +1,87 @@
+import type { SerializedError } from '../errors/serialize-error.js';
+import type { ScopeSpec } from '../scope/index.js';
+
+/**
+ * How a function travels: by source text (compiled once per runtime and cached), by a name in
+ * a module every worker loaded (`everywhere`), or by a number the receiver already knows.
+ */
+export type FnRef =
+  | { kind: 'source'; id: number; source: string }
+  | { kind: 'module'; id: number; module: string; name: string }
+  | { kind: 'known'; id: number };
+
+/**
+ * References inside an argument list, flattened: for each entry `[index, key, holder]` the
+ * argument at `index` is the result stored under `key` by runtime `holder` ('' = the
+ * receiver itself; it may not exist yet, in which case the task waits for it there).
+ */
+export type ArgRefs = [index: number, key: number, holder: string][];
+
+/** Task options as plain data (scopes as specs; options that cannot travel are dropped). */
+export interface PlainOptions {
+  name?: string;
+  meta?: boolean;
+  occupancy?: number;
+  scope?: ScopeSpec;
+  computeScope?: ScopeSpec;
+  resultScope?: ScopeSpec;
+  device?: string;
+}
+
+/** Scheduler → runtime. */
+export type ToWorker =
+  | {
+      op: 'run';
+      id: number;
+      fn: FnRef;
+      args: unknown[];
+      refs?: ArgRefs;
+      options?: PlainOptions;
+      /** Options that propagate to tasks this one spawns (`withOptions`). */
+      inherited?: PlainOptions;
+    }
+  | { op: 'fetch'; req: number; key: number }
+  | { op: 'release'; keys: number[] }
+  | { op: 'cancel'; id: number }
+  | { op: 'reply'; req: number; value: unknown }
+  | { op: 'reject'; req: number; error: SerializedError }
+  | { op: 'close' };
+
+/** Runtime → scheduler. */
+export type FromWorker =
+  | { op: 'ready'; holder: string }
+  | {
+      op: 'done';
+      id: number;
+      key: number;
+      bytes: number;
+      ms: number;
+      inline: boolean;
+      value?: unknown;
+    }
+  | { op: 'fail'; id: number; error: SerializedError; ms: number }
+  | { op: 'value'; req: number; value: unknown }
+  | { op: 'error'; req: number; error: SerializedError }
+  | {
+      op: 'spawn';
+      id: number;
+      fn: FnRef;
+      args: unknown[];
+      /** `[index, taskId]`: arguments that are tasks this runtime spawned earlier. */
+      taskArgs?: [number, number][];
+      options?: PlainOptions;
+      inherited?: PlainOptions;
+    }
+  | { op: 'fetchTask'; req: number; id: number }
+  | { op: 'waitTask'; req: number; id: number }
+  | { op: 'cancelTask'; id: number }
+  | { op: 'releaseTask'; ids: number[] };
+
+/** Runtime → runtime (peer to peer). */
+export type PeerMessage =
+  | { op: 'peerFetch'; req: number; key: number }
+  | { op: 'value'; req: number; value: unknown }
+  | { op: 'error'; req: number; error: SerializedError };
+
+/** Results up to this many bytes ride along in the completion message. */
+export const INLINE_RESULT_BYTES = 1024;

@@ -1,0 +1,94 @@
+import { Chunk } from '../chunk/chunk.js';
+import type { Processor } from '../processor/processor.js';
+import { runGuards } from '../sched/dynamic/wait-guards.js';
+import { AnyScope } from '../scope/index.js';
+import { type DTask, isDTask, type TaskOwner } from '../task/dtask.js';
+import { TaskState } from '../task/task-state.js';
+import type { Batcher } from './batcher.js';
+import type { FunctionEncoder } from './function-ref.js';
+import { toPlainOptions } from './plain-options.js';
+import type { FromWorker } from './protocol.js';
+import type { Requests } from './requests.js';
+
+/**
+ * The scheduler as seen from inside a worker runtime: `spawn` there makes a `DTask` whose
+ * owner is this proxy, which forwards it to the real scheduler (in the main process) and
+ * answers `fetch`/`wait`/`cancel` by asking it. Task ids come from a range of this runtime's
+ * own, so they never collide with the scheduler's.
+ */
+export class ProxyOwner implements TaskOwner {
+  /** Tells `DTask` that its state lives elsewhere: always ask the owner. */
+  readonly remote = true;
+  private readonly released: number[] = [];
+  private readonly finalizer = new FinalizationRegistry<number>((id) => {
+    this.released.push(id);
+    if (this.released.length === 1) queueMicrotask(() => this.flushReleased());
+  });
+
+  constructor(
+    private readonly out: Batcher<FromWorker>,
+    private readonly encoder: FunctionEncoder,
+    private readonly requests: Requests,
+    readonly processor: Processor,
+  ) {}
+
+  /** Forwards a task spawned in this runtime to the scheduler. */
+  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>): void {
+    task.state = TaskState.Running;
+    const args = task.args.slice();
+    let taskArgs: [number, number][] | undefined;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (isDTask(a)) {
+        (taskArgs ??= []).push([i, a.id]);
+        args[i] = null;
+      }
+    }
+    if (extraDeps) for (const d of extraDeps) if (isDTask(d)) (taskArgs ??= []).push([-1, d.id]);
+    this.out.push({
+      op: 'spawn',
+      id: task.id,
+      fn: this.encoder.encode(task.fn as Function),
+      args,
+      taskArgs,
+      options: toPlainOptions(task.options),
+      inherited: toPlainOptions(task.inherited),
+    });
+    this.finalizer.register(task, task.id);
+  }
+
+  private flushReleased(): void {
+    const ids = this.released.splice(0);
+    if (ids.length > 0) this.out.push({ op: 'releaseTask', ids });
+  }
+
+  fetchValue(task: DTask<unknown>): Promise<unknown> {
+    return this.requests.ask((req) => this.out.push({ op: 'fetchTask', req, id: task.id }));
+  }
+
+  fetchChunk(task: DTask<unknown>): Promise<unknown> {
+    return this.wait(task).then(
+      () =>
+        new Chunk(
+          { processor: this.processor, fetch: () => this.fetchValue(task) },
+          new AnyScope(),
+        ),
+    );
+  }
+
+  /** Resolves when the task has finished, whatever its outcome. */
+  wait(task: DTask<unknown>): Promise<void> {
+    return this.requests.ask((req) =>
+      this.out.push({ op: 'waitTask', req, id: task.id }),
+    ) as Promise<void>;
+  }
+
+  cancel(task: DTask<unknown>): boolean {
+    this.out.push({ op: 'cancelTask', id: task.id });
+    return true;
+  }
+
+  guardWait(task: DTask<unknown>): void {
+    runGuards(task);
+  }
+}

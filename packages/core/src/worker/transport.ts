@@ -1,0 +1,17 @@
+import type { TransferListItem } from 'node:worker_threads';
+/**
+ * A two-way message channel between the scheduler and one worker runtime (or between two
+ * runtimes). The threads plugin backs it with a `MessagePort`, the cluster plugin with a
+ * process pipe or socket; tests use `inMemoryTransportPair()`. Messages have structured-clone
+ * semantics; `transfer` lists ArrayBuffers the sender gives up.
+ */
+export interface Transport {
+  /** Sends one message (dtask sends arrays of protocol messages: one batch per call). */
+  send(message: unknown, transfer?: TransferListItem[]): void;
+  /** Registers the handler of incoming messages (one handler; a later call replaces it). */
+  onMessage(handler: (message: unknown) => void): void;
+  /** Registers a handler called once when the channel closes or breaks (e.g. the worker died). */
+  onClose(handler: (reason?: unknown) => void): void;
+  /** Closes the channel; both ends' close handlers run. */
+  close(): void;
+}

@@ -1,0 +1,228 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  Context,
+  DTaskFailedError,
+  ExactScope,
+  getOptions,
+  type Plugin,
+  ThreadProc,
+  withOptions,
+} from '../index.js';
+import { RemoteResult } from '../sched/dispatch/executor.js';
+import type { DTask } from '../task/dtask.js';
+import { inMemoryTransportPair } from './in-memory-transport.js';
+import type { Transport } from './transport.js';
+import { WorkerConnection } from './worker-connection.js';
+import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
+
+interface Rig {
+  ctx: Context;
+  procs: ThreadProc[];
+  runtimes: WorkerRuntime[];
+  links: Transport[];
+}
+
+/** A context with `n` in-memory worker runtimes as threads 2..n+1, peers connected. */
+function rig(n: number): Rig {
+  const runtimes: WorkerRuntime[] = [];
+  const procs: ThreadProc[] = [];
+  const links: Transport[] = [];
+  const plugin: Plugin = {
+    name: 'in-memory-workers',
+    setup(host) {
+      for (let i = 0; i < n; i++) {
+        const proc = new ThreadProc(1, i + 2);
+        const [mainEnd, workerEnd] = inMemoryTransportPair();
+        runtimes.push(startWorkerRuntime(workerEnd, { worker: 1, thread: i + 2 }));
+        const conn = new WorkerConnection(mainEnd, {
+          processor: proc,
+          scheduler: host.context.scheduler,
+          onLost: () => host.removeProcessor(proc),
+        });
+        host.addProcessor(proc, conn);
+        procs.push(proc);
+        links.push(mainEnd);
+      }
+      for (let i = 0; i < n; i++) {
+        for (let j = i + 1; j < n; j++) {
+          const [x, y] = inMemoryTransportPair();
+          runtimes[i].connectPeer(procs[j].id, x);
+          runtimes[j].connectPeer(procs[i].id, y);
+        }
+      }
+    },
+  };
+  return { ctx: new Context({ plugins: [plugin] }), procs, runtimes, links };
+}
+
+// Functions shipped as source may use only globals (vitest rewrites imports inside them), so
+// the tests reach the API through a global, as a self-contained user function would.
+const core = await import('../index.js');
+(globalThis as { dtask?: typeof core }).dtask = core;
+declare const dtask: typeof core;
+
+let current: Rig | undefined;
+afterEach(async () => {
+  await current?.ctx.close();
+  current = undefined;
+});
+
+const on = (proc: ThreadProc) => ({ scope: new ExactScope(proc) });
+
+describe('worker runtime over an in-memory transport', () => {
+  it('runs tasks in the runtime, which knows its processor', async () => {
+    const { ctx, procs } = (current = rig(1));
+    const t = ctx.spawn(on(procs[0]), (x: number) => [x * 2, dtask.taskProcessor().id], 21);
+    expect(await t).toEqual([42, 'thread:1:2']);
+  });
+
+  it('default-scoped tasks go to worker threads, not the main thread', async () => {
+    const { ctx } = (current = rig(2));
+    const where = await Promise.all(
+      Array.from({ length: 20 }, () => ctx.spawn(() => dtask.taskProcessor().id)),
+    );
+    expect(where.every((id) => id !== 'thread:1:1')).toBe(true);
+    expect(new Set(where).size).toBe(2);
+  });
+
+  it('keeps big results where they were made and moves them only on fetch', async () => {
+    const { ctx, procs, runtimes } = (current = rig(1));
+    const big = ctx.spawn(on(procs[0]), () => new Float64Array(1000).fill(3));
+    await big.wait();
+    const task = big as unknown as DTask<Float64Array>;
+    expect(task.value).toBeInstanceOf(RemoteResult);
+    expect(runtimes[0].store.size).toBe(1);
+    const value = await big;
+    expect(value).toBeInstanceOf(Float64Array);
+    expect(value[999]).toBe(3);
+  });
+
+  it('a dependent on the same worker uses the local result; small results come back inline', async () => {
+    const { ctx, procs } = (current = rig(1));
+    const a = ctx.spawn(on(procs[0]), () => new Float64Array(1000).fill(1));
+    const b = ctx.spawn(on(procs[0]), (xs: Float64Array) => xs.reduce((s, x) => s + x, 0), a);
+    expect(await b).toBe(1000);
+    expect((b as unknown as DTask).value).toBe(1000);
+  });
+
+  it('moves a result from one worker to another directly (peer to peer)', async () => {
+    const { ctx, procs } = (current = rig(2));
+    const a = ctx.spawn(on(procs[0]), () => new Float64Array(500).fill(2));
+    const b = ctx.spawn(
+      on(procs[1]),
+      (xs: Float64Array) => [xs.length, xs[0], dtask.taskProcessor().id],
+      a,
+    );
+    expect(await b).toEqual([500, 2, procs[1].id]);
+  });
+
+  it('a runtime runs a task sent ahead once its local input exists', async () => {
+    const { ctx, procs, runtimes } = (current = rig(1));
+    const a = ctx.spawn(on(procs[0]), () => new Float64Array(300).fill(5));
+    await a.wait();
+    // Send a dependent straight to the worker twice through the scheduler: both find it there.
+    const b = ctx.spawn(on(procs[0]), (xs: Float64Array) => xs[0] + 1, a);
+    const c = ctx.spawn(on(procs[0]), (xs: Float64Array) => xs[1] + 2, a);
+    expect(await Promise.all([b, c])).toEqual([6, 7]);
+    expect(runtimes[0].store.has(a.id)).toBe(true);
+  });
+
+  it('errors keep their class and message, and dependents fail with DTaskFailedError', async () => {
+    const { ctx, procs } = (current = rig(1));
+    const bad = ctx.spawn(on(procs[0]), () => {
+      throw new RangeError('out of range in worker');
+    });
+    const dep = ctx.spawn((x: unknown) => x, bad);
+    const e = await dep.fetch().catch((x) => x);
+    expect(DTaskFailedError.isInstance(e)).toBe(true);
+    expect(e.cause).toBeInstanceOf(RangeError);
+    expect(e.cause.message).toBe('out of range in worker');
+    expect(e.rootTask.id).toBe(bad.id);
+  });
+
+  it('a function that uses a local variable fails there with a ReferenceError naming it', async () => {
+    const { ctx, procs } = (current = rig(1));
+    const secret = 7;
+    const t = ctx.spawn(on(procs[0]), () => secret + 1);
+    const e = await t.fetch().catch((x) => x);
+    expect(e.cause.name).toBe('ReferenceError');
+    expect(e.cause.message).toContain('secret');
+  });
+
+  it('nested spawn and await inside a worker task go through the scheduler', async () => {
+    const { ctx, procs } = (current = rig(2));
+    const t = ctx.spawn(
+      on(procs[0]),
+      async (n: number) => {
+        const child = dtask.spawn(
+          { scope: new dtask.ExactScope(new dtask.ThreadProc(1, 3)) },
+          (x: number) => x * 10,
+          n,
+        );
+        const grandchild = dtask.spawn((x: number) => x + 1, child);
+        return (await grandchild) + 1;
+      },
+      4,
+    );
+    expect(await t).toBe(42);
+  });
+
+  it('withOptions propagates into tasks running on a worker', async () => {
+    const { ctx, procs } = (current = rig(1));
+    const t = withOptions({ name: 'from-main' }, () =>
+      ctx.spawn(on(procs[0]), () => dtask.getOptions('name', 'unset')),
+    );
+    expect(await t).toBe('from-main');
+    expect(getOptions('name', 'none')).toBe('none');
+  });
+
+  it('cancelling a running remote task aborts its signal there and fails it', async () => {
+    const { ctx, procs } = (current = rig(1));
+    let sawAbort = false;
+    const t = ctx.spawn(on(procs[0]), async () => {
+      const s = dtask.taskSignal();
+      await new Promise<void>((resolve) => s.addEventListener('abort', () => resolve()));
+      (globalThis as { __sawAbort?: boolean }).__sawAbort = true;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    t.cancel();
+    await expect(t.fetch()).rejects.toMatchObject({ code: 'DTASK_FAILED' });
+    await new Promise((r) => setTimeout(r, 20));
+    sawAbort = (globalThis as { __sawAbort?: boolean }).__sawAbort === true;
+    expect(sawAbort).toBe(true);
+  });
+
+  it('tasks in flight on a worker whose channel breaks re-run elsewhere', async () => {
+    const { ctx, procs, links } = (current = rig(2));
+    const slow = Array.from({ length: 6 }, (_, i) =>
+      ctx.spawn(
+        on(procs[0]),
+        async (x: number) => {
+          await new Promise((r) => setTimeout(r, 30));
+          return x;
+        },
+        i,
+      ),
+    );
+    // Unscoped tasks survive: scoped ones to the dead worker cannot run anywhere else.
+    const free = Array.from({ length: 6 }, (_, i) =>
+      ctx.spawn(async (x: number) => {
+        await new Promise((r) => setTimeout(r, 30));
+        return x * 2;
+      }, i),
+    );
+    await new Promise((r) => setTimeout(r, 5));
+    links[0].close();
+    expect(await Promise.all(free)).toEqual([0, 2, 4, 6, 8, 10]);
+    const outcomes = await Promise.all(
+      slow.map((t) =>
+        t.fetch().then(
+          () => 'ok',
+          (e) => e.cause?.code,
+        ),
+      ),
+    );
+    // Scoped to the dead worker only, they cannot run anywhere else: a clear SchedulingError.
+    expect(outcomes).toEqual(Array(6).fill('DTASK_SCHEDULING'));
+  });
+});

@@ -1,0 +1,292 @@
+import { sizeOf } from '../chunk/size-of.js';
+import { CancelledError } from '../errors/errors.js';
+import { serializeError } from '../errors/serialize-error.js';
+import { setCurrentWorker } from '../processor/current-worker.js';
+import type { Processor } from '../processor/processor.js';
+import { ThreadProc } from '../processor/thread-proc.js';
+import { frames } from '../task/frame.js';
+import { Batcher } from './batcher.js';
+import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
+import { fromPlainOptions } from './plain-options.js';
+import {
+  type FromWorker,
+  INLINE_RESULT_BYTES,
+  type PeerMessage,
+  type ToWorker,
+} from './protocol.js';
+import { ProxyOwner } from './proxy-owner.js';
+import { Requests } from './requests.js';
+import type { Transport } from './transport.js';
+import { WorkerTask } from './worker-task.js';
+
+/** Options of `startWorkerRuntime`. */
+export interface WorkerRuntimeOptions {
+  /** The worker (OS process) id this runtime runs in. */
+  worker: number;
+  /** The thread number of this runtime within its worker. */
+  thread: number;
+  /** The processor it runs tasks as (default `ThreadProc(worker, thread)`). */
+  processor?: Processor;
+  /** Modules loaded here with `everywhere`, by specifier (for functions that travel by name). */
+  modules?: Map<string, Record<string, unknown>>;
+  /** Sets this process's worker id (only for the first runtime of a new process). */
+  setProcessWorker?: boolean;
+  /**
+   * First id for tasks spawned in this runtime's thread. A runtime in its own thread or process
+   * must set it to a range of its own (e.g. `(worker * 1024 + thread) * 2 ** 32`); one sharing
+   * the scheduler's thread (tests) leaves it unset.
+   */
+  idBase?: number;
+}
+
+const ID_KEY = Symbol.for('dtask.nextTaskId');
+
+/**
+ * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
+ * results here (only small ones travel back with the completion), serves results to the
+ * scheduler and to peer runtimes, runs a task sent ahead as soon as its local inputs exist, and
+ * proxies `spawn`/`fetch` made inside tasks back to the scheduler. Transport-agnostic: the
+ * threads and cluster plugins give it a MessagePort or a socket.
+ */
+export class WorkerRuntime {
+  /** Results kept here, by key (the task id that made them). */
+  readonly store = new Map<number, unknown>();
+  /** Tasks waiting for local results, by the key they wait for. */
+  private readonly waitingFor = new Map<number, WorkerTask[]>();
+  private readonly running = new Map<number, WorkerTask>();
+  private readonly out: Batcher<FromWorker>;
+  private readonly requests = new Requests();
+  private readonly decoder: FunctionDecoder;
+  private readonly peers = new Map<string, { out: Batcher<PeerMessage>; requests: Requests }>();
+  readonly processor: Processor;
+  readonly holder: string;
+  /** The scheduler proxy that tasks spawned here go to. */
+  readonly owner: ProxyOwner;
+  private closed = false;
+
+  constructor(
+    private readonly transport: Transport,
+    options: WorkerRuntimeOptions,
+  ) {
+    this.processor = options.processor ?? new ThreadProc(options.worker, options.thread);
+    this.holder = this.processor.id;
+    if (options.setProcessWorker) setCurrentWorker(options.worker);
+    if (options.idBase !== undefined) {
+      const ids = globalThis as unknown as { [ID_KEY]?: number };
+      ids[ID_KEY] = Math.max(ids[ID_KEY] ?? 1, options.idBase);
+    }
+    const modules = options.modules ?? new Map();
+    this.decoder = new FunctionDecoder((m) => modules.get(m));
+    this.out = new Batcher(transport);
+    this.out.onSendError = (error, batch) => this.onSendError(error, batch);
+    this.owner = new ProxyOwner(this.out, new FunctionEncoder(), this.requests, this.processor);
+    transport.onMessage((batch) => {
+      for (const m of batch as ToWorker[]) this.handle(m);
+    });
+    transport.onClose(() => this.shutdown());
+    this.out.push({ op: 'ready', holder: this.holder });
+  }
+
+  /** Connects to another runtime so results move between the two directly. */
+  connectPeer(holder: string, transport: Transport): void {
+    const out = new Batcher<PeerMessage>(transport);
+    const requests = new Requests();
+    this.peers.set(holder, { out, requests });
+    transport.onMessage((batch) => {
+      for (const m of batch as PeerMessage[]) {
+        if (m.op === 'peerFetch') this.servePeer(out, m.req, m.key);
+        else if (m.op === 'value') requests.resolve(m.req, m.value);
+        else requests.reject(m.req, m.error);
+      }
+    });
+    transport.onClose(() => {
+      this.peers.delete(holder);
+      requests.rejectAll(new Error(`peer ${holder} closed`));
+    });
+  }
+
+  private servePeer(out: Batcher<PeerMessage>, req: number, key: number): void {
+    if (this.store.has(key)) out.push({ op: 'value', req, value: this.store.get(key) });
+    else out.push({ op: 'error', req, error: serializeError(new Error(`No result #${key} here`)) });
+  }
+
+  private handle(m: ToWorker): void {
+    switch (m.op) {
+      case 'run':
+        this.accept(m);
+        break;
+      case 'fetch':
+        if (this.store.has(m.key))
+          this.out.push({ op: 'value', req: m.req, value: this.store.get(m.key) });
+        else
+          this.out.push({
+            op: 'error',
+            req: m.req,
+            error: serializeError(new Error(`No result #${m.key} here`)),
+          });
+        break;
+      case 'release':
+        for (const k of m.keys) this.store.delete(k);
+        break;
+      case 'cancel':
+        this.cancel(m.id);
+        break;
+      case 'reply':
+        this.requests.resolve(m.req, m.value);
+        break;
+      case 'reject':
+        this.requests.reject(m.req, m.error);
+        break;
+      case 'close':
+        this.transport.close();
+        break;
+    }
+  }
+
+  private accept(m: Extract<ToWorker, { op: 'run' }>): void {
+    let fn: Function;
+    try {
+      fn = this.decoder.decode(m.fn);
+    } catch (error) {
+      this.out.push({ op: 'fail', id: m.id, error: serializeError(error), ms: 0 });
+      return;
+    }
+    const task = new WorkerTask(
+      m.id,
+      fn,
+      m.args,
+      fromPlainOptions(m.options),
+      fromPlainOptions(m.inherited),
+      this.processor,
+      this.owner,
+    );
+    if (m.refs) {
+      for (const [index, key, holder] of m.refs) {
+        if (holder === '' || holder === this.holder) {
+          if (this.store.has(key)) task.args[index] = this.store.get(key);
+          else {
+            task.missing++;
+            let list = this.waitingFor.get(key);
+            if (!list) this.waitingFor.set(key, (list = []));
+            list.push(task);
+            (task as WorkerTask & { slots?: [number, number][] }).slots ??= [];
+            (task as WorkerTask & { slots: [number, number][] }).slots.push([index, key]);
+          }
+        } else this.fetchFromPeer(task, index, key, holder);
+      }
+    }
+    this.running.set(task.id, task);
+    if (task.missing === 0 && task.pendingFetches === 0) this.run(task);
+  }
+
+  private fetchFromPeer(task: WorkerTask, index: number, key: number, holder: string): void {
+    const peer = this.peers.get(holder);
+    task.pendingFetches++;
+    const got = peer
+      ? peer.requests.ask((req) => peer.out.push({ op: 'peerFetch', req, key }))
+      : Promise.reject(new Error(`No connection to ${holder}, which holds input ${index}`));
+    got.then(
+      (value) => {
+        task.args[index] = value;
+        if (--task.pendingFetches === 0 && task.missing === 0) this.run(task);
+      },
+      (error) => this.finishFail(task, error),
+    );
+  }
+
+  private run(task: WorkerTask): void {
+    if (task.cancelled) return;
+    task.startedAt = performance.now();
+    let result: unknown;
+    try {
+      result = frames.run(task, Reflect.apply, task.fn, undefined, task.args);
+    } catch (error) {
+      this.finishFail(task, error);
+      return;
+    }
+    if (
+      result !== null &&
+      (typeof result === 'object' || typeof result === 'function') &&
+      typeof (result as PromiseLike<unknown>).then === 'function'
+    ) {
+      (result as PromiseLike<unknown>).then(
+        (v) => this.finishDone(task, v),
+        (e) => this.finishFail(task, e),
+      );
+    } else this.finishDone(task, result);
+  }
+
+  private finishDone(task: WorkerTask, value: unknown): void {
+    if (!this.running.delete(task.id) || task.cancelled) return;
+    const ms = performance.now() - task.startedAt;
+    const bytes = sizeOf(value);
+    const waiters = this.waitingFor.get(task.id);
+    const inline = bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
+    if (!inline || waiters) this.store.set(task.id, value);
+    this.out.push(
+      inline
+        ? { op: 'done', id: task.id, key: task.id, bytes, ms, inline, value }
+        : { op: 'done', id: task.id, key: task.id, bytes, ms, inline },
+    );
+    if (waiters) this.wake(task.id, value, waiters);
+  }
+
+  /** Local successor execution: tasks sent ahead start the moment their input exists here. */
+  private wake(key: number, value: unknown, waiters: WorkerTask[]): void {
+    this.waitingFor.delete(key);
+    for (const t of waiters) {
+      const slots = (t as WorkerTask & { slots: [number, number][] }).slots;
+      for (const [index, k] of slots) if (k === key) t.args[index] = value;
+      if (--t.missing === 0 && t.pendingFetches === 0) this.run(t);
+    }
+  }
+
+  private finishFail(task: WorkerTask, error: unknown): void {
+    if (!this.running.delete(task.id)) return;
+    const ms = task.startedAt ? performance.now() - task.startedAt : 0;
+    this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
+  }
+
+  private cancel(id: number): void {
+    const task = this.running.get(id);
+    if (!task) return;
+    task.cancel(new CancelledError(`Task #${id} was cancelled`));
+    this.finishFail(task, new CancelledError(`Task #${id} was cancelled`));
+  }
+
+  private onSendError(error: unknown, batch: FromWorker[]): void {
+    // Something in the batch could not be cloned: resend each message alone, turning a
+    // result that cannot travel into a failure of its task instead of losing the batch.
+    for (const m of batch) {
+      try {
+        this.transport.send([m]);
+      } catch (e) {
+        if (m.op === 'done')
+          this.transport.send([{ op: 'fail', id: m.id, error: serializeError(e), ms: m.ms }]);
+        else if (m.op === 'value')
+          this.transport.send([{ op: 'error', req: m.req, error: serializeError(e) }]);
+        else if (m.op === 'spawn') this.transport.send([{ op: 'releaseTask', ids: [m.id] }]);
+        void error;
+      }
+    }
+  }
+
+  /** Ends the runtime: running tasks are cancelled, results dropped. */
+  shutdown(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.running.values())
+      t.cancel(new CancelledError('The worker runtime shut down'));
+    this.running.clear();
+    this.store.clear();
+    this.requests.rejectAll(new CancelledError('The worker runtime shut down'));
+  }
+}
+
+/** Starts a worker runtime on `transport` (call once per thread or process). */
+export function startWorkerRuntime(
+  transport: Transport,
+  options: WorkerRuntimeOptions,
+): WorkerRuntime {
+  return new WorkerRuntime(transport, options);
+}
