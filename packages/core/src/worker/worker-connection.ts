@@ -186,7 +186,8 @@ export class WorkerConnection implements Executor {
       case 'ready':
         break;
       case 'done':
-        return this.onDone(m);
+        this.onDone(m);
+        return;
       case 'fail': {
         const task = this.inFlight.get(m.id);
         if (!task) return;
@@ -195,14 +196,18 @@ export class WorkerConnection implements Executor {
         return;
       }
       case 'value':
-        return this.requests.resolve(m.req, m.value);
+        this.requests.resolve(m.req, m.value);
+        return;
       case 'error':
-        return this.requests.reject(m.req, m.error);
+        this.requests.reject(m.req, m.error);
+        return;
       case 'spawn':
-        return this.onSpawn(m);
+        this.onSpawn(m);
+        return;
       case 'fetchTask':
       case 'waitTask':
-        return this.onTaskQuery(m);
+        this.onTaskQuery(m);
+        return;
       case 'cancelTask':
         this.proxied.get(m.id)?.cancel();
         return;

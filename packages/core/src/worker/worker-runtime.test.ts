@@ -133,7 +133,7 @@ describe('worker runtime over an in-memory transport', () => {
       throw new RangeError('out of range in worker');
     });
     const dep = ctx.spawn((x: unknown) => x, bad);
-    const e = await dep.fetch().catch((x) => x);
+    const e: any = await dep.fetch().catch((x) => x);
     expect(DTaskFailedError.isInstance(e)).toBe(true);
     expect(e.cause).toBeInstanceOf(RangeError);
     expect(e.cause.message).toBe('out of range in worker');
@@ -144,7 +144,7 @@ describe('worker runtime over an in-memory transport', () => {
     const { ctx, procs } = (current = rig(1));
     const secret = 7;
     const t = ctx.spawn(on(procs[0]), () => secret + 1);
-    const e = await t.fetch().catch((x) => x);
+    const e: any = await t.fetch().catch((x) => x);
     expect(e.cause.name).toBe('ReferenceError');
     expect(e.cause.message).toContain('secret');
   });
