@@ -21,6 +21,8 @@ export default defineConfig({
   resolve: { alias: sourceAliases() },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+    // Lets freeing tests force garbage collection (FinalizationRegistry backstops).
+    execArgv: ['--expose-gc'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { Context, ExactScope, type Plugin, RamDevice, ThreadProc, toChunk } from '../index.js';
+import { inMemoryTransportPair } from '../worker/in-memory-transport.js';
+import { WorkerConnection } from '../worker/worker-connection.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../worker/worker-runtime.js';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Collects garbage until `done()` holds (finalizers run on later turns), or gives up. */
+async function collectUntil(done: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 50 && !done(); i++) {
+    gc?.();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return done();
+}
+
+if (!gc)
+  console.warn('freeing tests skipped: they need node --expose-gc (vitest.config.ts passes it)');
+
+describe.runIf(gc)('freeing data nothing references', () => {
+  it('a chunk made by toChunk is deleted from its device once its handle is gone', async () => {
+    const ctx = new Context();
+    const device = new RamDevice();
+    ctx.addStorageDevice(device);
+    await (async () => {
+      const chunk = await toChunk(new Float64Array(10_000), undefined, undefined, { device });
+      expect(device.usage().entries).toBe(1);
+      expect((await chunk.fetch()).length).toBe(10_000);
+    })();
+    expect(await collectUntil(() => device.usage().entries === 0)).toBe(true);
+    await ctx.close();
+  });
+
+  it('a result kept on a worker is released there once its DTask is gone', async () => {
+    let runtime!: WorkerRuntime;
+    const proc = new ThreadProc(1, 2);
+    const plugin: Plugin = {
+      name: 'one-worker',
+      setup(host) {
+        const [a, b] = inMemoryTransportPair();
+        runtime = startWorkerRuntime(b, { worker: 1, thread: 2 });
+        host.addProcessor(
+          proc,
+          new WorkerConnection(a, { processor: proc, scheduler: host.context.scheduler }),
+        );
+      },
+    };
+    const ctx = new Context({ plugins: [plugin] });
+    await (async () => {
+      const t = ctx.spawn({ scope: new ExactScope(proc) }, () => new Float64Array(5000).fill(1));
+      expect((await t).length).toBe(5000);
+      expect(runtime.store.size).toBe(1);
+    })();
+    expect(await collectUntil(() => runtime.store.size === 0)).toBe(true);
+    await ctx.close();
+  });
+});
