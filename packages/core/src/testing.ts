@@ -2,6 +2,14 @@
 // implementations. Runner-agnostic: pass your test runner's describe/it.
 
 export {
+  type FakeCompatibility,
+  FakeProcessor,
+  type FakeProcessorOptions,
+  fakeProcessorPlugin,
+} from './testing/fake-processor.js';
+export { type ProcessorUnderTest, processorConformance } from './testing/processor-conformance.js';
+export { type ProbeOp, processorProbe } from './testing/processor-probe.js';
+export {
   type ConformanceRunner,
   type StorageConformanceOptions,
   storageDeviceConformance,

@@ -1,3 +1,4 @@
+import { StorageError, type StorageErrorCode } from '../chunk/storage-error.js';
 import { DTaskError } from './dtask-error.js';
 import {
   ArgumentError,
@@ -21,6 +22,10 @@ export interface SerializedError {
   task?: TaskRef;
   rootTask?: TaskRef;
   upstream?: TaskRef | undefined;
+  /** A `StorageError`'s device name. */
+  device?: string | undefined;
+  /** A `StorageError`'s key. */
+  key?: string | undefined;
 }
 
 type Rebuild = (message: string, data: SerializedError, cause: unknown) => Error;
@@ -51,6 +56,14 @@ const byCode = new Map<string, Rebuild>([
   ],
 ]);
 
+/** Any `DTASK_STORAGE_*` code, the plugins' own included. */
+const storage: Rebuild = (message, data, cause) =>
+  new StorageError(data.code as StorageErrorCode, message, {
+    device: data.device,
+    key: data.key,
+    cause,
+  });
+
 const builtins: Record<string, new (message: string) => Error> = {
   Error,
   TypeError,
@@ -75,6 +88,10 @@ export function serializeError(error: unknown, depth = 0): SerializedError {
   if (e.task) out.task = e.task;
   if (e.rootTask) out.rootTask = e.rootTask;
   if (e.upstream) out.upstream = e.upstream;
+  if (StorageError.isInstance(error)) {
+    if (error.device !== undefined) out.device = error.device;
+    if (error.key !== undefined) out.key = error.key;
+  }
   if (e.cause !== undefined && depth < 8) out.cause = serializeError(e.cause, depth + 1);
   return out;
 }
@@ -97,7 +114,10 @@ export function deserializeError(data: SerializedError): unknown {
       : 'value' in data.cause
         ? data.cause.value
         : deserializeError(data.cause);
-  const rebuild = data.code === undefined ? undefined : byCode.get(data.code);
+  const rebuild =
+    data.code === undefined
+      ? undefined
+      : (byCode.get(data.code) ?? (data.code.startsWith('DTASK_STORAGE') ? storage : undefined));
   let error: Error;
   if (rebuild) {
     error = rebuild(data.message, data, cause);

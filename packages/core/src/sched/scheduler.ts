@@ -52,8 +52,15 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   addProcessor(proc: Processor, executor: Executor): ProcSlot {
     const slot = new ProcSlot(proc, executor);
     const old = this.slotById.get(proc.id);
-    if (old) this.slots[this.slots.indexOf(old)] = slot;
+    if (old && !old.removed) this.slots[this.slots.indexOf(old)] = slot;
     else this.slots.push(slot);
+    if (old) {
+      // Tasks still running there (also after rmProcs) release into the new slot; parked
+      // ones move over.
+      slot.inFlight = old.inFlight;
+      slot.load = old.load;
+      slot.backlog.push(...old.backlog.splice(0));
+    }
     this.slotById.set(proc.id, slot);
     this.learnInline = this.slots.filter((s) => !s.removed).length > 1;
     return slot;
@@ -65,7 +72,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if (!slot || slot.removed) return false;
     slot.removed = true;
     this.slots = this.slots.filter((s) => s !== slot);
-    this.slotById.delete(proc.id);
+    // Kept in slotById so that the tasks it still runs release it and can be cancelled.
     this.learnInline = this.slots.length > 1;
     // Tasks parked for capacity there go back to placement.
     for (const t of slot.backlog.splice(0)) this.requeue(t);
@@ -74,7 +81,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** The slot of a processor id, if it is in this context. */
   slotOf(id: string): ProcSlot | undefined {
-    return this.slotById.get(id);
+    const slot = this.slotById.get(id);
+    return slot?.removed ? undefined : slot;
   }
 
   // ---------------------------------------------------------------- submission
@@ -189,8 +197,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
     task.proc = slot.proc;
     const occupancy = task.options.occupancy ?? 1;
-    if (slot.inFlight + occupancy > slot.executor.capacity && slot.inFlight > 0) {
-      // Stays Ready (not in the ready queue) until the processor has room.
+    const busy = slot.inFlight > 0;
+    if (busy && (slot.inFlight + occupancy > slot.executor.capacity || slot.backlog.length > 0)) {
+      // Stays Ready (not in the ready queue) until the processor has room. Tasks parked
+      // earlier go first, so a stream of small tasks cannot starve a big one.
       slot.backlog.push(task);
       slot.load += this.costs.estimateRun(task.fn, task.args.length);
       return;

@@ -174,8 +174,8 @@ describe('cancellation', () => {
   it('cancel() of a pending task fails it and its dependents with CancelledError', async () => {
     let release!: () => void;
     const gate = spawn(() => new Promise<void>((r) => (release = r)));
-    const t = spawn((x: void) => x, gate);
-    const d = spawn((x: void) => x, t);
+    const t = spawn((x: undefined) => x, gate);
+    const d = spawn((x: undefined) => x, t);
     expect(t.cancel()).toBe(true);
     const e = await t.fetch().catch((x) => x);
     expect(CancelledError.isInstance(e.cause)).toBe(true);

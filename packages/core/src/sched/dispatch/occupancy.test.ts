@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { Context } from '../../registry/context.js';
+import { ExactScope } from '../../scope/exact-scope.js';
+import { FakeProcessor, fakeProcessorPlugin } from '../../testing/fake-processor.js';
+
+/** A context with one slow FakeProcessor; tasks are scoped to it. */
+function slowFake(index: number) {
+  const fake = new FakeProcessor({ worker: 2, index, compatible: () => true, delayMs: 15 });
+  const ctx = new Context({ plugins: [fakeProcessorPlugin([fake])] });
+  const scope = new ExactScope(fake);
+  return { ctx, fake, scope, [Symbol.asyncDispose]: () => ctx.close() };
+}
+
+describe('occupancy and capacity (ProcessorExecutor)', () => {
+  it('a processor runs one full-occupancy task at a time', async () => {
+    await using env = slowFake(1);
+    const tasks = Array.from({ length: 4 }, (_, i) => env.ctx.spawn({ scope: env.scope }, () => i));
+    expect(await Promise.all(tasks)).toEqual([0, 1, 2, 3]);
+    expect(env.fake.executions).toBe(4);
+    expect(env.fake.maxActive).toBe(1);
+    expect(env.fake.ran).toEqual(tasks.map((t) => t.id));
+  });
+
+  it('occupancy 0.5 lets two tasks overlap, never three', async () => {
+    await using env = slowFake(2);
+    const opts = { scope: env.scope, occupancy: 0.5 };
+    const tasks = Array.from({ length: 6 }, (_, i) => env.ctx.spawn(opts, () => i));
+    expect(await Promise.all(tasks)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(env.fake.maxActive).toBe(2);
+  });
+
+  it('a parked full task is not overtaken by later half tasks (no starvation)', async () => {
+    await using env = slowFake(3);
+    const half = { scope: env.scope, occupancy: 0.5 };
+    const log: string[] = [];
+    const mark = (s: string) => () => log.push(s);
+    const t1 = env.ctx.spawn(half, mark('h1'));
+    const t2 = env.ctx.spawn({ scope: env.scope }, mark('full'));
+    const t3 = env.ctx.spawn(half, mark('h2'));
+    await Promise.all([t1, t2, t3]);
+    expect(env.fake.maxActive).toBe(1);
+    expect(log).toEqual(['h1', 'full', 'h2']);
+  });
+});

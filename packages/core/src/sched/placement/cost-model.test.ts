@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { Context } from '../../registry/context.js';
+import { rmProcs } from '../../registry/procs.js';
+import { ExactScope } from '../../scope/exact-scope.js';
+import { taskProcessor } from '../../task/task-local.js';
+import { FakeProcessor, fakeProcessorPlugin } from '../../testing/fake-processor.js';
+import { CostModel, UNKNOWN_RUN_MS } from './cost-model.js';
+
+const all = () => true;
+
+/** Two idle, default-enabled fake processors on workers 2 and 3; the main thread removed. */
+function pair(delayMs = 0) {
+  const a = new FakeProcessor({
+    worker: 2,
+    index: 1,
+    defaultEnabled: true,
+    compatible: all,
+    delayMs,
+  });
+  const b = new FakeProcessor({
+    worker: 3,
+    index: 1,
+    defaultEnabled: true,
+    compatible: all,
+    delayMs,
+  });
+  const ctx = new Context({ plugins: [fakeProcessorPlugin([a, b])] });
+  rmProcs(ctx, [ctx.localProc]);
+  return { ctx, a, b, [Symbol.asyncDispose]: () => ctx.close() };
+}
+
+describe('cost model placement', () => {
+  it('spreads slow tasks across idle processors by load', async () => {
+    await using env = pair(15);
+    const slow = (i: number) => i;
+    const tasks = Array.from({ length: 8 }, (_, i) => env.ctx.spawn(slow, i));
+    expect(await Promise.all(tasks)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(env.a.executions).toBeGreaterThanOrEqual(3);
+    expect(env.b.executions).toBeGreaterThanOrEqual(3);
+    expect(env.a.executions + env.b.executions).toBe(8);
+  });
+
+  it('sends a dependent to where its big input lives when both are idle', async () => {
+    await using env = pair();
+    const { ctx, a, b } = env;
+    // Produced on b, the second processor, so that a tie would have picked a.
+    const big = ctx.spawn({ scope: new ExactScope(b) }, () => new Float64Array(1 << 20).fill(1));
+    const sum = ctx.spawn(
+      (x: Float64Array) => [x.reduce((s, v) => s + v, 0), taskProcessor().id],
+      big,
+    );
+    expect(await sum).toEqual([1 << 20, b.id]);
+    expect(a.executions).toBe(0);
+  });
+
+  it('without a big input, a tie between idle processors goes to either', async () => {
+    await using env = pair();
+    const small = env.ctx.spawn({ scope: new ExactScope(env.b) }, () => 1);
+    const next = env.ctx.spawn((x: number) => [x, taskProcessor().id], small);
+    const [value, where] = await next;
+    expect(value).toBe(1);
+    expect([env.a.id, env.b.id]).toContain(where);
+  });
+});
+
+describe('CostModel', () => {
+  it('learns run times per function and arity', () => {
+    const model = new CostModel();
+    const f = () => 0;
+    expect(model.estimateRun(f, 0)).toBe(UNKNOWN_RUN_MS);
+    model.recordRun(f, 0, 10);
+    model.recordRun(f, 0, 20);
+    expect(model.estimateRun(f, 0)).toBe(15);
+    expect(model.estimateRun(f, 1)).toBe(UNKNOWN_RUN_MS);
+    expect(model.samples(f, 0)).toBe(2);
+  });
+
+  it('prices moves by distance and learned bandwidth, and nothing on the same processor', () => {
+    const model = new CostModel();
+    const a = new FakeProcessor({ worker: 2, index: 1 });
+    const a2 = new FakeProcessor({ worker: 2, index: 2 });
+    const c = new FakeProcessor({ worker: 3, index: 1 });
+    expect(model.moveCost(a, a, 1e6)).toBe(0);
+    expect(model.moveCost(a, c, 1e6)).toBeGreaterThan(model.moveCost(a, a2, 1e6));
+    model.recordMove(a, c, 1e6, 100); // 10 kB/ms
+    expect(model.moveCost(a, c, 1e6)).toBeCloseTo(100);
+  });
+});
