@@ -173,7 +173,7 @@ describe('options', () => {
 describe('cancellation', () => {
   it('cancel() of a pending task fails it and its dependents with CancelledError', async () => {
     let release!: () => void;
-    const gate = spawn(() => new Promise<void>((r) => (release = r)));
+    const gate = spawn(() => new Promise<undefined>((r) => (release = () => r(undefined))));
     const t = spawn((x: undefined) => x, gate);
     const d = spawn((x: undefined) => x, t);
     expect(t.cancel()).toBe(true);
