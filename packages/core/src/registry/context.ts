@@ -139,6 +139,7 @@ export class Context {
     local.enabledByDefault = !this.scheduler.slots.some(
       (s) => s.proc !== local && s.proc.kind === 'thread' && s.proc.defaultEnabled,
     );
+    this.scheduler.invalidatePlacement();
   }
 
   /** @internal Processors this context has seen (including removed ones), by id. */

@@ -7,7 +7,7 @@ import type { Processor } from '../processor/processor.js';
 import { AnyScope } from '../scope/index.js';
 import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
 import { frames } from '../task/frame.js';
-import { TaskState } from '../task/task-state.js';
+import { TaskFlags, TaskState } from '../task/task-state.js';
 import { addDependent, failTree, forEachDependent, notifyListeners } from './completion/settle.js';
 import { type Executor, type ExecutorSink, RemoteResult } from './dispatch/executor.js';
 import { runGuards } from './dynamic/wait-guards.js';
@@ -63,6 +63,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
     this.slotById.set(proc.id, slot);
     this.learnInline = this.slots.filter((s) => !s.removed).length > 1;
+    this.defaultSlots = undefined;
     return slot;
   }
 
@@ -74,6 +75,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.slots = this.slots.filter((s) => s !== slot);
     // Kept in slotById so that the tasks it still runs release it and can be cancelled.
     this.learnInline = this.slots.length > 1;
+    this.defaultSlots = undefined;
     // Tasks parked for capacity there go back to placement.
     for (const t of slot.backlog.splice(0)) this.requeue(t);
     return true;
@@ -99,21 +101,35 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
     let waiting = 0;
     let failed: DTask<unknown> | undefined;
-    const link = (dep: unknown): void => {
-      const upstream = isDTask(dep) ? dep : isChunk(dep) ? pendingTaskOf(dep) : undefined;
-      if (upstream === undefined || upstream === task) return;
-      if (upstream.state === TaskState.Failed) failed ??= upstream;
-      else if (upstream.state !== TaskState.Done) {
-        if (upstream.owner === this) addDependent(upstream, task);
-        else upstream.onSettled(() => this.inputSettled(task, upstream));
-        waiting++;
-      }
-    };
+    const o = task.options;
+    let plain =
+      typeof task.fn === 'function' &&
+      o.scope === undefined &&
+      o.computeScope === undefined &&
+      o.resultScope === undefined;
     const args = task.args;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      if (typeof a === 'object' && a !== null) link(a);
+      if (typeof a !== 'object' || a === null) continue;
+      let upstream: DTask<unknown> | undefined;
+      if (isDTask(a)) {
+        upstream = a;
+        if (a.options.resultScope !== undefined) plain = false;
+      } else if (isChunk(a)) {
+        plain = false;
+        upstream = pendingTaskOf(a);
+      } else continue;
+      const linked = upstream === undefined ? 0 : this.link(task, upstream);
+      if (linked === 1) waiting++;
+      else if (linked === -1) failed ??= upstream;
     }
+    if (plain) task.flags |= TaskFlags.Plain;
+    const link = (dep: unknown): void => {
+      const upstream = isDTask(dep) ? dep : isChunk(dep) ? pendingTaskOf(dep) : undefined;
+      const linked = upstream === undefined ? 0 : this.link(task, upstream);
+      if (linked === 1) waiting++;
+      else if (linked === -1) failed ??= upstream;
+    };
     if (typeof task.fn === 'object') link(task.fn);
     if (task.options.syncdeps) for (const d of task.options.syncdeps) link(d);
     if (extraDeps) for (const d of extraDeps) link(d);
@@ -125,6 +141,17 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
     task.waiting = waiting;
     if (waiting === 0 && task.state === TaskState.Pending) this.makeReady(task);
+  }
+
+  /** Makes `task` wait for `upstream`: 1 if it must wait, 0 if the input exists, -1 if it failed. */
+  private link(task: DTask<unknown>, upstream: DTask<unknown>): number {
+    if (upstream === task) return 0;
+    const state = upstream.state;
+    if (state === TaskState.Done) return 0;
+    if (state === TaskState.Failed) return -1;
+    if (upstream.owner === this) addDependent(upstream, task);
+    else upstream.onSettled(() => this.inputSettled(task, upstream));
+    return 1;
   }
 
   private watchSignal(task: DTask<unknown>, signal: AbortSignal): void {
@@ -139,6 +166,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     taskExtra(task).unlisten = () => signal.removeEventListener('abort', onAbort);
   }
 
+  private inputArrived(task: DTask<unknown>): void {
+    if (task.state === TaskState.Pending && --task.waiting === 0) this.makeReady(task);
+  }
+
   private inputSettled(task: DTask<unknown>, upstream: DTask<unknown>): void {
     if (task.state !== TaskState.Pending) return;
     if (upstream.state === TaskState.Failed) this.failFromUpstream(task, upstream);
@@ -146,7 +177,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   }
 
   private failFromUpstream(task: DTask<unknown>, upstream: DTask<unknown>): void {
-    failTree(task, upstream.value, (t) => this.finished(t, false), upstream);
+    failTree(task, upstream.value, (t) => this.finished(t), upstream);
   }
 
   private makeReady(task: DTask<unknown>): void {
@@ -185,14 +216,43 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
   };
 
+  /**
+   * Processors a default-placed task may use, while they do not depend on the task (every
+   * processor is a thread); null when they do. Recomputed after processors change.
+   */
+  private defaultSlots: ProcSlot[] | null | undefined;
+
+  /** Forgets cached placement decisions; call when a processor's enablement changes. */
+  invalidatePlacement(): void {
+    this.defaultSlots = undefined;
+  }
+
+  private candidates(task: DTask<unknown>): ProcSlot[] {
+    if ((task.flags & TaskFlags.Plain) !== 0) {
+      if (this.defaultSlots === undefined) {
+        this.defaultSlots = this.slots.every((s) => s.proc.kind === 'thread')
+          ? allowedSlots(task, taskScope(task), this.slots)
+          : null;
+      }
+      if (this.defaultSlots !== null) return this.defaultSlots;
+    }
+    return allowedSlots(task, taskScope(task), this.slots);
+  }
+
   private dispatch(task: DTask<unknown>): void {
     let slot: ProcSlot;
     try {
-      const candidates = allowedSlots(task, taskScope(task), this.slots);
-      slot = chooseSlot(task, candidates, this.costs);
-      pinResultToFunctionChunk(task);
+      const candidates = this.candidates(task);
+      slot = candidates.length === 1 ? candidates[0] : chooseSlot(task, candidates, this.costs);
+      if (typeof task.fn !== 'function') pinResultToFunctionChunk(task);
     } catch (error) {
       this.fail(task, error);
+      return;
+    }
+    if (slot.executor.inline) {
+      // The calling thread: no capacity to respect, nothing to account for.
+      task.proc = slot.proc;
+      this.start(task, slot);
       return;
     }
     task.proc = slot.proc;
@@ -210,8 +270,11 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   private start(task: DTask<unknown>, slot: ProcSlot): void {
     task.state = TaskState.Running;
-    slot.inFlight += task.options.occupancy ?? 1;
-    slot.load += this.costs.estimateRun(task.fn, task.args.length);
+    if (!slot.executor.inline) {
+      task.flags |= TaskFlags.Counted;
+      slot.inFlight += task.options.occupancy ?? 1;
+      slot.load += this.costs.estimateRun(task.fn, task.args.length);
+    }
     if (loggingState.enabled) {
       logEvent({
         kind: 'start',
@@ -337,7 +400,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     task.value = value;
     task.state = TaskState.Done;
     if (durationMs !== undefined) this.costs.recordRun(task.fn, task.args.length, durationMs);
-    this.afterRun(task, true);
+    this.afterRun(task);
     // A local result needs no lineage: let the inputs be collected.
     task.args = NO_ARGS;
   }
@@ -350,7 +413,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     task.state = TaskState.Done;
     if (handle.bytes !== undefined) taskExtra(task).bytes = handle.bytes;
     if (durationMs !== undefined) this.costs.recordRun(task.fn, task.args.length, durationMs);
-    this.afterRun(task, true);
+    this.afterRun(task);
   }
 
   /** See `ExecutorSink.fail`. */
@@ -358,25 +421,32 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if (task.state >= TaskState.Done) return;
     const wasRunning = task.state === TaskState.Running;
     this.running.delete(task);
-    failTree(task, error, (t) => this.finished(t, t === task && wasRunning));
+    failTree(task, error, (t) => this.finished(t));
   }
 
   /** See `ExecutorSink.lost`. */
   lost(tasks: Iterable<DTask<unknown>>, reason: unknown, byUs = false): void {
     const list = [...tasks];
-    for (const t of list) if (t.proc) this.releaseSlot(t);
+    for (const t of list) {
+      if ((t.flags & TaskFlags.Counted) === 0) continue;
+      t.flags &= ~TaskFlags.Counted;
+      this.releaseSlot(t);
+    }
     recoverLostTasks(this, list, reason, byUs);
   }
 
-  private afterRun(task: DTask<unknown>, ran: boolean): void {
+  private afterRun(task: DTask<unknown>): void {
     if (task.options.checkpoint !== undefined && typeof task.options.checkpoint === 'function') {
       this.checkpoint(task);
     }
-    forEachDependent(task, (d) => {
-      if (d.state === TaskState.Pending && --d.waiting === 0) this.makeReady(d);
-    });
-    task.dependents = undefined;
-    this.finished(task, ran);
+    const d = task.dependents;
+    if (d !== undefined) {
+      task.dependents = undefined;
+      if (Array.isArray(d)) {
+        for (let i = 0; i < d.length; i++) this.inputArrived(d[i]);
+      } else this.inputArrived(d);
+    }
+    this.finished(task);
   }
 
   private checkpoint(task: DTask<unknown>): void {
@@ -392,13 +462,16 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   }
 
   /** Bookkeeping once `task` is settled: frees its slot share and wakes waiters. */
-  private finished(task: DTask<unknown>, ran: boolean): void {
+  private finished(task: DTask<unknown>): void {
     const extra = task.extra;
     if (extra?.unlisten) {
       extra.unlisten();
       extra.unlisten = undefined;
     }
-    if (ran && task.proc) this.releaseSlot(task);
+    if ((task.flags & TaskFlags.Counted) !== 0) {
+      task.flags &= ~TaskFlags.Counted;
+      this.releaseSlot(task);
+    }
     if (loggingState.enabled) {
       logEvent({
         kind: task.state === TaskState.Done ? 'finish' : 'fail',

@@ -15,14 +15,20 @@ import {
 /** An argument of type `A` may also be given as a task or chunk producing an `A`. */
 export type SpawnArgs<A extends unknown[]> = { [K in keyof A]: A[K] | DTask<A[K]> | Chunk<A[K]> };
 
-const ID_KEY = Symbol.for('dtask.nextTaskId');
-const ids = globalThis as unknown as { [ID_KEY]?: number };
+const ID_KEY = Symbol.for('dtask.taskIds');
+/** The id counter, shared by every copy of the package in this thread. */
+const ids: { next: number } = ((globalThis as Record<symbol, unknown>)[ID_KEY] ??= { next: 1 }) as {
+  next: number;
+};
 
 /** A new program-wide task id. */
 export function nextTaskId(): number {
-  const id = ids[ID_KEY] ?? 1;
-  ids[ID_KEY] = id + 1;
-  return id;
+  return ids.next++;
+}
+
+/** Makes task ids in this thread start at `base` or later (worker runtimes use a range each). */
+export function reserveTaskIds(base: number): void {
+  if (ids.next < base) ids.next = base;
 }
 
 function describeTarget(x: unknown): string {

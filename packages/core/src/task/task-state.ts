@@ -13,3 +13,11 @@ export enum TaskState {
   /** Finished with an error (including cancellation). */
   Failed = 5,
 }
+
+/** Bits of `DTask.flags`, set by the scheduler. */
+export enum TaskFlags {
+  /** No scope options, a plain function, no chunk or result-scoped inputs: default placement. */
+  Plain = 1,
+  /** Counted in its processor slot's in-flight occupancy and load. */
+  Counted = 2,
+}

@@ -5,6 +5,7 @@ import { setCurrentWorker } from '../processor/current-worker.js';
 import type { Processor } from '../processor/processor.js';
 import { ThreadProc } from '../processor/thread-proc.js';
 import { frames } from '../task/frame.js';
+import { reserveTaskIds } from '../task/spawn-task.js';
 import { Batcher } from './batcher.js';
 import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
 import { fromPlainOptions } from './plain-options.js';
@@ -39,8 +40,6 @@ export interface WorkerRuntimeOptions {
   idBase?: number;
 }
 
-const ID_KEY = Symbol.for('dtask.nextTaskId');
-
 /**
  * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
  * results here (only small ones travel back with the completion), serves results to the
@@ -71,10 +70,7 @@ export class WorkerRuntime {
     this.processor = options.processor ?? new ThreadProc(options.worker, options.thread);
     this.holder = this.processor.id;
     if (options.setProcessWorker) setCurrentWorker(options.worker);
-    if (options.idBase !== undefined) {
-      const ids = globalThis as unknown as { [ID_KEY]?: number };
-      ids[ID_KEY] = Math.max(ids[ID_KEY] ?? 1, options.idBase);
-    }
+    if (options.idBase !== undefined) reserveTaskIds(options.idBase);
     const modules = options.modules ?? new Map();
     this.decoder = new FunctionDecoder((m) => modules.get(m));
     this.out = new Batcher(transport);
