@@ -8,5 +8,4 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
-  keepNames: true,
 });

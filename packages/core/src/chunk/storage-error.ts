@@ -27,6 +27,8 @@ const PREFIX = 'DTASK_STORAGE';
  * caught by the chunk store and the scheduler, which branch on `code`.
  */
 export class StorageError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'StorageError';
   /** `get` of a key that was never put, or was deleted. */
   static readonly MISSING = 'DTASK_STORAGE_MISSING';
   /** A `put` that would take the device past its capacity; nothing was changed. */

@@ -15,6 +15,8 @@ export interface DTaskErrorOptions {
  * crossing threads and processes through `serializeError`/`deserializeError`.
  */
 export class DTaskError extends Error {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'DTaskError';
   /** Stable machine-readable code; subclasses set their own. */
   readonly code: string;
   readonly [MARKER] = true;
@@ -22,7 +24,6 @@ export class DTaskError extends Error {
   constructor(code: string, message: string, options: DTaskErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.name = new.target.name;
   }
 
   /** True when `error` is a dtask error of any kind, from any copy of the package. */

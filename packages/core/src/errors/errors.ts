@@ -2,6 +2,8 @@ import { DTaskError, type DTaskErrorOptions, isDTaskErrorWithCode } from './dtas
 
 /** A bad call, thrown at once: unknown option, bad scope specifier, bad plugin option, not a function. */
 export class ArgumentError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'ArgumentError';
   static readonly code = 'DTASK_ARGUMENT';
   constructor(message: string, options?: DTaskErrorOptions) {
     super(ArgumentError.code, message, options);
@@ -14,6 +16,8 @@ export class ArgumentError extends DTaskError {
 
 /** A task function that cannot run anywhere its scope allows; thrown by `spawn`. */
 export class TaskFunctionError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'TaskFunctionError';
   static readonly code = 'DTASK_TASK_FUNCTION';
   constructor(message: string, options?: DTaskErrorOptions) {
     super(TaskFunctionError.code, message, options);
@@ -26,6 +30,8 @@ export class TaskFunctionError extends DTaskError {
 
 /** No processor can run a task: empty scope intersection, or none available in scope. */
 export class SchedulingError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'SchedulingError';
   static readonly code = 'DTASK_SCHEDULING';
   constructor(message: string, options?: DTaskErrorOptions) {
     super(SchedulingError.code, message, options);
@@ -38,6 +44,8 @@ export class SchedulingError extends DTaskError {
 
 /** The worker running a task died and the task cannot, or may not, be re-run. */
 export class WorkerLostError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'WorkerLostError';
   static readonly code = 'DTASK_WORKER_LOST';
   constructor(message: string, options?: DTaskErrorOptions) {
     super(WorkerLostError.code, message, options);
@@ -50,6 +58,8 @@ export class WorkerLostError extends DTaskError {
 
 /** A task stopped by `cancel()`, an aborted `signal` option, or `halt`. */
 export class CancelledError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'CancelledError';
   static readonly code = 'DTASK_CANCELLED';
   constructor(message = 'The task was cancelled', options?: DTaskErrorOptions) {
     super(CancelledError.code, message, options);
@@ -62,6 +72,8 @@ export class CancelledError extends DTaskError {
 
 /** Waiting on a region's own task from inside a datadeps region. */
 export class ConcurrencyViolationError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'ConcurrencyViolationError';
   static readonly code = 'DTASK_CONCURRENCY';
   constructor(message: string, options?: DTaskErrorOptions) {
     super(ConcurrencyViolationError.code, message, options);
@@ -74,6 +86,8 @@ export class ConcurrencyViolationError extends DTaskError {
 
 /** Fetching the calling task itself, or one of its dependents, through a scheduler handle. */
 export class DynamicTaskError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'DynamicTaskError';
   static readonly code = 'DTASK_DYNAMIC';
   constructor(message: string, options?: DTaskErrorOptions) {
     super(DynamicTaskError.code, message, options);
@@ -86,6 +100,8 @@ export class DynamicTaskError extends DTaskError {
 
 /** A requested capability that this processor, device or plugin does not offer. */
 export class UnsupportedError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'UnsupportedError';
   static readonly code = 'DTASK_UNSUPPORTED';
   constructor(message: string, options?: DTaskErrorOptions) {
     super(UnsupportedError.code, message, options);

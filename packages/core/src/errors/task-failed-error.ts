@@ -33,6 +33,8 @@ function causeText(cause: unknown): string {
  * names the task that threw it; `upstream` is the failed dependency of a dependent task.
  */
 export class DTaskFailedError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'DTaskFailedError';
   static readonly code = 'DTASK_FAILED';
   readonly task: TaskRef;
   readonly rootTask: TaskRef;

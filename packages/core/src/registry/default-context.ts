@@ -1,4 +1,4 @@
-import { frames } from '../task/frame.js';
+import { currentFrame } from '../task/frame.js';
 import type { TaskSink } from '../task/spawn-task.js';
 import { Context, type ContextOptions } from './context.js';
 
@@ -33,6 +33,6 @@ export async function shutdown(): Promise<void> {
 
 /** The scheduler that tasks spawned here go to: the running task's, else the default one. */
 export function currentScheduler(): TaskSink {
-  const owner = frames.getStore()?.frameTask?.handleOwner as TaskSink | undefined;
+  const owner = currentFrame()?.frameTask?.handleOwner as TaskSink | undefined;
   return owner ?? defaultContext().scheduler;
 }

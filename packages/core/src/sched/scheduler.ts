@@ -6,7 +6,7 @@ import { hasMoveRules } from '../processor/move-registry.js';
 import type { Processor } from '../processor/processor.js';
 import { AnyScope } from '../scope/index.js';
 import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
-import { frames } from '../task/frame.js';
+import { callInFrame, frames } from '../task/frame.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { addDependent, failTree, forEachDependent, notifyListeners } from './completion/settle.js';
 import { type Executor, type ExecutorSink, RemoteResult } from './dispatch/executor.js';
@@ -124,15 +124,17 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       else if (linked === -1) failed ??= upstream;
     }
     if (plain) task.flags |= TaskFlags.Plain;
-    const link = (dep: unknown): void => {
-      const upstream = isDTask(dep) ? dep : isChunk(dep) ? pendingTaskOf(dep) : undefined;
-      const linked = upstream === undefined ? 0 : this.link(task, upstream);
-      if (linked === 1) waiting++;
-      else if (linked === -1) failed ??= upstream;
-    };
-    if (typeof task.fn === 'object') link(task.fn);
-    if (task.options.syncdeps) for (const d of task.options.syncdeps) link(d);
-    if (extraDeps) for (const d of extraDeps) link(d);
+    if (typeof task.fn === 'object' || o.syncdeps !== undefined || extraDeps !== undefined) {
+      const more: unknown[] = [task.fn];
+      if (o.syncdeps) more.push(...o.syncdeps);
+      if (extraDeps) more.push(...extraDeps);
+      for (const dep of more) {
+        const upstream = isDTask(dep) ? dep : isChunk(dep) ? pendingTaskOf(dep) : undefined;
+        const linked = upstream === undefined ? 0 : this.link(task, upstream);
+        if (linked === 1) waiting++;
+        else if (linked === -1) failed ??= upstream;
+      }
+    }
     const signal = task.options.signal;
     if (signal) this.watchSignal(task, signal);
     if (failed) {
@@ -185,7 +187,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.ready.push(task);
     if (!this.scheduled) {
       this.scheduled = true;
-      queueMicrotask(this.pump);
+      queueMicrotask(this.pumpOutside);
     }
   }
 
@@ -198,6 +200,14 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   }
 
   // ---------------------------------------------------------------- the loop
+
+  /**
+   * Runs the loop outside any async context, so callbacks that synchronous tasks schedule do
+   * not inherit the context of whoever happened to wake the scheduler.
+   */
+  private readonly pumpOutside = (): void => {
+    frames.exit(this.pump);
+  };
 
   private readonly pump = (): void => {
     this.scheduled = false;
@@ -338,7 +348,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     const t0 = timed ? performance.now() : 0;
     let result: unknown;
     try {
-      result = frames.run(task, Reflect.apply, task.fn as Function, undefined, args);
+      result = callInFrame(task, task.fn as Function, args);
     } catch (error) {
       this.fail(task, error);
       return;

@@ -1,6 +1,7 @@
 import type { Chunk } from '../chunk/chunk.js';
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
+import { RemoteResult } from '../sched/dispatch/executor.js';
 import type { Frame, FrameTask } from './frame.js';
 import type { TaskOptions } from './options.js';
 import { TaskState } from './task-state.js';
@@ -140,7 +141,18 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
     onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.fetch().then(onFulfilled, onRejected);
+    if (this.state >= TaskState.Done || this.owner.remote) {
+      return this.fetch().then(onFulfilled, onRejected);
+    }
+    this.owner.guardWait(this);
+    // One promise settled straight from the completion, rather than a chain of three.
+    return new Promise<T>((resolve, reject) =>
+      this.onSettled(() => {
+        if (this.state === TaskState.Failed) reject(this.value);
+        else if (!(this.value instanceof RemoteResult)) resolve(this.value as T);
+        else (this.owner.fetchValue(this) as Promise<T>).then(resolve, reject);
+      }),
+    ).then(onFulfilled, onRejected);
   }
 
   /** Like a promise's `catch`. */

@@ -3,7 +3,7 @@ import { ArgumentError } from '../errors/errors.js';
 import { argTypesOf } from '../sched/placement/allowed-processors.js';
 import { applyDefaultOptions, hasDefaultOptions } from './default-option.js';
 import { DTask, type TaskOwner } from './dtask.js';
-import { frames } from './frame.js';
+import { currentFrame } from './frame.js';
 import {
   isPlainObject,
   mergeOptions,
@@ -63,7 +63,7 @@ export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]):
         'Options, if any, come first: spawn({ name: "x" }, f, ...args)',
     );
   }
-  const frame = frames.getStore();
+  const frame = currentFrame();
   const inherited = frame === undefined ? NO_OPTIONS : frame.propagated;
   let options = mergeOptions(inherited, explicit);
   if (hasDefaultOptions()) options = applyDefaultOptions(options, fn, argTypesOf(args));

@@ -1,6 +1,6 @@
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
-import { type Frame, type FrameTask, frames } from './frame.js';
+import { currentFrame, type Frame, type FrameTask, frames } from './frame.js';
 
 const FRAME = Symbol('dtask.tls.frame');
 
@@ -19,7 +19,7 @@ export interface TaskTls {
 }
 
 function currentTask(caller: string): FrameTask {
-  const task = frames.getStore()?.frameTask;
+  const task = currentFrame()?.frameTask;
   if (!task) {
     throw new ArgumentError(`${caller} can only be called inside a task (see inTask())`);
   }
@@ -28,7 +28,7 @@ function currentTask(caller: string): FrameTask {
 
 /** Dagger's `in_task`: true while running inside a dtask task. */
 export function inTask(): boolean {
-  return frames.getStore()?.frameTask !== undefined;
+  return currentFrame()?.frameTask !== undefined;
 }
 
 /** Dagger's `task_processor`: the processor running the current task. Throws outside a task. */
@@ -45,7 +45,7 @@ export function taskSignal(): AbortSignal {
 
 /** Dagger's `get_tls`: the current task's local state. Throws outside a task. */
 export function getTls(): TaskTls {
-  const frame = frames.getStore()!;
+  const frame = currentFrame()!;
   const task = currentTask('getTls()');
   task.tlsValues ??= {};
   return {

@@ -1,6 +1,6 @@
 import { ArgumentError } from '../errors/errors.js';
 import type { DTask } from './dtask.js';
-import { frames, ScopedFrame } from './frame.js';
+import { currentFrame, runWithFrame, ScopedFrame } from './frame.js';
 
 /**
  * Receives tasks spawned inside `withTaskQueue` before the scheduler does (Dagger's task
@@ -27,8 +27,8 @@ export function withTaskQueue<R>(queue: TaskQueue, fn: () => R): R {
   }
   if (typeof fn !== 'function')
     throw new ArgumentError('withTaskQueue(queue, fn): fn must be a function');
-  const outer = frames.getStore();
-  return frames.run(new ScopedFrame(outer?.frameTask, outer?.propagated ?? {}, queue), fn);
+  const outer = currentFrame();
+  return runWithFrame(new ScopedFrame(outer?.frameTask, outer?.propagated ?? {}, queue), fn);
 }
 
 /**

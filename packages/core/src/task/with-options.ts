@@ -1,5 +1,5 @@
 import { ArgumentError } from '../errors/errors.js';
-import { frames, ScopedFrame } from './frame.js';
+import { currentFrame, runWithFrame, ScopedFrame } from './frame.js';
 import {
   mergeOptions,
   NO_OPTIONS,
@@ -26,14 +26,14 @@ export function withOptions<R>(options: TaskOptionsInput, fn: () => R): R {
     );
   }
   const normalized = normalizeOptions(options, 'withOptions');
-  const outer = frames.getStore();
+  const outer = currentFrame();
   const merged = mergeOptions(outer?.propagated ?? NO_OPTIONS, normalized);
-  return frames.run(new ScopedFrame(outer?.frameTask, merged, outer?.queue), fn);
+  return runWithFrame(new ScopedFrame(outer?.frameTask, merged, outer?.queue), fn);
 }
 
 /** The options that tasks spawned here inherit (from `withOptions`). */
 export function currentOptions(): TaskOptions {
-  return frames.getStore()?.propagated ?? NO_OPTIONS;
+  return currentFrame()?.propagated ?? NO_OPTIONS;
 }
 
 /**

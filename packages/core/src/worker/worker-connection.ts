@@ -5,7 +5,7 @@ import type { Processor } from '../processor/processor.js';
 import { type Executor, type ExecutorSink, RemoteResult } from '../sched/dispatch/executor.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import { type DTask, isDTask } from '../task/dtask.js';
-import { frames, ScopedFrame } from '../task/frame.js';
+import { runWithFrame, ScopedFrame } from '../task/frame.js';
 import { mergeOptions } from '../task/options.js';
 import { makeTask } from '../task/spawn-task.js';
 import { TaskState } from '../task/task-state.js';
@@ -253,7 +253,7 @@ export class WorkerConnection implements Executor {
     }
     const inherited = fromPlainOptions(m.inherited);
     const options = mergeOptions(inherited, fromPlainOptions(m.options));
-    const task = frames.run(new ScopedFrame(undefined, inherited, undefined), () =>
+    const task = runWithFrame(new ScopedFrame(undefined, inherited, undefined), () =>
       makeTask(scheduler, m.id, fn, m.args, options, inherited),
     );
     this.proxied.set(m.id, task);

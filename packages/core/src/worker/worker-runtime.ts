@@ -4,7 +4,7 @@ import { serializeError } from '../errors/serialize-error.js';
 import { setCurrentWorker } from '../processor/current-worker.js';
 import type { Processor } from '../processor/processor.js';
 import { ThreadProc } from '../processor/thread-proc.js';
-import { frames } from '../task/frame.js';
+import { callInFrame } from '../task/frame.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
 import { Batcher } from './batcher.js';
 import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
@@ -195,7 +195,7 @@ export class WorkerRuntime {
     task.startedAt = performance.now();
     let result: unknown;
     try {
-      result = frames.run(task, Reflect.apply, task.fn, undefined, task.args);
+      result = callInFrame(task, task.fn, task.args);
     } catch (error) {
       this.finishFail(task, error);
       return;

@@ -1,6 +1,6 @@
 import type { Processor } from '../../processor/processor.js';
 import type { DTask } from '../../task/dtask.js';
-import { frames } from '../../task/frame.js';
+import { runWithFrame } from '../../task/frame.js';
 import type { Executor, ExecutorSink } from './executor.js';
 
 /**
@@ -19,7 +19,7 @@ export class ProcessorExecutor implements Executor {
       let result: Promise<unknown>;
       try {
         // Entering the task's frame lets the function see inTask(), getOptions(), ...
-        result = frames.run(task, () =>
+        result = runWithFrame(task, () =>
           proc.execute(task.fn as (...a: unknown[]) => unknown, args),
         );
       } catch (error) {

@@ -1,6 +1,6 @@
 import { ArgumentError, CancelledError, DynamicTaskError } from '../../errors/errors.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
-import { frames } from '../../task/frame.js';
+import { currentFrame, runWithFrame } from '../../task/frame.js';
 import { spawnTask } from '../../task/spawn-task.js';
 import type { Scheduler } from '../scheduler.js';
 import { isDownstream, walkDag } from './dag-walk.js';
@@ -68,7 +68,7 @@ function requireHandle(handle: unknown, call: string): SchedulerHandle {
 
 /** Dagger's `sch_handle`: the scheduler handle of the running task. Throws outside a task. */
 export function schHandle(): SchedulerHandle {
-  const task = frames.getStore()?.frameTask;
+  const task = currentFrame()?.frameTask;
   if (!isDTask(task)) {
     throw new ArgumentError('schHandle() can only be called inside a running task');
   }
@@ -81,7 +81,7 @@ export function schHandle(): SchedulerHandle {
  */
 export function addThunk(handle: SchedulerHandle, f: unknown, ...args: unknown[]): number {
   const h = requireHandle(handle, 'addThunk(handle, f, ...args)');
-  const task = frames.run(h.task, () => spawnTask(h.scheduler, f, args));
+  const task = runWithFrame(h.task, () => spawnTask(h.scheduler, f, args));
   h.added.set(task.id, task);
   return task.id;
 }
