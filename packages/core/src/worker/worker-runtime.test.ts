@@ -176,6 +176,20 @@ describe('worker runtime over an in-memory transport', () => {
     expect(getOptions('name', 'none')).toBe('none');
   });
 
+  it('nested tasks inherit the withOptions scope, on whichever processor they are spawned', async () => {
+    const { ctx, procs } = (current = rig(2));
+    const scoped = withOptions({ scope: new ExactScope(procs[1]) }, () =>
+      ctx.spawn(async () => {
+        const inner = dtask.spawn(async () => {
+          const innermost = dtask.spawn(() => dtask.taskProcessor().id);
+          return [dtask.taskProcessor().id, await innermost];
+        });
+        return [dtask.taskProcessor().id, ...(await inner)];
+      }),
+    );
+    expect(await scoped).toEqual([procs[1].id, procs[1].id, procs[1].id]);
+  });
+
   it('cancelling a running remote task aborts its signal there and fails it', async () => {
     const { ctx, procs } = (current = rig(1));
     let sawAbort = false;
