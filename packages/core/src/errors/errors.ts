@@ -98,6 +98,23 @@ export class DynamicTaskError extends DTaskError {
   }
 }
 
+/**
+ * An input a task needed was held by a worker that is gone. The scheduler recomputes the
+ * input from its lineage and runs the task again; users see it only as a cause.
+ */
+export class InputLostError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'InputLostError';
+  static readonly code = 'DTASK_INPUT_LOST';
+  constructor(message: string, options?: DTaskErrorOptions) {
+    super(InputLostError.code, message, options);
+  }
+  /** Cross-copy `instanceof`. */
+  static override isInstance(error: unknown): error is InputLostError {
+    return isDTaskErrorWithCode(error, InputLostError.code);
+  }
+}
+
 /** A requested capability that this processor, device or plugin does not offer. */
 export class UnsupportedError extends DTaskError {
   /** The class name, fixed so that minified or bundled copies keep it. */

@@ -4,6 +4,7 @@ export {
   CancelledError,
   ConcurrencyViolationError,
   DynamicTaskError,
+  InputLostError,
   SchedulingError,
   TaskFunctionError,
   UnsupportedError,

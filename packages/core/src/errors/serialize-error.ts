@@ -5,6 +5,7 @@ import {
   CancelledError,
   ConcurrencyViolationError,
   DynamicTaskError,
+  InputLostError,
   SchedulingError,
   TaskFunctionError,
   UnsupportedError,
@@ -43,6 +44,7 @@ const byCode = new Map<string, Rebuild>([
   [CancelledError.code, simple(CancelledError)],
   [ConcurrencyViolationError.code, simple(ConcurrencyViolationError)],
   [DynamicTaskError.code, simple(DynamicTaskError)],
+  [InputLostError.code, simple(InputLostError)],
   [UnsupportedError.code, simple(UnsupportedError)],
   [
     DTaskFailedError.code,

@@ -155,6 +155,15 @@ export class Context {
     this.devices.set(device.name, device);
   }
 
+  /** Modules loaded with `everywhere`, by URL: workers started later load them too. */
+  readonly modules = new Map<string, Record<string, unknown>>();
+
+  /** @internal Records a module loaded here and loads it in every plugin's workers. */
+  async loadModule(url: string, namespace: Record<string, unknown>): Promise<void> {
+    this.modules.set(url, namespace);
+    await Promise.all(this.plugins.map((p) => p.loadModule?.(url)));
+  }
+
   /** Starts `count` workers with the first plugin able to; resolves to their worker ids. */
   async startWorkers(count: number): Promise<number[]> {
     const plugin = this.plugins.find((p) => typeof p.startWorkers === 'function');

@@ -53,6 +53,11 @@ export interface Plugin {
   setup?(host: PluginHost): void | Promise<void>;
   /** Starts `count` more workers (enables `addProcs(ctx, count)`); resolves to their worker ids. */
   startWorkers?(count: number): Promise<number[]>;
+  /**
+   * Loads module `url` in every worker the plugin runs, now and when it starts more
+   * (`everywhere`). The main thread has loaded it already.
+   */
+  loadModule?(url: string): Promise<void>;
   /** Ends what the plugin started; called by `Context.close()`. */
   close?(): Promise<void>;
 }

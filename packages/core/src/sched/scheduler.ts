@@ -1,5 +1,5 @@
 import { Chunk, isChunk } from '../chunk/chunk.js';
-import { CancelledError } from '../errors/errors.js';
+import { CancelledError, InputLostError } from '../errors/errors.js';
 import { logEvent, loggingState, now } from '../log/index.js';
 import { move } from '../processor/dispatch.js';
 import { hasMoveRules } from '../processor/move-registry.js';
@@ -59,7 +59,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       // ones move over.
       slot.inFlight = old.inFlight;
       slot.load = old.load;
-      slot.backlog.push(...old.backlog.splice(0));
+      for (const t of old.backlog.drain()) slot.backlog.push(t);
     }
     this.slotById.set(proc.id, slot);
     this.learnInline = this.slots.filter((s) => !s.removed).length > 1;
@@ -77,7 +77,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.learnInline = this.slots.length > 1;
     this.defaultSlots = undefined;
     // Tasks parked for capacity there go back to placement.
-    for (const t of slot.backlog.splice(0)) this.requeue(t);
+    for (const t of slot.backlog.drain()) this.requeue(t);
     return true;
   }
 
@@ -250,6 +250,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   }
 
   private dispatch(task: DTask<unknown>): void {
+    if (this.losses > 0 && this.waitForLostInputs(task)) return;
     let slot: ProcSlot;
     try {
       const candidates = this.candidates(task);
@@ -335,7 +336,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       this.running.add(task);
       args.then(
         (a) => this.callInline(task, a),
-        (error) => this.fail(task, error),
+        (error) =>
+          InputLostError.isInstance(error)
+            ? this.lost([task], error, true)
+            : this.fail(task, error),
       );
       return;
     }
@@ -372,29 +376,48 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   resolveArgs(task: DTask<unknown>, proc: Processor): unknown[] | Promise<unknown[]> {
     const args = task.args;
     const meta = task.options.meta === true;
+    // Copied on the first replacement: the task keeps its inputs (its lineage) until it ends.
+    let out = args;
     let waits: Promise<unknown>[] | undefined;
-    const fnChunk = typeof task.fn === 'object' && isChunk(task.fn) ? task.fn : undefined;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       if (typeof a !== 'object' || a === null) continue;
+      let value: unknown | Promise<unknown>;
+      let from: Processor | undefined;
       if (isDTask(a)) {
-        if (meta) {
-          (waits ??= []).push(this.fetchChunk(a).then((c) => (args[i] = c)));
-          continue;
-        }
         const v = a.value;
-        if (v instanceof RemoteResult) {
-          (waits ??= []).push(v.fetch().then((x) => (args[i] = this.moved(v.processor, proc, x))));
-        } else args[i] = a.proc ? this.moved(a.proc, proc, v) : v;
+        if (meta) value = this.fetchChunk(a);
+        else if (v instanceof RemoteResult) {
+          from = v.processor;
+          value = v
+            .fetch()
+            .catch((error) =>
+              Promise.reject(
+                v.isLost()
+                  ? new InputLostError(`Input ${i} was lost with its worker`, { cause: error })
+                  : error,
+              ),
+            );
+        } else {
+          from = a.proc;
+          value = v;
+        }
       } else if (isChunk(a) && !meta) {
-        (waits ??= []).push(a.fetch().then((x) => (args[i] = this.moved(a.processor, proc, x))));
-      }
+        from = a.processor;
+        value = a.fetch();
+      } else continue;
+      if (out === args) out = args.slice();
+      if (value instanceof Promise) {
+        const target = out;
+        (waits ??= []).push(value.then((x) => (target[i] = from ? this.moved(from, proc, x) : x)));
+      } else out[i] = from ? this.moved(from, proc, value) : value;
     }
-    if (fnChunk) {
-      (waits ??= []).push(fnChunk.fetch().then((f) => (task.fn = f)));
+    if (typeof task.fn === 'object' && isChunk(task.fn)) {
+      (waits ??= []).push(task.fn.fetch().then((f) => (task.fn = f)));
     }
-    if (waits === undefined) return args;
-    return Promise.all(waits).then(() => args);
+    if (waits === undefined) return out;
+    const ready = out;
+    return Promise.all(waits).then(() => ready);
   }
 
   private moved(from: Processor, to: Processor, value: unknown): unknown {
@@ -434,8 +457,44 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     failTree(task, error, (t) => this.finished(t));
   }
 
+  /** Workers lost so far; while 0, dispatch skips looking for lost inputs. */
+  private losses = 0;
+
+  /**
+   * Recomputes the inputs of `task` that were held by a worker that died (from their lineage:
+   * their function and arguments, kept for results held remotely) and makes `task` wait for
+   * them. Returns true when it must wait.
+   */
+  private waitForLostInputs(task: DTask<unknown>): boolean {
+    const args = task.args;
+    let waiting = 0;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (!isDTask(a)) continue;
+      this.resurrect(a);
+      if (a.state < TaskState.Done && this.link(task, a) === 1) waiting++;
+    }
+    if (waiting === 0) return false;
+    task.state = TaskState.Pending;
+    task.waiting = waiting;
+    return true;
+  }
+
+  /** Puts a finished task whose remote result was lost back into the graph, to run again. */
+  private resurrect(task: DTask<unknown>): void {
+    const v = task.value;
+    if (task.state !== TaskState.Done || !(v instanceof RemoteResult) || !v.isLost()) return;
+    task.value = undefined;
+    task.state = TaskState.Queued;
+    task.proc = undefined;
+    task.flags = 0;
+    if (task.extra) task.extra.bytes = undefined;
+    this.submit(task);
+  }
+
   /** See `ExecutorSink.lost`. */
   lost(tasks: Iterable<DTask<unknown>>, reason: unknown, byUs = false): void {
+    this.losses++;
     const list = [...tasks];
     for (const t of list) {
       if ((t.flags & TaskFlags.Counted) === 0) continue;
@@ -501,7 +560,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     slot.inFlight -= task.options.occupancy ?? 1;
     slot.load = Math.max(0, slot.load - this.costs.estimateRun(task.fn, task.args.length));
     while (slot.backlog.length > 0) {
-      const next = slot.backlog[0];
+      const next = slot.backlog.peek()!;
       const occ = next.options.occupancy ?? 1;
       if (slot.inFlight > 0 && slot.inFlight + occ > slot.executor.capacity) break;
       slot.backlog.shift();
@@ -517,8 +576,14 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   fetchValue(task: DTask<unknown>): Promise<unknown> {
     if (task.state === TaskState.Failed) return Promise.reject(task.value);
     const v = task.value;
-    if (v instanceof RemoteResult) return v.fetch();
-    return Promise.resolve(v);
+    if (!(v instanceof RemoteResult)) return Promise.resolve(v);
+    const recompute = (): Promise<unknown> => {
+      this.losses++;
+      this.resurrect(task);
+      return task.fetch();
+    };
+    if (v.isLost()) return recompute();
+    return v.fetch().catch((error) => (v.isLost() ? recompute() : Promise.reject(error)));
   }
 
   /** See `TaskOwner.fetchChunk`. */

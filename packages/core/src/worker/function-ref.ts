@@ -40,11 +40,19 @@ const fnIds = new WeakMap<Function, number>();
 export class FunctionEncoder {
   private readonly sent = new Set<number>();
 
-  /** The reference to send for `fn`. */
-  encode(fn: Function): FnRef {
+  private lastFn: Function | undefined;
+  private lastId = 0;
+
+  /** The reference to send for `fn`: a number once the receiver has it cached. */
+  encode(fn: Function): FnRef | number {
+    if (fn === this.lastFn) return this.lastId;
     let id = fnIds.get(fn);
     if (id === undefined) fnIds.set(fn, (id = nextFnId++));
-    if (this.sent.has(id)) return { kind: 'known', id };
+    if (this.sent.has(id)) {
+      this.lastFn = fn;
+      this.lastId = id;
+      return id;
+    }
     this.sent.add(id);
     const mod = moduleRefOf(fn);
     if (mod) return { kind: 'module', id, module: mod.module, name: mod.name };
@@ -54,6 +62,7 @@ export class FunctionEncoder {
   /** Forgets what the receiver knows (after it restarted). */
   reset(): void {
     this.sent.clear();
+    this.lastFn = undefined;
   }
 }
 
@@ -105,9 +114,14 @@ export class FunctionDecoder {
   ) {}
 
   /** The function for `ref`; throws `TaskFunctionError` when it cannot be made here. */
-  decode(ref: FnRef): Function {
-    const cached = this.byId.get(ref.id);
+  decode(ref: FnRef | number): Function {
+    const cached = this.byId.get(typeof ref === 'number' ? ref : ref.id);
     if (cached) return cached;
+    if (typeof ref === 'number') {
+      throw new TaskFunctionError(
+        `Unknown function #${ref}: the sender assumed it was cached here`,
+      );
+    }
     let fn: Function;
     if (ref.kind === 'source') fn = compileFunction(ref.source);
     else if (ref.kind === 'module') {

@@ -28,18 +28,42 @@ export interface PlainOptions {
   device?: string;
 }
 
+/** Tag of a `RunRecord`. */
+export const RUN = 1;
+/** Tag of a `DoneRecord`. */
+export const DONE = 2;
+
+/**
+ * "Run task `id`": the hot message, a tuple rather than an object so that a batch of
+ * thousands clones without repeating property names. `fn` is a number once the receiver
+ * knows the function. `inherited`: options that propagate to tasks it spawns.
+ */
+export type RunRecord = [
+  tag: typeof RUN,
+  id: number,
+  fn: FnRef | number,
+  args: unknown[],
+  refs: ArgRefs | undefined,
+  options: PlainOptions | undefined,
+  inherited: PlainOptions | undefined,
+];
+
+/**
+ * "Task `id` finished": its result is kept under key `id`; `inline` results (small ones)
+ * ride along as `value`.
+ */
+export type DoneRecord = [
+  tag: typeof DONE,
+  id: number,
+  bytes: number,
+  ms: number,
+  inline: 0 | 1,
+  value: unknown,
+];
+
 /** Scheduler → runtime. */
 export type ToWorker =
-  | {
-      op: 'run';
-      id: number;
-      fn: FnRef;
-      args: unknown[];
-      refs?: ArgRefs;
-      options?: PlainOptions;
-      /** Options that propagate to tasks this one spawns (`withOptions`). */
-      inherited?: PlainOptions;
-    }
+  | RunRecord
   | { op: 'fetch'; req: number; key: number }
   | { op: 'release'; keys: number[] }
   | { op: 'cancel'; id: number }
@@ -49,23 +73,15 @@ export type ToWorker =
 
 /** Runtime → scheduler. */
 export type FromWorker =
+  | DoneRecord
   | { op: 'ready'; holder: string }
-  | {
-      op: 'done';
-      id: number;
-      key: number;
-      bytes: number;
-      ms: number;
-      inline: boolean;
-      value?: unknown;
-    }
   | { op: 'fail'; id: number; error: SerializedError; ms: number }
   | { op: 'value'; req: number; value: unknown }
   | { op: 'error'; req: number; error: SerializedError }
   | {
       op: 'spawn';
       id: number;
-      fn: FnRef;
+      fn: FnRef | number;
       args: unknown[];
       /** `[index, taskId]`: arguments that are tasks this runtime spawned earlier. */
       taskArgs?: [number, number][];

@@ -14,4 +14,8 @@ export interface Transport {
   onClose(handler: (reason?: unknown) => void): void;
   /** Closes the channel; both ends' close handlers run. */
   close(): void;
+  /** Keeps the process alive while work is in flight (a MessagePort's `ref`). Optional. */
+  ref?(): void;
+  /** Lets the process exit while the channel is idle (a MessagePort's `unref`). Optional. */
+  unref?(): void;
 }

@@ -1,5 +1,5 @@
 import { isChunk } from '../chunk/chunk.js';
-import { ArgumentError, WorkerLostError } from '../errors/errors.js';
+import { ArgumentError, InputLostError, WorkerLostError } from '../errors/errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import type { Processor } from '../processor/processor.js';
 import { type Executor, type ExecutorSink, RemoteResult } from '../sched/dispatch/executor.js';
@@ -12,7 +12,7 @@ import { TaskState } from '../task/task-state.js';
 import { Batcher } from './batcher.js';
 import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
 import { fromPlainOptions, toPlainOptions } from './plain-options.js';
-import type { ArgRefs, FromWorker, ToWorker } from './protocol.js';
+import { type ArgRefs, type DoneRecord, type FromWorker, RUN, type ToWorker } from './protocol.js';
 import { Requests } from './requests.js';
 import type { Transport } from './transport.js';
 
@@ -32,8 +32,15 @@ export interface WorkerConnectionOptions {
   queueAhead?: number;
   /** Modules to resolve functions that travel by name (`everywhere`), by specifier. */
   modules?: Map<string, Record<string, unknown>>;
-  /** Called when the connection closes or breaks, after in-flight tasks were handed back. */
+  /** Called when the connection closes or breaks, before in-flight tasks are handed back. */
   onLost?: (connection: WorkerConnection, reason: unknown) => void;
+  /**
+   * Ends the worker by force (e.g. `Worker.terminate`). Used when a cancelled task has not
+   * stopped within `cancelGraceMs`; that kill does not count against the task limit.
+   */
+  terminate?: () => void;
+  /** How long a cancelled running task may take to stop before its worker is ended (ms). */
+  cancelGraceMs?: number;
 }
 
 /**
@@ -55,6 +62,10 @@ export class WorkerConnection implements Executor {
   private readonly proxied = new Map<number, DTask<unknown>>();
   private sink: ExecutorSink | undefined;
   private closed = false;
+  /** Cancelled tasks whose worker has not acknowledged the cancel yet. */
+  private readonly cancelling = new Set<number>();
+  /** Whether the transport currently keeps the process alive. */
+  private referenced = true;
   /** Set when we close it ourselves: losses then do not count as kills. */
   private closing = false;
   private readonly released: number[] = [];
@@ -72,8 +83,10 @@ export class WorkerConnection implements Executor {
     this.decoder = new FunctionDecoder((m) => modules.get(m));
     transport.onMessage((batch) => {
       for (const m of batch as FromWorker[]) this.handle(m);
+      this.updateRef();
     });
     transport.onClose((reason) => this.lost(reason));
+    this.updateRef();
   }
 
   /** The holder id the runtime reports for its results (its processor id). */
@@ -84,6 +97,21 @@ export class WorkerConnection implements Executor {
   /** True once the connection closed or broke. */
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** Whether results held by this worker are gone (it closed or died). */
+  private readonly isLost = (): boolean => this.closed;
+
+  /**
+   * Keeps the process alive exactly while something waits on this worker: a task in flight
+   * or a pending fetch. An idle worker does not keep node running.
+   */
+  private updateRef(): void {
+    const busy = this.inFlight.size > 0 || this.requests.size > 0;
+    if (busy === this.referenced || this.closed) return;
+    this.referenced = busy;
+    if (busy) this.transport.ref?.();
+    else this.transport.unref?.();
   }
 
   // ------------------------------------------------------------------ Executor
@@ -131,22 +159,35 @@ export class WorkerConnection implements Executor {
     const send = (): void => {
       if (task.state !== TaskState.Running) return;
       this.inFlight.set(task.id, task);
-      this.out.push({
-        op: 'run',
-        id: task.id,
-        fn: this.encoder.encode(task.fn as Function),
+      if (!this.referenced) this.updateRef();
+      this.out.push([
+        RUN,
+        task.id,
+        this.encoder.encode(task.fn as Function),
         args,
         refs,
-        options: toPlainOptions(task.options),
-        inherited: toPlainOptions(task.inherited),
-      });
+        toPlainOptions(task.options),
+        toPlainOptions(task.inherited),
+      ]);
     };
     if (waits) Promise.all(waits).then(send, (error) => sink.fail(task, error));
     else send();
   }
 
   cancel(task: DTask<unknown>): void {
-    if (this.inFlight.delete(task.id) && !this.closed) this.out.push({ op: 'cancel', id: task.id });
+    if (!this.inFlight.delete(task.id) || this.closed) return;
+    this.out.push({ op: 'cancel', id: task.id });
+    // The worker acknowledges a cancel when it gets to it; a task that blocks its thread
+    // never lets it, so after the grace period the worker is ended and replaced.
+    const terminate = this.options.terminate;
+    if (!terminate) return;
+    this.cancelling.add(task.id);
+    const timer = setTimeout(() => {
+      if (!this.cancelling.delete(task.id) || this.closed) return;
+      this.closing = true;
+      terminate();
+    }, this.options.cancelGraceMs ?? 1000);
+    timer.unref();
   }
 
   async close(): Promise<void> {
@@ -165,7 +206,9 @@ export class WorkerConnection implements Executor {
       return Promise.reject(
         new WorkerLostError(`Worker ${this.holder} is gone; its results are lost`),
       );
-    return this.requests.ask((req) => this.out.push({ op: 'fetch', req, key }));
+    const answer = this.requests.ask((req) => this.out.push({ op: 'fetch', req, key }));
+    this.updateRef();
+    return answer;
   }
 
   private release(key: number): void {
@@ -182,17 +225,22 @@ export class WorkerConnection implements Executor {
   // ------------------------------------------------------------------ incoming
 
   private handle(m: FromWorker): void {
+    if (Array.isArray(m)) {
+      this.onDone(m);
+      return;
+    }
     switch (m.op) {
       case 'ready':
         break;
-      case 'done':
-        this.onDone(m);
-        return;
       case 'fail': {
+        this.cancelling.delete(m.id);
         const task = this.inFlight.get(m.id);
         if (!task) return;
         this.inFlight.delete(m.id);
-        this.sink?.fail(task, deserializeError(m.error));
+        const error = deserializeError(m.error);
+        // An input held by a worker that died: recompute it and run this task again.
+        if (InputLostError.isInstance(error)) this.sink?.lost([task], error, true);
+        else this.sink?.fail(task, error);
         return;
       }
       case 'value':
@@ -217,21 +265,22 @@ export class WorkerConnection implements Executor {
     }
   }
 
-  private onDone(m: Extract<FromWorker, { op: 'done' }>): void {
-    const task = this.inFlight.get(m.id);
+  private onDone([, id, bytes, ms, inline, value]: DoneRecord): void {
+    if (this.cancelling.size > 0) this.cancelling.delete(id);
+    const task = this.inFlight.get(id);
     if (!task) {
-      if (!m.inline) this.release(m.key);
+      if (!inline) this.release(id);
       return;
     }
-    this.inFlight.delete(m.id);
-    if (m.inline) {
-      this.sink?.complete(task, m.value, m.ms);
+    this.inFlight.delete(id);
+    if (inline) {
+      this.sink?.complete(task, value, ms);
       return;
     }
-    const key: ResultKey = { connection: this, key: m.key };
-    const result = new RemoteResult(this.processor, () => this.fetch(m.key), m.bytes, key);
-    this.finalizer.register(task, m.key);
-    this.sink?.completeRemote(task, result, m.ms);
+    const key: ResultKey = { connection: this, key: id };
+    const result = new RemoteResult(this.processor, () => this.fetch(id), bytes, key, this.isLost);
+    this.finalizer.register(task, id);
+    this.sink?.completeRemote(task, result, ms);
   }
 
   private onSpawn(m: Extract<FromWorker, { op: 'spawn' }>): void {
@@ -280,9 +329,9 @@ export class WorkerConnection implements Executor {
       try {
         this.transport.send([m]);
       } catch (e) {
-        if (m.op === 'run') {
-          const task = this.inFlight.get(m.id);
-          this.inFlight.delete(m.id);
+        if (Array.isArray(m)) {
+          const task = this.inFlight.get(m[1]);
+          this.inFlight.delete(m[1]);
           if (task) this.sink?.fail(task, e);
         } else if (m.op === 'reply') {
           this.transport.send([{ op: 'reject', req: m.req, error: serializeError(e) }]);
@@ -300,11 +349,14 @@ export class WorkerConnection implements Executor {
       reason === undefined ? undefined : { cause: reason },
     );
     this.requests.rejectAll(error);
-    const tasks = [...this.inFlight.values()];
+    const [oldest, ...rest] = this.inFlight.values();
     this.inFlight.clear();
     // Remove the processor first, so the tasks handed back are placed elsewhere.
     this.options.onLost?.(this, reason);
-    this.sink?.lost(tasks, error, this.closing);
+    // The runtime works through its queue in order, so the oldest task is the one most
+    // likely running when it died: only it is charged with the kill.
+    if (oldest) this.sink?.lost([oldest], error, this.closing);
+    if (rest.length > 0) this.sink?.lost(rest, error, true);
   }
 }
 

@@ -1,18 +1,21 @@
 import { sizeOf } from '../chunk/size-of.js';
-import { CancelledError } from '../errors/errors.js';
+import { CancelledError, InputLostError } from '../errors/errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { setCurrentWorker } from '../processor/current-worker.js';
 import type { Processor } from '../processor/processor.js';
 import { ThreadProc } from '../processor/thread-proc.js';
 import { callInFrame } from '../task/frame.js';
+import { NO_OPTIONS } from '../task/options.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
 import { Batcher } from './batcher.js';
-import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
+import { FunctionDecoder, FunctionEncoder, registerModuleFunctions } from './function-ref.js';
 import { fromPlainOptions } from './plain-options.js';
 import {
+  DONE,
   type FromWorker,
   INLINE_RESULT_BYTES,
   type PeerMessage,
+  type RunRecord,
   type ToWorker,
 } from './protocol.js';
 import { ProxyOwner } from './proxy-owner.js';
@@ -59,6 +62,7 @@ export class WorkerRuntime {
   private readonly peers = new Map<string, { out: Batcher<PeerMessage>; requests: Requests }>();
   readonly processor: Processor;
   readonly holder: string;
+  private readonly modules: Map<string, Record<string, unknown>>;
   /** The scheduler proxy that tasks spawned here go to. */
   readonly owner: ProxyOwner;
   private closed = false;
@@ -71,8 +75,8 @@ export class WorkerRuntime {
     this.holder = this.processor.id;
     if (options.setProcessWorker) setCurrentWorker(options.worker);
     if (options.idBase !== undefined) reserveTaskIds(options.idBase);
-    const modules = options.modules ?? new Map();
-    this.decoder = new FunctionDecoder((m) => modules.get(m));
+    this.modules = options.modules ?? new Map();
+    this.decoder = new FunctionDecoder((m) => this.modules.get(m));
     this.out = new Batcher(transport);
     this.out.onSendError = (error, batch) => this.onSendError(error, batch);
     this.owner = new ProxyOwner(this.out, new FunctionEncoder(), this.requests, this.processor);
@@ -81,6 +85,12 @@ export class WorkerRuntime {
     });
     transport.onClose(() => this.shutdown());
     this.out.push({ op: 'ready', holder: this.holder });
+  }
+
+  /** Makes a module loaded here (`everywhere`) known, so its functions can travel by name. */
+  addModule(specifier: string, namespace: Record<string, unknown>): void {
+    this.modules.set(specifier, namespace);
+    registerModuleFunctions(specifier, namespace);
   }
 
   /** Connects to another runtime so results move between the two directly. */
@@ -96,6 +106,7 @@ export class WorkerRuntime {
       }
     });
     transport.onClose(() => {
+      if (this.peers.get(holder)?.out !== out) return; // replaced by a newer connection
       this.peers.delete(holder);
       requests.rejectAll(new Error(`peer ${holder} closed`));
     });
@@ -107,10 +118,11 @@ export class WorkerRuntime {
   }
 
   private handle(m: ToWorker): void {
+    if (Array.isArray(m)) {
+      this.accept(m as RunRecord);
+      return;
+    }
     switch (m.op) {
-      case 'run':
-        this.accept(m);
-        break;
       case 'fetch':
         if (this.store.has(m.key))
           this.out.push({ op: 'value', req: m.req, value: this.store.get(m.key) });
@@ -139,25 +151,25 @@ export class WorkerRuntime {
     }
   }
 
-  private accept(m: Extract<ToWorker, { op: 'run' }>): void {
+  private accept([, id, fnRef, args, refs, options, inherited]: RunRecord): void {
     let fn: Function;
     try {
-      fn = this.decoder.decode(m.fn);
+      fn = this.decoder.decode(fnRef);
     } catch (error) {
-      this.out.push({ op: 'fail', id: m.id, error: serializeError(error), ms: 0 });
+      this.out.push({ op: 'fail', id, error: serializeError(error), ms: 0 });
       return;
     }
     const task = new WorkerTask(
-      m.id,
+      id,
       fn,
-      m.args,
-      fromPlainOptions(m.options),
-      fromPlainOptions(m.inherited),
+      args,
+      options === undefined ? NO_OPTIONS : fromPlainOptions(options),
+      inherited === undefined ? NO_OPTIONS : fromPlainOptions(inherited),
       this.processor,
       this.owner,
     );
-    if (m.refs) {
-      for (const [index, key, holder] of m.refs) {
+    if (refs) {
+      for (const [index, key, holder] of refs) {
         if (holder === '' || holder === this.holder) {
           if (this.store.has(key)) task.args[index] = this.store.get(key);
           else {
@@ -180,13 +192,19 @@ export class WorkerRuntime {
     task.pendingFetches++;
     const got = peer
       ? peer.requests.ask((req) => peer.out.push({ op: 'peerFetch', req, key }))
-      : Promise.reject(new Error(`No connection to ${holder}, which holds input ${index}`));
+      : Promise.reject(new Error(`No connection to ${holder}`));
     got.then(
       (value) => {
         task.args[index] = value;
         if (--task.pendingFetches === 0 && task.missing === 0) this.run(task);
       },
-      (error) => this.finishFail(task, error),
+      (error) =>
+        this.finishFail(
+          task,
+          new InputLostError(`Input ${index} of task #${task.id}, held by ${holder}, is gone`, {
+            cause: error,
+          }),
+        ),
     );
   }
 
@@ -219,11 +237,7 @@ export class WorkerRuntime {
     const waiters = this.waitingFor.get(task.id);
     const inline = bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
     if (!inline || waiters) this.store.set(task.id, value);
-    this.out.push(
-      inline
-        ? { op: 'done', id: task.id, key: task.id, bytes, ms, inline, value }
-        : { op: 'done', id: task.id, key: task.id, bytes, ms, inline },
-    );
+    this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined]);
     if (waiters) this.wake(task.id, value, waiters);
   }
 
@@ -257,9 +271,9 @@ export class WorkerRuntime {
       try {
         this.transport.send([m]);
       } catch (e) {
-        if (m.op === 'done')
-          this.transport.send([{ op: 'fail', id: m.id, error: serializeError(e), ms: m.ms }]);
-        else if (m.op === 'value')
+        if (Array.isArray(m)) {
+          this.transport.send([{ op: 'fail', id: m[1], error: serializeError(e), ms: m[3] }]);
+        } else if (m.op === 'value')
           this.transport.send([{ op: 'error', req: m.req, error: serializeError(e) }]);
         else if (m.op === 'spawn') this.transport.send([{ op: 'releaseTask', ids: [m.id] }]);
         void error;

@@ -53,5 +53,11 @@ export class RemoteResult {
     readonly bytes?: number,
     /** The holder's own key for the data (worker runtimes use it for peer transfers). */
     readonly key?: unknown,
+    /** True once the holder is gone: the value must be recomputed from the task's lineage. */
+    readonly isLost: () => boolean = neverLost,
   ) {}
+}
+
+function neverLost(): boolean {
+  return false;
 }

@@ -1,6 +1,7 @@
 import type { Processor } from '../../processor/processor.js';
 import type { DTask } from '../../task/dtask.js';
 import type { Executor } from '../dispatch/executor.js';
+import { ReadyQueue } from '../ready/ready-queue.js';
 
 /**
  * The scheduler's record of one compute processor of its context: who runs its tasks and
@@ -13,7 +14,7 @@ export class ProcSlot {
   /** Occupancy units running now. */
   inFlight = 0;
   /** Placed tasks waiting for capacity. */
-  readonly backlog: DTask<unknown>[] = [];
+  readonly backlog = new ReadyQueue<DTask<unknown>>();
   /** Removed by `rmProcs`: finishes what it holds, gets nothing new. */
   removed = false;
 

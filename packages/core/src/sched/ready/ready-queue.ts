@@ -29,6 +29,19 @@ export class ReadyQueue<T> {
     return item;
   }
 
+  /** The oldest entry without removing it, or undefined when empty. */
+  peek(): T | undefined {
+    return this.head === this.tail ? undefined : this.slots[this.head];
+  }
+
+  /** Removes and returns every entry, oldest first. */
+  drain(): T[] {
+    const out: T[] = [];
+    let item: T | undefined;
+    while ((item = this.shift()) !== undefined) out.push(item);
+    return out;
+  }
+
   /** Every queued entry, oldest first (for inspection; not on the hot path). */
   *[Symbol.iterator](): IterableIterator<T> {
     for (let i = this.head; i !== this.tail; i = (i + 1) & this.mask) yield this.slots[i] as T;

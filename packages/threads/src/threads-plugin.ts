@@ -1,0 +1,121 @@
+import { availableParallelism } from 'node:os';
+import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
+import { ArgumentError, currentWorker, type Plugin, type PluginHost } from '@dtask/core';
+import { ThreadWorker } from './thread-worker.js';
+
+/** Options of `threads()`. */
+export interface ThreadsOptions {
+  /** Worker threads to start (threads 2 … count+1); default: available parallelism. */
+  count?: number;
+  /** Per-thread V8 limits; a thread that runs out of memory is replaced like one that crashed. */
+  resourceLimits?: ResourceLimits;
+  /** Node flags for the threads; default: the main thread's (so `--import tsx` carries over). */
+  execArgv?: string[];
+  /** How long a cancelled running task may take to stop before its thread is replaced (ms). */
+  cancelGraceMs?: number;
+  /** Tasks queued ahead on each thread beyond the running one, so it never waits for work. */
+  queueAhead?: number;
+}
+
+const KNOWN = new Set(['count', 'resourceLimits', 'execArgv', 'cancelGraceMs', 'queueAhead']);
+
+function validate(
+  options: ThreadsOptions,
+): Required<Pick<ThreadsOptions, 'count' | 'cancelGraceMs' | 'queueAhead'>> {
+  if (typeof options !== 'object' || options === null) {
+    throw new ArgumentError('threads(options): options must be an object such as { count: 2 }');
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key)) {
+      throw new ArgumentError(
+        `threads(options): unknown option '${key}'; known: ${[...KNOWN].join(', ')}`,
+      );
+    }
+  }
+  const count = options.count ?? availableParallelism();
+  if (!Number.isInteger(count) || count < 1) {
+    throw new ArgumentError(
+      `threads({ count }): count must be a positive integer; got ${String(options.count)}`,
+    );
+  }
+  const cancelGraceMs = options.cancelGraceMs ?? 1000;
+  if (!(typeof cancelGraceMs === 'number' && cancelGraceMs >= 0)) {
+    throw new ArgumentError('threads({ cancelGraceMs }): must be a number of milliseconds ≥ 0');
+  }
+  const queueAhead = options.queueAhead ?? 32;
+  if (!Number.isInteger(queueAhead) || queueAhead < 0) {
+    throw new ArgumentError('threads({ queueAhead }): must be an integer ≥ 0');
+  }
+  return { count, cancelGraceMs, queueAhead };
+}
+
+/**
+ * The threads plugin: adds a `ThreadProc` per `node:worker_threads` worker (threads 2 …
+ * count+1 of this process) running the core worker runtime over MessagePorts, with a direct
+ * channel between every two threads for moving results. A thread that dies is replaced under
+ * the same number; the tasks it held run again.
+ */
+export function threads(
+  options: ThreadsOptions = {},
+): Plugin & { threadWorkers(): ThreadWorker[] } {
+  const { count, cancelGraceMs, queueAhead } = validate(options);
+  const workers = new Map<number, ThreadWorker>();
+  const modules: string[] = [];
+  let host: PluginHost | undefined;
+  let closing = false;
+
+  const start = (thread: number): ThreadWorker => {
+    const peers = [...workers.values()].filter((w) => !w.exited);
+    const links = peers.map((peer) => {
+      const channel = new MessageChannel();
+      peer.addPeer({ holder: `thread:${currentWorker()}:${thread}`, port: channel.port1 });
+      return { holder: peer.proc.id, port: channel.port2 };
+    });
+    const worker = new ThreadWorker({
+      worker: currentWorker(),
+      thread,
+      peers: links,
+      modules: [...modules],
+      scheduler: host!.context.scheduler,
+      resourceLimits: options.resourceLimits,
+      execArgv: options.execArgv,
+      cancelGraceMs,
+      queueAhead,
+      onLost: (w) => {
+        if (workers.get(thread) === w) host!.removeProcessor(w.proc);
+      },
+      onExit: (w) => {
+        if (closing || workers.get(thread) !== w) return;
+        // Replace it under the same number; tasks handed back are placed again.
+        const next = start(thread);
+        host!.addProcessor(next.proc, next.connection);
+      },
+    });
+    workers.set(thread, worker);
+    return worker;
+  };
+
+  return {
+    name: 'threads',
+    spec: { module: '@dtask/threads', factory: 'threads', options },
+    async setup(h) {
+      host = h;
+      const started: ThreadWorker[] = [];
+      for (let i = 0; i < count; i++) {
+        const w = start(i + 2);
+        h.addProcessor(w.proc, w.connection);
+        started.push(w);
+      }
+      await Promise.all(started.map((w) => w.online));
+    },
+    async loadModule(url) {
+      modules.push(url);
+      await Promise.all([...workers.values()].map((w) => w.loadModule(url)));
+    },
+    async close() {
+      closing = true;
+      await Promise.all([...workers.values()].map((w) => w.terminate()));
+    },
+    threadWorkers: () => [...workers.values()],
+  };
+}

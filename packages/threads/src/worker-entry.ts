@@ -1,0 +1,46 @@
+// Runs inside each worker thread: starts the core worker runtime on the channel the main
+// thread handed over, links to peer runtimes, and loads `everywhere` modules on request.
+import { parentPort, workerData } from 'node:worker_threads';
+import { startWorkerRuntime } from '@dtask/core/worker';
+import { portTransport } from './port-transport.js';
+import type { AdminReply, AdminRequest, ThreadWorkerData } from './protocol.js';
+
+const data = workerData as ThreadWorkerData;
+
+async function load(url: string): Promise<Record<string, unknown>> {
+  const ns = (await import(url)) as Record<string, unknown>;
+  const d = ns.default;
+  return d && typeof d === 'object' ? { ...(d as Record<string, unknown>), ...ns } : ns;
+}
+
+const modules = new Map<string, Record<string, unknown>>();
+for (const url of data.modules) modules.set(url, await load(url));
+
+const runtime = startWorkerRuntime(portTransport(data.port), {
+  worker: data.worker,
+  thread: data.thread,
+  idBase: (data.worker * 1024 + data.thread) * 2 ** 32,
+  modules,
+  setProcessWorker: false,
+});
+for (const [url, ns] of modules) runtime.addModule(url, ns);
+for (const peer of data.peers) runtime.connectPeer(peer.holder, portTransport(peer.port));
+
+parentPort!.on('message', (m: AdminRequest) => {
+  if (m.op === 'peer') {
+    runtime.connectPeer(m.holder, portTransport(m.port));
+    return;
+  }
+  load(m.url).then(
+    (ns) => {
+      runtime.addModule(m.url, ns);
+      parentPort!.postMessage({ op: 'loaded', req: m.req } satisfies AdminReply);
+    },
+    (error) =>
+      parentPort!.postMessage({
+        op: 'loadFailed',
+        req: m.req,
+        error: String(error),
+      } satisfies AdminReply),
+  );
+});
