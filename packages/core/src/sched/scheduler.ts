@@ -1,13 +1,16 @@
 import { Chunk, isChunk } from '../chunk/chunk.js';
-import { CancelledError, InputLostError } from '../errors/errors.js';
+import { CancelledError, InputLostError, TaskFunctionError } from '../errors/errors.js';
 import { logEvent, loggingState, now } from '../log/index.js';
 import { move } from '../processor/dispatch.js';
 import { hasMoveRules } from '../processor/move-registry.js';
 import type { Processor } from '../processor/processor.js';
+import type { AbstractScope } from '../scope/index.js';
 import { AnyScope } from '../scope/index.js';
 import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
 import { callInFrame, frames } from '../task/frame.js';
+import type { TaskOptions } from '../task/options.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
+import { checkFunctionTravel } from '../worker/function-travel.js';
 import { addDependent, failTree, forEachDependent, notifyListeners } from './completion/settle.js';
 import { type Executor, type ExecutorSink, RemoteResult } from './dispatch/executor.js';
 import { runGuards } from './dynamic/wait-guards.js';
@@ -64,6 +67,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.slotById.set(proc.id, slot);
     this.learnInline = this.slots.filter((s) => !s.removed).length > 1;
     this.defaultSlots = undefined;
+    this.shippingSlots = this.slots.filter((s) => s.executor.shipsFunctions).length;
     return slot;
   }
 
@@ -76,6 +80,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     // Kept in slotById so that the tasks it still runs release it and can be cancelled.
     this.learnInline = this.slots.length > 1;
     this.defaultSlots = undefined;
+    this.shippingSlots = this.slots.filter((s) => s.executor.shipsFunctions).length;
     // Tasks parked for capacity there go back to placement.
     for (const t of slot.backlog.drain()) this.requeue(t);
     return true;
@@ -232,12 +237,43 @@ export class Scheduler implements TaskOwner, ExecutorSink {
    */
   private defaultSlots: ProcSlot[] | null | undefined;
 
+  /** Slots whose executors run tasks elsewhere (functions must travel there). */
+  private shippingSlots = 0;
+
+  /**
+   * See `TaskSink.admit`: a function that cannot travel (it closes over local variables, or is
+   * native or bound) runs on this thread; if its scope excludes this thread, `spawn` throws
+   * `TaskFunctionError` naming what it closes over and what to do.
+   */
+  admit(fn: unknown, options: TaskOptions): number {
+    if (this.shippingSlots === 0 || typeof fn !== 'function') return 0;
+    const verdict = checkFunctionTravel(fn);
+    if (verdict.ok) return 0;
+    const local = this.slots.find((s) => s.executor.inline);
+    const scope = options.computeScope ?? options.scope;
+    const excluded = (s: AbstractScope | undefined) =>
+      s !== undefined && !!local && !s.contains(local.proc);
+    if (!local || excluded(scope) || excluded(options.resultScope)) {
+      throw new TaskFunctionError(
+        `${verdict.message} Its scope (${scope ?? options.resultScope ?? 'default'}) does not include the main thread, where it could run as it is.`,
+      );
+    }
+    return TaskFlags.LocalOnly;
+  }
+
   /** Forgets cached placement decisions; call when a processor's enablement changes. */
   invalidatePlacement(): void {
     this.defaultSlots = undefined;
   }
 
   private candidates(task: DTask<unknown>): ProcSlot[] {
+    if ((task.flags & TaskFlags.LocalOnly) !== 0) {
+      const local = this.slots.find((s) => s.executor.inline);
+      if (local) return [local];
+      throw new TaskFunctionError(
+        `Task #${task.id} must run on the thread that defined its function, which is no longer in this context`,
+      );
+    }
     if ((task.flags & TaskFlags.Plain) !== 0) {
       if (this.defaultSlots === undefined) {
         this.defaultSlots = this.slots.every((s) => s.proc.kind === 'thread')

@@ -67,7 +67,9 @@ export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]):
   const inherited = frame === undefined ? NO_OPTIONS : frame.propagated;
   let options = mergeOptions(inherited, explicit);
   if (hasDefaultOptions()) options = applyDefaultOptions(options, fn, argTypesOf(args));
+  const flags = scheduler.admit === undefined ? 0 : scheduler.admit(fn, options);
   const task = makeTask(scheduler, nextTaskId(), fn, args, options, inherited);
+  task.flags = flags;
   const queue = frame === undefined ? undefined : frame.queue;
   if (queue !== undefined) queue.enqueue(task, (t, extra) => scheduler.submit(t, extra));
   else scheduler.submit(task);
@@ -89,4 +91,9 @@ export function makeTask(
 /** Where `spawn` hands tasks: the scheduler, or a worker runtime's proxy of it. */
 export interface TaskSink extends TaskOwner {
   submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>): void;
+  /**
+   * Checks that `fn` can run somewhere its options allow (throws `TaskFunctionError` if not)
+   * and returns the task flags it implies (e.g. must run on this thread).
+   */
+  admit?(fn: unknown, options: TaskOptions): number;
 }

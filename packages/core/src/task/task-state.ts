@@ -20,4 +20,6 @@ export enum TaskFlags {
   Plain = 1,
   /** Counted in its processor slot's in-flight occupancy and load. */
   Counted = 2,
+  /** Its function cannot travel (it closes over locals): it runs on the thread that made it. */
+  LocalOnly = 4,
 }

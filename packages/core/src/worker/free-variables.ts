@@ -1,14 +1,23 @@
-import {
-  type AnonymousFunctionDeclaration,
-  type AnyNode,
-  type ArrowFunctionExpression,
-  type FunctionDeclaration,
-  type FunctionExpression,
-  type Node,
-  type Pattern,
-  parse,
-  type Statement,
+import { createRequire } from 'node:module';
+import type {
+  AnonymousFunctionDeclaration,
+  AnyNode,
+  ArrowFunctionExpression,
+  FunctionDeclaration,
+  FunctionExpression,
+  Node,
+  Pattern,
+  Statement,
 } from 'acorn';
+
+type Acorn = typeof import('acorn');
+let acorn: Acorn | undefined;
+
+/** acorn, loaded on first use: programs that never ship a function never load a parser. */
+function parse(...args: Parameters<Acorn['parse']>): ReturnType<Acorn['parse']> {
+  acorn ??= createRequire(import.meta.url)('acorn') as Acorn;
+  return acorn.parse(...args);
+}
 
 /** What a function's source text turned out to be. */
 export type FunctionSourceKind = 'function' | 'method' | 'class';

@@ -6,6 +6,7 @@ import { type DTask, isDTask, type TaskOwner } from '../task/dtask.js';
 import { TaskState } from '../task/task-state.js';
 import type { Batcher } from './batcher.js';
 import type { FunctionEncoder } from './function-ref.js';
+import { assertFunctionCanTravel } from './function-travel.js';
 import { toPlainOptions } from './plain-options.js';
 import type { FromWorker } from './protocol.js';
 import type { Requests } from './requests.js';
@@ -31,6 +32,12 @@ export class ProxyOwner implements TaskOwner {
     private readonly requests: Requests,
     readonly processor: Processor,
   ) {}
+
+  /** Every task spawned here runs through the scheduler, so its function must travel. */
+  admit(fn: unknown): number {
+    if (typeof fn === 'function') assertFunctionCanTravel(fn, 'the scheduler from a worker');
+    return 0;
+  }
 
   /** Forwards a task spawned in this runtime to the scheduler. */
   submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>): void {

@@ -50,6 +50,7 @@ export interface WorkerConnectionOptions {
  */
 export class WorkerConnection implements Executor {
   readonly inline = false;
+  readonly shipsFunctions = true;
   readonly capacity: number;
   readonly processor: Processor;
   private readonly out: Batcher<ToWorker>;

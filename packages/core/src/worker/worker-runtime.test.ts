@@ -140,13 +140,23 @@ describe('worker runtime over an in-memory transport', () => {
     expect(e.rootTask.id).toBe(bad.id);
   });
 
-  it('a function that uses a local variable fails there with a ReferenceError naming it', async () => {
+  it('a function that closes over a local runs on the main thread, or fails at spawn if its scope excludes it', async () => {
     const { ctx, procs } = (current = rig(1));
     const secret = 7;
-    const t = ctx.spawn(on(procs[0]), () => secret + 1);
-    const e: any = await t.fetch().catch((x) => x);
-    expect(e.cause.name).toBe('ReferenceError');
-    expect(e.cause.message).toContain('secret');
+    const here = ctx.spawn(() => [secret + 1, dtask.taskProcessor().id]);
+    expect(await here).toEqual([8, 'thread:1:1']);
+    const e = (() => {
+      try {
+        ctx.spawn(on(procs[0]), () => secret + 1);
+      } catch (x) {
+        return x as Error & { code: string };
+      }
+    })();
+    expect(e?.code).toBe('DTASK_TASK_FUNCTION');
+    expect(e?.message).toContain('secret');
+    expect(e?.message).toContain('everywhere');
+    // The scheduler keeps serving.
+    expect(await ctx.spawn(on(procs[0]), (x: number) => x * 2, 21)).toBe(42);
   });
 
   it('nested spawn and await inside a worker task go through the scheduler', async () => {

@@ -29,6 +29,8 @@ export interface ExecutorSink {
 export interface Executor {
   /** True when `run` executes the task synchronously on the scheduler's own thread. */
   readonly inline: boolean;
+  /** True when tasks run in another thread or process, so their functions must travel. */
+  readonly shipsFunctions?: boolean;
   /** Occupancy units a processor of this executor runs at once (Infinity: no limit). */
   readonly capacity: number;
   /** Starts `task` on `proc`; report the outcome through `sink`. */
