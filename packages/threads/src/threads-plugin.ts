@@ -13,7 +13,10 @@ export interface ThreadsOptions {
   execArgv?: string[];
   /** How long a cancelled running task may take to stop before its thread is replaced (ms). */
   cancelGraceMs?: number;
-  /** Tasks queued ahead on each thread beyond the running one, so it never waits for work. */
+  /**
+   * Most tasks queued ahead on each thread beyond the running one (default 1024); the scheduler
+   * also keeps only about 2 ms of estimated work queued there.
+   */
   queueAhead?: number;
 }
 
@@ -42,7 +45,7 @@ function validate(
   if (!(typeof cancelGraceMs === 'number' && cancelGraceMs >= 0)) {
     throw new ArgumentError('threads({ cancelGraceMs }): must be a number of milliseconds ≥ 0');
   }
-  const queueAhead = options.queueAhead ?? 32;
+  const queueAhead = options.queueAhead ?? 1024;
   if (!Number.isInteger(queueAhead) || queueAhead < 0) {
     throw new ArgumentError('threads({ queueAhead }): must be an integer ≥ 0');
   }
@@ -76,6 +79,7 @@ export function threads(
       thread,
       peers: links,
       modules: [...modules],
+      loadedModules: host!.context.modules,
       scheduler: host!.context.scheduler,
       resourceLimits: options.resourceLimits,
       execArgv: options.execArgv,

@@ -27,6 +27,8 @@ import { ReadyQueue } from './ready/ready-queue.js';
 
 /** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
 const SLICE_MS = 8;
+/** Estimated milliseconds of work to keep queued on each worker (see `isFull`). */
+const AHEAD_MS = 2;
 const NO_ARGS: unknown[] = [];
 const ANY = new AnyScope();
 
@@ -62,6 +64,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       // ones move over.
       slot.inFlight = old.inFlight;
       slot.load = old.load;
+      slot.sentLoad = old.sentLoad;
       for (const t of old.backlog.drain()) slot.backlog.push(t);
     }
     this.slotById.set(proc.id, slot);
@@ -303,24 +306,35 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       return;
     }
     task.proc = slot.proc;
-    const occupancy = task.options.occupancy ?? 1;
-    const busy = slot.inFlight > 0;
-    if (busy && (slot.inFlight + occupancy > slot.executor.capacity || slot.backlog.length > 0)) {
+    task.estimate = this.costs.estimateRun(task.fn, task.args.length);
+    slot.load += task.estimate;
+    if (slot.backlog.length > 0 || this.isFull(slot, task)) {
       // Stays Ready (not in the ready queue) until the processor has room. Tasks parked
       // earlier go first, so a stream of small tasks cannot starve a big one.
       slot.backlog.push(task);
-      slot.load += this.costs.estimateRun(task.fn, task.args.length);
       return;
     }
     this.start(task, slot);
   }
 
+  /**
+   * Whether `slot`'s executor has enough queued: its capacity, or about `AHEAD_MS` of estimated
+   * work (deep queues for tiny tasks, so a worker never waits for a message; shallow ones for
+   * long tasks, so the rest can still go to whichever processor frees up first).
+   */
+  private isFull(slot: ProcSlot, task: DTask<unknown>): boolean {
+    if (slot.inFlight === 0) return false;
+    const occupancy = task.options.occupancy ?? 1;
+    return slot.inFlight + occupancy > slot.executor.capacity || slot.sentLoad > AHEAD_MS;
+  }
+
+  /** Hands a placed task to its executor (its estimate is already in `slot.load`). */
   private start(task: DTask<unknown>, slot: ProcSlot): void {
     task.state = TaskState.Running;
     if (!slot.executor.inline) {
       task.flags |= TaskFlags.Counted;
       slot.inFlight += task.options.occupancy ?? 1;
-      slot.load += this.costs.estimateRun(task.fn, task.args.length);
+      slot.sentLoad += task.estimate;
     }
     if (loggingState.enabled) {
       logEvent({
@@ -342,6 +356,56 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     else {
       this.running.add(task);
       slot.executor.run(task, slot.proc, this);
+      if (task.dependents !== undefined && slot.executor.acceptsPending) this.sendAhead(task, slot);
+    }
+  }
+
+  /**
+   * Places the dependents of `root` (just sent to `slot`'s worker) on the same worker at once
+   * when every input they wait for is being made there: the worker starts each the moment its
+   * inputs exist, so a chain costs no round trip per task (local successor execution).
+   */
+  private sendAhead(root: DTask<unknown>, slot: ProcSlot): void {
+    const stack = [root];
+    while (stack.length > 0) {
+      const upstream = stack.pop()!;
+      const d = upstream.dependents;
+      if (d === undefined) continue;
+      const list = Array.isArray(d) ? d : [d];
+      for (const next of list) {
+        if (!this.canSendAhead(next, slot)) continue;
+        next.flags |= TaskFlags.SentAhead | TaskFlags.Counted;
+        next.proc = slot.proc;
+        next.state = TaskState.Running;
+        next.estimate = this.costs.estimateRun(next.fn, next.args.length);
+        slot.inFlight += next.options.occupancy ?? 1;
+        slot.load += next.estimate;
+        slot.sentLoad += next.estimate;
+        this.running.add(next);
+        slot.executor.run(next, slot.proc, this);
+        stack.push(next);
+      }
+    }
+  }
+
+  private canSendAhead(task: DTask<unknown>, slot: ProcSlot): boolean {
+    if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return false;
+    const o = task.options;
+    if ((task.flags & TaskFlags.LocalOnly) !== 0 || o.syncdeps !== undefined) return false;
+    if (o.signal !== undefined || o.restore !== undefined || o.meta === true) return false;
+    for (const a of task.args) {
+      if (typeof a !== 'object' || a === null) continue;
+      if (!isDTask(a)) {
+        if (isChunk(a)) return false;
+        continue;
+      }
+      if (a.state === TaskState.Done) continue;
+      if (a.state !== TaskState.Running || a.proc !== slot.proc || a.owner !== this) return false;
+    }
+    try {
+      return this.candidates(task).includes(slot);
+    } catch {
+      return false;
     }
   }
 
@@ -490,7 +554,14 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if (task.state >= TaskState.Done) return;
     const wasRunning = task.state === TaskState.Running;
     this.running.delete(task);
-    failTree(task, error, (t) => this.finished(t));
+    failTree(task, error, (t) => {
+      // Dependents sent ahead wait on a worker for an input that will never come: stop them.
+      if (t !== task && (t.flags & TaskFlags.SentAhead) !== 0) {
+        this.running.delete(t);
+        if (t.proc) this.slotById.get(t.proc.id)?.executor.cancel?.(t);
+      }
+      this.finished(t);
+    });
   }
 
   /** Workers lost so far; while 0, dispatch skips looking for lost inputs. */
@@ -594,16 +665,63 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     const slot = this.slotById.get(task.proc!.id);
     if (!slot) return;
     slot.inFlight -= task.options.occupancy ?? 1;
-    slot.load = Math.max(0, slot.load - this.costs.estimateRun(task.fn, task.args.length));
-    while (slot.backlog.length > 0) {
-      const next = slot.backlog.peek()!;
-      const occ = next.options.occupancy ?? 1;
-      if (slot.inFlight > 0 && slot.inFlight + occ > slot.executor.capacity) break;
+    slot.load = Math.max(0, slot.load - task.estimate);
+    slot.sentLoad = Math.max(0, slot.sentLoad - task.estimate);
+    if (slot.removed) return;
+    this.refill(slot);
+    if (slot.backlog.length === 0 && slot.inFlight === 0) this.steal(slot);
+  }
+
+  /** Starts parked tasks while `slot` has room. */
+  private refill(slot: ProcSlot): void {
+    let next: DTask<unknown> | undefined;
+    while ((next = slot.backlog.peek()) !== undefined) {
+      if (next.state !== TaskState.Ready) {
+        slot.backlog.shift(); // cancelled while parked
+        continue;
+      }
+      if (this.isFull(slot, next)) break;
       slot.backlog.shift();
-      if (next.state !== TaskState.Ready) continue; // cancelled while parked
-      slot.load = Math.max(0, slot.load - this.costs.estimateRun(next.fn, next.args.length));
       this.start(next, slot);
     }
+  }
+
+  /**
+   * Work stealing: an idle processor takes tasks parked on the busiest other processor, when
+   * their scope allows it to run them.
+   */
+  private steal(slot: ProcSlot): void {
+    let victim: ProcSlot | undefined;
+    for (const other of this.slots) {
+      if (other !== slot && other.backlog.length > (victim?.backlog.length ?? 0)) victim = other;
+    }
+    if (victim === undefined) return;
+    const take = Math.ceil(victim.backlog.length / 2);
+    const kept: DTask<unknown>[] = [];
+    for (let i = 0; i < take; i++) {
+      const task = victim.backlog.shift()!;
+      if (task.state !== TaskState.Ready) continue;
+      let allowed = false;
+      try {
+        allowed = this.candidates(task).includes(slot);
+      } catch {
+        allowed = false;
+      }
+      if (!allowed) {
+        kept.push(task);
+        continue;
+      }
+      victim.load = Math.max(0, victim.load - task.estimate);
+      task.proc = slot.proc;
+      slot.load += task.estimate;
+      slot.backlog.push(task);
+    }
+    // Tasks this processor may not run go back to the front of their queue, in order.
+    if (kept.length > 0) {
+      const rest = victim.backlog.drain();
+      for (const t of [...kept, ...rest]) victim.backlog.push(t);
+    }
+    this.refill(slot);
   }
 
   // ---------------------------------------------------------------- TaskOwner

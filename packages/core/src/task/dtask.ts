@@ -59,6 +59,8 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
   waiting = 0;
   /** @internal Scheduler bits (TaskFlags). */
   flags = 0;
+  /** @internal Estimated run time (ms) counted in its processor's load while placed there. */
+  estimate = 0;
   /** @internal Tasks waiting on this one (one task, or several). */
   dependents: DTask<unknown> | DTask<unknown>[] | undefined = undefined;
   /** @internal The value, the error, or a reference to a value held elsewhere. */

@@ -22,4 +22,6 @@ export enum TaskFlags {
   Counted = 2,
   /** Its function cannot travel (it closes over locals): it runs on the thread that made it. */
   LocalOnly = 4,
+  /** Sent to a worker before its inputs existed there; it starts the moment they do. */
+  SentAhead = 8,
 }

@@ -32,6 +32,37 @@ export function moduleRefOf(fn: Function): ModuleName | undefined {
 
 let nextFnId = 1;
 const fnIds = new WeakMap<Function, number>();
+/** Ids by source text: new closures with the same (self-contained) source share one id. */
+const sourceIds = new Map<string, number>();
+
+let lastFn: Function | undefined;
+let lastId = 0;
+
+/**
+ * A number naming `fn` program-wide: per object for module functions, per source text for the
+ * rest (so the closures a loop makes each turn, identical and self-contained, are one
+ * function to the cost model and to the receivers' compile caches). No per-closure entry is
+ * kept, which would burden the garbage collector.
+ */
+export function functionId(fn: Function): number {
+  if (fn === lastFn) return lastId;
+  let id = fnIds.get(fn);
+  if (id === undefined) {
+    if (moduleRefOf(fn) !== undefined) fnIds.set(fn, (id = nextFnId++));
+    else {
+      const source = Function.prototype.toString.call(fn);
+      id = sourceIds.get(source);
+      if (id === undefined) {
+        id = nextFnId++;
+        if (sourceIds.size >= 10_000) sourceIds.clear();
+        sourceIds.set(source, id);
+      }
+    }
+  }
+  lastFn = fn;
+  lastId = id;
+  return id;
+}
 
 /**
  * Turns functions into `FnRef`s for one receiver: the first time by source or module name,
@@ -46,8 +77,7 @@ export class FunctionEncoder {
   /** The reference to send for `fn`: a number once the receiver has it cached. */
   encode(fn: Function): FnRef | number {
     if (fn === this.lastFn) return this.lastId;
-    let id = fnIds.get(fn);
-    if (id === undefined) fnIds.set(fn, (id = nextFnId++));
+    const id = functionId(fn);
     if (this.sent.has(id)) {
       this.lastFn = fn;
       this.lastId = id;

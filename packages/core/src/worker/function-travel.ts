@@ -1,5 +1,6 @@
 import { TaskFunctionError } from '../errors/errors.js';
 import { analyzeFunctionSource } from './free-variables.js';
+import { moduleRefOf } from './function-ref.js';
 
 /** Why a function cannot travel as source text. */
 export type TravelFailure = 'native' | 'bound' | 'free-variables' | 'unparseable';
@@ -62,7 +63,6 @@ function isWorkerGlobal(name: string): boolean {
 
 const REMEDY = 'export the function from a module and load it with everywhere(module)';
 const OK: TravelVerdict = Object.freeze({ ok: true });
-const verdicts = new WeakMap<Function, TravelVerdict>();
 
 function fail(reason: TravelFailure, message: string, free: string[] = []): TravelVerdict {
   return Object.freeze({
@@ -77,11 +77,32 @@ function describe(fn: Function): string {
   return fn.name ? `Task function '${fn.name}'` : 'The task function';
 }
 
-function judge(fn: Function): TravelVerdict {
+const analyses = new Map<string, ReturnType<typeof analyzeFunctionSource> | Error>();
+
+/**
+ * `analyzeFunctionSource` by source text: a loop that spawns `(x) => x + 1` makes a new
+ * function object each time, but parses it once.
+ */
+function analyzeCached(source: string): ReturnType<typeof analyzeFunctionSource> {
+  let result = analyses.get(source);
+  if (result === undefined) {
+    try {
+      result = analyzeFunctionSource(source);
+    } catch (error) {
+      result = error as Error;
+    }
+    if (analyses.size >= 10_000) analyses.clear();
+    analyses.set(source, result);
+  }
+  if (result instanceof Error) throw result;
+  return result;
+}
+
+function judge(fn: Function, known?: string): TravelVerdict {
   const label = describe(fn);
   let source: string;
   try {
-    source = Function.prototype.toString.call(fn);
+    source = known ?? Function.prototype.toString.call(fn);
   } catch (error) {
     return fail(
       'unparseable',
@@ -104,7 +125,7 @@ function judge(fn: Function): TravelVerdict {
   }
   let analysis: ReturnType<typeof analyzeFunctionSource>;
   try {
-    analysis = analyzeFunctionSource(source);
+    analysis = analyzeCached(source);
   } catch (error) {
     return fail(
       'unparseable',
@@ -133,19 +154,36 @@ function judge(fn: Function): TravelVerdict {
 }
 
 /**
- * Decides whether `fn` can run in another thread or process by sending its source text:
- * it must be a plain function, arrow or method that uses only its parameters and globals of
- * every runtime. Called by `spawn` for a function not registered by `everywhere`. The verdict
- * is computed once per function and the same frozen object returned afterwards.
+ * Decides whether `fn` can run in another thread or process: a function exported by a module
+ * loaded with `everywhere` travels by reference (it may use its module's imports and state);
+ * any other must travel as source text, so it must be a plain function, arrow or method that
+ * uses only its parameters and globals of every runtime. The verdict is computed once per
+ * function and the same frozen object returned afterwards (a negative one is revisited once
+ * the function's module is loaded with `everywhere`).
  */
 export function checkFunctionTravel(fn: Function): TravelVerdict {
-  let verdict = verdicts.get(fn);
-  if (verdict === undefined) {
-    verdict = judge(fn);
-    verdicts.set(fn, verdict);
+  if (fn === lastFn && (lastVerdict.ok || moduleRefOf(fn) === undefined)) return lastVerdict;
+  let verdict: TravelVerdict | undefined;
+  if (moduleRefOf(fn) !== undefined) verdict = OK;
+  else {
+    // By name and source rather than by object: loops make a new closure every turn.
+    const source = Function.prototype.toString.call(fn);
+    const key = `${fn.name}\u0000${source}`;
+    verdict = bySource.get(key);
+    if (verdict === undefined) {
+      verdict = judge(fn, source);
+      if (bySource.size >= 10_000) bySource.clear();
+      bySource.set(key, verdict);
+    }
   }
+  lastFn = fn;
+  lastVerdict = verdict;
   return verdict;
 }
+
+const bySource = new Map<string, TravelVerdict>();
+let lastFn: Function | undefined;
+let lastVerdict: TravelVerdict = OK;
 
 /**
  * Throws `TaskFunctionError` when `fn` cannot travel as source text, naming `where` it was to

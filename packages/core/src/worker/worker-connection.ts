@@ -51,6 +51,7 @@ export interface WorkerConnectionOptions {
 export class WorkerConnection implements Executor {
   readonly inline = false;
   readonly shipsFunctions = true;
+  readonly acceptsPending = true;
   readonly capacity: number;
   readonly processor: Processor;
   private readonly out: Batcher<ToWorker>;
@@ -77,7 +78,7 @@ export class WorkerConnection implements Executor {
     private readonly options: WorkerConnectionOptions,
   ) {
     this.processor = options.processor;
-    this.capacity = 1 + (options.queueAhead ?? 4);
+    this.capacity = 1 + (options.queueAhead ?? 1024);
     this.out = new Batcher(transport);
     this.out.onSendError = (error, batch) => this.onSendError(error, batch);
     const modules = options.modules ?? new Map();
@@ -135,44 +136,60 @@ export class WorkerConnection implements Executor {
       );
       return;
     }
-    const args = task.args.slice();
+    const source = task.args;
+    let args = source;
     let refs: ArgRefs | undefined;
     let waits: Promise<unknown>[] | undefined;
     const meta = task.options.meta === true;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
+    for (let i = 0; i < source.length; i++) {
+      const a = source[i];
       if (typeof a !== 'object' || a === null) continue;
-      if (isDTask(a)) {
-        const v = a.value;
-        if (meta) {
-          (waits ??= []).push(a.owner.fetchChunk(a).then((c) => (args[i] = c)));
-        } else if (v instanceof RemoteResult && isResultKey(v.key)) {
-          const holder = v.key.connection === this ? '' : v.key.connection.holder;
-          (refs ??= []).push([i, v.key.key, holder]);
-          args[i] = null;
-        } else if (v instanceof RemoteResult) {
-          (waits ??= []).push(v.fetch().then((x) => (args[i] = x)));
-        } else args[i] = v;
-      } else if (isChunk(a) && !meta) {
-        (waits ??= []).push(a.fetch().then((x) => (args[i] = x)));
+      if (!isDTask(a) && !(isChunk(a) && !meta)) continue;
+      // Copied on the first replacement: the task keeps its inputs (its lineage).
+      if (args === source) args = source.slice();
+      const out = args;
+      if (isChunk(a)) {
+        (waits ??= []).push(a.fetch().then((x) => (out[i] = x)));
+        continue;
       }
+      const v = a.value;
+      if (meta) {
+        (waits ??= []).push(a.owner.fetchChunk(a).then((c) => (out[i] = c)));
+      } else if (v instanceof RemoteResult && isResultKey(v.key)) {
+        const holder = v.key.connection === this ? '' : v.key.connection.holder;
+        (refs ??= []).push([i, v.key.key, holder]);
+        out[i] = null;
+      } else if (v instanceof RemoteResult) {
+        (waits ??= []).push(v.fetch().then((x) => (out[i] = x)));
+      } else if (a.state < TaskState.Done && a.proc === this.processor) {
+        // Sent ahead: the input is being made on this worker; it waits for it there.
+        (refs ??= []).push([i, a.id, '']);
+        out[i] = null;
+      } else out[i] = v;
     }
-    const send = (): void => {
-      if (task.state !== TaskState.Running) return;
-      this.inFlight.set(task.id, task);
-      if (!this.referenced) this.updateRef();
-      this.out.push([
-        RUN,
-        task.id,
-        this.encoder.encode(task.fn as Function),
-        args,
-        refs,
-        toPlainOptions(task.options),
-        toPlainOptions(task.inherited),
-      ]);
-    };
-    if (waits) Promise.all(waits).then(send, (error) => sink.fail(task, error));
-    else send();
+    if (waits) {
+      const ready = args;
+      const r = refs;
+      Promise.all(waits).then(
+        () => this.send(task, ready, r),
+        (error) => sink.fail(task, error),
+      );
+    } else this.send(task, args, refs);
+  }
+
+  private send(task: DTask<unknown>, args: unknown[], refs: ArgRefs | undefined): void {
+    if (task.state !== TaskState.Running) return;
+    this.inFlight.set(task.id, task);
+    if (!this.referenced) this.updateRef();
+    this.out.push([
+      RUN,
+      task.id,
+      this.encoder.encode(task.fn as Function),
+      args,
+      refs,
+      toPlainOptions(task.options),
+      toPlainOptions(task.inherited),
+    ]);
   }
 
   cancel(task: DTask<unknown>): void {

@@ -53,6 +53,10 @@ export interface WorkerRuntimeOptions {
 export class WorkerRuntime {
   /** Results kept here, by key (the task id that made them). */
   readonly store = new Map<number, unknown>();
+  /** Local consumers still to come for a result, by key (see `countLocalConsumers`). */
+  private readonly consumers = new Map<number, number>();
+  /** Small results kept only for local consumers (the scheduler got them inline). */
+  private readonly keptForConsumers = new Set<number>();
   /** Tasks waiting for local results, by the key they wait for. */
   private readonly waitingFor = new Map<number, WorkerTask[]>();
   private readonly running = new Map<number, WorkerTask>();
@@ -81,6 +85,7 @@ export class WorkerRuntime {
     this.out.onSendError = (error, batch) => this.onSendError(error, batch);
     this.owner = new ProxyOwner(this.out, new FunctionEncoder(), this.requests, this.processor);
     transport.onMessage((batch) => {
+      this.countLocalConsumers(batch as ToWorker[]);
       for (const m of batch as ToWorker[]) this.handle(m);
     });
     transport.onClose(() => this.shutdown());
@@ -115,6 +120,32 @@ export class WorkerRuntime {
   private servePeer(out: Batcher<PeerMessage>, req: number, key: number): void {
     if (this.store.has(key)) out.push({ op: 'value', req, value: this.store.get(key) });
     else out.push({ op: 'error', req, error: serializeError(new Error(`No result #${key} here`)) });
+  }
+
+  /**
+   * Tasks sent ahead name results of this runtime that may finish before their message is
+   * read: count them first, so such a result is kept here (even a small one, which otherwise
+   * only travels back inline) until each of them has taken it.
+   */
+  private countLocalConsumers(batch: ToWorker[]): void {
+    for (const m of batch) {
+      if (!Array.isArray(m) || m[4] === undefined) continue;
+      for (const [, key, holder] of m[4]) {
+        if (holder === '' || holder === this.holder)
+          this.consumers.set(key, (this.consumers.get(key) ?? 0) + 1);
+      }
+    }
+  }
+
+  /** A local consumer took result `key`: drop it once nobody else here will, if only kept for them. */
+  private consumed(key: number): void {
+    const left = (this.consumers.get(key) ?? 1) - 1;
+    if (left > 0) {
+      this.consumers.set(key, left);
+      return;
+    }
+    this.consumers.delete(key);
+    if (this.keptForConsumers.delete(key)) this.store.delete(key);
   }
 
   private handle(m: ToWorker): void {
@@ -171,8 +202,10 @@ export class WorkerRuntime {
     if (refs) {
       for (const [index, key, holder] of refs) {
         if (holder === '' || holder === this.holder) {
-          if (this.store.has(key)) task.args[index] = this.store.get(key);
-          else {
+          if (this.store.has(key)) {
+            task.args[index] = this.store.get(key);
+            this.consumed(key);
+          } else {
             task.missing++;
             let list = this.waitingFor.get(key);
             if (!list) this.waitingFor.set(key, (list = []));
@@ -236,7 +269,11 @@ export class WorkerRuntime {
     const bytes = sizeOf(value);
     const waiters = this.waitingFor.get(task.id);
     const inline = bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
-    if (!inline || waiters) this.store.set(task.id, value);
+    if (!inline) this.store.set(task.id, value);
+    else if (this.consumers.has(task.id)) {
+      this.store.set(task.id, value);
+      this.keptForConsumers.add(task.id);
+    }
     this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined]);
     if (waiters) this.wake(task.id, value, waiters);
   }
@@ -246,7 +283,11 @@ export class WorkerRuntime {
     this.waitingFor.delete(key);
     for (const t of waiters) {
       const slots = (t as WorkerTask & { slots: [number, number][] }).slots;
-      for (const [index, k] of slots) if (k === key) t.args[index] = value;
+      for (const [index, k] of slots) {
+        if (k !== key) continue;
+        t.args[index] = value;
+        this.consumed(key);
+      }
       if (--t.missing === 0 && t.pendingFetches === 0) this.run(t);
     }
   }

@@ -1,6 +1,6 @@
 import { DTaskFailedError, type TaskRef } from '../../errors/task-failed-error.js';
 import type { DTask } from '../../task/dtask.js';
-import { TaskState } from '../../task/task-state.js';
+import { TaskFlags, TaskState } from '../../task/task-state.js';
 
 /** Runs and clears a finished task's listeners (`fetch`, `wait`, `then` callers). */
 export function notifyListeners(task: DTask<unknown>): void {
@@ -56,7 +56,9 @@ export function failTree(
     const upstream = stack.pop()!;
     onFailed(upstream);
     forEachDependent(upstream, (d) => {
-      if (d.state >= TaskState.Done || d.state === TaskState.Running) return;
+      if (d.state >= TaskState.Done) return;
+      // A running dependent can only be one sent ahead to wait for this input on a worker.
+      if (d.state === TaskState.Running && (d.flags & TaskFlags.SentAhead) === 0) return;
       d.state = TaskState.Failed;
       d.value = new DTaskFailedError({ task: d, rootTask: root, upstream, cause });
       stack.push(d);

@@ -31,6 +31,11 @@ export interface Executor {
   readonly inline: boolean;
   /** True when tasks run in another thread or process, so their functions must travel. */
   readonly shipsFunctions?: boolean;
+  /**
+   * True when `run` accepts a task whose inputs are still being made by tasks sent to this same
+   * executor (it starts it once they exist there): enables sending dependents ahead.
+   */
+  readonly acceptsPending?: boolean;
   /** Occupancy units a processor of this executor runs at once (Infinity: no limit). */
   readonly capacity: number;
   /** Starts `task` on `proc`; report the outcome through `sink`. */

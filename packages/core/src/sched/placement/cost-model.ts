@@ -1,4 +1,5 @@
 import type { Processor } from '../../processor/processor.js';
+import { functionId } from '../../worker/function-ref.js';
 
 /** Running mean of one function's run time. */
 interface RunStats {
@@ -10,19 +11,21 @@ interface RunStats {
 export const UNKNOWN_RUN_MS = 0.05;
 
 /**
- * The scheduler's cost model: run time learned per function signature (function and argument
- * count), bandwidth learned per kind of move, and helpers to estimate when a task placed on a
+ * The scheduler's cost model: run time learned per function signature (function, by its
+ * source or module export, and argument count), bandwidth learned per kind of move, and helpers to estimate when a task placed on a
  * processor would finish. Estimates, never a fixed order.
  */
 export class CostModel {
-  private readonly runs = new WeakMap<object, Map<number, RunStats>>();
+  /** By function id (per source text, see `functionId`), then by argument count. */
+  private readonly runs = new Map<number, Map<number, RunStats>>();
   private readonly bandwidth = new Map<string, number>();
 
   /** Records that `fn` with `arity` arguments ran for `ms`. */
   recordRun(fn: unknown, arity: number, ms: number): void {
-    if (typeof fn !== 'function' && (typeof fn !== 'object' || fn === null)) return;
-    let byArity = this.runs.get(fn as object);
-    if (!byArity) this.runs.set(fn as object, (byArity = new Map()));
+    if (typeof fn !== 'function') return;
+    const key = functionId(fn);
+    let byArity = this.runs.get(key);
+    if (!byArity) this.runs.set(key, (byArity = new Map()));
     const stats = byArity.get(arity);
     if (!stats) {
       byArity.set(arity, { meanMs: ms, count: 1 });
@@ -36,14 +39,14 @@ export class CostModel {
 
   /** Estimated run time of `fn` with `arity` arguments, in ms. */
   estimateRun(fn: unknown, arity: number): number {
-    if (typeof fn !== 'function' && (typeof fn !== 'object' || fn === null)) return UNKNOWN_RUN_MS;
-    return this.runs.get(fn as object)?.get(arity)?.meanMs ?? UNKNOWN_RUN_MS;
+    if (typeof fn !== 'function') return UNKNOWN_RUN_MS;
+    return this.runs.get(functionId(fn))?.get(arity)?.meanMs ?? UNKNOWN_RUN_MS;
   }
 
   /** How many times `fn` with `arity` arguments has been timed. */
   samples(fn: unknown, arity: number): number {
-    if (typeof fn !== 'function' && (typeof fn !== 'object' || fn === null)) return 0;
-    return this.runs.get(fn as object)?.get(arity)?.count ?? 0;
+    if (typeof fn !== 'function') return 0;
+    return this.runs.get(functionId(fn))?.get(arity)?.count ?? 0;
   }
 
   /** Records a measured transfer of `bytes` in `ms` between two processors. */

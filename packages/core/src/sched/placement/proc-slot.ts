@@ -13,6 +13,8 @@ export class ProcSlot {
   load = 0;
   /** Occupancy units running now. */
   inFlight = 0;
+  /** Estimated milliseconds of work sent to the executor and not finished (part of `load`). */
+  sentLoad = 0;
   /** Placed tasks waiting for capacity. */
   readonly backlog = new ReadyQueue<DTask<unknown>>();
   /** Removed by `rmProcs`: finishes what it holds, gets nothing new. */
