@@ -2,15 +2,22 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-/** Maps every workspace package's export subpaths to its sources (the `source` condition). */
-function sourceAliases(): Record<string, string> {
-  const aliases: Record<string, string> = {};
+/**
+ * Maps every workspace package's export subpaths to its sources (the `source` condition).
+ * Exact matches: a plain key would also catch its subpaths ('@dtask/core' → '@dtask/core/worker').
+ */
+function sourceAliases(): { find: RegExp; replacement: string }[] {
+  const aliases: { find: RegExp; replacement: string }[] = [];
   const root = resolve(import.meta.dirname, 'packages');
   for (const dir of readdirSync(root)) {
     const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
     for (const [sub, target] of Object.entries<Record<string, unknown>>(pkg.exports ?? {})) {
       if (typeof target === 'object' && typeof target.source === 'string') {
-        aliases[join(pkg.name, sub)] = join(root, dir, target.source);
+        const name = join(pkg.name, sub).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+        aliases.push({
+          find: new RegExp(`^${name}$`),
+          replacement: join(root, dir, target.source),
+        });
       }
     }
   }

@@ -16,6 +16,8 @@ export interface ThreadWorkerData {
   peers: PeerPort[];
   /** Modules loaded with `everywhere`, by URL. */
   modules: string[];
+  /** Shared memory naming the task the thread is running (for crash attribution). */
+  runningTask: Float64Array;
 }
 
 /** Administrative messages on the worker's `parentPort` (main → worker). */

@@ -11,14 +11,21 @@ export interface ThreadWorkerOptions {
   thread: number;
   peers: PeerPort[];
   modules: string[];
+  /**
+   * The main thread's `everywhere` modules by URL (the context's live map), so that functions
+   * spawned from inside a task by module reference resolve here.
+   */
+  loadedModules: Map<string, Record<string, unknown>>;
   scheduler: ConstructorParameters<typeof WorkerConnection>[1]['scheduler'];
   resourceLimits?: ResourceLimits;
   execArgv?: string[];
   cancelGraceMs: number;
   queueAhead: number;
-  /** Called once when the thread is gone (crash, exit, terminate), after its tasks were handed back. */
-  onExit: (worker: ThreadWorker, code: number) => void;
-  /** Called before tasks are handed back, so its processor can be removed first. */
+  /**
+   * Called once when the thread is gone (crash, exit, terminate), whichever is noticed first:
+   * its channel closing or its `exit` event (either may come first). Called before the tasks it
+   * held are handed back, so that its processor can be replaced or removed first.
+   */
   onLost: (worker: ThreadWorker) => void;
 }
 
@@ -35,12 +42,15 @@ export class ThreadWorker {
   private readonly loads = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   /** Resolves when the thread is up. */
   readonly online: Promise<void>;
+  /** Set once the thread is gone: its channel closed or it exited, whichever came first. */
   exited = false;
 
   constructor(options: ThreadWorkerOptions) {
     this.proc = new ThreadProc(options.worker, options.thread);
     const channel = new MessageChannel();
+    const runningTask = new Float64Array(new SharedArrayBuffer(8));
     const data: ThreadWorkerData = {
+      runningTask,
       worker: options.worker,
       thread: options.thread,
       port: channel.port2,
@@ -54,15 +64,16 @@ export class ThreadWorker {
       execArgv: options.execArgv,
       name: `dtask ${this.proc.id}`,
     });
-    this.thread.unref();
     this.transport = portTransport(channel.port1);
     this.connection = new WorkerConnection(this.transport, {
       processor: this.proc,
       scheduler: options.scheduler,
+      modules: options.loadedModules,
+      runningTask,
       queueAhead: options.queueAhead,
       cancelGraceMs: options.cancelGraceMs,
       terminate: () => void this.thread.terminate(),
-      onLost: () => options.onLost(this),
+      onLost: () => this.gone(options),
     });
     this.online = new Promise((resolve, reject) => {
       this.thread.once('online', resolve);
@@ -72,12 +83,39 @@ export class ThreadWorker {
     this.thread.on('message', (m: AdminReply) => this.onAdmin(m));
     this.thread.on('error', () => {}); // reported through 'exit'
     this.thread.once('exit', (code) => {
-      this.exited = true;
-      for (const l of this.loads.values()) l.reject(new Error(`${this.proc.id} exited`));
-      this.loads.clear();
-      this.transport.close(); // the connection hands its tasks back
-      options.onExit(this, code);
+      this.exitCode = code;
+      this.transport.close(); // the connection hands its tasks back (after `gone`)
+      this.gone(options);
     });
+    // Referenced while it starts (and while it loads modules), so that awaiting `ready()` or
+    // `everywhere()` keeps node alive; idle afterwards, it does not. (Done after adding the
+    // 'message' listener, which references a Worker again.)
+    this.thread.once('online', () => {
+      this.started = true;
+      this.updateRef();
+    });
+  }
+
+  private started = false;
+
+  private updateRef(): void {
+    if (this.exited) return;
+    if (!this.started || this.loads.size > 0) this.thread.ref();
+    else this.thread.unref();
+  }
+
+  /** The thread's exit code, once it has exited. */
+  exitCode: number | undefined;
+
+  private gone(options: ThreadWorkerOptions): void {
+    if (this.exited) return;
+    this.exited = true;
+    // A replacement loads the modules at start: a load cut short here is not a failure.
+    for (const l of this.loads.values()) l.resolve();
+    this.loads.clear();
+    // Its channel may close before the thread has quite ended: make sure it does.
+    if (this.exitCode === undefined) void this.thread.terminate();
+    options.onLost(this);
   }
 
   /** Sends a peer link to this thread's runtime. */
@@ -94,6 +132,7 @@ export class ThreadWorker {
     const req = this.nextReq++;
     return new Promise<void>((resolve, reject) => {
       this.loads.set(req, { resolve, reject });
+      this.updateRef();
       this.thread.postMessage({ op: 'load', req, url } satisfies AdminRequest);
     });
   }
@@ -102,6 +141,7 @@ export class ThreadWorker {
     const waiting = this.loads.get(m.req);
     if (!waiting) return;
     this.loads.delete(m.req);
+    this.updateRef();
     if (m.op === 'loaded') waiting.resolve();
     else waiting.reject(new Error(`${this.proc.id} could not load the module: ${m.error}`));
   }

@@ -1,6 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
-import { ArgumentError, currentWorker, type Plugin, type PluginHost } from '@dtask/core';
+import {
+  ArgumentError,
+  currentWorker,
+  type Plugin,
+  type PluginHost,
+  WorkerLostError,
+} from '@dtask/core';
 import { ThreadWorker } from './thread-worker.js';
 
 /** Options of `threads()`. */
@@ -86,11 +92,11 @@ export function threads(
       cancelGraceMs,
       queueAhead,
       onLost: (w) => {
-        if (workers.get(thread) === w) host!.removeProcessor(w.proc);
-      },
-      onExit: (w) => {
-        if (closing || workers.get(thread) !== w) return;
-        // Replace it under the same number; tasks handed back are placed again.
+        if (workers.get(thread) !== w) return;
+        host!.removeProcessor(w.proc);
+        if (closing || host!.context.isClosed) return;
+        // Replace it under the same number before its tasks are handed back, so that they
+        // (even those scoped to this thread) are placed again, on the new thread or another.
         const next = start(thread);
         host!.addProcessor(next.proc, next.connection);
       },
@@ -118,7 +124,17 @@ export function threads(
     },
     async close() {
       closing = true;
-      await Promise.all([...workers.values()].map((w) => w.terminate()));
+      // Tasks still on the threads fail (as `Context.close` promises) instead of being handed
+      // back, which would run them on the main thread after the context closed.
+      const live = [...workers.values()].filter((w) => !w.exited);
+      for (const w of live) {
+        host?.removeProcessor(w.proc);
+        const error = new WorkerLostError(`The context closed while the task was on ${w.proc.id}`);
+        for (const task of [...w.connection.inFlight.values()]) {
+          host?.context.scheduler.fail(task, error);
+        }
+      }
+      await Promise.all(live.map((w) => w.terminate()));
     },
     threadWorkers: () => [...workers.values()],
   };

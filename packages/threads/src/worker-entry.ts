@@ -1,11 +1,16 @@
 // Runs inside each worker thread: starts the core worker runtime on the channel the main
 // thread handed over, links to peer runtimes, and loads `everywhere` modules on request.
 import { parentPort, workerData } from 'node:worker_threads';
+import * as dtask from '@dtask/core';
 import { startWorkerRuntime } from '@dtask/core/worker';
 import { portTransport } from './port-transport.js';
 import type { AdminReply, AdminRequest, ThreadWorkerData } from './protocol.js';
 
 const data = workerData as ThreadWorkerData;
+
+// Functions that travel as source text reach the API through the `dtask` global (the
+// free-variable check counts it as one every runtime has).
+(globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
 
 async function load(url: string): Promise<Record<string, unknown>> {
   const ns = (await import(url)) as Record<string, unknown>;
@@ -20,6 +25,7 @@ const runtime = startWorkerRuntime(portTransport(data.port), {
   worker: data.worker,
   thread: data.thread,
   idBase: (data.worker * 1024 + data.thread) * 2 ** 32,
+  runningTask: data.runningTask,
   modules,
   setProcessWorker: false,
 });

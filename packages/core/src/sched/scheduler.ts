@@ -325,7 +325,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   private isFull(slot: ProcSlot, task: DTask<unknown>): boolean {
     if (slot.inFlight === 0) return false;
     const occupancy = task.options.occupancy ?? 1;
-    return slot.inFlight + occupancy > slot.executor.capacity || slot.sentLoad > AHEAD_MS;
+    if (slot.inFlight + occupancy > slot.executor.capacity) return true;
+    // A task spawned from inside a task may be what its parent, running there, waits for:
+    // the queue-ahead budget (which counts the parent's waiting as work) must not hold it.
+    return (task.flags & TaskFlags.Nested) === 0 && slot.sentLoad > AHEAD_MS;
   }
 
   /** Hands a placed task to its executor (its estimate is already in `slot.load`). */
@@ -399,7 +402,11 @@ export class Scheduler implements TaskOwner, ExecutorSink {
         if (isChunk(a)) return false;
         continue;
       }
-      if (a.state === TaskState.Done) continue;
+      if (a.state === TaskState.Done) {
+        // A result lost with its worker must be recomputed first (see waitForLostInputs).
+        if (a.value instanceof RemoteResult && a.value.isLost()) return false;
+        continue;
+      }
       if (a.state !== TaskState.Running || a.proc !== slot.proc || a.owner !== this) return false;
     }
     try {

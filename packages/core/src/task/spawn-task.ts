@@ -11,6 +11,7 @@ import {
   normalizeOptions,
   type TaskOptions,
 } from './options.js';
+import { TaskFlags } from './task-state.js';
 
 /** An argument of type `A` may also be given as a task or chunk producing an `A`. */
 export type SpawnArgs<A extends unknown[]> = { [K in keyof A]: A[K] | DTask<A[K]> | Chunk<A[K]> };
@@ -69,7 +70,7 @@ export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]):
   if (hasDefaultOptions()) options = applyDefaultOptions(options, fn, argTypesOf(args));
   const flags = scheduler.admit === undefined ? 0 : scheduler.admit(fn, options);
   const task = makeTask(scheduler, nextTaskId(), fn, args, options, inherited);
-  task.flags = flags;
+  task.flags = frame?.frameTask === undefined ? flags : flags | TaskFlags.Nested;
   const queue = frame === undefined ? undefined : frame.queue;
   if (queue !== undefined) queue.enqueue(task, (t, extra) => scheduler.submit(t, extra));
   else scheduler.submit(task);

@@ -24,4 +24,6 @@ export enum TaskFlags {
   LocalOnly = 4,
   /** Sent to a worker before its inputs existed there; it starts the moment they do. */
   SentAhead = 8,
+  /** Spawned from inside another task (its parent may be waiting for it). */
+  Nested = 16,
 }

@@ -8,7 +8,7 @@ import { type DTask, isDTask } from '../task/dtask.js';
 import { runWithFrame, ScopedFrame } from '../task/frame.js';
 import { mergeOptions } from '../task/options.js';
 import { makeTask } from '../task/spawn-task.js';
-import { TaskState } from '../task/task-state.js';
+import { TaskFlags, TaskState } from '../task/task-state.js';
 import { Batcher } from './batcher.js';
 import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
 import { fromPlainOptions, toPlainOptions } from './plain-options.js';
@@ -41,6 +41,8 @@ export interface WorkerConnectionOptions {
   terminate?: () => void;
   /** How long a cancelled running task may take to stop before its worker is ended (ms). */
   cancelGraceMs?: number;
+  /** The runtime's `runningTask` memory (see `WorkerRuntimeOptions`): names a crash's culprit. */
+  runningTask?: Float64Array;
 }
 
 /**
@@ -155,6 +157,14 @@ export class WorkerConnection implements Executor {
       const v = a.value;
       if (meta) {
         (waits ??= []).push(a.owner.fetchChunk(a).then((c) => (out[i] = c)));
+      } else if (v instanceof RemoteResult && v.isLost()) {
+        // Its holder died after this task was placed: recompute the input, then run again.
+        sink.lost(
+          [task],
+          new InputLostError(`Input ${i} of task #${task.id} was lost with its worker`),
+          true,
+        );
+        return;
       } else if (v instanceof RemoteResult && isResultKey(v.key)) {
         const holder = v.key.connection === this ? '' : v.key.connection.holder;
         (refs ??= []).push([i, v.key.key, holder]);
@@ -323,6 +333,7 @@ export class WorkerConnection implements Executor {
     const task = runWithFrame(new ScopedFrame(undefined, inherited, undefined), () =>
       makeTask(scheduler, m.id, fn, m.args, options, inherited),
     );
+    task.flags |= TaskFlags.Nested;
     this.proxied.set(m.id, task);
     scheduler.submit(task, extra.length > 0 ? extra : undefined);
   }
@@ -367,13 +378,15 @@ export class WorkerConnection implements Executor {
       reason === undefined ? undefined : { cause: reason },
     );
     this.requests.rejectAll(error);
-    const [oldest, ...rest] = this.inFlight.values();
+    // Only the task that was running is charged with the kill: the one the runtime named in
+    // shared memory, else (a crash from async code) the oldest in flight.
+    const named = this.options.runningTask?.[0];
+    const culprit = (named && this.inFlight.get(named)) || this.inFlight.values().next().value;
+    const rest = [...this.inFlight.values()].filter((t) => t !== culprit);
     this.inFlight.clear();
     // Remove the processor first, so the tasks handed back are placed elsewhere.
     this.options.onLost?.(this, reason);
-    // The runtime works through its queue in order, so the oldest task is the one most
-    // likely running when it died: only it is charged with the kill.
-    if (oldest) this.sink?.lost([oldest], error, this.closing);
+    if (culprit) this.sink?.lost([culprit], error, this.closing);
     if (rest.length > 0) this.sink?.lost(rest, error, true);
   }
 }

@@ -41,6 +41,11 @@ export interface WorkerRuntimeOptions {
    * the scheduler's thread (tests) leaves it unset.
    */
   idBase?: number;
+  /**
+   * Shared memory where the runtime writes the id of the task running synchronously now (0 when
+   * none), so that if the thread dies the scheduler knows which task was running.
+   */
+  runningTask?: Float64Array;
 }
 
 /**
@@ -67,6 +72,7 @@ export class WorkerRuntime {
   readonly processor: Processor;
   readonly holder: string;
   private readonly modules: Map<string, Record<string, unknown>>;
+  private readonly runningTask: Float64Array | undefined;
   /** The scheduler proxy that tasks spawned here go to. */
   readonly owner: ProxyOwner;
   private closed = false;
@@ -77,6 +83,7 @@ export class WorkerRuntime {
   ) {
     this.processor = options.processor ?? new ThreadProc(options.worker, options.thread);
     this.holder = this.processor.id;
+    this.runningTask = options.runningTask;
     if (options.setProcessWorker) setCurrentWorker(options.worker);
     if (options.idBase !== undefined) reserveTaskIds(options.idBase);
     this.modules = options.modules ?? new Map();
@@ -244,13 +251,17 @@ export class WorkerRuntime {
   private run(task: WorkerTask): void {
     if (task.cancelled) return;
     task.startedAt = performance.now();
+    const slot = this.runningTask;
+    if (slot !== undefined) slot[0] = task.id;
     let result: unknown;
     try {
       result = callInFrame(task, task.fn, task.args);
     } catch (error) {
+      if (slot !== undefined) slot[0] = 0;
       this.finishFail(task, error);
       return;
     }
+    if (slot !== undefined) slot[0] = 0;
     if (
       result !== null &&
       (typeof result === 'object' || typeof result === 'function') &&

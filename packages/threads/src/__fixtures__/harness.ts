@@ -1,0 +1,60 @@
+// Shared set-up of the threads tests: a context with its own threads plugin per test, closed
+// afterwards, and the fixture modules loaded with everywhere().
+import { Context, everywhere } from '@dtask/core';
+import { afterEach } from 'vitest';
+import { type ThreadsOptions, threads } from '../index.js';
+
+export const TASKS_URL = new URL('./tasks.mjs', import.meta.url);
+export const CJS_URL = new URL('./tasks.cjs', import.meta.url);
+
+/** The fixture module as the main thread loaded it (the same function objects everywhere() registered). */
+export type Tasks = typeof import('./tasks.mjs');
+
+export interface Rig {
+  ctx: Context;
+  plugin: ReturnType<typeof threads>;
+  tasks: Tasks;
+}
+
+const open = new Set<Context>();
+
+afterEach(async () => {
+  const contexts = [...open];
+  open.clear();
+  await Promise.all(contexts.map((c) => c.close()));
+});
+
+/** A ready context with `threads(options)` (default 2 threads) and tasks.mjs loaded everywhere. */
+export async function rig(options: ThreadsOptions = {}): Promise<Rig> {
+  const plugin = threads({ count: 2, ...options });
+  const ctx = new Context({ plugins: [plugin] });
+  open.add(ctx);
+  await ctx.ready();
+  await everywhere(TASKS_URL, ctx);
+  const tasks = (await import('./tasks.mjs')) as Tasks;
+  return { ctx, plugin, tasks };
+}
+
+/** An Int32Array over a SharedArrayBuffer: counters and flags that every thread sees. */
+export function sharedInts(n = 4): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4 * n));
+}
+
+/** Resolves when `check()` holds, polling; rejects after `ms`. */
+export async function until(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** The error a task's fetch rejects with (fails the test if it resolves). */
+export async function failureOf(task: PromiseLike<unknown> & { fetch(): Promise<unknown> }) {
+  return task.fetch().then(
+    (v) => {
+      throw new Error(`expected the task to fail; it gave ${String(v)}`);
+    },
+    (e: any) => e,
+  );
+}

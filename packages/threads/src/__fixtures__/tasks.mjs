@@ -1,0 +1,212 @@
+// Task functions for the threads tests, loaded on every thread with
+// everywhere(new URL('./__fixtures__/tasks.mjs', import.meta.url), ctx): they travel by
+// reference (module + export name) and may use this module's imports and state.
+import {
+  getOptions,
+  inTask,
+  scope,
+  spawn,
+  taskProcessor,
+  taskSignal,
+  withOptions,
+} from '@dtask/core';
+import { double } from './helper.mjs';
+
+// ------------------------------------------------------------------ basics
+
+/** Where the task runs, e.g. 'thread:1:2'. */
+export const whereAmI = () => taskProcessor().id;
+
+let calls = 0;
+/** Module state: how many times this thread's copy of the module ran it. */
+export function countCall() {
+  calls += 1;
+  return [taskProcessor().id, calls];
+}
+
+/** Uses an imported helper. */
+export const useHelper = (x) => double(x);
+
+export const add = (a, b) => a + b;
+
+// ------------------------------------------------------------------ data
+
+/** A result too big to ride back with the completion (8 bytes per element). */
+export function makeBig(n, value) {
+  return new Float64Array(n).fill(value);
+}
+
+/** Like makeBig, counting its runs in `counter[0]` (an Int32Array over a SharedArrayBuffer). */
+export function makeBigCounted(counter, n, value) {
+  Atomics.add(counter, 0, 1);
+  return new Float64Array(n).fill(value);
+}
+
+/** [sum, length, where it ran] */
+export function sumArray(xs) {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return [s, xs.length, taskProcessor().id];
+}
+
+/** Writes `value` at `index` of a (shared) typed array in place; returns where it ran. */
+export function writeAt(xs, index, value) {
+  xs[index] = value;
+  return taskProcessor().id;
+}
+
+/** Reads `index` of a (shared) typed array. */
+export const readAt = (xs, index) => xs[index];
+
+/**
+ * Signals that it started, waits (blocking this thread, up to 5 s) until slot 0 of `flags` (an
+ * Int32Array over a SharedArrayBuffer) is 1, then reads `xs[index]`: sees a write another
+ * thread made meanwhile. Returns how its wait ended ('ok', or 'not-equal' when the write came
+ * before the wait began), the value and where it ran.
+ */
+export function waitThenRead(flags, xs, index) {
+  Atomics.store(flags, 1, 1); // "I have started"
+  Atomics.notify(flags, 1);
+  const outcome = Atomics.wait(flags, 0, 0, 5000);
+  return [outcome, xs[index], taskProcessor().id];
+}
+
+/**
+ * Waits until the reader has started, writes `xs[index] = value`, then wakes it; returns how
+ * its wait ended ('timed-out' if the reader never started) and where it ran.
+ */
+export function writeThenWake(flags, xs, index, value) {
+  const outcome = Atomics.wait(flags, 1, 0, 5000);
+  xs[index] = value;
+  Atomics.store(flags, 0, 1);
+  Atomics.notify(flags, 0);
+  return [outcome, taskProcessor().id];
+}
+
+// ------------------------------------------------------------------ nested
+
+/** Spawns and awaits tasks from inside a task; reports where everything ran. */
+export async function nestedSpawn(n) {
+  const here = taskProcessor().id;
+  const child = spawn(double, n); // an everywhere function, default scope
+  const grandchild = spawn(add, child, 1); // takes a task as argument
+  const pinned = spawn({ scope: scope({ worker: 1, thread: 3 }) }, whereAmI);
+  const [g, p] = await Promise.all([grandchild, pinned]);
+  return { here, inTask: inTask(), value: g, pinned: p };
+}
+
+/** `withOptions` inside a task: the nested task runs where the options say. */
+export async function nestedWithOptions(thread) {
+  const t = withOptions({ scope: scope({ worker: 1, thread }), name: 'inner' }, () =>
+    spawn(reportOptions),
+  );
+  return [taskProcessor().id, await t];
+}
+
+/** [where, its name option, getOptions() keys] */
+export function reportOptions() {
+  return [taskProcessor().id, getOptions('name', 'unset')];
+}
+
+/** Three levels of tasks, each reporting where it ran (for inherited withOptions scopes). */
+export async function nestedChain(depth) {
+  const here = taskProcessor().id;
+  if (depth <= 1) return [here];
+  return [here, ...(await spawn(nestedChain, depth - 1))];
+}
+
+/** Like nestedChain, sleeping `ms` first (so that the cost model learns it is slow). */
+export async function nestedSlowChain(depth, ms) {
+  await sleep(ms);
+  const here = taskProcessor().id;
+  if (depth <= 1) return [here];
+  return [here, ...(await spawn(nestedSlowChain, depth - 1, ms))];
+}
+
+// ------------------------------------------------------------------ cancellation
+
+export const sleep = (ms, value) => new Promise((resolve) => setTimeout(() => resolve(value), ms));
+
+/** Waits for its abort signal; sets `flags[0] = 1` when it fires. Never resolves otherwise. */
+export async function waitForAbort(flags) {
+  const signal = taskSignal();
+  Atomics.store(flags, 1, 1); // "started"
+  await new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  Atomics.store(flags, 0, 1);
+  return 'saw the abort';
+}
+
+/** Blocks its thread forever (only terminating the thread stops it); sets `flags[1] = 1` first. */
+export function spinForever(flags) {
+  Atomics.store(flags, 1, 1);
+  for (;;) {
+    // busy
+  }
+}
+
+// ------------------------------------------------------------------ faults
+// Each counts its runs in `counter[0]` and kills its thread on the first `times` runs.
+
+/** Calls process.exit() (which ends only this thread). */
+export function exitFirst(counter, times, value) {
+  if (Atomics.add(counter, 0, 1) < times) process.exit(7);
+  return value;
+}
+
+/** Throws an uncaught error from a timer (which ends the thread); the task itself never settles. */
+export function throwLaterFirst(counter, times, value) {
+  if (Atomics.add(counter, 0, 1) < times) {
+    setTimeout(() => {
+      throw new Error('uncaught, asynchronously');
+    }, 1);
+    return new Promise(() => {});
+  }
+  return value;
+}
+
+/** Allocates until the thread's heap limit (resourceLimits) is hit. */
+export function exhaustMemoryFirst(counter, times, value) {
+  if (Atomics.add(counter, 0, 1) < times) {
+    const hog = [];
+    for (;;) hog.push(Array.from({ length: 10_000 }, (_, i) => ({ i, s: `x${i}` })));
+  }
+  return value;
+}
+
+// ------------------------------------------------------------------ chaos
+// Small Float64Arrays (2 KiB, so they stay on the worker that made them) of simple arithmetic.
+
+const LEN = 256;
+
+/** Burns about `ms` of CPU, so that the DAG runs long enough to be hit by kills. */
+function work(ms) {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // busy
+  }
+}
+
+export function leaf(i, ms) {
+  work(ms);
+  return new Float64Array(LEN).fill(i);
+}
+export function twice(xs, ms) {
+  work(ms);
+  return xs.map((x) => x * 2);
+}
+export function plusOne(xs, ms) {
+  work(ms);
+  return xs.map((x) => x + 1);
+}
+export function addArrays(a, b, ms) {
+  work(ms);
+  return a.map((x, k) => x + b[k]);
+}
+export function total(xs) {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return s;
+}

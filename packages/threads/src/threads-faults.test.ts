@@ -1,0 +1,270 @@
+// Real worker threads (issue "@dtask/threads"): cancellation, threads that die (process.exit,
+// uncaught errors, out of memory, terminate from outside), the 3-kill limit, recomputation of
+// lost results from lineage, and a chaos run. Needs the built dist (worker threads load it).
+import { CancelledError, DTaskFailedError, scope, WorkerLostError } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { failureOf, type Rig, rig, sharedInts, until } from './__fixtures__/harness.js';
+
+const onThread = (thread: number) => ({ scope: scope({ worker: 1, thread }) });
+
+/** The ThreadWorker running thread `thread` now. */
+const workerOf = (r: Rig, thread: number) =>
+  r.plugin.threadWorkers().find((w) => w.proc.id === `thread:1:${thread}`)!;
+
+/** Resolves once thread `thread` has been replaced by a newer worker than `old`. */
+const replaced = (r: Rig, thread: number, old: unknown) =>
+  until(() => workerOf(r, thread) !== old && !workerOf(r, thread).exited, 10_000, 'a replacement');
+
+describe('threads: cancellation', () => {
+  it('cancel() of a queued task fails it at once with CancelledError', async () => {
+    const { ctx, tasks } = await rig();
+    const slow = ctx.spawn(onThread(2), tasks.sleep, 400, 'slow');
+    const queued = ctx.spawn(onThread(2), tasks.add, slow as unknown as number, 1);
+    const t0 = performance.now();
+    expect(queued.cancel()).toBe(true);
+    const error = await failureOf(queued);
+    expect(performance.now() - t0).toBeLessThan(200);
+    expect(error).toBeInstanceOf(DTaskFailedError);
+    expect(error.cause).toBeInstanceOf(CancelledError);
+    expect(error.cause.code).toBe('DTASK_CANCELLED');
+    expect(await slow).toBe('slow'); // unrelated to the cancelled dependent
+    // Queued on a busy thread (sent ahead, not started) works the same way.
+    const blocker = ctx.spawn(onThread(3), tasks.sleep, 300, 'blocker');
+    const behind = ctx.spawn(onThread(3), tasks.sleep, 1, 'behind');
+    await new Promise((r) => setTimeout(r, 20));
+    behind.cancel();
+    expect((await failureOf(behind)).cause).toBeInstanceOf(CancelledError);
+    expect(await blocker).toBe('blocker');
+  });
+
+  it('a running async task sees its abort signal and fails with CancelledError', async () => {
+    const { ctx, tasks } = await rig();
+    const flags = sharedInts(2);
+    const t = ctx.spawn(onThread(2), tasks.waitForAbort, flags);
+    await until(() => Atomics.load(flags, 1) === 1, 5000, 'the task to start');
+    t.cancel();
+    const error = await failureOf(t);
+    expect(error.cause).toBeInstanceOf(CancelledError);
+    await until(() => Atomics.load(flags, 0) === 1, 5000, 'the task to see its abort signal');
+    // The thread goes on serving.
+    expect(await ctx.spawn(onThread(2), tasks.whereAmI)).toBe('thread:1:2');
+  });
+
+  it('a task that blocks its thread is cancelled; the thread is terminated after cancelGraceMs and replaced', async () => {
+    const r = await rig({ cancelGraceMs: 100 });
+    const { ctx, tasks } = r;
+    const old = workerOf(r, 2);
+    const exited = new Promise<number>((resolve) => old.worker.once('exit', resolve));
+    const flags = sharedInts(2);
+    const spinner = ctx.spawn(onThread(2), tasks.spinForever, flags);
+    await until(() => Atomics.load(flags, 1) === 1, 5000, 'the spinner to start');
+    const t0 = performance.now();
+    spinner.cancel();
+    expect((await failureOf(spinner)).cause).toBeInstanceOf(CancelledError);
+    expect(performance.now() - t0).toBeLessThan(100); // the task fails at once
+    await exited;
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(90);
+    await replaced(r, 2, old);
+    expect(await ctx.spawn(onThread(2), tasks.whereAmI)).toBe('thread:1:2');
+  });
+
+  it('a kill after a cancel’s grace period does not count toward the 3-kill limit', async () => {
+    const r = await rig({ cancelGraceMs: 50 });
+    const { ctx, tasks } = r;
+    const flags = sharedInts(2);
+    const runs = sharedInts(1);
+    const spinner = ctx.spawn(onThread(2), tasks.spinForever, flags);
+    await until(() => Atomics.load(flags, 1) === 1, 5000, 'the spinner to start');
+    // Sent to thread 2 behind the spinner: in flight there when the thread is terminated.
+    // It kills its thread on its first 2 runs: 2 kills of its own, plus the cancel's kill if it
+    // counted, would reach the limit.
+    const victim = ctx.spawn(onThread(2), tasks.exitFirst, runs, 2, 'survived');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    spinner.cancel();
+    expect(await victim).toBe('survived');
+    expect(Atomics.load(runs, 0)).toBe(3);
+  });
+});
+
+describe('threads: faults', () => {
+  const dies = [
+    ['calls process.exit()', 'exitFirst', {}],
+    ['throws an uncaught error asynchronously', 'throwLaterFirst', {}],
+    [
+      'runs out of memory under resourceLimits',
+      'exhaustMemoryFirst',
+      { resourceLimits: { maxOldGenerationSizeMb: 32 } },
+    ],
+  ] as const;
+  for (const [what, fn, options] of dies) {
+    it(`a task that ${what} takes its thread down; the thread is replaced and the task re-runs`, async () => {
+      const r = await rig(options);
+      const { ctx, tasks } = r;
+      const old = workerOf(r, 2);
+      const exitCode = new Promise<number>((resolve) => old.worker.once('exit', resolve));
+      const runs = sharedInts(1);
+      const t = ctx.spawn(onThread(2), tasks[fn], runs, 1, `${fn} done`);
+      expect(await t).toBe(`${fn} done`);
+      expect(Atomics.load(runs, 0)).toBe(2);
+      expect(await exitCode).not.toBe(0);
+      await replaced(r, 2, old);
+      expect(await ctx.spawn(onThread(2), tasks.whereAmI)).toBe('thread:1:2');
+    }, 20_000);
+  }
+
+  it('a task that kills its worker every time fails after 3 kills with WorkerLostError', async () => {
+    const { ctx, tasks } = await rig();
+    const runs = sharedInts(1);
+    const t = ctx.spawn(tasks.exitFirst, runs, 1_000_000, 'never');
+    const error = await failureOf(t);
+    expect(error).toBeInstanceOf(DTaskFailedError);
+    expect(error.cause).toBeInstanceOf(WorkerLostError);
+    expect(error.cause.code).toBe('DTASK_WORKER_LOST');
+    expect(Atomics.load(runs, 0)).toBe(3);
+    // The context still works, on both threads.
+    const where = await Promise.all([2, 3].map((n) => ctx.spawn(onThread(n), tasks.whereAmI)));
+    expect(where).toEqual(['thread:1:2', 'thread:1:3']);
+  });
+
+  it('other tasks in flight on a dead worker are re-run and give the right results', async () => {
+    const r = await rig();
+    const { ctx, tasks } = r;
+    const before = Array.from({ length: 10 }, (_, i) => ctx.spawn(onThread(2), tasks.sleep, 20, i));
+    const runs = sharedInts(1);
+    const killer = ctx.spawn(onThread(2), tasks.exitFirst, runs, 1, 'killer done');
+    const after = Array.from({ length: 10 }, (_, i) => ctx.spawn(tasks.sleep, 5, i * 10));
+    const scopedAfter = Array.from({ length: 5 }, (_, i) =>
+      ctx.spawn(onThread(2), tasks.add, i, 100),
+    );
+    expect(await Promise.all(before)).toEqual([...Array(10).keys()]);
+    expect(await killer).toBe('killer done');
+    expect(await Promise.all(after)).toEqual([...Array(10).keys()].map((i) => i * 10));
+    expect(await Promise.all(scopedAfter)).toEqual([100, 101, 102, 103, 104]);
+  });
+
+  it('tasks running on a thread terminated from outside are re-run elsewhere', async () => {
+    const r = await rig();
+    const { ctx, tasks } = r;
+    const many = Array.from({ length: 40 }, (_, i) => ctx.spawn(tasks.sleep, 10, i));
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    await workerOf(r, 2).worker.terminate();
+    expect(await Promise.all(many)).toEqual([...Array(40).keys()]);
+  });
+
+  it('results held by a dead worker are recomputed from lineage when a dependent needs them', async () => {
+    const r = await rig();
+    const { ctx, tasks } = r;
+    const runs = sharedInts(1);
+    const n = 50_000;
+    const big = ctx.spawn(onThread(2), tasks.makeBigCounted, runs, n, 2);
+    await big.wait();
+    expect(Atomics.load(runs, 0)).toBe(1);
+    const old = workerOf(r, 2);
+    await old.worker.terminate();
+    await replaced(r, 2, old);
+    // A dependent spawned after the loss: the input is made again, then moved.
+    expect(await ctx.spawn(onThread(3), tasks.sumArray, big)).toEqual([2 * n, n, 'thread:1:3']);
+    expect(Atomics.load(runs, 0)).toBe(2);
+    // Lost again, then fetched by the caller: recomputed once more.
+    const again = workerOf(r, 2);
+    await again.worker.terminate();
+    await replaced(r, 2, again);
+    const value = await big;
+    expect(value.length).toBe(n);
+    expect(value[0]).toBe(2);
+    expect(Atomics.load(runs, 0)).toBe(3);
+  });
+
+  it('a dependent waiting on a lost result held elsewhere gets it recomputed (chain across threads)', async () => {
+    const r = await rig();
+    const { ctx, tasks } = r;
+    const runs = sharedInts(1);
+    const a = ctx.spawn(onThread(2), tasks.makeBigCounted, runs, 10_000, 1);
+    await a.wait();
+    const old = workerOf(r, 2);
+    await old.worker.terminate();
+    // Spawned right away: the loss may or may not have been noticed yet.
+    const b = ctx.spawn(onThread(3), tasks.sumArray, a);
+    const c = ctx.spawn(tasks.sumArray, a);
+    expect((await b).slice(0, 2)).toEqual([10_000, 10_000]);
+    expect((await c).slice(0, 2)).toEqual([10_000, 10_000]);
+    expect(Atomics.load(runs, 0)).toBeGreaterThanOrEqual(2);
+  });
+});
+
+/** Running tasks with an input whose worker is gone: what a hang looks like. */
+function stuckTasks(ctx: Rig['ctx']): string[] {
+  const out: string[] = [];
+  for (const t of (ctx.scheduler as any).running as Set<any>) {
+    const lost = t.args.filter((a: any) => a?.value?.isLost?.() === true).map((a: any) => a.id);
+    out.push(`#${t.id} ${t.fn.name} on ${t.proc?.id} flags=${t.flags} lost inputs: ${lost}`);
+  }
+  return out;
+}
+
+describe('threads: chaos', () => {
+  it('a 1,000-task DAG gives the exact result while a thread is killed every 100 ms (10 kills)', async () => {
+    const r = await rig();
+    const { ctx, tasks } = r;
+    const LEAVES = 200;
+    const MS = 2; // CPU per task, so that the run outlasts the kills
+    // Leaves i → diamond (2i and i+1, joined: 3i+1) → pairwise sums → total.
+    let level = Array.from({ length: LEAVES }, (_, i) => {
+      const x = ctx.spawn(tasks.leaf, i, MS);
+      const left = ctx.spawn(tasks.twice, x, MS);
+      const right = ctx.spawn(tasks.plusOne, x, MS);
+      return ctx.spawn(tasks.addArrays, left, right, MS);
+    });
+    let count = LEAVES * 4;
+    while (level.length > 1) {
+      const next = [];
+      for (let i = 0; i + 1 < level.length; i += 2) {
+        next.push(ctx.spawn(tasks.addArrays, level[i], level[i + 1], MS));
+        count++;
+      }
+      if (level.length % 2 === 1) next.push(level[level.length - 1]);
+      level = next;
+    }
+    const result = ctx.spawn(tasks.total, level[0]);
+    count++;
+    expect(count).toBe(1000);
+
+    let kills = 0;
+    const killer = (async () => {
+      while (kills < 10) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const live = r.plugin.threadWorkers().filter((w) => !w.exited);
+        const victim = live[kills % live.length];
+        if (!victim) continue;
+        kills++;
+        await victim.worker.terminate();
+      }
+    })();
+    const HANG_MS = 20_000;
+    const value = await Promise.race([
+      result,
+      new Promise<never>((_, reject) =>
+        setTimeout(
+          () =>
+            reject(
+              new Error(
+                `the DAG hung (no result after ${HANG_MS} ms); running:\n${stuckTasks(ctx).join('\n')}`,
+              ),
+            ),
+          HANG_MS,
+        ),
+      ),
+    ]);
+    const killsDuringRun = kills;
+    await killer;
+    let expected = 0;
+    for (let i = 0; i < LEAVES; i++) expected += 256 * (3 * i + 1);
+    expect(value).toBe(expected);
+    expect(kills).toBe(10);
+    // The point of the test: the kills happen while the DAG runs.
+    if (killsDuringRun < 10) console.warn(`chaos: the DAG finished after ${killsDuringRun} kills`);
+    // The context still works after the chaos, on both threads.
+    const where = await Promise.all([2, 3].map((n) => ctx.spawn(onThread(n), tasks.whereAmI)));
+    expect(where).toEqual(['thread:1:2', 'thread:1:3']);
+  }, 60_000);
+});

@@ -1,0 +1,76 @@
+// Real worker threads (issue "@dtask/threads"): idle threads do not keep node alive, close()
+// ends them, and a context's threads come and go with it. Needs the built dist.
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Context } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { threads } from './index.js';
+
+describe('threads: lifecycle', () => {
+  it('a program that does not call shutdown() exits by itself once its threads are idle', () => {
+    const script = fileURLToPath(new URL('./__fixtures__/child-main.mjs', import.meta.url));
+    const t0 = performance.now();
+    const child = spawnSync(process.execPath, [script], {
+      encoding: 'utf8',
+      timeout: 15_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const ms = performance.now() - t0;
+    expect(child.error, child.stderr).toBeUndefined();
+    expect(child.signal, 'killed by the timeout: something kept node alive').toBeNull();
+    expect(child.status, child.stderr).toBe(0);
+    const [value, where] = JSON.parse(child.stdout.trim());
+    expect(value).toBe(42);
+    expect(['thread:1:2', 'thread:1:3']).toContain(where);
+    expect(ms).toBeLessThan(5000);
+  }, 20_000);
+
+  it('ctx.close() ends the threads (their exit events fire)', async () => {
+    const plugin = threads({ count: 2 });
+    const ctx = new Context({ plugins: [plugin] });
+    await ctx.ready();
+    expect(await ctx.spawn((x: number) => x + 1, 1)).toBe(2);
+    const workers = plugin.threadWorkers();
+    expect(workers.map((w) => w.proc.id).sort()).toEqual(['thread:1:2', 'thread:1:3']);
+    const exits = workers.map((w) => once(w.worker, 'exit'));
+    await ctx.close();
+    await Promise.all(exits);
+    expect(workers.every((w) => w.exited)).toBe(true);
+    // No replacements are started for threads ended by close().
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(plugin.threadWorkers().every((w) => w.exited)).toBe(true);
+    expect(() => ctx.spawn((x: number) => x, 1)).toThrow(/closed/);
+  });
+
+  it('tasks still running when the context closes fail instead of hanging', async () => {
+    const plugin = threads({ count: 2 });
+    const ctx = new Context({ plugins: [plugin] });
+    await ctx.ready();
+    const forever = ctx.spawn(() => new Promise(() => {}));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await ctx.close();
+    const outcome = await Promise.race([
+      forever.wait().then(() => 'settled'),
+      new Promise((resolve) => setTimeout(() => resolve('still pending'), 2000)),
+    ]);
+    expect(outcome).toBe('settled');
+    const error: any = await forever.fetch().catch((e) => e);
+    expect(error.code).toBe('DTASK_FAILED');
+    expect(error.cause.code).toBe('DTASK_WORKER_LOST');
+  });
+
+  it('starts the number of threads asked for, numbered from 2', async () => {
+    const plugin = threads({ count: 3 });
+    const ctx = new Context({ plugins: [plugin] });
+    try {
+      await ctx.ready();
+      expect(ctx.processors().map((p) => p.id)).toEqual(
+        expect.arrayContaining(['thread:1:1', 'thread:1:2', 'thread:1:3', 'thread:1:4']),
+      );
+      expect(plugin.threadWorkers()).toHaveLength(3);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
