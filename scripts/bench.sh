@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The README's benchmark command: installs and builds (scripts/setup.sh), then runs the
-# benchmarks against the built packages. Arguments go to bench/in-process.mjs
-# (--quick, --rounds=N, --check). Results: bench/results/*.json.
+# benchmarks against the built packages: bench/in-process.mjs (scheduler overhead in one
+# thread) and bench/threads.mjs (@dtask/threads against Piscina, tinypool, raw workers).
+# Arguments go to both (--quick, --rounds=N, --check). Results: bench/results/*.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-node bench/in-process.mjs "$@"
+status=0
+node bench/in-process.mjs "$@" || status=$?
+node bench/threads.mjs "$@" || status=$?
+exit "$status"

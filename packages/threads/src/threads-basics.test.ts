@@ -262,3 +262,33 @@ describe('threads: options', () => {
     expect(() => new Context({ plugins: [threads({ count: -2 })] })).toThrow(ArgumentError);
   });
 });
+
+describe('threads: send-ahead', () => {
+  // Regression: a task sent ahead with an input sent in an earlier batch waited forever for it
+  // (the worker had dropped that small result before learning of its consumer).
+  it('diamonds of dependent tasks all finish, on one thread and on two', async () => {
+    for (const count of [1, 2]) {
+      const { ctx } = await rig({ count });
+      const roots = Array.from({ length: 500 }, () => {
+        const x = ctx.spawn(
+          (a: number) => a + 1,
+          ctx.spawn(() => 1),
+        );
+        const y = ctx.spawn(
+          (a: number) => a + 1,
+          ctx.spawn(() => 1),
+        );
+        return ctx.spawn((a: number, b: number) => a + b, x, y);
+      });
+      expect(await Promise.all(roots)).toEqual(Array(500).fill(4));
+      await ctx.close();
+    }
+  });
+
+  it('a long chain runs on one worker without a round trip per task', async () => {
+    const { ctx } = await rig();
+    let t = ctx.spawn(() => 0);
+    for (let i = 0; i < 2000; i++) t = ctx.spawn((x: number) => x + 1, t);
+    expect(await t).toBe(2000);
+  });
+});

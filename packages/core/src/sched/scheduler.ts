@@ -369,6 +369,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
    * inputs exist, so a chain costs no round trip per task (local successor execution).
    */
   private sendAhead(root: DTask<unknown>, slot: ProcSlot): void {
+    // Only inputs sent in this same cascade qualify: they travel in the same batch, so the
+    // worker learns of their consumers before it runs them and keeps even small results.
+    const cascade = new Set<DTask<unknown>>([root]);
     const stack = [root];
     while (stack.length > 0) {
       const upstream = stack.pop()!;
@@ -376,7 +379,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       if (d === undefined) continue;
       const list = Array.isArray(d) ? d : [d];
       for (const next of list) {
-        if (!this.canSendAhead(next, slot)) continue;
+        if (!this.canSendAhead(next, slot, cascade)) continue;
+        cascade.add(next);
         next.flags |= TaskFlags.SentAhead | TaskFlags.Counted;
         next.proc = slot.proc;
         next.state = TaskState.Running;
@@ -391,7 +395,11 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
   }
 
-  private canSendAhead(task: DTask<unknown>, slot: ProcSlot): boolean {
+  private canSendAhead(
+    task: DTask<unknown>,
+    slot: ProcSlot,
+    cascade: Set<DTask<unknown>>,
+  ): boolean {
     if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return false;
     const o = task.options;
     if ((task.flags & TaskFlags.LocalOnly) !== 0 || o.syncdeps !== undefined) return false;
@@ -407,7 +415,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
         if (a.value instanceof RemoteResult && a.value.isLost()) return false;
         continue;
       }
-      if (a.state !== TaskState.Running || a.proc !== slot.proc || a.owner !== this) return false;
+      if (a.state !== TaskState.Running || a.proc !== slot.proc || !cascade.has(a)) return false;
     }
     try {
       return this.candidates(task).includes(slot);
