@@ -1,20 +1,24 @@
-import { Chunk, isChunk } from '../chunk/chunk.js';
-import { CancelledError, InputLostError, TaskFunctionError } from '../errors/errors.js';
+import { type Chunk, isChunk } from '../chunk/chunk.js';
+import { InputLostError, TaskFunctionError } from '../errors/errors.js';
 import { logEvent, loggingState, now } from '../log/index.js';
-import { move } from '../processor/dispatch.js';
-import { hasMoveRules } from '../processor/move-registry.js';
 import type { Processor } from '../processor/processor.js';
-import type { AbstractScope } from '../scope/index.js';
-import { AnyScope } from '../scope/index.js';
 import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
 import { callInFrame, frames } from '../task/frame.js';
 import type { TaskOptions } from '../task/options.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
-import { checkFunctionTravel } from '../worker/function-travel.js';
-import { addDependent, failTree, forEachDependent, notifyListeners } from './completion/settle.js';
-import { type Executor, type ExecutorSink, RemoteResult } from './dispatch/executor.js';
+import { cancelTask, watchSignal } from './completion/cancel-task.js';
+import { chunkOfTask } from './completion/chunk-of-task.js';
+import { checkpoint, restoreOrRun } from './completion/restore-checkpoint.js';
+import { addDependent, failTree, notifyListeners } from './completion/settle.js';
+import type { Executor, ExecutorSink, RemoteResult } from './dispatch/executor.js';
+import { isThenable } from './dispatch/is-thenable.js';
+import { resolveArgs } from './dispatch/resolve-args.js';
+import { sendAhead } from './dispatch/send-ahead.js';
+import { isFull, releaseSlot } from './dispatch/slot-queue.js';
 import { runGuards } from './dynamic/wait-guards.js';
+import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { recoverLostTasks } from './faults/worker-lost.js';
+import { admitFunction } from './placement/admit.js';
 import {
   allowedSlots,
   pinResultToFunctionChunk,
@@ -27,10 +31,7 @@ import { ReadyQueue } from './ready/ready-queue.js';
 
 /** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
 const SLICE_MS = 8;
-/** Estimated milliseconds of work to keep queued on each worker (see `isFull`). */
-const AHEAD_MS = 2;
 const NO_ARGS: unknown[] = [];
-const ANY = new AnyScope();
 
 /**
  * The scheduler of one `Context`: receives submitted tasks, tracks their dependencies, places
@@ -44,14 +45,13 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** Compute processors of the context, in order of addition. */
   slots: ProcSlot[] = [];
   private readonly ready = new ReadyQueue<DTask<unknown>>();
-  private readonly slotById = new Map<string, ProcSlot>();
+  /** @internal Slots by processor id (removed ones too, until their tasks finish). */
+  readonly slotById = new Map<string, ProcSlot>();
   /** Tasks handed to a non-inline executor or awaiting a promise, for cancel/halt/getDagIds. */
   readonly running = new Set<DTask<unknown>>();
   private scheduled = false;
   /** Whether to time inline tasks (only useful once there is a choice of processor). */
   private learnInline = false;
-
-  // ---------------------------------------------------------------- processors
 
   /** Adds (or replaces) the processor `proc`, run by `executor`. */
   addProcessor(proc: Processor, executor: Executor): ProcSlot {
@@ -94,8 +94,6 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     const slot = this.slotById.get(id);
     return slot?.removed ? undefined : slot;
   }
-
-  // ---------------------------------------------------------------- submission
 
   /**
    * Takes a task into the graph: links it to the tasks and pending chunks it takes as inputs
@@ -144,7 +142,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       }
     }
     const signal = task.options.signal;
-    if (signal) this.watchSignal(task, signal);
+    if (signal) watchSignal(this, task, signal);
     if (failed) {
       this.failFromUpstream(task, failed);
       return;
@@ -154,7 +152,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   }
 
   /** Makes `task` wait for `upstream`: 1 if it must wait, 0 if the input exists, -1 if it failed. */
-  private link(task: DTask<unknown>, upstream: DTask<unknown>): number {
+  /** @internal */
+  link(task: DTask<unknown>, upstream: DTask<unknown>): number {
     if (upstream === task) return 0;
     const state = upstream.state;
     if (state === TaskState.Done) return 0;
@@ -162,18 +161,6 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if (upstream.owner === this) addDependent(upstream, task);
     else upstream.onSettled(() => this.inputSettled(task, upstream));
     return 1;
-  }
-
-  private watchSignal(task: DTask<unknown>, signal: AbortSignal): void {
-    if (signal.aborted) {
-      this.cancel(task, signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      this.cancel(task, signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    taskExtra(task).unlisten = () => signal.removeEventListener('abort', onAbort);
   }
 
   private inputArrived(task: DTask<unknown>): void {
@@ -241,27 +228,12 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   private defaultSlots: ProcSlot[] | null | undefined;
 
   /** Slots whose executors run tasks elsewhere (functions must travel there). */
-  private shippingSlots = 0;
+  /** @internal */
+  shippingSlots = 0;
 
-  /**
-   * See `TaskSink.admit`: a function that cannot travel (it closes over local variables, or is
-   * native or bound) runs on this thread; if its scope excludes this thread, `spawn` throws
-   * `TaskFunctionError` naming what it closes over and what to do.
-   */
+  /** See `TaskSink.admit` and `admitFunction`. */
   admit(fn: unknown, options: TaskOptions): number {
-    if (this.shippingSlots === 0 || typeof fn !== 'function') return 0;
-    const verdict = checkFunctionTravel(fn);
-    if (verdict.ok) return 0;
-    const local = this.slots.find((s) => s.executor.inline);
-    const scope = options.computeScope ?? options.scope;
-    const excluded = (s: AbstractScope | undefined) =>
-      s !== undefined && !!local && !s.contains(local.proc);
-    if (!local || excluded(scope) || excluded(options.resultScope)) {
-      throw new TaskFunctionError(
-        `${verdict.message} Its scope (${scope ?? options.resultScope ?? 'default'}) does not include the main thread, where it could run as it is.`,
-      );
-    }
-    return TaskFlags.LocalOnly;
+    return admitFunction(this, fn, options);
   }
 
   /** Forgets cached placement decisions; call when a processor's enablement changes. */
@@ -269,7 +241,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.defaultSlots = undefined;
   }
 
-  private candidates(task: DTask<unknown>): ProcSlot[] {
+  /** @internal The processors `task` may run on (throws `SchedulingError` when none). */
+  candidates(task: DTask<unknown>): ProcSlot[] {
     if ((task.flags & TaskFlags.LocalOnly) !== 0) {
       const local = this.slots.find((s) => s.executor.inline);
       if (local) return [local];
@@ -289,7 +262,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   }
 
   private dispatch(task: DTask<unknown>): void {
-    if (this.losses > 0 && this.waitForLostInputs(task)) return;
+    if (this.losses > 0 && waitForLostInputs(this, task)) return;
     let slot: ProcSlot;
     try {
       const candidates = this.candidates(task);
@@ -308,7 +281,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     task.proc = slot.proc;
     task.estimate = this.costs.estimateRun(task.fn, task.args.length);
     slot.load += task.estimate;
-    if (slot.backlog.length > 0 || this.isFull(slot, task)) {
+    if (slot.backlog.length > 0 || isFull(slot, task)) {
       // Stays Ready (not in the ready queue) until the processor has room. Tasks parked
       // earlier go first, so a stream of small tasks cannot starve a big one.
       slot.backlog.push(task);
@@ -317,22 +290,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.start(task, slot);
   }
 
-  /**
-   * Whether `slot`'s executor has enough queued: its capacity, or about `AHEAD_MS` of estimated
-   * work (deep queues for tiny tasks, so a worker never waits for a message; shallow ones for
-   * long tasks, so the rest can still go to whichever processor frees up first).
-   */
-  private isFull(slot: ProcSlot, task: DTask<unknown>): boolean {
-    if (slot.inFlight === 0) return false;
-    const occupancy = task.options.occupancy ?? 1;
-    if (slot.inFlight + occupancy > slot.executor.capacity) return true;
-    // A task spawned from inside a task may be what its parent, running there, waits for:
-    // the queue-ahead budget (which counts the parent's waiting as work) must not hold it.
-    return (task.flags & TaskFlags.Nested) === 0 && slot.sentLoad > AHEAD_MS;
-  }
-
   /** Hands a placed task to its executor (its estimate is already in `slot.load`). */
-  private start(task: DTask<unknown>, slot: ProcSlot): void {
+  /** @internal */
+  start(task: DTask<unknown>, slot: ProcSlot): void {
     task.state = TaskState.Running;
     if (!slot.executor.inline) {
       task.flags |= TaskFlags.Counted;
@@ -349,100 +309,20 @@ export class Scheduler implements TaskOwner, ExecutorSink {
         worker: slot.proc.worker,
       });
     }
-    if (typeof task.options.restore === 'function') this.restoreOrRun(task, slot);
+    if (typeof task.options.restore === 'function') restoreOrRun(this, task, slot);
     else this.run(task, slot);
   }
 
-  private run(task: DTask<unknown>, slot: ProcSlot): void {
+  /** @internal */
+  run(task: DTask<unknown>, slot: ProcSlot): void {
     if (task.state !== TaskState.Running) return;
     if (slot.executor.inline) this.runInline(task, slot);
     else {
       this.running.add(task);
       slot.executor.run(task, slot.proc, this);
-      if (task.dependents !== undefined && slot.executor.acceptsPending) this.sendAhead(task, slot);
+      if (task.dependents !== undefined && slot.executor.acceptsPending)
+        sendAhead(this, task, slot);
     }
-  }
-
-  /**
-   * Places the dependents of `root` (just sent to `slot`'s worker) on the same worker at once
-   * when every input they wait for is being made there: the worker starts each the moment its
-   * inputs exist, so a chain costs no round trip per task (local successor execution).
-   */
-  private sendAhead(root: DTask<unknown>, slot: ProcSlot): void {
-    // Only inputs sent in this same cascade qualify: they travel in the same batch, so the
-    // worker learns of their consumers before it runs them and keeps even small results.
-    const cascade = new Set<DTask<unknown>>([root]);
-    const stack = [root];
-    while (stack.length > 0) {
-      const upstream = stack.pop()!;
-      const d = upstream.dependents;
-      if (d === undefined) continue;
-      const list = Array.isArray(d) ? d : [d];
-      for (const next of list) {
-        if (!this.canSendAhead(next, slot, cascade)) continue;
-        cascade.add(next);
-        next.flags |= TaskFlags.SentAhead | TaskFlags.Counted;
-        next.proc = slot.proc;
-        next.state = TaskState.Running;
-        next.estimate = this.costs.estimateRun(next.fn, next.args.length);
-        slot.inFlight += next.options.occupancy ?? 1;
-        slot.load += next.estimate;
-        slot.sentLoad += next.estimate;
-        this.running.add(next);
-        slot.executor.run(next, slot.proc, this);
-        stack.push(next);
-      }
-    }
-  }
-
-  private canSendAhead(
-    task: DTask<unknown>,
-    slot: ProcSlot,
-    cascade: Set<DTask<unknown>>,
-  ): boolean {
-    if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return false;
-    const o = task.options;
-    if ((task.flags & TaskFlags.LocalOnly) !== 0 || o.syncdeps !== undefined) return false;
-    if (o.signal !== undefined || o.restore !== undefined || o.meta === true) return false;
-    for (const a of task.args) {
-      if (typeof a !== 'object' || a === null) continue;
-      if (!isDTask(a)) {
-        if (isChunk(a)) return false;
-        continue;
-      }
-      if (a.state === TaskState.Done) {
-        // A result lost with its worker must be recomputed first (see waitForLostInputs).
-        if (a.value instanceof RemoteResult && a.value.isLost()) return false;
-        continue;
-      }
-      if (a.state !== TaskState.Running || a.proc !== slot.proc || !cascade.has(a)) return false;
-    }
-    try {
-      return this.candidates(task).includes(slot);
-    } catch {
-      return false;
-    }
-  }
-
-  /** Dagger's `restore`: a saved result (anything but undefined) skips running the task. */
-  private restoreOrRun(task: DTask<unknown>, slot: ProcSlot): void {
-    const settle = (saved: unknown): void => {
-      if (saved === undefined) this.run(task, slot);
-      else this.complete(task, saved);
-    };
-    let saved: unknown;
-    try {
-      saved = (task.options.restore as (t: unknown) => unknown)(task);
-    } catch (error) {
-      this.fail(task, error);
-      return;
-    }
-    if (!isThenable(saved)) {
-      settle(saved);
-      return;
-    }
-    this.running.add(task);
-    Promise.resolve(saved).then(settle, (error) => this.fail(task, error));
   }
 
   private runInline(task: DTask<unknown>, slot: ProcSlot): void {
@@ -483,63 +363,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.complete(task, result, timed ? performance.now() - t0 : undefined);
   }
 
-  /**
-   * Argument values for `task` on `proc`: task results and chunks are replaced by their
-   * values (or by chunks under `meta: true`), moved with `move()` when a rule applies. Returns
-   * an array at once when everything is local, else a promise.
-   */
+  /** See `ExecutorSink.resolveArgs`. */
   resolveArgs(task: DTask<unknown>, proc: Processor): unknown[] | Promise<unknown[]> {
-    const args = task.args;
-    const meta = task.options.meta === true;
-    // Copied on the first replacement: the task keeps its inputs (its lineage) until it ends.
-    let out = args;
-    let waits: Promise<unknown>[] | undefined;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (typeof a !== 'object' || a === null) continue;
-      let value: unknown | Promise<unknown>;
-      let from: Processor | undefined;
-      if (isDTask(a)) {
-        const v = a.value;
-        if (meta) value = this.fetchChunk(a);
-        else if (v instanceof RemoteResult) {
-          from = v.processor;
-          value = v
-            .fetch()
-            .catch((error) =>
-              Promise.reject(
-                v.isLost()
-                  ? new InputLostError(`Input ${i} was lost with its worker`, { cause: error })
-                  : error,
-              ),
-            );
-        } else {
-          from = a.proc;
-          value = v;
-        }
-      } else if (isChunk(a) && !meta) {
-        from = a.processor;
-        value = a.fetch();
-      } else continue;
-      if (out === args) out = args.slice();
-      if (value instanceof Promise) {
-        const target = out;
-        (waits ??= []).push(value.then((x) => (target[i] = from ? this.moved(from, proc, x) : x)));
-      } else out[i] = from ? this.moved(from, proc, value) : value;
-    }
-    if (typeof task.fn === 'object' && isChunk(task.fn)) {
-      (waits ??= []).push(task.fn.fetch().then((f) => (task.fn = f)));
-    }
-    if (waits === undefined) return out;
-    const ready = out;
-    return Promise.all(waits).then(() => ready);
+    return resolveArgs(this, task, proc);
   }
-
-  private moved(from: Processor, to: Processor, value: unknown): unknown {
-    return hasMoveRules() ? move(from, to, value) : value;
-  }
-
-  // ---------------------------------------------------------------- completion
 
   /** See `ExecutorSink.complete`. */
   complete(task: DTask<unknown>, value: unknown, durationMs?: number): void {
@@ -567,7 +394,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** See `ExecutorSink.fail`. */
   fail(task: DTask<unknown>, error: unknown): void {
     if (task.state >= TaskState.Done) return;
-    const wasRunning = task.state === TaskState.Running;
+    const _wasRunning = task.state === TaskState.Running;
     this.running.delete(task);
     failTree(task, error, (t) => {
       // Dependents sent ahead wait on a worker for an input that will never come: stop them.
@@ -579,40 +406,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     });
   }
 
-  /** Workers lost so far; while 0, dispatch skips looking for lost inputs. */
-  private losses = 0;
-
-  /**
-   * Recomputes the inputs of `task` that were held by a worker that died (from their lineage:
-   * their function and arguments, kept for results held remotely) and makes `task` wait for
-   * them. Returns true when it must wait.
-   */
-  private waitForLostInputs(task: DTask<unknown>): boolean {
-    const args = task.args;
-    let waiting = 0;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (!isDTask(a)) continue;
-      this.resurrect(a);
-      if (a.state < TaskState.Done && this.link(task, a) === 1) waiting++;
-    }
-    if (waiting === 0) return false;
-    task.state = TaskState.Pending;
-    task.waiting = waiting;
-    return true;
-  }
-
-  /** Puts a finished task whose remote result was lost back into the graph, to run again. */
-  private resurrect(task: DTask<unknown>): void {
-    const v = task.value;
-    if (task.state !== TaskState.Done || !(v instanceof RemoteResult) || !v.isLost()) return;
-    task.value = undefined;
-    task.state = TaskState.Queued;
-    task.proc = undefined;
-    task.flags = 0;
-    if (task.extra) task.extra.bytes = undefined;
-    this.submit(task);
-  }
+  /** @internal Workers lost so far; while 0, dispatch skips looking for lost inputs. */
+  losses = 0;
 
   /** See `ExecutorSink.lost`. */
   lost(tasks: Iterable<DTask<unknown>>, reason: unknown, byUs = false): void {
@@ -621,14 +416,14 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     for (const t of list) {
       if ((t.flags & TaskFlags.Counted) === 0) continue;
       t.flags &= ~TaskFlags.Counted;
-      this.releaseSlot(t);
+      releaseSlot(this, t);
     }
     recoverLostTasks(this, list, reason, byUs);
   }
 
   private afterRun(task: DTask<unknown>): void {
     if (task.options.checkpoint !== undefined && typeof task.options.checkpoint === 'function') {
-      this.checkpoint(task);
+      checkpoint(task);
     }
     const d = task.dependents;
     if (d !== undefined) {
@@ -640,18 +435,6 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.finished(task);
   }
 
-  private checkpoint(task: DTask<unknown>): void {
-    try {
-      const r = (task.options.checkpoint as (t: unknown, v: unknown) => unknown)(task, task.value);
-      if (isThenable(r))
-        Promise.resolve(r).catch((e) =>
-          process.emitWarning(`dtask: checkpoint of task #${task.id} failed: ${e}`),
-        );
-    } catch (e) {
-      process.emitWarning(`dtask: checkpoint of task #${task.id} failed: ${e}`);
-    }
-  }
-
   /** Bookkeeping once `task` is settled: frees its slot share and wakes waiters. */
   private finished(task: DTask<unknown>): void {
     const extra = task.extra;
@@ -661,7 +444,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
     if ((task.flags & TaskFlags.Counted) !== 0) {
       task.flags &= ~TaskFlags.Counted;
-      this.releaseSlot(task);
+      releaseSlot(this, task);
     }
     if (loggingState.enabled) {
       logEvent({
@@ -676,83 +459,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     notifyListeners(task);
   }
 
-  private releaseSlot(task: DTask<unknown>): void {
-    const slot = this.slotById.get(task.proc!.id);
-    if (!slot) return;
-    slot.inFlight -= task.options.occupancy ?? 1;
-    slot.load = Math.max(0, slot.load - task.estimate);
-    slot.sentLoad = Math.max(0, slot.sentLoad - task.estimate);
-    if (slot.removed) return;
-    this.refill(slot);
-    if (slot.backlog.length === 0 && slot.inFlight === 0) this.steal(slot);
-  }
-
-  /** Starts parked tasks while `slot` has room. */
-  private refill(slot: ProcSlot): void {
-    let next: DTask<unknown> | undefined;
-    while ((next = slot.backlog.peek()) !== undefined) {
-      if (next.state !== TaskState.Ready) {
-        slot.backlog.shift(); // cancelled while parked
-        continue;
-      }
-      if (this.isFull(slot, next)) break;
-      slot.backlog.shift();
-      this.start(next, slot);
-    }
-  }
-
-  /**
-   * Work stealing: an idle processor takes tasks parked on the busiest other processor, when
-   * their scope allows it to run them.
-   */
-  private steal(slot: ProcSlot): void {
-    let victim: ProcSlot | undefined;
-    for (const other of this.slots) {
-      if (other !== slot && other.backlog.length > (victim?.backlog.length ?? 0)) victim = other;
-    }
-    if (victim === undefined) return;
-    const take = Math.ceil(victim.backlog.length / 2);
-    const kept: DTask<unknown>[] = [];
-    for (let i = 0; i < take; i++) {
-      const task = victim.backlog.shift()!;
-      if (task.state !== TaskState.Ready) continue;
-      let allowed = false;
-      try {
-        allowed = this.candidates(task).includes(slot);
-      } catch {
-        allowed = false;
-      }
-      if (!allowed) {
-        kept.push(task);
-        continue;
-      }
-      victim.load = Math.max(0, victim.load - task.estimate);
-      task.proc = slot.proc;
-      slot.load += task.estimate;
-      slot.backlog.push(task);
-    }
-    // Tasks this processor may not run go back to the front of their queue, in order.
-    if (kept.length > 0) {
-      const rest = victim.backlog.drain();
-      for (const t of [...kept, ...rest]) victim.backlog.push(t);
-    }
-    this.refill(slot);
-  }
-
-  // ---------------------------------------------------------------- TaskOwner
-
   /** See `TaskOwner.fetchValue`. */
   fetchValue(task: DTask<unknown>): Promise<unknown> {
-    if (task.state === TaskState.Failed) return Promise.reject(task.value);
-    const v = task.value;
-    if (!(v instanceof RemoteResult)) return Promise.resolve(v);
-    const recompute = (): Promise<unknown> => {
-      this.losses++;
-      this.resurrect(task);
-      return task.fetch();
-    };
-    if (v.isLost()) return recompute();
-    return v.fetch().catch((error) => (v.isLost() ? recompute() : Promise.reject(error)));
+    return fetchRecomputing(this, task);
   }
 
   /** See `TaskOwner.fetchChunk`. */
@@ -761,26 +470,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     return Promise.resolve(chunkOfTask(task));
   }
 
-  /** See `TaskOwner.cancel`. */
+  /** See `TaskOwner.cancel` and `cancelTask`. */
   cancel(task: DTask<unknown>, reason?: unknown): boolean {
-    if (task.state >= TaskState.Done) return false;
-    const error =
-      reason instanceof CancelledError || CancelledError.isInstance(reason)
-        ? reason
-        : new CancelledError(
-            `Task #${task.id}${task.name ? ` '${task.name}'` : ''} was cancelled`,
-            reason === undefined ? undefined : { cause: reason },
-          );
-    const wasRunning = task.state === TaskState.Running;
-    const abort = task.extra?.abort;
-    if (abort && !abort.signal.aborted) abort.abort(error);
-    else if (wasRunning) taskExtra(task).abort = abortedController(error);
-    if (wasRunning) {
-      const slot = task.proc && this.slotById.get(task.proc.id);
-      slot?.executor.cancel?.(task);
-    }
-    this.fail(task, error);
-    return true;
+    return cancelTask(this, task, reason);
   }
 
   /** Tasks the scheduler holds now (plus `extra`), as roots for walking the graph. */
@@ -797,39 +489,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   }
 }
 
-function abortedController(reason: unknown): AbortController {
-  const c = new AbortController();
-  c.abort(reason);
-  return c;
-}
-
 /** The task still producing a chunk (from `mutable`), if it has not finished. */
 function pendingTaskOf(chunk: Chunk<unknown>): DTask<unknown> | undefined {
   const p = chunk.handle.pending;
   return isDTask(p) && p.state < TaskState.Done ? p : undefined;
-}
-
-/** True for promises and other thenables. */
-export function isThenable(x: unknown): x is PromiseLike<unknown> {
-  return (
-    x !== null &&
-    (typeof x === 'object' || typeof x === 'function') &&
-    typeof (x as PromiseLike<unknown>).then === 'function'
-  );
-}
-
-/** A `Chunk` for a finished task's result, scoped by its result scope. */
-export function chunkOfTask(task: DTask<unknown>): Chunk<unknown> {
-  const v = task.value;
-  const proc = task.proc!;
-  if (v instanceof RemoteResult) {
-    return new Chunk(
-      { processor: v.processor, fetch: v.fetch, bytes: v.bytes },
-      task.options.resultScope ?? ANY,
-    );
-  }
-  return new Chunk(
-    { processor: proc, fetch: () => Promise.resolve(v) },
-    task.options.resultScope ?? ANY,
-  );
 }

@@ -1,0 +1,49 @@
+import { CancelledError } from '../../errors/errors.js';
+import { type DTask, taskExtra } from '../../task/dtask.js';
+import { TaskState } from '../../task/task-state.js';
+import type { Scheduler } from '../scheduler.js';
+
+/**
+ * The scheduler's `cancel`: a task not yet running fails at once with `CancelledError`; a
+ * running one has its abort signal fired and its executor asked to stop it, and fails too.
+ */
+/** See `TaskOwner.cancel`. */
+export function cancelTask(s: Scheduler, task: DTask<unknown>, reason?: unknown): boolean {
+  if (task.state >= TaskState.Done) return false;
+  const error =
+    reason instanceof CancelledError || CancelledError.isInstance(reason)
+      ? reason
+      : new CancelledError(
+          `Task #${task.id}${task.name ? ` '${task.name}'` : ''} was cancelled`,
+          reason === undefined ? undefined : { cause: reason },
+        );
+  const wasRunning = task.state === TaskState.Running;
+  const abort = task.extra?.abort;
+  if (abort && !abort.signal.aborted) abort.abort(error);
+  else if (wasRunning) taskExtra(task).abort = abortedController(error);
+  if (wasRunning) {
+    const slot = task.proc && s.slotById.get(task.proc.id);
+    slot?.executor.cancel?.(task);
+  }
+  s.fail(task, error);
+  return true;
+}
+
+function abortedController(reason: unknown): AbortController {
+  const c = new AbortController();
+  c.abort(reason);
+  return c;
+}
+
+/** The `signal` option: cancels `task` when `signal` aborts (at once if it already has). */
+export function watchSignal(s: Scheduler, task: DTask<unknown>, signal: AbortSignal): void {
+  if (signal.aborted) {
+    s.cancel(task, signal.reason);
+    return;
+  }
+  const onAbort = (): void => {
+    s.cancel(task, signal.reason);
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  taskExtra(task).unlisten = () => signal.removeEventListener('abort', onAbort);
+}

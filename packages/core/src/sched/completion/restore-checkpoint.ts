@@ -1,0 +1,38 @@
+import type { DTask } from '../../task/dtask.js';
+import { isThenable } from '../dispatch/is-thenable.js';
+import type { ProcSlot } from '../placement/proc-slot.js';
+import type { Scheduler } from '../scheduler.js';
+
+/** Dagger's `restore`: a saved result (anything but undefined) skips running the task. */
+export function restoreOrRun(s: Scheduler, task: DTask<unknown>, slot: ProcSlot): void {
+  const settle = (saved: unknown): void => {
+    if (saved === undefined) s.run(task, slot);
+    else s.complete(task, saved);
+  };
+  let saved: unknown;
+  try {
+    saved = (task.options.restore as (t: unknown) => unknown)(task);
+  } catch (error) {
+    s.fail(task, error);
+    return;
+  }
+  if (!isThenable(saved)) {
+    settle(saved);
+    return;
+  }
+  s.running.add(task);
+  Promise.resolve(saved).then(settle, (error) => s.fail(task, error));
+}
+
+/** Dagger's `checkpoint`: hands a finished task's result to the option's function. */
+export function checkpoint(task: DTask<unknown>): void {
+  try {
+    const r = (task.options.checkpoint as (t: unknown, v: unknown) => unknown)(task, task.value);
+    if (isThenable(r))
+      Promise.resolve(r).catch((e) =>
+        process.emitWarning(`dtask: checkpoint of task #${task.id} failed: ${e}`),
+      );
+  } catch (e) {
+    process.emitWarning(`dtask: checkpoint of task #${task.id} failed: ${e}`);
+  }
+}

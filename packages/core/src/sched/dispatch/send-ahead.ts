@@ -1,0 +1,68 @@
+import { isChunk } from '../../chunk/chunk.js';
+import { type DTask, isDTask } from '../../task/dtask.js';
+import { TaskFlags, TaskState } from '../../task/task-state.js';
+import type { ProcSlot } from '../placement/proc-slot.js';
+import type { Scheduler } from '../scheduler.js';
+import { RemoteResult } from './executor.js';
+
+/**
+ * Places the dependents of `root` (just sent to `slot`'s worker) on the same worker at once
+ * when every input they wait for is being made there: the worker starts each the moment its
+ * inputs exist, so a chain costs no round trip per task (local successor execution).
+ */
+export function sendAhead(s: Scheduler, root: DTask<unknown>, slot: ProcSlot): void {
+  // Only inputs sent in this same cascade qualify: they travel in the same batch, so the
+  // worker learns of their consumers before it runs them and keeps even small results.
+  const cascade = new Set<DTask<unknown>>([root]);
+  const stack = [root];
+  while (stack.length > 0) {
+    const upstream = stack.pop()!;
+    const d = upstream.dependents;
+    if (d === undefined) continue;
+    const list = Array.isArray(d) ? d : [d];
+    for (const next of list) {
+      if (!canSendAhead(s, next, slot, cascade)) continue;
+      cascade.add(next);
+      next.flags |= TaskFlags.SentAhead | TaskFlags.Counted;
+      next.proc = slot.proc;
+      next.state = TaskState.Running;
+      next.estimate = s.costs.estimateRun(next.fn, next.args.length);
+      slot.inFlight += next.options.occupancy ?? 1;
+      slot.load += next.estimate;
+      slot.sentLoad += next.estimate;
+      s.running.add(next);
+      slot.executor.run(next, slot.proc, s);
+      stack.push(next);
+    }
+  }
+}
+
+function canSendAhead(
+  s: Scheduler,
+  task: DTask<unknown>,
+  slot: ProcSlot,
+  cascade: Set<DTask<unknown>>,
+): boolean {
+  if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return false;
+  const o = task.options;
+  if ((task.flags & TaskFlags.LocalOnly) !== 0 || o.syncdeps !== undefined) return false;
+  if (o.signal !== undefined || o.restore !== undefined || o.meta === true) return false;
+  for (const a of task.args) {
+    if (typeof a !== 'object' || a === null) continue;
+    if (!isDTask(a)) {
+      if (isChunk(a)) return false;
+      continue;
+    }
+    if (a.state === TaskState.Done) {
+      // A result lost with its worker must be recomputed first (see waitForLostInputs).
+      if (a.value instanceof RemoteResult && a.value.isLost()) return false;
+      continue;
+    }
+    if (a.state !== TaskState.Running || a.proc !== slot.proc || !cascade.has(a)) return false;
+  }
+  try {
+    return s.candidates(task).includes(slot);
+  } catch {
+    return false;
+  }
+}

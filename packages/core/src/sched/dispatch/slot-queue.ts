@@ -1,0 +1,85 @@
+import type { DTask } from '../../task/dtask.js';
+import { TaskFlags, TaskState } from '../../task/task-state.js';
+import type { ProcSlot } from '../placement/proc-slot.js';
+import type { Scheduler } from '../scheduler.js';
+
+/** Estimated milliseconds of work to keep queued on each worker (see `isFull`). */
+export const AHEAD_MS = 2;
+
+/**
+ * Whether `slot`'s executor has enough queued: its capacity, or about `AHEAD_MS` of estimated
+ * work (deep queues for tiny tasks, so a worker never waits for a message; shallow ones for
+ * long tasks, so the rest can still go to whichever processor frees up first).
+ */
+export function isFull(slot: ProcSlot, task: DTask<unknown>): boolean {
+  if (slot.inFlight === 0) return false;
+  const occupancy = task.options.occupancy ?? 1;
+  if (slot.inFlight + occupancy > slot.executor.capacity) return true;
+  // A task spawned from inside a task may be what its parent, running there, waits for:
+  // the queue-ahead budget (which counts the parent's waiting as work) must not hold it.
+  return (task.flags & TaskFlags.Nested) === 0 && slot.sentLoad > AHEAD_MS;
+}
+
+/** Frees `task`'s share of its processor, then starts or steals work for it. */
+export function releaseSlot(s: Scheduler, task: DTask<unknown>): void {
+  const slot = s.slotById.get(task.proc!.id);
+  if (!slot) return;
+  slot.inFlight -= task.options.occupancy ?? 1;
+  slot.load = Math.max(0, slot.load - task.estimate);
+  slot.sentLoad = Math.max(0, slot.sentLoad - task.estimate);
+  if (slot.removed) return;
+  refill(s, slot);
+  if (slot.backlog.length === 0 && slot.inFlight === 0) steal(s, slot);
+}
+
+/** Starts parked tasks while `slot` has room. */
+export function refill(s: Scheduler, slot: ProcSlot): void {
+  let next: DTask<unknown> | undefined;
+  while ((next = slot.backlog.peek()) !== undefined) {
+    if (next.state !== TaskState.Ready) {
+      slot.backlog.shift(); // cancelled while parked
+      continue;
+    }
+    if (isFull(slot, next)) break;
+    slot.backlog.shift();
+    s.start(next, slot);
+  }
+}
+
+/**
+ * Work stealing: an idle processor takes tasks parked on the busiest other processor, when
+ * their scope allows it to run them.
+ */
+function steal(s: Scheduler, slot: ProcSlot): void {
+  let victim: ProcSlot | undefined;
+  for (const other of s.slots) {
+    if (other !== slot && other.backlog.length > (victim?.backlog.length ?? 0)) victim = other;
+  }
+  if (victim === undefined) return;
+  const take = Math.ceil(victim.backlog.length / 2);
+  const kept: DTask<unknown>[] = [];
+  for (let i = 0; i < take; i++) {
+    const task = victim.backlog.shift()!;
+    if (task.state !== TaskState.Ready) continue;
+    let allowed = false;
+    try {
+      allowed = s.candidates(task).includes(slot);
+    } catch {
+      allowed = false;
+    }
+    if (!allowed) {
+      kept.push(task);
+      continue;
+    }
+    victim.load = Math.max(0, victim.load - task.estimate);
+    task.proc = slot.proc;
+    slot.load += task.estimate;
+    slot.backlog.push(task);
+  }
+  // Tasks this processor may not run go back to the front of their queue, in order.
+  if (kept.length > 0) {
+    const rest = victim.backlog.drain();
+    for (const t of [...kept, ...rest]) victim.backlog.push(t);
+  }
+  refill(s, slot);
+}

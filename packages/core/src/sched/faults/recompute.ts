@@ -1,0 +1,53 @@
+import { type DTask, isDTask } from '../../task/dtask.js';
+import { TaskState } from '../../task/task-state.js';
+import { RemoteResult } from '../dispatch/executor.js';
+import type { Scheduler } from '../scheduler.js';
+
+/**
+ * Recomputes the inputs of `task` that were held by a worker that died (from their lineage:
+ * their function and arguments, kept for results held remotely) and makes `task` wait for
+ * them. Returns true when it must wait.
+ */
+export function waitForLostInputs(s: Scheduler, task: DTask<unknown>): boolean {
+  const args = task.args;
+  let waiting = 0;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!isDTask(a)) continue;
+    resurrect(s, a);
+    if (a.state < TaskState.Done && s.link(task, a) === 1) waiting++;
+  }
+  if (waiting === 0) return false;
+  task.state = TaskState.Pending;
+  task.waiting = waiting;
+  return true;
+}
+
+/** Puts a finished task whose remote result was lost back into the graph, to run again. */
+export function resurrect(s: Scheduler, task: DTask<unknown>): void {
+  const v = task.value;
+  if (task.state !== TaskState.Done || !(v instanceof RemoteResult) || !v.isLost()) return;
+  task.value = undefined;
+  task.state = TaskState.Queued;
+  task.proc = undefined;
+  task.flags = 0;
+  if (task.extra) task.extra.bytes = undefined;
+  s.submit(task);
+}
+
+/**
+ * A task's value for `fetch`: a result held by a worker that died (or dies while it is being
+ * fetched) is recomputed from its lineage, and the fetch waits for that.
+ */
+export function fetchRecomputing(s: Scheduler, task: DTask<unknown>): Promise<unknown> {
+  if (task.state === TaskState.Failed) return Promise.reject(task.value);
+  const v = task.value;
+  if (!(v instanceof RemoteResult)) return Promise.resolve(v);
+  const recompute = (): Promise<unknown> => {
+    s.losses++;
+    resurrect(s, task);
+    return task.fetch();
+  };
+  if (v.isLost()) return recompute();
+  return v.fetch().catch((error) => (v.isLost() ? recompute() : Promise.reject(error)));
+}
