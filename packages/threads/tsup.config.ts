@@ -1,6 +1,6 @@
 import { defineConfig } from 'tsup';
 
-const common = { sourcemap: true, target: 'node20' as const, external: ['@dtask/core'] };
+const common = { sourcemap: true, target: 'node20' as const, external: ['@dtask/core', 'tsx'] };
 
 export default defineConfig([
   {

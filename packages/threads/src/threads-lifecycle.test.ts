@@ -26,6 +26,20 @@ describe('threads: lifecycle', () => {
     expect(ms).toBeLessThan(5000);
   }, 20_000);
 
+  it('.ts modules load with everywhere when the program runs under node --import tsx', () => {
+    const script = fileURLToPath(new URL('./__fixtures__/ts-main.ts', import.meta.url));
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 20_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(child.error, child.stderr).toBeUndefined();
+    expect(child.status, child.stderr).toBe(0);
+    expect(JSON.parse(child.stdout.trim())).toEqual([5, 'thread:1:2']);
+  }, 30_000);
+
   it('ctx.close() ends the threads (their exit events fire)', async () => {
     const plugin = threads({ count: 2 });
     const ctx = new Context({ plugins: [plugin] });

@@ -12,7 +12,30 @@ const data = workerData as ThreadWorkerData;
 // free-variable check counts it as one every runtime has).
 (globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
 
+let typescript: Promise<void> | undefined;
+
+/**
+ * TypeScript modules: loader hooks the main thread registered (`node --import tsx`) do not reach
+ * worker threads in Node 20, so register tsx here the first time a `.ts` module is loaded (it
+ * must be installed, as it is wherever the main thread runs TypeScript through it).
+ */
+function typescriptLoader(url: string): Promise<void> | undefined {
+  if (!/\.[cm]?tsx?$/.test(new URL(url).pathname)) return undefined;
+  typescript ??= import('tsx/esm/api').then(
+    (api: { register(): unknown }) => {
+      api.register();
+    },
+    (error) => {
+      throw new Error(
+        `Loading TypeScript module ${url} in a worker thread needs tsx installed: ${error}`,
+      );
+    },
+  );
+  return typescript;
+}
+
 async function load(url: string): Promise<Record<string, unknown>> {
+  await typescriptLoader(url);
   const ns = (await import(url)) as Record<string, unknown>;
   const d = ns.default;
   return d && typeof d === 'object' ? { ...(d as Record<string, unknown>), ...ns } : ns;

@@ -38,7 +38,7 @@ function exportedFunctions(ns: Record<string, unknown>): Record<string, unknown>
  * `ctx` (default: the default context). Functions it exports then travel by reference
  * (module + name) instead of as source, so they may use their module's imports and state.
  * ESM and CJS modules work; `.ts` modules work when the program runs under a TypeScript
- * loader such as `node --import tsx` (worker threads inherit the loader). Relative paths are
+ * loader such as `node --import tsx` (the threads plugin registers tsx in its workers). Relative paths are
  * relative to the current directory; pass `new URL('./m.js', import.meta.url)` to be exact.
  */
 export async function everywhere(
