@@ -9,29 +9,13 @@ import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { fixed, int, median, parseFlags, table } from './shared.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const casesFile = join(here, 'in-process-cases.mjs');
 const resultsFile = join(here, 'results', 'in-process.json');
 
-const flags = new Map(
-  process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'];
-  }),
-);
-for (const k of flags.keys()) {
-  if (!['quick', 'rounds', 'check'].includes(k)) {
-    console.error(`unknown flag --${k}; known: --quick, --rounds=N, --check`);
-    process.exit(2);
-  }
-}
-const quick = flags.has('quick');
-const roundCount = Number(flags.get('rounds') ?? 5);
-if (!Number.isInteger(roundCount) || roundCount < 1) {
-  console.error('--rounds must be a positive integer');
-  process.exit(2);
-}
+const { quick, rounds: roundCount, check } = parseFlags();
 
 /** The issue's targets. */
 const TARGETS = { tasksPerSecond: 1_000_000, bytesPerPendingTask: 500 };
@@ -39,12 +23,6 @@ const N_TRIVIAL = quick ? 100_000 : 1_000_000;
 const N_CHAIN = quick ? 10_000 : 100_000;
 const N_PENDING = quick ? 100_000 : 1_000_000;
 const ROUNDS = { rounds: roundCount, warmup: 1 };
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 /** Runs one case in a fresh process and returns its parsed result. */
 function runCase(name, params) {
@@ -124,18 +102,7 @@ const verdicts = {
 
 // ---------------------------------------------------------------------------- report
 
-const int = (x) => Math.round(x).toLocaleString('en-US');
-const fixed = (x, d = 2) => x.toFixed(d);
 const ratio = (a, b) => (b > 0 ? `${fixed(a / b, 2)}x` : '-');
-
-function table(head, rows) {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (r) =>
-    r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])));
-  const out = [line(head).join('  '), widths.map((w) => '-'.repeat(w)).join('  ')];
-  for (const r of rows) out.push(line(r).join('  '));
-  return out.join('\n');
-}
 
 const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
 console.log(
@@ -311,4 +278,4 @@ const report = {
 writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`results: ${relative(process.cwd(), resultsFile)}`);
 
-if (flags.has('check') && Object.values(verdicts).includes('MISS')) process.exit(1);
+if (check && Object.values(verdicts).includes('MISS')) process.exit(1);

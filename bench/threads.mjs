@@ -11,29 +11,13 @@ import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { fixed, int, median, parseFlags, table } from './shared.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const casesFile = join(here, 'threads-cases.mjs');
 const resultsFile = join(here, 'results', 'threads.json');
 
-const flags = new Map(
-  process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'];
-  }),
-);
-for (const k of flags.keys()) {
-  if (!['quick', 'rounds', 'check'].includes(k)) {
-    console.error(`unknown flag --${k}; known: --quick, --rounds=N, --check`);
-    process.exit(2);
-  }
-}
-const quick = flags.has('quick');
-const roundCount = Number(flags.get('rounds') ?? 5);
-if (!Number.isInteger(roundCount) || roundCount < 1) {
-  console.error('--rounds must be a positive integer');
-  process.exit(2);
-}
+const { quick, rounds: roundCount, check } = parseFlags();
 
 /** The issue's targets. */
 const TARGETS = {
@@ -56,12 +40,6 @@ const ROUNDS = { rounds: roundCount, warmup: 1, roundTimeoutMs: ROUND_TIMEOUT_MS
 
 const UNAVAILABLE = 'unavailable (package not built)';
 const ok = (s) => s?.status === 'ok';
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 /** Set once a dtask case reports that @dtask/threads cannot be loaded: later ones are skipped. */
 let dtaskUnavailable = false;
@@ -256,8 +234,6 @@ const verdicts = {
 
 // ---------------------------------------------------------------------------- report
 
-const int = (x) => Math.round(x).toLocaleString('en-US');
-const fixed = (x, d = 2) => x.toFixed(d);
 const times = (x) => (x === undefined ? '-' : `${fixed(x)}x`);
 /** A figure of a case, or why it has none. */
 const cell = (s, f) => {
@@ -279,15 +255,6 @@ const row = (label, s, columns) =>
 
 /** A verdict as printed: marked when a case it rests on ran beside other busy processes. */
 const shown = (v, ...cases) => (cases.some(disturbed) ? `${v} (disturbed)` : v);
-
-function table(head, rows) {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (r) =>
-    r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])));
-  const out = [line(head).join('  '), widths.map((w) => '-'.repeat(w)).join('  ')];
-  for (const r of rows) out.push(line(r).join('  '));
-  return out.join('\n');
-}
 
 const NAMES = {
   dtask: 'dtask threads({ count: 2 })',
@@ -482,4 +449,4 @@ writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`results: ${relative(process.cwd(), resultsFile)}`);
 
 if (failures.length > 0) process.exit(1);
-if (flags.has('check') && Object.values(verdicts).some((v) => v !== 'PASS')) process.exit(1);
+if (check && Object.values(verdicts).some((v) => v !== 'PASS')) process.exit(1);

@@ -32,11 +32,23 @@ export class Batcher<M> {
     this.transfer = [];
     try {
       this.transport.send(batch, transfer.length > 0 ? transfer : undefined);
-    } catch (error) {
-      this.onSendError?.(error, batch);
+    } catch {
+      // Something in the batch cannot be cloned: send each message alone, so that only the
+      // culprit is replaced (by `onUnsendable`) and the rest of the batch still arrives.
+      for (const m of batch) {
+        try {
+          this.transport.send([m]);
+        } catch (error) {
+          const replacement = this.onUnsendable?.(m, error);
+          if (replacement !== undefined) this.transport.send([replacement]);
+        }
+      }
     }
   };
 
-  /** Called when a batch cannot be sent (e.g. a value that cannot be cloned). */
-  onSendError: ((error: unknown, batch: M[]) => void) | undefined;
+  /**
+   * Called for a message that cannot be sent (e.g. a result that cannot be cloned); returns
+   * the message to send instead (typically a failure report), or undefined to drop it.
+   */
+  onUnsendable: ((message: M, error: unknown) => M | undefined) | undefined;
 }

@@ -82,7 +82,7 @@ export class WorkerConnection implements Executor {
     this.processor = options.processor;
     this.capacity = 1 + (options.queueAhead ?? 1024);
     this.out = new Batcher(transport);
-    this.out.onSendError = (error, batch) => this.onSendError(error, batch);
+    this.out.onUnsendable = (m, error) => this.unsendable(m, error);
     const modules = options.modules ?? new Map();
     this.decoder = new FunctionDecoder((m) => modules.get(m));
     transport.onMessage((batch) => {
@@ -353,21 +353,16 @@ export class WorkerConnection implements Executor {
     );
   }
 
-  private onSendError(error: unknown, batch: ToWorker[]): void {
-    for (const m of batch) {
-      try {
-        this.transport.send([m]);
-      } catch (e) {
-        if (Array.isArray(m)) {
-          const task = this.inFlight.get(m[1]);
-          this.inFlight.delete(m[1]);
-          if (task) this.sink?.fail(task, e);
-        } else if (m.op === 'reply') {
-          this.transport.send([{ op: 'reject', req: m.req, error: serializeError(e) }]);
-        }
-        void error;
-      }
+  /** A task whose arguments cannot be cloned fails; a reply that cannot be becomes an error. */
+  private unsendable(m: ToWorker, error: unknown): ToWorker | undefined {
+    if (Array.isArray(m)) {
+      const task = this.inFlight.get(m[1]);
+      this.inFlight.delete(m[1]);
+      if (task) this.sink?.fail(task, error);
+      return undefined;
     }
+    if (m.op === 'reply') return { op: 'reject', req: m.req, error: serializeError(error) };
+    return undefined;
   }
 
   private lost(reason: unknown): void {

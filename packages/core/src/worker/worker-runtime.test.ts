@@ -127,6 +127,20 @@ describe('worker runtime over an in-memory transport', () => {
     expect(runtimes[0].store.has(a.id)).toBe(true);
   });
 
+  it('a result that cannot be cloned fails its task or its fetch, and the batch still arrives', async () => {
+    const { ctx, procs } = (current = rig(2));
+    const small = ctx.spawn(on(procs[0]), () => ({ f: () => 1 }));
+    const fine = ctx.spawn(on(procs[0]), () => 7);
+    await expect(small.fetch()).rejects.toMatchObject({ cause: { name: 'DataCloneError' } });
+    expect(await fine).toBe(7);
+    // Big enough to stay on the worker: the move to the other worker (peer) fails instead.
+    const big = ctx.spawn(on(procs[0]), () => ({ f: () => 1, pad: 'x'.repeat(4096) }));
+    const user = ctx.spawn(on(procs[1]), (x: { pad: string }) => x.pad.length, big);
+    const e: any = await user.fetch().catch((x) => x);
+    expect(e.code).toBe('DTASK_FAILED');
+    await expect(big.fetch()).rejects.toMatchObject({ name: 'DataCloneError' });
+  });
+
   it('errors keep their class and message, and dependents fail with DTaskFailedError', async () => {
     const { ctx, procs } = (current = rig(1));
     const bad = ctx.spawn(on(procs[0]), () => {

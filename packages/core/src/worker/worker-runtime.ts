@@ -89,7 +89,7 @@ export class WorkerRuntime {
     this.modules = options.modules ?? new Map();
     this.decoder = new FunctionDecoder((m) => this.modules.get(m));
     this.out = new Batcher(transport);
-    this.out.onSendError = (error, batch) => this.onSendError(error, batch);
+    this.out.onUnsendable = (m, error) => this.unsendable(m, error);
     this.owner = new ProxyOwner(this.out, new FunctionEncoder(), this.requests, this.processor);
     transport.onMessage((batch) => {
       this.countLocalConsumers(batch as ToWorker[]);
@@ -108,6 +108,8 @@ export class WorkerRuntime {
   /** Connects to another runtime so results move between the two directly. */
   connectPeer(holder: string, transport: Transport): void {
     const out = new Batcher<PeerMessage>(transport);
+    out.onUnsendable = (m, error) =>
+      m.op === 'value' ? { op: 'error', req: m.req, error: serializeError(error) } : undefined;
     const requests = new Requests();
     this.peers.set(holder, { out, requests });
     transport.onMessage((batch) => {
@@ -120,13 +122,17 @@ export class WorkerRuntime {
     transport.onClose(() => {
       if (this.peers.get(holder)?.out !== out) return; // replaced by a newer connection
       this.peers.delete(holder);
-      requests.rejectAll(new Error(`peer ${holder} closed`));
+      requests.rejectAll(new InputLostError(`Peer ${holder} closed; what it held is gone`));
     });
   }
 
   private servePeer(out: Batcher<PeerMessage>, req: number, key: number): void {
     if (this.store.has(key)) out.push({ op: 'value', req, value: this.store.get(key) });
-    else out.push({ op: 'error', req, error: serializeError(new Error(`No result #${key} here`)) });
+    else {
+      // Asked of a replacement runtime under the same name: the result died with its predecessor.
+      const error = new InputLostError(`No result #${key} here (${this.holder})`);
+      out.push({ op: 'error', req, error: serializeError(error) });
+    }
   }
 
   /**
@@ -232,19 +238,15 @@ export class WorkerRuntime {
     task.pendingFetches++;
     const got = peer
       ? peer.requests.ask((req) => peer.out.push({ op: 'peerFetch', req, key }))
-      : Promise.reject(new Error(`No connection to ${holder}`));
+      : Promise.reject(new InputLostError(`No connection to ${holder}, which held input ${index}`));
     got.then(
       (value) => {
         task.args[index] = value;
         if (--task.pendingFetches === 0 && task.missing === 0) this.run(task);
       },
-      (error) =>
-        this.finishFail(
-          task,
-          new InputLostError(`Input ${index} of task #${task.id}, held by ${holder}, is gone`, {
-            cause: error,
-          }),
-        ),
+      // An input lost with its holder (InputLostError) makes the scheduler recompute it; any
+      // other error (a value that cannot be cloned) fails the task.
+      (error) => this.finishFail(task, error),
     );
   }
 
@@ -316,21 +318,12 @@ export class WorkerRuntime {
     this.finishFail(task, new CancelledError(`Task #${id} was cancelled`));
   }
 
-  private onSendError(error: unknown, batch: FromWorker[]): void {
-    // Something in the batch could not be cloned: resend each message alone, turning a
-    // result that cannot travel into a failure of its task instead of losing the batch.
-    for (const m of batch) {
-      try {
-        this.transport.send([m]);
-      } catch (e) {
-        if (Array.isArray(m)) {
-          this.transport.send([{ op: 'fail', id: m[1], error: serializeError(e), ms: m[3] }]);
-        } else if (m.op === 'value')
-          this.transport.send([{ op: 'error', req: m.req, error: serializeError(e) }]);
-        else if (m.op === 'spawn') this.transport.send([{ op: 'releaseTask', ids: [m.id] }]);
-        void error;
-      }
-    }
+  /** A result that cannot travel fails its task (or its fetch) instead of vanishing. */
+  private unsendable(m: FromWorker, error: unknown): FromWorker | undefined {
+    if (Array.isArray(m)) return { op: 'fail', id: m[1], error: serializeError(error), ms: m[3] };
+    if (m.op === 'value') return { op: 'error', req: m.req, error: serializeError(error) };
+    if (m.op === 'spawn') return { op: 'releaseTask', ids: [m.id] };
+    return undefined;
   }
 
   /** Ends the runtime: running tasks are cancelled, results dropped. */
