@@ -1,0 +1,2 @@
+/** @dtask/datadeps: in-place parallel algorithms (Dagger's Datadeps). */
+export {};

@@ -1,0 +1,2 @@
+/** @dtask/lmdb: an LMDB-backed storage device, memory limits and checkpoints. */
+export {};
