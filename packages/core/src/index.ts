@@ -50,7 +50,7 @@ export {
 export { Context, type ContextOptions } from './registry/context.js';
 export { configure, shutdown } from './registry/default-context.js';
 export { everywhere } from './registry/everywhere.js';
-export type { Plugin, PluginHost, PluginSpec } from './registry/plugin.js';
+export type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from './registry/plugin.js';
 export { addProcs, rmProcs } from './registry/procs.js';
 export {
   addThunk,

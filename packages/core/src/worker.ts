@@ -1,6 +1,8 @@
 // @dtask/core/worker: the runtime that executes tasks in another thread or process over an
 // abstract transport, and the scheduler's side of it. Plugins (threads, cluster) add transports.
 
+export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
+export { recreatePlugin } from './registry/recreate-plugin.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
 export { RemoteResult } from './sched/dispatch/executor.js';
 export { Batcher } from './worker/batcher.js';

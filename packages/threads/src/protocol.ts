@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { PluginSpec } from '@dtask/core';
 
 /** A peer link handed to a worker: the port to the runtime of processor `holder`. */
 export interface PeerPort {
@@ -23,9 +24,16 @@ export interface ThreadWorkerData {
 /** Administrative messages on the worker's `parentPort` (main → worker). */
 export type AdminRequest =
   | { op: 'peer'; holder: string; port: MessagePort }
-  | { op: 'load'; req: number; url: string };
+  | { op: 'load'; req: number; url: string }
+  /** The answer to `plugins?`: specs of the context's plugins that have a worker side. */
+  | { op: 'plugins'; specs: PluginSpec[] };
 
 /** Administrative replies (worker → main). */
 export type AdminReply =
   | { op: 'loaded'; req: number }
-  | { op: 'loadFailed'; req: number; error: string };
+  | { op: 'loadFailed'; req: number; error: string }
+  /**
+   * Sent once at start, before the runtime serves tasks: which plugins to re-create here. Asked
+   * rather than put in `workerData`, so that plugins listed after `threads()` are included.
+   */
+  | { op: 'plugins?' };

@@ -1,5 +1,5 @@
 import { MessageChannel, type ResourceLimits, Worker } from 'node:worker_threads';
-import { ThreadProc } from '@dtask/core';
+import { type PluginSpec, ThreadProc } from '@dtask/core';
 import { type Transport, WorkerConnection } from '@dtask/core/worker';
 import { portTransport } from './port-transport.js';
 import type { AdminReply, AdminRequest, PeerPort, ThreadWorkerData } from './protocol.js';
@@ -21,6 +21,8 @@ export interface ThreadWorkerOptions {
   execArgv?: string[];
   cancelGraceMs: number;
   queueAhead: number;
+  /** Specs of the plugins the thread re-creates at start (those with a `setupWorker`). */
+  pluginSpecs: () => PluginSpec[];
   /**
    * Called once when the thread is gone (crash, exit, terminate), whichever is noticed first:
    * its channel closing or its `exit` event (either may come first). Called before the tasks it
@@ -80,7 +82,9 @@ export class ThreadWorker {
       this.thread.once('error', reject);
     });
     this.online.catch(() => {});
-    this.thread.on('message', (m: AdminReply) => this.onAdmin(m));
+    this.thread.on('message', (m: AdminReply) =>
+      m.op === 'plugins?' ? this.sendPlugins(options.pluginSpecs()) : this.onAdmin(m),
+    );
     this.thread.on('error', () => {}); // reported through 'exit'
     this.thread.once('exit', (code) => {
       this.exitCode = code;
@@ -137,7 +141,18 @@ export class ThreadWorker {
     });
   }
 
-  private onAdmin(m: AdminReply): void {
+  /** Answers the thread's start-up question: the plugins it re-creates before serving tasks. */
+  private sendPlugins(specs: PluginSpec[]): void {
+    try {
+      this.thread.postMessage({ op: 'plugins', specs } satisfies AdminRequest);
+    } catch (error) {
+      // A spec that cannot be cloned: start the thread without plugins rather than hang it.
+      process.emitWarning(`dtask: plugin specs cannot reach ${this.proc.id}: ${error}`);
+      this.thread.postMessage({ op: 'plugins', specs: [] } satisfies AdminRequest);
+    }
+  }
+
+  private onAdmin(m: Exclude<AdminReply, { op: 'plugins?' }>): void {
     const waiting = this.loads.get(m.req);
     if (!waiting) return;
     this.loads.delete(m.req);

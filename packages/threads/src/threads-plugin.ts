@@ -5,6 +5,7 @@ import {
   currentWorker,
   type Plugin,
   type PluginHost,
+  type PluginSpec,
   WorkerLostError,
 } from '@dtask/core';
 import { ThreadWorker } from './thread-worker.js';
@@ -58,6 +59,15 @@ function validate(
   return { count, cancelGraceMs, queueAhead };
 }
 
+/** Specs of the context's plugins that have a worker side (`setupWorker`), in context order. */
+function workerSidePlugins(host: PluginHost): PluginSpec[] {
+  const specs: PluginSpec[] = [];
+  for (const p of host.context.pluginList()) {
+    if (p.spec !== undefined && typeof p.setupWorker === 'function') specs.push(p.spec);
+  }
+  return specs;
+}
+
 /**
  * The threads plugin: adds a `ThreadProc` per `node:worker_threads` worker (threads 2 …
  * count+1 of this process) running the core worker runtime over MessagePorts, with a direct
@@ -91,6 +101,7 @@ export function threads(
       execArgv: options.execArgv,
       cancelGraceMs,
       queueAhead,
+      pluginSpecs: () => workerSidePlugins(host!),
       onLost: (w) => {
         if (workers.get(thread) !== w) return;
         host!.removeProcessor(w.proc);

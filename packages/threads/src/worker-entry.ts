@@ -1,8 +1,16 @@
-// Runs inside each worker thread: starts the core worker runtime on the channel the main
-// thread handed over, links to peer runtimes, and loads `everywhere` modules on request.
+// Runs inside each worker thread: re-creates the context's plugins that have a worker side
+// (`setupWorker`, e.g. a storage plugin's spilling store), starts the core worker runtime on
+// the channel the main thread handed over, links to peer runtimes, and loads `everywhere`
+// modules on request.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { PluginSpec, WorkerPluginHost } from '@dtask/core';
 import * as dtask from '@dtask/core';
-import { startWorkerRuntime } from '@dtask/core/worker';
+import {
+  type LocalStore,
+  recreatePlugin,
+  startWorkerRuntime,
+  type WorkerRuntime,
+} from '@dtask/core/worker';
 import { portTransport } from './port-transport.js';
 import type { AdminReply, AdminRequest, ThreadWorkerData } from './protocol.js';
 
@@ -20,7 +28,7 @@ let typescript: Promise<void> | undefined;
  * must be installed, as it is wherever the main thread runs TypeScript through it).
  */
 function typescriptLoader(url: string): Promise<void> | undefined {
-  if (!/\.[cm]?tsx?$/.test(new URL(url).pathname)) return undefined;
+  if (!URL.canParse(url) || !/\.[cm]?tsx?$/.test(new URL(url).pathname)) return undefined;
   typescript ??= import('tsx/esm/api').then(
     (api: { register(): unknown }) => {
       api.register();
@@ -44,6 +52,46 @@ async function load(url: string): Promise<Record<string, unknown>> {
 const modules = new Map<string, Record<string, unknown>>();
 for (const url of data.modules) modules.set(url, await load(url));
 
+// Admin requests that come while the thread starts wait for the runtime.
+const early: AdminRequest[] = [];
+let started: WorkerRuntime | undefined;
+let gotPlugins: (specs: PluginSpec[]) => void = () => {};
+const pluginSpecs = new Promise<PluginSpec[]>((resolve) => {
+  gotPlugins = resolve;
+});
+parentPort!.on('message', (m: AdminRequest) => {
+  if (m.op === 'plugins') gotPlugins(m.specs);
+  else if (started === undefined) early.push(m);
+  else admin(started, m);
+});
+parentPort!.postMessage({ op: 'plugins?' } satisfies AdminReply);
+
+/** Re-creates each plugin from its spec and runs its worker side; returns the store one set. */
+async function setupPlugins(specs: PluginSpec[]): Promise<LocalStore | undefined> {
+  let store: LocalStore | undefined;
+  const host: WorkerPluginHost = {
+    worker: data.worker,
+    thread: data.thread,
+    setLocalStore: (s) => {
+      store = s;
+    },
+  };
+  for (const spec of specs) {
+    try {
+      const plugin = await recreatePlugin(spec, load);
+      await plugin.setupWorker?.(host);
+    } catch (error) {
+      // The thread still runs tasks; what the plugin adds (e.g. spilling) is missing here.
+      process.emitWarning(
+        `dtask: plugin ${spec.module} could not be set up in thread ${data.worker}:${data.thread}: ${error}`,
+      );
+    }
+  }
+  return store;
+}
+
+const store = await setupPlugins(await pluginSpecs);
+
 const runtime = startWorkerRuntime(portTransport(data.port), {
   worker: data.worker,
   thread: data.thread,
@@ -51,11 +99,16 @@ const runtime = startWorkerRuntime(portTransport(data.port), {
   runningTask: data.runningTask,
   modules,
   setProcessWorker: false,
+  store,
 });
+started = runtime;
 for (const [url, ns] of modules) runtime.addModule(url, ns);
 for (const peer of data.peers) runtime.connectPeer(peer.holder, portTransport(peer.port));
 
-parentPort!.on('message', (m: AdminRequest) => {
+for (const m of early.splice(0)) admin(runtime, m);
+
+function admin(runtime: WorkerRuntime, m: AdminRequest): void {
+  if (m.op === 'plugins') return;
   if (m.op === 'peer') {
     runtime.connectPeer(m.holder, portTransport(m.port));
     return;
@@ -72,4 +125,4 @@ parentPort!.on('message', (m: AdminRequest) => {
         error: String(error),
       } satisfies AdminReply),
   );
-});
+}

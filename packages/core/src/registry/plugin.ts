@@ -1,3 +1,4 @@
+import type { LocalStore } from '../chunk/local-store.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
 import type { MoveRule } from '../processor/move-registry.js';
 import type { Processor } from '../processor/processor.js';
@@ -58,6 +59,26 @@ export interface Plugin {
    * (`everywhere`). The main thread has loaded it already.
    */
   loadModule?(url: string): Promise<void>;
+  /**
+   * Sets the plugin up inside a worker thread or process, where it was re-created from its
+   * `spec` (a plugin without a `spec` is never re-created). Called by the worker's entry (e.g.
+   * `@dtask/threads`' worker thread) before the worker runtime serves any task; the worker
+   * awaits it. `setup` is not called there: this hook is the whole of the worker side.
+   */
+  setupWorker?(host: WorkerPluginHost): void | Promise<void>;
   /** Ends what the plugin started; called by `Context.close()`. */
   close?(): Promise<void>;
+}
+
+/** What a plugin re-created in a worker thread or process may do there (`Plugin.setupWorker`). */
+export interface WorkerPluginHost {
+  /** The worker (OS process) id, 1 for the main process. */
+  readonly worker: number;
+  /** The thread number within that worker. */
+  readonly thread: number;
+  /**
+   * Gives the worker runtime the store it keeps its results in (default: a `Map`). The last
+   * call wins; the runtime clears the store when it shuts down.
+   */
+  setLocalStore(store: LocalStore): void;
 }

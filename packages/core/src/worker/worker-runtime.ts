@@ -1,3 +1,4 @@
+import { defaultLocalStore, type LocalStore } from '../chunk/local-store.js';
 import { sizeOf } from '../chunk/size-of.js';
 import { CancelledError, InputLostError } from '../errors/errors.js';
 import { serializeError } from '../errors/serialize-error.js';
@@ -46,6 +47,11 @@ export interface WorkerRuntimeOptions {
    * none), so that if the thread dies the scheduler knows which task was running.
    */
   runningTask?: Float64Array;
+  /**
+   * Where results are kept (default: a `Map`). A storage plugin's `setupWorker` supplies one,
+   * e.g. `@dtask/lmdb`'s store that spills to disk past a memory limit.
+   */
+  store?: LocalStore;
 }
 
 /**
@@ -56,8 +62,8 @@ export interface WorkerRuntimeOptions {
  * threads and cluster plugins give it a MessagePort or a socket.
  */
 export class WorkerRuntime {
-  /** Results kept here, by key (the task id that made them). */
-  readonly store = new Map<number, unknown>();
+  /** Results kept here, by key (the task id that made them); a `Map` unless a plugin gave one. */
+  readonly store: LocalStore;
   /** Local consumers still to come for a result, by key (see `countLocalConsumers`). */
   private readonly consumers = new Map<number, number>();
   /** Small results kept only for local consumers (the scheduler got them inline). */
@@ -81,6 +87,7 @@ export class WorkerRuntime {
     private readonly transport: Transport,
     options: WorkerRuntimeOptions,
   ) {
+    this.store = options.store ?? defaultLocalStore();
     this.processor = options.processor ?? new ThreadProc(options.worker, options.thread);
     this.holder = this.processor.id;
     this.runningTask = options.runningTask;
@@ -282,9 +289,9 @@ export class WorkerRuntime {
     const bytes = sizeOf(value);
     const waiters = this.waitingFor.get(task.id);
     const inline = bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
-    if (!inline) this.store.set(task.id, value);
+    if (!inline) this.store.set(task.id, value, bytes);
     else if (this.consumers.has(task.id)) {
-      this.store.set(task.id, value);
+      this.store.set(task.id, value, bytes);
       this.keptForConsumers.add(task.id);
     }
     this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined]);

@@ -1,0 +1,43 @@
+/**
+ * Where a worker runtime keeps the results it made (and small results kept for local
+ * consumers), by key: the task id that made them. The default is a plain `Map`, which
+ * satisfies this interface as it is, so a runtime without a storage plugin pays nothing.
+ * A plugin may give the runtime another store through `WorkerPluginHost.setLocalStore` (e.g.
+ * `@dtask/lmdb`'s spilling store, which keeps the process under a memory limit by moving
+ * least recently used entries to disk and reading them back on `get`).
+ *
+ * Rules every store keeps:
+ * - `get`, `has`, `delete`, `clear` and `size` are synchronous, as with a `Map`: a store that
+ *   moved an entry elsewhere reads it back inside `get` (LMDB reads are memory-mapped and
+ *   synchronous), so the runtime's fetch and peer paths need no change.
+ * - `set(key, value, bytes)` receives the runtime's measure of the value (`sizeOf`), so a
+ *   spilling store need not measure again; a `Map` ignores the third argument.
+ * - Values held are settled results (never promises), returned as they were stored or as an
+ *   equal copy of the same type (a store that serialised them).
+ * - `delete` frees whatever the entry took, wherever it is (memory or disk); `clear` frees
+ *   everything. Both are called from the release paths (`release` messages, shutdown).
+ */
+export interface LocalStore<K = number> {
+  /** Entries held (in memory or elsewhere). */
+  readonly size: number;
+  /** Whether an entry exists under `key`, wherever it is held. */
+  has(key: K): boolean;
+  /** The value under `key` (read back first if the store moved it away), or `undefined`. */
+  get(key: K): unknown;
+  /** Stores `value` under `key`; `bytes` is the caller's measure of it (from `sizeOf`). */
+  set(key: K, value: unknown, bytes?: number): unknown;
+  /**
+   * The values held in memory now (not those moved elsewhere, which are copies sharing no
+   * buffer with anything). The runtime uses it to tell whether a buffer is still in use.
+   */
+  values(): IterableIterator<unknown>;
+  /** Removes and frees the entry under `key`; true if there was one. */
+  delete(key: K): boolean;
+  /** Removes and frees every entry. */
+  clear(): void;
+}
+
+/** The store a worker runtime uses when no plugin supplies one: a plain `Map`. */
+export function defaultLocalStore<K = number>(): LocalStore<K> {
+  return new Map<K, unknown>();
+}
