@@ -143,9 +143,9 @@ describe('threads: data', () => {
     const conn2 = plugin.threadWorkers().find((w) => w.proc.id === 'thread:1:2')!.connection;
     let mainFetches = 0;
     const fetch = conn2.fetch.bind(conn2);
-    conn2.fetch = (key: number) => {
+    conn2.fetch = (key: number, take?: boolean) => {
       mainFetches++;
-      return fetch(key);
+      return fetch(key, take);
     };
     const sum = ctx.spawn(onThread(3), tasks.sumArray, big);
     expect(await sum).toEqual([1.5 * n, n, 'thread:1:3']);

@@ -15,6 +15,23 @@ async function collectUntil(done: () => boolean): Promise<boolean> {
   return done();
 }
 
+/** A context with one worker runtime over an in-memory transport, as processor `thread:1:2`. */
+function oneWorker() {
+  const proc = new ThreadProc(1, 2);
+  const [a, b] = inMemoryTransportPair();
+  const runtime: WorkerRuntime = startWorkerRuntime(b, { worker: 1, thread: 2 });
+  const plugin: Plugin = {
+    name: 'one-worker',
+    setup(host) {
+      host.addProcessor(
+        proc,
+        new WorkerConnection(a, { processor: proc, scheduler: host.context.scheduler }),
+      );
+    },
+  };
+  return { ctx: new Context({ plugins: [plugin] }), proc, runtime };
+}
+
 if (!gc)
   console.warn('freeing tests skipped: they need node --expose-gc (vitest.config.ts passes it)');
 
@@ -33,26 +50,25 @@ describe.runIf(gc)('freeing data nothing references', () => {
   });
 
   it('a result kept on a worker is released there once its DTask is gone', async () => {
-    let runtime!: WorkerRuntime;
-    const proc = new ThreadProc(1, 2);
-    const plugin: Plugin = {
-      name: 'one-worker',
-      setup(host) {
-        const [a, b] = inMemoryTransportPair();
-        runtime = startWorkerRuntime(b, { worker: 1, thread: 2 });
-        host.addProcessor(
-          proc,
-          new WorkerConnection(a, { processor: proc, scheduler: host.context.scheduler }),
-        );
-      },
-    };
-    const ctx = new Context({ plugins: [plugin] });
+    const { ctx, proc, runtime } = oneWorker();
     await (async () => {
       const t = ctx.spawn({ scope: new ExactScope(proc) }, () => new Float64Array(5000).fill(1));
-      expect((await t).length).toBe(5000);
+      await t.wait();
       expect(runtime.store.size).toBe(1);
     })();
     expect(await collectUntil(() => runtime.store.size === 0)).toBe(true);
+    await ctx.close();
+  });
+
+  it('a result fetched by the caller moves there: the worker drops it at once', async () => {
+    const { ctx, proc, runtime } = oneWorker();
+    const t = ctx.spawn({ scope: new ExactScope(proc) }, () => new Float64Array(5000).fill(1));
+    await t.wait();
+    expect(runtime.store.size).toBe(1);
+    const value = await t;
+    expect(value.length).toBe(5000);
+    expect(runtime.store.size).toBe(0);
+    expect(await t).toBe(value);
     await ctx.close();
   });
 });

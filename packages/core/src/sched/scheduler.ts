@@ -10,6 +10,7 @@ import { cancelTask, watchSignal } from './completion/cancel-task.js';
 import { chunkOfTask } from './completion/chunk-of-task.js';
 import { checkpoint, restoreOrRun } from './completion/restore-checkpoint.js';
 import { addDependent, failTree, notifyListeners } from './completion/settle.js';
+import { takeHome } from './completion/take-home.js';
 import type { Executor, ExecutorSink, RemoteResult } from './dispatch/executor.js';
 import { isThenable } from './dispatch/is-thenable.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
@@ -461,7 +462,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** See `TaskOwner.fetchValue`. */
   fetchValue(task: DTask<unknown>): Promise<unknown> {
-    return fetchRecomputing(this, task);
+    return fetchRecomputing(this, task, (v) => takeHome(this, task, v, NO_ARGS));
   }
 
   /** See `TaskOwner.fetchChunk`. */

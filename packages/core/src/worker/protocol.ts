@@ -26,6 +26,8 @@ export interface PlainOptions {
   computeScope?: ScopeSpec;
   resultScope?: ScopeSpec;
   device?: string;
+  /** `returnArgs` indices: arguments sent back with the completion (copy-in/copy-out). */
+  returnArgs?: number[];
 }
 
 /** Tag of a `RunRecord`. */
@@ -59,12 +61,15 @@ export type DoneRecord = [
   ms: number,
   inline: 0 | 1,
   value: unknown,
+  /** Final values of the arguments named by the task's `returnArgs` option, if any. */
+  args?: unknown[],
 ];
 
 /** Scheduler → runtime. */
 export type ToWorker =
   | RunRecord
-  | { op: 'fetch'; req: number; key: number }
+  /** `take`: the scheduler keeps the value from now on; drop it and transfer its buffers. */
+  | { op: 'fetch'; req: number; key: number; take?: boolean }
   | { op: 'release'; keys: number[] }
   | { op: 'cancel'; id: number }
   | { op: 'reply'; req: number; value: unknown }

@@ -14,6 +14,7 @@ import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
 import { fromPlainOptions, toPlainOptions } from './plain-options.js';
 import { type ArgRefs, type DoneRecord, type FromWorker, RUN, type ToWorker } from './protocol.js';
 import { Requests } from './requests.js';
+import { applyReturnedArgs } from './returned-args.js';
 import type { Transport } from './transport.js';
 
 /** What the scheduler knows about where a remote result is. */
@@ -165,7 +166,7 @@ export class WorkerConnection implements Executor {
           true,
         );
         return;
-      } else if (v instanceof RemoteResult && isResultKey(v.key)) {
+      } else if (v instanceof RemoteResult && isResultKey(v.key) && v.moving === undefined) {
         const holder = v.key.connection === this ? '' : v.key.connection.holder;
         (refs ??= []).push([i, v.key.key, holder]);
         out[i] = null;
@@ -228,13 +229,18 @@ export class WorkerConnection implements Executor {
 
   // ------------------------------------------------------------------ data
 
-  /** Pulls result `key` from the runtime. */
-  fetch(key: number): Promise<unknown> {
+  /**
+   * Pulls result `key` from the runtime. With `take`, the runtime hands it over for good: it
+   * drops its entry and transfers the value's `ArrayBuffer`s instead of copying them.
+   */
+  fetch(key: number, take = false): Promise<unknown> {
     if (this.closed)
       return Promise.reject(
         new WorkerLostError(`Worker ${this.holder} is gone; its results are lost`),
       );
-    const answer = this.requests.ask((req) => this.out.push({ op: 'fetch', req, key }));
+    const answer = this.requests.ask((req) =>
+      this.out.push(take ? { op: 'fetch', req, key, take } : { op: 'fetch', req, key }),
+    );
     this.updateRef();
     return answer;
   }
@@ -293,7 +299,7 @@ export class WorkerConnection implements Executor {
     }
   }
 
-  private onDone([, id, bytes, ms, inline, value]: DoneRecord): void {
+  private onDone([, id, bytes, ms, inline, value, args]: DoneRecord): void {
     if (this.cancelling.size > 0) this.cancelling.delete(id);
     const task = this.inFlight.get(id);
     if (!task) {
@@ -301,12 +307,26 @@ export class WorkerConnection implements Executor {
       return;
     }
     this.inFlight.delete(id);
+    // Copy-out (returned-args.ts): written arguments go home before dependents are released.
+    const failed = args === undefined ? undefined : applyReturnedArgs(task, args);
+    if (failed !== undefined) {
+      if (!inline) this.release(id);
+      this.sink?.fail(task, failed);
+      return;
+    }
     if (inline) {
       this.sink?.complete(task, value, ms);
       return;
     }
     const key: ResultKey = { connection: this, key: id };
-    const result = new RemoteResult(this.processor, () => this.fetch(id), bytes, key, this.isLost);
+    const result = new RemoteResult(
+      this.processor,
+      () => this.fetch(id),
+      bytes,
+      key,
+      this.isLost,
+      () => this.fetch(id, true),
+    );
     this.finalizer.register(task, id);
     this.sink?.completeRemote(task, result, ms);
   }

@@ -10,6 +10,7 @@ import { NO_OPTIONS } from '../task/options.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
 import { Batcher } from './batcher.js';
 import { FunctionDecoder, FunctionEncoder, registerModuleFunctions } from './function-ref.js';
+import { transferablesOf } from './hand-over.js';
 import { fromPlainOptions } from './plain-options.js';
 import {
   DONE,
@@ -175,14 +176,14 @@ export class WorkerRuntime {
     }
     switch (m.op) {
       case 'fetch':
-        if (this.store.has(m.key))
-          this.out.push({ op: 'value', req: m.req, value: this.store.get(m.key) });
-        else
+        if (!this.store.has(m.key))
           this.out.push({
             op: 'error',
             req: m.req,
             error: serializeError(new Error(`No result #${m.key} here`)),
           });
+        else if (m.take) this.handOver(m.req, m.key);
+        else this.out.push({ op: 'value', req: m.req, value: this.store.get(m.key) });
         break;
       case 'release':
         for (const k of m.keys) this.store.delete(k);
@@ -200,6 +201,27 @@ export class WorkerRuntime {
         this.transport.close();
         break;
     }
+  }
+
+  /**
+   * The scheduler takes result `key` for good: drop it and transfer its buffers rather than
+   * copy them, unless tasks sent here still need it (it then goes once they have taken it).
+   */
+  private handOver(req: number, key: number): void {
+    const value = this.store.get(key);
+    if (this.consumers.has(key)) {
+      this.keptForConsumers.add(key);
+      this.out.push({ op: 'value', req, value });
+      return;
+    }
+    this.store.delete(key);
+    this.out.push({ op: 'value', req, value }, transferablesOf(value, this.stillHeld()));
+  }
+
+  /** Values this runtime still uses: stored results and the arguments of its tasks. */
+  private *stillHeld(): Iterable<unknown> {
+    yield* this.store.values();
+    for (const task of this.running.values()) yield* task.args;
   }
 
   private accept([, id, fnRef, args, refs, options, inherited]: RunRecord): void {

@@ -37,3 +37,6 @@ export declare function twice(xs: Float64Array, ms: number): Float64Array;
 export declare function plusOne(xs: Float64Array, ms: number): Float64Array;
 export declare function addArrays(a: Float64Array, b: Float64Array, ms: number): Float64Array;
 export declare function total(xs: Float64Array): number;
+export declare function makeKept(n: number, value: number): Float64Array;
+export declare const keptBytes: () => number;
+export declare function sumAfter(ms: number, xs: Float64Array): Promise<number>;

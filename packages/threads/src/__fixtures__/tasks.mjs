@@ -210,3 +210,23 @@ export function total(xs) {
   for (let i = 0; i < xs.length; i++) s += xs[i];
   return s;
 }
+
+// ------------------------------------------------------------------ transfer
+
+let kept;
+/** makeBig, keeping a reference in module state (to observe a transfer: it detaches). */
+export function makeKept(n, value) {
+  kept = new Float64Array(n).fill(value);
+  return kept;
+}
+
+/** Bytes of the array makeKept made on this thread (0 once it was transferred away). */
+export const keptBytes = () => kept.byteLength;
+
+/** Sums `xs` after `ms` milliseconds (the task holds its argument meanwhile). */
+export async function sumAfter(ms, xs) {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return s;
+}

@@ -11,7 +11,7 @@ export function chunkOfTask(task: DTask<unknown>): Chunk<unknown> {
   const proc = task.proc!;
   if (v instanceof RemoteResult) {
     return new Chunk(
-      { processor: v.processor, fetch: v.fetch, bytes: v.bytes },
+      { processor: v.processor, fetch: () => v.fetch(), bytes: v.bytes },
       task.options.resultScope ?? ANY,
     );
   }

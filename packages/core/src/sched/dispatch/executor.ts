@@ -51,18 +51,34 @@ export interface Executor {
  * or `fetch` obtain the data through it (Dagger keeps results on the worker that made them).
  */
 export class RemoteResult {
+  /**
+   * Set while the result migrates to the scheduler's thread (see `take`): every read then waits
+   * for that one transfer instead of asking the holder, which is about to drop the data.
+   */
+  moving: Promise<unknown> | undefined = undefined;
+
   constructor(
     /** Where the data is. */
     readonly processor: Processor,
-    /** Pulls the value to the caller. */
-    readonly fetch: () => Promise<unknown>,
+    /** Pulls a copy of the value to the caller; the holder keeps its own. */
+    private readonly pull: () => Promise<unknown>,
     /** Size in bytes, when known. */
     readonly bytes?: number,
     /** The holder's own key for the data (worker runtimes use it for peer transfers). */
     readonly key?: unknown,
     /** True once the holder is gone: the value must be recomputed from the task's lineage. */
     readonly isLost: () => boolean = neverLost,
+    /**
+     * Moves the value to the caller for good: the holder drops it and transfers its
+     * `ArrayBuffer`s rather than copying them. Holders that cannot leave it out.
+     */
+    readonly take?: () => Promise<unknown>,
   ) {}
+
+  /** The value, moved to the caller (a copy unless it is migrating). */
+  fetch(): Promise<unknown> {
+    return this.moving ?? this.pull();
+  }
 }
 
 function neverLost(): boolean {

@@ -47,12 +47,16 @@ function canSendAhead(
   const o = task.options;
   if ((task.flags & TaskFlags.LocalOnly) !== 0 || o.syncdeps !== undefined) return false;
   if (o.signal !== undefined || o.restore !== undefined || o.meta === true) return false;
+  // Inputs it still waits for that are arguments; any other wait (a task queue's extra
+  // dependency, e.g. datadeps ordering) is unknown to the worker, so it must not be sent ahead.
+  let argWaits = 0;
   for (const a of task.args) {
     if (typeof a !== 'object' || a === null) continue;
     if (!isDTask(a)) {
       if (isChunk(a)) return false;
       continue;
     }
+    if (a.state !== TaskState.Done) argWaits++;
     if (a.state === TaskState.Done) {
       // A result lost with its worker must be recomputed first (see waitForLostInputs).
       if (a.value instanceof RemoteResult && a.value.isLost()) return false;
@@ -60,6 +64,7 @@ function canSendAhead(
     }
     if (a.state !== TaskState.Running || a.proc !== slot.proc || !cascade.has(a)) return false;
   }
+  if (argWaits !== task.waiting) return false;
   try {
     return s.candidates(task).includes(slot);
   } catch {

@@ -37,9 +37,14 @@ export function resurrect(s: Scheduler, task: DTask<unknown>): void {
 
 /**
  * A task's value for `fetch`: a result held by a worker that died (or dies while it is being
- * fetched) is recomputed from its lineage, and the fetch waits for that.
+ * fetched) is recomputed from its lineage, and the fetch waits for that. `read` pulls a value
+ * that is still there (a copy by default).
  */
-export function fetchRecomputing(s: Scheduler, task: DTask<unknown>): Promise<unknown> {
+export function fetchRecomputing(
+  s: Scheduler,
+  task: DTask<unknown>,
+  read: (v: RemoteResult) => Promise<unknown> = (v) => v.fetch(),
+): Promise<unknown> {
   if (task.state === TaskState.Failed) return Promise.reject(task.value);
   const v = task.value;
   if (!(v instanceof RemoteResult)) return Promise.resolve(v);
@@ -49,5 +54,5 @@ export function fetchRecomputing(s: Scheduler, task: DTask<unknown>): Promise<un
     return task.fetch();
   };
   if (v.isLost()) return recompute();
-  return v.fetch().catch((error) => (v.isLost() ? recompute() : Promise.reject(error)));
+  return read(v).catch((error) => (v.isLost() ? recompute() : Promise.reject(error)));
 }

@@ -26,6 +26,20 @@ export function recoverLostTasks(
   for (const task of tasks) {
     const extra = taskExtra(task);
     if (!byUs) extra.kills = (extra.kills ?? 0) + 1;
+    if (!byUs && task.options.inPlace === true) {
+      // It was running and may have written shared memory already: running it again could
+      // apply its effect twice (DESIGN.md). Copy-in/copy-out tasks are not inPlace: their
+      // writes were not published yet, so they are re-run like any other.
+      sink.fail(
+        task,
+        new WorkerLostError(
+          `Task ${describeTask(task)} writes shared memory in place and its worker died while it ran; ` +
+            'it is not re-run, since its writes may be half done. Restore the data and run it again.',
+          { cause: reason },
+        ),
+      );
+      continue;
+    }
     if ((extra.kills ?? 0) >= MAX_KILLS) {
       sink.fail(
         task,
