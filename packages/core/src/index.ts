@@ -52,6 +52,7 @@ export { configure, shutdown } from './registry/default-context.js';
 export { everywhere } from './registry/everywhere.js';
 export type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from './registry/plugin.js';
 export { addProcs, rmProcs } from './registry/procs.js';
+export { registerWaitGuard, type WaitGuard } from './sched/dynamic/wait-guards.js';
 export {
   addThunk,
   exec,
@@ -82,6 +83,7 @@ export { defaultOption, type OptionMatcher } from './task/default-option.js';
 export { DTask, type FetchOptions, isDTask } from './task/dtask.js';
 export {
   type OptionNormalizer,
+  type ReturnArgsOption,
   registerOption,
   type TaskOptions,
   type TaskOptionsInput,
@@ -97,7 +99,9 @@ export {
   taskSignal,
 } from './task/task-local.js';
 export {
+  currentTaskQueue,
   type SubmitTask,
+  spawnBeside,
   spawnBulk,
   spawnSequential,
   type TaskQueue,

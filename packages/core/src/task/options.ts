@@ -32,6 +32,26 @@ export interface TaskOptions {
   device?: DeviceOption;
   /** Tasks to wait for without receiving their values (Dagger's `syncdeps`). */
   syncdeps?: Iterable<unknown>;
+  /**
+   * Copy-in/copy-out (datadeps sets it): a task run in another thread or process sends back
+   * the final values of the arguments at `indices`, and `apply` receives them on the
+   * scheduler's thread before the task's dependents are released. Only `indices` travels.
+   */
+  returnArgs?: ReturnArgsOption;
+  /**
+   * The task writes shared state in place (e.g. a `SharedArrayBuffer`): if its worker dies
+   * while it runs, it fails with `WorkerLostError` instead of being re-run, since running it
+   * again could apply its effect twice.
+   */
+  inPlace?: boolean;
+}
+
+/** The `returnArgs` option: which arguments come back, and who writes them home. */
+export interface ReturnArgsOption {
+  /** Argument positions (0-based) the task writes. */
+  readonly indices: readonly number[];
+  /** Receives the values sent back, in the order of `indices` (scheduler's thread only). */
+  readonly apply?: (values: unknown[], task: { readonly id: number }) => void;
 }
 
 /** What `spawn`, `withOptions` and `getOptions` accept: scopes may also be `scope()` specifiers. */
@@ -97,6 +117,17 @@ const builtins: Record<string, OptionNormalizer> = {
     (v) => typeof v === 'object' && v !== null && Symbol.iterator in v,
     'an iterable of tasks',
   ),
+  returnArgs: check(
+    (v) =>
+      typeof v === 'object' &&
+      v !== null &&
+      Array.isArray((v as ReturnArgsOption).indices) &&
+      (v as ReturnArgsOption).indices.every((i) => Number.isInteger(i) && i >= 0) &&
+      ((v as ReturnArgsOption).apply === undefined ||
+        typeof (v as ReturnArgsOption).apply === 'function'),
+    '{ indices: number[] (argument positions), apply?: (values) => void }',
+  ),
+  inPlace: check((v) => typeof v === 'boolean', 'a boolean'),
 };
 
 function optionKeys(): Map<string, OptionNormalizer> {

@@ -1,6 +1,7 @@
 import { ArgumentError } from '../errors/errors.js';
 import type { DTask } from './dtask.js';
 import { currentFrame, runWithFrame, ScopedFrame } from './frame.js';
+import { spawnTask, type TaskSink } from './spawn-task.js';
 
 /**
  * Receives tasks spawned inside `withTaskQueue` before the scheduler does (Dagger's task
@@ -29,6 +30,25 @@ export function withTaskQueue<R>(queue: TaskQueue, fn: () => R): R {
     throw new ArgumentError('withTaskQueue(queue, fn): fn must be a function');
   const outer = currentFrame();
   return runWithFrame(new ScopedFrame(outer?.frameTask, outer?.propagated ?? {}, queue), fn);
+}
+
+/**
+ * The task queue that receives tasks spawned here (inside `withTaskQueue`, not inside a task),
+ * if any. Task queues use it to tell their own region's code from other code, e.g. datadeps'
+ * wait guard forbids waiting on a region's tasks only inside that region.
+ */
+export function currentTaskQueue(): TaskQueue | undefined {
+  return currentFrame()?.queue;
+}
+
+/**
+ * Spawns `f(...args)` (options first, as with `spawn`) on the scheduler that owns `beside`, so
+ * a task queue can add helper tasks for a task it holds (datadeps slices a `ChunkView` so)
+ * whichever context the user spawned it in. The helper goes through the current task queue
+ * like any task spawned here.
+ */
+export function spawnBeside(beside: DTask<unknown>, first: unknown, ...rest: unknown[]): DTask<unknown> {
+  return spawnTask(beside.owner as TaskSink, first, rest);
 }
 
 /**

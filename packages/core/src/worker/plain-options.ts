@@ -31,6 +31,7 @@ export function toPlainOptions(options: TaskOptions): PlainOptions | undefined {
   if (r) out.resultScope = r;
   if (typeof options.device === 'string') out.device = options.device;
   else if (options.device !== undefined) out.device = options.device.name;
+  if (options.returnArgs !== undefined) out.returnArgs = [...options.returnArgs.indices];
   return out;
 }
 
@@ -45,5 +46,6 @@ export function fromPlainOptions(plain: PlainOptions | undefined): TaskOptions {
   if (plain.computeScope) out.computeScope = fromScopeSpec(plain.computeScope);
   if (plain.resultScope) out.resultScope = fromScopeSpec(plain.resultScope);
   if (plain.device !== undefined) out.device = plain.device;
+  if (plain.returnArgs !== undefined) out.returnArgs = { indices: plain.returnArgs };
   return out;
 }
