@@ -1,0 +1,35 @@
+// Shared set-up of the datadeps tests: a context with 2 worker threads per test (closed
+// afterwards), kernels.mjs loaded everywhere so its functions travel by reference.
+import { Context, everywhere } from '@dtask/core';
+import { threads } from '@dtask/threads';
+import { afterEach } from 'vitest';
+
+export const KERNELS_URL = new URL('./kernels.mjs', import.meta.url);
+
+/** The fixture module as the main thread loaded it (the function objects everywhere() registered). */
+export type Kernels = typeof import('./kernels.mjs');
+
+const open = new Set<Context>();
+
+afterEach(async () => {
+  const contexts = [...open];
+  open.clear();
+  await Promise.all(contexts.map((c) => c.close()));
+});
+
+/** A ready context with `threads({ count })` and kernels.mjs loaded everywhere. */
+export async function rig(count = 2): Promise<{ ctx: Context; k: Kernels }> {
+  const ctx = new Context({ plugins: [threads({ count })] });
+  open.add(ctx);
+  await ctx.ready();
+  await everywhere(KERNELS_URL, ctx);
+  const k = (await import('./kernels.mjs')) as Kernels;
+  return { ctx, k };
+}
+
+/** A Float64Array of `n` over a SharedArrayBuffer, filled by `f(i)`. */
+export function sharedF64(n: number, f: (i: number) => number = () => 0): Float64Array {
+  const x = new Float64Array(new SharedArrayBuffer(8 * n));
+  for (let i = 0; i < n; i++) x[i] = f(i);
+  return x;
+}

@@ -1,0 +1,87 @@
+// Task functions for the datadeps tests, loaded on every thread with
+// everywhere(new URL('./__fixtures__/kernels.mjs', import.meta.url), ctx): they travel by
+// reference and run on worker threads. Matrices are strided views { data, shape, strides, offset }.
+import { taskProcessor } from '@dtask/core';
+
+/** Julia's add!: x .+= y (typed arrays or plain arrays of equal length). */
+export function addInto(x, y) {
+  for (let i = 0; i < x.length; i++) x[i] += y[i];
+  return taskProcessor().id;
+}
+
+/** Julia's copyto!: dst .= src. */
+export function copyInto(dst, src) {
+  for (let i = 0; i < dst.length; i++) dst[i] = src[i];
+  return taskProcessor().id;
+}
+
+/** Sets every element of a typed array, or of a strided view, to `value`. */
+export function fill(x, value) {
+  if (ArrayBuffer.isView(x)) x.fill(value);
+  else forEach(x, (i) => (x.data[i] = value));
+  return taskProcessor().id;
+}
+
+/** Adds 1 to every element of a strided view (of every element its modifier part covers). */
+export function inc(x) {
+  forEach(x, (i) => (x.data[i] += 1));
+  return taskProcessor().id;
+}
+
+/** Calls f(elementIndex) for each element of a 0/1/2-D strided view. */
+function forEach(v, f) {
+  const [r = 1, c = 1] = v.shape;
+  const [rs = 0, cs = 0] = v.strides;
+  for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) f(v.offset + i * rs + j * cs);
+}
+
+/** Sleeps `ms` (blocking this thread), then appends `tag` to the log (a plain array). */
+export function logAfter(log, ms, tag) {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+  log.push(tag);
+  return taskProcessor().id;
+}
+
+/**
+ * Records in `order` (an Int32Array over a SharedArrayBuffer; slot 0 is the next free slot)
+ * that `tag` ran, after blocking `ms`.
+ */
+export function stamp(order, ms, tag) {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+  const at = Atomics.add(order, 0, 1) + 1;
+  Atomics.store(order, at, tag);
+  return taskProcessor().id;
+}
+
+/** Writes `value` into `obj[field]` (Julia's setproperty!). */
+export function setField(obj, field, value) {
+  obj[field] = value;
+  return taskProcessor().id;
+}
+
+/** Reads `obj[field]`. */
+export const getField = (obj, field) => obj[field];
+
+/** Sums a typed array or a strided view's elements. */
+export function sum(x) {
+  let s = 0;
+  if (ArrayBuffer.isView(x)) for (let i = 0; i < x.length; i++) s += x[i];
+  else forEach(x, (i) => (s += x.data[i]));
+  return s;
+}
+
+/** Fails on purpose. */
+export function boom(message) {
+  throw new Error(message);
+}
+
+/** Where it ran. */
+export const whereAmI = () => taskProcessor().id;
+
+/** Exits the worker thread (for loss tests) after writing `value` into x[0]. */
+export function writeThenDie(x, value) {
+  x[0] = value;
+  process.exit(1);
+}

@@ -1,0 +1,156 @@
+import { ArgumentError, isChunk, isDTask } from '@dtask/core';
+import { isChunkView } from './chunk-view.js';
+import { type Footprint, footprint } from './footprint.js';
+import { type Intervals, normalizeIntervals, WHOLE } from './intervals.js';
+import { type AliasModifier, isAliasModifier } from './modifiers.js';
+import type { NormalSlice } from './slices.js';
+import { isStridedView, type StridedView, type TypedArray } from './strided-view.js';
+
+/** Objects visited per argument before the analysis gives up (deep or huge object graphs). */
+const MAX_NODES = 200_000;
+
+/**
+ * The memory an argument touches (`modifier`: a part of it, as in `Deps`), as footprints:
+ * - typed arrays and `DataView`s: their byte range of their (Shared)`ArrayBuffer`, so views over
+ *   one buffer alias exactly when their bytes overlap;
+ * - strided views `{ data, shape, strides, offset }`: the bytes of their elements (one interval
+ *   per contiguous row or column), restricted by a triangle/diagonal/band modifier;
+ * - `ChunkView`s: the index set of their source; a `Chunk` or `DTask`: the whole source;
+ * - arrays, plain objects and other objects: themselves (by identity) plus, recursively, what
+ *   their elements / own fields hold; with a field-name modifier, that field and its value;
+ * - primitives: nothing.
+ * Throws `ArgumentError` when a modifier does not fit the value, saying what to pass instead.
+ */
+export function footprintsOf(value: unknown, modifier?: AliasModifier | string): Footprint[] {
+  const out: Footprint[] = [];
+  if (modifier === undefined) {
+    walk(value, out, new Set(), { n: 0 });
+    return out;
+  }
+  if (typeof modifier === 'string') {
+    if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) {
+      throw new ArgumentError(
+        `Deps(x, In/Out/InOut('${modifier}')): a field name needs an object x; got ${kindOf(value)}`,
+      );
+    }
+    out.push(footprint(value, WHOLE, modifier));
+    walk((value as Record<string, unknown>)[modifier], out, new Set([value]), { n: 0 });
+    return out;
+  }
+  if (!isStridedView(value) || value.shape.length !== 2) {
+    throw new ArgumentError(
+      `Deps(x, …(${modifier.kind})): ${modifier.kind} needs a 2-D strided view ` +
+        `{ data, shape: [rows, cols], strides, offset } as x (see strided()); got ${kindOf(value)}`,
+    );
+  }
+  out.push(stridedFootprint(value, modifier));
+  return out;
+}
+
+function walk(x: unknown, out: Footprint[], seen: Set<unknown>, count: { n: number }): void {
+  if (typeof x !== 'object' || x === null) {
+    if (typeof x === 'function') out.push(footprint(x, WHOLE));
+    return;
+  }
+  if (seen.has(x)) return;
+  seen.add(x);
+  if (++count.n > MAX_NODES) {
+    throw new ArgumentError(
+      `A datadeps argument holds more than ${MAX_NODES} objects, too many to analyse for aliasing; ` +
+        'pass the typed arrays or views the task touches as separate arguments instead',
+    );
+  }
+  if (ArrayBuffer.isView(x)) {
+    out.push(footprint(x.buffer, [x.byteOffset, x.byteOffset + x.byteLength]));
+    return;
+  }
+  if (x instanceof ArrayBuffer || x instanceof SharedArrayBuffer) {
+    out.push(footprint(x, [0, x.byteLength]));
+    return;
+  }
+  if (isChunkView(x)) {
+    out.push(footprint(x.source, WHOLE, undefined, x.slices.map(openSlice)));
+    return;
+  }
+  if (isChunk(x) || isDTask(x)) {
+    out.push(footprint(x, WHOLE));
+    return;
+  }
+  if (isStridedView(x)) {
+    out.push(stridedFootprint(x, undefined));
+    return;
+  }
+  out.push(footprint(x, WHOLE));
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) walk(x[i], out, seen, count);
+    return;
+  }
+  if (x instanceof Map || x instanceof Set) return; // by identity
+  for (const key of Object.keys(x)) walk((x as Record<string, unknown>)[key], out, seen, count);
+}
+
+/** A `ChunkView` slice as an index set (':' is everything). */
+function openSlice(s: unknown): NormalSlice {
+  if (s === ':') return { start: 0, end: Number.POSITIVE_INFINITY, step: 1, drop: false };
+  if (typeof s === 'number') return { start: s, end: s + 1, step: 1, drop: true };
+  const [start, end, step = 1] = s as number[];
+  return { start, end, step, drop: false };
+}
+
+/** Bytes of a strided view's elements (of the `modifier`'s part, for a 2-D view). */
+export function stridedFootprint(
+  v: StridedView<TypedArray | unknown[]>,
+  modifier: AliasModifier | undefined,
+): Footprint {
+  const typed = ArrayBuffer.isView(v.data);
+  const root: object = typed ? (v.data as TypedArray).buffer : v.data;
+  const size = typed ? (v.data as TypedArray).BYTES_PER_ELEMENT : 1;
+  const base = typed ? (v.data as TypedArray).byteOffset : 0;
+  const raw: number[] = [];
+  const line = (start: number, count: number, stride: number): void => {
+    if (count <= 0) return;
+    if (count === 1 || stride === 1 || stride === -1) {
+      const first = Math.min(start, start + (count - 1) * stride);
+      raw.push(base + first * size, base + (first + count) * size);
+      return;
+    }
+    for (let k = 0, e = start; k < count; k++, e += stride)
+      raw.push(base + e * size, base + (e + 1) * size);
+  };
+  const { shape, strides, offset } = v;
+  if (shape.some((n) => n === 0)) return footprint(root, []);
+  if (modifier !== undefined && isAliasModifier(modifier)) {
+    const [rows, cols] = shape;
+    for (let i = 0; i < rows; i++) {
+      const j0 = Math.max(0, modifier.first(i));
+      const j1 = Math.min(cols, modifier.last(i));
+      line(offset + i * strides[0] + j0 * strides[1], j1 - j0, strides[1]);
+    }
+  } else if (shape.length === 0) line(offset, 1, 1);
+  else {
+    // Lines along the dimension with the smallest stride; an odometer over the others.
+    let inner = shape.length - 1;
+    for (let d = 0; d < shape.length; d++) {
+      if (Math.abs(strides[d]) < Math.abs(strides[inner])) inner = d;
+    }
+    const outer = shape.map((_, d) => d).filter((d) => d !== inner);
+    const index = outer.map(() => 0);
+    for (;;) {
+      let start = offset;
+      for (let k = 0; k < outer.length; k++) start += index[k] * strides[outer[k]];
+      line(start, shape[inner], strides[inner]);
+      let k = outer.length - 1;
+      while (k >= 0 && ++index[k] === shape[outer[k]]) index[k--] = 0;
+      if (k < 0) break;
+    }
+  }
+  const iv: Intervals = normalizeIntervals(raw);
+  return footprint(root, iv);
+}
+
+/** How a value reads in messages. */
+export function kindOf(x: unknown): string {
+  if (x === null) return 'null';
+  if (typeof x !== 'object') return typeof x;
+  return x.constructor?.name ?? 'an object without a prototype';
+}

@@ -1,0 +1,93 @@
+import { ArgumentError, isChunk, isDTask } from '@dtask/core';
+import { footprintsOf, kindOf } from './aliasing.js';
+import { isDep, isDepsArg } from './annotations.js';
+import { isChunkView } from './chunk-view.js';
+import type { Footprint } from './footprint.js';
+import type { AliasModifier } from './modifiers.js';
+import { canMoveInPlace, type MoveModifier } from './move-in-place.js';
+import { isStridedView } from './strided-view.js';
+
+/** One access of an argument: the memory it covers and whether the task may write it. */
+export interface Access {
+  readonly footprints: Footprint[];
+  readonly writes: boolean;
+  readonly modifier: AliasModifier | string | undefined;
+}
+
+/** What a region task does with one argument, worked out from its annotation. */
+export interface ArgumentPlan {
+  /** What the task receives (the annotation removed). */
+  readonly value: unknown;
+  readonly accesses: Access[];
+  /** Parts written, for the write-back (empty when nothing is written). */
+  readonly written: MoveModifier[];
+  /** Written data lives in a `SharedArrayBuffer` (or a chunk view): writes land in place. */
+  readonly shared: boolean;
+}
+
+/**
+ * Reads the annotation of argument `index` (`In`/`Out`/`InOut`/`Deps`, unmarked = `In`) and
+ * works out its accesses. Throws `ArgumentError`, saying what to do, for what a task cannot
+ * write: primitives, and objects whose written copy dtask could not put back (class instances
+ * without a `registerMoveInPlace` rule: structured cloning drops their prototype).
+ */
+export function planArgument(arg: unknown, index: number): ArgumentPlan {
+  let value = arg;
+  let mode: 'in' | 'out' | 'inout' = 'in';
+  if (isDep(arg)) {
+    mode = arg.mode;
+    value = arg.value;
+    if (isDepsArg(value) || isDep(value)) {
+      throw new ArgumentError(
+        `Argument ${index}: In/Out/InOut wrap the data itself, not another annotation; ` +
+          'write Deps(x, InOut(modifier)) alone',
+      );
+    }
+  }
+  const accesses: Access[] = [];
+  if (isDepsArg(value)) {
+    const deps = value;
+    value = deps.value;
+    for (const part of deps.parts) {
+      accesses.push({
+        footprints: footprintsOf(value, part.value),
+        writes: part.writes,
+        modifier: part.value,
+      });
+    }
+  } else {
+    accesses.push({ footprints: footprintsOf(value), writes: mode !== 'in', modifier: undefined });
+  }
+  const written = accesses.filter((a) => a.writes).map((a) => a.modifier);
+  if (written.length > 0) checkWritable(value, index, written);
+  return { value, accesses, written, shared: written.length > 0 && isShared(value) };
+}
+
+function checkWritable(value: unknown, index: number, written: MoveModifier[]): void {
+  if (typeof value !== 'object' || value === null) {
+    throw new ArgumentError(
+      `Argument ${index} is marked Out/InOut but is a ${kindOf(value)}, which cannot be written in ` +
+        'place; pass an object, a typed array or a view, or return the new value instead',
+    );
+  }
+  if (isChunk(value) || isDTask(value) || isChunkView(value)) return;
+  if (written.every((m) => typeof m === 'string')) return; // fields: assigned one by one
+  if (!canMoveInPlace(value)) {
+    const kind = kindOf(value);
+    throw new ArgumentError(
+      `Argument ${index} is marked Out/InOut but is a ${kind}, whose layout datadeps does not know: ` +
+        `a worker thread would write a copy that cannot be put back. Call registerMoveInPlace(${kind}, rule), ` +
+        `pass the typed arrays or strided views it holds instead, or mark fields with Deps(x, InOut('field'))`,
+    );
+  }
+}
+
+/** True when writes to `value` land in shared memory (nothing to copy back). */
+function isShared(value: unknown): boolean {
+  if (value instanceof SharedArrayBuffer) return true;
+  if (ArrayBuffer.isView(value)) return value.buffer instanceof SharedArrayBuffer;
+  if (isStridedView(value)) {
+    return ArrayBuffer.isView(value.data) && value.data.buffer instanceof SharedArrayBuffer;
+  }
+  return isChunkView(value);
+}

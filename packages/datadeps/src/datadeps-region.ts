@@ -1,0 +1,145 @@
+import {
+  ConcurrencyViolationError,
+  currentTaskQueue,
+  currentWorker,
+  type DTask,
+  HeapMemorySpace,
+  isChunk,
+  isDTask,
+  registerWaitGuard,
+  type SubmitTask,
+  spawnBeside,
+  type TaskQueue,
+} from '@dtask/core';
+import { type ArgumentPlan, planArgument } from './argument-plan.js';
+import { isChunkView } from './chunk-view.js';
+import { DependencyTracker } from './dependency-tracker.js';
+import { moveInPlace } from './move-in-place.js';
+import { sliceValue } from './slice-value.js';
+
+/** Which region spawned a task, for the wait guard. */
+const regionOf = new WeakMap<DTask<unknown>, DatadepsRegion>();
+let guarded = false;
+
+/** Installs (once per thread) the guard that forbids waiting on a region's tasks inside it. */
+function installGuard(): void {
+  if (guarded) return;
+  guarded = true;
+  registerWaitGuard((task) => {
+    const region = regionOf.get(task);
+    if (region === undefined || !region.open || currentTaskQueue() !== region) return;
+    throw new ConcurrencyViolationError(
+      `Task #${task.id} was spawned in this spawnDatadeps region, and code inside the region ` +
+        'fetched, waited for or awaited it. A region orders its tasks by their In/Out/InOut ' +
+        'arguments; wait for results after spawnDatadeps returns, or pass the task to another task.',
+    );
+  });
+}
+
+/**
+ * The task queue of one `spawnDatadeps` region. Every task spawned directly in the region passes
+ * through `enqueue`, in submission order: its arguments' annotations are removed, their memory
+ * is compared with what earlier tasks of the region touched (`DependencyTracker`), and the task
+ * goes to the scheduler waiting for the tasks it must follow (without receiving their values).
+ * Written arguments outside shared memory are copied back by `moveInPlace` when the task
+ * completes on a worker (core's `returnArgs` option); written shared memory marks the task
+ * `inPlace` (not re-run after a worker loss).
+ */
+export class DatadepsRegion implements TaskQueue {
+  /** The region's tasks, in submission order. */
+  readonly tasks: DTask<unknown>[] = [];
+  /** False once the region's function has returned (the guard is off; tasks pass through). */
+  open = true;
+  private readonly tracker = new DependencyTracker();
+  /** Set while the region spawns a helper task: it goes straight to the scheduler. */
+  private helperDeps: Iterable<unknown> | undefined | null = null;
+
+  constructor() {
+    installGuard();
+  }
+
+  /** See `TaskQueue.enqueue`. Throws `ArgumentError` (from `planArgument`) for a bad argument. */
+  enqueue(task: DTask<unknown>, submit: SubmitTask): void {
+    if (this.helperDeps !== null) {
+      submit(task, this.helperDeps);
+      return;
+    }
+    const args = task.args;
+    const plans: ArgumentPlan[] = [];
+    for (let i = 0; i < args.length; i++) plans.push(planArgument(args[i], i));
+    const deps = new Set<DTask<unknown>>();
+    for (const plan of plans) {
+      for (const access of plan.accesses) {
+        for (const at of access.footprints) this.tracker.collect(at, access.writes, deps);
+      }
+    }
+    for (const plan of plans) {
+      for (const access of plan.accesses) {
+        for (const at of access.footprints) this.tracker.record(at, access.writes, task);
+      }
+    }
+    const extra = deps.size > 0 ? [...deps] : undefined;
+    for (let i = 0; i < plans.length; i++) {
+      const value = plans[i].value;
+      args[i] = isChunkView(value) ? this.helper(task, value.source, value.slices, extra) : value;
+    }
+    this.configureWrites(task, plans);
+    this.tasks.push(task);
+    regionOf.set(task, this);
+    submit(task, extra);
+  }
+
+  /** A task slicing a `ChunkView`'s source where it is; it waits for what `task` waits for. */
+  private helper(
+    task: DTask<unknown>,
+    source: unknown,
+    slices: readonly unknown[],
+    deps: Iterable<unknown> | undefined,
+  ): DTask<unknown> {
+    this.helperDeps = deps;
+    try {
+      return spawnBeside(task, { name: 'datadeps.view' }, sliceValue, source, slices);
+    } finally {
+      this.helperDeps = null;
+    }
+  }
+
+  /** Sets `inPlace` and the copy-out (`returnArgs`) for what `task` writes. */
+  private configureWrites(task: DTask<unknown>, plans: ArgumentPlan[]): void {
+    const indices: number[] = [];
+    let inPlace = false;
+    for (let i = 0; i < plans.length; i++) {
+      const p = plans[i];
+      if (p.written.length === 0) continue;
+      if (p.shared) inPlace = true;
+      else if (!isChunk(p.value) && !isDTask(p.value)) indices.push(i);
+    }
+    if (indices.length === 0 && !inPlace) return;
+    const options = { ...task.options } as typeof task.options;
+    if (inPlace) options.inPlace = true;
+    if (indices.length > 0) {
+      const targets = indices.map((i) => plans[i]);
+      options.returnArgs = {
+        indices,
+        apply: (values) => {
+          const from = task.proc?.memorySpaces()[0];
+          const to = new HeapMemorySpace(currentWorker(), 1);
+          for (let k = 0; k < targets.length; k++) {
+            for (const modifier of targets[k].written) {
+              moveInPlace(modifier, from, to, values[k], targets[k].value);
+            }
+          }
+        },
+      };
+    }
+    task.options = options;
+  }
+
+  /**
+   * Ends the region: waits on its tasks are allowed from now on. Tasks still spawned in it
+   * later (from a timer the region's function left behind) are ordered as before but not awaited.
+   */
+  close(): void {
+    this.open = false;
+  }
+}

@@ -1,0 +1,73 @@
+import { type Intervals, intervalsEqual, intervalsOverlap } from './intervals.js';
+import type { NormalSlice } from './slices.js';
+
+/**
+ * A part of memory an argument touches: bytes `iv` of `root` (an `ArrayBuffer`,
+ * `SharedArrayBuffer`, or an object identity for data without a byte layout), optionally only
+ * its field `field`, or for a `ChunkView` the index set `slices` of its source.
+ * `lo`/`hi` bound `iv` so most non-overlapping pairs are rejected without a merge.
+ */
+export interface Footprint {
+  readonly root: object;
+  readonly field: string | undefined;
+  readonly iv: Intervals;
+  readonly lo: number;
+  readonly hi: number;
+  /** For a `ChunkView`: the index set per dimension (`end` may be Infinity for ':'). */
+  readonly slices?: readonly NormalSlice[];
+}
+
+/** A footprint of `root` covering `iv` (and only `field`, if given). */
+export function footprint(
+  root: object,
+  iv: Intervals,
+  field?: string,
+  slices?: readonly NormalSlice[],
+): Footprint {
+  const lo = iv.length > 0 ? iv[0] : 0;
+  const hi = iv.length > 0 ? iv[iv.length - 1] : 0;
+  return { root, field, iv, lo, hi, slices };
+}
+
+/** True when two footprints of the same root may share memory (they alias). */
+export function footprintsOverlap(a: Footprint, b: Footprint): boolean {
+  if (a.field !== undefined && b.field !== undefined && a.field !== b.field) return false;
+  if (a.slices !== undefined && b.slices !== undefined) return slicesIntersect(a.slices, b.slices);
+  if (a.hi <= b.lo || b.hi <= a.lo) return false;
+  return intervalsOverlap(a.iv, b.iv);
+}
+
+/** True when two footprints cover exactly the same memory. */
+export function footprintsEqual(a: Footprint, b: Footprint): boolean {
+  if (a.field !== b.field) return false;
+  if (a.slices !== undefined || b.slices !== undefined) {
+    if (a.slices === undefined || b.slices === undefined) return false;
+    return a.slices.every((s, d) => {
+      const t = b.slices![d];
+      return t !== undefined && s.start === t.start && s.end === t.end && s.step === t.step;
+    });
+  }
+  return a.lo === b.lo && a.hi === b.hi && intervalsEqual(a.iv, b.iv);
+}
+
+/** Cartesian index sets intersect iff they intersect in every dimension. */
+function slicesIntersect(a: readonly NormalSlice[], b: readonly NormalSlice[]): boolean {
+  if (a.length !== b.length) return true; // cannot compare: assume they alias (safe)
+  for (let d = 0; d < a.length; d++) if (!progressionsMeet(a[d], b[d])) return false;
+  return true;
+}
+
+/** Whether `start + k·step < end` sequences share a value (exact for steps up to large ranges). */
+function progressionsMeet(x: NormalSlice, y: NormalSlice): boolean {
+  const lo = Math.max(x.start, y.start);
+  const hi = Math.min(x.end, y.end);
+  if (lo >= hi) return false;
+  if (x.step === 1 && y.step === 1) return true;
+  // Walk the sparser progression inside [lo, hi); cap the walk and assume overlap beyond it.
+  const [p, q] = x.step >= y.step ? [x, y] : [y, x];
+  let v = p.start + Math.ceil((lo - p.start) / p.step) * p.step;
+  for (let n = 0; v < hi && n < 100_000; v += p.step, n++) {
+    if ((v - q.start) % q.step === 0) return true;
+  }
+  return v < hi;
+}

@@ -1,0 +1,97 @@
+/**
+ * Applies `view` slices to a value, wherever it is: a typed array or array (1-D), or a strided
+ * view `{ data, shape, strides, offset }`. The result shares the value's elements:
+ * a 1-D range of step 1 over a typed array is a `subarray`, anything else a strided view over
+ * the same `data` (0-D for all-integer slices). Throws an error with code `DTASK_ARGUMENT`
+ * (rebuilt as `ArgumentError` across threads) for a wrong number of slices or an index out of
+ * bounds.
+ *
+ * Self-contained on purpose (it uses only its parameters and globals), so it travels to worker
+ * threads as source text: a `ChunkView` is sliced where its chunk's data is, by a helper task.
+ * Slices are assumed well-formed (`checkSlice` ran at `view()`).
+ */
+export function sliceValue(value: unknown, slices: readonly unknown[]): unknown {
+  const fail = (message: string): never => {
+    const error = new Error(message) as Error & { code: string };
+    error.name = 'ArgumentError';
+    error.code = 'DTASK_ARGUMENT';
+    throw error;
+  };
+  const v = value as {
+    data?: ArrayLike<unknown>;
+    shape?: number[];
+    strides?: number[];
+    offset?: number;
+  };
+  let data: ArrayLike<unknown>;
+  let shape: number[];
+  let strides: number[];
+  let offset: number;
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+    data = value as unknown as ArrayLike<unknown>;
+    shape = [data.length];
+    strides = [1];
+    offset = 0;
+  } else if (Array.isArray(value)) {
+    data = value;
+    shape = [value.length];
+    strides = [1];
+    offset = 0;
+  } else if (
+    typeof value === 'object' &&
+    value !== null &&
+    v.data !== undefined &&
+    Array.isArray(v.shape) &&
+    Array.isArray(v.strides)
+  ) {
+    data = v.data;
+    shape = v.shape;
+    strides = v.strides;
+    offset = v.offset ?? 0;
+  } else {
+    const kind =
+      value === null ? 'null' : typeof value === 'object' ? value.constructor?.name : typeof value;
+    return fail(
+      `view(): cannot slice ${kind}; a view needs a typed array, an array or a strided view ` +
+        '{ data, shape, strides, offset }',
+    );
+  }
+  if (slices.length !== shape.length) {
+    fail(
+      `view(): ${slices.length} slice(s) given for data with ${shape.length} dimension(s) ` +
+        `(shape [${shape.join(', ')}]); give one slice per dimension, ':' for all of it`,
+    );
+  }
+  const outShape: number[] = [];
+  const outStrides: number[] = [];
+  let outOffset = offset;
+  let unitRange = true;
+  for (let d = 0; d < slices.length; d++) {
+    const s = slices[d];
+    const n = shape[d];
+    if (s === ':') {
+      outShape.push(n);
+      outStrides.push(strides[d]);
+      continue;
+    }
+    if (typeof s === 'number') {
+      if (s >= n) fail(`view(): index ${s} is out of bounds for dimension ${d} of length ${n}`);
+      outOffset += s * strides[d];
+      unitRange = false;
+      continue;
+    }
+    const [start, end, step = 1] = s as number[];
+    if (end > n) {
+      fail(`view(): range [${start}, ${end}) is out of bounds for dimension ${d} of length ${n}`);
+    }
+    outShape.push(end <= start ? 0 : Math.ceil((end - start) / step));
+    outStrides.push(strides[d] * step);
+    outOffset += start * strides[d];
+    if (step !== 1) unitRange = false;
+  }
+  const typed = ArrayBuffer.isView(data);
+  if (typed && data === value && unitRange && outShape.length === 1) {
+    return (data as unknown as Uint8Array).subarray(outOffset, outOffset + outShape[0]);
+  }
+  return { data, shape: outShape, strides: outStrides, offset: outOffset };
+}

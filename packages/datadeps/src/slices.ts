@@ -1,0 +1,95 @@
+import { ArgumentError } from '@dtask/core';
+
+/**
+ * One index of `view(x, ...slices)`, 0-based, as API.md writes ranges:
+ * - an integer `i`: that one index; the dimension is dropped (like Julia's `view(A, 1, :)`);
+ * - `[start, end]`: the half-open range `start ≤ i < end`;
+ * - `[start, end, step]`: every `step`-th index from `start` below `end` (`step` ≥ 1);
+ * - `':'`: the whole dimension.
+ * Negative indices and steps are not supported (they are an `ArgumentError`).
+ */
+export type Slice = number | ':' | readonly [start: number, end: number, step?: number];
+
+/** A slice checked against its dimension: indices `start, start+step, … < end`. */
+export interface NormalSlice {
+  readonly start: number;
+  readonly end: number;
+  readonly step: number;
+  /** True for an integer index: the dimension disappears from the result. */
+  readonly drop: boolean;
+}
+
+function describe(x: unknown): string {
+  if (typeof x === 'string') return `'${x}'`;
+  if (Array.isArray(x)) return `[${x.join(', ')}]`;
+  return String(x);
+}
+
+/**
+ * Checks the syntax of one slice (types, signs, step), without knowing the dimension's length.
+ * Throws `ArgumentError` saying what a slice may be.
+ */
+export function checkSlice(s: unknown, position: number): asserts s is Slice {
+  const what = `view(): slice ${position} (${describe(s)})`;
+  if (s === ':') return;
+  if (typeof s === 'number') {
+    if (!Number.isInteger(s) || s < 0) {
+      throw new ArgumentError(`${what} must be a non-negative integer index (indices are 0-based)`);
+    }
+    return;
+  }
+  if (Array.isArray(s) && (s.length === 2 || s.length === 3)) {
+    const [start, end, step = 1] = s as number[];
+    if (![start, end, step].every(Number.isInteger)) {
+      throw new ArgumentError(`${what}: a range is [start, end] or [start, end, step] of integers`);
+    }
+    if (start < 0 || end < start) {
+      throw new ArgumentError(
+        `${what}: a range [start, end) needs 0 ≤ start ≤ end (half-open, 0-based)`,
+      );
+    }
+    if (step < 1) throw new ArgumentError(`${what}: the step must be 1 or more`);
+    return;
+  }
+  throw new ArgumentError(
+    `${what} is not a slice: use an integer index, [start, end], [start, end, step] or ':'`,
+  );
+}
+
+/** Checks `slices` against a value of shape `shape`; throws `ArgumentError` saying what is wrong. */
+export function normalizeSlices(
+  slices: readonly unknown[],
+  shape: readonly number[],
+): NormalSlice[] {
+  if (slices.length !== shape.length) {
+    throw new ArgumentError(
+      `view(): ${slices.length} slice(s) given for data with ${shape.length} dimension(s) ` +
+        `(shape [${shape.join(', ')}]); give one slice per dimension, ':' for all of it`,
+    );
+  }
+  return slices.map((s, d) => {
+    checkSlice(s, d);
+    const n = shape[d];
+    if (s === ':') return { start: 0, end: n, step: 1, drop: false };
+    if (typeof s === 'number') {
+      if (s >= n) {
+        throw new ArgumentError(
+          `view(): index ${s} is out of bounds for dimension ${d} of length ${n} (valid: 0…${n - 1})`,
+        );
+      }
+      return { start: s, end: s + 1, step: 1, drop: true };
+    }
+    const [start, end, step = 1] = s as readonly number[];
+    if (end > n) {
+      throw new ArgumentError(
+        `view(): range [${start}, ${end}) is out of bounds for dimension ${d} of length ${n}`,
+      );
+    }
+    return { start, end, step, drop: false };
+  });
+}
+
+/** How many indices a normalized slice selects. */
+export function sliceLength(s: NormalSlice): number {
+  return s.end <= s.start ? 0 : Math.ceil((s.end - s.start) / s.step);
+}

@@ -1,0 +1,103 @@
+import { ConcurrencyViolationError, type DTask, DTaskFailedError } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { rig, sharedF64 } from './__fixtures__/harness.js';
+import { Deps, In, InOut, Out, spawnDatadeps, view } from './index.js';
+
+const rand = (n: number) => Float64Array.from({ length: n }, () => Math.random());
+
+describe('spawnDatadeps on worker threads', () => {
+  it("Dagger's case: add!/add!/add!/copyto! equals the sequential program (ordinary buffers, copied back)", async () => {
+    const { ctx, k } = await rig();
+    const A = rand(100);
+    const B = rand(100);
+    const C = rand(100);
+    const D = new Float64Array(100);
+    const [a, b, c] = [A.slice(), B.slice(), C.slice()];
+    const where: DTask<string>[] = [];
+    await spawnDatadeps(() => {
+      where.push(ctx.spawn(k.addInto, InOut(B), In(A)));
+      where.push(ctx.spawn(k.addInto, InOut(C), In(A)));
+      where.push(ctx.spawn(k.addInto, InOut(C), In(B)));
+      where.push(ctx.spawn(k.copyInto, Out(D), In(C)));
+    });
+    for (let i = 0; i < 100; i++) {
+      const expected = a[i] + b[i] + (a[i] + c[i]);
+      expect(C[i]).toBeCloseTo(expected, 12);
+      expect(D[i]).toBeCloseTo(expected, 12);
+      expect(B[i]).toBeCloseTo(a[i] + b[i], 12);
+    }
+    // They really ran on worker threads.
+    for (const t of where) expect(await t).toMatch(/^thread:1:[23]$/);
+  });
+
+  it('two overlapping views of zeros(3) set to 1 give [1, 1, 1]', async () => {
+    const { ctx, k } = await rig();
+    const x = new Float64Array(3);
+    await spawnDatadeps(() => {
+      ctx.spawn(k.fill, InOut(view(x, [0, 2])), 1);
+      ctx.spawn(k.fill, InOut(view(x, [1, 3])), 1);
+    });
+    expect([...x]).toEqual([1, 1, 1]);
+  });
+
+  it('the same over a SharedArrayBuffer (written in place)', async () => {
+    const { ctx, k } = await rig();
+    const x = sharedF64(3);
+    await spawnDatadeps(() => {
+      ctx.spawn(k.fill, InOut(view(x, [0, 2])), 1);
+      ctx.spawn(k.fill, InOut(view(x, [1, 3])), 1);
+    });
+    expect([...x]).toEqual([1, 1, 1]);
+  });
+
+  it('spawnDatadeps(() => 42) is 42', async () => {
+    expect(await spawnDatadeps(() => 42)).toBe(42);
+    expect(await spawnDatadeps(async () => 'x')).toBe('x');
+  });
+
+  it('a region with a failing task rejects with that failure; later readers fail with it', async () => {
+    const { ctx, k } = await rig();
+    const x = sharedF64(4);
+    const err = await spawnDatadeps(() => {
+      ctx.spawn(k.boom, 'kaput');
+      ctx.spawn(k.fill, InOut(x), 1);
+    }).catch((e) => e);
+    expect(DTaskFailedError.isInstance(err)).toBe(true);
+    expect(String(err.cause?.message ?? err.message)).toContain('kaput');
+    expect([...x]).toEqual([1, 1, 1, 1]); // an unrelated task still ran
+  });
+
+  it('fetch, wait and await of a region task inside the region throw ConcurrencyViolationError', async () => {
+    const { ctx, k } = await rig();
+    const x = sharedF64(4);
+    const seen: unknown[] = [];
+    let task: DTask<string> | undefined;
+    await spawnDatadeps(async () => {
+      task = ctx.spawn(k.fill, InOut(x), 2);
+      for (const f of [() => task!.fetch(), () => task!.wait(), async () => await task!]) {
+        try {
+          await f();
+        } catch (e) {
+          seen.push(e);
+        }
+      }
+    });
+    expect(seen).toHaveLength(3);
+    for (const e of seen) expect(ConcurrencyViolationError.isInstance(e)).toBe(true);
+    expect((seen[0] as Error & { code: string }).code).toBe('DTASK_CONCURRENCY');
+    // After the region, waiting is fine.
+    expect(await task!).toMatch(/^thread:/);
+  });
+
+  it("a field written via Deps(x, InOut('x')) is then read", async () => {
+    const { ctx, k } = await rig();
+    const obj = { x: 1, y: 'keep' };
+    let read: DTask<unknown> | undefined;
+    await spawnDatadeps(() => {
+      ctx.spawn(k.setField, Deps(obj, InOut('x')), 'x', 42);
+      read = ctx.spawn(k.getField, Deps(obj, In('x')), 'x');
+    });
+    expect(await read!).toBe(42);
+    expect(obj).toEqual({ x: 42, y: 'keep' });
+  });
+});

@@ -1,0 +1,79 @@
+import { ArgumentError, withTaskQueue } from '@dtask/core';
+import { DatadepsRegion } from './datadeps-region.js';
+
+/** Options of `spawnDatadeps`. */
+export interface DatadepsOptions {
+  /**
+   * The order in which the region's tasks are considered: `'inorder'` (submission order, the
+   * only one supported; Dagger's `:bfs`/`:dfs` are not).
+   */
+  traversal?: 'inorder';
+}
+
+/**
+ * Dagger's `spawn_datadeps` (seed 002): runs `fn`, in which tasks spawned directly may write
+ * their arguments marked `Out(x)`/`InOut(x)` (unmarked = `In(x)`); tasks whose arguments
+ * alias run in submission order, others in parallel, so the result equals running the tasks
+ * one after another. Then it waits for every task of the region, rethrows the first error
+ * (`fn`'s own, else the first task failure to arrive, a `DTaskFailedError`), and resolves to
+ * `fn`'s result (a `DTask` returned by `fn` is awaited, as any thenable an async function
+ * returns). Inside the region, `fetch`/`wait`/`await` of a region task throws
+ * `ConcurrencyViolationError`. Written data outside `SharedArrayBuffer`s is copied back to the
+ * caller's objects when each task completes (`moveInPlace`).
+ */
+export async function spawnDatadeps<R>(
+  fn: () => R,
+  options: DatadepsOptions = {},
+): Promise<Awaited<R>> {
+  if (typeof fn !== 'function') {
+    throw new ArgumentError('spawnDatadeps(fn, options?): fn must be a function');
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw new ArgumentError(
+      "spawnDatadeps(fn, options?): options must be { traversal?: 'inorder' }",
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'traversal') {
+      throw new ArgumentError(`spawnDatadeps: unknown option '${key}'. Known options: traversal`);
+    }
+  }
+  if (options.traversal !== undefined && options.traversal !== 'inorder') {
+    throw new ArgumentError(
+      `spawnDatadeps: traversal '${String(options.traversal)}' is not supported; use 'inorder'`,
+    );
+  }
+  const region = new DatadepsRegion();
+  let result: R | undefined;
+  let failure: { error: unknown } | undefined;
+  try {
+    result = withTaskQueue(region, fn);
+    if (isThenable(result)) result = (await result) as R;
+  } catch (error) {
+    failure = { error };
+  }
+  region.close();
+  const errors: unknown[] = [];
+  // A raw fetch settles like the task without moving its data here.
+  await Promise.all(
+    region.tasks.map((t) =>
+      t.fetch({ raw: true }).then(
+        () => undefined,
+        (e) => {
+          errors.push(e);
+        },
+      ),
+    ),
+  );
+  if (failure) throw failure.error;
+  if (errors.length > 0) throw errors[0];
+  return result as Awaited<R>;
+}
+
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return (
+    (typeof x === 'object' || typeof x === 'function') &&
+    x !== null &&
+    typeof (x as PromiseLike<unknown>).then === 'function'
+  );
+}

@@ -1,0 +1,44 @@
+import { ArgumentError, type Chunk, type DTask, isChunk, isDTask } from '@dtask/core';
+import { ChunkView } from './chunk-view.js';
+import { sliceValue } from './slice-value.js';
+import { checkSlice, normalizeSlices, type Slice } from './slices.js';
+import { isStridedView, type StridedView, type TypedArray } from './strided-view.js';
+
+/**
+ * Dagger's `view`, 0-based (see `Slice` for the syntax: an integer, `[start, end]`,
+ * `[start, end, step]` or `':'`).
+ *
+ * - `view(chunkOrTask, ...slices)` → a `ChunkView` to pass to tasks in a `spawnDatadeps`
+ *   region; the slicing happens where the data is, and out-of-bounds indices or a wrong number
+ *   of slices fail the task that takes it with `ArgumentError`.
+ * - `view(array, ...slices)` on local data (a typed array, an array or a strided view
+ *   `{ data, shape, strides, offset }`) → a view sharing its elements: a `subarray` for a 1-D
+ *   range of step 1, otherwise a strided view. Checked at once (`ArgumentError`).
+ *
+ * Passing a view as `InOut(view(A, 0, ':'))` orders tasks by the elements they share.
+ */
+export function view<T>(source: Chunk<T> | DTask<T>, ...slices: Slice[]): ChunkView<T>;
+export function view<T extends TypedArray>(source: T, range: Slice): T | StridedView<T>;
+export function view<T extends TypedArray | unknown[]>(
+  source: T | StridedView<T>,
+  ...slices: Slice[]
+): StridedView<T> | T;
+export function view(source: unknown, ...slices: unknown[]): unknown {
+  if (slices.length === 0) {
+    throw new ArgumentError(
+      "view(x, ...slices): give one slice per dimension, e.g. view(A, 0, ':') for row 0",
+    );
+  }
+  slices.forEach(checkSlice);
+  if (isChunk(source) || isDTask(source)) return new ChunkView(source, slices as Slice[]);
+  if (isStridedView(source)) normalizeSlices(slices, source.shape);
+  else if ((ArrayBuffer.isView(source) && !(source instanceof DataView)) || Array.isArray(source))
+    normalizeSlices(slices, [(source as ArrayLike<unknown>).length]);
+  else {
+    throw new ArgumentError(
+      `view(x, ...slices): x must be a Chunk, a DTask, a typed array, an array or a strided view ` +
+        `{ data, shape, strides, offset }; got ${source === null ? 'null' : typeof source}`,
+    );
+  }
+  return sliceValue(source, slices);
+}
