@@ -14,3 +14,5 @@ export declare function sum(x: Float64Array | StridedView): number;
 export declare function boom(message: string): never;
 export declare const whereAmI: () => string;
 export declare function writeThenDie(x: Float64Array, value: number): never;
+export declare function stampOn(x: unknown, order: Int32Array, ms: number, tag: number): string;
+export declare function incPart(a: StridedView, part: 'upper' | 'unitLower' | 'diagonal'): string;

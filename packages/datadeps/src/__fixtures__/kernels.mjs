@@ -85,3 +85,30 @@ export function writeThenDie(x, value) {
   x[0] = value;
   process.exit(1);
 }
+
+/**
+ * Writes `tag` into the next slot of `order` (an Int32Array over a SharedArrayBuffer; slot 0
+ * counts), blocks `ms`, then writes `tag + 10`: overlapping runs interleave their stamps.
+ * `x` is the (annotated) data it claims to touch; it does not touch it.
+ */
+export function stampOn(_x, order, ms, tag) {
+  Atomics.store(order, Atomics.add(order, 0, 1) + 1, tag);
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+  Atomics.store(order, Atomics.add(order, 0, 1) + 1, tag + 10);
+  return taskProcessor().id;
+}
+
+/** Adds 1 to the elements of the 2-D strided view `a` in the part named `part`. */
+export function incPart(a, part) {
+  const covers = {
+    upper: (i, j) => j >= i,
+    unitLower: (i, j) => j < i,
+    diagonal: (i, j) => j === i,
+  }[part];
+  const [r, c] = a.shape;
+  for (let i = 0; i < r; i++)
+    for (let j = 0; j < c; j++)
+      if (covers(i, j)) a.data[a.offset + i * a.strides[0] + j * a.strides[1]] += 1;
+  return taskProcessor().id;
+}

@@ -1,0 +1,104 @@
+import { ArgumentError, spawn as defaultSpawn } from '@dtask/core';
+import { In, InOut } from '../annotations.js';
+import { spawnDatadeps } from '../spawn-datadeps.js';
+import type { StridedView } from '../strided-view.js';
+import { view } from '../view.js';
+import { gemm, potrf, syrk, trsm } from './tile-kernels.js';
+
+/** A `spawn` to use (e.g. a `Context`'s `ctx.spawn.bind(ctx)`); default: core's `spawn`. */
+export type SpawnLike = (f: (...a: any[]) => unknown, ...args: any[]) => unknown;
+
+type Matrix = StridedView<Float64Array>;
+
+function tiles(a: Matrix, tile: number): (i: number, j: number) => Matrix {
+  const [n, m] = a.shape;
+  if (n !== m || !Number.isInteger(tile) || tile < 1 || n % tile !== 0) {
+    throw new ArgumentError(
+      `cholesky(A, tile): A must be square with a side divisible by tile; got ${n}×${m}, tile ${tile}`,
+    );
+  }
+  return (i, j) =>
+    view(a, [i * tile, (i + 1) * tile], [j * tile, (j + 1) * tile]) as unknown as Matrix;
+}
+
+/**
+ * Tiled Cholesky factorisation `A = L·Lᵀ` in place (the lower triangle of `a` becomes `L`; the
+ * strict upper triangle keeps the input), one task per tile operation (`potrf`, `trsm`, `syrk`,
+ * `gemm`) in a `spawnDatadeps` region: the tasks' `In`/`InOut` tiles give the dependencies, so
+ * independent tile updates run in parallel on worker threads. Put `a`'s data in a
+ * `SharedArrayBuffer` so the threads write it in place. Resolves once `a` holds the result.
+ */
+export async function cholesky(
+  a: Matrix,
+  tile: number,
+  spawn: SpawnLike = defaultSpawn,
+): Promise<Matrix> {
+  const t = tiles(a, tile);
+  const nt = a.shape[0] / tile;
+  await spawnDatadeps(() => {
+    for (let k = 0; k < nt; k++) {
+      spawn(potrf, InOut(t(k, k)));
+      for (let i = k + 1; i < nt; i++) spawn(trsm, In(t(k, k)), InOut(t(i, k)));
+      for (let i = k + 1; i < nt; i++) {
+        spawn(syrk, In(t(i, k)), InOut(t(i, i)));
+        for (let j = k + 1; j < i; j++) spawn(gemm, In(t(i, k)), In(t(j, k)), InOut(t(i, j)));
+      }
+    }
+  });
+  return a;
+}
+
+/** The same tile operations in the same order, called directly on this thread (the baseline). */
+export function choleskySerial(a: Matrix, tile: number): Matrix {
+  const t = tiles(a, tile);
+  const nt = a.shape[0] / tile;
+  for (let k = 0; k < nt; k++) {
+    potrf(t(k, k));
+    for (let i = k + 1; i < nt; i++) trsm(t(k, k), t(i, k));
+    for (let i = k + 1; i < nt; i++) {
+      syrk(t(i, k), t(i, i));
+      for (let j = k + 1; j < i; j++) gemm(t(i, k), t(j, k), t(i, j));
+    }
+  }
+  return a;
+}
+
+/**
+ * A symmetric positive definite `n × n` matrix (`M·Mᵀ + n·I` for a pseudo-random `M` from
+ * `seed`), row-major over a `SharedArrayBuffer`.
+ */
+export function spdMatrix(n: number, seed = 1): Matrix {
+  let s = seed >>> 0 || 1;
+  const rnd = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32 - 0.5;
+  };
+  const m = new Float64Array(n * n).map(rnd);
+  const data = new Float64Array(new SharedArrayBuffer(8 * n * n));
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let v = 0;
+      for (let p = 0; p < n; p++) v += m[i * n + p] * m[j * n + p];
+      if (i === j) v += n;
+      data[i * n + j] = v;
+      data[j * n + i] = v;
+    }
+  }
+  return { data, shape: [n, n], strides: [n, 1], offset: 0 };
+}
+
+/** Largest `|(L·Lᵀ − A)ᵢⱼ|`, with `L` the lower triangle of `factored` and `A` the input `original`. */
+export function choleskyError(factored: Matrix, original: Matrix): number {
+  const n = factored.shape[0];
+  const at = (x: Matrix, i: number, j: number) =>
+    x.data[x.offset + i * x.strides[0] + j * x.strides[1]];
+  let worst = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      let v = 0;
+      for (let p = 0; p <= Math.min(i, j); p++) v += at(factored, i, p) * at(factored, j, p);
+      worst = Math.max(worst, Math.abs(v - at(original, i, j)));
+    }
+  }
+  return worst;
+}
