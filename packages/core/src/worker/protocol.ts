@@ -96,7 +96,20 @@ export type FromWorker =
   | { op: 'fetchTask'; req: number; id: number }
   | { op: 'waitTask'; req: number; id: number }
   | { op: 'cancelTask'; id: number }
-  | { op: 'releaseTask'; ids: number[] };
+  | { op: 'releaseTask'; ids: number[] }
+  | DynamicRequest;
+
+/**
+ * Dynamic scheduler control from a task running in the runtime (`schHandle()` there): asks
+ * the scheduler to act for the running task `task`. `fetch`/`wait` of task `id` and `exec` of
+ * `fn` are answered with `reply`/`reject` under `req`; `halt` is not answered; `dagIds` is
+ * answered in shared memory (see `sync-answer.ts`), since `getDagIds` is synchronous.
+ */
+export type DynamicRequest =
+  | { op: 'dynamic'; verb: 'fetch' | 'wait'; req: number; task: number; id: number }
+  | { op: 'dynamic'; verb: 'exec'; req: number; task: number; fn: FnRef | number }
+  | { op: 'dynamic'; verb: 'halt'; task: number }
+  | { op: 'dynamic'; verb: 'dagIds'; task: number; answer: SharedArrayBuffer };
 
 /** Runtime → runtime (peer to peer). */
 export type PeerMessage =

@@ -1,4 +1,6 @@
+import { isMainThread } from 'node:worker_threads';
 import { Chunk } from '../chunk/chunk.js';
+import { DynamicTaskError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import { runGuards } from '../sched/dynamic/wait-guards.js';
 import { AnyScope } from '../scope/index.js';
@@ -10,6 +12,7 @@ import { assertFunctionCanTravel } from './function-travel.js';
 import { toPlainOptions } from './plain-options.js';
 import type { FromWorker } from './protocol.js';
 import type { Requests } from './requests.js';
+import { waitForAnswer } from './sync-answer.js';
 
 /**
  * The scheduler as seen from inside a worker runtime: `spawn` there makes a `DTask` whose
@@ -97,5 +100,41 @@ export class ProxyOwner implements TaskOwner {
 
   guardWait(task: DTask<unknown>): void {
     runGuards(task);
+  }
+
+  /** Asks the scheduler to fetch or wait on task `id` for the running task `caller`. */
+  askForTask(verb: 'fetch' | 'wait', caller: number, id: number): Promise<unknown> {
+    return this.requests.ask((req) =>
+      this.out.push({ op: 'dynamic', verb, req, task: caller, id }),
+    );
+  }
+
+  /** Runs `f(scheduler)` in the scheduler for the running task `caller`; resolves to its result. */
+  execInScheduler(caller: number, f: Function): Promise<unknown> {
+    assertFunctionCanTravel(f, 'the scheduler from a worker (exec)');
+    const fn = this.encoder.encode(f);
+    return this.requests.ask((req) =>
+      this.out.push({ op: 'dynamic', verb: 'exec', req, task: caller, fn }),
+    );
+  }
+
+  /** Asks the scheduler to halt, on behalf of the running task `caller`. */
+  halt(caller: number): void {
+    this.out.push({ op: 'dynamic', verb: 'halt', task: caller });
+    this.out.flush();
+  }
+
+  /** The scheduler's graph (`getDagIds`), blocking this thread until it answers. */
+  dagIds(caller: number): Map<number, Set<number>> {
+    if (isMainThread) {
+      throw new DynamicTaskError(
+        'getDagIds(handle) from a task in a worker runtime on the main thread is not supported: it answers synchronously through shared memory, which needs a worker thread',
+      );
+    }
+    const entries = waitForAnswer((answer) => {
+      this.out.push({ op: 'dynamic', verb: 'dagIds', task: caller, answer });
+      this.out.flush();
+    }) as [number, number[]][];
+    return new Map(entries.map(([id, dependents]) => [id, new Set(dependents)]));
   }
 }

@@ -14,6 +14,7 @@ import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
 import { fromPlainOptions, toPlainOptions } from './plain-options.js';
 import { type ArgRefs, type DoneRecord, type FromWorker, RUN, type ToWorker } from './protocol.js';
 import { Requests } from './requests.js';
+import { serveDynamic } from './serve-dynamic.js';
 import { applyReturnedArgs } from './returned-args.js';
 import type { Transport } from './transport.js';
 
@@ -295,6 +296,9 @@ export class WorkerConnection implements Executor {
         return;
       case 'releaseTask':
         for (const id of m.ids) this.proxied.delete(id);
+        return;
+      case 'dynamic':
+        serveDynamic(m, this.inFlight.get(m.task), this.options.scheduler, this.decoder, this.out);
         return;
     }
   }

@@ -1,6 +1,9 @@
 import type { Processor } from '../processor/processor.js';
+import type { SchedulerHandle } from '../sched/dynamic/scheduler-handle.js';
 import type { Frame, FrameTask } from '../task/frame.js';
 import type { TaskOptions } from '../task/options.js';
+import type { ProxyOwner } from './proxy-owner.js';
+import { WorkerSchedulerHandle } from './worker-sch-handle.js';
 
 /**
  * A task as a worker runtime runs it: its frame (so `inTask`, `taskProcessor`, `getOptions`,
@@ -43,6 +46,11 @@ export class WorkerTask implements Frame, FrameTask {
   get abortSignal(): AbortSignal {
     this.abort ??= new AbortController();
     return this.abort.signal;
+  }
+
+  /** `schHandle()` inside this task: a handle that asks the scheduler through the runtime. */
+  schedulerHandle(): SchedulerHandle {
+    return new WorkerSchedulerHandle(this.handleOwner as ProxyOwner, this);
   }
 
   /** Fires the abort signal the task can watch. */

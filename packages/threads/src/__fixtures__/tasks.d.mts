@@ -40,3 +40,12 @@ export declare function total(xs: Float64Array): number;
 export declare function makeKept(n: number, value: number): Float64Array;
 export declare const keptBytes: () => number;
 export declare function sumAfter(ms: number, xs: Float64Array): Promise<number>;
+export declare function dynamicControl(): Promise<{
+  taskId: number;
+  sum: number;
+  dag: Map<number, Set<number>>;
+  ran: string;
+  where: string;
+}>;
+export declare function fetchThroughHandle(id: number): Promise<[string, unknown]>;
+export declare function haltFromThread(ms: number): Promise<string>;

@@ -2,8 +2,13 @@
 // everywhere(new URL('./__fixtures__/tasks.mjs', import.meta.url), ctx): they travel by
 // reference (module + export name) and may use this module's imports and state.
 import {
+  addThunk,
+  exec,
+  getDagIds,
   getOptions,
+  halt,
   inTask,
+  schHandle,
   scope,
   spawn,
   taskProcessor,
@@ -229,4 +234,33 @@ export async function sumAfter(ms, xs) {
   let s = 0;
   for (let i = 0; i < xs.length; i++) s += xs[i];
   return s;
+}
+
+// ------------------------------------------------------------------ dynamic control
+
+/** schHandle() on a thread: adds a thunk, fetches it, reads the graph, runs code in the scheduler. */
+export async function dynamicControl() {
+  const h = schHandle();
+  const id = addThunk(h, add, 20, 22);
+  const sum = await h.fetch(id);
+  await h.wait(id);
+  const dag = getDagIds(h);
+  const ran = await exec(h, (scheduler) => typeof scheduler.submit);
+  return { taskId: h.taskId, sum, dag, ran, where: taskProcessor().id };
+}
+
+/** The outcome of fetching task `id` through this task's handle: ['ok', value] or [error name, code]. */
+export async function fetchThroughHandle(id) {
+  try {
+    return ['ok', await schHandle().fetch(id)];
+  } catch (error) {
+    return [error.name, error.code];
+  }
+}
+
+/** Halts the scheduler from a thread (this task fails with CancelledError). */
+export async function haltFromThread(ms) {
+  halt(schHandle());
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return 'not halted';
 }

@@ -1,0 +1,78 @@
+import { ArgumentError, CancelledError, DynamicTaskError } from '../../errors/errors.js';
+import type { DTask } from '../../task/dtask.js';
+import { runWithFrame } from '../../task/frame.js';
+import { spawnTask } from '../../task/spawn-task.js';
+import type { Scheduler } from '../scheduler.js';
+import { isDownstream, walkDag } from './dag-walk.js';
+import { SchedulerHandle } from './scheduler-handle.js';
+
+/**
+ * The handle of a task that runs on the scheduler's own thread, and the scheduler's side of a
+ * worker task's handle: it acts on the scheduler directly.
+ */
+export class LocalSchedulerHandle extends SchedulerHandle {
+  /** Tasks added through this handle, by id. */
+  readonly added = new Map<number, DTask<unknown>>();
+
+  constructor(
+    readonly scheduler: Scheduler,
+    /** The task that asked for the handle. */
+    readonly task: DTask<unknown>,
+  ) {
+    super();
+  }
+
+  get taskId(): number {
+    return this.task.id;
+  }
+
+  fetch(id: number): Promise<unknown> {
+    return this.lookup(id, 'fetch').fetch();
+  }
+
+  wait(id: number): Promise<void> {
+    return this.lookup(id, 'wait').wait();
+  }
+
+  addThunk(f: unknown, args: unknown[]): number {
+    const task = runWithFrame(this.task, () => spawnTask(this.scheduler, f, args));
+    this.added.set(task.id, task);
+    return task.id;
+  }
+
+  async exec(f: (scheduler: Scheduler) => unknown): Promise<unknown> {
+    return await f(this.scheduler);
+  }
+
+  halt(): void {
+    const reason = new CancelledError(`The scheduler was halted by task #${this.task.id}`);
+    for (const t of this.dag().tasks.values()) this.scheduler.cancel(t, reason);
+  }
+
+  dagIds(): Map<number, Set<number>> {
+    return this.dag().edges;
+  }
+
+  private dag() {
+    return walkDag(this.scheduler.liveTasks(this.task));
+  }
+
+  private lookup(id: number, verb: string): DTask<unknown> {
+    if (!Number.isInteger(id))
+      throw new ArgumentError(`handle.${verb}(id): id must be a task id (an integer)`);
+    if (id === this.task.id) {
+      throw new DynamicTaskError(
+        `handle.${verb}(${id}): a task cannot ${verb} itself; that would wait forever`,
+      );
+    }
+    const task = this.added.get(id) ?? this.dag().tasks.get(id);
+    if (!task)
+      throw new ArgumentError(`handle.${verb}(${id}): no task with that id in this scheduler`);
+    if (isDownstream(this.task, task)) {
+      throw new DynamicTaskError(
+        `handle.${verb}(${id}): task #${id} depends on the calling task #${this.task.id}, so waiting on it would deadlock`,
+      );
+    }
+    return task;
+  }
+}
