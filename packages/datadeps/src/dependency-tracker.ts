@@ -8,6 +8,14 @@ interface Entry {
   readers: DTask<unknown>[];
 }
 
+/** The entries of one root (buffer or object), sorted by start, with an exact-match index. */
+interface RootIndex {
+  readonly entries: Entry[];
+  /** Longest `hi - lo` among the entries: how far before a query's start to look. */
+  maxLength: number;
+  readonly exact: Map<string, Entry[]>;
+}
+
 /** Readers kept per entry before finished ones are dropped. */
 const PRUNE_AT = 64;
 
@@ -15,18 +23,21 @@ const PRUNE_AT = 64;
  * Datadeps' ordering rule (seed 002), over footprints: a task that reads memory waits for the
  * last earlier task that wrote any overlapping memory; a task that writes waits for that writer
  * and for every task that read overlapping memory since. Entries are kept per root (buffer or
- * object), so a lookup compares only footprints of the same data: bounds first, then a merge
- * of the two interval lists.
+ * object) sorted by their first byte, so a lookup visits only entries that start within reach
+ * of the query (bounds first, then a merge of the two interval lists), and repeated accesses of
+ * the same memory share one entry (found through a hash of its bounds).
  */
 export class DependencyTracker {
-  private readonly byRoot = new Map<object, Entry[]>();
+  private readonly byRoot = new Map<object, RootIndex>();
 
   /** Adds to `deps` the earlier tasks an access of `at` must wait for. */
   collect(at: Footprint, writes: boolean, deps: Set<DTask<unknown>>): void {
-    const entries = this.byRoot.get(at.root);
-    if (entries === undefined) return;
-    for (let i = 0; i < entries.length; i++) {
+    const index = this.byRoot.get(at.root);
+    if (index === undefined) return;
+    const entries = index.entries;
+    for (let i = firstAtOrAfter(entries, at.lo - index.maxLength); i < entries.length; i++) {
       const e = entries[i];
+      if (e.at.lo >= at.hi && at.slices === undefined && e.at.slices === undefined) break;
       if (!footprintsOverlap(at, e.at)) continue;
       if (e.writer !== undefined) deps.add(e.writer);
       if (writes) for (const r of e.readers) deps.add(r);
@@ -35,18 +46,21 @@ export class DependencyTracker {
 
   /** Records that `task` reads or writes `at` (call after `collect` for all of its accesses). */
   record(at: Footprint, writes: boolean, task: DTask<unknown>): void {
-    let entries = this.byRoot.get(at.root);
-    if (entries === undefined) this.byRoot.set(at.root, (entries = []));
-    let entry: Entry | undefined;
-    for (let i = 0; i < entries.length; i++) {
-      if (footprintsEqual(at, entries[i].at)) {
-        entry = entries[i];
-        break;
-      }
+    let index = this.byRoot.get(at.root);
+    if (index === undefined) {
+      index = { entries: [], maxLength: 0, exact: new Map() };
+      this.byRoot.set(at.root, index);
     }
+    const key = keyOf(at);
+    let same = index.exact.get(key);
+    let entry = same?.find((e) => footprintsEqual(at, e.at));
     if (entry === undefined) {
       entry = { at, writer: undefined, readers: [] };
-      entries.push(entry);
+      if (same === undefined) index.exact.set(key, (same = []));
+      same.push(entry);
+      const at0 = firstAtOrAfter(index.entries, at.lo);
+      index.entries.splice(at0, 0, entry);
+      index.maxLength = Math.max(index.maxLength, at.hi - at.lo);
     }
     if (writes) {
       // Later tasks wait for this one, which waited for the readers before it.
@@ -58,9 +72,22 @@ export class DependencyTracker {
         entry.readers = entry.readers.filter((r) => !r.isReady());
     }
   }
+}
 
-  /** Forgets everything (the region ended). */
-  clear(): void {
-    this.byRoot.clear();
+/** Index of the first entry whose footprint starts at or after `lo` (binary search). */
+function firstAtOrAfter(entries: Entry[], lo: number): number {
+  let a = 0;
+  let b = entries.length;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (entries[m].at.lo < lo) a = m + 1;
+    else b = m;
   }
+  return a;
+}
+
+/** A cheap hash of a footprint: equal footprints have equal keys. */
+function keyOf(at: Footprint): string {
+  const s = at.slices?.map((x) => `${x.start}:${x.end}:${x.step}`).join(',') ?? '';
+  return `${at.field ?? ''}|${at.lo}|${at.hi}|${at.iv.length}|${at.iv.length > 2 ? at.iv[1] : ''}|${s}`;
 }
