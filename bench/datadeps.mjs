@@ -62,7 +62,9 @@ const pristine = Array.from({ length: ARRAYS }, (_, k) =>
 );
 const shared = new Float64Array(new SharedArrayBuffer(8 * ARRAYS * LENGTH));
 const As = pristine.map((_, k) => shared.subarray(k * LENGTH, (k + 1) * LENGTH));
-const resetAs = () => pristine.forEach((p, k) => As[k].set(p));
+const resetAs = () => {
+  for (let k = 0; k < ARRAYS; k++) As[k].set(pristine[k]);
+};
 const serialLoop = await time(resetAs, () => {
   const x = As[0];
   for (let k = 1; k < ARRAYS; k++) {

@@ -9,4 +9,5 @@ bash scripts/setup.sh
 status=0
 node bench/in-process.mjs "$@" || status=$?
 node bench/threads.mjs "$@" || status=$?
+node bench/datadeps.mjs "$@" || status=$?
 exit "$status"
