@@ -1,4 +1,9 @@
-import { ConcurrencyViolationError, type DTask, DTaskFailedError } from '@dtask/core';
+import {
+  ArgumentError,
+  ConcurrencyViolationError,
+  type DTask,
+  DTaskFailedError,
+} from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { rig, sharedF64 } from './__fixtures__/harness.js';
 import { Deps, In, InOut, Out, spawnDatadeps, view } from './index.js';
@@ -99,5 +104,59 @@ describe('spawnDatadeps on worker threads', () => {
     });
     expect(await read!).toBe(42);
     expect(obj).toEqual({ x: 42, y: 'keep' });
+  });
+});
+
+describe('spawnDatadeps: boundaries', () => {
+  it('tasks that do not alias run at the same time on both threads', async () => {
+    const { ctx, k } = await rig();
+    const order = new Int32Array(new SharedArrayBuffer(4 * 8));
+    const x = sharedF64(8);
+    const where: DTask<string>[] = [];
+    await spawnDatadeps(() => {
+      where.push(ctx.spawn(k.stampOn, InOut(x.subarray(0, 4)), order, 200, 1));
+      where.push(ctx.spawn(k.stampOn, InOut(x.subarray(4)), order, 200, 2));
+    });
+    const log = [...order.subarray(1, 1 + order[0])];
+    expect(log.slice(0, 2).sort()).toEqual([1, 2]); // both started before either ended
+    expect(new Set(await Promise.all(where)).size).toBe(2);
+  });
+
+  it('a bad argument throws ArgumentError at spawn, inside the region', async () => {
+    const { ctx, k } = await rig();
+    const error = await spawnDatadeps(() => {
+      ctx.spawn(k.fill, Out(3 as unknown as Float64Array), 1);
+    }).catch((e) => e);
+    expect(ArgumentError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/Argument 0 is marked Out\/InOut but is a number/);
+  });
+
+  it('options are checked: traversal must be inorder, unknown keys are errors', async () => {
+    await expect(spawnDatadeps(() => 1, { traversal: 'bfs' as 'inorder' })).rejects.toThrow(
+      /traversal 'bfs' is not supported/,
+    );
+    await expect(spawnDatadeps(() => 1, { order: 1 } as never)).rejects.toThrow(
+      /unknown option 'order'/,
+    );
+    await expect(spawnDatadeps(1 as never)).rejects.toThrow(ArgumentError);
+    expect(await spawnDatadeps(() => 7, { traversal: 'inorder' })).toBe(7);
+  });
+
+  it("the region's function failing rejects with its error after its tasks finished", async () => {
+    const { ctx, k } = await rig();
+    const x = sharedF64(2);
+    const error = await spawnDatadeps(() => {
+      ctx.spawn(k.fill, InOut(x), 5);
+      throw new Error('region body failed');
+    }).catch((e) => e);
+    expect(error.message).toBe('region body failed');
+    expect([...x]).toEqual([5, 5]);
+  });
+
+  it('waiting on tasks spawned outside the region is allowed inside it', async () => {
+    const { ctx, k } = await rig();
+    const outside = ctx.spawn(k.whereAmI);
+    const seen = await spawnDatadeps(async () => await outside);
+    expect(seen).toMatch(/^thread:/);
   });
 });
