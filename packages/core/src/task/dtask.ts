@@ -1,10 +1,10 @@
 import type { Chunk } from '../chunk/chunk.js';
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
-import { RemoteResult } from '../sched/dispatch/executor.js';
 import type { Frame, FrameTask } from './frame.js';
 import type { TaskOptions } from './options.js';
 import { TaskState } from './task-state.js';
+import { queueThen } from './then-queue.js';
 
 const BRAND = Symbol.for('dtask.task');
 
@@ -147,14 +147,18 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
       return this.fetch().then(onFulfilled, onRejected);
     }
     this.owner.guardWait(this);
-    // One promise settled straight from the completion, rather than a chain of three.
-    return new Promise<T>((resolve, reject) =>
-      this.onSettled(() => {
-        if (this.state === TaskState.Failed) reject(this.value);
-        else if (!(this.value instanceof RemoteResult)) resolve(this.value as T);
-        else (this.owner.fetchValue(this) as Promise<T>).then(resolve, reject);
-      }),
-    ).then(onFulfilled, onRejected);
+    // One promise, settled through the callbacks in a shared microtask once the task finishes.
+    return new Promise<R1 | R2>((resolve, reject) =>
+      this.onSettled(() =>
+        queueThen(
+          this,
+          onFulfilled as (value: unknown) => unknown,
+          onRejected,
+          resolve as (value: unknown) => void,
+          reject,
+        ),
+      ),
+    );
   }
 
   /** Like a promise's `catch`. */
