@@ -34,4 +34,4 @@ export {
 export type { Slice } from './slices.js';
 export { type DatadepsOptions, spawnDatadeps } from './spawn-datadeps.js';
 export { isStridedView, type StridedView, strided, type TypedArray } from './strided-view.js';
-export { view } from './view.js';
+export { type Sliced, view } from './view.js';

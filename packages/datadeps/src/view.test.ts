@@ -107,7 +107,7 @@ describe('view(chunkOrTask, ...) → ChunkView in a region', () => {
     }).catch((e) => e);
     expect(await (sum as Promise<number>)).toBe(145);
     expect(DTaskFailedError.isInstance(error)).toBe(true);
-    const failure = await (bad as Promise<unknown>).catch((e) => e);
+    const failure: any = await (bad as Promise<unknown>).catch((e: unknown) => e);
     expect(ArgumentError.isInstance(failure.cause)).toBe(true);
     expect(failure.cause.message).toMatch(/out of bounds for dimension 0 of length 300/);
   });

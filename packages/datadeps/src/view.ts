@@ -5,6 +5,17 @@ import { checkSlice, normalizeSlices, type Slice } from './slices.js';
 import { isStridedView, type StridedView, type TypedArray } from './strided-view.js';
 
 /**
+ * What a task receives for a `ChunkView` of data of type `T` (so `spawn` type-checks it like
+ * the data itself): a strided view stays a strided view; a typed array stays that typed array
+ * (true for a range of step 1; other slices give a strided view).
+ */
+export type Sliced<T> = T extends StridedView<infer D>
+  ? StridedView<D>
+  : T extends TypedArray
+    ? T
+    : unknown;
+
+/**
  * Dagger's `view`, 0-based (see `Slice` for the syntax: an integer, `[start, end]`,
  * `[start, end, step]` or `':'`).
  *
@@ -17,12 +28,14 @@ import { isStridedView, type StridedView, type TypedArray } from './strided-view
  *
  * Passing a view as `InOut(view(A, 0, ':'))` orders tasks by the elements they share.
  */
-export function view<T>(source: Chunk<T> | DTask<T>, ...slices: Slice[]): ChunkView<T>;
-export function view<T extends TypedArray>(source: T, range: Slice): T | StridedView<T>;
+export function view<T>(source: Chunk<T> | DTask<T>, ...slices: Slice[]): ChunkView<T> & Sliced<T>;
 export function view<T extends TypedArray | unknown[]>(
-  source: T | StridedView<T>,
+  source: StridedView<T>,
   ...slices: Slice[]
-): StridedView<T> | T;
+): StridedView<T>;
+export function view<T extends TypedArray>(source: T, range: readonly [number, number]): T;
+export function view<T extends TypedArray>(source: T, range: Slice): T | StridedView<T>;
+export function view<T>(source: T[], range: Slice): StridedView<T[]>;
 export function view(source: unknown, ...slices: unknown[]): unknown {
   if (slices.length === 0) {
     throw new ArgumentError(

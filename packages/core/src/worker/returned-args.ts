@@ -11,7 +11,10 @@ import type { ReturnArgsOption, TaskOptions } from '../task/options.js';
  * Worker side: the values to send back for a task that finished, or undefined when the task
  * has no `returnArgs` option (then nothing extra travels).
  */
-export function returnedArgs(options: TaskOptions, args: readonly unknown[]): unknown[] | undefined {
+export function returnedArgs(
+  options: TaskOptions,
+  args: readonly unknown[],
+): unknown[] | undefined {
   const indices = options.returnArgs?.indices;
   if (indices === undefined || indices.length === 0) return undefined;
   const out = new Array<unknown>(indices.length);
