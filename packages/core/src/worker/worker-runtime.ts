@@ -22,6 +22,7 @@ import {
 } from './protocol.js';
 import { ProxyOwner } from './proxy-owner.js';
 import { Requests } from './requests.js';
+import { returnedArgs } from './returned-args.js';
 import type { Transport } from './transport.js';
 import { WorkerTask } from './worker-task.js';
 
@@ -316,7 +317,10 @@ export class WorkerRuntime {
       this.store.set(task.id, value, bytes);
       this.keptForConsumers.add(task.id);
     }
-    this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined]);
+    const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
+    if (back === undefined)
+      this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined]);
+    else this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined, back]);
     if (waiters) this.wake(task.id, value, waiters);
   }
 
