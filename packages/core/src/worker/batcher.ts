@@ -9,6 +9,8 @@ export class Batcher<M> {
   private batch: M[] = [];
   private transfer: TransferListItem[] = [];
   private scheduled = false;
+  /** When the last batch was sent (`performance.now()`). */
+  sentAt = 0;
 
   constructor(private readonly transport: Transport) {}
 
@@ -26,6 +28,7 @@ export class Batcher<M> {
   readonly flush = (): void => {
     this.scheduled = false;
     if (this.batch.length === 0) return;
+    this.sentAt = performance.now();
     const batch = this.batch;
     const transfer = this.transfer;
     this.batch = [];
