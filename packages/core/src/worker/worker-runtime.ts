@@ -26,6 +26,9 @@ import { returnedArgs } from './returned-args.js';
 import type { Transport } from './transport.js';
 import { WorkerTask } from './worker-task.js';
 
+/** Longest a busy runtime holds back completion reports (ms). */
+const REPORT_EVERY_MS = 1;
+
 /** Options of `startWorkerRuntime`. */
 export interface WorkerRuntimeOptions {
   /** The worker (OS process) id this runtime runs in. */
@@ -308,7 +311,8 @@ export class WorkerRuntime {
 
   private finishDone(task: WorkerTask, value: unknown): void {
     if (!this.running.delete(task.id) || task.cancelled) return;
-    const ms = performance.now() - task.startedAt;
+    const end = performance.now();
+    const ms = end - task.startedAt;
     const bytes = sizeOf(value);
     const waiters = this.waitingFor.get(task.id);
     const inline = bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
@@ -321,6 +325,9 @@ export class WorkerRuntime {
     if (back === undefined)
       this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined]);
     else this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined, back]);
+    // While it works through a run of queued tasks, the runtime reports about every
+    // millisecond, not only when the run ends: the scheduler then sends more before it runs dry.
+    if (end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();
     if (waiters) this.wake(task.id, value, waiters);
   }
 
