@@ -7,5 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  shims: true,
   external: ['@dtask/core', 'lmdb', 'msgpackr'],
 });

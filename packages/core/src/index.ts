@@ -52,7 +52,6 @@ export { configure, shutdown } from './registry/default-context.js';
 export { everywhere } from './registry/everywhere.js';
 export type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from './registry/plugin.js';
 export { addProcs, rmProcs } from './registry/procs.js';
-export { registerWaitGuard, type WaitGuard } from './sched/dynamic/wait-guards.js';
 export {
   addThunk,
   exec,
@@ -61,6 +60,7 @@ export {
   SchedulerHandle,
   schHandle,
 } from './sched/dynamic/sch-handle.js';
+export { registerWaitGuard, type WaitGuard } from './sched/dynamic/wait-guards.js';
 export {
   AbstractScope,
   AnyScope,

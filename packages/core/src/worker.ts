@@ -2,6 +2,7 @@
 // abstract transport, and the scheduler's side of it. Plugins (threads, cluster) add transports.
 
 export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
+export { logEvent, loggingState, now, recordEvents } from './log/index.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
 export { RemoteResult } from './sched/dispatch/executor.js';

@@ -68,6 +68,9 @@ function workerSidePlugins(host: PluginHost): PluginSpec[] {
   return specs;
 }
 
+/** Consecutive deaths before a thread is ready after which its number is not replaced again. */
+const MAX_START_FAILURES = 3;
+
 /**
  * The threads plugin: adds a `ThreadProc` per `node:worker_threads` worker (threads 2 …
  * count+1 of this process) running the core worker runtime over MessagePorts, with a direct
@@ -82,6 +85,7 @@ export function threads(
   const modules: string[] = [];
   let host: PluginHost | undefined;
   let closing = false;
+  const startFailures = new Map<number, number>();
 
   const start = (thread: number): ThreadWorker => {
     const peers = [...workers.values()].filter((w) => !w.exited);
@@ -106,6 +110,16 @@ export function threads(
         if (workers.get(thread) !== w) return;
         host!.removeProcessor(w.proc);
         if (closing || host!.context.isClosed) return;
+        // A thread that keeps dying before it is ready (e.g. an everywhere module that exits
+        // on import) is not replaced forever: after a few tries its number is given up.
+        const failed = w.connection.wasReady ? 0 : (startFailures.get(thread) ?? 0) + 1;
+        startFailures.set(thread, failed);
+        if (failed >= MAX_START_FAILURES) {
+          process.emitWarning(
+            `dtask: thread ${w.proc.id} died ${failed} times while starting (exit code ${w.exitCode}); it is not replaced again. Check the modules loaded with everywhere() and the thread's resourceLimits.`,
+          );
+          return;
+        }
         // Replace it under the same number before its tasks are handed back, so that they
         // (even those scoped to this thread) are placed again, on the new thread or another.
         const next = start(thread);

@@ -47,7 +47,11 @@ export function currentTaskQueue(): TaskQueue | undefined {
  * whichever context the user spawned it in. The helper goes through the current task queue
  * like any task spawned here.
  */
-export function spawnBeside(beside: DTask<unknown>, first: unknown, ...rest: unknown[]): DTask<unknown> {
+export function spawnBeside(
+  beside: DTask<unknown>,
+  first: unknown,
+  ...rest: unknown[]
+): DTask<unknown> {
   return spawnTask(beside.owner as TaskSink, first, rest);
 }
 

@@ -14,8 +14,8 @@ import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
 import { fromPlainOptions, toPlainOptions } from './plain-options.js';
 import { type ArgRefs, type DoneRecord, type FromWorker, RUN, type ToWorker } from './protocol.js';
 import { Requests } from './requests.js';
-import { serveDynamic } from './serve-dynamic.js';
 import { applyReturnedArgs } from './returned-args.js';
+import { serveDynamic } from './serve-dynamic.js';
 import type { Transport } from './transport.js';
 
 /** What the scheduler knows about where a remote result is. */
@@ -99,6 +99,12 @@ export class WorkerConnection implements Executor {
   get holder(): string {
     return this.processor.id;
   }
+
+  /**
+   * True once the runtime said it is ready (it started and loaded what it must load). A worker
+   * lost before that failed to start, which its plugin may treat differently from a crash.
+   */
+  wasReady = false;
 
   /** True once the connection closed or broke. */
   get isClosed(): boolean {
@@ -266,6 +272,7 @@ export class WorkerConnection implements Executor {
     }
     switch (m.op) {
       case 'ready':
+        this.wasReady = true;
         break;
       case 'fail': {
         this.cancelling.delete(m.id);

@@ -324,7 +324,8 @@ export class WorkerRuntime {
     const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
     if (back === undefined)
       this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined]);
-    else this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined, back]);
+    else
+      this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined, back]);
     // While it works through a run of queued tasks, the runtime reports about every
     // millisecond, not only when the run ends: the scheduler then sends more before it runs dry.
     if (end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();

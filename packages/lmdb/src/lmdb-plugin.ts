@@ -1,0 +1,159 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from '@dtask/core';
+import { Checkpoints } from './checkpoints.js';
+import { ChunkDb } from './chunk-db.js';
+import { LmdbDevice } from './lmdb-device.js';
+import { type LmdbOptions, validateLmdbOptions } from './lmdb-options.js';
+import { pluginModuleUrl } from './module-url.js';
+import { type LmdbStats, SharedCounters } from './shared-counters.js';
+import { SpillingStore } from './spilling-store.js';
+import { sweepStore } from './sweep.js';
+
+/** The object `lmdb(options)` returns: a dtask plugin with statistics. */
+export interface LmdbPlugin extends Plugin {
+  /** `lmdb`. */
+  readonly name: 'lmdb';
+  /** How worker threads re-create it: the same options, the resolved path, shared counters. */
+  readonly spec: PluginSpec;
+  /**
+   * This process's chunks, all its threads together (worker threads of other processes
+   * count their own): hits, misses, spills, unspills, bytes in memory and on disk, and more.
+   */
+  stats(): LmdbStats;
+  /** Starts `stats().peakBytesInMemory` over from the bytes held now. */
+  resetPeak(): void;
+  /** The store's directory (a temporary one, made on first use, when no `path` was given). */
+  readonly path: string;
+  /** The `lmdb` storage device of this thread; set once the plugin is set up. */
+  readonly device: LmdbDevice | undefined;
+  /** Resolves once the spills and checkpoints started on this thread are written. */
+  flush(): Promise<void>;
+}
+
+/**
+ * `@dtask/lmdb`: adds disk to dtask (MemPool's disk device and `SimpleRecencyAllocator`).
+ *
+ * - Memory limit per process: results kept by the process's worker threads (each thread's
+ *   runtime gets a `SpillingStore`) and values in the `lmdb` device count against one budget
+ *   shared by its threads; past `memoryLimit` the least (`policy: 'lru'`) or most (`'mru'`)
+ *   recently used chunks move to LMDB and come back when read. Results kept on the main
+ *   thread (tasks run there) are not counted.
+ * - `diskLimit`: a spill that would pass it (or that LMDB refuses: disk full) does not happen;
+ *   the chunk stays in memory, `stats().spillFailures` counts it and a warning says so.
+ * - Task options `checkpoint` / `restore`: `true` or `{ key }` keep a result in LMDB and
+ *   skip the task when it is found on a later run (see `Checkpoints`).
+ * - One LMDB store per `path`, shared by threads and processes; a spilled chunk's entry is
+ *   removed when the chunk is freed; entries left by dead processes are swept when a plugin
+ *   opens the store; a temporary store is deleted by `close()`.
+ *
+ * Throws `ArgumentError` at the call for bad options (see `validateLmdbOptions`). List it with
+ * the threads plugin in one `plugins` array (in either order) so that threads get it too.
+ */
+export function lmdb(options: LmdbOptions): LmdbPlugin {
+  const resolved = validateLmdbOptions(options);
+  const { memoryLimit, diskLimit, policy, durable } = resolved;
+  const counters = new SharedCounters(resolved.sharedCounters);
+  const isWorkerSide = resolved.sharedCounters !== undefined;
+  let path = resolved.path;
+  let temporary = false;
+  let db: Promise<ChunkDb> | undefined;
+  let device: LmdbDevice | undefined;
+  let checkpoints: Checkpoints | undefined;
+  let workerStore: SpillingStore | undefined;
+  let closed = false;
+
+  const storePath = (): string => {
+    if (path === undefined) {
+      path = mkdtempSync(join(tmpdir(), 'dtask-lmdb-'));
+      temporary = true;
+    }
+    return path;
+  };
+  const openDb = (): Promise<ChunkDb> => {
+    if (db === undefined) {
+      const dir = storePath();
+      mkdirSync(dir, { recursive: true });
+      db = ChunkDb.open(dir, { durable });
+    }
+    return db;
+  };
+
+  return {
+    name: 'lmdb',
+    get spec(): PluginSpec {
+      return {
+        module: pluginModuleUrl(),
+        factory: 'lmdb',
+        options: {
+          path: storePath(),
+          memoryLimit,
+          diskLimit,
+          policy,
+          durable,
+          sharedCounters: counters.buffer,
+        } satisfies LmdbOptions,
+      };
+    },
+    get path() {
+      return storePath();
+    },
+    get device() {
+      return device;
+    },
+
+    async setup(host: PluginHost) {
+      const opening = openDb();
+      device = new LmdbDevice({ db: opening, memoryLimit, diskLimit, policy, counters });
+      host.addStorageDevice(device);
+      checkpoints = new Checkpoints(opening);
+      host.registerOption('checkpoint', checkpoints.checkpointOption);
+      host.registerOption('restore', checkpoints.restoreOption);
+      const opened = await opening;
+      checkpoints.ready(opened);
+      // Entries of processes that died without freeing them (a killed run) go now.
+      if (!isWorkerSide && !temporary) await sweepStore(opened);
+    },
+
+    async setupWorker(host: WorkerPluginHost) {
+      const opening = openDb();
+      await opening;
+      workerStore = new SpillingStore<number>({
+        db: opening,
+        counters,
+        memoryLimit,
+        diskLimit,
+        policy,
+        prefix: `s:${process.pid}:${host.worker}.${host.thread}:`,
+        processor: `thread:${host.worker}:${host.thread}`,
+        worker: host.worker,
+      });
+      host.setLocalStore(workerStore);
+    },
+
+    stats: () => counters.snapshot(),
+    resetPeak: () => counters.resetPeak(),
+
+    async flush() {
+      await Promise.all([device?.flush(), workerStore?.flush(), checkpoints?.flush()]);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await checkpoints?.flush();
+      await device?.close();
+      await workerStore?.close();
+      if (db === undefined) {
+        if (temporary && path !== undefined) rmSync(path, { recursive: true, force: true });
+        return;
+      }
+      const opened = await db;
+      // Worker threads of this process are gone or going: their entries go with them.
+      if (!isWorkerSide && !temporary) await sweepStore(opened, process.pid);
+      await opened.close();
+      if (temporary) rmSync(storePath(), { recursive: true, force: true });
+    },
+  };
+}

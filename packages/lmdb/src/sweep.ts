@@ -1,0 +1,34 @@
+import type { ChunkDb } from './chunk-db.js';
+
+/** Key prefixes of spilled chunks: `s:<pid>:…` (worker stores), `d:<pid>:…` (devices). */
+const SPILL_PREFIXES = ['s:', 'd:'];
+
+/**
+ * Frees spilled chunks nobody can read any more. With `pid`, removes that process's entries
+ * (the plugin calls it at `close()`, once its threads are gone); without, removes the entries
+ * of every process that is no longer alive (the plugin calls it when it opens a persistent
+ * store, so a run killed with SIGKILL leaves no garbage behind for long). Checkpoints (`c:`)
+ * are never touched. Resolves to the number of entries removed.
+ */
+export async function sweepStore(db: ChunkDb, pid?: number): Promise<number> {
+  const removals: Promise<void>[] = [];
+  for (const prefix of SPILL_PREFIXES) {
+    for (const key of db.keys(pid === undefined ? prefix : `${prefix}${pid}:`)) {
+      const owner = Number(key.slice(prefix.length, key.indexOf(':', prefix.length)));
+      if (pid !== undefined || !isAlive(owner)) removals.push(db.remove(key));
+    }
+  }
+  await Promise.all(removals);
+  return removals.length;
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
