@@ -34,14 +34,22 @@ const LENGTH = 1000;
 /** Median milliseconds of `rounds` runs of `run()` after one warm-up; `reset()` before each. */
 async function time(reset, run) {
   const ms = [];
+  const cores = [];
   for (let r = 0; r <= rounds; r++) {
     await reset();
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await run();
     const t = performance.now() - t0;
-    if (r > 0) ms.push(t);
+    const c = process.cpuUsage(c0);
+    if (r > 0) {
+      ms.push(t);
+      cores.push((c.user + c.system) / 1000 / t);
+    }
   }
-  return { medianMs: median(ms), runsMs: ms };
+  // coresUsed: this process's CPU time (all its threads) ÷ wall time; on a busy machine it
+  // shows how much CPU the run actually got.
+  return { medianMs: median(ms), runsMs: ms, coresUsed: median(cores) };
 }
 
 const ctx = new Context({ plugins: [threads({ count: 2 })] });
@@ -83,18 +91,20 @@ console.log(
 );
 console.log(
   table(
-    ['tiled Cholesky', 'ms', 'GFLOP/s', 'vs serial'],
+    ['tiled Cholesky', 'ms', 'GFLOP/s', 'cores used', 'vs serial'],
     [
       [
         `serial tile code, 1 thread (${N}², tiles ${TILE})`,
         fixed(serialCholesky.medianMs, 0),
         fixed(flops / serialCholesky.medianMs / 1e6),
+        fixed(serialCholesky.coresUsed),
         '1.00×',
       ],
       [
         'spawnDatadeps, 2 worker threads',
         fixed(threadCholesky.medianMs, 0),
         fixed(flops / threadCholesky.medianMs / 1e6),
+        fixed(threadCholesky.coresUsed),
         `${fixed(speedup)}×`,
       ],
     ],
@@ -107,12 +117,18 @@ console.log(
 console.log('');
 console.log(
   table(
-    [`tree reduction, ${ARRAYS} arrays of ${LENGTH}`, 'ms', 'vs serial loop'],
+    [`tree reduction, ${ARRAYS} arrays of ${LENGTH}`, 'ms', 'cores used', 'vs serial loop'],
     [
-      ['serial loop, 1 thread', fixed(serialLoop.medianMs, 2), '1.00×'],
+      [
+        'serial loop, 1 thread',
+        fixed(serialLoop.medianMs, 2),
+        fixed(serialLoop.coresUsed),
+        '1.00×',
+      ],
       [
         'treeReduce, spawnDatadeps, 2 worker threads',
         fixed(threadTree.medianMs, 2),
+        fixed(threadTree.coresUsed),
         `${fixed(serialLoop.medianMs / threadTree.medianMs)}×`,
       ],
     ],

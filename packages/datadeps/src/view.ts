@@ -9,11 +9,8 @@ import { isStridedView, type StridedView, type TypedArray } from './strided-view
  * the data itself): a strided view stays a strided view; a typed array stays that typed array
  * (true for a range of step 1; other slices give a strided view).
  */
-export type Sliced<T> = T extends StridedView<infer D>
-  ? StridedView<D>
-  : T extends TypedArray
-    ? T
-    : unknown;
+export type Sliced<T> =
+  T extends StridedView<infer D> ? StridedView<D> : T extends TypedArray ? T : unknown;
 
 /**
  * Dagger's `view`, 0-based (see `Slice` for the syntax: an integer, `[start, end]`,
