@@ -46,7 +46,7 @@ export interface LmdbPlugin extends Plugin {
  *   skip the task when it is found on a later run (see `Checkpoints`).
  * - One LMDB store per `path`, shared by threads and processes; a spilled chunk's entry is
  *   removed when the chunk is freed; entries left by dead processes are swept when a plugin
- *   opens the store; a temporary store is deleted by `close()`.
+ *   opens the store; a temporary store is deleted when the context closes.
  *
  * Throws `ArgumentError` at the call for bad options (see `validateLmdbOptions`). List it with
  * the threads plugin in one `plugins` array (in either order) so that threads get it too.
@@ -145,12 +145,17 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
       await checkpoints?.flush();
       await device?.close();
       await workerStore?.close();
+    },
+
+    // After the context's other plugins closed: this process's worker threads are gone, so
+    // the entries they left (spills in flight when they ended) can go, and the store close.
+    async afterClose() {
       if (db === undefined) {
         if (temporary && path !== undefined) rmSync(path, { recursive: true, force: true });
         return;
       }
       const opened = await db;
-      // Worker threads of this process are gone or going: their entries go with them.
+      db = undefined;
       if (!isWorkerSide && !temporary) await sweepStore(opened, process.pid);
       await opened.close();
       if (temporary) rmSync(storePath(), { recursive: true, force: true });

@@ -22,6 +22,16 @@ export interface LmdbStats {
   spillFailures: number;
 }
 
+/** `Atomics.waitAsync` (Node 16+), which TypeScript's ES2022 library does not declare. */
+interface AtomicsWaitAsync {
+  waitAsync(
+    array: BigInt64Array,
+    index: number,
+    value: bigint,
+    timeoutMs: number,
+  ): { async: false; value: string } | { async: true; value: Promise<string> };
+}
+
 /** Slots of the shared counters, in a `BigInt64Array` over a `SharedArrayBuffer`. */
 const Slot = {
   Memory: 0,
@@ -83,6 +93,22 @@ export class SharedCounters {
   /** Adds `bytes` to the bytes being written out. */
   addPending(bytes: number): void {
     Atomics.add(this.slots, Slot.Pending, BigInt(bytes));
+    if (bytes < 0) Atomics.notify(this.slots, Slot.Pending);
+  }
+
+  /**
+   * Resolves when a write of any thread of the process finishes (the pending bytes drop), or
+   * after `timeoutMs` at the latest. Does not block the thread (`Atomics.waitAsync`).
+   */
+  pendingDropped(timeoutMs: number): Promise<void> {
+    const seen = Atomics.load(this.slots, Slot.Pending);
+    const wait = (Atomics as unknown as AtomicsWaitAsync).waitAsync(
+      this.slots,
+      Slot.Pending,
+      seen,
+      timeoutMs,
+    );
+    return wait.async ? wait.value.then(() => undefined) : Promise.resolve();
   }
 
   /** Adds `bytes` to the bytes on disk. */

@@ -170,6 +170,19 @@ export class SpillingStore<K = number> implements LocalStore<K> {
     for (const entry of this.writing) yield entry.value;
   }
 
+  /**
+   * Back-pressure for the worker runtime (`LocalStore.backlog`): while the process is over its
+   * memory limit counting the chunks still being written (by any of its threads), a promise
+   * that resolves when one of those writes is done; else `undefined`. Producers thus wait for
+   * the disk instead of piling up memory.
+   */
+  backlog(): Promise<void> | undefined {
+    const { counters } = this;
+    if (counters.memory <= this.options.memoryLimit || counters.pending === 0) return undefined;
+    // Another thread's writes count too: wait for any write of the process to finish.
+    return this.writes.size > 0 ? Promise.race(this.writes) : counters.pendingDropped(50);
+  }
+
   /** Resolves once every spill started so far has committed (or failed). */
   async flush(): Promise<void> {
     while (this.writes.size > 0) await Promise.all([...this.writes]);

@@ -35,6 +35,13 @@ export interface LocalStore<K = number> {
   delete(key: K): boolean;
   /** Removes and frees every entry. */
   clear(): void;
+  /**
+   * Optional back-pressure: a promise the runtime waits for before it starts another task,
+   * or `undefined` to go on at once. A spilling store returns one while its process is over
+   * its memory limit with writes to disk in flight, so that producers wait for the disk
+   * instead of piling up memory. Checked before every task; a `Map` has none.
+   */
+  backlog?(): Promise<void> | undefined;
 }
 
 /** The store a worker runtime uses when no plugin supplies one: a plain `Map`. */

@@ -218,6 +218,13 @@ export class Context {
     }
     for (const slot of this.scheduler.slots) await slot.executor.close?.();
     for (const device of this.devices.values()) await device.close?.();
+    for (const plugin of this.plugins) {
+      try {
+        await plugin.afterClose?.();
+      } catch (e) {
+        errors.push(e);
+      }
+    }
     for (const u of this.undo.splice(0).reverse()) u();
     if (errors.length > 0) throw new AggregateError(errors, 'Some plugins failed to close');
   }

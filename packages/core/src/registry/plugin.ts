@@ -68,6 +68,12 @@ export interface Plugin {
   setupWorker?(host: WorkerPluginHost): void | Promise<void>;
   /** Ends what the plugin started; called by `Context.close()`. */
   close?(): Promise<void>;
+  /**
+   * Called by `Context.close()` once every plugin has closed (so every worker any plugin ran
+   * is gone): for clean-up that must come after them, such as removing what workers left in
+   * a shared store.
+   */
+  afterClose?(): Promise<void>;
 }
 
 /** What a plugin re-created in a worker thread or process may do there (`Plugin.setupWorker`). */

@@ -139,12 +139,26 @@ export class WorkerRuntime {
   }
 
   private servePeer(out: Batcher<PeerMessage>, req: number, key: number): void {
-    if (this.store.has(key)) out.push({ op: 'value', req, value: this.store.get(key) });
-    else {
+    const backlog = this.store.backlog?.();
+    if (backlog !== undefined) {
+      // Reading it may bring it back from disk: not while the store is over its limit.
+      backlog.then(() => this.servePeer(out, req, key));
+      return;
+    }
+    if (!this.store.has(key)) {
       // Asked of a replacement runtime under the same name: the result died with its predecessor.
       const error = new InputLostError(`No result #${key} here (${this.holder})`);
       out.push({ op: 'error', req, error: serializeError(error) });
+      return;
     }
+    let value: unknown;
+    try {
+      value = this.store.get(key);
+    } catch (error) {
+      out.push({ op: 'error', req, error: serializeError(error) });
+      return;
+    }
+    out.push({ op: 'value', req, value });
   }
 
   /**
@@ -249,8 +263,11 @@ export class WorkerRuntime {
       for (const [index, key, holder] of refs) {
         if (holder === '' || holder === this.holder) {
           if (this.store.has(key)) {
-            task.args[index] = this.store.get(key);
-            this.consumed(key);
+            if (this.store.backlog !== undefined) (task.localReads ??= []).push(index, key);
+            else {
+              task.args[index] = this.store.get(key);
+              this.consumed(key);
+            }
           } else {
             task.missing++;
             let list = this.waitingFor.get(key);
@@ -285,6 +302,15 @@ export class WorkerRuntime {
 
   private run(task: WorkerTask): void {
     if (task.cancelled) return;
+    const backlog = this.store.backlog?.();
+    if (backlog !== undefined) {
+      // The store is over its memory limit and writing to disk: start once a write is done.
+      backlog.then(() => {
+        if (this.running.get(task.id) === task) this.run(task);
+      });
+      return;
+    }
+    if (task.localReads !== undefined && !this.readLocalInputs(task)) return;
     task.startedAt = performance.now();
     const slot = this.runningTask;
     if (slot !== undefined) slot[0] = task.id;
@@ -307,6 +333,27 @@ export class WorkerRuntime {
         (e) => this.finishFail(task, e),
       );
     } else this.finishDone(task, result);
+  }
+
+  /** Reads the inputs `task` left in the store until it starts; false (and it fails) if one is gone. */
+  private readLocalInputs(task: WorkerTask): boolean {
+    const reads = task.localReads!;
+    task.localReads = undefined;
+    for (let i = 0; i < reads.length; i += 2) {
+      const key = reads[i + 1];
+      if (!this.store.has(key)) {
+        this.finishFail(task, new InputLostError(`Input ${reads[i]} (result ${key}) is gone`));
+        return false;
+      }
+      try {
+        task.args[reads[i]] = this.store.get(key); // may read it back from disk
+      } catch (error) {
+        this.finishFail(task, error);
+        return false;
+      }
+      this.consumed(key);
+    }
+    return true;
   }
 
   private finishDone(task: WorkerTask, value: unknown): void {

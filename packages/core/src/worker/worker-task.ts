@@ -14,6 +14,12 @@ export class WorkerTask implements Frame, FrameTask {
   missing = 0;
   /** Peer transfers still in flight. */
   pendingFetches = 0;
+  /**
+   * Inputs held here that are read when it starts, not when it arrives, as pairs (argument
+   * index, key): with a spilling store, a task queued ahead must not read its inputs back
+   * from disk long before it runs.
+   */
+  localReads: number[] | undefined = undefined;
   tlsValues: Record<string, unknown> | undefined = undefined;
   private abort: AbortController | undefined;
   /** Set when cancelled before or while running. */

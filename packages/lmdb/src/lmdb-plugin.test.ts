@@ -1,0 +1,213 @@
+// The lmdb plugin with real worker threads, real processes and real LMDB files: a working set
+// larger than memory, stores shared by processes, temporary stores, checkpoints across a
+// crash, and a store that survives kill -9 in the middle of writing.
+import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ArgumentError, Context, everywhere } from '@dtask/core';
+import { threads } from '@dtask/threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from './__fixtures__/temp-db.js';
+import { ChunkDb } from './chunk-db.js';
+import { lmdb } from './lmdb-plugin.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
+const TASKS_URL = new URL('./__fixtures__/tasks.mjs', import.meta.url);
+type Tasks = typeof import('./__fixtures__/tasks.mjs');
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+const contexts: Context[] = [];
+afterEach(async () => {
+  for (const ctx of contexts.splice(0)) await ctx.close();
+});
+
+async function rig(options: Parameters<typeof lmdb>[0]) {
+  const plugin = lmdb(options);
+  const ctx = new Context({ plugins: [threads({ count: 2 }), plugin] });
+  contexts.push(ctx);
+  await ctx.ready();
+  await everywhere(TASKS_URL, ctx);
+  const tasks = (await import('./__fixtures__/tasks.mjs')) as Tasks;
+  return { ctx, plugin, tasks };
+}
+
+/** Runs `node <script> ...args` to its end; resolves to its stdout, rejects on failure. */
+function run(script: string, args: string[], timeoutMs = 60_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawnProcess(process.execPath, [fixture(script), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else
+        reject(
+          Object.assign(new Error(`${script} ended with ${code ?? signal}: ${err}`), {
+            code,
+            signal,
+            out,
+          }),
+        );
+    });
+  });
+}
+
+/** Resolves once `child` printed a line equal to `line`. */
+function printed(child: ChildProcess, line: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.split('\n').includes(line)) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`exited (${code}) before printing ${line}`)));
+  });
+}
+
+describe('lmdb plugin', () => {
+  it('bad options are ArgumentErrors at the call', () => {
+    expect(() => lmdb({ memoryLimit: 0 })).toThrow(ArgumentError);
+    expect(() => lmdb({ memoryLimit: 1, diskLimit: -1 })).toThrow(/diskLimit/);
+    expect(() => lmdb({ memoryLimit: 1, policy: 'fifo' as 'lru' })).toThrow(/unknown policy/);
+  });
+
+  it('a working set 4× the memory limit, processed by a DAG on worker threads: right result, peak memory under the limit plus 3 blocks per thread', async () => {
+    const memoryLimit = 4 * MiB;
+    const doubles = 32 * KiB; // 256 KiB blocks
+    const blockBytes = doubles * 8;
+    const count = 64; // 16 MiB of blocks, and 8 MiB of their pairwise sums
+    const { ctx, plugin, tasks } = await rig({ memoryLimit });
+    const made = Array.from({ length: count }, (_, i) => ctx.spawn(tasks.block, i, doubles));
+    const sums = Array.from({ length: count / 2 }, (_, i) =>
+      ctx.spawn(tasks.add, made[i], made[count - 1 - i]),
+    );
+    // Every block is read again after all were made: the early ones come back from disk.
+    const totals = await Promise.all([...made, ...sums].map((t) => ctx.spawn(tasks.total, t)));
+    const tri = (doubles * (doubles - 1)) / 2;
+    expect(totals).toEqual([
+      ...made.map((_, i) => doubles * i + tri),
+      ...sums.map(() => doubles * (count - 1) + 2 * tri),
+    ]);
+    const stats = plugin.stats();
+    // The blocks are still referenced (by `made`, `sums`), so they are all held somewhere.
+    expect(stats.bytesInMemory + stats.bytesOnDisk).toBeGreaterThanOrEqual(
+      (count + count / 2) * blockBytes,
+    );
+    expect(stats.bytesInMemory).toBeLessThanOrEqual(memoryLimit);
+    expect(stats.spills).toBeGreaterThanOrEqual(count + count / 2 - memoryLimit / blockBytes);
+    expect(stats.unspills).toBeGreaterThan(0);
+    expect(stats.misses).toBe(stats.unspills);
+    expect(stats.hits).toBeGreaterThan(0);
+    // Slack: each of the 2 threads may hold a task's two inputs and its output beyond the
+    // limit while it runs, and a chunk counts in memory until its write has committed.
+    const slack = 2 * 3 * blockBytes;
+    expect(stats.peakBytesInMemory).toBeLessThanOrEqual(memoryLimit + slack);
+  }, 60_000);
+
+  it('two processes with two threads each share one store: both get the right results, and the store is empty once they are done', async () => {
+    const path = tempDir();
+    const args = [path, String(2 * MiB), '32', String(16 * KiB)]; // 4 MiB of blocks, 2 of sums
+    const outputs = await Promise.all([run('spill-main.mjs', args), run('spill-main.mjs', args)]);
+    const results = outputs.map((o) => JSON.parse(o.trim().split('\n').at(-1)!));
+    expect(results[0].pid).not.toBe(results[1].pid);
+    for (const { got, expected, stats } of results) {
+      expect(got).toEqual(expected);
+      expect(stats.spills).toBeGreaterThan(0);
+      expect(stats.unspills).toBeGreaterThan(0);
+    }
+    const db = await ChunkDb.open(path);
+    try {
+      expect(db.keys('s:'), 'spilled chunks freed from disk at close').toEqual([]);
+      expect(db.keys('d:')).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  }, 90_000);
+
+  it('a temporary store (no path) is removed when the context closes', async () => {
+    const { ctx, plugin, tasks } = await rig({ memoryLimit: 64 * KiB });
+    const made = Array.from({ length: 8 }, (_, i) => ctx.spawn(tasks.block, i, 4 * KiB));
+    await Promise.all(made.map((t) => ctx.spawn(tasks.total, t)));
+    expect(plugin.stats().spills).toBeGreaterThan(0);
+    const { path } = plugin;
+    expect(existsSync(path)).toBe(true);
+    await ctx.close();
+    expect(existsSync(path)).toBe(false);
+  }, 30_000);
+
+  it('checkpoints: a pipeline killed mid-run and run again restores finished tasks and runs nothing twice', async () => {
+    const path = tempDir();
+    const log = join(tempDir(), 'ran.log');
+    const crashed = await run('pipeline-main.mjs', [path, log, 'crash']).then(
+      () => undefined,
+      (e: { signal?: string }) => e,
+    );
+    expect(crashed?.signal, 'the first run is killed by its crash task').toBe('SIGKILL');
+    expect(readFileSync(log, 'utf8').split('\n').filter(Boolean).sort()).toEqual([
+      'a',
+      'b',
+      'c',
+      'crash',
+    ]);
+    const out = await run('pipeline-main.mjs', [path, log, 'rerun']);
+    expect(JSON.parse(out.trim())).toEqual({ d: 44, e: 440 });
+    const ran = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    expect(ran.slice(4), 'the rerun ran only what had not finished').toEqual(['d', 'e']);
+    // A third run finds every result: nothing runs at all.
+    expect(JSON.parse((await run('pipeline-main.mjs', [path, log, 'rerun'])).trim())).toEqual({
+      d: 44,
+      e: 440,
+    });
+    expect(readFileSync(log, 'utf8').split('\n').filter(Boolean)).toEqual(ran);
+  }, 90_000);
+
+  it('kill -9 while spilling and checkpointing leaves a store that reopens with every committed chunk intact', async () => {
+    const path = tempDir();
+    for (let round = 0; round < 3; round++) {
+      const child = spawnProcess(process.execPath, [fixture('writer-main.mjs'), path], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      await printed(child, 'ready');
+      await new Promise((r) => setTimeout(r, 50 + 40 * round)); // in the middle of writing
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+      const db = await ChunkDb.open(path);
+      try {
+        const keys = db.keys('');
+        const chunks = keys.filter((k) => k.startsWith('d:'));
+        const checkpoints = keys.filter((k) => k.startsWith('c:'));
+        expect(chunks.length).toBeGreaterThan(20);
+        expect(checkpoints.length).toBeGreaterThan(3);
+        for (const key of keys) {
+          const i = Number(key.slice(key.lastIndexOf('-') + 1));
+          const value = db.read(key) as Uint8Array;
+          expect(value, key).toBeInstanceOf(Uint8Array);
+          expect(value.length, key).toBe(1024 * (1 + ((i * 37) % 1024)));
+          const bad = value.findIndex((b, j) => b !== (i + j) % 251);
+          expect(bad, `${key}: byte ${bad} is wrong`).toBe(-1);
+        }
+      } finally {
+        await db.close();
+      }
+    }
+    // Opening the plugin on the store frees the chunks of the dead writers; checkpoints stay.
+    const { ctx } = await rig({ path, memoryLimit: MiB });
+    const db = await ChunkDb.open(path);
+    try {
+      expect(db.keys('d:')).toEqual([]);
+      expect(db.keys('c:').length).toBeGreaterThan(3);
+    } finally {
+      await db.close();
+      await ctx.close();
+    }
+  }, 90_000);
+});
