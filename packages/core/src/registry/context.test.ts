@@ -44,6 +44,28 @@ describe('Context', () => {
     expect(closed).toBe(1);
   });
 
+  it('close() closes plugins last-first, then calls every afterClose once all have closed', async () => {
+    const calls: string[] = [];
+    const plugin = (name: string): Plugin => ({
+      name,
+      close: async () => {
+        calls.push(`close ${name}`);
+      },
+      afterClose: async () => {
+        calls.push(`afterClose ${name}`);
+      },
+    });
+    const ctx = new Context({ plugins: [plugin('workers'), plugin('store')] });
+    await ctx.ready();
+    await ctx.close();
+    expect(calls).toEqual([
+      'close store',
+      'close workers',
+      'afterClose workers',
+      'afterClose store',
+    ]);
+  });
+
   it('a duplicate plugin name is an ArgumentError', () => {
     expect(() => new Context({ plugins: [{ name: 'x' }, { name: 'x' }] })).toThrow(ArgumentError);
     expect(() => new Context({ plugins: [{ name: 'x' }, { name: 'x' }] })).toThrow(/already added/);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { LocalStore } from '../chunk/local-store.js';
 import {
   Context,
   DTaskFailedError,
@@ -23,7 +24,7 @@ interface Rig {
 }
 
 /** A context with `n` in-memory worker runtimes as threads 2..n+1, peers connected. */
-function rig(n: number): Rig {
+function rig(n: number, store?: () => LocalStore): Rig {
   const runtimes: WorkerRuntime[] = [];
   const procs: ThreadProc[] = [];
   const links: Transport[] = [];
@@ -33,7 +34,9 @@ function rig(n: number): Rig {
       for (let i = 0; i < n; i++) {
         const proc = new ThreadProc(1, i + 2);
         const [mainEnd, workerEnd] = inMemoryTransportPair();
-        runtimes.push(startWorkerRuntime(workerEnd, { worker: 1, thread: i + 2 }));
+        runtimes.push(
+          startWorkerRuntime(workerEnd, { worker: 1, thread: i + 2, store: store?.() }),
+        );
         const conn = new WorkerConnection(mainEnd, {
           processor: proc,
           scheduler: host.context.scheduler,
@@ -125,6 +128,42 @@ describe('worker runtime over an in-memory transport', () => {
     const c = ctx.spawn(on(procs[0]), (xs: Float64Array) => xs[1] + 2, a);
     expect(await Promise.all([b, c])).toEqual([6, 7]);
     expect(runtimes[0].store.has(a.id)).toBe(true);
+  });
+
+  it('a store with a backlog holds back task starts and input reads until it clears', async () => {
+    /** A Map whose backlog (a spilling store over its limit) the test opens and closes. */
+    class GatedStore extends Map<number, unknown> implements LocalStore {
+      reads = 0;
+      blocked = false;
+      private open: () => void = () => {};
+      override get(key: number) {
+        this.reads++;
+        return super.get(key);
+      }
+      backlog() {
+        if (!this.blocked) return undefined;
+        return new Promise<void>((resolve) => {
+          this.open = resolve;
+        });
+      }
+      unblock() {
+        this.blocked = false;
+        this.open();
+      }
+    }
+    const { ctx, procs, runtimes } = (current = rig(1, () => new GatedStore()));
+    const store = runtimes[0].store as GatedStore;
+    const a = ctx.spawn(on(procs[0]), () => new Float64Array(300).fill(5));
+    await a.wait();
+    store.blocked = true;
+    const reads = store.reads;
+    const b = ctx.spawn(on(procs[0]), (xs: Float64Array) => xs[0] + 1, a);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(b.isReady()).toBe(false);
+    expect(store.reads, 'its input is not read before it may start').toBe(reads);
+    store.unblock();
+    expect(await b).toBe(6);
+    expect(store.reads).toBe(reads + 1);
   });
 
   it('a result that cannot be cloned fails its task or its fetch, and the batch still arrives', async () => {
