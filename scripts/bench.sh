@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The README's benchmark command: installs and builds (scripts/setup.sh), then runs the
 # benchmarks against the built packages: bench/in-process.mjs (scheduler overhead in one
-# thread) and bench/threads.mjs (@dtask/threads against Piscina, tinypool, raw workers).
-# Arguments go to both (--quick, --rounds=N, --check). Results: bench/results/*.json.
+# thread), bench/threads.mjs (@dtask/threads against Piscina, tinypool, raw workers),
+# bench/datadeps.mjs (tiled Cholesky and tree reduction against serial code) and bench/lmdb.mjs
+# (spill/unspill against raw lmdb, a 4x-memory working set against unlimited memory).
+# Arguments go to all (--quick, --rounds=N, --check). Results: bench/results/*.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -10,4 +12,5 @@ status=0
 node bench/in-process.mjs "$@" || status=$?
 node bench/threads.mjs "$@" || status=$?
 node bench/datadeps.mjs "$@" || status=$?
+node bench/lmdb.mjs "$@" || status=$?
 exit "$status"
