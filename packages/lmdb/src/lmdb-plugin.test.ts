@@ -5,7 +5,14 @@ import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ArgumentError, Context, everywhere } from '@dtask/core';
+import {
+  ArgumentError,
+  Context,
+  disableLogging,
+  enableLogging,
+  everywhere,
+  fetchLogs,
+} from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-db.js';
@@ -60,6 +67,15 @@ function run(script: string, args: string[], timeoutMs = 60_000): Promise<string
   });
 }
 
+/** Resolves when `check()` holds, polling; rejects after 5 s. */
+async function until(check: () => boolean): Promise<void> {
+  const end = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 /** Resolves once `child` printed a line equal to `line`. */
 function printed(child: ChildProcess, line: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -111,6 +127,26 @@ describe('lmdb plugin', () => {
     const slack = 2 * 3 * blockBytes;
     expect(stats.peakBytesInMemory).toBeLessThanOrEqual(memoryLimit + slack);
   }, 60_000);
+
+  it("spills and unspills on worker threads appear in the main thread's log", async () => {
+    const { ctx, tasks } = await rig({ memoryLimit: 64 * KiB });
+    enableLogging();
+    try {
+      fetchLogs();
+      const made = Array.from({ length: 8 }, (_, i) => ctx.spawn(tasks.block, i, 4 * KiB));
+      await Promise.all(made.map((t) => ctx.spawn(tasks.total, t)));
+      await until(() => fetchLogs({ clear: false }).some((e) => e.kind === 'unspill'));
+      const events = fetchLogs().filter((e) => e.kind === 'spill' || e.kind === 'unspill');
+      expect(events.some((e) => e.kind === 'spill')).toBe(true);
+      for (const e of events) {
+        expect(['thread:1:2', 'thread:1:3']).toContain(e.processor);
+        expect(e.bytes).toBe(32 * KiB);
+        expect(e.time).toBeGreaterThan(Date.now() - 60_000);
+      }
+    } finally {
+      disableLogging();
+    }
+  }, 30_000);
 
   it('two processes with two threads each share one store: both get the right results, and the store is empty once they are done', async () => {
     const path = tempDir();

@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from '@dtask/core';
+import { BroadcastChannel } from 'node:worker_threads';
+import type { LogEvent, Plugin, PluginHost, PluginSpec, WorkerPluginHost } from '@dtask/core';
+import { recordEvents } from '@dtask/core/worker';
 import { Checkpoints } from './checkpoints.js';
 import { ChunkDb } from './chunk-db.js';
 import { LmdbDevice } from './lmdb-device.js';
@@ -63,6 +65,9 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
   let checkpoints: Checkpoints | undefined;
   let workerStore: SpillingStore | undefined;
   let closed = false;
+  let logs: BroadcastChannel | undefined;
+  // Worker threads send their spill and unspill events to the main thread's log over this.
+  const logChannel = () => `dtask-lmdb-log:${process.pid}:${storePath()}`;
 
   const storePath = (): string => {
     if (path === undefined) {
@@ -112,6 +117,9 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
       host.registerOption('restore', checkpoints.restoreOption);
       const opened = await opening;
       checkpoints.ready(opened);
+      logs = new BroadcastChannel(logChannel());
+      logs.unref();
+      logs.onmessage = (m: unknown) => recordEvents([(m as { data: LogEvent }).data]);
       // Entries of processes that died without freeing them (a killed run) go now.
       if (!isWorkerSide && !temporary) await sweepStore(opened);
     },
@@ -119,7 +127,11 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
     async setupWorker(host: WorkerPluginHost) {
       const opening = openDb();
       await opening;
+      logs = new BroadcastChannel(logChannel());
+      logs.unref();
+      const channel = logs;
       workerStore = new SpillingStore<number>({
+        onEvent: (event) => channel.postMessage(event),
         db: opening,
         counters,
         memoryLimit,
@@ -150,6 +162,7 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
     // After the context's other plugins closed: this process's worker threads are gone, so
     // the entries they left (spills in flight when they ended) can go, and the store close.
     async afterClose() {
+      logs?.close();
       if (db === undefined) {
         if (temporary && path !== undefined) rmSync(path, { recursive: true, force: true });
         return;

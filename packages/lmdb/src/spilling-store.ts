@@ -1,4 +1,4 @@
-import { StorageError, sizeOf } from '@dtask/core';
+import { type LogEvent, StorageError, sizeOf } from '@dtask/core';
 import type { LocalStore } from '@dtask/core/worker';
 import { logEvent, loggingState, now } from '@dtask/core/worker';
 import { ABSENT, type ChunkDb, storageErrorOf } from './chunk-db.js';
@@ -27,6 +27,11 @@ export interface SpillingStoreOptions {
   /** Processor id and worker for log events, e.g. `thread:1:2`. */
   processor?: string;
   worker?: number;
+  /**
+   * Where spill and unspill events go instead of this thread's log: a worker thread's store
+   * sends them to the main thread, whose log the user reads (`fetchLogs`).
+   */
+  onEvent?: (event: LogEvent) => void;
 }
 
 interface Entry<K> extends RecencyNode {
@@ -260,7 +265,7 @@ export class SpillingStore<K = number> implements LocalStore<K> {
     this.counters.addPending(-entry.size);
     this.counters.addMemory(-entry.size);
     this.counters.spilled(entry.diskBytes);
-    if (loggingState.enabled) this.log('spill', started, entry);
+    if (this.logging()) this.log('spill', started, entry);
     if (entry.deleted) {
       this.counters.addDisk(-entry.diskBytes);
       void this.db?.remove(entry.dbKey).catch(() => {});
@@ -318,7 +323,7 @@ export class SpillingStore<K = number> implements LocalStore<K> {
       );
     }
     this.counters.unspilled(entry.diskBytes);
-    if (loggingState.enabled) this.log('unspill', started, entry);
+    if (this.logging()) this.log('unspill', started, entry);
     entry.value = value;
     entry.location = 'memory';
     this.dropDiskCopy(entry);
@@ -334,9 +339,13 @@ export class SpillingStore<K = number> implements LocalStore<K> {
     void this.db?.remove(entry.dbKey).catch(() => {});
   }
 
+  private logging(): boolean {
+    return loggingState.enabled || this.options.onEvent !== undefined;
+  }
+
   private log(kind: 'spill' | 'unspill', started: number, entry: Entry<K>): void {
     const end = now();
-    logEvent({
+    (this.options.onEvent ?? logEvent)({
       kind,
       time: started,
       duration: end - started,
