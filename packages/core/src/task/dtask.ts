@@ -4,7 +4,7 @@ import type { Processor } from '../processor/processor.js';
 import type { Frame, FrameTask } from './frame.js';
 import type { TaskOptions } from './options.js';
 import { TaskState } from './task-state.js';
-import { queueThen } from './then-queue.js';
+import { PendingThen } from './then-queue.js';
 
 const BRAND = Symbol.for('dtask.task');
 
@@ -30,7 +30,8 @@ export interface FetchOptions {
   raw?: boolean;
 }
 
-type Settled = () => void;
+/** A listener: a function, or an object (a pending `then`) told through `onTaskSettled`. */
+export type Settled = (() => void) | { onTaskSettled(): void };
 
 /**
  * A handle to one spawned task (Dagger's `DTask`): a `PromiseLike` of its result.
@@ -147,18 +148,14 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
       return this.fetch().then(onFulfilled, onRejected);
     }
     this.owner.guardWait(this);
-    // One promise, settled through the callbacks in a shared microtask once the task finishes.
-    return new Promise<R1 | R2>((resolve, reject) =>
-      this.onSettled(() =>
-        queueThen(
-          this,
-          onFulfilled as (value: unknown) => unknown,
-          onRejected,
-          resolve as (value: unknown) => void,
-          reject,
-        ),
-      ),
+    // No promise unless the caller uses what `then` returns (`await` and `Promise.all` do not).
+    const pending = new PendingThen<R1 | R2>(
+      this,
+      onFulfilled as (value: unknown) => unknown,
+      onRejected,
     );
+    this.onSettled(pending);
+    return pending;
   }
 
   /** Like a promise's `catch`. */
@@ -174,13 +171,14 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
   /** @internal Runs `cb` once the task finishes (at once if it has). */
   onSettled(cb: Settled): void {
     if (this.state >= TaskState.Done) {
-      cb();
+      if (typeof cb === 'function') cb();
+      else cb.onTaskSettled();
       return;
     }
     const l = this.listeners;
     if (l === undefined) this.listeners = cb;
-    else if (typeof l === 'function') this.listeners = [l, cb];
-    else l.push(cb);
+    else if (Array.isArray(l)) l.push(cb);
+    else this.listeners = [l, cb];
   }
 
   // Frame: a running task is the async context of the code it runs.

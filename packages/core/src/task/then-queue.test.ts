@@ -55,4 +55,53 @@ describe('DTask.then', () => {
     const values = await Promise.all(tasks);
     expect(values).toEqual(Array.from({ length: 1000 }, (_, i) => i * 2));
   });
+
+  it('what then returns works as a promise even when used only after the task finished', async () => {
+    await using ctx = new Context();
+    const t = ctx.spawn(async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      return 3;
+    });
+    const later = t.then((x) => x * 2);
+    expect(Object.prototype.toString.call(later)).toBe('[object Promise]');
+    await t;
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await later).toBe(6);
+    let ran = false;
+    expect(
+      await later.finally(() => {
+        ran = true;
+      }),
+    ).toBe(6);
+    expect(ran).toBe(true);
+    const failing = ctx.spawn(async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      throw new Error('late');
+    });
+    const caught = failing.then((x) => x).catch((e) => (e as DTaskFailedError).cause);
+    expect(((await caught) as Error).message).toBe('late');
+  });
+
+  it('a rejection nobody handles is reported as unhandled, as a native then would', async () => {
+    await using ctx = new Context();
+    const seen: unknown[] = [];
+    const listen = (reason: unknown) => seen.push(reason);
+    const others = process.listeners('unhandledRejection');
+    process.removeAllListeners('unhandledRejection');
+    process.on('unhandledRejection', listen);
+    try {
+      const t = ctx.spawn(async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        throw new Error('nobody listens');
+      });
+      void t.then((x) => x); // no onRejected, and its result is dropped
+      await t.wait();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toBeInstanceOf(DTaskFailedError);
+    } finally {
+      process.off('unhandledRejection', listen);
+      for (const l of others) process.on('unhandledRejection', l);
+    }
+  });
 });

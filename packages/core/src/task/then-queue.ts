@@ -5,61 +5,128 @@ import { TaskState } from './task-state.js';
 type Callback = ((value: unknown) => unknown) | null | undefined;
 
 /**
- * `then` callbacks of tasks that have finished, run together in one microtask, as a promise's
- * reactions would be. Awaiting a task thereby costs one promise instead of a chain of two plus
- * their reaction records, which matters when a program awaits hundreds of thousands of them.
- * Five slots per entry: task, onFulfilled, onRejected, resolve, reject.
+ * What `DTask.then` returns while its task is pending: a promise that is only made if somebody
+ * uses it. `await t` and `Promise.all([t, ...])` call `t.then(resolve, reject)` and drop what it
+ * returns, so for them a `then` costs this one object instead of a promise, its executor, its
+ * resolving functions and a listener closure, which matters when a program awaits hundreds of
+ * thousands of tasks. Chaining (`t.then(f).then(g)`, `.catch`, `.finally`) makes the promise,
+ * which then settles exactly as the promise from a native `then` would.
+ *
+ * The task runs it as a listener once it finishes; the callbacks of all tasks finished in one
+ * turn then run together in one microtask, as a promise's reactions would.
  */
-const queue: unknown[] = [];
-let scheduled = false;
+export class PendingThen<T = unknown> implements Promise<T> {
+  private promise: Promise<T> | undefined = undefined;
+  private resolve: ((value: unknown) => void) | undefined = undefined;
+  private reject: ((reason: unknown) => void) | undefined = undefined;
+  /** 0: pending, 1: fulfilled, 2: rejected (before any promise was made). */
+  private outcome = 0;
+  private result: unknown = undefined;
 
-/** Settles `resolve`/`reject` (a promise returned by `task.then`) through the callbacks, soon. */
-export function queueThen(
-  task: DTask<unknown>,
-  onFulfilled: Callback,
-  onRejected: Callback,
-  resolve: (value: unknown) => void,
-  reject: (reason: unknown) => void,
-): void {
-  queue.push(task, onFulfilled, onRejected, resolve, reject);
-  if (!scheduled) {
-    scheduled = true;
-    queueMicrotask(drain);
+  constructor(
+    private readonly task: DTask<unknown>,
+    private readonly onFulfilled: Callback,
+    private readonly onRejected: Callback,
+  ) {}
+
+  /** `Promise`'s tag, so that the object describes itself as the promise it stands for. */
+  get [Symbol.toStringTag](): string {
+    return 'Promise';
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: it stands for a promise.
+  then<R1 = T, R2 = never>(
+    onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.materialize().then(onFulfilled, onRejected);
+  }
+
+  catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.materialize().catch(onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<T> {
+    return this.materialize().finally(onFinally);
+  }
+
+  /** @internal Called by the task once it has finished: queues the callbacks. */
+  onTaskSettled(): void {
+    queue.push(this);
+    if (!scheduled) {
+      scheduled = true;
+      queueMicrotask(drain);
+    }
+  }
+
+  /** @internal Runs the callback that the task's outcome calls for. */
+  run(): void {
+    const { task } = this;
+    if (task.state === TaskState.Failed) this.settle(this.onRejected, task.value, false);
+    else if (task.value instanceof RemoteResult) {
+      task.owner.fetchValue(task).then(
+        (value) => this.settle(this.onFulfilled, value, true),
+        (error) => this.settle(this.onRejected, error, false),
+      );
+    } else this.settle(this.onFulfilled, task.value, true);
+  }
+
+  private settle(callback: Callback, value: unknown, fulfilled: boolean): void {
+    if (typeof callback !== 'function') {
+      if (fulfilled) this.fulfil(value);
+      else this.fail(value);
+      return;
+    }
+    let next: unknown;
+    try {
+      next = callback(value);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.fulfil(next);
+  }
+
+  private fulfil(value: unknown): void {
+    if (this.resolve !== undefined) this.resolve(value);
+    else {
+      this.outcome = 1;
+      this.result = value;
+    }
+  }
+
+  private fail(reason: unknown): void {
+    if (this.reject !== undefined) this.reject(reason);
+    else {
+      // Nobody holds the promise yet: make it now, rejected, so that an unhandled failure is
+      // reported as it would be for a native promise.
+      this.outcome = 2;
+      this.result = reason;
+      this.materialize();
+    }
+  }
+
+  private materialize(): Promise<T> {
+    if (this.promise === undefined) {
+      if (this.outcome === 1) this.promise = Promise.resolve(this.result as T);
+      else if (this.outcome === 2) this.promise = Promise.reject(this.result);
+      else {
+        this.promise = new Promise<T>((resolve, reject) => {
+          this.resolve = resolve as (value: unknown) => void;
+          this.reject = reject;
+        });
+      }
+    }
+    return this.promise;
   }
 }
+
+const queue: PendingThen[] = [];
+let scheduled = false;
 
 function drain(): void {
   scheduled = false;
   // Entries added while draining (a callback finishing a task inline) are run in this pass too.
-  for (let i = 0; i < queue.length; i += 5) {
-    const task = queue[i] as DTask<unknown>;
-    const onFulfilled = queue[i + 1] as Callback;
-    const onRejected = queue[i + 2] as Callback;
-    const resolve = queue[i + 3] as (value: unknown) => void;
-    const reject = queue[i + 4] as (reason: unknown) => void;
-    if (task.state === TaskState.Failed) settle(onRejected, task.value, resolve, reject, false);
-    else if (task.value instanceof RemoteResult)
-      task.owner.fetchValue(task).then(onFulfilled, onRejected).then(resolve, reject);
-    else settle(onFulfilled, task.value, resolve, reject, true);
-  }
+  for (let i = 0; i < queue.length; i++) queue[i].run();
   queue.length = 0;
-}
-
-function settle(
-  callback: Callback,
-  value: unknown,
-  resolve: (value: unknown) => void,
-  reject: (reason: unknown) => void,
-  fulfilled: boolean,
-): void {
-  if (typeof callback !== 'function') {
-    if (fulfilled) resolve(value);
-    else reject(value);
-    return;
-  }
-  try {
-    resolve(callback(value));
-  } catch (error) {
-    reject(error);
-  }
 }

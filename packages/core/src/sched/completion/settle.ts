@@ -8,7 +8,12 @@ export function notifyListeners(task: DTask<unknown>): void {
   if (l === undefined) return;
   task.listeners = undefined;
   if (typeof l === 'function') l();
-  else for (const cb of l) cb();
+  else if (Array.isArray(l)) {
+    for (const cb of l) {
+      if (typeof cb === 'function') cb();
+      else cb.onTaskSettled();
+    }
+  } else l.onTaskSettled();
 }
 
 /** Calls `visit` for each task waiting on `task`. */
