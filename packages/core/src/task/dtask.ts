@@ -144,9 +144,7 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
     onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    if (this.state >= TaskState.Done || this.owner.remote) {
-      return this.fetch().then(onFulfilled, onRejected);
-    }
+    if (this.owner.remote) return this.fetch().then(onFulfilled, onRejected);
     this.owner.guardWait(this);
     // No promise unless the caller uses what `then` returns (`await` and `Promise.all` do not).
     const pending = new PendingThen<R1 | R2>(
