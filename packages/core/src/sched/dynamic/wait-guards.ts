@@ -5,10 +5,16 @@ export type WaitGuard = (task: DTask<unknown>) => void;
 
 const KEY = Symbol.for('dtask.waitGuards');
 
+let shared: WaitGuard[] | undefined;
+
+/** The list every copy of core shares (on `globalThis`); looked up once, then kept. */
 function guards(): WaitGuard[] {
-  const g = globalThis as unknown as { [KEY]?: WaitGuard[] };
-  g[KEY] ??= [];
-  return g[KEY];
+  if (shared === undefined) {
+    const g = globalThis as unknown as { [KEY]?: WaitGuard[] };
+    g[KEY] ??= [];
+    shared = g[KEY];
+  }
+  return shared;
 }
 
 /**
