@@ -4,11 +4,13 @@
 //   node bench/datadeps.mjs [--quick] [--rounds=5] [--check]
 // Medians of `rounds` timed runs after one warm-up; prints tables and writes
 // bench/results/datadeps.json. --check exits 1 when the Cholesky target (≥ 1.8×) is missed.
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { Context } from '@dtask/core';
 import {
   addInto,
@@ -31,25 +33,40 @@ const TILE = quick ? 128 : 256;
 const ARRAYS = 1000;
 const LENGTH = 1000;
 
-/** Median milliseconds of `rounds` runs of `run()` after one warm-up; `reset()` before each. */
-async function time(reset, run) {
-  const ms = [];
-  const cores = [];
-  for (let r = 0; r <= rounds; r++) {
-    await reset();
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await run();
-    const t = performance.now() - t0;
-    const c = process.cpuUsage(c0);
-    if (r > 0) {
-      ms.push(t);
-      cores.push((c.user + c.system) / 1000 / t);
-    }
-  }
+/** One timed run of `run()` after `reset()`: milliseconds and the cores it used. */
+async function once1(reset, run) {
+  await reset();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await run();
+  const t = performance.now() - t0;
+  const c = process.cpuUsage(c0);
   // coresUsed: this process's CPU time (all its threads) ÷ wall time; on a busy machine it
   // shows how much CPU the run actually got.
-  return { medianMs: median(ms), runsMs: ms, coresUsed: median(cores) };
+  return { ms: t, cores: (c.user + c.system) / 1000 / t };
+}
+
+/**
+ * `rounds` runs of each of `runs` after one warm-up, interleaved (A, B, A, B, ...) so that a
+ * machine that slows down or speeds up affects both alike. Medians per runner.
+ */
+async function timeInterleaved(reset, runs) {
+  const samples = runs.map(() => ({ ms: [], cores: [] }));
+  for (let r = 0; r <= rounds; r++) {
+    for (let i = 0; i < runs.length; i++) {
+      const { ms, cores } = await once1(reset, runs[i]);
+      if (r > 0) {
+        samples[i].ms.push(ms);
+        samples[i].cores.push(cores);
+      }
+    }
+  }
+  return samples.map((x) => ({ medianMs: median(x.ms), runsMs: x.ms, coresUsed: median(x.cores) }));
+}
+
+/** Median milliseconds of `rounds` runs of `run()` after one warm-up; `reset()` before each. */
+async function time(reset, run) {
+  return (await timeInterleaved(reset, [run]))[0];
 }
 
 const ctx = new Context({ plugins: [threads({ count: 2 })] });
@@ -60,8 +77,10 @@ const spawn = ctx.spawn.bind(ctx);
 const original = spdMatrix(N, 1);
 const a = { ...original, data: new Float64Array(new SharedArrayBuffer(8 * N * N)) };
 const resetA = () => a.data.set(original.data);
-const serialCholesky = await time(resetA, () => choleskySerial(a, TILE));
-const threadCholesky = await time(resetA, () => cholesky(a, TILE, spawn));
+const [serialCholesky, threadCholesky] = await timeInterleaved(resetA, [
+  () => choleskySerial(a, TILE),
+  () => cholesky(a, TILE, spawn),
+]);
 const error = N <= 1024 ? choleskyError(a, original) : undefined;
 
 // ---------------------------------------------------------------- tree reduction
@@ -83,6 +102,34 @@ const serialLoop = await time(resetAs, () => {
 const threadTree = await time(resetAs, () => treeReduce(addInto, As, spawn));
 
 await ctx.close();
+
+// ---------------------------------------------------------------- the machine's ceiling
+// Two threads each factorising a matrix of their own with the serial tile code, at once: how
+// much two threads of this machine can do together on these kernels (shared caches, memory).
+const ceiling = await (async () => {
+  const url = new URL('./fixtures/cholesky-worker.mjs', import.meta.url);
+  const workers = [0, 1].map(() => new Worker(url, { workerData: { n: N, tile: TILE } }));
+  await Promise.all(workers.map((w) => once(w, 'message')));
+  const round = async (ws) => {
+    const t0 = performance.now();
+    const done = ws.map((w) => once(w, 'message'));
+    for (const w of ws) w.postMessage('go');
+    await Promise.all(done);
+    return performance.now() - t0;
+  };
+  const one = [];
+  const two = [];
+  for (let r = 0; r <= rounds; r++) {
+    const a = await round(workers.slice(0, 1));
+    const b = await round(workers);
+    if (r > 0) {
+      one.push(a);
+      two.push(b);
+    }
+  }
+  await Promise.all(workers.map((w) => w.terminate()));
+  return { oneMs: median(one), twoMs: median(two), throughput: (2 * median(one)) / median(two) };
+})();
 
 const speedup = serialCholesky.medianMs / threadCholesky.medianMs;
 const flops = N ** 3 / 3;
@@ -106,6 +153,13 @@ console.log(
         fixed(flops / threadCholesky.medianMs / 1e6),
         fixed(threadCholesky.coresUsed),
         `${fixed(speedup)}×`,
+      ],
+      [
+        'ceiling: 2 threads, a matrix each, serial code',
+        `${fixed(ceiling.twoMs, 0)} for 2`,
+        fixed((2 * flops) / ceiling.twoMs / 1e6),
+        '',
+        `${fixed(ceiling.throughput)}× throughput`,
       ],
     ],
   ),
@@ -149,6 +203,7 @@ const report = {
     speedup,
     target: TARGET_CHOLESKY_SPEEDUP,
     maxError: error,
+    ceiling,
   },
   treeReduce: { arrays: ARRAYS, length: LENGTH, serialLoop, threads2: threadTree },
 };

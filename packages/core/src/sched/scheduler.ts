@@ -40,6 +40,9 @@ const NO_ARGS: unknown[] = [];
  * executor, and settles results and failures. Hot state is the task objects themselves and a
  * ring buffer; there is no per-task closure or promise unless a caller awaits a task.
  */
+/** A parked task's rank in its processor's backlog: the `priority` option (default 0). */
+const priorityOf = (task: DTask<unknown>): number => task.options.priority ?? 0;
+
 export class Scheduler implements TaskOwner, ExecutorSink {
   /** Learned run times and bandwidths. */
   readonly costs = new CostModel();
@@ -284,8 +287,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     slot.load += task.estimate;
     if (slot.backlog.length > 0 || isFull(slot, task)) {
       // Stays Ready (not in the ready queue) until the processor has room. Tasks parked
-      // earlier go first, so a stream of small tasks cannot starve a big one.
-      slot.backlog.push(task);
+      // earlier go first, so a stream of small tasks cannot starve a big one, unless the
+      // `priority` option says otherwise.
+      slot.backlog.pushRanked(task, priorityOf);
       return;
     }
     this.start(task, slot);

@@ -22,6 +22,12 @@ export interface TaskOptions {
   name?: string;
   /** Share of a processor the task occupies while it runs, in (0, 1]; default 1. */
   occupancy?: number;
+  /**
+   * Among tasks parked for the same processor, higher runs first (default 0; ties keep their
+   * order). For algorithms whose critical path is known, such as a tiled factorisation's
+   * panel tasks. Tasks already sent to a worker are not overtaken.
+   */
+  priority?: number;
   /** Cancels the task when aborted. */
   signal?: AbortSignal;
   /** Dagger's `checkpoint`: called with the result once the task succeeds (a storage plugin adds more forms). */
@@ -100,6 +106,10 @@ const builtins: Record<string, OptionNormalizer> = {
   occupancy: check(
     (v) => typeof v === 'number' && v > 0 && v <= 1,
     'a number in (0, 1] (the share of a processor the task uses)',
+  ),
+  priority: check(
+    (v) => typeof v === 'number' && Number.isFinite(v),
+    'a finite number (higher runs first; default 0)',
   ),
   signal: check(
     (v) => typeof v === 'object' && v !== null && typeof (v as AbortSignal).aborted === 'boolean',

@@ -147,6 +147,7 @@ describe('options', () => {
 
   it('bad option values and scope specifiers fail at spawn', () => {
     expect(() => spawn({ occupancy: 2 }, () => 1)).toThrow(/occupancy/);
+    expect(() => spawn({ priority: Number.NaN }, () => 1)).toThrow(/priority/);
     expect(() => spawn({ scope: { wrker: 2 } as never }, () => 1)).toThrow(ArgumentError);
     expect(() => spawn({ name: 5 as never }, () => 1)).toThrow(/name/);
   });

@@ -6,7 +6,7 @@ import { view } from '../view.js';
 import { gemm, potrf, syrk, trsm } from './tile-kernels.js';
 
 /** A `spawn` to use (e.g. a `Context`'s `ctx.spawn.bind(ctx)`); default: core's `spawn`. */
-export type SpawnLike = (f: (...a: any[]) => unknown, ...args: any[]) => unknown;
+export type SpawnLike = (...args: any[]) => unknown;
 
 type Matrix = StridedView<Float64Array>;
 
@@ -35,13 +35,21 @@ export async function cholesky(
 ): Promise<Matrix> {
   const t = tiles(a, tile);
   const nt = a.shape[0] / tile;
+  // Lookahead: a task that writes column j goes before tasks writing columns to its right,
+  // and the panel (potrf, trsm) before the updates of its column, so the next panel starts
+  // while the trailing updates of this step still run (the critical path comes first).
+  const urgency = (column: number, panel: boolean) => ({
+    priority: 2 * (nt - column) + (panel ? 1 : 0),
+  });
   await spawnDatadeps(() => {
     for (let k = 0; k < nt; k++) {
-      spawn(potrf, InOut(t(k, k)));
-      for (let i = k + 1; i < nt; i++) spawn(trsm, In(t(k, k)), InOut(t(i, k)));
+      spawn(urgency(k, true), potrf, InOut(t(k, k)));
+      for (let i = k + 1; i < nt; i++) spawn(urgency(k, true), trsm, In(t(k, k)), InOut(t(i, k)));
       for (let i = k + 1; i < nt; i++) {
-        spawn(syrk, In(t(i, k)), InOut(t(i, i)));
-        for (let j = k + 1; j < i; j++) spawn(gemm, In(t(i, k)), In(t(j, k)), InOut(t(i, j)));
+        spawn(urgency(i, false), syrk, In(t(i, k)), InOut(t(i, i)));
+        for (let j = k + 1; j < i; j++) {
+          spawn(urgency(j, false), gemm, In(t(i, k)), In(t(j, k)), InOut(t(i, j)));
+        }
       }
     }
   });

@@ -41,4 +41,21 @@ describe('occupancy and capacity (ProcessorExecutor)', () => {
     expect(env.fake.maxActive).toBe(1);
     expect(log).toEqual(['h1', 'full', 'h2']);
   });
+
+  it('parked tasks with a higher priority run first; equal priorities keep their order', async () => {
+    await using env = slowFake(4);
+    const log: string[] = [];
+    const mark = (s: string) => () => log.push(s);
+    const on = (priority?: number) => ({ scope: env.scope, priority });
+    const first = env.ctx.spawn(on(), mark('running'));
+    const rest = [
+      env.ctx.spawn(on(), mark('a')),
+      env.ctx.spawn(on(5), mark('urgent')),
+      env.ctx.spawn(on(-1), mark('late')),
+      env.ctx.spawn(on(), mark('b')),
+      env.ctx.spawn(on(5), mark('urgent too')),
+    ];
+    await Promise.all([first, ...rest]);
+    expect(log).toEqual(['running', 'urgent', 'urgent too', 'a', 'b', 'late']);
+  });
 });

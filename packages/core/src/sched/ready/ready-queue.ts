@@ -20,6 +20,24 @@ export class ReadyQueue<T> {
     if (this.tail === this.head) this.grow();
   }
 
+  /**
+   * Appends `item`, then moves it ahead of the entries with a lower `rank` (stable: it stays
+   * behind entries of equal rank). One comparison when ranks are equal, as they usually are.
+   */
+  pushRanked(item: T, rank: (entry: T) => number): void {
+    this.push(item);
+    const own = rank(item);
+    let at = (this.tail - 1) & this.mask;
+    while (at !== this.head) {
+      const before = (at - 1) & this.mask;
+      const other = this.slots[before] as T;
+      if (rank(other) >= own) break;
+      this.slots[at] = other;
+      this.slots[before] = item;
+      at = before;
+    }
+  }
+
   /** Removes and returns the oldest entry, or undefined when empty. */
   shift(): T | undefined {
     if (this.head === this.tail) return undefined;
