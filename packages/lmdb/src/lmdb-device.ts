@@ -25,6 +25,9 @@ export interface LmdbDeviceOptions {
   policy?: SpillPolicy;
   /** The process's counters, when it has other stores; default: counters of its own. */
   counters?: SharedCounters;
+  /** The processor id and worker its spill and unspill events name (its thread's). */
+  processor?: string;
+  worker?: number;
 }
 
 let devices = 0;
@@ -59,6 +62,8 @@ export class LmdbDevice implements StorageDevice {
       diskLimit: options.diskLimit,
       policy: options.policy ?? 'lru',
       prefix: `d:${process.pid}:${threadId}:${++devices}:`,
+      processor: options.processor,
+      worker: options.worker,
     });
   }
 

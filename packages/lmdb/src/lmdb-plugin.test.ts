@@ -12,6 +12,7 @@ import {
   enableLogging,
   everywhere,
   fetchLogs,
+  scope,
 } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -178,6 +179,22 @@ describe('lmdb plugin', () => {
     },
     30_000,
   );
+
+  it('results of tasks run on the main thread count against the limit and spill too', async () => {
+    const { ctx, plugin } = await rig({ memoryLimit: 256 * KiB });
+    const main = { scope: scope({ worker: 1, thread: 1 }) };
+    const made = Array.from({ length: 8 }, (_, i) =>
+      ctx.spawn(main, (k: number) => new Float64Array(32 * KiB).fill(k), i),
+    );
+    await Promise.all(made.map((t) => t.wait()));
+    await until(() => plugin.stats().spills >= 6);
+    const stats = plugin.stats();
+    expect(stats.bytesInMemory).toBeLessThanOrEqual(256 * KiB);
+    expect(stats.bytesInMemory + stats.bytesOnDisk).toBeGreaterThanOrEqual(8 * 256 * KiB);
+    const firsts = await Promise.all(made.map((t) => t.then((xs) => xs[32 * KiB - 1])));
+    expect(firsts).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(plugin.stats().unspills).toBeGreaterThan(0);
+  }, 30_000);
 
   it('two processes with two threads each share one store: both get the right results, and the store is empty once they are done', async () => {
     const path = tempDir();

@@ -13,6 +13,8 @@ import { type LmdbStats, SharedCounters } from './shared-counters.js';
 import { SpillingStore } from './spilling-store.js';
 import { sweepStore } from './sweep.js';
 
+const everyTask = () => true;
+
 /** The object `lmdb(options)` returns: a dtask plugin with statistics. */
 export interface LmdbPlugin extends Plugin {
   /** `lmdb`. */
@@ -38,10 +40,11 @@ export interface LmdbPlugin extends Plugin {
  * `@dtask/lmdb`: adds disk to dtask (MemPool's disk device and `SimpleRecencyAllocator`).
  *
  * - Memory limit per process: results kept by the process's worker threads (each thread's
- *   runtime gets a `SpillingStore`) and values in the `lmdb` device count against one budget
- *   shared by its threads; past `memoryLimit` the least (`policy: 'lru'`) or most (`'mru'`)
- *   recently used chunks move to LMDB and come back when read. Results kept on the main
- *   thread (tasks run there) are not counted.
+ *   runtime gets a `SpillingStore`), results of tasks run on the main thread and values put in
+ *   the `lmdb` device (both held by the device: the plugin makes `device: 'lmdb'` the default
+ *   task option) count against one budget shared by its threads; past `memoryLimit` the least
+ *   (`policy: 'lru'`) or most (`'mru'`) recently used chunks move to LMDB and come back when
+ *   read.
  * - `diskLimit`: a spill that would pass it (or that LMDB refuses: disk full) does not happen;
  *   the chunk stays in memory, `stats().spillFailures` counts it and a warning says so.
  * - Task options `checkpoint` / `restore`: `true` or `{ key }` keep a result in LMDB and
@@ -110,8 +113,20 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
 
     async setup(host: PluginHost) {
       const opening = openDb();
-      device = new LmdbDevice({ db: opening, memoryLimit, diskLimit, policy, counters });
+      const here = host.context.localProc;
+      device = new LmdbDevice({
+        db: opening,
+        memoryLimit,
+        diskLimit,
+        policy,
+        counters,
+        processor: here.id,
+        worker: here.worker,
+      });
       host.addStorageDevice(device);
+      // Results of tasks run on this thread itself live on the device too, so that they count
+      // against the memory limit (worker threads keep theirs in their spilling stores).
+      host.defaultOption('device', everyTask, 'lmdb');
       checkpoints = new Checkpoints(opening);
       host.registerOption('checkpoint', checkpoints.checkpointOption);
       host.registerOption('restore', checkpoints.restoreOption);

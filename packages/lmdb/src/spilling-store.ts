@@ -215,7 +215,7 @@ export class SpillingStore<K = number> implements LocalStore<K> {
       if (entry !== keep) this.spill(entry);
       entry = next as Entry<K> | undefined;
     }
-    if (keep !== undefined && keep.listed && this.over()) this.spill(keep);
+    if (keep?.listed && this.over()) this.spill(keep);
   }
 
   /** True while the bytes in memory, less those being written out, pass the limit. */

@@ -52,6 +52,7 @@ export class Context {
     if (!Array.isArray(plugins)) {
       throw new ArgumentError('Context option `plugins` must be an array of plugin objects');
     }
+    this.scheduler.storageDevice = (name) => this.devices.get(name);
     this.localProc = new LocalThreadProc(currentWorker(), 1);
     topology().add(this.localProc);
     this.addProcessor(this.localProc, new InlineExecutor());

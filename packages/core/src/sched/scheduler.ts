@@ -1,4 +1,5 @@
 import { type Chunk, isChunk } from '../chunk/chunk.js';
+import type { StorageDevice } from '../chunk/storage-device.js';
 import { InputLostError, TaskFunctionError } from '../errors/errors.js';
 import { logEvent, loggingState, now } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
@@ -10,6 +11,7 @@ import { cancelTask, watchSignal } from './completion/cancel-task.js';
 import { chunkOfTask } from './completion/chunk-of-task.js';
 import { checkpoint, restoreOrRun } from './completion/restore-checkpoint.js';
 import { addDependent, failTree, notifyListeners } from './completion/settle.js';
+import { storeOnDevice } from './completion/store-on-device.js';
 import { takeHome } from './completion/take-home.js';
 import type { Executor, ExecutorSink, RemoteResult } from './dispatch/executor.js';
 import { isThenable } from './dispatch/is-thenable.js';
@@ -46,6 +48,8 @@ const priorityOf = (task: DTask<unknown>): number => task.options.priority ?? 0;
 export class Scheduler implements TaskOwner, ExecutorSink {
   /** Learned run times and bandwidths. */
   readonly costs = new CostModel();
+  /** @internal The context's storage devices by name (the `device` option); set by `Context`. */
+  storageDevice: (name: string) => StorageDevice | undefined = () => undefined;
   /** Compute processors of the context, in order of addition. */
   slots: ProcSlot[] = [];
   private readonly ready = new ReadyQueue<DTask<unknown>>();
@@ -376,6 +380,20 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** See `ExecutorSink.complete`. */
   complete(task: DTask<unknown>, value: unknown, durationMs?: number): void {
     if (task.state !== TaskState.Running) return; // cancelled or lost meanwhile
+    // The `device` option, for results made on this thread (a small result that rode back
+    // from a worker is not moved to a device; big ones stay in the worker's store).
+    if (
+      task.options.device !== undefined &&
+      task.proc !== undefined &&
+      this.slotById.get(task.proc.id)?.executor.inline
+    ) {
+      try {
+        value = storeOnDevice(task, value, this.storageDevice);
+      } catch (error) {
+        this.fail(task, error);
+        return;
+      }
+    }
     this.running.delete(task);
     task.value = value;
     task.state = TaskState.Done;
