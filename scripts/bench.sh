@@ -3,14 +3,17 @@
 # benchmarks against the built packages: bench/in-process.mjs (scheduler overhead in one
 # thread), bench/threads.mjs (@dtask/threads against Piscina, tinypool, raw workers),
 # bench/datadeps.mjs (tiled Cholesky and tree reduction against serial code) and bench/lmdb.mjs
-# (spill/unspill against raw lmdb, a 4x-memory working set against unlimited memory).
+# (spill/unspill against raw lmdb, a 4x-memory working set against unlimited memory) and
+# bench/dask.mjs (@dtask/threads against Dask distributed, the same workloads).
 # Arguments go to all (--quick, --rounds=N, --check). Results: bench/results/*.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/bench-deps.sh # Dask for bench/dask.mjs (apt-get; never fails, says why)
 status=0
 node bench/in-process.mjs "$@" || status=$?
 node bench/threads.mjs "$@" || status=$?
 node bench/datadeps.mjs "$@" || status=$?
 node bench/lmdb.mjs "$@" || status=$?
+node bench/dask.mjs "$@" || status=$?
 exit "$status"
