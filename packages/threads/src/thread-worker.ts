@@ -1,5 +1,5 @@
 import { MessageChannel, type ResourceLimits, Worker } from 'node:worker_threads';
-import { type PluginSpec, ThreadProc } from '@dtask/core';
+import { type PluginSpec, ThreadProc, WorkerLostError } from '@dtask/core';
 import { type Transport, WorkerConnection } from '@dtask/core/worker';
 import { portTransport } from './port-transport.js';
 import type { AdminReply, AdminRequest, PeerPort, ThreadWorkerData } from './protocol.js';
@@ -41,7 +41,10 @@ export class ThreadWorker {
   private readonly thread: Worker;
   private readonly transport: Transport;
   private nextReq = 1;
-  private readonly loads = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private readonly loads = new Map<
+    number,
+    { resolve: () => void; reject: (e: Error) => void; url: string }
+  >();
   /** Resolves when the thread is up. */
   readonly online: Promise<void>;
   /** Set once the thread is gone: its channel closed or it exited, whichever came first. */
@@ -114,8 +117,17 @@ export class ThreadWorker {
   private gone(options: ThreadWorkerOptions): void {
     if (this.exited) return;
     this.exited = true;
-    // A replacement loads the modules at start: a load cut short here is not a failure.
-    for (const l of this.loads.values()) l.resolve();
+    // A load cut short by the thread's end fails: the module may be what ended it (the plugin
+    // then stops loading it on new threads, so they do not die the same way).
+    for (const [, l] of this.loads) {
+      l.reject(
+        new WorkerLostError(
+          `Thread ${this.proc.id} ended (exit code ${this.exitCode ?? 'unknown'}) while loading ` +
+            `${l.url} for everywhere(). Check that the module can be imported in a worker thread ` +
+            '(no process.exit or main-thread-only code at import); it is not loaded on new threads.',
+        ),
+      );
+    }
     this.loads.clear();
     // Its channel may close before the thread has quite ended: make sure it does.
     if (this.exitCode === undefined) void this.thread.terminate();
@@ -135,7 +147,7 @@ export class ThreadWorker {
     if (this.exited) return Promise.resolve();
     const req = this.nextReq++;
     return new Promise<void>((resolve, reject) => {
-      this.loads.set(req, { resolve, reject });
+      this.loads.set(req, { resolve, reject, url });
       this.updateRef();
       this.thread.postMessage({ op: 'load', req, url } satisfies AdminRequest);
     });

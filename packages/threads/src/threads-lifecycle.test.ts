@@ -3,9 +3,12 @@
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { Context } from '@dtask/core';
+import { Context, everywhere, WorkerLostError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { threads } from './index.js';
+
+/** The core API, which worker threads define as a global (self-contained tasks use it). */
+declare const dtask: { taskProcessor(): { id: string } };
 
 describe('threads: lifecycle', () => {
   it('a program that does not call shutdown() exits by itself once its threads are idle', () => {
@@ -73,6 +76,24 @@ describe('threads: lifecycle', () => {
     expect(error.code).toBe('DTASK_FAILED');
     expect(error.cause.code).toBe('DTASK_WORKER_LOST');
   });
+
+  it('everywhere() of a module that ends worker threads on import rejects; the threads come back without it', async () => {
+    const plugin = threads({ count: 2 });
+    await using ctx = new Context({ plugins: [plugin] });
+    await ctx.ready();
+    const url = new URL('./__fixtures__/exit-on-import.mjs', import.meta.url);
+    const error = await everywhere(url, ctx).then(
+      () => expect.fail('everywhere should reject'),
+      (e: unknown) => e,
+    );
+    expect(WorkerLostError.isInstance(error)).toBe(true);
+    expect(String((error as Error).message)).toMatch(/while loading .*exit-on-import\.mjs/);
+    // Replacement threads do not load it, so they stay up and serve tasks.
+    const where = await Promise.all(
+      Array.from({ length: 4 }, () => ctx.spawn(() => dtask.taskProcessor().id)),
+    );
+    for (const id of where) expect(['thread:1:2', 'thread:1:3']).toContain(id);
+  }, 30_000);
 
   it('starts the number of threads asked for, numbered from 2', async () => {
     const plugin = threads({ count: 3 });

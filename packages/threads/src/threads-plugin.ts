@@ -145,7 +145,14 @@ export function threads(
     },
     async loadModule(url) {
       modules.push(url);
-      await Promise.all([...workers.values()].map((w) => w.loadModule(url)));
+      try {
+        await Promise.all([...workers.values()].map((w) => w.loadModule(url)));
+      } catch (error) {
+        // A thread ended while loading it: new threads do not load it (see ThreadWorker).
+        const at = modules.indexOf(url);
+        if (at >= 0) modules.splice(at, 1);
+        throw error;
+      }
     },
     async close() {
       closing = true;
