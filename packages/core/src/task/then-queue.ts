@@ -16,11 +16,9 @@ type Callback = ((value: unknown) => unknown) | null | undefined;
  * turn then run together in one microtask, as a promise's reactions would.
  */
 export class PendingThen<T = unknown> implements Promise<T> {
-  private promise: Promise<T> | undefined = undefined;
-  private resolve: ((value: unknown) => void) | undefined = undefined;
-  private reject: ((reason: unknown) => void) | undefined = undefined;
-  /** 0: pending, 1: fulfilled, 2: rejected (before any promise was made). */
-  private outcome = 0;
+  /** Pending, fulfilled or rejected before any promise was made, or `Made` (see `result`). */
+  private outcome: Outcome = Outcome.Pending;
+  /** The value or reason once settled; once `Made`, the promise and its settling functions. */
   private result: unknown = undefined;
 
   constructor(
@@ -88,38 +86,61 @@ export class PendingThen<T = unknown> implements Promise<T> {
   }
 
   private fulfil(value: unknown): void {
-    if (this.resolve !== undefined) this.resolve(value);
+    if (this.outcome === Outcome.Made) (this.result as Made<T>).resolve(value);
     else {
-      this.outcome = 1;
+      this.outcome = Outcome.Fulfilled;
       this.result = value;
     }
   }
 
   private fail(reason: unknown): void {
-    if (this.reject !== undefined) this.reject(reason);
+    if (this.outcome === Outcome.Made) (this.result as Made<T>).reject(reason);
     else {
       // Nobody holds the promise yet: make it now, rejected, so that an unhandled failure is
       // reported as it would be for a native promise.
-      this.outcome = 2;
+      this.outcome = Outcome.Rejected;
       this.result = reason;
       this.materialize();
     }
   }
 
   private materialize(): Promise<T> {
-    if (this.promise === undefined) {
-      if (this.outcome === 1) this.promise = Promise.resolve(this.result as T);
-      else if (this.outcome === 2) this.promise = Promise.reject(this.result);
-      else {
-        this.promise = new Promise<T>((resolve, reject) => {
-          this.resolve = resolve as (value: unknown) => void;
-          this.reject = reject;
-        });
-      }
+    if (this.outcome === Outcome.Made) return (this.result as Made<T>).promise;
+    const made: Made<T> = {
+      promise: undefined as unknown as Promise<T>,
+      resolve: noop,
+      reject: noop,
+    };
+    if (this.outcome === Outcome.Fulfilled) made.promise = Promise.resolve(this.result as T);
+    else if (this.outcome === Outcome.Rejected) made.promise = Promise.reject(this.result);
+    else {
+      made.promise = new Promise<T>((resolve, reject) => {
+        made.resolve = resolve as (value: unknown) => void;
+        made.reject = reject;
+      });
     }
-    return this.promise;
+    this.outcome = Outcome.Made;
+    this.result = made;
+    return made.promise;
   }
 }
+
+enum Outcome {
+  Pending = 0,
+  Fulfilled = 1,
+  Rejected = 2,
+  /** A promise was made: `result` holds it (`Made`), and settling goes through it. */
+  Made = 3,
+}
+
+/** The promise a `PendingThen` made, with its settling functions. */
+interface Made<T> {
+  promise: Promise<T>;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
+function noop(): void {}
 
 const queue: PendingThen[] = [];
 let scheduled = false;

@@ -37,7 +37,8 @@ export const DONE = 2;
 
 /**
  * "Run task `id`": the hot message, a tuple rather than an object so that a batch of
- * thousands clones without repeating property names. `fn` is a number once the receiver
+ * thousands clones without repeating property names; trailing fields that are undefined are
+ * left out. `fn` is a number once the receiver
  * knows the function. `inherited`: options that propagate to tasks it spawns.
  */
 export type RunRecord = [
@@ -45,9 +46,9 @@ export type RunRecord = [
   id: number,
   fn: FnRef | number,
   args: unknown[],
-  refs: ArgRefs | undefined,
-  options: PlainOptions | undefined,
-  inherited: PlainOptions | undefined,
+  refs?: ArgRefs | undefined,
+  options?: PlainOptions | undefined,
+  inherited?: PlainOptions | undefined,
 ];
 
 /**
