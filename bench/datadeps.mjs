@@ -47,15 +47,15 @@ async function once1(reset, run) {
 }
 
 /**
- * `rounds` runs of each of `runs` after one warm-up, interleaved (A, B, A, B, ...) so that a
- * machine that slows down or speeds up affects both alike. Medians per runner.
+ * `rounds` runs of each of `runs` after `warmup` unmeasured ones, interleaved (A, B, A, B, ...)
+ * so that a machine that slows down or speeds up affects both alike. Medians per runner.
  */
-async function timeInterleaved(reset, runs) {
+async function timeInterleaved(reset, runs, warmup = 1) {
   const samples = runs.map(() => ({ ms: [], cores: [] }));
-  for (let r = 0; r <= rounds; r++) {
+  for (let r = 0; r < warmup + rounds; r++) {
     for (let i = 0; i < runs.length; i++) {
       const { ms, cores } = await once1(reset, runs[i]);
-      if (r > 0) {
+      if (r >= warmup) {
         samples[i].ms.push(ms);
         samples[i].cores.push(cores);
       }
@@ -64,9 +64,9 @@ async function timeInterleaved(reset, runs) {
   return samples.map((x) => ({ medianMs: median(x.ms), runsMs: x.ms, coresUsed: median(x.cores) }));
 }
 
-/** Median milliseconds of `rounds` runs of `run()` after one warm-up; `reset()` before each. */
-async function time(reset, run) {
-  return (await timeInterleaved(reset, [run]))[0];
+/** Median milliseconds of `rounds` runs of `run()` after `warmup` runs; `reset()` before each. */
+async function time(reset, run, warmup = 1) {
+  return (await timeInterleaved(reset, [run], warmup))[0];
 }
 
 const ctx = new Context({ plugins: [threads({ count: 2 })] });
@@ -92,14 +92,21 @@ const As = pristine.map((_, k) => shared.subarray(k * LENGTH, (k + 1) * LENGTH))
 const resetAs = () => {
   for (let k = 0; k < ARRAYS; k++) As[k].set(pristine[k]);
 };
-const serialLoop = await time(resetAs, () => {
-  const x = As[0];
-  for (let k = 1; k < ARRAYS; k++) {
-    const y = As[k];
-    for (let i = 0; i < LENGTH; i++) x[i] += y[i];
-  }
-});
-const threadTree = await time(resetAs, () => treeReduce(addInto, As, spawn));
+// Small tasks: the steady state takes a few rounds to reach (JIT in three threads), so both
+// runners get five warm-up rounds here.
+const TREE_WARMUP = 5;
+const serialLoop = await time(
+  resetAs,
+  () => {
+    const x = As[0];
+    for (let k = 1; k < ARRAYS; k++) {
+      const y = As[k];
+      for (let i = 0; i < LENGTH; i++) x[i] += y[i];
+    }
+  },
+  TREE_WARMUP,
+);
+const threadTree = await time(resetAs, () => treeReduce(addInto, As, spawn), TREE_WARMUP);
 
 await ctx.close();
 
