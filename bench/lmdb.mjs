@@ -120,6 +120,7 @@ console.log('');
 const BLOCKS = quick ? 32 : 64;
 const DOUBLES = 128 * 1024; // 1 MiB blocks
 const workingSet = (BLOCKS + BLOCKS / 2) * DOUBLES * 8;
+const TASKS = new URL('../packages/lmdb/src/__fixtures__/tasks.mjs', import.meta.url);
 const memoryLimit = workingSet / 4;
 
 async function dagRun(withLmdb) {
@@ -128,8 +129,9 @@ async function dagRun(withLmdb) {
   if (store) plugins.push(store);
   const ctx = new Context({ plugins });
   await ctx.ready();
-  await everywhere(new URL('./fixtures/blocks.mjs', import.meta.url), ctx);
-  const tasks = await import('./fixtures/blocks.mjs');
+  // The same block/add/total tasks as the lmdb package's working-set test.
+  await everywhere(TASKS, ctx);
+  const tasks = await import(TASKS.href);
   const ms = [];
   let stats;
   for (let r = 0; r <= rounds; r++) {

@@ -11,6 +11,7 @@ export {
   type StorageDevice,
   type StoragePutOptions,
   type StorageUsage,
+  storagePutSize,
 } from './chunk/storage-device.js';
 export {
   StorageError,

@@ -1,12 +1,10 @@
 import { threadId } from 'node:worker_threads';
 import {
-  ArgumentError,
-  assertStorageKey,
   type StorageDevice,
   StorageError,
   type StoragePutOptions,
   type StorageUsage,
-  sizeOf,
+  storagePutSize,
 } from '@dtask/core';
 import type { ChunkDb } from './chunk-db.js';
 import type { SpillPolicy } from './lmdb-options.js';
@@ -69,18 +67,7 @@ export class LmdbDevice implements StorageDevice {
 
   /** Stores `value` under `key`; resolves once the spills this caused are written. */
   async put(key: string, value: unknown, options?: StoragePutOptions): Promise<void> {
-    assertStorageKey(key, this.name);
-    const given = options?.size;
-    if (
-      given !== undefined &&
-      (typeof given !== 'number' || !Number.isFinite(given) || given < 0)
-    ) {
-      throw new ArgumentError(
-        `LmdbDevice put(${JSON.stringify(key)}): options.size must be a non-negative finite ` +
-          `number of bytes (got ${String(given)}); leave it out to measure the value`,
-      );
-    }
-    const size = Math.ceil(given ?? sizeOf(value));
+    const size = storagePutSize(this.name, key, value, options);
     const old = this.store.bytes(key) ?? 0;
     if (this.capacity !== undefined && this.bytes - old + size > this.capacity) {
       throw StorageError.full(this.name, key, size, this.bytes, this.capacity);

@@ -1,10 +1,9 @@
 import { ArgumentError } from '../errors/errors.js';
-import { sizeOf } from './size-of.js';
 import {
-  assertStorageKey,
   type StorageDevice,
   type StoragePutOptions,
   type StorageUsage,
+  storagePutSize,
 } from './storage-device.js';
 import { StorageError } from './storage-error.js';
 
@@ -65,19 +64,7 @@ export class RamDevice implements StorageDevice {
 
   /** Stores `value` by reference under `key`, replacing what was there. */
   put(key: string, value: unknown, options?: StoragePutOptions): void {
-    assertStorageKey(key, this.name);
-    const given = options?.size;
-    if (
-      given !== undefined &&
-      (typeof given !== 'number' || !Number.isFinite(given) || given < 0)
-    ) {
-      throw new ArgumentError(
-        `RamDevice put(${JSON.stringify(key)}): options.size must be a non-negative finite ` +
-          `number of bytes (got ${String(given)}); leave it out to measure the value`,
-      );
-    }
-    // Whole bytes keep the running total exact however many puts and deletes there are.
-    const size = given === undefined ? sizeOf(value) : Math.ceil(given);
+    const size = storagePutSize(this.name, key, value, options);
     const old = this.#entries.get(key);
     const bytes = this.#bytes - (old === undefined ? 0 : old.size) + size;
     if (this.capacity !== undefined && bytes > this.capacity) {

@@ -1,4 +1,5 @@
 import { ArgumentError } from '../errors/errors.js';
+import { sizeOf } from './size-of.js';
 
 /** A value, or a promise of it: what a device method returns, sync or async. Always `await` it. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -90,4 +91,29 @@ export function assertStorageKey(key: unknown, device: string): asserts key is s
     `Storage device '${device}': a key must be a non-empty string of at most ` +
       `${MAX_STORAGE_KEY_LENGTH} characters (got ${got})`,
   );
+}
+
+/**
+ * The bytes a `put` accounts for: `options.size` rounded up to whole bytes, or the value
+ * measured by `sizeOf`. Checks the key (`assertStorageKey`) and the size first. Called by
+ * every device's `put`, so that all devices accept and measure alike.
+ * @throws ArgumentError for a bad key, or a size that is not a non-negative finite number.
+ */
+export function storagePutSize(
+  device: string,
+  key: unknown,
+  value: unknown,
+  options?: StoragePutOptions,
+): number {
+  assertStorageKey(key, device);
+  const given = options?.size;
+  if (given === undefined) return sizeOf(value);
+  if (typeof given !== 'number' || !Number.isFinite(given) || given < 0) {
+    throw new ArgumentError(
+      `Storage device '${device}' put(${JSON.stringify(key)}): options.size must be a ` +
+        `non-negative finite number of bytes (got ${String(given)}); leave it out to measure the value`,
+    );
+  }
+  // Whole bytes keep running totals exact however many puts and deletes there are.
+  return Math.ceil(given);
 }
