@@ -59,7 +59,7 @@ export class LmdbDevice implements StorageDevice {
       memoryLimit: options.memoryLimit,
       diskLimit: options.diskLimit,
       policy: options.policy ?? 'lru',
-      prefix: `d:${process.pid}:${threadId}:${++devices}:`,
+      prefix: `d:${process.pid}:${this.counters.instance}:${threadId}:${++devices}:`,
       processor: options.processor,
       worker: options.worker,
     });

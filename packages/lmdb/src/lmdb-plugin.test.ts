@@ -196,6 +196,24 @@ describe('lmdb plugin', () => {
     expect(plugin.stats().unspills).toBeGreaterThan(0);
   }, 30_000);
 
+  it('closing one context keeps the spilled chunks of another context on the same store (regression: the close swept by process)', async () => {
+    const path = tempDir();
+    const a = lmdb({ path, memoryLimit: 64 * KiB });
+    const b = lmdb({ path, memoryLimit: 64 * KiB });
+    const ctxA = new Context({ plugins: [a] });
+    const ctxB = new Context({ plugins: [b] });
+    contexts.push(ctxB);
+    await Promise.all([ctxA.ready(), ctxB.ready()]);
+    const made = Array.from({ length: 8 }, (_, i) =>
+      ctxB.spawn((k: number) => new Float64Array(4 * KiB).fill(k), i),
+    );
+    await Promise.all(made.map((t) => t.wait()));
+    await until(() => b.stats().spills >= 4);
+    await ctxA.close();
+    const firsts = await Promise.all(made.map((t) => t.then((xs) => xs[0])));
+    expect(firsts).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  }, 30_000);
+
   it('two processes with two threads each share one store: both get the right results, and the store is empty once they are done', async () => {
     const path = tempDir();
     const args = [path, String(2 * MiB), '32', String(16 * KiB)]; // 4 MiB of blocks, 2 of sums

@@ -152,7 +152,7 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
         memoryLimit,
         diskLimit,
         policy,
-        prefix: `s:${process.pid}:${host.worker}.${host.thread}:`,
+        prefix: `s:${process.pid}:${counters.instance}:${host.worker}.${host.thread}:`,
         processor: `thread:${host.worker}:${host.thread}`,
         worker: host.worker,
       });
@@ -174,8 +174,9 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
       await workerStore?.close();
     },
 
-    // After the context's other plugins closed: this process's worker threads are gone, so
-    // the entries they left (spills in flight when they ended) can go, and the store close.
+    // After the context's other plugins closed: this plugin's worker threads are gone, so the
+    // entries they left (spills in flight when they ended) can go, and the store close. Other
+    // plugins on the same store, even in this process, keep theirs (keys name the instance).
     async afterClose() {
       logs?.close();
       if (db === undefined) {
@@ -184,7 +185,9 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
       }
       const opened = await db;
       db = undefined;
-      if (!isWorkerSide && !temporary) await sweepStore(opened, process.pid);
+      if (!isWorkerSide && !temporary) {
+        await sweepStore(opened, { pid: process.pid, instance: counters.instance });
+      }
       await opened.close();
       if (temporary) rmSync(storePath(), { recursive: true, force: true });
     },

@@ -45,7 +45,8 @@ const Slot = {
   BytesUnspilled: 8,
   Peak: 9,
   Failures: 10,
-  Count: 11,
+  Instance: 11,
+  Count: 12,
 } as const;
 type Slot = (typeof Slot)[keyof typeof Slot];
 
@@ -62,6 +63,17 @@ export class SharedCounters {
   constructor(buffer?: SharedArrayBuffer) {
     this.buffer = buffer ?? new SharedArrayBuffer(Slot.Count * 8);
     this.slots = new BigInt64Array(this.buffer);
+    if (buffer === undefined) {
+      this.slots[Slot.Instance] = BigInt(Math.floor(Math.random() * 2 ** 48));
+    }
+  }
+
+  /**
+   * A random id shared by every store using these counters (one plugin's threads, or one
+   * device): part of their LMDB keys, so that the plugin frees exactly its own entries.
+   */
+  get instance(): string {
+    return this.slots[Slot.Instance].toString(36);
   }
 
   /** Bytes held in memory (including chunks being written out), all threads together. */
