@@ -1,4 +1,4 @@
-import { type Chunk, isChunk } from '../chunk/chunk.js';
+import { isChunk } from '../chunk/chunk.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
 import { InputLostError, TaskFunctionError } from '../errors/errors.js';
 import { logEvent, loggingState, now } from '../log/index.js';
@@ -11,13 +11,13 @@ import { cancelTask, watchSignal } from './completion/cancel-task.js';
 import { chunkOfTask } from './completion/chunk-of-task.js';
 import { checkpoint, restoreOrRun } from './completion/restore-checkpoint.js';
 import { addDependent, failTree, notifyListeners } from './completion/settle.js';
-import { storeOnDevice } from './completion/store-on-device.js';
+import { DEVICE_FAILED, keepOnDevice } from './completion/store-on-device.js';
 import { takeHome } from './completion/take-home.js';
 import type { Executor, ExecutorSink, RemoteResult } from './dispatch/executor.js';
 import { isThenable } from './dispatch/is-thenable.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
 import { sendAhead } from './dispatch/send-ahead.js';
-import { isFull, releaseSlot } from './dispatch/slot-queue.js';
+import { isFull, priorityOf, releaseSlot } from './dispatch/slot-queue.js';
 import { runGuards } from './dynamic/wait-guards.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { recoverLostTasks } from './faults/worker-lost.js';
@@ -30,6 +30,7 @@ import {
 import { chooseSlot } from './placement/choose-slot.js';
 import { CostModel } from './placement/cost-model.js';
 import { ProcSlot } from './placement/proc-slot.js';
+import { pendingTaskOf } from './ready/pending-task-of.js';
 import { ReadyQueue } from './ready/ready-queue.js';
 
 /** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
@@ -42,9 +43,6 @@ const NO_ARGS: unknown[] = [];
  * executor, and settles results and failures. Hot state is the task objects themselves and a
  * ring buffer; there is no per-task closure or promise unless a caller awaits a task.
  */
-/** A parked task's rank in its processor's backlog: the `priority` option (default 0). */
-const priorityOf = (task: DTask<unknown>): number => task.options.priority ?? 0;
-
 export class Scheduler implements TaskOwner, ExecutorSink {
   /** Learned run times and bandwidths. */
   readonly costs = new CostModel();
@@ -159,8 +157,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if (waiting === 0 && task.state === TaskState.Pending) this.makeReady(task);
   }
 
-  /** Makes `task` wait for `upstream`: 1 if it must wait, 0 if the input exists, -1 if it failed. */
-  /** @internal */
+  /** @internal Makes `task` wait for `upstream`: 1 if it must wait, 0 if it exists, -1 if failed. */
   link(task: DTask<unknown>, upstream: DTask<unknown>): number {
     if (upstream === task) return 0;
     const state = upstream.state;
@@ -235,8 +232,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
    */
   private defaultSlots: ProcSlot[] | null | undefined;
 
-  /** Slots whose executors run tasks elsewhere (functions must travel there). */
-  /** @internal */
+  /** @internal Slots whose executors run tasks elsewhere (functions must travel there). */
   shippingSlots = 0;
 
   /** See `TaskSink.admit` and `admitFunction`. */
@@ -299,8 +295,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.start(task, slot);
   }
 
-  /** Hands a placed task to its executor (its estimate is already in `slot.load`). */
-  /** @internal */
+  /** @internal Hands a placed task to its executor (its estimate is already in `slot.load`). */
   start(task: DTask<unknown>, slot: ProcSlot): void {
     task.state = TaskState.Running;
     if (!slot.executor.inline) {
@@ -380,19 +375,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** See `ExecutorSink.complete`. */
   complete(task: DTask<unknown>, value: unknown, durationMs?: number): void {
     if (task.state !== TaskState.Running) return; // cancelled or lost meanwhile
-    // The `device` option, for results made on this thread (a small result that rode back
-    // from a worker is not moved to a device; big ones stay in the worker's store).
-    if (
-      task.options.device !== undefined &&
-      task.proc !== undefined &&
-      this.slotById.get(task.proc.id)?.executor.inline
-    ) {
-      try {
-        value = storeOnDevice(task, value, this.storageDevice);
-      } catch (error) {
-        this.fail(task, error);
-        return;
-      }
+    if (task.options.device !== undefined) {
+      value = keepOnDevice(this, task, value);
+      if (value === DEVICE_FAILED) return;
     }
     this.running.delete(task);
     task.value = value;
@@ -510,10 +495,4 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   guardWait(task: DTask<unknown>): void {
     runGuards(task);
   }
-}
-
-/** The task still producing a chunk (from `mutable`), if it has not finished. */
-function pendingTaskOf(chunk: Chunk<unknown>): DTask<unknown> | undefined {
-  const p = chunk.handle.pending;
-  return isDTask(p) && p.state < TaskState.Done ? p : undefined;
 }

@@ -3,6 +3,7 @@ import type { StorageDevice } from '../../chunk/storage-device.js';
 import { ArgumentError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { RemoteResult } from '../dispatch/executor.js';
+import type { Scheduler } from '../scheduler.js';
 
 /** Device entries of results whose tasks are gone: deleted once their task is collected. */
 const freed = new FinalizationRegistry<{ device: StorageDevice; key: string }>(
@@ -16,6 +17,26 @@ const freed = new FinalizationRegistry<{ device: StorageDevice; key: string }>(
 );
 
 let nextKey = 0;
+
+/** What `keepOnDevice` returns when it failed the task instead. */
+export const DEVICE_FAILED: unique symbol = Symbol('dtask.deviceFailed');
+
+/**
+ * The `device` option at completion: a result made on the scheduler's own thread goes to the
+ * device (`storeOnDevice`); one that rode back inline from a worker (small) stays as it is, as
+ * big worker results stay in that worker's store. A device the context lacks fails the task
+ * (then it returns `DEVICE_FAILED`).
+ */
+export function keepOnDevice(s: Scheduler, task: DTask<unknown>, value: unknown): unknown {
+  const local = task.proc !== undefined && s.slotById.get(task.proc.id)?.executor.inline;
+  if (!local) return value;
+  try {
+    return storeOnDevice(task, value, s.storageDevice);
+  } catch (error) {
+    s.fail(task, error);
+    return DEVICE_FAILED;
+  }
+}
 
 /**
  * The task option `device` for a result made on the scheduler's own thread: puts `value` on

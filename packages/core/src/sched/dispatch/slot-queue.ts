@@ -6,6 +6,9 @@ import type { Scheduler } from '../scheduler.js';
 /** Estimated milliseconds of work to keep queued on each worker (see `isFull`). */
 export const AHEAD_MS = 2;
 
+/** A parked task's rank in its processor's backlog: the `priority` option (default 0). */
+export const priorityOf = (task: DTask<unknown>): number => task.options.priority ?? 0;
+
 /**
  * Whether `slot`'s executor has enough queued: its capacity, or about `AHEAD_MS` of estimated
  * work (deep queues for tiny tasks, so a worker never waits for a message; shallow ones for
