@@ -1,7 +1,6 @@
 // Task functions for the lmdb tests, loaded on every thread with everywhere(): they travel by
 // reference and may use node:fs (a task records that it ran by appending to a log file).
 import { appendFileSync } from 'node:fs';
-import { taskProcessor } from '@dtask/core';
 
 /** A block of `n` doubles, element j = seed + j. */
 export function block(seed, n) {
@@ -23,9 +22,6 @@ export function total(a) {
   for (let j = 0; j < a.length; j++) s += a[j];
   return s;
 }
-
-/** Where the task runs, e.g. 'thread:1:2'. */
-export const whereAmI = () => taskProcessor().id;
 
 /** `x * factor`, after appending `name` to the file `log` (one line per run). */
 export function step(log, name, x, factor) {
