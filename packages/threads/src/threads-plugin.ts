@@ -22,7 +22,7 @@ export interface ThreadsOptions {
   cancelGraceMs?: number;
   /**
    * Most tasks queued ahead on each thread beyond the running one (default 1024); the scheduler
-   * also keeps only about 2 ms of estimated work queued there.
+   * also keeps only about 8 ms of estimated work queued there.
    */
   queueAhead?: number;
 }

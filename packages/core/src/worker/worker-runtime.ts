@@ -26,8 +26,11 @@ import { returnedArgs } from './returned-args.js';
 import type { Transport } from './transport.js';
 import { WorkerTask } from './worker-task.js';
 
-/** Longest a busy runtime holds back completion reports (ms). */
-const REPORT_EVERY_MS = 1;
+/**
+ * Longest a busy runtime holds back completion reports (ms): half the scheduler's queue-ahead
+ * budget (`AHEAD_MS`, slot-queue.ts), so that more work arrives before the queue runs dry.
+ */
+const REPORT_EVERY_MS = 4;
 
 /** Options of `startWorkerRuntime`. */
 export interface WorkerRuntimeOptions {
@@ -373,8 +376,8 @@ export class WorkerRuntime {
       this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined]);
     else
       this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined, back]);
-    // While it works through a run of queued tasks, the runtime reports about every
-    // millisecond, not only when the run ends: the scheduler then sends more before it runs dry.
+    // While it works through a run of queued tasks, the runtime reports every few
+    // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
     if (end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();
     if (waiters) this.wake(task.id, value, waiters);
   }
