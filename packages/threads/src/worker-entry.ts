@@ -49,9 +49,6 @@ async function load(url: string): Promise<Record<string, unknown>> {
   return d && typeof d === 'object' ? { ...(d as Record<string, unknown>), ...ns } : ns;
 }
 
-const modules = new Map<string, Record<string, unknown>>();
-for (const url of data.modules) modules.set(url, await load(url));
-
 // Admin requests that come while the thread starts wait for the runtime.
 const early: AdminRequest[] = [];
 let started: WorkerRuntime | undefined;
@@ -90,22 +87,35 @@ async function setupPlugins(specs: PluginSpec[]): Promise<LocalStore | undefined
   return store;
 }
 
-const store = await setupPlugins(await pluginSpecs);
+/** Loads the `everywhere` modules and the plugins, then starts the runtime. */
+async function start(): Promise<void> {
+  const modules = new Map<string, Record<string, unknown>>();
+  for (const url of data.modules) modules.set(url, await load(url));
+  const store = await setupPlugins(await pluginSpecs);
+  const runtime = startWorkerRuntime(portTransport(data.port), {
+    worker: data.worker,
+    thread: data.thread,
+    idBase: (data.worker * 1024 + data.thread) * 2 ** 32,
+    runningTask: data.runningTask,
+    modules,
+    setProcessWorker: false,
+    store,
+  });
+  started = runtime;
+  for (const [url, ns] of modules) runtime.addModule(url, ns);
+  for (const peer of data.peers) runtime.connectPeer(peer.holder, portTransport(peer.port));
+  for (const m of early.splice(0)) admin(runtime, m);
+}
 
-const runtime = startWorkerRuntime(portTransport(data.port), {
-  worker: data.worker,
-  thread: data.thread,
-  idBase: (data.worker * 1024 + data.thread) * 2 ** 32,
-  runningTask: data.runningTask,
-  modules,
-  setProcessWorker: false,
-  store,
-});
-started = runtime;
-for (const [url, ns] of modules) runtime.addModule(url, ns);
-for (const peer of data.peers) runtime.connectPeer(peer.holder, portTransport(peer.port));
-
-for (const m of early.splice(0)) admin(runtime, m);
+// Not a top-level await: in Node 20, a thread ended (terminate() or process.exit() in a module it
+// imports) while an async module is being evaluated aborts the whole process (V8 "Check failed:
+// (location_) != nullptr" in SourceTextModule::ExecuteAsyncModule). A start that fails ends the
+// thread with its error, as an uncaught exception.
+start().catch((error: unknown) =>
+  process.nextTick(() => {
+    throw error;
+  }),
+);
 
 function admin(runtime: WorkerRuntime, m: AdminRequest): void {
   if (m.op === 'plugins') return;
