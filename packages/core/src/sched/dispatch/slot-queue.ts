@@ -59,8 +59,8 @@ export function releaseSlot(s: Scheduler, task: DTask<unknown>): void {
   if (slot.removed) return;
   const budget = aheadBudget(s);
   refill(s, slot, budget);
-  // Out of work of its own with room to spare: take some before it runs dry, not after.
-  if (slot.backlog.length === 0 && (slot.inFlight === 0 || slot.sentLoad <= budget)) {
+  // Out of work of its own and half through its queue: take some before it runs dry, not after.
+  if (slot.backlog.length === 0 && (slot.inFlight === 0 || slot.sentLoad < budget / 2)) {
     steal(s, slot, budget);
   }
 }

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { DTask } from '../../task/dtask.js';
+import { TaskState } from '../../task/task-state.js';
+import { ProcSlot } from '../placement/proc-slot.js';
+import type { Scheduler } from '../scheduler.js';
+import type { Executor } from './executor.js';
+import { AHEAD_MS, isFull, releaseSlot } from './slot-queue.js';
+
+/** A task record with what the queue functions read: state, estimate, options, flags. */
+function task(id: number, estimate: number): DTask<unknown> {
+  return { id, estimate, state: TaskState.Ready, options: {}, flags: 0 } as DTask<unknown>;
+}
+
+/** A worker slot whose executor only counts what it is sent. */
+function slot(name: string): ProcSlot & { sent: number[] } {
+  const executor = { inline: false, capacity: 1000 } as Executor;
+  const s = new ProcSlot({ id: name } as ProcSlot['proc'], executor) as ProcSlot & {
+    sent: number[];
+  };
+  s.sent = [];
+  return s;
+}
+
+/** The part of the scheduler the queue functions use: its slots, and `start` to send a task. */
+function scheduler(slots: (ProcSlot & { sent: number[] })[]): Scheduler {
+  const s = {
+    slots,
+    slotById: new Map(slots.map((x) => [x.proc.id, x])),
+    candidates: () => slots,
+    start(t: DTask<unknown>, target: ProcSlot & { sent: number[] }) {
+      t.state = TaskState.Running;
+      t.proc = target.proc;
+      target.inFlight++;
+      target.sentLoad += t.estimate;
+      target.sent.push(t.id);
+    },
+  };
+  return s as unknown as Scheduler;
+}
+
+/** Parks `t` on `target` as placement does: its estimate counts in `load`, not `sentLoad`. */
+function park(target: ProcSlot, t: DTask<unknown>): void {
+  t.proc = target.proc;
+  target.load += t.estimate;
+  target.backlog.push(t);
+}
+
+/** Sends `t` to `target` as if it had been started earlier. */
+function running(s: Scheduler, target: ProcSlot & { sent: number[] }, t: DTask<unknown>): void {
+  target.load += t.estimate;
+  (s as unknown as { start: (t: DTask<unknown>, x: ProcSlot) => void }).start(t, target);
+}
+
+describe('slot queues: queue-ahead and stealing', () => {
+  it('a worker queues about AHEAD_MS of estimated work while much more is parked', () => {
+    const a = slot('a');
+    const b = slot('b');
+    const s = scheduler([a, b]);
+    const done = task(1, 1);
+    running(s, a, done);
+    for (let i = 0; i < 100; i++) park(a, task(100 + i, 1));
+    for (let i = 0; i < 100; i++) park(b, task(300 + i, 1));
+    done.state = TaskState.Done;
+    releaseSlot(s, done);
+    // Sent until more than AHEAD_MS is queued: AHEAD_MS + 1 tasks of 1 ms.
+    expect(a.sent.length - 1).toBe(AHEAD_MS + 1);
+    expect(isFull(a, task(0, 1))).toBe(true);
+  });
+
+  it('at the tail of a batch a worker queues only its share of what is still parked', () => {
+    const a = slot('a');
+    const b = slot('b');
+    const s = scheduler([a, b]);
+    const done = task(1, 1);
+    running(s, a, done);
+    running(s, b, task(2, 8)); // b is busy: it neither steals nor is stolen from while queued
+    for (let i = 0; i < 10; i++) park(a, task(100 + i, 1));
+    for (let i = 0; i < 2; i++) park(b, task(200 + i, 1));
+    done.state = TaskState.Done;
+    releaseSlot(s, done);
+    // 12 ms parked over 2 workers: a budget of 6 ms, so 7 tasks of 1 ms are sent (the last one
+    // crosses it), not AHEAD_MS + 1 = 9 as in the middle of a batch; nothing is stolen.
+    expect(a.sent.slice(1)).toEqual([100, 101, 102, 103, 104, 105, 106]);
+    expect(b.backlog.length).toBe(2);
+    // The budget never falls below 1 ms, so a worker is not starved between two reports: with
+    // 1.5 ms parked over 2 workers (0.75 each), all three 0.5 ms tasks go, not two.
+    const c = slot('c');
+    const d = slot('d');
+    const s2 = scheduler([c, d]);
+    const last = task(3, 1);
+    running(s2, c, last);
+    for (let i = 0; i < 3; i++) park(c, task(500 + i, 0.5));
+    last.state = TaskState.Done;
+    releaseSlot(s2, last);
+    expect(c.sent.slice(1)).toEqual([500, 501, 502]);
+  });
+
+  it('a worker out of parked work steals from the busiest one before it runs dry', () => {
+    const a = slot('a');
+    const b = slot('b');
+    const s = scheduler([a, b]);
+    // b still runs a task (it is not idle) but has nothing parked; a has 6 parked.
+    running(s, b, task(1, 1));
+    const done = task(2, 1);
+    running(s, b, done);
+    running(s, a, task(3, 5));
+    for (let i = 0; i < 6; i++) park(a, task(100 + i, 1));
+    done.state = TaskState.Done;
+    releaseSlot(s, done);
+    // Half of a's backlog, oldest first, moved to b and sent there.
+    expect(b.sent.slice(2)).toEqual([100, 101, 102]);
+    expect(a.backlog.length).toBe(3);
+    expect(a.load).toBe(5 + 3);
+  });
+});
