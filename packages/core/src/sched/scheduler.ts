@@ -209,6 +209,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     frames.exit(this.pump);
   };
 
+  /** A processor that was idle until the task being dispatched now (see `pump`). */
+  private woke: ProcSlot | undefined = undefined;
+
   private readonly pump = (): void => {
     this.scheduled = false;
     const start = performance.now();
@@ -216,6 +219,11 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     let task: DTask<unknown> | undefined;
     while ((task = this.ready.shift()) !== undefined) {
       if (task.state === TaskState.Ready) this.dispatch(task);
+      if (this.woke !== undefined) {
+        // An idle worker got work: it starts now, not after the whole burst is placed.
+        this.woke.executor.flush?.();
+        this.woke = undefined;
+      }
       if ((++n & 255) === 0 && performance.now() - start > SLICE_MS) {
         if (this.ready.length > 0 && !this.scheduled) {
           this.scheduled = true;
@@ -299,6 +307,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   start(task: DTask<unknown>, slot: ProcSlot): void {
     task.state = TaskState.Running;
     if (!slot.executor.inline) {
+      if (slot.inFlight === 0) this.woke = slot;
       task.flags |= TaskFlags.Counted;
       slot.inFlight += task.options.occupancy ?? 1;
       slot.sentLoad += task.estimate;

@@ -209,6 +209,10 @@ export class WorkerConnection implements Executor {
     else this.out.push([RUN, task.id, fn, args]);
   }
 
+  flush(): void {
+    this.out.flush();
+  }
+
   cancel(task: DTask<unknown>): void {
     if (!this.inFlight.delete(task.id) || this.closed) return;
     this.out.push({ op: 'cancel', id: task.id });

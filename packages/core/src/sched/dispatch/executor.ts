@@ -42,6 +42,12 @@ export interface Executor {
   run(task: DTask<unknown>, proc: Processor, sink: ExecutorSink): void;
   /** Asks a running task to stop (best effort; the scheduler has already failed it). */
   cancel?(task: DTask<unknown>): void;
+  /**
+   * Sends what `run` has queued now instead of at the end of the microtask queue (an executor
+   * that batches its messages). The scheduler calls it when an idle processor got work, so the
+   * processor starts while the rest of the burst is still being placed.
+   */
+  flush?(): void;
   /** Ends the runtime; called by `Context.close()`. */
   close?(): Promise<void>;
 }

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { Context, type Plugin, ThreadProc } from '../index.js';
+import { ExactScope } from '../scope/exact-scope.js';
+import { inMemoryTransportPair } from './in-memory-transport.js';
+import { RUN } from './protocol.js';
+import type { Transport } from './transport.js';
+import { WorkerConnection } from './worker-connection.js';
+import { startWorkerRuntime } from './worker-runtime.js';
+
+/** A context with one in-memory worker runtime; `batches` records what each send carried. */
+function oneWorker() {
+  const batches: unknown[][] = [];
+  const proc = new ThreadProc(1, 2);
+  const plugin: Plugin = {
+    name: 'one-in-memory-worker',
+    setup(host) {
+      const [mainEnd, workerEnd] = inMemoryTransportPair();
+      startWorkerRuntime(workerEnd, { worker: 1, thread: 2 });
+      const recording: Transport = {
+        send(message, transfer) {
+          batches.push(message as unknown[]);
+          mainEnd.send(message, transfer);
+        },
+        onMessage: (handler) => mainEnd.onMessage(handler),
+        onClose: (handler) => mainEnd.onClose(handler),
+        close: () => mainEnd.close(),
+      };
+      host.addProcessor(
+        proc,
+        new WorkerConnection(recording, { processor: proc, scheduler: host.context.scheduler }),
+      );
+    },
+  };
+  const ctx = new Context({ plugins: [plugin] });
+  return { ctx, batches, scope: new ExactScope(proc) };
+}
+
+const runs = (batch: unknown[]) => batch.filter((m) => Array.isArray(m) && m[0] === RUN).length;
+
+describe('WorkerConnection batching', () => {
+  it('an idle worker gets the first task of a burst at once, the rest in one batch', async () => {
+    const { ctx, batches, scope } = oneWorker();
+    await ctx.ready();
+    batches.length = 0;
+    const tasks = Array.from({ length: 50 }, (_, i) => ctx.spawn({ scope }, (x: number) => x, i));
+    expect(await Promise.all(tasks)).toEqual(tasks.map((_, i) => i));
+    const sent = batches.map(runs).filter((n) => n > 0);
+    expect(sent[0]).toBe(1);
+    expect(sent[1]).toBe(49);
+    await ctx.close();
+  });
+});
