@@ -1,6 +1,6 @@
 import { ArgumentError, isChunk, isDTask } from '@dtask/core';
 import { isChunkView } from './chunk-view.js';
-import { type Footprint, footprint } from './footprint.js';
+import { type Footprint, footprint, gridOf } from './footprint.js';
 import { type Intervals, normalizeIntervals, WHOLE } from './intervals.js';
 import { type AliasModifier, isAliasModifier } from './modifiers.js';
 import type { NormalSlice } from './slices.js';
@@ -97,7 +97,17 @@ function openSlice(s: unknown): NormalSlice {
   return { start, end, step, drop: false };
 }
 
-/** Bytes of a strided view's elements (of the `modifier`'s part, for a 2-D view). */
+/** Footprints of whole strided views already computed, by buffer, then by layout (see below). */
+const layouts = new WeakMap<object, Map<string, Footprint>>();
+/** Layouts remembered per buffer before that buffer's cache starts over. */
+const LAYOUTS_PER_BUFFER = 4096;
+
+/**
+ * Bytes of a strided view's elements (of the `modifier`'s part, for a 2-D view). A whole view
+ * (no modifier) of a layout seen before reuses that footprint: tiled algorithms pass the same
+ * few tiles again and again, each time as a new view object, and a tile of a 2-D matrix is one
+ * interval per row to compute.
+ */
 export function stridedFootprint(
   v: StridedView<TypedArray | unknown[]>,
   modifier: AliasModifier | undefined,
@@ -106,6 +116,26 @@ export function stridedFootprint(
   const root: object = typed ? (v.data as TypedArray).buffer : v.data;
   const size = typed ? (v.data as TypedArray).BYTES_PER_ELEMENT : 1;
   const base = typed ? (v.data as TypedArray).byteOffset : 0;
+  if (modifier !== undefined) return computeStrided(v, modifier, root, size, base);
+  const key = `${base}:${size}:${v.offset}:${v.shape.join(',')}:${v.strides.join(',')}`;
+  let known = layouts.get(root);
+  if (known === undefined) layouts.set(root, (known = new Map()));
+  let fp = known.get(key);
+  if (fp === undefined) {
+    fp = computeStrided(v, undefined, root, size, base);
+    if (known.size >= LAYOUTS_PER_BUFFER) known.clear();
+    known.set(key, fp);
+  }
+  return fp;
+}
+
+function computeStrided(
+  v: StridedView<TypedArray | unknown[]>,
+  modifier: AliasModifier | undefined,
+  root: object,
+  size: number,
+  base: number,
+): Footprint {
   const raw: number[] = [];
   const line = (start: number, count: number, stride: number): void => {
     if (count <= 0) return;
@@ -145,7 +175,15 @@ export function stridedFootprint(
     }
   }
   const iv: Intervals = normalizeIntervals(raw);
-  return footprint(root, iv);
+  // A block of a row-major matrix (rows of contiguous elements) is also a grid: constant-time
+  // overlap tests against other blocks of the same matrix.
+  const grid =
+    modifier === undefined && shape.length === 2 && strides[1] === 1 && strides[0] > 0
+      ? gridOf(base + offset * size, shape[1] * size, strides[0] * size, shape[0])
+      : undefined;
+  return grid !== undefined && iv.length === 2 * shape[0]
+    ? footprint(root, iv, undefined, undefined, grid)
+    : footprint(root, iv);
 }
 
 /** How a value reads in messages. */

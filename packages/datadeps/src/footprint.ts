@@ -15,6 +15,41 @@ export interface Footprint {
   readonly hi: number;
   /** For a `ChunkView`: the index set per dimension (`end` may be Infinity for ':'). */
   readonly slices?: readonly NormalSlice[];
+  /** The same bytes as a grid of equal rows, when they form one (see `Grid`). */
+  readonly grid?: Grid;
+}
+
+/**
+ * Bytes that form `rows` equal runs of `width` bytes, `pitch` bytes apart, the first at `start`,
+ * none crossing a multiple of `pitch` (a block of a row-major matrix). Two grids with the same
+ * pitch overlap exactly when their lines (`⌊byte / pitch⌋`) and their columns (`byte mod
+ * pitch`) both overlap: a test in constant time, where the interval lists take a merge.
+ */
+export interface Grid {
+  readonly start: number;
+  readonly width: number;
+  readonly pitch: number;
+  readonly rows: number;
+}
+
+/** The grid a block of `rows` runs of `width` bytes, `pitch` apart from `start`, forms (if any). */
+export function gridOf(
+  start: number,
+  width: number,
+  pitch: number,
+  rows: number,
+): Grid | undefined {
+  if (rows < 2 || width <= 0 || pitch <= 0 || (start % pitch) + width > pitch) return undefined;
+  return { start, width, pitch, rows };
+}
+
+function gridsOverlap(a: Grid, b: Grid): boolean {
+  const aLine = Math.floor(a.start / a.pitch);
+  const bLine = Math.floor(b.start / b.pitch);
+  if (aLine + a.rows <= bLine || bLine + b.rows <= aLine) return false;
+  const aCol = a.start - aLine * a.pitch;
+  const bCol = b.start - bLine * b.pitch;
+  return aCol < bCol + b.width && bCol < aCol + a.width;
 }
 
 /** A footprint of `root` covering `iv` (and only `field`, if given). */
@@ -23,10 +58,11 @@ export function footprint(
   iv: Intervals,
   field?: string,
   slices?: readonly NormalSlice[],
+  grid?: Grid,
 ): Footprint {
   const lo = iv.length > 0 ? iv[0] : 0;
   const hi = iv.length > 0 ? iv[iv.length - 1] : 0;
-  return { root, field, iv, lo, hi, slices };
+  return { root, field, iv, lo, hi, slices, grid };
 }
 
 /** True when two footprints of the same root may share memory (they alias). */
@@ -34,6 +70,9 @@ export function footprintsOverlap(a: Footprint, b: Footprint): boolean {
   if (a.field !== undefined && b.field !== undefined && a.field !== b.field) return false;
   if (a.slices !== undefined && b.slices !== undefined) return slicesIntersect(a.slices, b.slices);
   if (a.hi <= b.lo || b.hi <= a.lo) return false;
+  if (a.grid !== undefined && b.grid !== undefined && a.grid.pitch === b.grid.pitch) {
+    return gridsOverlap(a.grid, b.grid);
+  }
   return intervalsOverlap(a.iv, b.iv);
 }
 
