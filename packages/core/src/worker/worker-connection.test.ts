@@ -37,6 +37,29 @@ function oneWorker() {
 
 const runs = (batch: unknown[]) => batch.filter((m) => Array.isArray(m) && m[0] === RUN).length;
 
+describe('WorkerConnection: arguments that cannot travel', () => {
+  it('fail their task with an ArgumentError naming the argument and the fix; the rest run', async () => {
+    const { ctx, scope } = oneWorker();
+    await ctx.ready();
+    const bad = ctx.spawn(
+      { scope },
+      (x: number, f: unknown) => x + String(f),
+      1,
+      () => 2,
+    );
+    const good = ctx.spawn({ scope }, (x: number) => x + 1, 1);
+    const error: any = await bad.catch((e: unknown) => e);
+    expect(error.code).toBe('DTASK_FAILED');
+    expect(error.cause.code).toBe('DTASK_ARGUMENT');
+    expect(error.cause.message).toMatch(
+      /Argument 1 of task #\d+ \(function .*\) cannot be copied to thread:1:2/,
+    );
+    expect(error.cause.message).toMatch(/everywhere\(\)/);
+    expect(await good).toBe(2);
+    await ctx.close();
+  });
+});
+
 describe('WorkerConnection batching', () => {
   it('an idle worker gets the first task of a burst at once, the rest in one batch', async () => {
     const { ctx, batches, scope } = oneWorker();

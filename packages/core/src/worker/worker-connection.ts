@@ -17,6 +17,7 @@ import { Requests } from './requests.js';
 import { applyReturnedArgs } from './returned-args.js';
 import { serveDynamic } from './serve-dynamic.js';
 import type { Transport } from './transport.js';
+import { unsendableArgument } from './unsendable-argument.js';
 
 /** What the scheduler knows about where a remote result is. */
 interface ResultKey {
@@ -392,7 +393,7 @@ export class WorkerConnection implements Executor {
     if (Array.isArray(m)) {
       const task = this.inFlight.get(m[1]);
       this.inFlight.delete(m[1]);
-      if (task) this.sink?.fail(task, error);
+      if (task) this.sink?.fail(task, unsendableArgument(task.id, m[3], this.holder, error));
       return undefined;
     }
     if (m.op === 'reply') return { op: 'reject', req: m.req, error: serializeError(error) };
