@@ -1,6 +1,6 @@
 import { isChunk } from '../chunk/chunk.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
-import { InputLostError, TaskFunctionError } from '../errors/errors.js';
+import { InputLostError } from '../errors/errors.js';
 import { logEvent, loggingState, now } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
 import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
@@ -22,11 +22,8 @@ import { runGuards } from './dynamic/wait-guards.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { recoverLostTasks } from './faults/worker-lost.js';
 import { admitFunction } from './placement/admit.js';
-import {
-  allowedSlots,
-  pinResultToFunctionChunk,
-  taskScope,
-} from './placement/allowed-processors.js';
+import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
+import { CandidateSlots } from './placement/candidate-slots.js';
 import { chooseSlot } from './placement/choose-slot.js';
 import { CostModel } from './placement/cost-model.js';
 import { ProcSlot } from './placement/proc-slot.js';
@@ -75,7 +72,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
     this.slotById.set(proc.id, slot);
     this.learnInline = this.slots.filter((s) => !s.removed).length > 1;
-    this.defaultSlots = undefined;
+    this.candidateSlots.invalidate();
     this.shippingSlots = this.slots.filter((s) => s.executor.shipsFunctions).length;
     return slot;
   }
@@ -88,7 +85,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.slots = this.slots.filter((s) => s !== slot);
     // Kept in slotById so that the tasks it still runs release it and can be cancelled.
     this.learnInline = this.slots.length > 1;
-    this.defaultSlots = undefined;
+    this.candidateSlots.invalidate();
     this.shippingSlots = this.slots.filter((s) => s.executor.shipsFunctions).length;
     // Tasks parked for capacity there go back to placement.
     for (const t of slot.backlog.drain()) this.requeue(t);
@@ -234,11 +231,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
   };
 
-  /**
-   * Processors a default-placed task may use, while they do not depend on the task (every
-   * processor is a thread); null when they do. Recomputed after processors change.
-   */
-  private defaultSlots: ProcSlot[] | null | undefined;
+  /** Which processors a task may run on (the answer for default-placed tasks is kept). */
+  private readonly candidateSlots = new CandidateSlots();
 
   /** @internal Slots whose executors run tasks elsewhere (functions must travel there). */
   shippingSlots = 0;
@@ -250,27 +244,12 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** Forgets cached placement decisions; call when a processor's enablement changes. */
   invalidatePlacement(): void {
-    this.defaultSlots = undefined;
+    this.candidateSlots.invalidate();
   }
 
   /** @internal The processors `task` may run on (throws `SchedulingError` when none). */
   candidates(task: DTask<unknown>): ProcSlot[] {
-    if ((task.flags & TaskFlags.LocalOnly) !== 0) {
-      const local = this.slots.find((s) => s.executor.inline);
-      if (local) return [local];
-      throw new TaskFunctionError(
-        `Task #${task.id} must run on the thread that defined its function, which is no longer in this context`,
-      );
-    }
-    if ((task.flags & TaskFlags.Plain) !== 0) {
-      if (this.defaultSlots === undefined) {
-        this.defaultSlots = this.slots.every((s) => s.proc.kind === 'thread')
-          ? allowedSlots(task, taskScope(task), this.slots)
-          : null;
-      }
-      if (this.defaultSlots !== null) return this.defaultSlots;
-    }
-    return allowedSlots(task, taskScope(task), this.slots);
+    return this.candidateSlots.of(task, this.slots);
   }
 
   private dispatch(task: DTask<unknown>): void {

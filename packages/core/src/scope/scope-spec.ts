@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { ExactScope } from './exact-scope.js';
 import { IntersectionScope } from './intersection-scope.js';
@@ -27,7 +28,7 @@ export type ScopeSpec =
 /** The spec of `scope` (same as `scope.toSpec()`); called where options are sent elsewhere. */
 export function toScopeSpec(scope: AbstractScope): ScopeSpec {
   if (!isScope(scope)) {
-    throw new ArgumentError(`toScopeSpec(scope) needs a scope, got ${describe(scope)}`);
+    throw new ArgumentError(`toScopeSpec(scope) needs a scope, got ${describeValue(scope)}`);
   }
   return scope.toSpec();
 }
@@ -38,7 +39,9 @@ export function toScopeSpec(scope: AbstractScope): ScopeSpec {
  */
 export function fromScopeSpec(spec: ScopeSpec): AbstractScope {
   if (typeof spec !== 'object' || spec === null) {
-    throw new ArgumentError(`fromScopeSpec: expected a scope spec object, got ${describe(spec)}`);
+    throw new ArgumentError(
+      `fromScopeSpec: expected a scope spec object, got ${describeValue(spec)}`,
+    );
   }
   switch (spec.type) {
     case 'any':
@@ -72,10 +75,4 @@ function list(scopes: unknown, type: string): ScopeSpec[] {
     throw new ArgumentError(`fromScopeSpec: a ${type} spec needs a scopes array`);
   }
   return scopes;
-}
-
-function describe(x: unknown): string {
-  if (x === null) return 'null';
-  if (typeof x === 'object') return x.constructor?.name ?? 'object';
-  return `${typeof x} ${String(x)}`;
 }

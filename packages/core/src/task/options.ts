@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import type { AbstractScope } from '../scope/index.js';
 import { scope as buildScope, isScope, type ScopeSpecifier } from '../scope/index.js';
@@ -85,16 +86,10 @@ function toScopeOption(value: unknown, key: string): AbstractScope {
 function check(test: (v: unknown) => boolean, what: string): OptionNormalizer {
   return (value, key) => {
     if (!test(value)) {
-      throw new ArgumentError(`Option '${key}' must be ${what}; got ${describe(value)}`);
+      throw new ArgumentError(`Option '${key}' must be ${what}; got ${describeValue(value)}`);
     }
     return value;
   };
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'object') return value.constructor?.name ?? 'object';
-  return `${typeof value} ${String(value)}`;
 }
 
 const builtins: Record<string, OptionNormalizer> = {

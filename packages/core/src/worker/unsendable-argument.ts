@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 
 /**
@@ -17,7 +18,7 @@ export function unsendableArgument(
       structuredClone(args[i]);
     } catch (cause) {
       return new ArgumentError(
-        `Argument ${i} of task #${taskId} (${describe(args[i])}) cannot be copied to ${holder}: ` +
+        `Argument ${i} of task #${taskId} (${describeValue(args[i])}) cannot be copied to ${holder}: ` +
           `${cause instanceof Error ? cause.message : String(cause)}. A task that runs on another ` +
           'thread or process gets copies of its arguments, so they must be plain data (numbers, ' +
           'strings, arrays, plain objects, typed arrays, Maps, Sets). Pass a function as the ' +
@@ -28,10 +29,4 @@ export function unsendableArgument(
     }
   }
   return error;
-}
-
-function describe(x: unknown): string {
-  if (typeof x === 'function') return `function ${x.name || '(anonymous)'}`;
-  if (typeof x !== 'object' || x === null) return typeof x;
-  return `a ${x.constructor?.name ?? 'prototype-less object'}`;
 }

@@ -51,11 +51,16 @@ function running(s: Scheduler, target: ProcSlot & { sent: number[] }, t: DTask<u
   (s as unknown as { start: (t: DTask<unknown>, x: ProcSlot) => void }).start(t, target);
 }
 
+/** Two worker slots and the scheduler over them. */
+function twoWorkers() {
+  const a = slot('a');
+  const b = slot('b');
+  return { a, b, s: scheduler([a, b]) };
+}
+
 describe('slot queues: queue-ahead and stealing', () => {
   it('a worker queues about AHEAD_MS of estimated work while much more is parked', () => {
-    const a = slot('a');
-    const b = slot('b');
-    const s = scheduler([a, b]);
+    const { a, b, s } = twoWorkers();
     const done = task(1, 1);
     running(s, a, done);
     for (let i = 0; i < 100; i++) park(a, task(100 + i, 1));
@@ -68,9 +73,7 @@ describe('slot queues: queue-ahead and stealing', () => {
   });
 
   it('at the tail of a batch a worker queues only its share of what is still parked', () => {
-    const a = slot('a');
-    const b = slot('b');
-    const s = scheduler([a, b]);
+    const { a, b, s } = twoWorkers();
     const done = task(1, 1);
     running(s, a, done);
     running(s, b, task(2, 8)); // b is busy: it neither steals nor is stolen from while queued
@@ -84,9 +87,7 @@ describe('slot queues: queue-ahead and stealing', () => {
     expect(b.backlog.length).toBe(2);
     // The budget never falls below 1 ms, so a worker is not starved between two reports: with
     // 1.5 ms parked over 2 workers (0.75 each), all three 0.5 ms tasks go, not two.
-    const c = slot('c');
-    const d = slot('d');
-    const s2 = scheduler([c, d]);
+    const { a: c, s: s2 } = twoWorkers();
     const last = task(3, 1);
     running(s2, c, last);
     for (let i = 0; i < 3; i++) park(c, task(500 + i, 0.5));
@@ -96,9 +97,7 @@ describe('slot queues: queue-ahead and stealing', () => {
   });
 
   it('a worker out of parked work steals from the busiest one before it runs dry', () => {
-    const a = slot('a');
-    const b = slot('b');
-    const s = scheduler([a, b]);
+    const { a, b, s } = twoWorkers();
     // b still runs a task (it is not idle) but has nothing parked; a has 6 parked.
     running(s, b, task(1, 1));
     const done = task(2, 1);

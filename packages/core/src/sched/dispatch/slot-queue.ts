@@ -42,7 +42,7 @@ function aheadBudget(s: Scheduler): number {
   let parked = 0;
   let workers = 0;
   for (const slot of s.slots) {
-    if (slot.executor.inline || slot.removed) continue;
+    if (slot.executor.inline) continue; // `s.slots` holds no removed slot
     parked += slot.load - slot.sentLoad;
     workers++;
   }

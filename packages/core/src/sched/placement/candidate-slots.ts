@@ -1,0 +1,42 @@
+import { TaskFunctionError } from '../../errors/errors.js';
+import type { DTask } from '../../task/dtask.js';
+import { TaskFlags } from '../../task/task-state.js';
+import { allowedSlots, taskScope } from './allowed-processors.js';
+import type { ProcSlot } from './proc-slot.js';
+
+/**
+ * Which processors a task may run on. The answer for default-placed tasks is the same for all
+ * of them while the context's processors are all threads, so it is kept until they change.
+ */
+export class CandidateSlots {
+  /**
+   * Processors a default-placed task may use, while they do not depend on the task (every
+   * processor is a thread); null when they do; undefined until computed.
+   */
+  private defaults: ProcSlot[] | null | undefined;
+
+  /** Forgets the kept answer; call when processors or their enablement change. */
+  invalidate(): void {
+    this.defaults = undefined;
+  }
+
+  /** The processors among `slots` that `task` may run on (throws `SchedulingError` when none). */
+  of(task: DTask<unknown>, slots: ProcSlot[]): ProcSlot[] {
+    if ((task.flags & TaskFlags.LocalOnly) !== 0) {
+      const local = slots.find((s) => s.executor.inline);
+      if (local) return [local];
+      throw new TaskFunctionError(
+        `Task #${task.id} must run on the thread that defined its function, which is no longer in this context`,
+      );
+    }
+    if ((task.flags & TaskFlags.Plain) !== 0) {
+      if (this.defaults === undefined) {
+        this.defaults = slots.every((s) => s.proc.kind === 'thread')
+          ? allowedSlots(task, taskScope(task), slots)
+          : null;
+      }
+      if (this.defaults !== null) return this.defaults;
+    }
+    return allowedSlots(task, taskScope(task), slots);
+  }
+}
