@@ -2,6 +2,7 @@
 // ends them, and a context's threads come and go with it. Needs the built dist.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Context, everywhere, WorkerLostError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,18 @@ import { threads } from './index.js';
 declare const dtask: { taskProcessor(): { id: string } };
 
 describe('threads: lifecycle', () => {
+  // Regression: in Node 20, a thread ended (terminate(), or process.exit() in a module it
+  // imports) while its entry module is in a top-level await aborts the whole process (a V8
+  // fatal error that took down about one test run in seven). The entry must not have one.
+  it('the worker entry module has no top-level await', () => {
+    const source = readFileSync(new URL('./worker-entry.ts', import.meta.url), 'utf8');
+    // Top-level statements start at column 0; comments there do not count.
+    const topLevelAwaits = source
+      .split('\n')
+      .filter((line) => !line.startsWith('//') && /^\S.*\bawait\b/.test(line));
+    expect(topLevelAwaits).toEqual([]);
+  });
+
   it('a program that does not call shutdown() exits by itself once its threads are idle', () => {
     const script = fileURLToPath(new URL('./__fixtures__/child-main.mjs', import.meta.url));
     const t0 = performance.now();

@@ -70,7 +70,8 @@ export function trsm(l: Tile, b: Tile): void {
 
 /**
  * BLAS `syrk` (lower): `c ← c − a·aᵀ`, on the lower triangle of `c` only. Blocks of 2×2
- * elements of `c`, as in `gemm`.
+ * elements of `c`, as in `gemm`; the block loop is repeated, not shared, because each kernel
+ * travels to the worker threads on its own, as its source text.
  */
 export function syrk(a: Tile, c: Tile): void {
   const ad = a.data;
