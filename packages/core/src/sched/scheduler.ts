@@ -17,7 +17,7 @@ import type { Executor, ExecutorSink, RemoteResult } from './dispatch/executor.j
 import { isThenable } from './dispatch/is-thenable.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
 import { sendAhead } from './dispatch/send-ahead.js';
-import { isFull, priorityOf, releaseSlot } from './dispatch/slot-queue.js';
+import { isFull, priorityOf, queueSeconds, releaseSlot } from './dispatch/slot-queue.js';
 import { runGuards } from './dynamic/wait-guards.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { recoverLostTasks } from './faults/worker-lost.js';
@@ -229,6 +229,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
         return;
       }
     }
+    queueSeconds(this);
   };
 
   /** Which processors a task may run on (the answer for default-placed tasks is kept). */

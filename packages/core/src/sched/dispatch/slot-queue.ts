@@ -73,10 +73,46 @@ export function refill(s: Scheduler, slot: ProcSlot, budget = AHEAD_MS): void {
       slot.backlog.shift(); // cancelled while parked
       continue;
     }
-    if (isFull(slot, next, budget)) break;
+    if (isFull(slot, next, budget) && !mayQueueSecond(s, slot, next)) break;
     slot.backlog.shift();
     s.start(next, slot);
   }
+}
+
+/**
+ * After a burst of placements: a worker running one long task gets the best of its parked tasks
+ * queued behind it (see `mayQueueSecond`), since the tasks made ready by a completion are parked
+ * after that completion's own refill.
+ */
+export function queueSeconds(s: Scheduler): void {
+  let budget: number | undefined;
+  for (const slot of s.slots) {
+    if (slot.inFlight !== 1 || slot.backlog.length === 0 || slot.executor.inline) continue;
+    budget ??= aheadBudget(s);
+    refill(s, slot, budget);
+  }
+}
+
+/**
+ * Whether `slot`, whose one task in flight already fills the queue-ahead budget (a long task),
+ * may still take `next` to start when that one ends. Without it the worker idles for a round
+ * trip after every long task: about 0.2 ms on this 2-core VM (two thread wake-ups and two
+ * `postMessage`s), 25-50 ms per 120-task tiled Cholesky. Only while at least one parked task
+ * per worker is left (`next` included), so that every other worker still finds work when it
+ * frees up: at the tail of a batch a long task is never bound to a busy worker while another
+ * idles. A simulation of the Cholesky DAG gave 1.94× on 2 workers with it, 1.90× without.
+ */
+function mayQueueSecond(s: Scheduler, slot: ProcSlot, next: DTask<unknown>): boolean {
+  const occupancy = next.options.occupancy ?? 1;
+  if (slot.inFlight !== 1 || slot.inFlight + occupancy > slot.executor.capacity) return false;
+  let parked = 0;
+  let workers = 0;
+  for (const other of s.slots) {
+    if (other.executor.inline) continue;
+    parked += other.backlog.length;
+    workers++;
+  }
+  return parked >= workers;
 }
 
 /**
