@@ -122,6 +122,21 @@ describe('spawnDatadeps: boundaries', () => {
     expect(new Set(await Promise.all(where)).size).toBe(2);
   });
 
+  it('the first task starts on an idle thread while the region is still spawning', async () => {
+    const { ctx, k } = await rig();
+    const order = new Int32Array(new SharedArrayBuffer(4 * 8));
+    const x = sharedF64(4);
+    const seenWhileSpawning = await spawnDatadeps(() => {
+      ctx.spawn(k.stampOn, InOut(x), order, 1, 1);
+      // Spawning goes on (here: a busy wait of up to 3 s); the task must not wait for it to end.
+      const until = Date.now() + 3000;
+      while (Atomics.load(order, 0) === 0 && Date.now() < until);
+      return Atomics.load(order, 0) > 0;
+    });
+    expect(seenWhileSpawning).toBe(true);
+    expect([...order.subarray(1, 3)]).toEqual([1, 11]);
+  });
+
   it('a bad argument throws ArgumentError at spawn, inside the region', async () => {
     const { ctx, k } = await rig();
     const error = await spawnDatadeps(() => {

@@ -17,7 +17,13 @@ import type { Executor, ExecutorSink, RemoteResult } from './dispatch/executor.j
 import { isThenable } from './dispatch/is-thenable.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
 import { sendAhead } from './dispatch/send-ahead.js';
-import { isFull, priorityOf, queueSeconds, releaseSlot } from './dispatch/slot-queue.js';
+import {
+  hasIdleWorker,
+  isFull,
+  priorityOf,
+  queueSeconds,
+  releaseSlot,
+} from './dispatch/slot-queue.js';
 import { runGuards } from './dynamic/wait-guards.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { recoverLostTasks } from './faults/worker-lost.js';
@@ -101,8 +107,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /**
    * Takes a task into the graph: links it to the tasks and pending chunks it takes as inputs
    * (plus `extraDeps`, which it waits for without receiving values) and queues it once they exist.
+   * `early` (a task queue's `startEarly`): if it is ready now and a worker is idle, it starts now.
    */
-  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>): void {
+  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early = false): void {
     if (task.state !== TaskState.Queued) return; // cancelled while held by a task queue
     task.state = TaskState.Pending;
     if (loggingState.enabled) {
@@ -151,7 +158,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       return;
     }
     task.waiting = waiting;
-    if (waiting === 0 && task.state === TaskState.Pending) this.makeReady(task);
+    if (waiting === 0 && task.state === TaskState.Pending) this.makeReady(task, early);
   }
 
   /** @internal Makes `task` wait for `upstream`: 1 if it must wait, 0 if it exists, -1 if failed. */
@@ -179,13 +186,30 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     failTree(task, upstream.value, (t) => this.finished(t), upstream);
   }
 
-  private makeReady(task: DTask<unknown>): void {
+  private makeReady(task: DTask<unknown>, early = false): void {
     task.state = TaskState.Ready;
     this.ready.push(task);
     if (!this.scheduled) {
       this.scheduled = true;
       queueMicrotask(this.pumpOutside);
     }
+    if (early && !this.pumping && this.ready.length === 1 && hasIdleWorker(this)) {
+      frames.exit(this.startEarly);
+    }
+  }
+
+  /** Places the one ready task now (see `submit`'s `early`); the pump still runs later. */
+  private readonly startEarly = (): void => {
+    const task = this.ready.shift();
+    if (task === undefined || task.state !== TaskState.Ready) return;
+    this.dispatch(task, true);
+    this.flushWoke();
+  };
+
+  /** An idle worker got work: it starts now, not after the whole burst is placed. */
+  private flushWoke(): void {
+    this.woke?.executor.flush?.();
+    this.woke = undefined;
   }
 
   /** Puts a task back to be placed again (its processor went away). */
@@ -209,26 +233,28 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** A processor that was idle until the task being dispatched now (see `pump`). */
   private woke: ProcSlot | undefined = undefined;
 
+  /** True while `pump` runs (a task placed early must not re-enter it). */
+  private pumping = false;
+
   private readonly pump = (): void => {
     this.scheduled = false;
+    this.pumping = true;
     const start = performance.now();
     let n = 0;
     let task: DTask<unknown> | undefined;
     while ((task = this.ready.shift()) !== undefined) {
       if (task.state === TaskState.Ready) this.dispatch(task);
-      if (this.woke !== undefined) {
-        // An idle worker got work: it starts now, not after the whole burst is placed.
-        this.woke.executor.flush?.();
-        this.woke = undefined;
-      }
+      if (this.woke !== undefined) this.flushWoke();
       if ((++n & 255) === 0 && performance.now() - start > SLICE_MS) {
         if (this.ready.length > 0 && !this.scheduled) {
           this.scheduled = true;
           setImmediate(this.pump);
         }
+        this.pumping = false;
         return;
       }
     }
+    this.pumping = false;
     queueSeconds(this);
   };
 
@@ -253,7 +279,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     return this.candidateSlots.of(task, this.slots);
   }
 
-  private dispatch(task: DTask<unknown>): void {
+  /** `early`: placed while its spawner still runs, so never on the calling thread (see `submit`). */
+  private dispatch(task: DTask<unknown>, early = false): void {
     if (this.losses > 0 && waitForLostInputs(this, task)) return;
     let slot: ProcSlot;
     try {
@@ -262,6 +289,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       if (typeof task.fn !== 'function') pinResultToFunctionChunk(task);
     } catch (error) {
       this.fail(task, error);
+      return;
+    }
+    if (slot.executor.inline && early) {
+      this.ready.push(task); // runs in the pump, after its spawner has returned
       return;
     }
     if (slot.executor.inline) {

@@ -72,8 +72,10 @@ export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]):
   const task = makeTask(scheduler, nextTaskId(), fn, args, options, inherited);
   task.flags = frame?.frameTask === undefined ? flags : flags | TaskFlags.Nested;
   const queue = frame === undefined ? undefined : frame.queue;
-  if (queue !== undefined) queue.enqueue(task, (t, extra) => scheduler.submit(t, extra));
-  else scheduler.submit(task);
+  if (queue !== undefined) {
+    const early = queue.startEarly === true;
+    queue.enqueue(task, (t, extra) => scheduler.submit(t, extra, early));
+  } else scheduler.submit(task);
   return task;
 }
 
@@ -91,7 +93,8 @@ export function makeTask(
 
 /** Where `spawn` hands tasks: the scheduler, or a worker runtime's proxy of it. */
 export interface TaskSink extends TaskOwner {
-  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>): void;
+  /** `early`: the task queue's `startEarly` (a scheduler may ignore it). */
+  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early?: boolean): void;
   /**
    * Checks that `fn` can run somewhere its options allow (throws `TaskFunctionError` if not)
    * and returns the task flags it implies (e.g. must run on this thread).

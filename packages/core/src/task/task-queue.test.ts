@@ -110,6 +110,18 @@ describe('task queues', () => {
     expect(log).toEqual(['gate', 'after']);
   });
 
+  it('startEarly never runs a task inside spawn when only the calling thread can run it', async () => {
+    const ran: number[] = [];
+    const queue: TaskQueue = { startEarly: true, enqueue: (task, submit) => submit(task) };
+    const tasks = withTaskQueue(queue, () => {
+      const t = [spawn(() => ran.push(1)), spawn(() => ran.push(2))];
+      expect(ran).toEqual([]); // in-process: they run once the spawning code yields, as usual
+      return t;
+    });
+    await Promise.all(tasks);
+    expect(ran).toEqual([1, 2]);
+  });
+
   it('withTaskQueue checks its arguments', () => {
     expect(() => withTaskQueue({} as TaskQueue, () => 1)).toThrow(ArgumentError);
     expect(() => withTaskQueue({ enqueue() {} }, 1 as never)).toThrow(ArgumentError);

@@ -11,6 +11,14 @@ import { spawnTask, type TaskSink } from './spawn-task.js';
 export interface TaskQueue {
   /** Takes `task`, which is not yet known to the scheduler. */
   enqueue(task: DTask<unknown>, submit: SubmitTask): void;
+  /**
+   * When true, a task this queue submits that is ready at once goes to an idle worker right
+   * away, not once the code spawning it yields: a region that spends milliseconds spawning
+   * (datadeps analyses every argument) has its first tasks running meanwhile. It is never run
+   * on the calling thread then (that waits for the usual pass), and it is not sent ahead
+   * together with the tasks spawned after it, so leave it off for chains of value dependencies.
+   */
+  readonly startEarly?: boolean;
 }
 
 /** Hands a task to its scheduler, with tasks it must wait for without receiving their values. */

@@ -79,6 +79,14 @@ export function refill(s: Scheduler, slot: ProcSlot, budget = AHEAD_MS): void {
   }
 }
 
+/** Whether a processor of another thread or process has nothing sent or parked. */
+export function hasIdleWorker(s: Scheduler): boolean {
+  for (const slot of s.slots) {
+    if (!slot.executor.inline && slot.inFlight === 0 && slot.backlog.length === 0) return true;
+  }
+  return false;
+}
+
 /**
  * After a burst of placements: a worker running one long task gets the best of its parked tasks
  * queued behind it (see `mayQueueSecond`), since the tasks made ready by a completion are parked
