@@ -32,7 +32,8 @@ import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
 import { CandidateSlots } from './placement/candidate-slots.js';
 import { chooseSlot } from './placement/choose-slot.js';
 import { CostModel } from './placement/cost-model.js';
-import { ProcSlot } from './placement/proc-slot.js';
+import type { ProcSlot } from './placement/proc-slot.js';
+import { addSlot, removeSlot } from './placement/slot-set.js';
 import { pendingTaskOf } from './ready/pending-task-of.js';
 import { ReadyQueue } from './ready/ready-queue.js';
 
@@ -59,43 +60,17 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** Tasks handed to a non-inline executor or awaiting a promise, for cancel/halt/getDagIds. */
   readonly running = new Set<DTask<unknown>>();
   private scheduled = false;
-  /** Whether to time inline tasks (only useful once there is a choice of processor). */
-  private learnInline = false;
+  /** @internal Whether to time inline tasks (only useful once there is a choice of processor). */
+  learnInline = false;
 
   /** Adds (or replaces) the processor `proc`, run by `executor`. */
   addProcessor(proc: Processor, executor: Executor): ProcSlot {
-    const slot = new ProcSlot(proc, executor);
-    const old = this.slotById.get(proc.id);
-    if (old && !old.removed) this.slots[this.slots.indexOf(old)] = slot;
-    else this.slots.push(slot);
-    if (old) {
-      // Tasks still running there (also after rmProcs) release into the new slot; parked
-      // ones move over.
-      slot.inFlight = old.inFlight;
-      slot.load = old.load;
-      slot.sentLoad = old.sentLoad;
-      for (const t of old.backlog.drain()) slot.backlog.push(t);
-    }
-    this.slotById.set(proc.id, slot);
-    this.learnInline = this.slots.filter((s) => !s.removed).length > 1;
-    this.candidateSlots.invalidate();
-    this.shippingSlots = this.slots.filter((s) => s.executor.shipsFunctions).length;
-    return slot;
+    return addSlot(this, proc, executor);
   }
 
   /** Stops giving `proc` new tasks; what it holds finishes. */
   removeProcessor(proc: Processor): boolean {
-    const slot = this.slotById.get(proc.id);
-    if (!slot || slot.removed) return false;
-    slot.removed = true;
-    this.slots = this.slots.filter((s) => s !== slot);
-    // Kept in slotById so that the tasks it still runs release it and can be cancelled.
-    this.learnInline = this.slots.length > 1;
-    this.candidateSlots.invalidate();
-    this.shippingSlots = this.slots.filter((s) => s.executor.shipsFunctions).length;
-    // Tasks parked for capacity there go back to placement.
-    for (const t of slot.backlog.drain()) this.requeue(t);
-    return true;
+    return removeSlot(this, proc);
   }
 
   /** The slot of a processor id, if it is in this context. */
@@ -258,8 +233,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     queueSeconds(this);
   };
 
-  /** Which processors a task may run on (the answer for default-placed tasks is kept). */
-  private readonly candidateSlots = new CandidateSlots();
+  /** @internal Which processors a task may run on (kept for default-placed tasks). */
+  readonly candidateSlots = new CandidateSlots();
 
   /** @internal Slots whose executors run tasks elsewhere (functions must travel there). */
   shippingSlots = 0;
