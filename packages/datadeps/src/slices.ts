@@ -30,29 +30,34 @@ function describe(x: unknown): string {
  * Throws `ArgumentError` saying what a slice may be.
  */
 export function checkSlice(s: unknown, position: number): asserts s is Slice {
-  const what = `view(): slice ${position} (${describe(s)})`;
   if (s === ':') return;
+  // Built only on the way to an error: views are made per task, often hundreds per region.
+  const what = (): string => `view(): slice ${position} (${describe(s)})`;
   if (typeof s === 'number') {
     if (!Number.isInteger(s) || s < 0) {
-      throw new ArgumentError(`${what} must be a non-negative integer index (indices are 0-based)`);
+      throw new ArgumentError(
+        `${what()} must be a non-negative integer index (indices are 0-based)`,
+      );
     }
     return;
   }
   if (Array.isArray(s) && (s.length === 2 || s.length === 3)) {
     const [start, end, step = 1] = s as number[];
     if (![start, end, step].every(Number.isInteger)) {
-      throw new ArgumentError(`${what}: a range is [start, end] or [start, end, step] of integers`);
+      throw new ArgumentError(
+        `${what()}: a range is [start, end] or [start, end, step] of integers`,
+      );
     }
     if (start < 0 || end < start) {
       throw new ArgumentError(
-        `${what}: a range [start, end) needs 0 ≤ start ≤ end (half-open, 0-based)`,
+        `${what()}: a range [start, end) needs 0 ≤ start ≤ end (half-open, 0-based)`,
       );
     }
-    if (step < 1) throw new ArgumentError(`${what}: the step must be 1 or more`);
+    if (step < 1) throw new ArgumentError(`${what()}: the step must be 1 or more`);
     return;
   }
   throw new ArgumentError(
-    `${what} is not a slice: use an integer index, [start, end], [start, end, step] or ':'`,
+    `${what()} is not a slice: use an integer index, [start, end], [start, end, step] or ':'`,
   );
 }
 
