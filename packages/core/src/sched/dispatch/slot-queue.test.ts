@@ -112,14 +112,20 @@ describe('slot queues: queue-ahead and stealing', () => {
     expect(a.load).toBe(5 + 3);
   });
 
-  it('a worker finishing a long task gets the next one queued behind it while plenty is parked', () => {
+  /** `a` finishes a 12 ms task with `parked` more parked, while `b` runs one with none parked. */
+  function afterLongTask(parked: number) {
     const { a, b, s } = twoWorkers();
     const done = task(1, 12);
     running(s, a, done);
-    running(s, b, task(2, 12)); // b is busy with a long task and has nothing parked
-    for (let i = 0; i < 4; i++) park(a, task(100 + i, 12));
+    running(s, b, task(2, 12));
+    for (let i = 0; i < parked; i++) park(a, task(100 + i, 12));
     done.state = TaskState.Done;
     releaseSlot(s, done);
+    return a;
+  }
+
+  it('a worker finishing a long task gets the next one queued behind it while plenty is parked', () => {
+    const a = afterLongTask(4);
     // 100 alone fills the 8 ms budget, but 3 tasks stay parked for 2 workers: 101 is queued
     // behind it, so a starts 101 without waiting for a round trip to the scheduler. Never a third.
     expect(a.sent.slice(1)).toEqual([100, 101]);
@@ -127,13 +133,7 @@ describe('slot queues: queue-ahead and stealing', () => {
   });
 
   it('at the tail of a batch a long task is not queued behind another one', () => {
-    const { a, b, s } = twoWorkers();
-    const done = task(1, 12);
-    running(s, a, done);
-    running(s, b, task(2, 12));
-    for (let i = 0; i < 2; i++) park(a, task(100 + i, 12));
-    done.state = TaskState.Done;
-    releaseSlot(s, done);
+    const a = afterLongTask(2);
     // Once 100 is sent, 1 task is parked for 2 workers: 101 waits for whichever frees up first.
     expect(a.sent.slice(1)).toEqual([100]);
     expect(a.backlog.length).toBe(1);
