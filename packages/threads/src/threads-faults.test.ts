@@ -197,7 +197,21 @@ function stuckTasks(ctx: Rig['ctx']): string[] {
   const out: string[] = [];
   for (const t of (ctx.scheduler as any).running as Set<any>) {
     const lost = t.args.filter((a: any) => a?.value?.isLost?.() === true).map((a: any) => a.id);
-    out.push(`#${t.id} ${t.fn.name} on ${t.proc?.id} flags=${t.flags} lost inputs: ${lost}`);
+    const inputs = t.args
+      .filter((a: any) => typeof a?.id === 'number')
+      .map(
+        (a: any) =>
+          `#${a.id} state=${a.state} flags=${a.flags} on ${a.proc?.id}` +
+          (a.value?.processor ? ` held by ${a.value.processor.id}` : ''),
+      );
+    const executor = (ctx.scheduler as any).slotOf(t.proc?.id)?.executor;
+    const where = executor?.inFlight
+      ? `in its connection's flight: ${executor.inFlight.get(t.id) === t}, connection closed: ${executor.closed}`
+      : 'no connection';
+    out.push(
+      `#${t.id} ${t.fn.name} on ${t.proc?.id} state=${t.state} flags=${t.flags} (${where}) ` +
+        `lost inputs: ${lost}; inputs: ${inputs.join(', ')}`,
+    );
   }
   return out;
 }

@@ -26,6 +26,7 @@ import {
 } from './dispatch/slot-queue.js';
 import { runGuards } from './dynamic/wait-guards.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
+import { withdrawSentAhead } from './faults/withdraw-sent-ahead.js';
 import { recoverLostTasks } from './faults/worker-lost.js';
 import { admitFunction } from './placement/admit.js';
 import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
@@ -416,12 +417,14 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   lost(tasks: Iterable<DTask<unknown>>, reason: unknown, byUs = false): void {
     this.losses++;
     const list = [...tasks];
-    for (const t of list) {
+    const withdrawn = withdrawSentAhead(this, list);
+    for (const t of list.concat(withdrawn)) {
       if ((t.flags & TaskFlags.Counted) === 0) continue;
       t.flags &= ~TaskFlags.Counted;
       releaseSlot(this, t);
     }
     recoverLostTasks(this, list, reason, byUs);
+    recoverLostTasks(this, withdrawn, reason, true);
   }
 
   private afterRun(task: DTask<unknown>): void {

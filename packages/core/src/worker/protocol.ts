@@ -73,6 +73,8 @@ export type ToWorker =
   | { op: 'fetch'; req: number; key: number; take?: boolean }
   | { op: 'release'; keys: number[] }
   | { op: 'cancel'; id: number }
+  /** Forget a task sent ahead that has not started (it is placed again); no answer. */
+  | { op: 'withdraw'; id: number }
   | { op: 'reply'; req: number; value: unknown }
   | { op: 'reject'; req: number; error: SerializedError }
   | { op: 'close' };

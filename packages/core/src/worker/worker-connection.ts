@@ -214,6 +214,11 @@ export class WorkerConnection implements Executor {
     this.out.flush();
   }
 
+  withdraw(task: DTask<unknown>): void {
+    if (this.inFlight.delete(task.id) && !this.closed)
+      this.out.push({ op: 'withdraw', id: task.id });
+  }
+
   cancel(task: DTask<unknown>): void {
     if (!this.inFlight.delete(task.id) || this.closed) return;
     this.out.push({ op: 'cancel', id: task.id });

@@ -119,6 +119,30 @@ describe('worker runtime over an in-memory transport', () => {
     expect(await b).toEqual([500, 2, procs[1].id]);
   });
 
+  for (const closes of [true, false]) {
+    it(`a fetch asked over a peer link that is then replaced is retried${closes ? ', the old link closing after' : ', the old link never closing'} (regression: chaos-test hangs)`, async () => {
+      const { ctx, procs, runtimes } = (current = rig(2));
+      const [two, three] = runtimes;
+      const a = ctx.spawn(on(procs[1]), () => new Float64Array(500).fill(3)); // held by thread 3
+      await a.wait();
+      // Thread 2's link to thread 3 now goes nowhere (like one to a thread that just died):
+      // what it asks there is never answered.
+      const [deadEnd] = inMemoryTransportPair();
+      two.connectPeer(procs[1].id, deadEnd);
+      const b = ctx.spawn(on(procs[0]), (xs: Float64Array) => xs[0] + xs.length, a);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // b's fetch is on the dead link
+      // The link to the replacement arrives; the dead one closes after it, or never.
+      const [x, y] = inMemoryTransportPair();
+      two.connectPeer(procs[1].id, x);
+      three.connectPeer(procs[0].id, y);
+      if (closes) deadEnd.close();
+      const hang = new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('b hung on the dead link')), 5000),
+      );
+      expect(await Promise.race([b, hang])).toBe(503);
+    });
+  }
+
   it('a runtime runs a task sent ahead once its local input exists', async () => {
     const { ctx, procs, runtimes } = (current = rig(1));
     const a = ctx.spawn(on(procs[0]), () => new Float64Array(300).fill(5));

@@ -126,7 +126,12 @@ export class WorkerRuntime {
     out.onUnsendable = (m, error) =>
       m.op === 'value' ? { op: 'error', req: m.req, error: serializeError(error) } : undefined;
     const requests = new Requests();
+    const replaced = this.peers.get(holder);
     this.peers.set(holder, { out, requests });
+    // A link is replaced when its thread died and a new one took its name. The old link may
+    // never close (a port sent to a thread killed before it read it), so what was asked over
+    // it is given up now: those tasks run again and ask the replacement.
+    replaced?.requests.rejectAll(new InputLostError(`Peer ${holder} was replaced`));
     transport.onMessage((batch) => {
       for (const m of batch as PeerMessage[]) {
         if (m.op === 'peerFetch') this.servePeer(out, m.req, m.key);
@@ -135,9 +140,12 @@ export class WorkerRuntime {
       }
     });
     transport.onClose(() => {
-      if (this.peers.get(holder)?.out !== out) return; // replaced by a newer connection
-      this.peers.delete(holder);
+      // What was asked over this connection will not be answered, even when a newer connection
+      // to a replacement of that peer has arrived meanwhile (regression: a fetch sent just
+      // before the replacement's link hung its task forever). The task then runs again and
+      // asks the replacement, or its input is recomputed.
       requests.rejectAll(new InputLostError(`Peer ${holder} closed; what it held is gone`));
+      if (this.peers.get(holder)?.out === out) this.peers.delete(holder);
     });
   }
 
@@ -211,6 +219,9 @@ export class WorkerRuntime {
         break;
       case 'cancel':
         this.cancel(m.id);
+        break;
+      case 'withdraw':
+        this.withdraw(m.id);
         break;
       case 'reply':
         this.requests.resolve(m.req, m.value);
@@ -407,6 +418,17 @@ export class WorkerRuntime {
     if (!task) return;
     task.cancel(new CancelledError(`Task #${id} was cancelled`));
     this.finishFail(task, new CancelledError(`Task #${id} was cancelled`));
+  }
+
+  /**
+   * The scheduler placed a task sent ahead here again elsewhere (an input it waited for is made
+   * elsewhere now): drop it silently. It has not started: it waits for that input.
+   */
+  private withdraw(id: number): void {
+    const task = this.running.get(id);
+    if (task === undefined || task.startedAt !== 0) return;
+    task.cancelled = true; // a wake-up or a fetch that still ends does not run it
+    this.running.delete(id);
   }
 
   /** A result that cannot travel fails its task (or its fetch) instead of vanishing. */

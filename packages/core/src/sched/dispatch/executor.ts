@@ -43,6 +43,11 @@ export interface Executor {
   /** Asks a running task to stop (best effort; the scheduler has already failed it). */
   cancel?(task: DTask<unknown>): void;
   /**
+   * Takes back a task sent ahead that has not started, without an answer: the scheduler places
+   * it again (an input it waits for will be made elsewhere). Needed with `acceptsPending`.
+   */
+  withdraw?(task: DTask<unknown>): void;
+  /**
    * Sends what `run` has queued now instead of at the end of the microtask queue (an executor
    * that batches its messages). The scheduler calls it when an idle processor got work, so the
    * processor starts while the rest of the burst is still being placed.
