@@ -15,3 +15,4 @@ export {
   storageDeviceConformance,
 } from './testing/storage-conformance.js';
 export { type StorageSample, storageSamples } from './testing/storage-samples.js';
+export { type MakeTransportPair, transportConformance } from './testing/transport-conformance.js';

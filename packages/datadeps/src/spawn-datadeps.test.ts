@@ -137,6 +137,28 @@ describe('spawnDatadeps: boundaries', () => {
     expect([...order.subarray(1, 3)]).toEqual([1, 11]);
   });
 
+  it('a task whose input finished starts while the region is still spawning', async () => {
+    const { ctx, k } = await rig();
+    const order = new Int32Array(new SharedArrayBuffer(4 * 8));
+    const x = sharedF64(4);
+    const y = sharedF64(4);
+    const seenWhileSpawning = await spawnDatadeps(() => {
+      ctx.spawn(k.stampOn, InOut(x), order, 1, 1);
+      ctx.spawn(k.stampOn, In(x), order, 1, 2); // waits for the first one
+      // Spawning goes on for up to 3 s (unrelated tasks, one per millisecond); the second task
+      // must start as soon as the first is done, not once the region yields.
+      const until = Date.now() + 3000;
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      while (Atomics.load(order, 0) < 3 && Date.now() < until) {
+        ctx.spawn(k.fill, Out(y), 0);
+        Atomics.wait(pause, 0, 0, 1);
+      }
+      return Atomics.load(order, 0) >= 3;
+    });
+    expect(seenWhileSpawning).toBe(true);
+    expect([...order.subarray(1, 5)]).toEqual([1, 11, 2, 12]);
+  });
+
   it('a bad argument throws ArgumentError at spawn, inside the region', async () => {
     const { ctx, k } = await rig();
     const error = await spawnDatadeps(() => {

@@ -1,4 +1,4 @@
-import type { MessagePort, TransferListItem } from 'node:worker_threads';
+import { type MessagePort, receiveMessageOnPort, type TransferListItem } from 'node:worker_threads';
 import type { Transport } from '@dtask/core/worker';
 
 /**
@@ -7,6 +7,7 @@ import type { Transport } from '@dtask/core/worker';
  */
 export function portTransport(port: MessagePort): Transport {
   let closeHandler: ((reason?: unknown) => void) | undefined;
+  let messageHandler: ((message: unknown) => void) | undefined;
   let closed = false;
   port.on('close', () => {
     if (closed) return;
@@ -18,7 +19,19 @@ export function portTransport(port: MessagePort): Transport {
       port.postMessage(message, transfer);
     },
     onMessage(handler) {
+      messageHandler = handler;
       port.on('message', handler);
+    },
+    poll() {
+      // A message taken with receiveMessageOnPort is not emitted as a 'message' event too.
+      if (closed || messageHandler === undefined) return false;
+      let any = false;
+      let next: { message: unknown } | undefined;
+      while ((next = receiveMessageOnPort(port)) !== undefined) {
+        any = true;
+        messageHandler(next.message);
+      }
+      return any;
     },
     onClose(handler) {
       closeHandler = handler;

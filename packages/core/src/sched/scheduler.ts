@@ -24,6 +24,7 @@ import {
   queueSeconds,
   releaseSlot,
 } from './dispatch/slot-queue.js';
+import { takeInWhileSpawning } from './dispatch/take-in-while-spawning.js';
 import { runGuards } from './dynamic/wait-guards.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { withdrawSentAhead } from './faults/withdraw-sent-ahead.js';
@@ -135,6 +136,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
     task.waiting = waiting;
     if (waiting === 0 && task.state === TaskState.Pending) this.makeReady(task, early);
+    if (early) takeInWhileSpawning(this);
   }
 
   /** @internal Makes `task` wait for `upstream`: 1 if it must wait, 0 if it exists, -1 if failed. */
@@ -169,17 +171,17 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       this.scheduled = true;
       queueMicrotask(this.pumpOutside);
     }
-    if (early && !this.pumping && this.ready.length === 1 && hasIdleWorker(this)) {
-      frames.exit(this.startEarly);
-    }
+    if (early && this.ready.length === 1 && hasIdleWorker(this)) frames.exit(this.placeEarly);
   }
 
-  /** Places the one ready task now (see `submit`'s `early`); the pump still runs later. */
-  private readonly startEarly = (): void => {
-    const task = this.ready.shift();
-    if (task === undefined || task.state !== TaskState.Ready) return;
-    this.dispatch(task, true);
-    this.flushWoke();
+  /** @internal Places ready tasks on idle workers now, while their spawner runs (`early`). */
+  readonly placeEarly = (): void => {
+    if (this.pumping) return;
+    for (let n = this.ready.length; n > 0 && hasIdleWorker(this); n--) {
+      const task = this.ready.shift()!;
+      if (task.state === TaskState.Ready) this.dispatch(task, true);
+      this.flushWoke();
+    }
   };
 
   /** An idle worker got work: it starts now, not after the whole burst is placed. */
@@ -209,8 +211,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** A processor that was idle until the task being dispatched now (see `pump`). */
   private woke: ProcSlot | undefined = undefined;
 
-  /** True while `pump` runs (a task placed early must not re-enter it). */
-  private pumping = false;
+  /** @internal True while `pump` runs (a task placed early must not re-enter it). */
+  pumping = false;
 
   private readonly pump = (): void => {
     this.scheduled = false;

@@ -6,6 +6,8 @@ class InMemoryEnd implements Transport {
   private handler: ((message: unknown) => void) | undefined;
   private closeHandler: ((reason?: unknown) => void) | undefined;
   private inbox: unknown[] = [];
+  /** Sent to this end and not yet delivered (each has a delivery scheduled). */
+  private arriving: unknown[] = [];
   closed = false;
 
   send(message: unknown, transfer?: TransferListItem[]): void {
@@ -13,13 +15,23 @@ class InMemoryEnd implements Transport {
     // Cloning (and detaching transferred buffers) gives the same semantics as a MessagePort.
     const copy = structuredClone(message, transfer ? { transfer } : undefined);
     const peer = this.peer;
-    setImmediate(() => peer.deliver(copy));
+    peer.arriving.push(copy);
+    setImmediate(() => peer.deliverNext());
   }
 
-  private deliver(message: unknown): void {
+  /** Delivers the oldest arriving message, unless `poll` took it already. */
+  private deliverNext(): void {
+    if (this.arriving.length === 0) return;
+    const message = this.arriving.shift();
     if (this.closed) return;
     if (this.handler) this.handler(message);
     else this.inbox.push(message);
+  }
+
+  poll(): boolean {
+    if (this.closed || this.handler === undefined || this.arriving.length === 0) return false;
+    while (this.arriving.length > 0) this.deliverNext();
+    return true;
   }
 
   onMessage(handler: (message: unknown) => void): void {

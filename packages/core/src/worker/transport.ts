@@ -10,6 +10,12 @@ export interface Transport {
   send(message: unknown, transfer?: TransferListItem[]): void;
   /** Registers the handler of incoming messages (one handler; a later call replaces it). */
   onMessage(handler: (message: unknown) => void): void;
+  /**
+   * Hands the messages that have already arrived to the message handler now, synchronously,
+   * instead of on a later turn of the event loop; true if there were any. Lets the scheduler
+   * take in finished work while user code keeps its thread busy spawning. Optional.
+   */
+  poll?(): boolean;
   /** Registers a handler called once when the channel closes or breaks (e.g. the worker died). */
   onClose(handler: (reason?: unknown) => void): void;
   /** Closes the channel; both ends' close handlers run. */

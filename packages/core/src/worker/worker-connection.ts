@@ -214,6 +214,10 @@ export class WorkerConnection implements Executor {
     this.out.flush();
   }
 
+  poll(): void {
+    if (!this.closed) this.transport.poll?.();
+  }
+
   withdraw(task: DTask<unknown>): void {
     if (this.inFlight.delete(task.id) && !this.closed)
       this.out.push({ op: 'withdraw', id: task.id });

@@ -53,6 +53,11 @@ export interface Executor {
    * processor starts while the rest of the burst is still being placed.
    */
   flush?(): void;
+  /**
+   * Takes in the reports that have already arrived (finished tasks) now, synchronously. The
+   * scheduler calls it while a `startEarly` task queue keeps the thread busy spawning.
+   */
+  poll?(): void;
   /** Ends the runtime; called by `Context.close()`. */
   close?(): Promise<void>;
 }
