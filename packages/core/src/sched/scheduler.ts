@@ -4,7 +4,7 @@ import { InputLostError } from '../errors/errors.js';
 import { logEvent, loggingState, now } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
 import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
-import { callInFrame, frames } from '../task/frame.js';
+import { callInFrame, outsideFrames } from '../task/frame.js';
 import type { TaskOptions } from '../task/options.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { cancelTask, watchSignal } from './completion/cancel-task.js';
@@ -171,7 +171,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       this.scheduled = true;
       queueMicrotask(this.pumpOutside);
     }
-    if (early && this.ready.length === 1 && hasIdleWorker(this)) frames.exit(this.placeEarly);
+    if (early && this.ready.length === 1 && hasIdleWorker(this)) outsideFrames(this.placeEarly);
   }
 
   /** @internal Places ready tasks on idle workers now, while their spawner runs (`early`). */
@@ -205,7 +205,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
    * not inherit the context of whoever happened to wake the scheduler.
    */
   private readonly pumpOutside = (): void => {
-    frames.exit(this.pump);
+    outsideFrames(this.pump);
   };
 
   /** A processor that was idle until the task being dispatched now (see `pump`). */

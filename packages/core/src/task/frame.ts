@@ -95,3 +95,20 @@ export function runWithFrame<R>(frame: Frame, fn: () => R): R {
     sync.frame = previous;
   }
 }
+
+/**
+ * Runs `fn(...args)` outside every frame: what it schedules does not inherit the context of
+ * whoever happened to call it (the scheduler's loop runs so). Unlike `AsyncLocalStorage.exit`,
+ * which in Node 20 turns the process's promise hooks off and on again on every call, this only
+ * swaps the store.
+ */
+export function outsideFrames<A extends unknown[]>(fn: (...args: A) => void, ...args: A): void {
+  const previous = sync.frame;
+  sync.frame = undefined;
+  try {
+    if (frames.getStore() === undefined) fn(...args);
+    else frames.run(undefined as unknown as Frame, fn, ...args);
+  } finally {
+    sync.frame = previous;
+  }
+}

@@ -35,17 +35,21 @@ const fnIds = new WeakMap<Function, number>();
 /** Ids by source text: new closures with the same (self-contained) source share one id. */
 const sourceIds = new Map<string, number>();
 
-let lastFn: Function | undefined;
-let lastId = 0;
+/** The functions named most recently, with their ids: a DAG of a few kernels hits here. */
+const RECENT = 8;
+const recentFns: (Function | undefined)[] = new Array(RECENT).fill(undefined);
+const recentIds: number[] = new Array(RECENT).fill(0);
+let recentNext = 0;
 
 /**
  * A number naming `fn` program-wide: per object for module functions, per source text for the
  * rest (so the closures a loop makes each turn, identical and self-contained, are one
  * function to the cost model and to the receivers' compile caches). No per-closure entry is
- * kept, which would burden the garbage collector.
+ * kept, which would burden the garbage collector; the last few functions are remembered, so
+ * that their source text is not read and hashed again for every task.
  */
 export function functionId(fn: Function): number {
-  if (fn === lastFn) return lastId;
+  for (let i = 0; i < RECENT; i++) if (recentFns[i] === fn) return recentIds[i];
   let id = fnIds.get(fn);
   if (id === undefined) {
     if (moduleRefOf(fn) !== undefined) fnIds.set(fn, (id = nextFnId++));
@@ -59,8 +63,9 @@ export function functionId(fn: Function): number {
       }
     }
   }
-  lastFn = fn;
-  lastId = id;
+  recentFns[recentNext] = fn;
+  recentIds[recentNext] = id;
+  recentNext = (recentNext + 1) % RECENT;
   return id;
 }
 

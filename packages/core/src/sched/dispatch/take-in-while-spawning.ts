@@ -1,4 +1,4 @@
-import { frames } from '../../task/frame.js';
+import { outsideFrames } from '../../task/frame.js';
 import type { Scheduler } from '../scheduler.js';
 
 /** How often (ms) a spawning `startEarly` region takes in its workers' reports. */
@@ -19,7 +19,7 @@ export function takeInWhileSpawning(s: Scheduler): void {
   if (t - (polledAt.get(s) ?? 0) < POLL_MS) return;
   polledAt.set(s, t);
   // Outside the region's async context: what the reports trigger is not the region's doing.
-  frames.exit(takeIn, s);
+  outsideFrames(takeIn, s);
 }
 
 function takeIn(s: Scheduler): void {
