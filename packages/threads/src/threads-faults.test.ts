@@ -86,6 +86,25 @@ describe('threads: cancellation', () => {
   });
 });
 
+describe('threads: a failed task’s dependents sent ahead', () => {
+  it('are taken back silently: the thread, busy with another task, is not ended', async () => {
+    const r = await rig({ cancelGraceMs: 50 });
+    const { ctx, tasks } = r;
+    const old = workerOf(r, 2);
+    const runs = sharedInts(1);
+    const failing = ctx.spawn(onThread(2), tasks.failAfter, 100);
+    const dependent = ctx.spawn(onThread(2), tasks.add, failing as unknown as number, 1);
+    // Queued on thread 2 while the failing task runs; it keeps the thread busy for 400 ms after,
+    // when the failure's news makes the scheduler stop the dependent.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const busy = ctx.spawn(onThread(2), tasks.countThenBusy, runs, 400);
+    expect((await failureOf(dependent)).message).toMatch(/failed on purpose/);
+    expect(await busy).toBe('done');
+    expect(Atomics.load(runs, 0)).toBe(1); // not re-run: its thread was not ended
+    expect(workerOf(r, 2)).toBe(old);
+  });
+});
+
 describe('threads: faults', () => {
   const dies = [
     ['calls process.exit()', 'exitFirst', {}],

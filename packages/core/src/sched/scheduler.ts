@@ -400,13 +400,13 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** See `ExecutorSink.fail`. */
   fail(task: DTask<unknown>, error: unknown): void {
     if (task.state >= TaskState.Done) return;
-    const _wasRunning = task.state === TaskState.Running;
     this.running.delete(task);
     failTree(task, error, (t) => {
-      // Dependents sent ahead wait on a worker for an input that will never come: stop them.
+      // Dependents sent ahead wait on a worker for an input that will never come: take them
+      // back. Silently: a cancel would arm the kill of a worker busy with another task.
       if (t !== task && (t.flags & TaskFlags.SentAhead) !== 0) {
         this.running.delete(t);
-        if (t.proc) this.slotById.get(t.proc.id)?.executor.cancel?.(t);
+        if (t.proc) this.slotById.get(t.proc.id)?.executor.withdraw?.(t);
       }
       this.finished(t);
     });

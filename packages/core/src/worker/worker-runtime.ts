@@ -409,6 +409,8 @@ export class WorkerRuntime {
 
   private finishFail(task: WorkerTask, error: unknown): void {
     if (!this.running.delete(task.id)) return;
+    // Tasks waiting here for its result are taken back by the scheduler (`withdraw`).
+    this.waitingFor.delete(task.id);
     const ms = task.startedAt ? performance.now() - task.startedAt : 0;
     this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
   }

@@ -29,6 +29,8 @@ export declare function nestedSlowChain(depth: number, ms: number): Promise<stri
 export declare const sleep: <T>(ms: number, value: T) => Promise<T>;
 export declare function waitForAbort(flags: Int32Array): Promise<string>;
 export declare function spinForever(flags: Int32Array): never;
+export declare function failAfter(ms: number): never;
+export declare function countThenBusy(counter: Int32Array, ms: number): string;
 export declare function exitFirst<T>(counter: Int32Array, times: number, value: T): T;
 export declare function throwLaterFirst<T>(counter: Int32Array, times: number, value: T): T;
 export declare function exhaustMemoryFirst<T>(counter: Int32Array, times: number, value: T): T;

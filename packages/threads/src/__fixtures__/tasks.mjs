@@ -152,6 +152,25 @@ export function spinForever(flags) {
   }
 }
 
+/** Busy for `ms`, then throws. */
+export function failAfter(ms) {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // busy
+  }
+  throw new Error('failed on purpose');
+}
+
+/** Counts its runs in `counter[0]`, then keeps its thread busy for `ms`. */
+export function countThenBusy(counter, ms) {
+  Atomics.add(counter, 0, 1);
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // busy
+  }
+  return 'done';
+}
+
 // ------------------------------------------------------------------ faults
 // Each counts its runs in `counter[0]` and kills its thread on the first `times` runs.
 

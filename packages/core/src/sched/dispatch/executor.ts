@@ -44,7 +44,8 @@ export interface Executor {
   cancel?(task: DTask<unknown>): void;
   /**
    * Takes back a task sent ahead that has not started, without an answer: the scheduler places
-   * it again (an input it waits for will be made elsewhere). Needed with `acceptsPending`.
+   * it again (an input it waits for will be made elsewhere), or has failed it (an input failed).
+   * Unlike `cancel`, it never ends a worker. Needed with `acceptsPending`.
    */
   withdraw?(task: DTask<unknown>): void;
   /**
