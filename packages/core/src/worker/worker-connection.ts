@@ -166,6 +166,10 @@ export class WorkerConnection implements Executor {
       const v = a.value;
       if (meta) {
         (waits ??= []).push(a.owner.fetchChunk(a).then((c) => (out[i] = c)));
+      } else if (v instanceof RemoteResult && !this.linkedTo(v)) {
+        // Held by a worker of another context, which this runtime has no link to: its owner
+        // fetches it (and recomputes it if that worker died).
+        (waits ??= []).push(a.fetch().then((x) => (out[i] = x)));
       } else if (v instanceof RemoteResult && v.isLost()) {
         // Its holder died after this task was placed: recompute the input, then run again.
         sink.lost(
@@ -194,6 +198,15 @@ export class WorkerConnection implements Executor {
         (error) => sink.fail(task, error),
       );
     } else this.send(task, args, refs);
+  }
+
+  /**
+   * Whether `v` is held by this runtime or by one it has a peer link to: a worker of the same
+   * scheduler. Results of other contexts' workers (whose ids may even equal ours) are not.
+   */
+  private linkedTo(v: RemoteResult): boolean {
+    const k = v.key;
+    return !isResultKey(k) || k.connection.options.scheduler === this.options.scheduler;
   }
 
   private send(task: DTask<unknown>, args: unknown[], refs: ArgRefs | undefined): void {

@@ -30,7 +30,11 @@ export function resolveArgs(
     if (isDTask(a)) {
       const v = a.value;
       if (meta) value = s.fetchChunk(a);
-      else if (v instanceof RemoteResult) {
+      else if (v instanceof RemoteResult && a.owner !== s) {
+        // Another context's result: its owner fetches it, and recomputes it if it was lost.
+        from = v.processor;
+        value = a.fetch();
+      } else if (v instanceof RemoteResult) {
         from = v.processor;
         value = v
           .fetch()

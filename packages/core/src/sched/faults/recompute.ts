@@ -19,7 +19,7 @@ export function waitForLostInputs(s: Scheduler, task: DTask<unknown>): boolean {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (!isDTask(a)) continue;
-    resurrect(s, a);
+    if (a.owner === s) resurrect(s, a); // another context's task is recomputed when fetched
     if (a.state >= TaskState.Done) continue;
     if (isDependentOf(a, task) || s.link(task, a) === 1) waiting++;
   }
