@@ -194,14 +194,21 @@ describe('worker runtime over an in-memory transport', () => {
     const { ctx, procs } = (current = rig(2));
     const small = ctx.spawn(on(procs[0]), () => ({ f: () => 1 }));
     const fine = ctx.spawn(on(procs[0]), () => 7);
-    await expect(small.fetch()).rejects.toMatchObject({ cause: { name: 'DataCloneError' } });
+    // A typed error that names the result and says what to return instead.
+    const typed = {
+      code: 'DTASK_UNSUPPORTED',
+      message: expect.stringMatching(/\(Object\) cannot be copied.*Return data instead/s),
+      cause: { name: 'DataCloneError' },
+    };
+    await expect(small.fetch()).rejects.toMatchObject({ code: 'DTASK_FAILED', cause: typed });
     expect(await fine).toBe(7);
     // Big enough to stay on the worker: the move to the other worker (peer) fails instead.
     const big = ctx.spawn(on(procs[0]), () => ({ f: () => 1, pad: 'x'.repeat(4096) }));
     const user = ctx.spawn(on(procs[1]), (x: { pad: string }) => x.pad.length, big);
     const e: any = await user.fetch().catch((x) => x);
     expect(e.code).toBe('DTASK_FAILED');
-    await expect(big.fetch()).rejects.toMatchObject({ name: 'DataCloneError' });
+    expect(e.cause).toMatchObject(typed);
+    await expect(big.fetch()).rejects.toMatchObject(typed);
   });
 
   it('errors keep their class and message, and dependents fail with DTaskFailedError', async () => {

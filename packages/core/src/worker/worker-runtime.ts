@@ -24,6 +24,7 @@ import { ProxyOwner } from './proxy-owner.js';
 import { Requests } from './requests.js';
 import { returnedArgs } from './returned-args.js';
 import type { Transport } from './transport.js';
+import { unsendableResult } from './unsendable-result.js';
 import { WorkerTask } from './worker-task.js';
 
 /**
@@ -124,7 +125,13 @@ export class WorkerRuntime {
   connectPeer(holder: string, transport: Transport): void {
     const out = new Batcher<PeerMessage>(transport);
     out.onUnsendable = (m, error) =>
-      m.op === 'value' ? { op: 'error', req: m.req, error: serializeError(error) } : undefined;
+      m.op === 'value'
+        ? {
+            op: 'error',
+            req: m.req,
+            error: serializeError(unsendableResult('A result asked by a peer', m.value, error)),
+          }
+        : undefined;
     const requests = new Requests();
     const replaced = this.peers.get(holder);
     this.peers.set(holder, { out, requests });
@@ -435,8 +442,14 @@ export class WorkerRuntime {
 
   /** A result that cannot travel fails its task (or its fetch) instead of vanishing. */
   private unsendable(m: FromWorker, error: unknown): FromWorker | undefined {
-    if (Array.isArray(m)) return { op: 'fail', id: m[1], error: serializeError(error), ms: m[3] };
-    if (m.op === 'value') return { op: 'error', req: m.req, error: serializeError(error) };
+    if (Array.isArray(m)) {
+      const why = unsendableResult(`The result of task #${m[1]}`, m[5], error);
+      return { op: 'fail', id: m[1], error: serializeError(why), ms: m[3] };
+    }
+    if (m.op === 'value') {
+      const why = unsendableResult('A fetched result', m.value, error);
+      return { op: 'error', req: m.req, error: serializeError(why) };
+    }
     if (m.op === 'spawn') return { op: 'releaseTask', ids: [m.id] };
     return undefined;
   }
