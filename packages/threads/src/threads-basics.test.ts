@@ -248,7 +248,17 @@ describe('threads: nested tasks', () => {
 describe('threads: options', () => {
   it('bad options throw ArgumentError', async () => {
     const { threads } = await import('./index.js');
-    for (const bad of [{ count: 0 }, { count: 1.5 }, { cancelGraceMs: -1 }, { bogus: 1 }]) {
+    for (const bad of [
+      { count: 0 },
+      { count: 1.5 },
+      { cancelGraceMs: -1 },
+      { bogus: 1 },
+      { resourceLimits: 5 },
+      { resourceLimits: { maxOldGenerationSize: 64 } },
+      { resourceLimits: { stackSizeMb: -1 } },
+      { execArgv: '--inspect' },
+      { execArgv: [1] },
+    ]) {
       let error: any;
       try {
         threads(bad as any);
@@ -259,6 +269,9 @@ describe('threads: options', () => {
       expect(error.code).toBe('DTASK_ARGUMENT');
     }
     expect(() => threads({ bogus: 1 } as any)).toThrow(/bogus/);
+    expect(() => threads({ resourceLimits: { maxOldGenerationSize: 64 } } as any)).toThrow(
+      /unknown limit 'maxOldGenerationSize'; known: maxOldGenerationSizeMb/,
+    );
     expect(() => new Context({ plugins: [threads({ count: -2 })] })).toThrow(ArgumentError);
   });
 });

@@ -56,7 +56,47 @@ function validate(
   if (!Number.isInteger(queueAhead) || queueAhead < 0) {
     throw new ArgumentError('threads({ queueAhead }): must be an integer ≥ 0');
   }
+  checkResourceLimits(options.resourceLimits);
+  const { execArgv } = options;
+  if (execArgv !== undefined && !(Array.isArray(execArgv) && execArgv.every(isString))) {
+    throw new ArgumentError(
+      "threads({ execArgv }): must be an array of strings, such as ['--max-semi-space-size=64']",
+    );
+  }
   return { count, cancelGraceMs, queueAhead };
+}
+
+const LIMITS = [
+  'maxOldGenerationSizeMb',
+  'maxYoungGenerationSizeMb',
+  'codeRangeSizeMb',
+  'stackSizeMb',
+];
+
+/** `resourceLimits` as `new Worker` takes it: an object of positive sizes in MB. */
+function checkResourceLimits(limits: unknown): void {
+  if (limits === undefined) return;
+  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
+    throw new ArgumentError(
+      `threads({ resourceLimits }): must be an object such as { maxOldGenerationSizeMb: 512 }; got ${String(limits)}`,
+    );
+  }
+  for (const [key, value] of Object.entries(limits)) {
+    if (!LIMITS.includes(key)) {
+      throw new ArgumentError(
+        `threads({ resourceLimits }): unknown limit '${key}'; known: ${LIMITS.join(', ')}`,
+      );
+    }
+    if (!(typeof value === 'number' && value > 0)) {
+      throw new ArgumentError(
+        `threads({ resourceLimits }): ${key} must be a positive number of MB; got ${String(value)}`,
+      );
+    }
+  }
+}
+
+function isString(x: unknown): x is string {
+  return typeof x === 'string';
 }
 
 /** Specs of the context's plugins that have a worker side (`setupWorker`), in context order. */
