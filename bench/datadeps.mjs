@@ -1,8 +1,9 @@
 // @dtask/datadeps (issue 4) on the built dist: a tiled Cholesky factorisation on 2 worker threads
 // against the same tile code run serially in one thread, and seed 002's tree reduction against
 // a serial loop.
-//   node bench/datadeps.mjs [--quick] [--rounds=5] [--check]
-// Medians of `rounds` timed runs after one warm-up; prints tables and writes
+//   node bench/datadeps.mjs [--quick] [--rounds=9] [--check]
+// Medians of `rounds` timed runs after one warm-up (9 by default: a run of the pair takes under
+// 2 s, and the machine's noise moves single runs by ±3%); prints tables and writes
 // bench/results/datadeps.json. --check exits 1 when the Cholesky target (≥ 1.8×) is missed.
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -25,7 +26,7 @@ import { fixed, median, parseFlags, table } from './shared.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsFile = join(here, 'results', 'datadeps.json');
-const { quick, rounds, check } = parseFlags();
+const { quick, rounds, check } = parseFlags(undefined, 9);
 
 const TARGET_CHOLESKY_SPEEDUP = 1.8;
 const N = quick ? 1024 : 2048;

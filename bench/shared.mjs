@@ -1,8 +1,8 @@
 // What both benchmark drivers share: flags, medians and plain-text tables.
 import process from 'node:process';
 
-/** `--quick`, `--rounds=N`, `--check`; exits with code 2 on anything else. */
-export function parseFlags(argv = process.argv.slice(2)) {
+/** `--quick`, `--rounds=N` (default `defaultRounds`), `--check`; exits with code 2 on anything else. */
+export function parseFlags(argv = process.argv.slice(2), defaultRounds = 5) {
   const flags = new Map(
     argv.map((a) => {
       const [k, v] = a.replace(/^--/, '').split('=');
@@ -15,7 +15,7 @@ export function parseFlags(argv = process.argv.slice(2)) {
       process.exit(2);
     }
   }
-  const rounds = Number(flags.get('rounds') ?? 5);
+  const rounds = Number(flags.get('rounds') ?? defaultRounds);
   if (!Number.isInteger(rounds) || rounds < 1) {
     console.error('--rounds must be a positive integer');
     process.exit(2);
