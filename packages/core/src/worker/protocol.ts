@@ -84,7 +84,8 @@ export type FromWorker =
   | DoneRecord
   | { op: 'ready'; holder: string }
   | { op: 'fail'; id: number; error: SerializedError; ms: number }
-  | { op: 'value'; req: number; value: unknown }
+  /** A fetched result; `key` (its task's id) names it in an error if it cannot be sent. */
+  | { op: 'value'; req: number; value: unknown; key: number }
   | { op: 'error'; req: number; error: SerializedError }
   | {
       op: 'spawn';
@@ -117,7 +118,7 @@ export type DynamicRequest =
 /** Runtime → runtime (peer to peer). */
 export type PeerMessage =
   | { op: 'peerFetch'; req: number; key: number }
-  | { op: 'value'; req: number; value: unknown }
+  | { op: 'value'; req: number; value: unknown; key: number }
   | { op: 'error'; req: number; error: SerializedError };
 
 /** Results up to this many bytes ride along in the completion message. */

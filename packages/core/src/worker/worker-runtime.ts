@@ -129,7 +129,7 @@ export class WorkerRuntime {
         ? {
             op: 'error',
             req: m.req,
-            error: serializeError(unsendableResult('A result asked by a peer', m.value, error)),
+            error: serializeError(unsendableResult(`The result of task #${m.key}`, m.value, error)),
           }
         : undefined;
     const requests = new Requests();
@@ -176,7 +176,7 @@ export class WorkerRuntime {
       out.push({ op: 'error', req, error: serializeError(error) });
       return;
     }
-    out.push({ op: 'value', req, value });
+    out.push({ op: 'value', req, value, key });
   }
 
   /**
@@ -219,7 +219,7 @@ export class WorkerRuntime {
             error: serializeError(new Error(`No result #${m.key} here`)),
           });
         else if (m.take) this.handOver(m.req, m.key);
-        else this.out.push({ op: 'value', req: m.req, value: this.store.get(m.key) });
+        else this.out.push({ op: 'value', req: m.req, value: this.store.get(m.key), key: m.key });
         break;
       case 'release':
         for (const k of m.keys) this.store.delete(k);
@@ -250,11 +250,11 @@ export class WorkerRuntime {
     const value = this.store.get(key);
     if (this.consumers.has(key)) {
       this.keptForConsumers.add(key);
-      this.out.push({ op: 'value', req, value });
+      this.out.push({ op: 'value', req, value, key });
       return;
     }
     this.store.delete(key);
-    this.out.push({ op: 'value', req, value }, transferablesOf(value, this.stillHeld()));
+    this.out.push({ op: 'value', req, value, key }, transferablesOf(value, this.stillHeld()));
   }
 
   /** Values this runtime still uses: stored results and the arguments of its tasks. */
@@ -447,7 +447,7 @@ export class WorkerRuntime {
       return { op: 'fail', id: m[1], error: serializeError(why), ms: m[3] };
     }
     if (m.op === 'value') {
-      const why = unsendableResult('A fetched result', m.value, error);
+      const why = unsendableResult(`The result of task #${m.key}`, m.value, error);
       return { op: 'error', req: m.req, error: serializeError(why) };
     }
     if (m.op === 'spawn') return { op: 'releaseTask', ids: [m.id] };
