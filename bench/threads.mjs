@@ -161,9 +161,13 @@ const chain = {};
 for (const runner of ['dtask', 'piscina', 'tinypool', 'raw']) {
   chain[runner] = measure('chain', runner, N_CHAIN);
 }
+// 2,047 small tasks a round: V8 goes on optimising a runtime's code through the first rounds
+// (dtask's took 13-66 ms in rounds 1-3 and 4-10 ms after, traced with --trace-opt), so every
+// runner gets 3 unmeasured rounds here.
+const TREE_WARMUP = 3;
 const tree = {};
 for (const runner of ['dtask', 'piscina', 'tinypool']) {
-  tree[runner] = measure('tree', runner, LEAVES);
+  tree[runner] = measure('tree', runner, LEAVES, { warmup: TREE_WARMUP });
 }
 // CPU-bound work suffers most from other processes on a shared 2-core machine, and only
 // ever slows down: two passes in opposite orders, and each case keeps its faster pass.
@@ -389,7 +393,7 @@ console.log(
   ),
 );
 console.log(
-  `\nmedian of ${roundCount} rounds after 1 warm-up, full GC before each round (untimed), ` +
+  `\nmedian of ${roundCount} rounds after 1 warm-up (${TREE_WARMUP} for (3)), full GC before each round (untimed), ` +
     'threads started and ready before timing; (4): the faster of two passes. ' +
     'A wide spread means a noisy machine: run again.',
 );
