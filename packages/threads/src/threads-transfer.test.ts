@@ -52,4 +52,31 @@ describe('threads: transfer on fetch', () => {
     expect(a[N - 1]).toBe(3);
     expect(dependent.slice(0, 2)).toEqual([3 * N, N]);
   });
+
+  it('a task whose input is on its way here is not sent ahead of its other input (regression: it hung)', async () => {
+    const { ctx, tasks } = await rig();
+    const big = ctx.spawn(onThread(2), tasks.makeBig, 4_000_000, 1); // stays on thread 2
+    await big.wait();
+    const fetched = big.fetch(); // starts moving it here
+    const small = ctx.spawn(onThread(2), tasks.add, 1, 2); // done in microseconds, not kept
+    const both = ctx.spawn(onThread(2), (xs: Float64Array, y: number) => xs.length + y, big, small);
+    expect(await both).toBe(4_000_003);
+    expect((await fetched).length).toBe(4_000_000);
+  });
+
+  it('a task waiting for one input to come here plans its other inputs again once it has (regression: it hung)', async () => {
+    const { ctx, tasks } = await rig();
+    const x = ctx.spawn(onThread(2), tasks.makeBig, 4_000_000, 1);
+    const y = ctx.spawn(onThread(2), tasks.makeBig, 1_000, 2); // 8 KB: kept on thread 2
+    await Promise.all([x.wait(), y.wait()]);
+    const fx = x.fetch(); // x starts moving here
+    const d = ctx.spawn(onThread(2), (a: Float64Array, b: Float64Array) => a.length + b[0], x, y);
+    // Right after d is placed (and waits for x), y moves here too: thread 2 lets it go.
+    const fy = await new Promise<Promise<Float64Array>>((resolve) =>
+      queueMicrotask(() => resolve(y.fetch())),
+    );
+    expect(await d).toBe(4_000_002);
+    expect((await fx).length).toBe(4_000_000);
+    expect((await fy).length).toBe(1_000);
+  });
 });

@@ -11,6 +11,7 @@ import { makeTask } from '../task/spawn-task.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { Batcher } from './batcher.js';
 import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
+import { hasTaskOrChunkArgs, planArgs } from './outgoing-args.js';
 import { fromPlainOptions, toPlainOptions } from './plain-options.js';
 import { type ArgRefs, type DoneRecord, type FromWorker, RUN, type ToWorker } from './protocol.js';
 import { Requests } from './requests.js';
@@ -147,66 +148,68 @@ export class WorkerConnection implements Executor {
       );
       return;
     }
-    const source = task.args;
-    let args = source;
-    let refs: ArgRefs | undefined;
-    let waits: Promise<unknown>[] | undefined;
-    const meta = task.options.meta === true;
-    for (let i = 0; i < source.length; i++) {
-      const a = source[i];
-      if (typeof a !== 'object' || a === null) continue;
-      if (!isDTask(a) && !(isChunk(a) && !meta)) continue;
-      // Copied on the first replacement: the task keeps its inputs (its lineage).
-      if (args === source) args = source.slice();
-      const out = args;
-      if (isChunk(a)) {
-        (waits ??= []).push(a.fetch().then((x) => (out[i] = x)));
-        continue;
-      }
-      const v = a.value;
-      if (meta) {
-        (waits ??= []).push(a.owner.fetchChunk(a).then((c) => (out[i] = c)));
-      } else if (v instanceof RemoteResult && !this.linkedTo(v)) {
-        // Held by a worker of another context, which this runtime has no link to: its owner
-        // fetches it (and recomputes it if that worker died).
-        (waits ??= []).push(a.fetch().then((x) => (out[i] = x)));
-      } else if (v instanceof RemoteResult && v.isLost()) {
-        // Its holder died after this task was placed: recompute the input, then run again.
-        sink.lost(
-          [task],
-          new InputLostError(`Input ${i} of task #${task.id} was lost with its worker`),
-          true,
-        );
-        return;
-      } else if (v instanceof RemoteResult && isResultKey(v.key) && v.moving === undefined) {
-        const holder = v.key.connection === this ? '' : v.key.connection.holder;
-        (refs ??= []).push([i, v.key.key, holder]);
-        out[i] = null;
-      } else if (v instanceof RemoteResult) {
-        (waits ??= []).push(v.fetch().then((x) => (out[i] = x)));
-      } else if (a.state < TaskState.Done && a.proc === this.processor) {
-        // Sent ahead: the input is being made on this worker; it waits for it there.
-        (refs ??= []).push([i, a.id, '']);
-        out[i] = null;
-      } else out[i] = v;
+    if (!hasTaskOrChunkArgs(task)) {
+      this.send(task, task.args, undefined);
+      return;
     }
-    if (waits) {
-      const ready = args;
-      const r = refs;
-      Promise.all(waits).then(
-        () => this.send(task, ready, r),
-        (error) => sink.fail(task, error),
-      );
-    } else this.send(task, args, refs);
+    // A copy: the task keeps its inputs (its lineage).
+    this.sendPlanned(task, task.args.slice(), task.args.keys(), sink);
   }
 
   /**
-   * Whether `v` is held by this runtime or by one it has a peer link to: a worker of the same
-   * scheduler. Results of other contexts' workers (whose ids may even equal ours) are not.
+   * Plans the arguments at `indices` (see `planArgs`) and sends the task once those being
+   * brought here have come. References are planned again after such a wait: meanwhile a
+   * result may have started moving here, or have been dropped by its holder (regression: a
+   * task sent ahead waited forever for an input that finished, and let go of its small result,
+   * while the task waited for another input to arrive here).
    */
-  private linkedTo(v: RemoteResult): boolean {
+  private sendPlanned(
+    task: DTask<unknown>,
+    args: unknown[],
+    indices: Iterable<number>,
+    sink: ExecutorSink,
+  ): void {
+    const plan = planArgs(task, this, args, indices);
+    if (plan.lost >= 0) {
+      // Its holder died after this task was placed: recompute the input, then run again.
+      const i = plan.lost;
+      sink.lost(
+        [task],
+        new InputLostError(`Input ${i} of task #${task.id} was lost with its worker`),
+        true,
+      );
+      return;
+    }
+    if (plan.waits === undefined) {
+      this.send(task, args, plan.refs);
+      return;
+    }
+    const refs = plan.refs?.map(([i]) => i) ?? [];
+    Promise.all(plan.waits).then(
+      () => {
+        if (task.state !== TaskState.Running) return; // cancelled or failed meanwhile
+        if (this.closed) {
+          // The worker died while the inputs came: place the task again elsewhere.
+          sink.lost([task], new WorkerLostError(`Worker ${this.holder} is gone`), true);
+          return;
+        }
+        this.sendPlanned(task, args, refs, sink);
+      },
+      (error) => sink.fail(task, error),
+    );
+  }
+
+  /** See `ArgTarget.linked`: a worker of the same scheduler (whose ids other contexts reuse). */
+  linked(v: RemoteResult): boolean {
     const k = v.key;
     return !isResultKey(k) || k.connection.options.scheduler === this.options.scheduler;
+  }
+
+  /** See `ArgTarget.holderOf`. */
+  holderOf(v: RemoteResult): string | undefined {
+    const k = v.key;
+    if (!isResultKey(k)) return undefined;
+    return k.connection === this ? '' : k.connection.holder;
   }
 
   private send(task: DTask<unknown>, args: unknown[], refs: ArgRefs | undefined): void {

@@ -58,8 +58,13 @@ function canSendAhead(
     }
     if (a.state !== TaskState.Done) argWaits++;
     if (a.state === TaskState.Done) {
-      // A result lost with its worker must be recomputed first (see waitForLostInputs).
-      if (a.value instanceof RemoteResult && a.value.isLost()) return false;
+      const v = a.value;
+      // A result lost with its worker must be recomputed first (see waitForLostInputs). One on
+      // its way to this thread, or another context's, would hold the task's message back
+      // until it came, and then the inputs being made on the worker could be gone already
+      // (regression: such a task waited forever for a small result its input had let go).
+      if (v instanceof RemoteResult && (v.isLost() || v.moving !== undefined)) return false;
+      if (a.owner !== s) return false;
       continue;
     }
     if (a.state !== TaskState.Running || a.proc !== slot.proc || !cascade.has(a)) return false;

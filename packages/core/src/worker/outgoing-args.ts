@@ -1,0 +1,89 @@
+import { isChunk } from '../chunk/chunk.js';
+import type { Processor } from '../processor/processor.js';
+import { RemoteResult } from '../sched/dispatch/executor.js';
+import { type DTask, isDTask } from '../task/dtask.js';
+import { TaskState } from '../task/task-state.js';
+import type { ArgRefs } from './protocol.js';
+
+/** The runtime a task is sent to, as argument planning sees it. */
+export interface ArgTarget {
+  /** The processor the runtime runs tasks as. */
+  readonly processor: Processor;
+  /** Whether `v` is held by a runtime of the same context (another context's never is). */
+  linked(v: RemoteResult): boolean;
+  /**
+   * Where that runtime finds `v` (a result of its own context) by itself: `''` when it holds
+   * it, a peer's holder id, or undefined when `v` must come through this thread.
+   */
+  holderOf(v: RemoteResult): string | undefined;
+}
+
+/** What `planArgs` decided for the arguments it was given. */
+export interface ArgPlan {
+  /** Arguments the runtime finds by reference (`args` holds null there). */
+  refs: ArgRefs | undefined;
+  /** Arguments being brought to this thread first; `args` gets their values when they settle. */
+  waits: Promise<unknown>[] | undefined;
+  /** An input whose result was lost with its worker (it must be recomputed first), or -1. */
+  lost: number;
+}
+
+/**
+ * Decides how each argument at `indices` of `task` travels to `target`, writing values into
+ * `args` (a copy of `task.args`): by value; by reference, to a result held by the runtime or
+ * a peer, or being made there (a task sent ahead waits for it there); or after being brought
+ * here (chunks, results on their way here, other contexts' results). References are decided
+ * from the inputs' state at the call: after waiting, plan the referenced ones again, since
+ * a result may have moved or been dropped meanwhile.
+ */
+export function planArgs(
+  task: DTask<unknown>,
+  target: ArgTarget,
+  args: unknown[],
+  indices: Iterable<number>,
+): ArgPlan {
+  const plan: ArgPlan = { refs: undefined, waits: undefined, lost: -1 };
+  const meta = task.options.meta === true;
+  for (const i of indices) {
+    const a = task.args[i];
+    if (isChunk(a) && !meta) {
+      (plan.waits ??= []).push(a.fetch().then((x) => (args[i] = x)));
+      continue;
+    }
+    if (!isDTask(a)) continue;
+    const v = a.value;
+    if (meta) {
+      (plan.waits ??= []).push(a.owner.fetchChunk(a).then((c) => (args[i] = c)));
+    } else if (v instanceof RemoteResult) {
+      const holder = v.moving === undefined ? target.holderOf(v) : undefined;
+      if (!target.linked(v)) {
+        // Another context's result: its owner fetches it, and recomputes it if it was lost.
+        (plan.waits ??= []).push(a.fetch().then((x) => (args[i] = x)));
+      } else if (v.isLost()) {
+        plan.lost = i;
+        return plan;
+      } else if (holder !== undefined) {
+        (plan.refs ??= []).push([i, (v.key as { key: number }).key, holder]);
+        args[i] = null;
+      } else {
+        // On its way to this thread (or held where the runtime has no link): a copy from here.
+        (plan.waits ??= []).push(v.fetch().then((x) => (args[i] = x)));
+      }
+    } else if (a.state < TaskState.Done && a.proc === target.processor) {
+      // Sent ahead: the input is being made on that runtime; the task waits for it there.
+      (plan.refs ??= []).push([i, a.id, '']);
+      args[i] = null;
+    } else args[i] = v;
+  }
+  return plan;
+}
+
+/** Whether any argument of `task` is a task or a chunk (else the arguments travel as they are). */
+export function hasTaskOrChunkArgs(task: DTask<unknown>): boolean {
+  const meta = task.options.meta === true;
+  for (const a of task.args) {
+    if (typeof a !== 'object' || a === null) continue;
+    if (isDTask(a) || (isChunk(a) && !meta)) return true;
+  }
+  return false;
+}
