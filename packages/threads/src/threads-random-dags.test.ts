@@ -51,7 +51,8 @@ describe('threads: random DAGs', () => {
         const k = Math.floor(rnd() * 1000);
         let ins: number[] = [];
         if (i < 10 || rnd() < 0.15) {
-          tasks.push(ctx.spawn(options, rnd() < 0.5 ? bigLeaf : leaf, k));
+          const f: (v: number) => number | Float64Array = rnd() < 0.5 ? bigLeaf : leaf;
+          tasks.push(ctx.spawn(options, f, k));
           expected.push(k);
         } else if (rnd() < 0.1) {
           ins = [Math.floor(rnd() * i)];
@@ -59,9 +60,9 @@ describe('threads: random DAGs', () => {
           expected.push(expected[ins[0]]);
         } else {
           ins = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => Math.floor(rnd() * i));
-          tasks.push(
-            ctx.spawn(options, rnd() < 0.5 ? bigSum : sum, k, ...ins.map((j) => tasks[j])),
-          );
+          const f: (k: number, ...xs: (number | Float64Array)[]) => number | Float64Array =
+            rnd() < 0.5 ? bigSum : sum;
+          tasks.push(ctx.spawn(options, f, k, ...ins.map((j) => tasks[j])));
           expected.push(ins.reduce((t, j) => t + expected[j], k) % MOD);
         }
         const cancelled = rnd() < 0.02 && tasks[i].cancel();
