@@ -9,6 +9,7 @@ export {
 } from './testing/fake-processor.js';
 export { type ProcessorUnderTest, processorConformance } from './testing/processor-conformance.js';
 export { type ProbeOp, processorProbe } from './testing/processor-probe.js';
+export { type RandomDagsSetup, randomDags } from './testing/random-dags.js';
 export {
   type ConformanceRunner,
   type StorageConformanceOptions,

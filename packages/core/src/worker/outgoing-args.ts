@@ -26,6 +26,8 @@ export interface ArgPlan {
   waits: Promise<unknown>[] | undefined;
   /** An input whose result was lost with its worker (it must be recomputed first), or -1. */
   lost: number;
+  /** Inputs referenced while still being made on that runtime (the task is sent ahead). */
+  pending: DTask<unknown>[] | undefined;
 }
 
 /**
@@ -42,7 +44,7 @@ export function planArgs(
   args: unknown[],
   indices: Iterable<number>,
 ): ArgPlan {
-  const plan: ArgPlan = { refs: undefined, waits: undefined, lost: -1 };
+  const plan: ArgPlan = { refs: undefined, waits: undefined, lost: -1, pending: undefined };
   const meta = task.options.meta === true;
   for (const i of indices) {
     const a = task.args[i];
@@ -72,6 +74,7 @@ export function planArgs(
     } else if (a.state < TaskState.Done && a.proc === target.processor) {
       // Sent ahead: the input is being made on that runtime; the task waits for it there.
       (plan.refs ??= []).push([i, a.id, '']);
+      (plan.pending ??= []).push(a);
       args[i] = null;
     } else args[i] = v;
   }

@@ -66,6 +66,8 @@ export class WorkerConnection implements Executor {
   private readonly decoder: FunctionDecoder;
   /** Tasks sent and not yet reported, by id. */
   readonly inFlight = new Map<number, DTask<unknown>>();
+  /** Tasks placed here that wait for inputs before being sent, with their current attempt. */
+  private readonly planning = new Map<DTask<unknown>, object>();
   /** Tasks spawned from inside the worker, by id (until the worker drops its handles). */
   private readonly proxied = new Map<number, DTask<unknown>>();
   private sink: ExecutorSink | undefined;
@@ -159,15 +161,18 @@ export class WorkerConnection implements Executor {
   /**
    * Plans the arguments at `indices` (see `planArgs`) and sends the task once those being
    * brought here have come. References are planned again after such a wait: meanwhile a
-   * result may have started moving here, or have been dropped by its holder (regression: a
-   * task sent ahead waited forever for an input that finished, and let go of its small result,
-   * while the task waited for another input to arrive here).
+   * result may have started moving here, or have been dropped by its holder. And after a
+   * wait, an input still being made on the worker could finish, and let go of a small
+   * result, before this task's message arrives there: the task then waits for it here first.
+   * (Regression: tasks sent ahead waited forever for such inputs, when another input was on
+   * its way here, or on a storage device of this thread.)
    */
   private sendPlanned(
     task: DTask<unknown>,
     args: unknown[],
     indices: Iterable<number>,
     sink: ExecutorSink,
+    again = false,
   ): void {
     const plan = planArgs(task, this, args, indices);
     if (plan.lost >= 0) {
@@ -180,22 +185,29 @@ export class WorkerConnection implements Executor {
       );
       return;
     }
-    if (plan.waits === undefined) {
+    const waits = plan.waits ?? (again ? plan.pending?.map(settled) : undefined);
+    if (waits === undefined) {
       this.send(task, args, plan.refs);
       return;
     }
+    const attempt = {};
+    this.planning.set(task, attempt);
     const refs = plan.refs?.map(([i]) => i) ?? [];
-    Promise.all(plan.waits).then(
+    const current = () => this.planning.get(task) === attempt && this.planning.delete(task);
+    Promise.all(waits).then(
       () => {
-        if (task.state !== TaskState.Running) return; // cancelled or failed meanwhile
+        // Withdrawn, cancelled or placed again meanwhile; or failed.
+        if (!current() || task.state !== TaskState.Running) return;
         if (this.closed) {
           // The worker died while the inputs came: place the task again elsewhere.
           sink.lost([task], new WorkerLostError(`Worker ${this.holder} is gone`), true);
           return;
         }
-        this.sendPlanned(task, args, refs, sink);
+        this.sendPlanned(task, args, refs, sink, true);
       },
-      (error) => sink.fail(task, error),
+      (error) => {
+        if (current()) sink.fail(task, error);
+      },
     );
   }
 
@@ -235,11 +247,13 @@ export class WorkerConnection implements Executor {
   }
 
   withdraw(task: DTask<unknown>): void {
+    this.planning.delete(task);
     if (this.inFlight.delete(task.id) && !this.closed)
       this.out.push({ op: 'withdraw', id: task.id });
   }
 
   cancel(task: DTask<unknown>): void {
+    this.planning.delete(task);
     if (!this.inFlight.delete(task.id) || this.closed) return;
     this.out.push({ op: 'cancel', id: task.id });
     // The worker acknowledges a cancel when it gets to it; a task that blocks its thread
@@ -450,4 +464,9 @@ function isResultKey(x: unknown): x is ResultKey {
   return (
     typeof x === 'object' && x !== null && (x as ResultKey).connection instanceof WorkerConnection
   );
+}
+
+/** Resolves once `task` has finished, either way. */
+function settled(task: DTask<unknown>): Promise<void> {
+  return new Promise((resolve) => task.onSettled(resolve));
 }
