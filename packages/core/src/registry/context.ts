@@ -11,7 +11,7 @@ import { InlineExecutor } from '../sched/dispatch/inline-executor.js';
 import { ProcessorExecutor } from '../sched/dispatch/processor-executor.js';
 import { Scheduler } from '../sched/scheduler.js';
 import { registerScopeKey } from '../scope/index.js';
-import { defaultOption } from '../task/default-option.js';
+import { addDefaultOption } from '../task/default-option.js';
 import type { DTask } from '../task/dtask.js';
 import type { TaskOptionsInput } from '../task/options.js';
 import { registerOption } from '../task/options.js';
@@ -187,7 +187,8 @@ export class Context {
       registerMove: (rule) => undo.push(registerMove(rule)),
       registerScopeKey: (key, def) => undo.push(registerScopeKey(key, def)),
       registerOption: (key, normalize) => undo.push(registerOption(key, normalize)),
-      defaultOption: (name, match, value) => undo.push(defaultOption(name, match, value)),
+      defaultOption: (name, match, value) =>
+        undo.push(addDefaultOption(name, match, value, this.scheduler)),
       addStorageDevice: (device) => this.addStorageDevice(device),
     };
   }

@@ -35,7 +35,7 @@ export interface PluginHost {
   registerScopeKey(key: string, definition: ScopeKeyDefinition): void;
   /** Adds a task option key (see `registerOption`). */
   registerOption(key: string, normalize?: OptionNormalizer): void;
-  /** Adds a default option rule (see `defaultOption`). */
+  /** Adds a default option rule (see `defaultOption`) for this context's tasks only. */
   defaultOption(name: string, match: OptionMatcher, value: unknown): void;
   /** Makes a storage device available to tasks (`device` option) and `toChunk`. */
   addStorageDevice(device: StorageDevice): void;

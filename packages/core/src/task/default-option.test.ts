@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ArgumentError } from '../errors/errors.js';
 import type { ArgType } from '../processor/processor.js';
+import { Context } from '../registry/context.js';
 import { ProcessScope } from '../scope/process-scope.js';
 import { defaultOption } from './default-option.js';
 import { spawn } from './spawn.js';
@@ -76,5 +77,19 @@ describe('defaultOption', () => {
     expect(() => defaultOption('nmae', () => true, 'x')).toThrow(/unknown option/);
     expect(() => defaultOption('name', 'yes' as never, 'x')).toThrow(ArgumentError);
     expect(() => defaultOption('occupancy', () => true, 5)).toThrow(ArgumentError);
+  });
+
+  it("a plugin's default applies to its own context's tasks only", async () => {
+    const f = (x: number) => x;
+    const plugin = {
+      name: 'names-tasks',
+      setup: (host: { defaultOption(n: string, m: () => boolean, v: unknown): void }) =>
+        host.defaultOption('name', () => true, 'from the plugin'),
+    };
+    await using withPlugin = new Context({ plugins: [plugin] });
+    await using without = new Context();
+    expect(withPlugin.spawn(f, 1).name).toBe('from the plugin');
+    expect(without.spawn(f, 1).name).toBeUndefined();
+    expect(spawn(f, 1).name).toBeUndefined(); // the default context
   });
 });

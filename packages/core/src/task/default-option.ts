@@ -9,6 +9,8 @@ interface DefaultRule {
   name: string;
   match: OptionMatcher;
   value: unknown;
+  /** The scheduler whose tasks it applies to (a plugin's rule), or undefined for every task. */
+  only: object | undefined;
 }
 
 const KEY = Symbol.for('dtask.defaultOptions');
@@ -25,6 +27,19 @@ function rules(): DefaultRule[] {
  * at spawn, so keep it cheap; if it throws, the rule is skipped. Returns a remover.
  */
 export function defaultOption(name: string, match: OptionMatcher, value: unknown): () => void {
+  return addDefaultOption(name, match, value, undefined);
+}
+
+/**
+ * `defaultOption` for the tasks of one scheduler only (`only`, what `spawn` hands them to):
+ * a plugin's rules apply to its own context, not to every context of the process.
+ */
+export function addDefaultOption(
+  name: string,
+  match: OptionMatcher,
+  value: unknown,
+  only: object | undefined,
+): () => void {
   if (!knownOptionKeys().includes(name)) {
     throw new ArgumentError(
       `defaultOption('${name}', ...): unknown option. Known options: ${knownOptionKeys().join(', ')}`,
@@ -39,7 +54,7 @@ export function defaultOption(name: string, match: OptionMatcher, value: unknown
     string,
     unknown
   >;
-  const rule: DefaultRule = { name, match, value: normalized[name] };
+  const rule: DefaultRule = { name, match, value: normalized[name], only };
   const list = rules();
   list.push(rule);
   return () => {
@@ -53,15 +68,19 @@ export function hasDefaultOptions(): boolean {
   return rules().length > 0;
 }
 
-/** `options` with the defaults that match `f`/`argTypes` filled in where unset (later rules win). */
+/**
+ * `options` with the defaults that match `f`/`argTypes` filled in where unset (later rules
+ * win), for a task handed to `sink`.
+ */
 export function applyDefaultOptions(
   options: TaskOptions,
   f: unknown,
   argTypes: readonly ArgType[],
+  sink?: object,
 ): TaskOptions {
   let out: Record<string, unknown> | undefined;
   for (const rule of rules()) {
-    if (rule.name in options) continue;
+    if (rule.name in options || (rule.only !== undefined && rule.only !== sink)) continue;
     let hit = false;
     try {
       hit = rule.match(f, argTypes);

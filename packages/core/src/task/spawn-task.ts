@@ -67,7 +67,9 @@ export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]):
   const frame = currentFrame();
   const inherited = frame === undefined ? NO_OPTIONS : frame.propagated;
   let options = mergeOptions(inherited, explicit);
-  if (hasDefaultOptions()) options = applyDefaultOptions(options, fn, argTypesOf(args));
+  if (hasDefaultOptions()) {
+    options = applyDefaultOptions(options, fn, argTypesOf(args), scheduler);
+  }
   const flags = scheduler.admit === undefined ? 0 : scheduler.admit(fn, options);
   const task = makeTask(scheduler, nextTaskId(), fn, args, options, inherited);
   task.flags = frame?.frameTask === undefined ? flags : flags | TaskFlags.Nested;
