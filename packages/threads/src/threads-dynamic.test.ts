@@ -68,4 +68,17 @@ describe('threads: schHandle() in a worker task', () => {
     expect(error.cause).toBeInstanceOf(CancelledError);
     expect(await ctx.spawn(onThread(3), tasks.add, 2, 3)).toBe(5);
   });
+
+  it('tasks that await children on their own thread do not hold the children back (regression: deadlock)', async () => {
+    const { ctx, tasks } = await rig();
+    // Once learned, a parent's estimate (it waits ~40 ms for its children) fills the thread's
+    // queue-ahead budget, so the next parents are parked; the children must not queue behind them.
+    expect(await ctx.spawn(onThread(2), tasks.awaitChildren, 3, 40, 2)).toBe(3);
+    const parents = Array.from({ length: 4 }, () =>
+      ctx.spawn(onThread(2), tasks.awaitChildren, 3, 10, 2),
+    );
+    const all = Promise.all(parents.map((p) => p.fetch()));
+    const timeout = new Promise((resolve) => setTimeout(() => resolve('deadlock'), 5000));
+    expect(await Promise.race([all, timeout])).toEqual([3, 3, 3, 3]);
+  });
 });

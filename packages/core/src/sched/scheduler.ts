@@ -282,10 +282,11 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     task.proc = slot.proc;
     task.estimate = this.costs.estimateRun(task.fn, task.args.length);
     slot.load += task.estimate;
-    if (slot.backlog.length > 0 || isFull(slot, task)) {
+    const nested = (task.flags & TaskFlags.Nested) !== 0; // its parent may be waiting for it
+    if ((slot.backlog.length > 0 && !nested) || isFull(slot, task)) {
       // Stays Ready (not in the ready queue) until the processor has room. Tasks parked
       // earlier go first, so a stream of small tasks cannot starve a big one, unless the
-      // `priority` option says otherwise.
+      // `priority` option says otherwise; a nested task does not queue behind them.
       slot.backlog.pushRanked(task, priorityOf);
       return;
     }

@@ -30,6 +30,7 @@ export declare const sleep: <T>(ms: number, value: T) => Promise<T>;
 export declare function waitForAbort(flags: Int32Array): Promise<string>;
 export declare function spinForever(flags: Int32Array): never;
 export declare function failAfter(ms: number): never;
+export declare function awaitChildren(n: number, ms: number, thread: number): Promise<number>;
 export declare function countThenBusy(counter: Int32Array, ms: number): string;
 export declare function exitFirst<T>(counter: Int32Array, times: number, value: T): T;
 export declare function throwLaterFirst<T>(counter: Int32Array, times: number, value: T): T;

@@ -121,6 +121,13 @@ export async function nestedChain(depth) {
 }
 
 /** Like nestedChain, sleeping `ms` first (so that the cost model learns it is slow). */
+/** Spawns `n` children on thread `thread` that each sleep `ms`, and awaits them all. */
+export async function awaitChildren(n, ms, thread) {
+  const on = { scope: scope({ worker: 1, thread }) };
+  const children = Array.from({ length: n }, (_, i) => spawn(on, sleep, ms, i));
+  return (await Promise.all(children)).reduce((a, b) => a + b, 0);
+}
+
 export async function nestedSlowChain(depth, ms) {
   await sleep(ms);
   const here = taskProcessor().id;
