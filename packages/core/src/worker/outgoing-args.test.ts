@@ -36,9 +36,9 @@ function remote(holder: string, key: number, ctx = 'mine', lost = false) {
 const target: ArgTarget = {
   processor: here,
   linked: (v) => (v.key as { ctx: string }).ctx === 'mine',
-  holderOf: (v) => {
-    const { holder } = v.key as { holder: string };
-    return holder === here.id ? '' : holder;
+  refOf: (v) => {
+    const { holder, key } = v.key as { holder: string; key: number };
+    return [holder === here.id ? '' : holder, key];
   },
 };
 
@@ -54,7 +54,7 @@ describe('planArgs', () => {
       input(13, TaskState.Running, undefined, here), // being made there: sent ahead
     );
     const args = t.args.slice();
-    const plan = planArgs(t, target, args, t.args.keys());
+    const plan = planArgs(t, target, args);
     expect(plan.lost).toBe(-1);
     expect(plan.waits).toBeUndefined();
     expect(plan.refs).toEqual([
@@ -73,7 +73,7 @@ describe('planArgs', () => {
       input(21, TaskState.Done, remote(here.id, 21, 'another context')),
     );
     const args = t.args.slice();
-    const plan = planArgs(t, target, args, t.args.keys());
+    const plan = planArgs(t, target, args);
     expect(plan.refs).toBeUndefined();
     expect(plan.waits).toHaveLength(2);
     await Promise.all(plan.waits!);
@@ -83,7 +83,7 @@ describe('planArgs', () => {
 
   it('a lost input stops planning and names its index', () => {
     const t = task(0, input(30, TaskState.Done, remote(other.id, 30, 'mine', true)));
-    expect(planArgs(t, target, t.args.slice(), t.args.keys()).lost).toBe(1);
+    expect(planArgs(t, target, t.args.slice()).lost).toBe(1);
   });
 
   it('plans only the indices it is given (references again after a wait)', () => {

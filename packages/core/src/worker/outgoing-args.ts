@@ -12,10 +12,11 @@ export interface ArgTarget {
   /** Whether `v` is held by a runtime of the same context (another context's never is). */
   linked(v: RemoteResult): boolean;
   /**
-   * Where that runtime finds `v` (a result of its own context) by itself: `''` when it holds
-   * it, a peer's holder id, or undefined when `v` must come through this thread.
+   * How that runtime finds `v` (a result of its own context) by itself: the holder (`''` when
+   * it holds it, else a peer's id) and the holder's key, or undefined when `v` must come
+   * through this thread.
    */
-  holderOf(v: RemoteResult): string | undefined;
+  refOf(v: RemoteResult): [holder: string, key: number] | undefined;
 }
 
 /** What `planArgs` decided for the arguments it was given. */
@@ -42,11 +43,13 @@ export function planArgs(
   task: DTask<unknown>,
   target: ArgTarget,
   args: unknown[],
-  indices: Iterable<number>,
+  indices?: readonly number[],
 ): ArgPlan {
   const plan: ArgPlan = { refs: undefined, waits: undefined, lost: -1, pending: undefined };
   const meta = task.options.meta === true;
-  for (const i of indices) {
+  const n = indices === undefined ? task.args.length : indices.length;
+  for (let at = 0; at < n; at++) {
+    const i = indices === undefined ? at : indices[at];
     const a = task.args[i];
     if (isChunk(a) && !meta) {
       (plan.waits ??= []).push(a.fetch().then((x) => (args[i] = x)));
@@ -57,15 +60,18 @@ export function planArgs(
     if (meta) {
       (plan.waits ??= []).push(a.owner.fetchChunk(a).then((c) => (args[i] = c)));
     } else if (v instanceof RemoteResult) {
-      const holder = v.moving === undefined ? target.holderOf(v) : undefined;
       if (!target.linked(v)) {
         // Another context's result: its owner fetches it, and recomputes it if it was lost.
         (plan.waits ??= []).push(a.fetch().then((x) => (args[i] = x)));
-      } else if (v.isLost()) {
+        continue;
+      }
+      if (v.isLost()) {
         plan.lost = i;
         return plan;
-      } else if (holder !== undefined) {
-        (plan.refs ??= []).push([i, (v.key as { key: number }).key, holder]);
+      }
+      const ref = v.moving === undefined ? target.refOf(v) : undefined;
+      if (ref !== undefined) {
+        (plan.refs ??= []).push([i, ref[1], ref[0]]);
         args[i] = null;
       } else {
         // On its way to this thread (or held where the runtime has no link): a copy from here.

@@ -155,7 +155,7 @@ export class WorkerConnection implements Executor {
       return;
     }
     // A copy: the task keeps its inputs (its lineage).
-    this.sendPlanned(task, task.args.slice(), task.args.keys(), sink);
+    this.sendPlanned(task, task.args.slice(), undefined, sink);
   }
 
   /**
@@ -170,7 +170,7 @@ export class WorkerConnection implements Executor {
   private sendPlanned(
     task: DTask<unknown>,
     args: unknown[],
-    indices: Iterable<number>,
+    indices: readonly number[] | undefined,
     sink: ExecutorSink,
     again = false,
   ): void {
@@ -217,11 +217,11 @@ export class WorkerConnection implements Executor {
     return !isResultKey(k) || k.connection.options.scheduler === this.options.scheduler;
   }
 
-  /** See `ArgTarget.holderOf`. */
-  holderOf(v: RemoteResult): string | undefined {
+  /** See `ArgTarget.refOf`. */
+  refOf(v: RemoteResult): [holder: string, key: number] | undefined {
     const k = v.key;
     if (!isResultKey(k)) return undefined;
-    return k.connection === this ? '' : k.connection.holder;
+    return [k.connection === this ? '' : k.connection.holder, k.key];
   }
 
   private send(task: DTask<unknown>, args: unknown[], refs: ArgRefs | undefined): void {
