@@ -27,8 +27,6 @@ export interface ArgPlan {
   waits: Promise<unknown>[] | undefined;
   /** An input whose result was lost with its worker (it must be recomputed first), or -1. */
   lost: number;
-  /** Inputs referenced while still being made on that runtime (the task is sent ahead). */
-  pending: DTask<unknown>[] | undefined;
 }
 
 /**
@@ -45,7 +43,7 @@ export function planArgs(
   args: unknown[],
   indices?: readonly number[],
 ): ArgPlan {
-  const plan: ArgPlan = { refs: undefined, waits: undefined, lost: -1, pending: undefined };
+  const plan: ArgPlan = { refs: undefined, waits: undefined, lost: -1 };
   const meta = task.options.meta === true;
   const n = indices === undefined ? task.args.length : indices.length;
   for (let at = 0; at < n; at++) {
@@ -80,7 +78,6 @@ export function planArgs(
     } else if (a.state < TaskState.Done && a.proc === target.processor) {
       // Sent ahead: the input is being made on that runtime; the task waits for it there.
       (plan.refs ??= []).push([i, a.id, '']);
-      (plan.pending ??= []).push(a);
       args[i] = null;
     } else args[i] = v;
   }
@@ -95,4 +92,14 @@ export function hasTaskOrChunkArgs(task: DTask<unknown>): boolean {
     if (isDTask(a) || (isChunk(a) && !meta)) return true;
   }
   return false;
+}
+
+/** The inputs of `task` that `refs` refers to while they are still being made (sent ahead). */
+export function inputsBeingMade(task: DTask<unknown>, refs: ArgRefs | undefined): DTask<unknown>[] {
+  const made: DTask<unknown>[] = [];
+  for (const [i] of refs ?? []) {
+    const a = task.args[i];
+    if (isDTask(a) && a.state < TaskState.Done) made.push(a);
+  }
+  return made;
 }

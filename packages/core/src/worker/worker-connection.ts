@@ -11,7 +11,7 @@ import { makeTask } from '../task/spawn-task.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { Batcher } from './batcher.js';
 import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
-import { hasTaskOrChunkArgs, planArgs } from './outgoing-args.js';
+import { hasTaskOrChunkArgs, inputsBeingMade, planArgs } from './outgoing-args.js';
 import { fromPlainOptions, toPlainOptions } from './plain-options.js';
 import { type ArgRefs, type DoneRecord, type FromWorker, RUN, type ToWorker } from './protocol.js';
 import { Requests } from './requests.js';
@@ -185,7 +185,8 @@ export class WorkerConnection implements Executor {
       );
       return;
     }
-    const waits = plan.waits ?? (again ? plan.pending?.map(settled) : undefined);
+    const made = again && plan.waits === undefined ? inputsBeingMade(task, plan.refs) : undefined;
+    const waits = plan.waits ?? (made?.length ? made.map(settled) : undefined);
     if (waits === undefined) {
       this.send(task, args, plan.refs);
       return;
