@@ -2,6 +2,7 @@ import type { Chunk } from '../chunk/chunk.js';
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import type { Frame, FrameTask } from './frame.js';
+import { keepShape } from './keep-shapes.js';
 import type { TaskOptions } from './options.js';
 import { TaskState } from './task-state.js';
 import { PendingThen } from './then-queue.js';
@@ -224,6 +225,26 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
   /** Brand used by `isDTask` (works across copies of the package). */
   get [BRAND](): true {
     return true;
+  }
+
+  static {
+    // One task that never goes away keeps the shapes of all tasks general (keep-shapes.ts).
+    const owner = {} as TaskOwner;
+    keepShape(new DTask(owner, -1, undefined, [], {}, {}), (t) => {
+      const w = t as { -readonly [K in keyof DTask]: unknown };
+      // Each field gets two values of the kinds real tasks store there, as real tasks do.
+      for (const [small, number, object] of [
+        [1, 0.5, {}],
+        [2, 1.5, []],
+      ]) {
+        w.state = w.waiting = w.flags = small; // small integers
+        w.estimate = number; // milliseconds
+        w.value = small;
+        w.value = object; // anything
+        w.fn = w.args = w.options = w.inherited = w.owner = object;
+        w.dependents = w.proc = w.listeners = w.extra = object;
+      }
+    });
   }
 }
 

@@ -1,8 +1,17 @@
 import { RemoteResult } from '../sched/dispatch/executor.js';
 import type { DTask } from './dtask.js';
+import { keepShape } from './keep-shapes.js';
 import { TaskState } from './task-state.js';
 
 type Callback = ((value: unknown) => unknown) | null | undefined;
+
+enum Outcome {
+  Pending = 0,
+  Fulfilled = 1,
+  Rejected = 2,
+  /** A promise was made: `result` holds it (`Made`), and settling goes through it. */
+  Made = 3,
+}
 
 /**
  * What `DTask.then` returns while its task is pending: a promise that is only made if somebody
@@ -123,14 +132,19 @@ export class PendingThen<T = unknown> implements Promise<T> {
     this.result = made;
     return made.promise;
   }
-}
 
-enum Outcome {
-  Pending = 0,
-  Fulfilled = 1,
-  Rejected = 2,
-  /** A promise was made: `result` holds it (`Made`), and settling goes through it. */
-  Made = 3,
+  static {
+    // One that never goes away keeps the shapes of all of them general (keep-shapes.ts).
+    keepShape(new PendingThen({} as DTask<unknown>, noop, noop), (p) => {
+      for (const [outcome, result] of [
+        [Outcome.Fulfilled, 1],
+        [Outcome.Rejected, {}],
+      ] as const) {
+        p.outcome = outcome;
+        p.result = result;
+      }
+    });
+  }
 }
 
 /** The promise a `PendingThen` made, with its settling functions. */

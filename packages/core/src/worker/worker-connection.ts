@@ -1,10 +1,9 @@
-import { isChunk } from '../chunk/chunk.js';
 import { ArgumentError, InputLostError, WorkerLostError } from '../errors/errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import type { Processor } from '../processor/processor.js';
 import { type Executor, type ExecutorSink, RemoteResult } from '../sched/dispatch/executor.js';
 import type { Scheduler } from '../sched/scheduler.js';
-import { type DTask, isDTask } from '../task/dtask.js';
+import type { DTask } from '../task/dtask.js';
 import { runWithFrame, ScopedFrame } from '../task/frame.js';
 import { mergeOptions } from '../task/options.js';
 import { makeTask } from '../task/spawn-task.js';
