@@ -294,8 +294,7 @@ export class WorkerRuntime {
             let list = this.waitingFor.get(key);
             if (!list) this.waitingFor.set(key, (list = []));
             list.push(task);
-            (task as WorkerTask & { slots?: [number, number][] }).slots ??= [];
-            (task as WorkerTask & { slots: [number, number][] }).slots.push([index, key]);
+            (task.awaited ??= []).push(index, key);
           }
         } else this.fetchFromPeer(task, index, key, holder);
       }
@@ -404,10 +403,10 @@ export class WorkerRuntime {
   private wake(key: number, value: unknown, waiters: WorkerTask[]): void {
     this.waitingFor.delete(key);
     for (const t of waiters) {
-      const slots = (t as WorkerTask & { slots: [number, number][] }).slots;
-      for (const [index, k] of slots) {
-        if (k !== key) continue;
-        t.args[index] = value;
+      const awaited = t.awaited!;
+      for (let i = 0; i < awaited.length; i += 2) {
+        if (awaited[i + 1] !== key) continue;
+        t.args[awaited[i]] = value;
         this.consumed(key);
       }
       if (--t.missing === 0 && t.pendingFetches === 0) this.run(t);

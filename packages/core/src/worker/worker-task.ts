@@ -1,6 +1,7 @@
 import type { Processor } from '../processor/processor.js';
 import type { SchedulerHandle } from '../sched/dynamic/scheduler-handle.js';
 import type { Frame, FrameTask } from '../task/frame.js';
+import { keepShape } from '../task/keep-shapes.js';
 import type { TaskOptions } from '../task/options.js';
 import type { ProxyOwner } from './proxy-owner.js';
 import { WorkerSchedulerHandle } from './worker-sch-handle.js';
@@ -20,6 +21,8 @@ export class WorkerTask implements Frame, FrameTask {
    * from disk long before it runs.
    */
   localReads: number[] | undefined = undefined;
+  /** Local results it waits for (sent ahead of its inputs), as pairs (argument index, key). */
+  awaited: number[] | undefined = undefined;
   tlsValues: Record<string, unknown> | undefined = undefined;
   private abort: AbortController | undefined;
   /** Set when cancelled before or while running. */
@@ -64,5 +67,24 @@ export class WorkerTask implements Frame, FrameTask {
     this.cancelled = true;
     this.abort ??= new AbortController();
     if (!this.abort.signal.aborted) this.abort.abort(reason);
+  }
+
+  static {
+    // One that never goes away keeps the shapes of all of them general (keep-shapes.ts).
+    const none = {};
+    const task = new WorkerTask(-1, () => {}, [], none, none, {} as Processor, none);
+    keepShape(task, (t) => {
+      for (const [small, number, flag, list] of [
+        [1, 0.5, true, []],
+        [2, 1.5, false, [1]],
+      ] as const) {
+        t.missing = t.pendingFetches = small;
+        t.startedAt = number; // milliseconds
+        t.cancelled = flag;
+        t.localReads = t.awaited = [...list];
+        t.tlsValues = {};
+        t.abort = new AbortController();
+      }
+    });
   }
 }
