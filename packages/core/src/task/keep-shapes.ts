@@ -15,10 +15,10 @@ import { AsyncResource } from 'node:async_hooks';
 const kept: object[] = [];
 
 /**
- * Keeps `instance` alive for good, after `widen` has written each of its fields (twice, with
- * different values of the widest kind the class stores there), so that the retained shapes
- * already have the mutable, general fields that real instances end up with. Call it once per
- * class, at module load, with an instance made by the class's own constructor.
+ * Keeps `instance` alive for good, after `widen` has written each of its fields twice, with two
+ * different values of the kinds real instances store there, so that the retained shapes already
+ * have the mutable, general fields that real instances end up with. Call it once per class, at
+ * module load, with an instance made by the class's own constructor.
  */
 export function keepShape<T extends object>(instance: T, widen: (instance: T) => void): void {
   widen(instance);
