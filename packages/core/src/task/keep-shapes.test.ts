@@ -1,12 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { type Plugin, ThreadProc } from '../index.js';
-import { Context } from '../registry/context.js';
 import { ExactScope } from '../scope/exact-scope.js';
-import { inMemoryTransportPair } from '../worker/in-memory-transport.js';
-import { WorkerConnection } from '../worker/worker-connection.js';
-import { startWorkerRuntime } from '../worker/worker-runtime.js';
+import { inMemoryRig } from '../worker/in-memory-rig.js';
 import { isDTask } from './dtask.js';
 import { keptInstances } from './keep-shapes.js';
 import { PendingThen } from './then-queue.js';
@@ -22,24 +18,12 @@ const gc = runInNewContext('gc') as () => void;
 
 const kept = (is: (x: object) => boolean) => keptInstances().find(is) as object;
 
-const proc = new ThreadProc(1, 2);
-
-/** A worker runtime over an in-memory transport: its tasks get run-time estimates. */
-const inMemoryWorker: Plugin = {
-  name: 'in-memory-worker',
-  setup(host) {
-    const [mainEnd, workerEnd] = inMemoryTransportPair();
-    startWorkerRuntime(workerEnd, { worker: 1, thread: 2 });
-    const scheduler = host.context.scheduler;
-    host.addProcessor(proc, new WorkerConnection(mainEnd, { processor: proc, scheduler }));
-  },
-};
-
 describe('keepShape', () => {
   it('keeps a task and a pending then whose shapes real ones reach, across full collections', async () => {
-    const ctx = new Context({ plugins: [inMemoryWorker] });
+    // A worker runtime over an in-memory transport: its tasks get run-time estimates.
+    const { ctx, procs } = inMemoryRig(1);
     await ctx.ready();
-    const scope = new ExactScope(proc);
+    const scope = new ExactScope(procs[0]);
     const spawnRound = async () => {
       const input = ctx.spawn({ scope }, (x: number) => x * 1.5, 3);
       const task = ctx.spawn({ scope }, (a: number, b: { n: number }) => a + b.n, input, { n: 1 });

@@ -1,44 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  Context,
+  type Context,
   type DTask,
   ExactScope,
-  type Plugin,
-  ThreadProc,
+  type ThreadProc,
   WorkerLostError,
   withTaskQueue,
 } from '../index.js';
-import { inMemoryTransportPair } from './in-memory-transport.js';
-import type { Transport } from './transport.js';
-import { WorkerConnection } from './worker-connection.js';
-import { startWorkerRuntime } from './worker-runtime.js';
+import { inMemoryRig } from './in-memory-rig.js';
 
 /** A context with `n` in-memory worker runtimes as threads 2..n+1 (no peers). */
-function rig(n: number) {
-  const procs: ThreadProc[] = [];
-  const links: Transport[] = [];
-  const plugin: Plugin = {
-    name: 'in-memory-workers',
-    setup(host) {
-      for (let i = 0; i < n; i++) {
-        const proc = new ThreadProc(1, i + 2);
-        const [mainEnd, workerEnd] = inMemoryTransportPair();
-        startWorkerRuntime(workerEnd, { worker: 1, thread: i + 2 });
-        host.addProcessor(
-          proc,
-          new WorkerConnection(mainEnd, {
-            processor: proc,
-            scheduler: host.context.scheduler,
-            onLost: () => host.removeProcessor(proc),
-          }),
-        );
-        procs.push(proc);
-        links.push(mainEnd);
-      }
-    },
-  };
-  return { ctx: new Context({ plugins: [plugin] }), procs, links };
-}
+const rig = (n: number) => inMemoryRig(n, { peers: false });
 
 let ctx: Context | undefined;
 afterEach(async () => {

@@ -1,61 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalStore } from '../chunk/local-store.js';
 import {
-  Context,
   DTaskFailedError,
   ExactScope,
   getOptions,
-  type Plugin,
-  ThreadProc,
+  type ThreadProc,
   withOptions,
 } from '../index.js';
 import { RemoteResult } from '../sched/dispatch/executor.js';
 import type { DTask } from '../task/dtask.js';
+import { type InMemoryRig, inMemoryRig } from './in-memory-rig.js';
 import { inMemoryTransportPair } from './in-memory-transport.js';
-import type { Transport } from './transport.js';
-import { WorkerConnection } from './worker-connection.js';
-import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
-
-interface Rig {
-  ctx: Context;
-  procs: ThreadProc[];
-  runtimes: WorkerRuntime[];
-  links: Transport[];
-}
 
 /** A context with `n` in-memory worker runtimes as threads 2..n+1, peers connected. */
-function rig(n: number, store?: () => LocalStore): Rig {
-  const runtimes: WorkerRuntime[] = [];
-  const procs: ThreadProc[] = [];
-  const links: Transport[] = [];
-  const plugin: Plugin = {
-    name: 'in-memory-workers',
-    setup(host) {
-      for (let i = 0; i < n; i++) {
-        const proc = new ThreadProc(1, i + 2);
-        const [mainEnd, workerEnd] = inMemoryTransportPair();
-        runtimes.push(
-          startWorkerRuntime(workerEnd, { worker: 1, thread: i + 2, store: store?.() }),
-        );
-        const conn = new WorkerConnection(mainEnd, {
-          processor: proc,
-          scheduler: host.context.scheduler,
-          onLost: () => host.removeProcessor(proc),
-        });
-        host.addProcessor(proc, conn);
-        procs.push(proc);
-        links.push(mainEnd);
-      }
-      for (let i = 0; i < n; i++) {
-        for (let j = i + 1; j < n; j++) {
-          const [x, y] = inMemoryTransportPair();
-          runtimes[i].connectPeer(procs[j].id, x);
-          runtimes[j].connectPeer(procs[i].id, y);
-        }
-      }
-    },
-  };
-  return { ctx: new Context({ plugins: [plugin] }), procs, runtimes, links };
+function rig(n: number, store?: () => LocalStore): InMemoryRig {
+  return inMemoryRig(n, { store });
 }
 
 // Functions shipped as source may use only globals (vitest rewrites imports inside them), so
@@ -64,7 +23,7 @@ const core = await import('../index.js');
 (globalThis as { dtask?: typeof core }).dtask = core;
 declare const dtask: typeof core;
 
-let current: Rig | undefined;
+let current: InMemoryRig | undefined;
 afterEach(async () => {
   await current?.ctx.close();
   current = undefined;

@@ -124,14 +124,7 @@ export class WorkerRuntime {
   /** Connects to another runtime so results move between the two directly. */
   connectPeer(holder: string, transport: Transport): void {
     const out = new Batcher<PeerMessage>(transport);
-    out.onUnsendable = (m, error) =>
-      m.op === 'value'
-        ? {
-            op: 'error',
-            req: m.req,
-            error: serializeError(unsendableResult(`The result of task #${m.key}`, m.value, error)),
-          }
-        : undefined;
+    out.onUnsendable = (m, error) => (m.op === 'value' ? unsendableValue(m, error) : undefined);
     const requests = new Requests();
     const replaced = this.peers.get(holder);
     this.peers.set(holder, { out, requests });
@@ -445,10 +438,7 @@ export class WorkerRuntime {
       const why = unsendableResult(`The result of task #${m[1]}`, m[5], error);
       return { op: 'fail', id: m[1], error: serializeError(why), ms: m[3] };
     }
-    if (m.op === 'value') {
-      const why = unsendableResult(`The result of task #${m.key}`, m.value, error);
-      return { op: 'error', req: m.req, error: serializeError(why) };
-    }
+    if (m.op === 'value') return unsendableValue(m, error);
     if (m.op === 'spawn') return { op: 'releaseTask', ids: [m.id] };
     return undefined;
   }
@@ -471,4 +461,10 @@ export function startWorkerRuntime(
   options: WorkerRuntimeOptions,
 ): WorkerRuntime {
   return new WorkerRuntime(transport, options);
+}
+
+/** The error answer to a fetch whose value cannot be sent (to the scheduler or to a peer). */
+function unsendableValue(m: { req: number; key: number; value: unknown }, error: unknown) {
+  const why = unsendableResult(`The result of task #${m.key}`, m.value, error);
+  return { op: 'error' as const, req: m.req, error: serializeError(why) };
 }

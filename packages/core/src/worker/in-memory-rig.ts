@@ -1,0 +1,60 @@
+import type { LocalStore } from '../chunk/local-store.js';
+import { ThreadProc } from '../processor/thread-proc.js';
+import { Context } from '../registry/context.js';
+import type { Plugin } from '../registry/plugin.js';
+import { inMemoryTransportPair } from './in-memory-transport.js';
+import type { Transport } from './transport.js';
+import { WorkerConnection } from './worker-connection.js';
+import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
+
+/** What `inMemoryRig` made: the context, its worker processors, their runtimes and links. */
+export interface InMemoryRig {
+  ctx: Context;
+  procs: ThreadProc[];
+  runtimes: WorkerRuntime[];
+  /** The scheduler's end of each runtime's transport. */
+  links: Transport[];
+}
+
+/**
+ * For tests: a context with `n` worker runtimes on this thread, over in-memory transports, as
+ * processors `thread:1:2` to `thread:1:n+1` (each with its own `store`, if given), connected
+ * to each other as peers unless `peers` is false. The real scheduler-to-runtime protocol
+ * without worker threads.
+ */
+export function inMemoryRig(
+  n: number,
+  { store, peers = true }: { store?: () => LocalStore; peers?: boolean } = {},
+): InMemoryRig {
+  const runtimes: WorkerRuntime[] = [];
+  const procs: ThreadProc[] = [];
+  const links: Transport[] = [];
+  const plugin: Plugin = {
+    name: 'in-memory-workers',
+    setup(host) {
+      for (let i = 0; i < n; i++) {
+        const proc = new ThreadProc(1, i + 2);
+        const [mainEnd, workerEnd] = inMemoryTransportPair();
+        runtimes.push(
+          startWorkerRuntime(workerEnd, { worker: 1, thread: i + 2, store: store?.() }),
+        );
+        const conn = new WorkerConnection(mainEnd, {
+          processor: proc,
+          scheduler: host.context.scheduler,
+          onLost: () => host.removeProcessor(proc),
+        });
+        host.addProcessor(proc, conn);
+        procs.push(proc);
+        links.push(mainEnd);
+      }
+      for (let i = 0; peers && i < n; i++) {
+        for (let j = i + 1; j < n; j++) {
+          const [x, y] = inMemoryTransportPair();
+          runtimes[i].connectPeer(procs[j].id, x);
+          runtimes[j].connectPeer(procs[i].id, y);
+        }
+      }
+    },
+  };
+  return { ctx: new Context({ plugins: [plugin] }), procs, runtimes, links };
+}
