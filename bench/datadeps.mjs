@@ -1,10 +1,14 @@
 // @dtask/datadeps (issue 4) on the built dist: a tiled Cholesky factorisation on 2 worker threads
-// against the same tile code run serially in one thread, and seed 002's tree reduction against
-// a serial loop.
-//   node bench/datadeps.mjs [--quick] [--rounds=9] [--check]
-// Medians of `rounds` timed runs after one warm-up (9 by default: a run of the pair takes under
-// 2 s, and the machine's noise moves single runs by ±3%); prints tables and writes
-// bench/results/datadeps.json. --check exits 1 when the Cholesky target (≥ 1.8×) is missed.
+// against the same tile code run serially in one thread, with peers scheduling the same tile
+// tasks on 2 threads (a scheduler written by hand over raw worker_threads, Piscina, tinypool),
+// and seed 002's tree reduction against a serial loop.
+//   node bench/datadeps.mjs [--quick] [--rounds=9] [--warmup=20] [--check]
+// Medians of `rounds` timed runs (9 by default: the machine's noise moves single runs by ±3%)
+// after `warmup` unmeasured ones (20 by default: with 120 tasks a round, V8 compiles dtask's
+// scheduler and datadeps functions through the first 15-20 rounds, and on 2 cores its compiler
+// threads take that time from the workers); prints tables and writes
+// bench/results/datadeps.json. --check exits 1 when the Cholesky target (≥ 1.8×) is missed or
+// a runner's result differs from the serial code's.
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,13 +26,19 @@ import {
   treeReduce,
 } from '@dtask/datadeps/examples';
 import { threads } from '@dtask/threads';
+import { handWritten, pooled } from './fixtures/cholesky-peers.mjs';
 import { fixed, median, parseFlags, table } from './shared.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsFile = join(here, 'results', 'datadeps.json');
-const { quick, rounds, check } = parseFlags(undefined, 9);
+const { quick, rounds, warmup, check } = parseFlags(undefined, 9, 20);
 
 const TARGET_CHOLESKY_SPEEDUP = 1.8;
+const PEER_LABELS = {
+  handWritten: 'hand-written scheduler, raw worker_threads',
+  piscina: 'Piscina, tasks awaiting their inputs',
+  tinypool: 'tinypool, tasks awaiting their inputs',
+};
 const N = quick ? 1024 : 2048;
 const TILE = quick ? 128 : 256;
 const ARRAYS = 1000;
@@ -78,11 +88,35 @@ const spawn = ctx.spawn.bind(ctx);
 const original = spdMatrix(N, 1);
 const a = { ...original, data: new Float64Array(new SharedArrayBuffer(8 * N * N)) };
 const resetA = () => a.data.set(original.data);
-const [serialCholesky, threadCholesky] = await timeInterleaved(resetA, [
-  () => choleskySerial(a, TILE),
-  () => cholesky(a, TILE, spawn),
-]);
+const peers = {
+  handWritten: await handWritten(a, TILE),
+  piscina: await pooled('piscina', a, TILE),
+  tinypool: await pooled('tinypool', a, TILE),
+};
+const [serialCholesky, threadCholesky, ...peerCholesky] = await timeInterleaved(
+  resetA,
+  [
+    () => choleskySerial(a, TILE),
+    () => cholesky(a, TILE, spawn),
+    ...Object.values(peers).map((peer) => peer.run),
+  ],
+  warmup,
+);
 const error = N <= 1024 ? choleskyError(a, original) : undefined;
+// Every runner's result, to the bit: the tile operations on each tile run in the same order.
+resetA();
+choleskySerial(a, TILE);
+const expected = a.data.slice();
+const identical = {};
+for (const [name, run] of [
+  ['dtask', () => cholesky(a, TILE, spawn)],
+  ...Object.entries(peers).map(([k, p]) => [k, p.run]),
+]) {
+  resetA();
+  await run();
+  identical[name] = a.data.every((x, i) => Object.is(x, expected[i]));
+}
+await Promise.all(Object.values(peers).map((peer) => peer.close()));
 
 // ---------------------------------------------------------------- tree reduction
 const pristine = Array.from({ length: ARRAYS }, (_, k) =>
@@ -142,7 +176,7 @@ const ceiling = await (async () => {
 const speedup = serialCholesky.medianMs / threadCholesky.medianMs;
 const flops = N ** 3 / 3;
 console.log(
-  `\ndatadeps: ${os.cpus().length} CPUs, load ${fixed(os.loadavg()[0])}, median of ${rounds} runs\n`,
+  `\ndatadeps: ${os.cpus().length} CPUs, load ${fixed(os.loadavg()[0])}, median of ${rounds} runs after ${warmup} warm-up rounds\n`,
 );
 console.log(
   table(
@@ -162,6 +196,13 @@ console.log(
         fixed(threadCholesky.coresUsed),
         `${fixed(speedup)}×`,
       ],
+      ...Object.keys(peers).map((name, i) => [
+        `${PEER_LABELS[name]}, 2 threads`,
+        fixed(peerCholesky[i].medianMs, 0),
+        fixed(flops / peerCholesky[i].medianMs / 1e6),
+        fixed(peerCholesky[i].coresUsed),
+        `${fixed(serialCholesky.medianMs / peerCholesky[i].medianMs)}×`,
+      ]),
       [
         'ceiling: 2 threads, a matrix each, serial code',
         `${fixed(ceiling.twoMs, 0)} for 2`,
@@ -171,6 +212,12 @@ console.log(
       ],
     ],
   ),
+);
+const mismatched = Object.keys(identical).filter((k) => !identical[k]);
+console.log(
+  mismatched.length === 0
+    ? "every runner's result is bit-identical to the serial code's"
+    : `results differ from the serial code's: ${mismatched.join(', ')}`,
 );
 console.log(
   `target ≥ ${TARGET_CHOLESKY_SPEEDUP}×: ${speedup >= TARGET_CHOLESKY_SPEEDUP ? 'met' : 'MISSED'}` +
@@ -209,6 +256,8 @@ const report = {
     serial: serialCholesky,
     threads2: threadCholesky,
     speedup,
+    peers: Object.fromEntries(Object.keys(peers).map((name, i) => [name, peerCholesky[i]])),
+    identicalToSerial: identical,
     target: TARGET_CHOLESKY_SPEEDUP,
     maxError: error,
     ceiling,
@@ -218,4 +267,4 @@ const report = {
 mkdirSync(dirname(resultsFile), { recursive: true });
 writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`results: ${relative(process.cwd(), resultsFile)}`);
-if (check && speedup < TARGET_CHOLESKY_SPEEDUP) process.exit(1);
+if (check && (speedup < TARGET_CHOLESKY_SPEEDUP || mismatched.length > 0)) process.exit(1);

@@ -1,8 +1,11 @@
 // What both benchmark drivers share: flags, medians and plain-text tables.
 import process from 'node:process';
 
-/** `--quick`, `--rounds=N` (default `defaultRounds`), `--check`; exits with code 2 on anything else. */
-export function parseFlags(argv = process.argv.slice(2), defaultRounds = 5) {
+/**
+ * `--quick`, `--rounds=N` (default `defaultRounds`), `--check`, and `--warmup=N` for a benchmark
+ * that passes `defaultWarmup`; exits with code 2 on anything else.
+ */
+export function parseFlags(argv = process.argv.slice(2), defaultRounds = 5, defaultWarmup) {
   const flags = new Map(
     argv.map((a) => {
       const [k, v] = a.replace(/^--/, '').split('=');
@@ -10,8 +13,9 @@ export function parseFlags(argv = process.argv.slice(2), defaultRounds = 5) {
     }),
   );
   for (const k of flags.keys()) {
-    if (!['quick', 'rounds', 'check'].includes(k)) {
-      console.error(`unknown flag --${k}; known: --quick, --rounds=N, --check`);
+    const known = ['quick', 'rounds', 'check', ...(defaultWarmup === undefined ? [] : ['warmup'])];
+    if (!known.includes(k)) {
+      console.error(`unknown flag --${k}; known: ${known.map((f) => `--${f}`).join(', ')}`);
       process.exit(2);
     }
   }
@@ -20,7 +24,13 @@ export function parseFlags(argv = process.argv.slice(2), defaultRounds = 5) {
     console.error('--rounds must be a positive integer');
     process.exit(2);
   }
-  return { quick: flags.has('quick'), rounds, check: flags.has('check') };
+  const warmup =
+    defaultWarmup === undefined ? undefined : Number(flags.get('warmup') ?? defaultWarmup);
+  if (warmup !== undefined && (!Number.isInteger(warmup) || warmup < 0)) {
+    console.error('--warmup must be a non-negative integer');
+    process.exit(2);
+  }
+  return { quick: flags.has('quick'), rounds, warmup, check: flags.has('check') };
 }
 
 /** The median of numbers. */

@@ -177,9 +177,12 @@ for (const runner of ['dtask', 'piscina', 'tinypool', 'raw']) {
 }
 // V8's compiler threads go on optimising a runtime's code through the first rounds: with one
 // thread they run on the idle core, with two they take time from the workers, so the 2-vs-1
-// ratio partly measured that warm-up (dtask, 2 threads, 4 alternated pairs: 214.5 ms after 6
-// warm-up rounds against 216.5 ms after 1). Every runner gets 3 unmeasured rounds here.
-const CPU_WARMUP = 3;
+// ratio partly measures that warm-up. dtask's runtime reaches its last TurboFan compilations
+// (the worker's `accept`, the scheduler's `pump`) around round 16 of 400 tasks (traced with
+// --trace-opt); after 3 warm-up rounds V8's platform threads still used 9-12 ms of CPU a round,
+// after 20 about 2 ms (per-thread /proc schedstat). The figure is the steady state: every
+// runner gets 20 unmeasured rounds here.
+const CPU_WARMUP = 20;
 const cpuPasses = [{}, {}];
 for (const [pass, order] of [cpuCases, [...cpuCases].reverse()].entries()) {
   for (const [runner, threads] of order) {
