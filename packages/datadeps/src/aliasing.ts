@@ -24,7 +24,10 @@ const MAX_NODES = 200_000;
 export function footprintsOf(value: unknown, modifier?: AliasModifier | string): Footprint[] {
   const out: Footprint[] = [];
   if (modifier === undefined) {
-    walk(value, out, new Set(), { n: 0 });
+    // Most arguments are one piece of memory: no walk (and no set of visited objects) needed.
+    const leaf = typeof value === 'object' && value !== null ? leafFootprint(value) : undefined;
+    if (leaf !== undefined) out.push(leaf);
+    else walk(value, out, new Set(), { n: 0 });
     return out;
   }
   if (typeof modifier === 'string') {
@@ -60,24 +63,9 @@ function walk(x: unknown, out: Footprint[], seen: Set<unknown>, count: { n: numb
         'pass the typed arrays or views the task touches as separate arguments instead',
     );
   }
-  if (ArrayBuffer.isView(x)) {
-    out.push(footprint(x.buffer, [x.byteOffset, x.byteOffset + x.byteLength]));
-    return;
-  }
-  if (x instanceof ArrayBuffer || x instanceof SharedArrayBuffer) {
-    out.push(footprint(x, [0, x.byteLength]));
-    return;
-  }
-  if (isChunkView(x)) {
-    out.push(footprint(x.source, WHOLE, undefined, x.slices.map(openSlice)));
-    return;
-  }
-  if (isChunk(x) || isDTask(x)) {
-    out.push(footprint(x, WHOLE));
-    return;
-  }
-  if (isStridedView(x)) {
-    out.push(stridedFootprint(x, undefined));
+  const leaf = leafFootprint(x);
+  if (leaf !== undefined) {
+    out.push(leaf);
     return;
   }
   out.push(footprint(x, WHOLE));
@@ -87,6 +75,22 @@ function walk(x: unknown, out: Footprint[], seen: Set<unknown>, count: { n: numb
   }
   if (x instanceof Map || x instanceof Set) return; // by identity
   for (const key of Object.keys(x)) walk((x as Record<string, unknown>)[key], out, seen, count);
+}
+
+/**
+ * The footprint of a value that is one piece of memory, analysed without looking inside: a
+ * typed array or `DataView`, a buffer, a `ChunkView`, a `Chunk` or `DTask`, a strided view.
+ * Undefined for anything else (an object whose fields are walked).
+ */
+function leafFootprint(x: object): Footprint | undefined {
+  if (ArrayBuffer.isView(x))
+    return footprint(x.buffer, [x.byteOffset, x.byteOffset + x.byteLength]);
+  if (x instanceof ArrayBuffer || x instanceof SharedArrayBuffer)
+    return footprint(x, [0, x.byteLength]);
+  if (isChunkView(x)) return footprint(x.source, WHOLE, undefined, x.slices.map(openSlice));
+  if (isChunk(x) || isDTask(x)) return footprint(x, WHOLE);
+  if (isStridedView(x)) return stridedFootprint(x, undefined);
+  return undefined;
 }
 
 /** A `ChunkView` slice as an index set (':' is everything). */

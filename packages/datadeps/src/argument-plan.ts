@@ -58,7 +58,8 @@ export function planArgument(arg: unknown, index: number): ArgumentPlan {
   } else {
     accesses.push({ footprints: footprintsOf(value), writes: mode !== 'in', modifier: undefined });
   }
-  const written = accesses.filter((a) => a.writes).map((a) => a.modifier);
+  const written: MoveModifier[] = [];
+  for (const a of accesses) if (a.writes) written.push(a.modifier);
   if (written.length > 0) checkWritable(value, index, written);
   return { value, accesses, written, shared: written.length > 0 && isShared(value) };
 }

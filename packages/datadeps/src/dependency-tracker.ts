@@ -13,7 +13,8 @@ interface RootIndex {
   readonly entries: Entry[];
   /** Longest `hi - lo` among the entries: how far before a query's start to look. */
   maxLength: number;
-  readonly exact: Map<string, Entry[]>;
+  /** Entries by `keyOf` their footprint (equal footprints have equal keys). */
+  readonly exact: Map<string | number, Entry[]>;
 }
 
 /** Readers kept per entry before finished ones are dropped. */
@@ -53,7 +54,7 @@ export class DependencyTracker {
     }
     const key = keyOf(at);
     let same = index.exact.get(key);
-    let entry = same?.find((e) => footprintsEqual(at, e.at));
+    let entry = same === undefined ? undefined : findEqual(same, at);
     if (entry === undefined) {
       entry = { at, writer: undefined, readers: [] };
       if (same === undefined) index.exact.set(key, (same = []));
@@ -65,7 +66,7 @@ export class DependencyTracker {
     if (writes) {
       // Later tasks wait for this one, which waited for the readers before it.
       entry.writer = task;
-      entry.readers = [];
+      entry.readers.length = 0;
     } else if (entry.readers[entry.readers.length - 1] !== task) {
       entry.readers.push(task);
       if (entry.readers.length >= PRUNE_AT)
@@ -86,8 +87,27 @@ function firstAtOrAfter(entries: Entry[], lo: number): number {
   return a;
 }
 
-/** A cheap hash of a footprint: equal footprints have equal keys. */
-function keyOf(at: Footprint): string {
-  const s = at.slices?.map((x) => `${x.start}:${x.end}:${x.step}`).join(',') ?? '';
-  return `${at.field ?? ''}|${at.lo}|${at.hi}|${at.iv.length}|${at.iv.length > 2 ? at.iv[1] : ''}|${s}`;
+function findEqual(entries: Entry[], at: Footprint): Entry | undefined {
+  for (let i = 0; i < entries.length; i++)
+    if (footprintsEqual(at, entries[i].at)) return entries[i];
+  return undefined;
+}
+
+/** Keys already worked out, by footprint: a strided view's footprint is reused per layout. */
+const keys = new WeakMap<Footprint, string>();
+
+/**
+ * A cheap hash of a footprint: equal footprints have equal keys (unequal ones may share one;
+ * `findEqual` tells them apart). One byte range (a typed array) is keyed by its first byte,
+ * which costs no string; other footprints by a string of their bounds, made once each.
+ */
+function keyOf(at: Footprint): string | number {
+  if (at.field === undefined && at.slices === undefined && at.iv.length === 2) return at.lo;
+  let key = keys.get(at);
+  if (key === undefined) {
+    const s = at.slices?.map((x) => `${x.start}:${x.end}:${x.step}`).join(',') ?? '';
+    key = `${at.field ?? ''}|${at.lo}|${at.hi}|${at.iv.length}|${at.iv.length > 2 ? at.iv[1] : ''}|${s}`;
+    keys.set(at, key);
+  }
+  return key;
 }
