@@ -34,10 +34,12 @@ const resultsFile = join(here, 'results', 'datadeps.json');
 const { quick, rounds, warmup, check } = parseFlags(undefined, 9, 20);
 
 const TARGET_CHOLESKY_SPEEDUP = 1.8;
-const PEER_LABELS = {
-  handWritten: 'hand-written scheduler, raw worker_threads',
-  piscina: 'Piscina, tasks awaiting their inputs',
-  tinypool: 'tinypool, tasks awaiting their inputs',
+/** How the table names each 2-thread runner. */
+const LABELS = {
+  dtask: 'spawnDatadeps, 2 worker threads',
+  handWritten: 'hand-written scheduler, raw worker_threads, 2 threads',
+  piscina: 'Piscina, tasks awaiting their inputs, 2 threads',
+  tinypool: 'tinypool, tasks awaiting their inputs, 2 threads',
 };
 const N = quick ? 1024 : 2048;
 const TILE = quick ? 128 : 256;
@@ -93,25 +95,24 @@ const peers = {
   piscina: await pooled('piscina', a, TILE),
   tinypool: await pooled('tinypool', a, TILE),
 };
-const [serialCholesky, threadCholesky, ...peerCholesky] = await timeInterleaved(
+/** dtask and its peers, each factorising `a` once on 2 threads. */
+const threaded = {
+  dtask: () => cholesky(a, TILE, spawn),
+  ...Object.fromEntries(Object.entries(peers).map(([name, peer]) => [name, peer.run])),
+};
+const [serialCholesky, ...threadedCholesky] = await timeInterleaved(
   resetA,
-  [
-    () => choleskySerial(a, TILE),
-    () => cholesky(a, TILE, spawn),
-    ...Object.values(peers).map((peer) => peer.run),
-  ],
+  [() => choleskySerial(a, TILE), ...Object.values(threaded)],
   warmup,
 );
+const [threadCholesky, ...peerCholesky] = threadedCholesky;
 const error = N <= 1024 ? choleskyError(a, original) : undefined;
 // Every runner's result, to the bit: the tile operations on each tile run in the same order.
 resetA();
 choleskySerial(a, TILE);
 const expected = a.data.slice();
 const identical = {};
-for (const [name, run] of [
-  ['dtask', () => cholesky(a, TILE, spawn)],
-  ...Object.entries(peers).map(([k, p]) => [k, p.run]),
-]) {
+for (const [name, run] of Object.entries(threaded)) {
   resetA();
   await run();
   identical[name] = a.data.every((x, i) => Object.is(x, expected[i]));
@@ -175,6 +176,14 @@ const ceiling = await (async () => {
 
 const speedup = serialCholesky.medianMs / threadCholesky.medianMs;
 const flops = N ** 3 / 3;
+/** A row of the Cholesky table: time, rate, cores used and speed-up over the serial code. */
+const choleskyRow = (label, sample) => [
+  label,
+  fixed(sample.medianMs, 0),
+  fixed(flops / sample.medianMs / 1e6),
+  fixed(sample.coresUsed),
+  `${fixed(serialCholesky.medianMs / sample.medianMs)}×`,
+];
 console.log(
   `\ndatadeps: ${os.cpus().length} CPUs, load ${fixed(os.loadavg()[0])}, median of ${rounds} runs after ${warmup} warm-up rounds\n`,
 );
@@ -182,27 +191,8 @@ console.log(
   table(
     ['tiled Cholesky', 'ms', 'GFLOP/s', 'cores used', 'vs serial'],
     [
-      [
-        `serial tile code, 1 thread (${N}², tiles ${TILE})`,
-        fixed(serialCholesky.medianMs, 0),
-        fixed(flops / serialCholesky.medianMs / 1e6),
-        fixed(serialCholesky.coresUsed),
-        '1.00×',
-      ],
-      [
-        'spawnDatadeps, 2 worker threads',
-        fixed(threadCholesky.medianMs, 0),
-        fixed(flops / threadCholesky.medianMs / 1e6),
-        fixed(threadCholesky.coresUsed),
-        `${fixed(speedup)}×`,
-      ],
-      ...Object.keys(peers).map((name, i) => [
-        `${PEER_LABELS[name]}, 2 threads`,
-        fixed(peerCholesky[i].medianMs, 0),
-        fixed(flops / peerCholesky[i].medianMs / 1e6),
-        fixed(peerCholesky[i].coresUsed),
-        `${fixed(serialCholesky.medianMs / peerCholesky[i].medianMs)}×`,
-      ]),
+      choleskyRow(`serial tile code, 1 thread (${N}², tiles ${TILE})`, serialCholesky),
+      ...Object.keys(threaded).map((name, i) => choleskyRow(LABELS[name], threadedCholesky[i])),
       [
         'ceiling: 2 threads, a matrix each, serial code',
         `${fixed(ceiling.twoMs, 0)} for 2`,

@@ -87,6 +87,7 @@ function firstAtOrAfter(entries: Entry[], lo: number): number {
   return a;
 }
 
+/** The entry among `entries` whose footprint equals `at`, if any. */
 function findEqual(entries: Entry[], at: Footprint): Entry | undefined {
   for (let i = 0; i < entries.length; i++)
     if (footprintsEqual(at, entries[i].at)) return entries[i];
