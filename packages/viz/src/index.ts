@@ -1,0 +1,3 @@
+export type { BarStatus, ReportData, ReportSummary } from './report-data.js';
+export { summarise } from './report-data.js';
+export { type WriteReportOptions, writeReport } from './write-report.js';

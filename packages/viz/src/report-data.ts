@@ -1,0 +1,185 @@
+import type { LogEvent } from '@dtask/core';
+
+/** How a bar ended: 0 finished, 1 failed, 2 cancelled, 3 still running when the logs were read. */
+export type BarStatus = 0 | 1 | 2 | 3;
+
+/** The totals a report shows in its summary table (and in `data-summary` attributes). */
+export interface ReportSummary {
+  /** Distinct tasks seen (spawned, or started when the spawn was not logged). */
+  tasks: number;
+  /** `fail` events. */
+  failures: number;
+  /** Milliseconds from the first event to the end of the last. */
+  wallTime: number;
+  /** Bytes of all `move` events. */
+  bytesMoved: number;
+  /** `move` events. */
+  moves: number;
+  /** Bytes of all `spill` events. */
+  bytesSpilled: number;
+  /** Bytes of all `unspill` events. */
+  bytesUnspilled: number;
+}
+
+/**
+ * The compact data a report embeds as JSON: strings once in `names`/`processors`, bars as
+ * one flat number array (seven numbers a bar) so 100,000 tasks stay a few megabytes.
+ */
+export interface ReportData {
+  /** Time origin (ms) of every `start` below. */
+  origin: number;
+  /** Task names (`?` for unnamed tasks); bars refer to them by index. */
+  names: string[];
+  /** Processor ids, one Gantt lane each, in order of first use. */
+  processors: string[];
+  /**
+   * Bars, flat: `[task, nameIndex, processorIndex, start, duration, status, bytes]` repeated;
+   * `start` relative to `origin`, `bytes` the size of the result or -1 if unknown.
+   */
+  bars: number[];
+  /** Busy milliseconds per processor, same order as `processors`. */
+  busy: number[];
+  /** Moves per processor pair: `[from, to, bytes, count]`. */
+  transfers: [string, string, number, number][];
+  /** Memory samples from spills, as `[time, bytesOnDevice]` per device. */
+  spills: { device: string; points: [number, number][] }[];
+  /** The totals. */
+  summary: ReportSummary;
+}
+
+/** Number of entries a bar takes in `ReportData.bars`. */
+export const BAR_WIDTH = 7;
+
+/**
+ * Turns `fetchLogs()` events into the data of a report; called by `writeReport` and the
+ * dashboard. Pairs each `start` with the next `finish`/`fail`/`cancel` of the same task on
+ * the same processor; a start with no end is drawn up to the last event (status 3).
+ */
+export function summarise(logs: readonly LogEvent[]): ReportData {
+  const names: string[] = [];
+  const nameIndex = new Map<string, number>();
+  const processors: string[] = [];
+  const processorIndex = new Map<string, number>();
+  const taskNames = new Map<number, string>();
+  const tasks = new Set<number>();
+  const open = new Map<string, LogEvent>();
+  const bars: number[] = [];
+  const busy: number[] = [];
+  const transfers = new Map<string, [string, string, number, number]>();
+  const spillLevel = new Map<string, { level: number; points: [number, number][] }>();
+  const summary: ReportSummary = {
+    tasks: 0,
+    failures: 0,
+    wallTime: 0,
+    bytesMoved: 0,
+    moves: 0,
+    bytesSpilled: 0,
+    bytesUnspilled: 0,
+  };
+  let origin = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+
+  const nameOf = (name: string): number => {
+    let i = nameIndex.get(name);
+    if (i === undefined) {
+      i = names.length;
+      names.push(name);
+      nameIndex.set(name, i);
+    }
+    return i;
+  };
+  const processorOf = (id: string): number => {
+    let i = processorIndex.get(id);
+    if (i === undefined) {
+      i = processors.length;
+      processors.push(id);
+      processorIndex.set(id, i);
+      busy.push(0);
+    }
+    return i;
+  };
+  const bar = (start: LogEvent, stop: number, status: BarStatus, bytes: number): void => {
+    const task = start.task ?? -1;
+    const p = processorOf(start.processor ?? '?');
+    const name = start.name ?? taskNames.get(task) ?? '?';
+    const duration = Math.max(0, stop - start.time);
+    busy[p] += duration;
+    bars.push(task, nameOf(name), p, start.time, duration, status, bytes);
+  };
+  const level = (device: string, time: number, delta: number): void => {
+    let entry = spillLevel.get(device);
+    if (entry === undefined) {
+      entry = { level: 0, points: [] };
+      spillLevel.set(device, entry);
+    }
+    entry.level = Math.max(0, entry.level + delta);
+    entry.points.push([time, entry.level]);
+  };
+
+  for (const e of logs) {
+    const stop = e.time + (e.duration ?? 0);
+    if (e.time < origin) origin = e.time;
+    if (stop > end) end = stop;
+    if (e.task !== undefined && e.name !== undefined) taskNames.set(e.task, e.name);
+    switch (e.kind) {
+      case 'spawn':
+        if (e.task !== undefined) tasks.add(e.task);
+        break;
+      case 'start':
+        if (e.task !== undefined) tasks.add(e.task);
+        open.set(`${e.task}|${e.processor}`, e);
+        break;
+      case 'finish':
+      case 'fail':
+      case 'cancel': {
+        if (e.kind === 'fail') summary.failures++;
+        const key = `${e.task}|${e.processor}`;
+        const started = open.get(key);
+        if (started === undefined) break;
+        open.delete(key);
+        const status: BarStatus = e.kind === 'finish' ? 0 : e.kind === 'fail' ? 1 : 2;
+        bar(started, e.time, status, e.bytes ?? -1);
+        break;
+      }
+      case 'move': {
+        const from = e.from ?? '?';
+        const to = e.to ?? e.processor ?? '?';
+        const key = `${from}\u0000${to}`;
+        const pair = transfers.get(key) ?? [from, to, 0, 0];
+        pair[2] += e.bytes ?? 0;
+        pair[3]++;
+        transfers.set(key, pair);
+        summary.bytesMoved += e.bytes ?? 0;
+        summary.moves++;
+        break;
+      }
+      case 'spill':
+        summary.bytesSpilled += e.bytes ?? 0;
+        level(e.to ?? e.detail ?? 'storage', e.time, e.bytes ?? 0);
+        break;
+      case 'unspill':
+        summary.bytesUnspilled += e.bytes ?? 0;
+        level(e.from ?? e.detail ?? 'storage', e.time, -(e.bytes ?? 0));
+        break;
+    }
+  }
+  for (const started of open.values()) bar(started, end, 3, -1);
+  if (origin === Number.POSITIVE_INFINITY) origin = end = 0;
+  for (let i = 3; i < bars.length; i += BAR_WIDTH) bars[i] -= origin;
+  summary.tasks = tasks.size;
+  summary.wallTime = end - origin;
+  const spills = [...spillLevel].map(([device, { points }]) => ({
+    device,
+    points: points.map(([t, v]): [number, number] => [t - origin, v]),
+  }));
+  return {
+    origin,
+    names,
+    processors,
+    bars,
+    busy,
+    transfers: [...transfers.values()],
+    spills,
+    summary,
+  };
+}

@@ -1,0 +1,116 @@
+import type { ReportData } from './report-data.js';
+import { escapeHtml, tablesHtml } from './report-tables.js';
+
+/** Options of the report page. */
+export interface PageOptions {
+  /** The page title. */
+  title: string;
+  /** Server-sent events URL to follow for live updates (the dashboard); none for a file. */
+  live?: string;
+}
+
+/**
+ * One self-contained HTML page (styles and script inline, no network) for `data`; called by
+ * `writeReport` and the dashboard. The data is embedded as JSON in a
+ * `<script type="application/json" id="dtask-data">`; the Gantt is drawn on a `<canvas>`,
+ * and once drawn `document.body.dataset.bars` and `dataset.lanes` hold what it drew.
+ */
+export function reportHtml(data: ReportData, options: PageOptions): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(options.title)}</title>
+<style>${STYLE}</style></head>
+<body${options.live === undefined ? '' : ` data-live="${escapeHtml(options.live)}"`}>
+<h1>${escapeHtml(options.title)}</h1>
+<section><h2>Timeline</h2><p class="hint">Wheel to zoom, drag to pan, hover a bar for details.</p>
+<div id="gantt-wrap"><canvas id="gantt"></canvas><div id="tip" hidden></div></div></section>
+<div id="tables">${tablesHtml(data)}</div>
+<script type="application/json" id="dtask-data">${embedJson(data)}</script>
+<script>${CLIENT}</script>
+</body></html>
+`;
+}
+
+/** JSON safe inside a `<script>` element (no `</script>`, no U+2028/2029 surprises). */
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+const STYLE = `
+body{font:13px system-ui,sans-serif;margin:16px;color:#222;background:#fafafa}
+h1{font-size:18px}h2{font-size:15px;margin:16px 0 6px}
+table{border-collapse:collapse;background:#fff}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
+#gantt-wrap{position:relative;background:#fff;border:1px solid #ddd}
+canvas{display:block;width:100%;cursor:crosshair}
+#tip{position:absolute;pointer-events:none;background:#222;color:#fff;padding:4px 6px;border-radius:3px;font-size:12px;white-space:pre}
+.meter{display:inline-block;width:120px;height:9px;background:#eee;vertical-align:middle}
+.meter span{display:block;height:100%;background:#4a8}
+.swatch{display:inline-block;width:10px;height:10px;margin-right:6px;border-radius:2px}
+.hint{color:#777;margin:0 0 4px}
+`;
+
+// The page's script: plain ES2017, no dependencies. Bars are indexed per lane and sorted by
+// start, so hovering is a binary search and drawing skips bars outside the view; bars
+// narrower than a pixel are merged into one pixel column per lane.
+const CLIENT = `(function(){
+var W=7,LANE=22,TOP=20,LEFT=110;
+var canvas=document.getElementById('gantt'),ctx=canvas.getContext('2d'),tip=document.getElementById('tip');
+var data,lanes,colours,view={t0:0,t1:1};
+function colour(n){var h=0;for(var i=0;i<n.length;i++)h=(h*31+n.charCodeAt(i))|0;return 'hsl('+(((h%360)+360)%360)+',65%,55%)';}
+function load(d){
+  data=d;lanes=d.processors.map(function(){return [];});
+  var b=d.bars;for(var i=0;i<b.length;i+=W)lanes[b[i+2]].push(i);
+  lanes.forEach(function(l){l.sort(function(x,y){return b[x+3]-b[y+3];});});
+  colours=d.names.map(colour);
+  view={t0:0,t1:Math.max(d.summary.wallTime,1e-3)};
+  document.body.dataset.bars=String(b.length/W);document.body.dataset.lanes=String(lanes.length);
+  draw();
+}
+function draw(){
+  var w=canvas.clientWidth||800,h=TOP+lanes.length*LANE+4,dpr=window.devicePixelRatio||1;
+  canvas.width=w*dpr;canvas.height=h*dpr;canvas.style.height=h+'px';ctx.setTransform(dpr,0,0,dpr,0,0);
+  ctx.clearRect(0,0,w,h);ctx.font='11px sans-serif';ctx.fillStyle='#555';
+  var span=view.t1-view.t0,scale=(w-LEFT)/span,b=data.bars;
+  for(var k=0;k<=5;k++){var x=LEFT+k*(w-LEFT)/5;ctx.fillText((view.t0+k*span/5).toFixed(1)+' ms',Math.min(x,w-50),12);ctx.fillRect(x,TOP-4,1,4);}
+  lanes.forEach(function(l,p){
+    var y=TOP+p*LANE;ctx.fillStyle='#333';ctx.fillText(data.processors[p],4,y+14);
+    ctx.fillStyle=p%2?'#f4f4f4':'#fff';ctx.fillRect(LEFT,y,w-LEFT,LANE);
+    var lastPx=-1;
+    for(var j=0;j<l.length;j++){var i=l[j],s=b[i+3],e=s+b[i+4];
+      if(e<view.t0)continue;if(s>view.t1)break;
+      var x0=LEFT+(s-view.t0)*scale,x1=LEFT+(e-view.t0)*scale;
+      if(x1-x0<1){var px=Math.floor(x0);if(px===lastPx)continue;lastPx=px;x1=x0+1;}
+      ctx.fillStyle=b[i+5]===1?'#d33':colours[b[i+1]];ctx.fillRect(Math.max(x0,LEFT),y+3,Math.max(1,x1-Math.max(x0,LEFT)),LANE-6);
+    }
+  });
+}
+function barAt(mx,my){
+  var p=Math.floor((my-TOP)/LANE);if(p<0||p>=lanes.length||mx<LEFT)return -1;
+  var w=canvas.clientWidth,t=view.t0+(mx-LEFT)*(view.t1-view.t0)/(w-LEFT),l=lanes[p],b=data.bars,lo=0,hi=l.length-1,tol=2*(view.t1-view.t0)/(w-LEFT);
+  while(lo<=hi){var m=(lo+hi)>>1;if(b[l[m]+3]<=t)lo=m+1;else hi=m-1;}
+  for(var j=hi;j>=0&&j>hi-50;j--){var i=l[j];if(b[i+3]<=t&&b[i+3]+b[i+4]+tol>=t)return i;}
+  return -1;
+}
+var drag=null;
+canvas.addEventListener('mousemove',function(ev){
+  var r=canvas.getBoundingClientRect(),mx=ev.clientX-r.left,my=ev.clientY-r.top;
+  if(drag){var dt=(drag.x-mx)*(view.t1-view.t0)/(canvas.clientWidth-LEFT);view.t0+=dt;view.t1+=dt;drag.x=mx;draw();return;}
+  var i=barAt(mx,my);if(i<0){tip.hidden=true;return;}
+  var b=data.bars,st=['finished','failed','cancelled','running'][b[i+5]];
+  tip.textContent=data.names[b[i+1]]+' #'+b[i]+'\\n'+data.processors[b[i+2]]+'\\n'+b[i+4].toFixed(3)+' ms, '+st+(b[i+6]>=0?'\\nresult '+b[i+6]+' B':'');
+  tip.style.left=(mx+12)+'px';tip.style.top=(my+12)+'px';tip.hidden=false;
+});
+canvas.addEventListener('mousedown',function(ev){drag={x:ev.clientX-canvas.getBoundingClientRect().left};});
+window.addEventListener('mouseup',function(){drag=null;});
+canvas.addEventListener('mouseleave',function(){tip.hidden=true;});
+canvas.addEventListener('wheel',function(ev){ev.preventDefault();
+  var r=canvas.getBoundingClientRect(),f=ev.deltaY>0?1.25:0.8,t=view.t0+(ev.clientX-r.left-LEFT)*(view.t1-view.t0)/(canvas.clientWidth-LEFT);
+  view.t0=t-(t-view.t0)*f;view.t1=t+(view.t1-t)*f;draw();},{passive:false});
+window.addEventListener('resize',draw);
+window.dtaskReport={load:load,draw:draw,get data(){return data;}};
+load(JSON.parse(document.getElementById('dtask-data').textContent));
+var live=document.body.dataset.live;
+if(live&&window.EventSource){var es=new EventSource(live);es.onmessage=function(m){var u=JSON.parse(m.data);document.getElementById('tables').innerHTML=u.tables;load(u.data);};}
+})();`;

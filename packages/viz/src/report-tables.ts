@@ -1,0 +1,112 @@
+import { BAR_WIDTH, type ReportData } from './report-data.js';
+
+/**
+ * The report's tables as HTML: summary (numbers also in `data-summary` attributes), one lane
+ * row per processor with its utilisation, tasks grouped by name, data moved per processor
+ * pair, and spills. Called by `reportHtml` and by the dashboard on every update.
+ */
+export function tablesHtml(data: ReportData): string {
+  const s = data.summary;
+  const wall = s.wallTime;
+  const summaryRows: [string, string, number, string][] = [
+    ['tasks', 'Tasks', s.tasks, String(s.tasks)],
+    ['failures', 'Failures', s.failures, String(s.failures)],
+    ['wallTime', 'Wall time', s.wallTime, formatMs(s.wallTime)],
+    ['bytesMoved', 'Bytes moved', s.bytesMoved, formatBytes(s.bytesMoved)],
+    ['moves', 'Moves', s.moves, String(s.moves)],
+    ['bytesSpilled', 'Spilled', s.bytesSpilled, formatBytes(s.bytesSpilled)],
+    ['bytesUnspilled', 'Read back', s.bytesUnspilled, formatBytes(s.bytesUnspilled)],
+  ];
+  const parts: string[] = ['<section><h2>Summary</h2><table class="summary">'];
+  for (const [key, label, value, shown] of summaryRows) {
+    parts.push(
+      `<tr><th>${label}</th><td data-summary="${key}" data-value="${value}">${shown}</td></tr>`,
+    );
+  }
+  parts.push('</table></section>');
+
+  parts.push(
+    '<section><h2>Processors</h2><table><tr><th>lane</th><th>tasks</th><th>busy</th><th>utilisation</th></tr>',
+  );
+  const perLane = new Array<number>(data.processors.length).fill(0);
+  for (let i = 2; i < data.bars.length; i += BAR_WIDTH) perLane[data.bars[i]]++;
+  data.processors.forEach((id, i) => {
+    const share = wall > 0 ? data.busy[i] / wall : 0;
+    parts.push(
+      `<tr data-lane="${escapeHtml(id)}" data-bars="${perLane[i]}"><td>${escapeHtml(id)}</td>` +
+        `<td>${perLane[i]}</td><td>${formatMs(data.busy[i])}</td>` +
+        `<td><span class="meter"><span style="width:${(share * 100).toFixed(1)}%"></span></span> ${(share * 100).toFixed(1)}%</td></tr>`,
+    );
+  });
+  parts.push('</table></section>');
+
+  const byName = new Map<number, [number, number, number]>();
+  for (let i = 0; i < data.bars.length; i += BAR_WIDTH) {
+    const row = byName.get(data.bars[i + 1]) ?? [0, 0, 0];
+    row[0]++;
+    row[1] += data.bars[i + 4];
+    if (data.bars[i + 5] === 1) row[2]++;
+    byName.set(data.bars[i + 1], row);
+  }
+  parts.push(
+    '<section><h2>Tasks by name</h2><table><tr><th>name</th><th>runs</th><th>total time</th><th>mean</th><th>failed</th></tr>',
+  );
+  for (const [name, [count, time, failed]] of [...byName].sort((a, b) => b[1][1] - a[1][1])) {
+    parts.push(
+      `<tr data-name="${escapeHtml(data.names[name])}"><td><i class="swatch" style="background:${colour(data.names[name])}"></i>${escapeHtml(data.names[name])}</td>` +
+        `<td>${count}</td><td>${formatMs(time)}</td><td>${formatMs(time / count)}</td><td>${failed}</td></tr>`,
+    );
+  }
+  parts.push('</table></section>');
+
+  if (data.transfers.length > 0) {
+    parts.push(
+      '<section><h2>Data moved</h2><table><tr><th>from</th><th>to</th><th>bytes</th><th>moves</th></tr>',
+    );
+    for (const [from, to, bytes, count] of data.transfers) {
+      parts.push(
+        `<tr data-transfer="${escapeHtml(from)} ${escapeHtml(to)}"><td>${escapeHtml(from)}</td><td>${escapeHtml(to)}</td>` +
+          `<td data-value="${bytes}">${formatBytes(bytes)}</td><td>${count}</td></tr>`,
+      );
+    }
+    parts.push('</table></section>');
+  }
+  if (data.spills.length > 0) {
+    parts.push(
+      '<section><h2>Storage</h2><table><tr><th>device</th><th>events</th><th>peak held</th></tr>',
+    );
+    for (const { device, points } of data.spills) {
+      const peak = points.reduce((m, p) => Math.max(m, p[1]), 0);
+      parts.push(
+        `<tr data-device="${escapeHtml(device)}"><td>${escapeHtml(device)}</td><td>${points.length}</td><td>${formatBytes(peak)}</td></tr>`,
+      );
+    }
+    parts.push('</table></section>');
+  }
+  return parts.join('');
+}
+
+/** A stable colour per task name (the same hash the page's Gantt uses). */
+export function colour(name: string): string {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
+  return `hsl(${((h % 360) + 360) % 360},65%,55%)`;
+}
+
+/** Escapes `& < > "` for HTML text and attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;',
+  );
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(2)} ms`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}

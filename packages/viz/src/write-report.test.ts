@@ -1,0 +1,131 @@
+// writeReport on a real run on two worker threads (loads the built dist of @dtask/threads).
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ArgumentError,
+  Context,
+  disableLogging,
+  enableLogging,
+  fetchLogs,
+  scope,
+} from '@dtask/core';
+import { threads } from '@dtask/threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BAR_WIDTH, type ReportData } from './report-data.js';
+import { writeReport } from './write-report.js';
+
+afterEach(() => {
+  disableLogging();
+  fetchLogs();
+});
+
+/** The embedded data and the `data-summary` numbers of a written report. */
+function parse(html: string): {
+  data: ReportData;
+  summary: Record<string, number>;
+  lanes: string[];
+} {
+  const json = /<script type="application\/json" id="dtask-data">([^<]*)<\/script>/.exec(html);
+  if (json === null) throw new Error('no embedded data');
+  const summary: Record<string, number> = {};
+  for (const m of html.matchAll(/data-summary="(\w+)" data-value="([\d.e+-]+)"/g))
+    summary[m[1]] = Number(m[2]);
+  const lanes = [...html.matchAll(/<tr data-lane="([^"]+)"/g)].map((m) => m[1]);
+  return { data: JSON.parse(json[1]), summary, lanes };
+}
+
+describe('writeReport', () => {
+  it('draws a real 2-thread run: a lane per processor used, a bar per task, the summary of fetchLogs()', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dtask-viz-'));
+    await using ctx = new Context({ plugins: [threads({ count: 2 })] });
+    enableLogging();
+    const leaves = [];
+    for (let i = 0; i < 12; i++) {
+      const thread = 2 + (i % 2);
+      leaves.push(
+        ctx.spawn(
+          { name: 'leaf', scope: scope({ worker: 1, thread }) },
+          (x: number) => new Float64Array(1000).fill(x),
+          i,
+        ),
+      );
+    }
+    const sum = ctx.spawn(
+      { name: 'sum', scope: scope({ worker: 1, thread: 2 }) },
+      (...xs: Float64Array[]) => xs.reduce((s, x) => s + x[0], 0),
+      ...leaves,
+    );
+    const bad = ctx.spawn({ name: 'bad' }, () => {
+      throw new Error('planned');
+    });
+    expect(await sum).toBe(66);
+    await bad.wait();
+    const logs = fetchLogs();
+    const path = join(dir, 'report.html');
+    await writeReport(logs, path, { title: 'two threads' });
+    const html = await readFile(path, 'utf8');
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+
+    const { data, summary, lanes } = parse(html);
+    const used = new Set(logs.filter((e) => e.kind === 'start').map((e) => e.processor));
+    expect(new Set(lanes)).toEqual(used);
+    expect(lanes).toHaveLength(used.size);
+    expect(used.has('thread:1:2') && used.has('thread:1:3')).toBe(true);
+    const barTasks = [];
+    for (let i = 0; i < data.bars.length; i += BAR_WIDTH) barTasks.push(data.bars[i]);
+    expect(barTasks.sort((a, b) => a - b)).toEqual(
+      [...leaves, sum, bad].map((t) => t.id).sort((a, b) => a - b),
+    );
+
+    const moves = logs.filter((e) => e.kind === 'move');
+    const times = logs.map((e) => e.time);
+    const ends = logs.map((e) => e.time + (e.duration ?? 0));
+    expect(summary).toEqual({
+      tasks: new Set(logs.filter((e) => e.kind === 'spawn').map((e) => e.task)).size,
+      failures: logs.filter((e) => e.kind === 'fail').length,
+      wallTime: Math.max(...ends) - Math.min(...times),
+      bytesMoved: moves.reduce((s, e) => s + (e.bytes ?? 0), 0),
+      moves: moves.length,
+      bytesSpilled: 0,
+      bytesUnspilled: 0,
+    });
+    expect(summary.tasks).toBe(14);
+    expect(summary.failures).toBe(1);
+    expect(data.names.sort()).toEqual(['bad', 'leaf', 'sum']);
+  });
+
+  it('pairs spills and unspills per device and keeps an unfinished task as a running bar', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dtask-viz-'));
+    const data = await writeReport(
+      [
+        { kind: 'spawn', time: 0, task: 1, name: 'f' },
+        { kind: 'start', time: 1, task: 1, processor: 'p' },
+        { kind: 'spill', time: 2, bytes: 100, to: 'disk' },
+        { kind: 'unspill', time: 3, bytes: 40, from: 'disk' },
+        { kind: 'tick', time: 5 },
+      ],
+      join(dir, 'r.html'),
+    );
+    expect(data.bars).toEqual([1, 0, 0, 1, 4, 3, -1]);
+    expect(data.spills).toEqual([
+      {
+        device: 'disk',
+        points: [
+          [2, 100],
+          [3, 60],
+        ],
+      },
+    ]);
+    expect(data.summary).toMatchObject({ bytesSpilled: 100, bytesUnspilled: 40, wallTime: 5 });
+  });
+
+  it('throws ArgumentError for bad logs, path or options, saying what to pass', async () => {
+    await expect(writeReport({} as never, 'x.html')).rejects.toThrow(/fetchLogs\(\)/);
+    await expect(writeReport([{ kind: 1 }] as never, 'x.html')).rejects.toThrow(/logs\[0\]/);
+    await expect(writeReport([], '')).rejects.toThrow(ArgumentError);
+    await expect(writeReport([], 'x.html', { colour: 1 } as never)).rejects.toThrow(
+      /unknown option 'colour'/,
+    );
+  });
+});
