@@ -1,3 +1,10 @@
+export { countProgress, type Progress, type ProgressOptions, progress } from './progress.js';
+export {
+  formatProgress,
+  type ProgressBarOptions,
+  type ProgressStream,
+  progressBar,
+} from './progress-bar.js';
 export type { BarStatus, ReportData, ReportSummary } from './report-data.js';
 export { summarise } from './report-data.js';
 export { type WriteReportOptions, writeReport } from './write-report.js';
