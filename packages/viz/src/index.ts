@@ -1,3 +1,4 @@
+export { type DashboardOptions, type DashboardPlugin, dashboard } from './dashboard.js';
 export { countProgress, type Progress, type ProgressOptions, progress } from './progress.js';
 export {
   formatProgress,

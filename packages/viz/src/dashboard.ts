@@ -1,0 +1,172 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ArgumentError, enableLogging, fetchLogs, type Plugin } from '@dtask/core';
+import { checkInterval } from './progress.js';
+import { type ReportData, summarise } from './report-data.js';
+import { embedJson, reportHtml } from './report-page.js';
+import { tablesHtml } from './report-tables.js';
+import { describe } from './write-report.js';
+
+/** Options of `dashboard`. */
+export interface DashboardOptions {
+  /** TCP port; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Address to bind. Default `127.0.0.1` (this machine only); `0.0.0.0` opens it to the network. */
+  host?: string;
+  /** Milliseconds between looks at the log while someone watches. Default 250. */
+  interval?: number;
+  /** Called with the URL once listening. Default: prints `dtask dashboard: <url>` to stderr. */
+  onListening?: (url: string) => void;
+  /** Page title. Default `dtask dashboard`. */
+  title?: string;
+}
+
+/** The dashboard plugin; `url` is set once the context's setup has run. */
+export interface DashboardPlugin extends Plugin {
+  /** `http://host:port/` while serving, else undefined. */
+  readonly url: string | undefined;
+}
+
+/**
+ * An opt-in core plugin serving the report view live over HTTP; called by the user as
+ * `new Context({ plugins: [dashboard()] })`. On setup it turns logging on (`enableLogging()`),
+ * listens on `host:port`, and reports its URL. `GET /` is the report page; it follows
+ * `GET /events` (server-sent events), which sends the report's data and tables whenever the
+ * log has grown (looked at every `interval` ms while a page is open); `GET /data.json` is
+ * the data now. It reads the log with `fetchLogs({ clear: false })`, so a `fetchLogs()` that
+ * clears the log also clears the view. Closing the context closes the server.
+ * @throws ArgumentError (`DTASK_ARGUMENT`) at once for an unknown or ill-typed option; the
+ * context's setup rejects with the listen error (e.g. `EADDRINUSE`) if it cannot listen.
+ */
+export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
+  const { port, host, interval, onListening, title } = checkDashboardOptions(options);
+  const clients = new Set<ServerResponse>();
+  let url: string | undefined;
+  let seen = -1;
+  let current: ReportData = summarise([]);
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const refresh = (): boolean => {
+    const logs = fetchLogs({ clear: false });
+    if (logs.length === seen) return false;
+    seen = logs.length;
+    current = summarise(logs);
+    return true;
+  };
+  const send = (res: ServerResponse): void => {
+    res.write(`data: ${embedJson({ data: current, tables: tablesHtml(current) })}\n\n`);
+  };
+  const tick = (): void => {
+    if (clients.size === 0 || !refresh()) return;
+    for (const res of clients) send(res);
+  };
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET') {
+      res.writeHead(405, { allow: 'GET' }).end();
+    } else if (path === '/') {
+      refresh();
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      });
+      res.end(reportHtml(current, { title, live: '/events' }));
+    } else if (path === '/data.json') {
+      refresh();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(current));
+    } else if (path === '/events') {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
+      refresh();
+      send(res);
+      clients.add(res);
+      req.on('close', () => clients.delete(res));
+    } else {
+      res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('not found: try /, /events or /data.json\n');
+    }
+  });
+
+  return {
+    name: 'dashboard',
+    get url() {
+      return url;
+    },
+    async setup() {
+      enableLogging();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      server.unref();
+      const address = server.address() as AddressInfo;
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      url = `http://${shown}:${address.port}/`;
+      timer = setInterval(tick, interval);
+      timer.unref();
+      onListening(url);
+    },
+    async close() {
+      if (timer !== undefined) clearInterval(timer);
+      if (url === undefined) return;
+      tick();
+      for (const res of clients) res.end();
+      clients.clear();
+      url = undefined;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function checkDashboardOptions(options: DashboardOptions): Required<DashboardOptions> {
+  if (options === null || typeof options !== 'object') {
+    throw new ArgumentError(`dashboard: options must be an object, got ${describe(options)}`);
+  }
+  const known = ['port', 'host', 'interval', 'onListening', 'title'];
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new ArgumentError(
+        `dashboard: unknown option '${key}'; the options are ${known.join(', ')}`,
+      );
+    }
+  }
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ArgumentError(
+      `dashboard: options.port must be an integer from 0 to 65535 (0 picks a free port), got ${describe(port)}`,
+    );
+  }
+  const host = options.host ?? '127.0.0.1';
+  if (typeof host !== 'string' || host.length === 0) {
+    throw new ArgumentError(
+      `dashboard: options.host must be an address string such as '127.0.0.1', got ${describe(host)}`,
+    );
+  }
+  const onListening =
+    options.onListening ?? ((url: string) => process.stderr.write(`dtask dashboard: ${url}\n`));
+  if (typeof onListening !== 'function') {
+    throw new ArgumentError(
+      `dashboard: options.onListening must be a function, got ${describe(onListening)}`,
+    );
+  }
+  const title = options.title ?? 'dtask dashboard';
+  if (typeof title !== 'string')
+    throw new ArgumentError(`dashboard: options.title must be a string, got ${describe(title)}`);
+  return {
+    port,
+    host,
+    onListening,
+    title,
+    interval: checkInterval('dashboard', options.interval, 250),
+  };
+}
