@@ -37,7 +37,10 @@ export interface ReportData {
    * `start` relative to `origin`, `bytes` the size of the result or -1 if unknown.
    */
   bars: number[];
-  /** Busy milliseconds per processor, same order as `processors`. */
+  /**
+   * Busy milliseconds per processor, same order as `processors`: the union of its bars, since
+   * a processor may hold several tasks at once (a thread's `start` is logged when it is sent).
+   */
   busy: number[];
   /** Moves per processor pair: `[from, to, bytes, count]`. */
   transfers: [string, string, number, number][];
@@ -103,7 +106,6 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
     const p = processorOf(start.processor ?? '?');
     const name = start.name ?? taskNames.get(task) ?? '?';
     const duration = Math.max(0, stop - start.time);
-    busy[p] += duration;
     bars.push(task, nameOf(name), p, start.time, duration, status, bytes);
   };
   const level = (device: string, time: number, delta: number): void => {
@@ -166,6 +168,7 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
   for (const started of open.values()) bar(started, end, 3, -1);
   if (origin === Number.POSITIVE_INFINITY) origin = end = 0;
   for (let i = 3; i < bars.length; i += BAR_WIDTH) bars[i] -= origin;
+  busyTimes(bars, busy);
   summary.tasks = tasks.size;
   summary.wallTime = end - origin;
   const spills = [...spillLevel].map(([device, { points }]) => ({
@@ -182,4 +185,26 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
     spills,
     summary,
   };
+}
+
+/** Fills `busy[p]` with the length of the union of processor `p`'s bars. */
+function busyTimes(bars: readonly number[], busy: number[]): void {
+  const spans = busy.map((): [number, number][] => []);
+  for (let i = 0; i < bars.length; i += BAR_WIDTH)
+    spans[bars[i + 2]].push([bars[i + 3], bars[i + 3] + bars[i + 4]]);
+  spans.forEach((list, p) => {
+    list.sort((a, b) => a[0] - b[0]);
+    let total = 0;
+    let from = Number.NEGATIVE_INFINITY;
+    let to = Number.NEGATIVE_INFINITY;
+    for (const [s, e] of list) {
+      if (s > to) {
+        if (to > from) total += to - from;
+        from = s;
+        to = e;
+      } else if (e > to) to = e;
+    }
+    if (to > from) total += to - from;
+    busy[p] = total;
+  });
 }

@@ -12,7 +12,7 @@ import {
 } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BAR_WIDTH, type ReportData } from './report-data.js';
+import { BAR_WIDTH, type ReportData, summarise } from './report-data.js';
 import { writeReport } from './write-report.js';
 
 afterEach(() => {
@@ -93,6 +93,7 @@ describe('writeReport', () => {
     expect(summary.tasks).toBe(14);
     expect(summary.failures).toBe(1);
     expect(data.names.sort()).toEqual(['bad', 'leaf', 'sum']);
+    for (const b of data.busy) expect(b).toBeLessThanOrEqual(summary.wallTime + 1e-9);
   });
 
   it('pairs spills and unspills per device and keeps an unfinished task as a running bar', async () => {
@@ -108,6 +109,7 @@ describe('writeReport', () => {
       join(dir, 'r.html'),
     );
     expect(data.bars).toEqual([1, 0, 0, 1, 4, 3, -1]);
+    expect(data.busy).toEqual([4]);
     expect(data.spills).toEqual([
       {
         device: 'disk',
@@ -118,6 +120,18 @@ describe('writeReport', () => {
       },
     ]);
     expect(data.summary).toMatchObject({ bytesSpilled: 100, bytesUnspilled: 40, wallTime: 5 });
+  });
+
+  it('counts a processor busy for the union of its overlapping bars, not their sum', () => {
+    const data = summarise([
+      { kind: 'start', time: 0, task: 1, processor: 'p' },
+      { kind: 'start', time: 1, task: 2, processor: 'p' },
+      { kind: 'finish', time: 4, task: 1, processor: 'p' },
+      { kind: 'finish', time: 5, task: 2, processor: 'p' },
+      { kind: 'start', time: 8, task: 3, processor: 'p' },
+      { kind: 'finish', time: 10, task: 3, processor: 'p' },
+    ]);
+    expect(data.busy).toEqual([7]);
   });
 
   it('throws ArgumentError for bad logs, path or options, saying what to pass', async () => {
