@@ -75,6 +75,13 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
       return n;
     });
     expect(inked).toBeGreaterThan(1000);
+    // Hovering the middle of the first lane's first row names a task there.
+    const box = await page.locator('#gantt').boundingBox();
+    if (box === null) throw new Error('no canvas box');
+    await page.mouse.move(box.x + 110 + (box.width - 110) / 2, box.y + 26);
+    expect(await page.locator('#tip').textContent()).toMatch(
+      /^(fill|square) #\d+\nthread:1:[23]\n/,
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'report.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.close();

@@ -51,44 +51,63 @@ canvas{display:block;width:100%;cursor:crosshair}
 .hint{color:#777;margin:0 0 4px}
 `;
 
-// The page's script: plain ES2017, no dependencies. Bars are indexed per lane and sorted by
-// start, so hovering is a binary search and drawing skips bars outside the view; bars
+// The page's script: plain ES2017, no dependencies. Bars are indexed per lane (and sub-row)
+// and sorted by start, so hovering is a binary search and drawing skips bars outside the view; bars
 // narrower than a pixel are merged into one pixel column per lane.
 const CLIENT = `(function(){
-var W=7,LANE=22,TOP=20,LEFT=110;
+var W=7,LANE=22,ROW=12,MAXROWS=8,TOP=20,LEFT=110;
 var canvas=document.getElementById('gantt'),ctx=canvas.getContext('2d'),tip=document.getElementById('tip');
-var data,lanes,colours,view={t0:0,t1:1};
-function colour(n){var h=0;for(var i=0;i<n.length;i++)h=(h*31+n.charCodeAt(i))|0;return 'hsl('+(((h%360)+360)%360)+',65%,55%)';}
+var data,lanes,tops,height,colours,view={t0:0,t1:1};
+function colour(n){var h=0;for(var i=0;i<n.length;i++)h=(h*31+n.charCodeAt(i))|0;return 'hsl('+Math.round(((h>>>0)*137.508)%360)+',65%,55%)';}
 function load(d){
-  data=d;lanes=d.processors.map(function(){return [];});
-  var b=d.bars;for(var i=0;i<b.length;i+=W)lanes[b[i+2]].push(i);
-  lanes.forEach(function(l){l.sort(function(x,y){return b[x+3]-b[y+3];});});
+  data=d;var b=d.bars,byLane=d.processors.map(function(){return [];});
+  for(var i=0;i<b.length;i+=W)byLane[b[i+2]].push(i);
+  // Tasks that overlap on one processor go to sub-rows (at most MAXROWS; then the row
+  // that frees first), so every bar stays visible.
+  lanes=byLane.map(function(l){
+    l.sort(function(x,y){return b[x+3]-b[y+3];});
+    var rows=[],ends=[];
+    l.forEach(function(i){var r=-1,best=0;
+      for(var k=0;k<ends.length;k++){if(ends[k]<=b[i+3]){r=k;break;}if(ends[k]<ends[best])best=k;}
+      if(r<0){if(rows.length<MAXROWS){r=rows.length;rows.push([]);ends.push(0);}else r=best;}
+      rows[r].push(i);ends[r]=Math.max(ends[r],b[i+3]+b[i+4]);});
+    return rows.length?rows:[[]];
+  });
+  tops=[];var y=TOP;lanes.forEach(function(rows){tops.push(y);y+=laneHeight(rows);});height=y+4;
   colours=d.names.map(colour);
   view={t0:0,t1:Math.max(d.summary.wallTime,1e-3)};
   document.body.dataset.bars=String(b.length/W);document.body.dataset.lanes=String(lanes.length);
   draw();
 }
+function laneHeight(rows){return Math.max(LANE,rows.length*ROW+6);}
 function draw(){
-  var w=canvas.clientWidth||800,h=TOP+lanes.length*LANE+4,dpr=window.devicePixelRatio||1;
+  var w=canvas.clientWidth||800,h=height,dpr=window.devicePixelRatio||1;
   canvas.width=w*dpr;canvas.height=h*dpr;canvas.style.height=h+'px';ctx.setTransform(dpr,0,0,dpr,0,0);
   ctx.clearRect(0,0,w,h);ctx.font='11px sans-serif';ctx.fillStyle='#555';
   var span=view.t1-view.t0,scale=(w-LEFT)/span,b=data.bars;
   for(var k=0;k<=5;k++){var x=LEFT+k*(w-LEFT)/5;ctx.fillText((view.t0+k*span/5).toFixed(1)+' ms',Math.min(x,w-50),12);ctx.fillRect(x,TOP-4,1,4);}
-  lanes.forEach(function(l,p){
-    var y=TOP+p*LANE;ctx.fillStyle='#333';ctx.fillText(data.processors[p],4,y+14);
-    ctx.fillStyle=p%2?'#f4f4f4':'#fff';ctx.fillRect(LEFT,y,w-LEFT,LANE);
-    var lastPx=-1;
-    for(var j=0;j<l.length;j++){var i=l[j],s=b[i+3],e=s+b[i+4];
-      if(e<view.t0)continue;if(s>view.t1)break;
-      var x0=LEFT+(s-view.t0)*scale,x1=LEFT+(e-view.t0)*scale;
-      if(x1-x0<1){var px=Math.floor(x0);if(px===lastPx)continue;lastPx=px;x1=x0+1;}
-      ctx.fillStyle=b[i+5]===1?'#d33':colours[b[i+1]];ctx.fillRect(Math.max(x0,LEFT),y+3,Math.max(1,x1-Math.max(x0,LEFT)),LANE-6);
-    }
+  lanes.forEach(function(rows,p){
+    var y=tops[p],lh=laneHeight(rows),rh=(lh-6)/rows.length;
+    ctx.fillStyle=p%2?'#f4f4f4':'#fff';ctx.fillRect(LEFT,y,w-LEFT,lh);
+    ctx.fillStyle='#333';ctx.fillText(data.processors[p],4,y+14);
+    rows.forEach(function(l,r){var lastPx=-1,ry=y+3+r*rh;
+      for(var j=0;j<l.length;j++){var i=l[j],s=b[i+3],e=s+b[i+4];
+        if(e<view.t0)continue;if(s>view.t1)break;
+        var x0=LEFT+(s-view.t0)*scale,x1=LEFT+(e-view.t0)*scale;
+        if(x1-x0<1){var px=Math.floor(x0);if(px===lastPx)continue;lastPx=px;x1=x0+1;}
+        var xs=Math.max(x0,LEFT);
+        ctx.fillStyle=b[i+5]===1?'#d33':colours[b[i+1]];ctx.fillRect(xs,ry,Math.max(1,x1-xs),Math.max(1,rh-1));
+      }
+    });
   });
 }
 function barAt(mx,my){
-  var p=Math.floor((my-TOP)/LANE);if(p<0||p>=lanes.length||mx<LEFT)return -1;
-  var w=canvas.clientWidth,t=view.t0+(mx-LEFT)*(view.t1-view.t0)/(w-LEFT),l=lanes[p],b=data.bars,lo=0,hi=l.length-1,tol=2*(view.t1-view.t0)/(w-LEFT);
+  if(mx<LEFT)return -1;var p=-1;
+  for(var q=0;q<tops.length;q++)if(my>=tops[q]&&my<tops[q]+laneHeight(lanes[q]))p=q;
+  if(p<0)return -1;
+  var rows=lanes[p],rh=(laneHeight(rows)-6)/rows.length,r=Math.floor((my-tops[p]-3)/rh);
+  if(r<0||r>=rows.length)return -1;
+  var w=canvas.clientWidth,t=view.t0+(mx-LEFT)*(view.t1-view.t0)/(w-LEFT),l=rows[r],b=data.bars,lo=0,hi=l.length-1,tol=2*(view.t1-view.t0)/(w-LEFT);
   while(lo<=hi){var m=(lo+hi)>>1;if(b[l[m]+3]<=t)lo=m+1;else hi=m-1;}
   for(var j=hi;j>=0&&j>hi-50;j--){var i=l[j];if(b[i+3]<=t&&b[i+3]+b[i+4]+tol>=t)return i;}
   return -1;

@@ -86,11 +86,11 @@ export function tablesHtml(data: ReportData): string {
   return parts.join('');
 }
 
-/** A stable colour per task name (the same hash the page's Gantt uses). */
+/** A stable colour per task name, hues spread by the golden angle (the page's Gantt uses the same). */
 export function colour(name: string): string {
   let h = 0;
   for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
-  return `hsl(${((h % 360) + 360) % 360},65%,55%)`;
+  return `hsl(${Math.round(((h >>> 0) * 137.508) % 360)},65%,55%)`;
 }
 
 /** Escapes `& < > "` for HTML text and attributes. */
