@@ -134,6 +134,25 @@ describe('writeReport', () => {
     expect(data.busy).toEqual([7]);
   });
 
+  it('sums moves per (from, to) pair into the data and the page', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'dtask-viz-')), 'r.html');
+    const data = await writeReport(
+      [
+        { kind: 'move', time: 1, from: 'a', to: 'b', bytes: 10 },
+        { kind: 'move', time: 2, from: 'a', to: 'b', bytes: 5 },
+        { kind: 'move', time: 3, from: 'b', to: 'a', bytes: 7 },
+      ],
+      path,
+    );
+    expect(data.transfers).toEqual([
+      ['a', 'b', 15, 2],
+      ['b', 'a', 7, 1],
+    ]);
+    expect(data.summary).toMatchObject({ bytesMoved: 22, moves: 3 });
+    const html = await readFile(path, 'utf8');
+    expect(html).toContain('<tr data-transfer="a b"><td>a</td><td>b</td><td data-value="15">');
+  });
+
   it('throws ArgumentError for bad logs, path or options, saying what to pass', async () => {
     await expect(writeReport({} as never, 'x.html')).rejects.toThrow(/fetchLogs\(\)/);
     await expect(writeReport([{ kind: 1 }] as never, 'x.html')).rejects.toThrow(/logs\[0\]/);
