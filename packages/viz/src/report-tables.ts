@@ -73,17 +73,40 @@ export function tablesHtml(data: ReportData): string {
   }
   if (data.spills.length > 0) {
     parts.push(
-      '<section><h2>Storage</h2><table><tr><th>device</th><th>events</th><th>peak held</th></tr>',
+      '<section><h2>Storage</h2><table><tr><th>device</th><th>events</th><th>peak held</th><th>held over the run</th></tr>',
     );
     for (const { device, points } of data.spills) {
       const peak = points.reduce((m, p) => Math.max(m, p[1]), 0);
       parts.push(
-        `<tr data-device="${escapeHtml(device)}"><td>${escapeHtml(device)}</td><td>${points.length}</td><td>${formatBytes(peak)}</td></tr>`,
+        `<tr data-device="${escapeHtml(device)}"><td>${escapeHtml(device)}</td><td>${points.length}</td><td>${formatBytes(peak)}</td>` +
+          `<td>${levelChart(points, peak, wall)}</td></tr>`,
       );
     }
     parts.push('</table></section>');
   }
   return parts.join('');
+}
+
+/**
+ * A small SVG step chart of bytes held on a storage device over the run, at most 400 steps
+ * (every k-th sample of a longer series, and the last).
+ */
+function levelChart(points: readonly [number, number][], peak: number, wall: number): string {
+  const width = 240;
+  const height = 40;
+  const every = Math.max(1, Math.ceil(points.length / 400));
+  const x = (t: number) => (wall > 0 ? (t / wall) * width : 0).toFixed(1);
+  const y = (v: number) => (peak > 0 ? height - (v / peak) * height : height).toFixed(1);
+  let level = 0;
+  let path = `M0,${y(0)}`;
+  for (let i = 0; i < points.length; i++) {
+    if (i % every !== 0 && i !== points.length - 1) continue;
+    const [t, v] = points[i];
+    path += ` H${x(t)} V${y(v)}`;
+    level = v;
+  }
+  path += ` H${width} V${y(level)}`;
+  return `<svg class="level" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><path d="${path}" fill="none" stroke="#a64" stroke-width="1.5"/></svg>`;
 }
 
 /** A stable colour per task name, hues spread by the golden angle (the page's Gantt uses the same). */

@@ -120,6 +120,9 @@ describe('writeReport', () => {
       },
     ]);
     expect(data.summary).toMatchObject({ bytesSpilled: 100, bytesUnspilled: 40, wallTime: 5 });
+    const html = await readFile(join(dir, 'r.html'), 'utf8');
+    // The step chart of bytes held: 0 -> 100 (the peak, top) at t=2 -> 60 at t=3, held to the end.
+    expect(html).toContain('<path d="M0,40.0 H96.0 V0.0 H144.0 V16.0 H240 V16.0"');
   });
 
   it('counts a processor busy for the union of its overlapping bars, not their sum', () => {
