@@ -95,14 +95,23 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     await page.goto(plugin.url as string);
     const cell = page.locator('[data-summary="tasks"]');
     const before = Number(await cell.getAttribute('data-value'));
-    for (let i = 0; i < 5; i++)
+    const shown = (n: number, what: 'tasks' | 'bars') =>
+      page.waitForFunction(
+        ([n, what]) =>
+          (what === 'bars'
+            ? Number(document.body.dataset.bars)
+            : Number(
+                document.querySelector('[data-summary="tasks"]')?.getAttribute('data-value'),
+              )) >= n,
+        [n, what] as const,
+        { timeout: 10_000 },
+      );
+    // After each task, the page's count reaches it: the count rises step by step.
+    for (let i = 1; i <= 5; i++) {
       await ctx.spawn({ name: 'tick' }, () => new Promise((r) => setTimeout(r, 20)));
-    await page.waitForFunction(
-      (n) =>
-        Number(document.querySelector('[data-summary="tasks"]')?.getAttribute('data-value')) >= n,
-      before + 5,
-      { timeout: 10_000 },
-    );
+      await shown(before + i, 'tasks');
+    }
+    await shown(before + 5, 'bars');
     expect(await page.evaluate(() => document.body.dataset.bars)).toBe(String(before + 5));
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
     await page.close();
