@@ -73,6 +73,15 @@ describe('dashboard', () => {
     await expect(fetch(url)).rejects.toThrow();
   });
 
+  it('makes ready() reject with EADDRINUSE when the port is taken', async () => {
+    const first = dashboard({ onListening: () => {} });
+    await using one = new Context({ plugins: [first] });
+    await one.ready();
+    const port = Number(new URL(first.url as string).port);
+    await using two = new Context({ plugins: [dashboard({ port, onListening: () => {} })] });
+    await expect(two.ready()).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+
   it('rejects bad options at once with ArgumentError', () => {
     expect(() => dashboard({ port: 70000 })).toThrow(ArgumentError);
     expect(() => dashboard({ hots: 'x' } as never)).toThrow(/unknown option 'hots'/);
