@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/test-deps.sh # Debian's chromium for the browser tests (apt-get; never fails, says why)
 echo '== type check (tsc --noEmit over the workspace)'
 bash scripts/pnpm.sh exec tsc -p tsconfig.json --noEmit
 echo '== lint and format (biome ci)'
