@@ -170,4 +170,19 @@ describe('shard on threads', () => {
     expect(pieces.get(victim.id)?.total).toBe(1);
     for (const p of threadProcs) if (p.id !== victim.id) expect(pieces.get(p.id)?.total).toBe(10);
   });
+
+  it('a thread that dies while idle: its piece is reported as rebuilt and remade empty on first use', async () => {
+    const { ctx, plugin, tasks } = await rig();
+    const victim = plugin.threadWorkers()[1]?.proc as ThreadProc;
+    const onVictim = { scope: scope({ worker: 1, thread: victim.thread }) };
+    const s = shard(tasks.makePiece, { context: ctx, procs: [victim] });
+    await s.spawn(onVictim, tasks.addInto, 7);
+    expect(s.rebuilt()).toEqual([]);
+    const old = plugin.threadWorkers().find((w) => w.proc.id === victim.id);
+    await old?.worker.terminate();
+    await until(() => s.rebuilt().length === 1, 10_000, 'the idle loss to be reported');
+    expect(s.rebuilt()[0]?.id).toBe(victim.id);
+    await s.spawn(onVictim, tasks.addInto, 2);
+    expect([...(await s.fetch()).values()].map((p) => p.total)).toEqual([2]);
+  });
 });

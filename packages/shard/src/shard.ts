@@ -73,6 +73,7 @@ export class Shard<T> {
    * replacement: the state they had accumulated is gone. Each loss is listed once.
    */
   rebuilt(): Processor[] {
+    this.#noteLost();
     return [...this.#rebuilt];
   }
 
@@ -163,9 +164,24 @@ export class Shard<T> {
     }
   }
 
+  /** Records pieces whose holder is gone (also a thread that died while idle). */
+  #noteLost(): void {
+    for (const piece of this.#pieces.values()) {
+      // A held result (core's RemoteResult) says when its holder is gone; its task's lineage
+      // (f on that processor) remakes it on the replacement at the next use.
+      const held = piece.task.value as { isLost?: () => boolean } | undefined;
+      if (held?.isLost?.() === true) this.#markRebuilt(piece.proc);
+    }
+  }
+
+  #markRebuilt(proc: Processor): void {
+    if (!this.#rebuilt.some((p) => p.id === proc.id)) this.#rebuilt.push(proc);
+  }
+
   /** Makes the pieces of processors that should have one and do not yet (workers added later). */
   #refresh(): void {
     if (this.#released) return;
+    this.#noteLost();
     for (const proc of placesNow(this.#places, this.#ctx.processors())) {
       if (this.#pieces.has(proc.id)) continue;
       const task = this.#ctx.spawn(
@@ -195,10 +211,8 @@ export class Shard<T> {
       () => piece.busy--,
       (error: unknown) => {
         piece.busy--;
-        if (inPlace && isWorkerLost(error) && !this.#rebuilt.includes(piece.proc)) {
-          // The piece died with its thread; the next use remakes it there from f (lineage).
-          this.#rebuilt.push(piece.proc);
-        }
+        // The piece died with its thread; the next use remakes it there from f (lineage).
+        if (isWorkerLost(error)) this.#markRebuilt(piece.proc);
       },
     );
     return task;
