@@ -3,8 +3,10 @@
 // Needs the built dist of @dtask/threads (worker threads load it).
 import {
   ArgumentError,
+  addProcs,
   Context,
   everywhere,
+  rmProcs,
   SchedulingError,
   scope,
   ThreadProc,
@@ -184,5 +186,18 @@ describe('shard on threads', () => {
     expect(s.rebuilt()[0]?.id).toBe(victim.id);
     await s.spawn(onVictim, tasks.addInto, 2);
     expect([...(await s.fetch()).values()].map((p) => p.total)).toEqual([2]);
+  });
+
+  it('a processor added later gets its piece on first use', async () => {
+    const { ctx, plugin, tasks } = await rig();
+    const late = plugin.threadWorkers()[1]?.proc as ThreadProc;
+    rmProcs(ctx, [late]);
+    const s = shard(tasks.makePiece, { context: ctx, perThread: true });
+    expect(s.processors.map((p) => p.id)).not.toContain(late.id);
+    await addProcs(ctx, [late]);
+    expect(s.processors.map((p) => p.id)).toContain(late.id);
+    const onLate = { scope: scope({ worker: 1, thread: late.thread }) };
+    expect(await s.spawn(onLate, tasks.addInto, 3)).toBe(late.id);
+    expect((await s.fetch()).size).toBe(ctx.processors().length);
   });
 });
