@@ -67,6 +67,19 @@ describe('worker runtime over an in-memory transport', () => {
     expect((b as unknown as DTask).value).toBe(1000);
   });
 
+  it('a small result whose resultScope is exactly its processor stays there; dependents there get that object', async () => {
+    const { ctx, procs, runtimes } = (current = rig(1));
+    const here = { ...on(procs[0]), resultScope: new ExactScope(procs[0]) };
+    const state = ctx.spawn(here, () => ({ n: 0 }));
+    await state.wait();
+    expect((state as unknown as DTask).value).toBeInstanceOf(RemoteResult);
+    expect(runtimes[0].store.size).toBe(1);
+    const bump = (s: { n: number }) => ++s.n;
+    await ctx.spawn(on(procs[0]), bump, state);
+    expect(await ctx.spawn(on(procs[0]), bump, state)).toBe(2); // mutated in place, not copied
+    expect(await state).toEqual({ n: 2 });
+  });
+
   it('moves a result from one worker to another directly (peer to peer)', async () => {
     const { ctx, procs } = (current = rig(2));
     const a = ctx.spawn(on(procs[0]), () => new Float64Array(500).fill(2));

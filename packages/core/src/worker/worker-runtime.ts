@@ -5,6 +5,7 @@ import { serializeError } from '../errors/serialize-error.js';
 import { setCurrentWorker } from '../processor/current-worker.js';
 import type { Processor } from '../processor/processor.js';
 import { ThreadProc } from '../processor/thread-proc.js';
+import { ExactScope } from '../scope/exact-scope.js';
 import { callInFrame } from '../task/frame.js';
 import { NO_OPTIONS } from '../task/options.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
@@ -375,7 +376,11 @@ export class WorkerRuntime {
     const ms = end - task.startedAt;
     const bytes = sizeOf(value);
     const waiters = this.waitingFor.get(task.id);
-    const inline = bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
+    // A result whose resultScope is exactly this processor (pinned state, e.g. a shard's piece)
+    // stays here even when small: its consumers take this very object, and may mutate it.
+    const rs = task.options.resultScope;
+    const pinned = rs instanceof ExactScope && rs.id === this.processor.id;
+    const inline = !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
     if (!inline) this.store.set(task.id, value, bytes);
     else if (this.consumers.has(task.id)) {
       this.store.set(task.id, value, bytes);

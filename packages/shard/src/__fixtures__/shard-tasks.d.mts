@@ -1,0 +1,11 @@
+// Types of shard-tasks.mjs, for the tests.
+export interface Piece {
+  total: number;
+  count: number;
+  madeOn: string;
+  seenOn: string[];
+}
+export declare const makePiece: () => Piece;
+export declare function addInto(piece: Piece, x: number): string;
+export declare const totalOf: (piece: Piece) => number;
+export declare function addThenHang(piece: Piece, x: number, flags: Int32Array): number;
