@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import { AbstractScope } from './scope.js';
@@ -33,7 +34,7 @@ export class ProcessorTypeScope extends AbstractScope {
       else this.processorClass = kindOrClass;
     } else {
       throw new ArgumentError(
-        `ProcessorTypeScope needs a processor kind such as 'thread' or a processor class, got ${show(kindOrClass)}`,
+        `ProcessorTypeScope needs a processor kind such as 'thread' or a processor class, got ${describeValue(kindOrClass)}`,
       );
     }
   }

@@ -79,7 +79,7 @@ function toScopeOption(value: unknown, key: string): AbstractScope {
     return buildScope(value as ScopeSpecifier);
   }
   throw new ArgumentError(
-    `Option '${key}' must be a scope or a scope() specifier such as { worker: 2 }; got ${typeof value}`,
+    `Option '${key}' must be a scope or a scope() specifier such as { worker: 2 }; got ${describeValue(value)}`,
   );
 }
 
