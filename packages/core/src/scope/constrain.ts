@@ -7,7 +7,6 @@ import { ProcessScope } from './process-scope.js';
 import { type ProcessorClass, ProcessorTypeScope } from './processor-type-scope.js';
 import { type AbstractScope, AnyScope, InvalidScope, isScope } from './scope.js';
 import { UnionScope } from './union-scope.js';
-import { show } from './validate-id.js';
 
 /**
  * The intersection of scopes (Dagger's `constrain`), simplified to the simplest class: e.g.

@@ -5,7 +5,7 @@ import { ThreadProc } from '../processor/thread-proc.js';
 import { topology } from '../processor/topology.js';
 import { AbstractScope } from './scope.js';
 import type { ScopeSpec } from './scope-spec.js';
-import { checkPositiveInteger, show } from './validate-id.js';
+import { checkPositiveInteger } from './validate-id.js';
 
 const THREAD_ID = /^thread:([1-9]\d*):([1-9]\d*)$/;
 

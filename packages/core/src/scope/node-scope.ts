@@ -5,7 +5,6 @@ import type { Processor } from '../processor/processor.js';
 import { topology } from '../processor/topology.js';
 import { AbstractScope } from './scope.js';
 import type { ScopeSpec } from './scope-spec.js';
-import { show } from './validate-id.js';
 
 let localHost: string | undefined;
 

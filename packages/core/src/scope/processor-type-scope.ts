@@ -3,7 +3,6 @@ import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import { AbstractScope } from './scope.js';
 import type { ScopeSpec } from './scope-spec.js';
-import { show } from './validate-id.js';
 
 /** A processor class, ideally with a static `kind` (as `ThreadProc.kind === 'thread'`). */
 export type ProcessorClass = (abstract new (

@@ -2,7 +2,6 @@ import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { BUILTIN_SCOPE_KEYS, builtinToScope } from './builtin-scope-keys.js';
 import type { AbstractScope } from './scope.js';
-import { show } from './validate-id.js';
 
 /**
  * One object specifier of `scope(...)`, e.g. `{ worker: 2, thread: 3 }`. Plugins add keys with
