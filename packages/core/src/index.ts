@@ -109,3 +109,9 @@ export {
   withTaskQueue,
 } from './task/task-queue.js';
 export { getOptions, withOptions } from './task/with-options.js';
+
+// The `dtask` global (see `installGlobalApi`): the same API everywhere a task may run.
+import * as api from './index.js';
+import { installGlobalApi } from './registry/global-api.js';
+
+installGlobalApi(api);

@@ -1,4 +1,4 @@
-import { ArgumentError, isChunk, isDTask } from '@dtask/core';
+import { ArgumentError, describeValue, isChunk, isDTask } from '@dtask/core';
 import { isChunkView } from './chunk-view.js';
 import { type Footprint, footprint, gridOf } from './footprint.js';
 import { type Intervals, normalizeIntervals, WHOLE } from './intervals.js';
@@ -33,7 +33,7 @@ export function footprintsOf(value: unknown, modifier?: AliasModifier | string):
   if (typeof modifier === 'string') {
     if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) {
       throw new ArgumentError(
-        `Deps(x, In/Out/InOut('${modifier}')): a field name needs an object x; got ${kindOf(value)}`,
+        `Deps(x, In/Out/InOut('${modifier}')): a field name needs an object x; got ${describeValue(value)}`,
       );
     }
     out.push(footprint(value, WHOLE, modifier));
@@ -43,7 +43,7 @@ export function footprintsOf(value: unknown, modifier?: AliasModifier | string):
   if (!isStridedView(value) || value.shape.length !== 2) {
     throw new ArgumentError(
       `Deps(x, …(${modifier.kind})): ${modifier.kind} needs a 2-D strided view ` +
-        `{ data, shape: [rows, cols], strides, offset } as x (see strided()); got ${kindOf(value)}`,
+        `{ data, shape: [rows, cols], strides, offset } as x (see strided()); got ${describeValue(value)}`,
     );
   }
   out.push(stridedFootprint(value, modifier));

@@ -1,4 +1,4 @@
-import { ArgumentError } from '@dtask/core';
+import { ArgumentError, describeValue } from '@dtask/core';
 import { type AliasModifier, checkModifier } from './modifiers.js';
 
 /** How a task uses an argument: reads it, writes it without reading, or both. */
@@ -84,7 +84,7 @@ export function Deps<T>(x: T, ...parts: unknown[]): T {
   const checked = parts.map((p) => {
     if (!isDep(p)) {
       throw new ArgumentError(
-        `Deps(x, …parts): each part is In(m), Out(m) or InOut(m) of a modifier or field name; got ${String(p)}`,
+        `Deps(x, …parts): each part is In(m), Out(m) or InOut(m) of a modifier or field name; got ${describeValue(p)}`,
       );
     }
     checkModifier(p.value);

@@ -1,4 +1,11 @@
-import { ArgumentError, type Chunk, type DTask, isChunk, isDTask } from '@dtask/core';
+import {
+  ArgumentError,
+  type Chunk,
+  type DTask,
+  describeValue,
+  isChunk,
+  isDTask,
+} from '@dtask/core';
 import { ChunkView } from './chunk-view.js';
 import { sliceValue } from './slice-value.js';
 import { checkSlice, normalizeSlices, type Slice } from './slices.js';
@@ -47,7 +54,7 @@ export function view(source: unknown, ...slices: unknown[]): unknown {
   else {
     throw new ArgumentError(
       `view(x, ...slices): x must be a Chunk, a DTask, a typed array, an array or a strided view ` +
-        `{ data, shape, strides, offset }; got ${source === null ? 'null' : typeof source}`,
+        `{ data, shape, strides, offset }; got ${describeValue(source)}`,
     );
   }
   return sliceValue(source, slices);

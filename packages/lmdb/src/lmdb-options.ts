@@ -1,4 +1,4 @@
-import { ArgumentError } from '@dtask/core';
+import { ArgumentError, describeValue } from '@dtask/core';
 
 /** Which chunks leave memory first when a process passes its memory limit. */
 export type SpillPolicy = 'lru' | 'mru';
@@ -47,7 +47,7 @@ function positiveBytes(value: unknown, name: string, required: boolean): number 
   if (value === undefined && !required) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new ArgumentError(
-      `lmdb({ ${name} }): ${name} must be a positive finite number of bytes (got ${String(value)})` +
+      `lmdb({ ${name} }): ${name} must be a positive finite number of bytes (got ${describeValue(value)})` +
         (required ? ', e.g. lmdb({ memoryLimit: 512 * 2 ** 20 })' : '; leave it out for no limit'),
     );
   }
@@ -84,7 +84,7 @@ export function validateLmdbOptions(options: LmdbOptions): ResolvedLmdbOptions {
   }
   if (typeof durable !== 'boolean') {
     throw new ArgumentError(
-      `lmdb({ durable }): durable must be a boolean (got ${String(durable)})`,
+      `lmdb({ durable }): durable must be a boolean (got ${describeValue(durable)})`,
     );
   }
   if (sharedCounters !== undefined && !(sharedCounters instanceof SharedArrayBuffer)) {

@@ -269,6 +269,8 @@ describe('threads: options', () => {
       expect(error.code).toBe('DTASK_ARGUMENT');
     }
     expect(() => threads({ bogus: 1 } as any)).toThrow(/bogus/);
+    expect(() => threads({ count: 'two' } as any)).toThrow("got 'two' (a string)");
+    expect(() => threads({ resourceLimits: 5 } as any)).toThrow('got 5 (a number)');
     expect(() => threads({ resourceLimits: { maxOldGenerationSize: 64 } } as any)).toThrow(
       /unknown limit 'maxOldGenerationSize'; known: maxOldGenerationSizeMb/,
     );

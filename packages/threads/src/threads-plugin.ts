@@ -3,6 +3,7 @@ import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import {
   ArgumentError,
   currentWorker,
+  describeValue,
   type Plugin,
   type PluginHost,
   type PluginSpec,
@@ -33,7 +34,9 @@ function validate(
   options: ThreadsOptions,
 ): Required<Pick<ThreadsOptions, 'count' | 'cancelGraceMs' | 'queueAhead'>> {
   if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError('threads(options): options must be an object such as { count: 2 }');
+    throw new ArgumentError(
+      `threads(options): options must be an object such as { count: 2 }; got ${describeValue(options)}`,
+    );
   }
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key)) {
@@ -45,22 +48,26 @@ function validate(
   const count = options.count ?? availableParallelism();
   if (!Number.isInteger(count) || count < 1) {
     throw new ArgumentError(
-      `threads({ count }): count must be a positive integer; got ${String(options.count)}`,
+      `threads({ count }): count must be a positive integer; got ${describeValue(options.count)}`,
     );
   }
   const cancelGraceMs = options.cancelGraceMs ?? 1000;
   if (!(typeof cancelGraceMs === 'number' && cancelGraceMs >= 0)) {
-    throw new ArgumentError('threads({ cancelGraceMs }): must be a number of milliseconds ≥ 0');
+    throw new ArgumentError(
+      `threads({ cancelGraceMs }): must be a number of milliseconds ≥ 0; got ${describeValue(options.cancelGraceMs)}`,
+    );
   }
   const queueAhead = options.queueAhead ?? 1024;
   if (!Number.isInteger(queueAhead) || queueAhead < 0) {
-    throw new ArgumentError('threads({ queueAhead }): must be an integer ≥ 0');
+    throw new ArgumentError(
+      `threads({ queueAhead }): must be an integer ≥ 0; got ${describeValue(queueAhead)}`,
+    );
   }
   checkResourceLimits(options.resourceLimits);
   const { execArgv } = options;
   if (execArgv !== undefined && !(Array.isArray(execArgv) && execArgv.every(isString))) {
     throw new ArgumentError(
-      "threads({ execArgv }): must be an array of strings, such as ['--max-semi-space-size=64']",
+      `threads({ execArgv }): must be an array of strings, such as ['--max-semi-space-size=64']; got ${describeValue(execArgv)}`,
     );
   }
   return { count, cancelGraceMs, queueAhead };
@@ -78,7 +85,7 @@ function checkResourceLimits(limits: unknown): void {
   if (limits === undefined) return;
   if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
     throw new ArgumentError(
-      `threads({ resourceLimits }): must be an object such as { maxOldGenerationSizeMb: 512 }; got ${String(limits)}`,
+      `threads({ resourceLimits }): must be an object such as { maxOldGenerationSizeMb: 512 }; got ${describeValue(limits)}`,
     );
   }
   for (const [key, value] of Object.entries(limits)) {
@@ -89,7 +96,7 @@ function checkResourceLimits(limits: unknown): void {
     }
     if (!(typeof value === 'number' && value > 0)) {
       throw new ArgumentError(
-        `threads({ resourceLimits }): ${key} must be a positive number of MB; got ${String(value)}`,
+        `threads({ resourceLimits }): ${key} must be a positive number of MB; got ${describeValue(value)}`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import {
   type StorageDevice,
@@ -39,7 +40,9 @@ export class RamDevice implements StorageDevice {
   /** Throws `ArgumentError` for an unknown option or a capacity that is not a positive finite number. */
   constructor(options: RamDeviceOptions = {}) {
     if (typeof options !== 'object' || options === null) {
-      throw new ArgumentError(`RamDevice options must be an object (got ${String(options)})`);
+      throw new ArgumentError(
+        `RamDevice options must be an object (got ${describeValue(options)})`,
+      );
     }
     for (const name of Object.keys(options)) {
       if (!OPTION_NAMES.includes(name)) {
@@ -54,9 +57,7 @@ export class RamDevice implements StorageDevice {
       (typeof capacity !== 'number' || !Number.isFinite(capacity) || capacity <= 0)
     ) {
       throw new ArgumentError(
-        `RamDevice options.capacity must be a positive finite number of bytes (got ${String(
-          capacity,
-        )}); leave it out for no limit`,
+        `RamDevice options.capacity must be a positive finite number of bytes (got ${describeValue(capacity)}); leave it out for no limit`,
       );
     }
     this.capacity = capacity;

@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { sizeOf } from './size-of.js';
 
@@ -111,7 +112,7 @@ export function storagePutSize(
   if (typeof given !== 'number' || !Number.isFinite(given) || given < 0) {
     throw new ArgumentError(
       `Storage device '${device}' put(${JSON.stringify(key)}): options.size must be a ` +
-        `non-negative finite number of bytes (got ${String(given)}); leave it out to measure the value`,
+        `non-negative finite number of bytes (got ${describeValue(given)}); leave it out to measure the value`,
     );
   }
   // Whole bytes keep running totals exact however many puts and deletes there are.

@@ -11,14 +11,25 @@ import { FakeProcessor, fakeProcessorPlugin } from '../testing/fake-processor.js
 import { isChunk } from './chunk.js';
 import { mutable } from './mutable.js';
 import { RamDevice } from './ram-device.js';
+import type { StorageDevice } from './storage-device.js';
 import { toChunk } from './to-chunk.js';
 
 const where = () => taskProcessor().id;
 
+/** `device` with its `put` replaced (the other methods still reach the device itself). */
+function withPut(device: RamDevice, put: StorageDevice['put']): StorageDevice {
+  return {
+    name: device.name,
+    put,
+    get: (key) => device.get(key),
+    delete: (key) => device.delete(key),
+  } as StorageDevice;
+}
+
 describe('toChunk', () => {
   it('round-trips a value and knows where it lives', async () => {
     const value = { a: [1, 2, 3], b: new Float64Array([0.5]) };
-    const c = await toChunk(value);
+    const c = toChunk(value);
     expect(isChunk(c)).toBe(true);
     expect(await c.fetch()).toEqual(value);
     expect(c.processor.id).toBe(new ThreadProc(1, 1).id);
@@ -27,7 +38,7 @@ describe('toChunk', () => {
   });
 
   it('a chunk argument gives the task its value; meta: true gives the chunk', async () => {
-    const c = await toChunk(20);
+    const c = toChunk(20);
     expect(await spawn((x: number) => x + 1, c)).toBe(21);
     expect(await spawn({ meta: true }, (x: unknown) => isChunk(x), c as never)).toBe(true);
   });
@@ -40,8 +51,8 @@ describe('toChunk', () => {
       compatible: () => true,
     });
     await using ctx = new Context({ plugins: [fakeProcessorPlugin([fake])] });
-    const onFake = await toChunk(3, fake, scope({ worker: 2 }));
-    const onMain = await toChunk(4, ctx.localProc, new ExactScope(ctx.localProc));
+    const onFake = toChunk(3, fake, scope({ worker: 2 }));
+    const onMain = toChunk(4, ctx.localProc, new ExactScope(ctx.localProc));
     for (let i = 0; i < 3; i++) {
       expect(await ctx.spawn((x: number) => [x, where()], onFake)).toEqual([3, fake.id]);
       expect(await ctx.spawn((x: number) => [x, where()], onMain)).toEqual([4, 'thread:1:1']);
@@ -49,21 +60,74 @@ describe('toChunk', () => {
   });
 
   it('picks a storage device by name or object; an unknown name is an ArgumentError', async () => {
-    expect(await (await toChunk('x', undefined, undefined, { device: 'ram' })).fetch()).toBe('x');
+    expect(await toChunk('x', undefined, undefined, { device: 'ram' }).fetch()).toBe('x');
     const device = new RamDevice();
-    const c = await toChunk('y', undefined, undefined, { device });
+    const c = toChunk('y', undefined, undefined, { device });
     expect(device.usage().entries).toBe(1);
     expect(await c.fetch()).toBe('y');
-    await expect(toChunk(1, undefined, undefined, { device: 'no-such-device' })).rejects.toThrow(
+    expect(() => toChunk(1, undefined, undefined, { device: 'no-such-device' })).toThrow(
       /no storage device named 'no-such-device'/,
     );
-    const e = await toChunk(1, undefined, undefined, { device: 'nope' }).catch((x) => x);
-    expect(ArgumentError.isInstance(e)).toBe(true);
+    expect(() => toChunk(1, undefined, undefined, { device: 'nope' })).toThrow(ArgumentError);
   });
 
   it('checks its proc and scope arguments', async () => {
-    await expect(toChunk(1, 'thread:1:1' as never)).rejects.toThrow(ArgumentError);
-    await expect(toChunk(1, undefined, { worker: 2 } as never)).rejects.toThrow(ArgumentError);
+    expect(() => toChunk(1, 'thread:1:1' as never)).toThrow(ArgumentError);
+    expect(() => toChunk(1, undefined, { worker: 2 } as never)).toThrow(ArgumentError);
+  });
+
+  it('returns a Chunk at once, usable inline as a task function (seed 004)', async () => {
+    const c = toChunk((x: number, y: number) => x * 2 + y * 3);
+    expect(c).not.toBeInstanceOf(Promise);
+    expect(isChunk(c)).toBe(true);
+    expect(
+      await spawn(
+        toChunk((x: number, y: number) => x * 2 + y * 3),
+        10,
+        11,
+      ),
+    ).toBe(53);
+  });
+
+  it('a slow device write completes behind the chunk; tasks and fetch wait for it', async () => {
+    const inner = new RamDevice();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = withPut(inner, async (key, value, o) => {
+      await gate;
+      return inner.put(key, value, o);
+    });
+    const c = toChunk(7, undefined, undefined, { device: slow });
+    const t = spawn((x: number) => x + 1, c);
+    const f = c.fetch();
+    setTimeout(release, 10);
+    expect(await t).toBe(8);
+    expect(await f).toBe(7);
+  });
+
+  it('a failed device write makes tasks and fetch fail with the device’s error', async () => {
+    const broken = withPut(new RamDevice(), async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      throw new Error('disk full');
+    });
+    const c = toChunk(7, undefined, undefined, { device: broken });
+    await expect(c.fetch()).rejects.toThrow('disk full');
+    const e = await spawn((x: number) => x + 1, c).catch((x: unknown) => x);
+    expect(String((e as Error).message) + String((e as Error).cause ?? '')).toMatch(/disk full/);
+  });
+
+  it('ctx.toChunk and options.context use that context’s storage devices', async () => {
+    const device = new RamDevice();
+    const named = Object.defineProperty(device, 'name', { value: 'only-here' });
+    await using ctx = new Context();
+    ctx.addStorageDevice(named);
+    expect(() => toChunk(1, undefined, undefined, { device: 'only-here' })).toThrow(ArgumentError);
+    const c = ctx.toChunk('v', undefined, undefined, { device: 'only-here' });
+    const d = toChunk('w', undefined, undefined, { device: 'only-here', context: ctx });
+    expect(device.usage().entries).toBe(2);
+    expect(await ctx.spawn((x: string) => `${x}!`, c)).toBe('v!');
+    expect(await d.fetch()).toBe('w');
+    expect(ctx.toChunk(1).processor).toBe(ctx.localProc);
   });
 });
 

@@ -6,10 +6,20 @@ import { Chunk } from './chunk.js';
 import { sizeOf } from './size-of.js';
 import type { StorageDevice } from './storage-device.js';
 
+/** The part of a context `toChunk` needs: its storage devices and its calling-thread processor. */
+export interface ToChunkContext {
+  /** The storage device of this name, if the context has one. */
+  storageDevice(name: string): StorageDevice | undefined;
+  /** The processor of the calling thread (where the data lives by default). */
+  readonly localProc: Processor;
+}
+
 /** Options of `toChunk`. */
 export interface ToChunkOptions {
   /** The storage device to keep the data in (or its name); default: RAM. */
   device?: StorageDevice | string;
+  /** The context whose storage devices and local processor to use; default: the default context. */
+  context?: ToChunkContext;
 }
 
 let nextKey = 1;
@@ -23,8 +33,7 @@ const freed = new FinalizationRegistry<{ device: StorageDevice; key: string }>(
   },
 );
 
-function pickDevice(option: ToChunkOptions['device']): StorageDevice {
-  const ctx = defaultContext();
+function pickDevice(ctx: ToChunkContext, option: ToChunkOptions['device']): StorageDevice {
   if (option === undefined) return ctx.storageDevice('ram')!;
   if (typeof option === 'string') {
     const device = ctx.storageDevice(option);
@@ -41,17 +50,29 @@ function pickDevice(option: ToChunkOptions['device']): StorageDevice {
   return option;
 }
 
+/** Starts the device write; a synchronous throw becomes a rejected promise. */
+function startWrite(device: StorageDevice, key: string, x: unknown, size: number): Promise<void> {
+  try {
+    return Promise.resolve(device.put(key, x, { size })).then(() => undefined);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
 /**
  * Dagger's `tochunk`: wraps data that lives on `proc` (default: the calling thread) into a
- * `Chunk` with scope `scope` (default: anywhere), kept in a storage device (default: RAM).
- * The stored data is freed once no handle to the chunk is left.
+ * `Chunk` with scope `scope` (default: anywhere), kept in a storage device (default: RAM, of
+ * `options.context` or the default context). The chunk is returned at once; the device write
+ * completes behind it, and tasks or `fetch` that take the chunk wait for it (a failed write
+ * makes them fail with the device's error). The stored data is freed once no handle to the
+ * chunk is left.
  */
-export async function toChunk<T>(
+export function toChunk<T>(
   x: T,
   proc?: Processor,
   scope?: AbstractScope,
   options: ToChunkOptions = {},
-): Promise<Chunk<T>> {
+): Chunk<T> {
   if (proc !== undefined && !isProcessor(proc)) {
     throw new ArgumentError('toChunk(x, proc?, scope?, options?): proc must be a Processor');
   }
@@ -60,13 +81,28 @@ export async function toChunk<T>(
       'toChunk(x, proc?, scope?, options?): scope must be a scope, e.g. scope({ worker: 1 })',
     );
   }
-  const device = pickDevice(options.device);
+  if (typeof options !== 'object' || options === null) {
+    throw new ArgumentError(
+      'toChunk(x, proc?, scope?, options?): options must be { device?, context? }',
+    );
+  }
+  const ctx = options.context ?? defaultContext();
+  const device = pickDevice(ctx, options.device);
   const key = `chunk:${process.pid}:${nextKey++}`;
   const bytes = sizeOf(x);
-  await device.put(key, x, { size: bytes });
-  const processor = proc ?? defaultContext().localProc;
+  const written = startWrite(device, key, x, bytes);
+  // A failed write is reported to whoever takes the chunk, not as an unhandled rejection.
+  written.catch(() => {});
+  const processor = proc ?? ctx.localProc;
   const chunk = new Chunk<T>(
-    { processor, bytes, fetch: async () => (await device.get(key)) as T },
+    {
+      processor,
+      bytes,
+      fetch: async () => {
+        await written;
+        return (await device.get(key)) as T;
+      },
+    },
     scope ?? new AnyScope(),
   );
   freed.register(chunk, { device, key });

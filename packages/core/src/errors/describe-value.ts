@@ -1,10 +1,44 @@
+const MAX_TEXT = 40;
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}
+
 /**
- * A value as error messages name it: `null`, its class name for an object, `function f` for a
- * function, else its type and (the start of) its text, e.g. `number 3`.
+ * A value as error messages name it: the value (or the start of it) and its type, e.g.
+ * `'two' (a string)`, `3 (a number)`, `true (a boolean)`, `function f (a function)`,
+ * `an array of length 2`, `{"worker":2} (an object)`, `an object (Promise)`, `null`,
+ * `undefined`.
  */
 export function describeValue(x: unknown): string {
   if (x === null) return 'null';
-  if (typeof x === 'function') return `function ${x.name || '(anonymous)'}`;
-  if (typeof x === 'object') return x.constructor?.name ?? 'object';
-  return `${typeof x} ${String(x).slice(0, 40)}`;
+  switch (typeof x) {
+    case 'undefined':
+      return 'undefined';
+    case 'string':
+      return `'${clip(x).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}' (a string)`;
+    case 'number':
+      return `${String(x)} (a number)`;
+    case 'bigint':
+      return `${String(x)}n (a bigint)`;
+    case 'boolean':
+      return `${String(x)} (a boolean)`;
+    case 'symbol':
+      return `${String(x)} (a symbol)`;
+    case 'function':
+      return `function ${x.name || '(anonymous)'} (a function)`;
+  }
+  if (Array.isArray(x)) return `an array of length ${x.length}`;
+  const proto = Object.getPrototypeOf(x) as { constructor?: { name?: string } } | null;
+  const name = proto?.constructor?.name;
+  if (proto === null || name === 'Object') {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(x);
+    } catch {
+      text = undefined;
+    }
+    return text === undefined ? 'an object' : `${clip(text)} (an object)`;
+  }
+  return `an object (${name || 'anonymous class'})`;
 }

@@ -1,3 +1,4 @@
+export { describeValue } from './describe-value.js';
 export { DTaskError, type DTaskErrorOptions } from './dtask-error.js';
 export {
   ArgumentError,

@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import type { LogEvent } from './log-event.js';
 
@@ -215,10 +216,4 @@ function checkOptionsObject(caller: string, options: unknown, known: readonly st
   }
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  return typeof value;
-}
+const describe = describeValue;

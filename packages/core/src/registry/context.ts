@@ -1,6 +1,7 @@
 import type { Chunk } from '../chunk/chunk.js';
 import { RamDevice } from '../chunk/ram-device.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
+import { type ToChunkOptions, toChunk } from '../chunk/to-chunk.js';
 import { ArgumentError, UnsupportedError } from '../errors/errors.js';
 import { currentWorker } from '../processor/current-worker.js';
 import { registerMove } from '../processor/move-registry.js';
@@ -10,7 +11,7 @@ import type { Executor } from '../sched/dispatch/executor.js';
 import { InlineExecutor } from '../sched/dispatch/inline-executor.js';
 import { ProcessorExecutor } from '../sched/dispatch/processor-executor.js';
 import { Scheduler } from '../sched/scheduler.js';
-import { registerScopeKey } from '../scope/index.js';
+import { type AbstractScope, registerScopeKey } from '../scope/index.js';
 import { addDefaultOption } from '../task/default-option.js';
 import type { DTask } from '../task/dtask.js';
 import type { TaskOptionsInput } from '../task/options.js';
@@ -74,6 +75,20 @@ export class Context {
   spawn(first: unknown, ...rest: unknown[]): DTask<unknown> {
     this.assertOpen();
     return spawnTask(this.scheduler, first, rest);
+  }
+
+  /**
+   * `toChunk` with this context's storage devices (`options.device` names one of them) and
+   * this context's calling-thread processor (see the top-level `toChunk`).
+   */
+  toChunk<T>(
+    x: T,
+    proc?: Processor,
+    scope?: AbstractScope,
+    options: Omit<ToChunkOptions, 'context'> = {},
+  ): Chunk<T> {
+    this.assertOpen();
+    return toChunk(x, proc, scope, { ...options, context: this });
   }
 
   /** Resolves once every plugin's (possibly async) setup has finished; rejects if one failed. */

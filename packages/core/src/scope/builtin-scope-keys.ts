@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { ThreadProc } from '../processor/thread-proc.js';
 import { ExactScope } from './exact-scope.js';
@@ -56,7 +57,7 @@ function ids(
 function check(x: unknown, key: string, where: string): number {
   if (!isPositiveInteger(x)) {
     throw new ArgumentError(
-      `${where}: ${key} must hold positive integers (worker and thread ids start at 1), got ${show(x)}`,
+      `${where}: ${key} must hold positive integers (worker and thread ids start at 1), got ${describeValue(x)}`,
     );
   }
   return x;

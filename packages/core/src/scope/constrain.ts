@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { ExactScope } from './exact-scope.js';
 import { IntersectionScope } from './intersection-scope.js';
@@ -6,7 +7,6 @@ import { ProcessScope } from './process-scope.js';
 import { type ProcessorClass, ProcessorTypeScope } from './processor-type-scope.js';
 import { type AbstractScope, AnyScope, InvalidScope, isScope } from './scope.js';
 import { UnionScope } from './union-scope.js';
-import { show } from './validate-id.js';
 
 /**
  * The intersection of scopes (Dagger's `constrain`), simplified to the simplest class: e.g.
@@ -26,7 +26,7 @@ export function constrain(
   const all = [a, b, ...more];
   for (const [i, s] of all.entries()) {
     if (!isScope(s)) {
-      throw new ArgumentError(`constrain: argument ${i + 1} is not a scope (${show(s)})`);
+      throw new ArgumentError(`constrain: argument ${i + 1} is not a scope (${describeValue(s)})`);
     }
   }
   let result = intersect(a, b);
@@ -52,7 +52,9 @@ export function isEmptyScope(scope: AbstractScope): boolean {
  */
 export function isSubset(a: AbstractScope, b: AbstractScope): boolean {
   if (!isScope(a) || !isScope(b)) {
-    throw new ArgumentError(`isSubset(a, b) needs two scopes, got ${show(a)} and ${show(b)}`);
+    throw new ArgumentError(
+      `isSubset(a, b) needs two scopes, got ${describeValue(a)} and ${describeValue(b)}`,
+    );
   }
   return subset(a, b);
 }

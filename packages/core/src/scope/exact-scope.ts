@@ -1,10 +1,11 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { isProcessor, type Processor } from '../processor/processor.js';
 import { ThreadProc } from '../processor/thread-proc.js';
 import { topology } from '../processor/topology.js';
 import { AbstractScope } from './scope.js';
 import type { ScopeSpec } from './scope-spec.js';
-import { checkPositiveInteger, show } from './validate-id.js';
+import { checkPositiveInteger } from './validate-id.js';
 
 const THREAD_ID = /^thread:([1-9]\d*):([1-9]\d*)$/;
 
@@ -34,7 +35,7 @@ export class ExactScope extends AbstractScope {
       this.processor = topology().find(procOrId) ?? threadFromId(procOrId);
     } else {
       throw new ArgumentError(
-        `ExactScope(proc) needs a Processor or a processor id such as 'thread:2:1', got ${show(procOrId)}`,
+        `ExactScope(proc) needs a Processor or a processor id such as 'thread:2:1', got ${describeValue(procOrId)}`,
       );
     }
     this.id = this.processor?.id ?? (procOrId as string);

@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import { topology } from '../processor/topology.js';
 import { AbstractScope } from './scope.js';
 import type { ScopeSpec } from './scope-spec.js';
-import { show } from './validate-id.js';
 
 let localHost: string | undefined;
 
@@ -30,7 +30,9 @@ export class NodeScope extends AbstractScope {
   constructor(readonly node: string) {
     super();
     if (typeof node !== 'string' || node === '') {
-      throw new ArgumentError(`NodeScope(node) needs a non-empty host name, got ${show(node)}`);
+      throw new ArgumentError(
+        `NodeScope(node) needs a non-empty host name, got ${describeValue(node)}`,
+      );
     }
   }
   /** True when `proc`'s OS process runs on `node`. */

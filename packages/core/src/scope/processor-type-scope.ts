@@ -1,8 +1,8 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import { AbstractScope } from './scope.js';
 import type { ScopeSpec } from './scope-spec.js';
-import { show } from './validate-id.js';
 
 /** A processor class, ideally with a static `kind` (as `ThreadProc.kind === 'thread'`). */
 export type ProcessorClass = (abstract new (
@@ -33,7 +33,7 @@ export class ProcessorTypeScope extends AbstractScope {
       else this.processorClass = kindOrClass;
     } else {
       throw new ArgumentError(
-        `ProcessorTypeScope needs a processor kind such as 'thread' or a processor class, got ${show(kindOrClass)}`,
+        `ProcessorTypeScope needs a processor kind such as 'thread' or a processor class, got ${describeValue(kindOrClass)}`,
       );
     }
   }

@@ -134,7 +134,7 @@ describe('scope(): bad specifiers throw ArgumentError', () => {
     expectArgumentError(() => scope({ workers: [2, -1] }), /workers must hold positive integers/);
     expectArgumentError(
       () => scope({ worker: '2' } as unknown as ScopeSpecifier),
-      /worker must hold positive integers.*got "2"/,
+      /worker must hold positive integers.*got '2' \(a string\)/,
     );
     expectArgumentError(
       () => scope({ workers: 2 } as unknown as ScopeSpecifier),
@@ -253,7 +253,10 @@ describe('registerScopeKey', () => {
       /precedence must be a finite number/,
     );
     cleanups.push(registerScopeKey('broken', { precedence: 1, toScope: () => 42 as never }));
-    expectArgumentError(() => scope({ broken: 1 }), /toScope returned 42; it must return a scope/);
+    expectArgumentError(
+      () => scope({ broken: 1 }),
+      /toScope returned 42 \(a number\); it must return a scope/,
+    );
   });
 
   it('keeps the registry on globalThis under a Symbol.for key', () => {

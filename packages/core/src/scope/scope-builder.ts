@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { type AbstractScope, AnyScope, DefaultScope, isScope } from './scope.js';
 import { type ScopeKeyEntry, type ScopeSpecifierObject, scopeKeyRegistry } from './scope-keys.js';
@@ -78,7 +79,7 @@ function fromObject(spec: ScopeSpecifierObject): AbstractScope {
   const result = winners[0].toScope(spec);
   if (!isScope(result)) {
     throw new ArgumentError(
-      `scope key "${winners[0].key}": toScope returned ${show(result)}; it must return a scope`,
+      `scope key "${winners[0].key}": toScope returned ${describeValue(result)}; it must return a scope`,
     );
   }
   return result;

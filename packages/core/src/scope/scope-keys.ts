@@ -1,7 +1,7 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { BUILTIN_SCOPE_KEYS, builtinToScope } from './builtin-scope-keys.js';
 import type { AbstractScope } from './scope.js';
-import { show } from './validate-id.js';
 
 /**
  * One object specifier of `scope(...)`, e.g. `{ worker: 2, thread: 3 }`. Plugins add keys with
@@ -80,7 +80,7 @@ export function registerScopeKey(key: string, definition: ScopeKeyDefinition): (
   if (typeof definition.precedence !== 'number' || !Number.isFinite(definition.precedence)) {
     throw new ArgumentError(
       `registerScopeKey("${key}", definition): precedence must be a finite number (built-in keys ` +
-        `have 0; use 1 to win over worker/thread), got ${show(definition.precedence)}`,
+        `have 0; use 1 to win over worker/thread), got ${describeValue(definition.precedence)}`,
     );
   }
   const registry = scopeKeyRegistry();

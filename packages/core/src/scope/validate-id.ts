@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 
 /** True for 1, 2, 3, ...: the worker and thread ids dtask uses. */
@@ -12,7 +13,7 @@ export function isPositiveInteger(x: unknown): x is number {
 export function checkPositiveInteger(value: unknown, what: string): number {
   if (!isPositiveInteger(value)) {
     throw new ArgumentError(
-      `${what} must be a positive integer (worker and thread ids start at 1), got ${show(value)}`,
+      `${what} must be a positive integer (worker and thread ids start at 1), got ${describeValue(value)}`,
     );
   }
   return value;

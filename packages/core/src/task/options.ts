@@ -21,7 +21,7 @@ export interface TaskOptions {
   meta?: boolean;
   /** A name for logs, traces and error messages. */
   name?: string;
-  /** Share of a processor the task occupies while it runs, in (0, 1]; default 1. */
+  /** Share of a processor the task occupies while it runs, in [0, 1] (0: it only waits, on a timer or I/O, and takes no slot); default 1. */
   occupancy?: number;
   /**
    * Among tasks parked for the same processor, higher runs first (default 0; ties keep their
@@ -79,7 +79,7 @@ function toScopeOption(value: unknown, key: string): AbstractScope {
     return buildScope(value as ScopeSpecifier);
   }
   throw new ArgumentError(
-    `Option '${key}' must be a scope or a scope() specifier such as { worker: 2 }; got ${typeof value}`,
+    `Option '${key}' must be a scope or a scope() specifier such as { worker: 2 }; got ${describeValue(value)}`,
   );
 }
 
@@ -99,8 +99,8 @@ const builtins: Record<string, OptionNormalizer> = {
   meta: check((v) => typeof v === 'boolean', 'a boolean'),
   name: check((v) => typeof v === 'string', 'a string'),
   occupancy: check(
-    (v) => typeof v === 'number' && v > 0 && v <= 1,
-    'a number in (0, 1] (the share of a processor the task uses)',
+    (v) => typeof v === 'number' && v >= 0 && v <= 1,
+    'a number in [0, 1] (the share of a processor the task uses; 0 for a task that only waits)',
   ),
   priority: check(
     (v) => typeof v === 'number' && Number.isFinite(v),

@@ -1,4 +1,5 @@
 import { type Chunk, isChunk } from '../chunk/chunk.js';
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { argTypesOf } from '../sched/placement/allowed-processors.js';
 import { applyDefaultOptions, hasDefaultOptions } from './default-option.js';
@@ -32,11 +33,7 @@ export function reserveTaskIds(base: number): void {
   if (ids.next < base) ids.next = base;
 }
 
-function describeTarget(x: unknown): string {
-  if (x === null) return 'null';
-  if (typeof x === 'object') return `an object (${(x as object).constructor?.name ?? 'Object'})`;
-  return `${typeof x} ${String(x).slice(0, 40)}`;
-}
+const describeTarget = describeValue;
 
 /**
  * The body of every `spawn`: splits options from the function, validates both, merges options

@@ -169,7 +169,9 @@ describe('worker runtime over an in-memory transport', () => {
     // A typed error that names the result and says what to return instead.
     const typed = {
       code: 'DTASK_UNSUPPORTED',
-      message: expect.stringMatching(/task #\d+ \(Object\) cannot be copied.*Return data instead/s),
+      message: expect.stringMatching(
+        /task #\d+ \(.*\(an object\)\) cannot be copied.*Return data instead/s,
+      ),
       cause: { name: 'DataCloneError' },
     };
     await expect(small.fetch()).rejects.toMatchObject({ code: 'DTASK_FAILED', cause: typed });

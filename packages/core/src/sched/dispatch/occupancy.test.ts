@@ -29,6 +29,26 @@ describe('occupancy and capacity (ProcessorExecutor)', () => {
     expect(env.fake.maxActive).toBe(2);
   });
 
+  it('occupancy 0 is allowed and such a task does not block the processor slot', async () => {
+    await using env = slowFake(5);
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    // Waiters that take no share: the full task that opens their gate still runs beside them.
+    const waiters = Array.from({ length: 3 }, (_, i) =>
+      env.ctx.spawn({ scope: env.scope, occupancy: 0 }, async () => {
+        await gate;
+        return i;
+      }),
+    );
+    const opener = env.ctx.spawn({ scope: env.scope }, () => {
+      open();
+      return 'opened';
+    });
+    expect(await opener).toBe('opened');
+    expect(await Promise.all(waiters)).toEqual([0, 1, 2]);
+    expect(env.fake.maxActive).toBe(4);
+  });
+
   it('a parked full task is not overtaken by later half tasks (no starvation)', async () => {
     await using env = slowFake(3);
     const half = { scope: env.scope, occupancy: 0.5 };

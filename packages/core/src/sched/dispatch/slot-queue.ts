@@ -26,6 +26,8 @@ export const priorityOf = (task: DTask<unknown>): number => task.options.priorit
 export function isFull(slot: ProcSlot, task: DTask<unknown>, budget = AHEAD_MS): boolean {
   if (slot.inFlight === 0) return false;
   const occupancy = task.options.occupancy ?? 1;
+  // A task that only waits (occupancy 0) takes no share of the processor: never held back.
+  if (occupancy === 0) return false;
   if (slot.inFlight + occupancy > slot.executor.capacity) return true;
   // A task spawned from inside a task may be what its parent, running there, waits for:
   // the queue-ahead budget (which counts the parent's waiting as work) must not hold it.

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import * as api from '../index.js';
+
+/** How a self-contained function (one that travels as source) reaches the API. */
+declare const dtask: typeof api;
+
+describe('the dtask global', () => {
+  it('is set on the main thread when @dtask/core loads', () => {
+    expect((globalThis as { dtask?: unknown }).dtask).toBeDefined();
+    expect(dtask.spawn).toBe(api.spawn);
+    expect(dtask.taskProcessor).toBe(api.taskProcessor);
+  });
+
+  it('a self-contained task function that uses it runs on the main thread', async () => {
+    const selfContained = (x: number) => [dtask.taskProcessor().id, x + 1];
+    expect(await api.spawn(selfContained, 1)).toEqual(['thread:1:1', 2]);
+    const nested = async () => await dtask.spawn((y: number) => y * 2, 21);
+    expect(await api.spawn(nested)).toBe(42);
+  });
+});
