@@ -1,4 +1,4 @@
-import { ArgumentError } from '@dtask/core';
+import { ArgumentError, toChunk } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { rig, sharedF64 } from './__fixtures__/harness.js';
 import {
@@ -150,5 +150,21 @@ describe('aliasing decides the order on worker threads', () => {
       [1, 1, 2, 1],
       [1, 1, 1, 2],
     ]);
+  });
+
+  it('Deps(chunk, InOut(upperTriangular)) works as on a DTask (issue 22: it threw)', async () => {
+    const { ctx, k } = await rig();
+    const A = strided(sharedF64(16), [4, 4]);
+    const chunk = await toChunk(A);
+    const made = ctx.spawn(() => A);
+    let after: unknown;
+    await spawnDatadeps(() => {
+      ctx.spawn(k.incPart, Deps(chunk, InOut(upperTriangular)), 'upper');
+      ctx.spawn(k.incPart, Deps(made, InOut(diagonal)), 'diagonal');
+      ctx.spawn(k.incPart, Deps(view(chunk, ':', ':'), InOut(unitLowerTriangular)), 'unitLower');
+      after = ctx.spawn(k.sum, In(chunk));
+    });
+    expect(await (after as Promise<number>)).toBe(10 + 4 + 6);
+    expect([...A.data.subarray(0, 4)]).toEqual([2, 1, 1, 1]);
   });
 });

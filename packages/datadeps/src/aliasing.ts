@@ -19,7 +19,10 @@ const MAX_NODES = 200_000;
  * - arrays, plain objects and other objects: themselves (by identity) plus, recursively, what
  *   their elements / own fields hold; with a field-name modifier, that field and its value;
  * - primitives: nothing.
- * Throws `ArgumentError` when a modifier does not fit the value, saying what to pass instead.
+ * A triangle/diagonal/band modifier on a `Chunk`, `DTask` or `ChunkView` (`Deps(chunk,
+ * InOut(upperTriangular))`) touches the whole source or the view's index set, since the data is
+ * not here to measure. Throws `ArgumentError` when a modifier does not fit the value, saying
+ * what to pass instead.
  */
 export function footprintsOf(value: unknown, modifier?: AliasModifier | string): Footprint[] {
   const out: Footprint[] = [];
@@ -38,6 +41,12 @@ export function footprintsOf(value: unknown, modifier?: AliasModifier | string):
     }
     out.push(footprint(value, WHOLE, modifier));
     walk((value as Record<string, unknown>)[modifier], out, new Set([value]), { n: 0 });
+    return out;
+  }
+  if (isChunk(value) || isDTask(value) || isChunkView(value)) {
+    // Data elsewhere (or not made yet): the part cannot be resolved here, so the access covers
+    // the whole source (or the view's index set). Conservative, so the order stays right.
+    out.push(leafFootprint(value) as Footprint);
     return out;
   }
   if (!isStridedView(value) || value.shape.length !== 2) {

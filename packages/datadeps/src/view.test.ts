@@ -96,6 +96,36 @@ describe('view(chunkOrTask, ...) → ChunkView in a region', () => {
     expect([...m.data.subarray(0, 4)]).toEqual([100, 100, 100, 100]);
   });
 
+  it('a view of a ChunkView is a ChunkView of the same source (issue 22: it was rejected)', async () => {
+    const { ctx, k } = await rig();
+    const m = strided(
+      sharedF64(16, (i) => i),
+      [4, 4],
+    );
+    const chunk = await toChunk(m);
+    const rows = view(chunk, [1, 3], ':');
+    const inner = view(rows, 0, [1, 3]);
+    expect(inner).toBeInstanceOf(ChunkView);
+    expect(inner.source).toBe(chunk);
+    expect(inner.slices).toEqual([1, [1, 3]]);
+    expect(view(view(chunk, ':', [0, 4, 2]), [1, 3], 1).slices).toEqual([[1, 3], 2]);
+    expect(view(view(chunk, 2, ':'), [1, 4]).slices).toEqual([2, [1, 4]]);
+    expect(argumentError(() => view(rows, 0)).message).toMatch(
+      /1 slice\(s\) given for a view with 2/,
+    );
+    expect(argumentError(() => view(rows, 2, ':')).message).toMatch(/index 2 is out of bounds/);
+    let sum: unknown;
+    let after: unknown;
+    await spawnDatadeps(() => {
+      sum = ctx.spawn(k.sum, In(inner)); // row 1, columns 1 and 2
+      ctx.spawn(k.fill, InOut(view(view(chunk, [2, 4], ':'), 1, ':')), 9); // row 3
+      after = ctx.spawn(k.sum, In(view(chunk, 3, ':')));
+    });
+    expect(await (sum as Promise<number>)).toBe(5 + 6);
+    expect(await (after as Promise<number>)).toBe(36);
+    expect([...m.data.subarray(12, 16)]).toEqual([9, 9, 9, 9]);
+  });
+
   it('a view of a task result is sliced where the result is; bad slices fail the task with ArgumentError', async () => {
     const { ctx, k } = await rig();
     const made = ctx.spawn((n: number) => Float64Array.from({ length: n }, (_, i) => i), 300);

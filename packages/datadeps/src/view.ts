@@ -6,7 +6,8 @@ import {
   isChunk,
   isDTask,
 } from '@dtask/core';
-import { ChunkView } from './chunk-view.js';
+import { ChunkView, isChunkView } from './chunk-view.js';
+import { composeSlices } from './compose-slices.js';
 import { sliceValue } from './slice-value.js';
 import { checkSlice, normalizeSlices, type Slice } from './slices.js';
 import { isStridedView, type StridedView, type TypedArray } from './strided-view.js';
@@ -26,6 +27,8 @@ export type Sliced<T> =
  * - `view(chunkOrTask, ...slices)` → a `ChunkView` to pass to tasks in a `spawnDatadeps`
  *   region; the slicing happens where the data is, and out-of-bounds indices or a wrong number
  *   of slices fail the task that takes it with `ArgumentError`.
+ * - `view(chunkView, ...slices)` → a `ChunkView` of the same source (slices composed; one
+ *   slice per dimension the first view keeps).
  * - `view(array, ...slices)` on local data (a typed array, an array or a strided view
  *   `{ data, shape, strides, offset }`) → a view sharing its elements: a `subarray` for a 1-D
  *   range of step 1, otherwise a strided view. Checked at once (`ArgumentError`).
@@ -33,6 +36,7 @@ export type Sliced<T> =
  * Passing a view as `InOut(view(A, 0, ':'))` orders tasks by the elements they share.
  */
 export function view<T>(source: Chunk<T> | DTask<T>, ...slices: Slice[]): ChunkView<T> & Sliced<T>;
+export function view<T>(source: ChunkView<T>, ...slices: Slice[]): ChunkView<T> & Sliced<T>;
 export function view<T extends TypedArray | unknown[]>(
   source: StridedView<T>,
   ...slices: Slice[]
@@ -48,12 +52,15 @@ export function view(source: unknown, ...slices: unknown[]): unknown {
   }
   slices.forEach(checkSlice);
   if (isChunk(source) || isDTask(source)) return new ChunkView(source, slices as Slice[]);
+  if (isChunkView(source)) {
+    return new ChunkView(source.source, composeSlices(source.slices, slices as Slice[]));
+  }
   if (isStridedView(source)) normalizeSlices(slices, source.shape);
   else if ((ArrayBuffer.isView(source) && !(source instanceof DataView)) || Array.isArray(source))
     normalizeSlices(slices, [(source as ArrayLike<unknown>).length]);
   else {
     throw new ArgumentError(
-      `view(x, ...slices): x must be a Chunk, a DTask, a typed array, an array or a strided view ` +
+      `view(x, ...slices): x must be a Chunk, a DTask, a ChunkView, a typed array, an array or a strided view ` +
         `{ data, shape, strides, offset }; got ${describeValue(source)}`,
     );
   }

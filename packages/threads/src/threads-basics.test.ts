@@ -15,6 +15,7 @@ import {
 import { RemoteResult } from '@dtask/core/worker';
 import { describe, expect, it } from 'vitest';
 import { CJS_URL, rig, sharedInts, until } from './__fixtures__/harness.js';
+import { threads } from './index.js';
 
 // Functions shipped as source text may use only their parameters and globals (vitest rewrites
 // a test file's imports): they reach the API through the `dtask` global, which the worker
@@ -106,6 +107,17 @@ describe('threads: everywhere', () => {
     expect(await ctx.spawn(onThread(2), fns.cjsCount)).toBe(2);
     expect(await ctx.spawn(onThread(3), fns.cjsBasename, '/a/b/c.txt')).toBe('c.txt');
     expect(await ctx.spawn(onThread(3), fns.cjsWhere)).toBe('thread:1:3');
+  });
+
+  it('the threads of a Context made after everywhere() load the module (issue 22)', async () => {
+    const { ctx } = await rig();
+    await everywhere(CJS_URL, ctx);
+    const cjs = (await import('./__fixtures__/tasks.cjs')) as any;
+    const fns = cjs.cjsCount ? cjs : cjs.default;
+    await using later = new Context({ plugins: [threads({ count: 1 })] });
+    await later.ready();
+    expect(await later.spawn(onThread(2), fns.cjsCount)).toBe(1);
+    expect(await later.spawn(onThread(2), fns.cjsCount)).toBe(2);
   });
 
   it('a thread started after everywhere() (a replacement after a crash) has the module too', async () => {

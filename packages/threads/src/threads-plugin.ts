@@ -182,6 +182,8 @@ export function threads(
     spec: { module: '@dtask/threads', factory: 'threads', options },
     async setup(h) {
       host = h;
+      // `everywhere` modules loaded before this context was made: its threads load them too.
+      for (const url of h.context.modules.keys()) if (!modules.includes(url)) modules.push(url);
       const started: ThreadWorker[] = [];
       for (let i = 0; i < count; i++) {
         const w = start(i + 2);

@@ -8,7 +8,7 @@ import { scope } from '../scope/scope-builder.js';
 import { spawn } from '../task/spawn.js';
 import { taskProcessor } from '../task/task-local.js';
 import { FakeProcessor, fakeProcessorPlugin } from '../testing/fake-processor.js';
-import { isChunk } from './chunk.js';
+import { type Chunk, isChunk } from './chunk.js';
 import { mutable } from './mutable.js';
 import { RamDevice } from './ram-device.js';
 import type { StorageDevice } from './storage-device.js';
@@ -158,7 +158,8 @@ describe('mutable', () => {
     const fake = new FakeProcessor({ worker: 2, index: 2, compatible: () => true });
     await using ctx = new Context({ plugins: [fakeProcessorPlugin([fake])] });
     const m = ctx.spawn(() => mutable(() => ({ made: where() }), { processor: fake }));
-    const chunk = await m;
+    // The task returns the chunk: `await m` would give its value, the raw fetch the chunk.
+    const chunk = (await m.fetch({ raw: true })) as unknown as Chunk<{ made: string }>;
     const users = Array.from({ length: 4 }, () =>
       ctx.spawn((s: { made: string }) => [s.made, where()], chunk),
     );
@@ -172,7 +173,8 @@ describe('mutable', () => {
       (index) => new FakeProcessor({ worker: 3, index, compatible: () => true, delayMs: 5 }),
     );
     await using ctx = new Context({ plugins: [fakeProcessorPlugin([p1, p2])] });
-    const chunk = await ctx.spawn(() => mutable(() => ({ made: where() }), { worker: 3 }));
+    const maker = ctx.spawn(() => mutable(() => ({ made: where() }), { worker: 3 }));
+    const chunk = (await maker.fetch({ raw: true })) as unknown as Chunk<{ made: string }>;
     const users = Array.from({ length: 6 }, () =>
       ctx.spawn((s: { made: string }) => [s.made, where()], chunk),
     );

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { type MemorySpace, SharedMemorySpace } from './memory-space.js';
-import { Processor } from './processor.js';
+import { type ArgType, Processor } from './processor.js';
 import { topology } from './topology.js';
 
 /**
@@ -27,6 +27,14 @@ export class OSProc extends Processor {
   /** The compute processors of this process known so far. */
   override getProcessors(): Processor[] {
     return topology().children(this.worker);
+  }
+
+  /**
+   * Dagger's `iscompatible(::OSProc, ...)`: true when one of this process's processors can run
+   * `f` on these argument types (the process runs nothing itself; its children do).
+   */
+  override isCompatible(options: object, f: unknown, argTypes: readonly ArgType[]): boolean {
+    return this.getProcessors().some((proc) => proc.isCompatible(options, f, argTypes));
   }
 
   override memorySpaces(): MemorySpace[] {

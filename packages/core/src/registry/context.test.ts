@@ -6,6 +6,7 @@ import { scope } from '../scope/scope-builder.js';
 import { knownOptionKeys } from '../task/options.js';
 import { FakeProcessor, fakeProcessorPlugin } from '../testing/fake-processor.js';
 import { Context } from './context.js';
+import { everywhere } from './everywhere.js';
 import type { Plugin } from './plugin.js';
 import { addProcs, rmProcs } from './procs.js';
 
@@ -216,5 +217,17 @@ describe('a processor removed and added back', () => {
     rmProcs(ctx, [a]);
     expect(t.cancel()).toBe(true);
     expect(cancelled).toBe(1);
+  });
+});
+
+describe('everywhere reaches contexts made afterwards (issue 22: it did not)', () => {
+  it('a Context made after everywhere(url) starts with that module', async () => {
+    const url = 'data:text/javascript,export const answer = () => 42;';
+    await using first = new Context();
+    await everywhere(url, first);
+    await using later = new Context();
+    expect(later.modules.has(url)).toBe(true);
+    const ns = later.modules.get(url) ?? {};
+    expect((ns.answer as () => number)()).toBe(42);
   });
 });

@@ -19,6 +19,7 @@ import { registerOption } from '../task/options.js';
 import { type SpawnArgs, spawnTask } from '../task/spawn-task.js';
 import { LocalThreadProc } from './main-thread.js';
 import type { Plugin, PluginHost } from './plugin.js';
+import { programModules } from './program-modules.js';
 
 /** Options of `new Context()` and `configure()`. */
 export interface ContextOptions {
@@ -171,8 +172,11 @@ export class Context {
     this.devices.set(device.name, device);
   }
 
-  /** Modules loaded with `everywhere`, by URL: workers started later load them too. */
-  readonly modules = new Map<string, Record<string, unknown>>();
+  /**
+   * Modules loaded with `everywhere`, by URL: workers started later load them too. A new
+   * context starts with those `everywhere` loaded before it was made (in any context).
+   */
+  readonly modules = new Map<string, Record<string, unknown>>(programModules());
 
   /** @internal Records a module loaded here and loads it in every plugin's workers. */
   async loadModule(url: string, namespace: Record<string, unknown>): Promise<void> {

@@ -5,6 +5,7 @@ import { ArgumentError } from '../errors/errors.js';
 import { registerModuleFunctions } from '../worker/function-ref.js';
 import type { Context } from './context.js';
 import { defaultContext } from './default-context.js';
+import { programModules } from './program-modules.js';
 
 /**
  * Where `everywhere` loads a module from: a `file:` URL (or `URL`) as is, a path relative to
@@ -35,7 +36,7 @@ function exportedFunctions(ns: Record<string, unknown>): Record<string, unknown>
 
 /**
  * Dagger's `@everywhere`: loads `specifier` here and in every current and future worker of
- * `ctx` (default: the default context). Functions it exports then travel by reference
+ * `ctx` (default: the default context), and in the workers of every `Context` made afterwards. Functions it exports then travel by reference
  * (module + name) instead of as source, so they may use their module's imports and state.
  * ESM and CJS modules work; `.ts` modules work when the program runs under a TypeScript
  * loader such as `node --import tsx` (the threads plugin registers tsx in its workers). Relative paths are
@@ -61,5 +62,6 @@ export async function everywhere(
     );
   }
   registerModuleFunctions(url, ns);
+  programModules().set(url, ns);
   await ctx.loadModule(url, ns);
 }

@@ -468,14 +468,16 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     notifyListeners(task);
   }
 
-  /** See `TaskOwner.fetchValue`. */
+  /** See `TaskOwner.fetchValue`. A task that returned a `Chunk` gives the chunk's value. */
   fetchValue(task: DTask<unknown>): Promise<unknown> {
+    if (task.state === TaskState.Done && isChunk(task.value)) return task.value.fetch();
     return fetchRecomputing(this, task, (v) => takeHome(this, task, v, NO_ARGS));
   }
 
-  /** See `TaskOwner.fetchChunk`. */
+  /** See `TaskOwner.fetchChunk`. A task that returned a `Chunk` gives that chunk. */
   fetchChunk(task: DTask<unknown>): Promise<unknown> {
     if (task.state === TaskState.Failed) return Promise.reject(task.value);
+    if (isChunk(task.value)) return Promise.resolve(task.value);
     return Promise.resolve(chunkOfTask(task));
   }
 

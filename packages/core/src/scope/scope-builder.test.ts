@@ -102,6 +102,11 @@ describe('scope(): built-in specifiers', () => {
 });
 
 describe('scope(): bad specifiers throw ArgumentError', () => {
+  it('an empty list (issue 22: scope([]) was an empty UnionScope)', () => {
+    expectArgumentError(() => scope([]), /scope\(\[\]\): an empty list/);
+    expectArgumentError(() => scope({ worker: 1 }, []), /an empty list/);
+  });
+
   it('an unknown key, listing the known keys', () => {
     expectArgumentError(
       () => scope({ wroker: 2 } as ScopeSpecifier),

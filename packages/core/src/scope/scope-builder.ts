@@ -40,7 +40,15 @@ function fromSpecifier(spec: ScopeSpecifier): AbstractScope {
     );
   }
   if (isScope(spec)) return spec;
-  if (Array.isArray(spec)) return new UnionScope(...spec.map(fromSpecifier));
+  if (Array.isArray(spec)) {
+    if (spec.length === 0) {
+      throw new ArgumentError(
+        'scope([]): an empty list of specifiers names no processor; list at least one, ' +
+          "such as scope([{ worker: 2 }]), or use scope('any')",
+      );
+    }
+    return new UnionScope(...spec.map(fromSpecifier));
+  }
   if (typeof spec === 'object' && spec !== null) return fromObject(spec as ScopeSpecifierObject);
   throw new ArgumentError(
     `scope(${show(spec)}): a scope specifier is 'any', 'default', an object such as ` +

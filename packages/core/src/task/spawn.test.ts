@@ -6,9 +6,11 @@ import {
   DTaskFailedError,
   getOptions,
   inTask,
+  isChunk,
   spawn,
   ThreadProc,
   taskProcessor,
+  toChunk,
   withOptions,
 } from '../index.js';
 
@@ -227,5 +229,20 @@ describe('Context', () => {
   it('rejects bad plugins with ArgumentError', () => {
     expect(() => new Context({ plugins: [{} as never] })).toThrow(ArgumentError);
     expect(() => new Context({ plugins: 'x' as never })).toThrow(/array/);
+  });
+});
+
+describe('spawn: a task that returns a Chunk (issue 22: it resolved to the Chunk)', () => {
+  it('fetch and await give the chunk’s value; fetch({ raw: true }) gives the chunk', async () => {
+    await using ctx = new Context();
+    const chunk = await toChunk({ rows: 3 });
+    const t = ctx.spawn(() => chunk);
+    expect(await t).toEqual({ rows: 3 });
+    expect(await t.fetch()).toEqual({ rows: 3 });
+    expect(await t.fetch({ raw: true })).toBe(chunk);
+    expect(await t.then((v) => v)).toEqual({ rows: 3 });
+    const later = ctx.spawn(async () => toChunk(5));
+    expect(await later).toBe(5);
+    expect(isChunk(await later.fetch({ raw: true }))).toBe(true);
   });
 });

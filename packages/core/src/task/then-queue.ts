@@ -1,3 +1,4 @@
+import { isChunk } from '../chunk/chunk.js';
 import { RemoteResult } from '../sched/dispatch/executor.js';
 import type { DTask } from './dtask.js';
 import { keepShape } from './keep-shapes.js';
@@ -70,7 +71,7 @@ export class PendingThen<T = unknown> implements Promise<T> {
   run(): void {
     const { task } = this;
     if (task.state === TaskState.Failed) this.settle(this.onRejected, task.value, false);
-    else if (task.value instanceof RemoteResult) {
+    else if (task.value instanceof RemoteResult || isChunk(task.value)) {
       task.owner.fetchValue(task).then(
         (value) => this.settle(this.onFulfilled, value, true),
         (error) => this.settle(this.onRejected, error, false),

@@ -3,17 +3,27 @@ import { isThenable } from '../dispatch/is-thenable.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { Scheduler } from '../scheduler.js';
 
-/** Dagger's `restore`: a saved result (anything but undefined) skips running the task. */
+/**
+ * Dagger's `restore`: a saved result (anything but undefined) skips running the task. A restore
+ * function that throws (or rejects) does not fail the task: as in Dagger, the task runs and a
+ * warning says the restore failed.
+ */
 export function restoreOrRun(s: Scheduler, task: DTask<unknown>, slot: ProcSlot): void {
   const settle = (saved: unknown): void => {
     if (saved === undefined) s.run(task, slot);
     else s.complete(task, saved);
   };
+  const runAnyway = (error: unknown): void => {
+    process.emitWarning(
+      `dtask: restore of task #${task.id} failed, so the task runs instead: ${error}`,
+    );
+    s.run(task, slot);
+  };
   let saved: unknown;
   try {
     saved = (task.options.restore as (t: unknown) => unknown)(task);
   } catch (error) {
-    s.fail(task, error);
+    runAnyway(error);
     return;
   }
   if (!isThenable(saved)) {
@@ -21,7 +31,7 @@ export function restoreOrRun(s: Scheduler, task: DTask<unknown>, slot: ProcSlot)
     return;
   }
   s.running.add(task);
-  Promise.resolve(saved).then(settle, (error) => s.fail(task, error));
+  Promise.resolve(saved).then(settle, runAnyway);
 }
 
 /** Dagger's `checkpoint`: hands a finished task's result to the option's function. */
