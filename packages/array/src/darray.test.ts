@@ -1,4 +1,11 @@
-import { ArgumentError, Context } from '@dtask/core';
+import {
+  ArgumentError,
+  Context,
+  disableLogging,
+  enableLogging,
+  fetchLogs,
+  scope,
+} from '@dtask/core';
 import { InOut, type StridedView, spawnDatadeps, view } from '@dtask/datadeps';
 import { threads } from '@dtask/threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -193,6 +200,27 @@ describe('DArray on 2 worker threads', () => {
     const { data } = await a.collect();
     for (let j = 0; j < 6; j++)
       for (let i = 0; i < 4; i++) expect(data[i + j * 4]).toBe(i % 2 === 0 ? 2 : 1);
+  });
+
+  it('chunks are made on worker threads, placed by assign when given', async () => {
+    const context = await rig();
+    enableLogging();
+    try {
+      fetchLogs();
+      const a = DArray.ones([8, 2], new Blocks(2, 2), {
+        context,
+        assign: ([i]) => scope({ worker: 1, thread: 1 + (i % 2) }),
+      });
+      expect(await a.sum()).toBe(16);
+      const byTask = new Map(a.chunks.map((c, k) => [c.id, k]));
+      const starts = fetchLogs().filter((e) => e.kind === 'start' && byTask.has(e.task as number));
+      expect(starts).toHaveLength(4);
+      for (const e of starts) {
+        expect(e.processor).toBe(`thread:1:${1 + ((byTask.get(e.task as number) as number) % 2)}`);
+      }
+    } finally {
+      disableLogging();
+    }
   });
 
   it('mismatched shapes, blocks, dtypes and ranges are ArgumentErrors', async () => {

@@ -1,4 +1,10 @@
-import { ArgumentError, type Context, type DTask, spawn as defaultSpawn } from '@dtask/core';
+import {
+  type AbstractScope,
+  ArgumentError,
+  type Context,
+  type DTask,
+  spawn as defaultSpawn,
+} from '@dtask/core';
 import {
   Blocks,
   blockRanges,
@@ -35,6 +41,24 @@ export interface DArrayOptions {
   context?: Context;
   /** Seed of `DArray.rand` (each block gets its own stream); default 1. */
   seed?: number;
+  /**
+   * Explicit placement: the scope of the task that makes the block at each grid index (e.g.
+   * `(idx) => scope({ worker: 1, thread: 1 + (idx[0] % 2) })`); default: anywhere in scope.
+   */
+  assign?: (index: readonly number[]) => AbstractScope;
+}
+
+/** The spawn options that place the block at `index` by `assign` (none without it). */
+export function placement(
+  assign: ((index: readonly number[]) => AbstractScope) | undefined,
+  index: readonly number[],
+  what: string,
+): { scope: AbstractScope }[] {
+  if (assign === undefined) return [];
+  if (typeof assign !== 'function') {
+    throw new ArgumentError(`${what}: assign must be a function (gridIndex) => scope`);
+  }
+  return [{ scope: assign(index) }];
 }
 
 /** What `collect()` resolves to: the whole array, column-major. */
@@ -151,7 +175,15 @@ export class DArray {
     const grid = gridOf(shape, blocks);
     const chunks = gridIndices(grid).map((idx, k) => {
       const bshape = blockRanges(shape, blocks, idx).map(([a, b]) => b - a);
-      return spawn(makeBlock, dtype, bshape, kind, value, (seed * 7919 + k * 104729) >>> 0);
+      return spawn(
+        ...placement(options.assign, idx, what),
+        makeBlock,
+        dtype,
+        bshape,
+        kind,
+        value,
+        (seed * 7919 + k * 104729) >>> 0,
+      );
     });
     return new DArray(shape, blocks, dtype, chunks, options.context);
   }

@@ -9,7 +9,14 @@ import {
   gridOf,
   lengthOf,
 } from './blocks.js';
-import { checkDtype, DArray, type DType, spawnerOf } from './darray.js';
+import {
+  checkDtype,
+  DArray,
+  type DArrayOptions,
+  type DType,
+  placement,
+  spawnerOf,
+} from './darray.js';
 import { blockFrom } from './kernels.js';
 
 /** Options of `distribute`. */
@@ -18,6 +25,8 @@ export interface DistributeOptions {
   dtype?: DType;
   /** The context whose processors hold the chunks; default: the default context. */
   context?: Context;
+  /** Explicit placement of each block's task by grid index (see `DArrayOptions.assign`). */
+  assign?: DArrayOptions['assign'];
 }
 
 /**
@@ -69,7 +78,13 @@ export function distribute(
         at[d] = 0;
       }
     }
-    return spawn(blockFrom, dtype, bshape, values);
+    return spawn(
+      ...placement(options.assign, idx, 'distribute(array, shape, blocks)'),
+      blockFrom,
+      dtype,
+      bshape,
+      values,
+    );
   });
   return new DArray(shape, blocks, dtype, chunks, options.context);
 }
