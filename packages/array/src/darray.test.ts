@@ -7,6 +7,7 @@ import {
   scope,
 } from '@dtask/core';
 import { InOut, type StridedView, spawnDatadeps, view } from '@dtask/datadeps';
+import { addInto, treeReduce } from '@dtask/datadeps/examples';
 import { threads } from '@dtask/threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Blocks, cholesky, DArray, distribute } from './index.js';
@@ -221,6 +222,44 @@ describe('DArray on 2 worker threads', () => {
     } finally {
       disableLogging();
     }
+  });
+
+  it('seed 002 tree_reduce! over the data of equal-sized DArray chunks sums them in place', async () => {
+    const context = await rig();
+    const x = random(6 * 8, 8);
+    const a = distribute(x, [6, 8], new Blocks(6, 1), { context });
+    const blocks = (await Promise.all(a.chunks.map((c) => c.fetch()))) as Block<Float64Array>[];
+    const first = await treeReduce(
+      addInto,
+      blocks.map((b) => b.data),
+      context.spawn.bind(context) as (...args: any[]) => unknown,
+    );
+    expect(first).toBe(blocks[0].data);
+    const expected = Array.from({ length: 6 }, (_, i) => {
+      let s = 0;
+      for (let j = 0; j < 8; j++) s += x[i + j * 6];
+      return s;
+    });
+    close(first, expected);
+    close((await a.chunk(0, 0)).data, expected);
+  });
+
+  it('float32 and int32 arrays keep their dtype through operations', async () => {
+    const context = await rig();
+    const i32 = distribute(
+      Int32Array.from({ length: 10 }, (_, i) => i - 3),
+      [10],
+      new Blocks(4),
+      { context },
+    );
+    const m = await i32.map((v) => v * 2.6).collect();
+    expect(m.data).toBeInstanceOf(Int32Array);
+    expect([...m.data]).toEqual(Array.from({ length: 10 }, (_, i) => Math.trunc((i - 3) * 2.6)));
+    expect(await i32.sum()).toBe(15);
+    const f32 = DArray.fill([3, 5], new Blocks(2, 2), 0.1, { context, dtype: 'float32' });
+    const t = await f32.add(f32).transpose().collect();
+    expect(t.data).toBeInstanceOf(Float32Array);
+    expect(t.data[0]).toBe(Math.fround(Math.fround(0.1) + Math.fround(0.1)));
   });
 
   it('mismatched shapes, blocks, dtypes and ranges are ArgumentErrors', async () => {
