@@ -96,8 +96,18 @@ export function reduceBlock(a: Block, dims: number[], op: string): Block {
   }
   const out = new Float64Array(new SharedArrayBuffer(8 * m));
   out.fill(op === 'sum' ? 0 : op === 'min' ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY);
-  const idx = new Array(nd).fill(0);
   const n = a.data.length;
+  if (m === 1) {
+    // Everything reduced: one accumulator, no index arithmetic.
+    let acc = out[0];
+    const x = a.data;
+    if (op === 'sum') for (let i = 0; i < n; i++) acc += x[i];
+    else if (op === 'min') for (let i = 0; i < n; i++) acc = Math.min(acc, x[i]);
+    else for (let i = 0; i < n; i++) acc = Math.max(acc, x[i]);
+    out[0] = acc;
+    return { data: out, shape: oshape, strides: ostr, offset: 0 };
+  }
+  const idx = new Array(nd).fill(0);
   for (let i = 0; i < n; i++) {
     let o = 0;
     for (let d = 0; d < nd; d++) if (oshape[d] !== 1) o += idx[d] * ostr[d];
