@@ -273,6 +273,10 @@ describe('DArray on 2 worker threads', () => {
     expect(() => a.slice([0, 5], ':')).toThrow(ArgumentError);
     expect(() => a.sum({ dims: [2] })).toThrow(ArgumentError);
     expect(() => new Blocks(0, 2)).toThrow(ArgumentError);
+    expect(() => a.map(Math.sqrt)).toThrow(/self-contained/);
+    expect(() => a.map('x' as never)).toThrow(ArgumentError);
+    const outer = 3;
+    await expect(a.map((v) => v + outer).collect()).rejects.toThrow(/outer/);
     expect(() => DArray.zeros([4, 4], new Blocks(2), { context })).toThrow(ArgumentError);
     expect(() => distribute([1, 2, 3], [2, 2], new Blocks(1, 1), { context })).toThrow(
       ArgumentError,

@@ -88,7 +88,7 @@ export function spawnerOf(context?: Context): SpawnFn {
   return (context ? context.spawn.bind(context) : defaultSpawn) as unknown as SpawnFn;
 }
 
-/** Float64 for a reduction's result, the typed array constructor of every dtype. */
+/** A zeroed typed array of `dtype` and length `n`. */
 export function arrayOf(dtype: DType, n: number): DTypeArray {
   return dtype === 'float32'
     ? new Float32Array(n)
@@ -234,6 +234,13 @@ export class DArray {
     if (typeof f !== 'function')
       throw new ArgumentError('da.map(f): f must be a function (x) => number');
     const source = f.toString();
+    try {
+      new Function(`return (${source});`);
+    } catch {
+      throw new ArgumentError(
+        `da.map(f): f must be a self-contained function written in JS (an arrow or function expression) so it can travel as source text; got ${source.slice(0, 60)}`,
+      );
+    }
     const spawn = this.#spawn();
     return this.#derive(
       this.shape,
