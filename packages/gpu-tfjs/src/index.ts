@@ -1,0 +1,7 @@
+export {
+  type BackendChoice,
+  selectBackend,
+  TFJS_BACKENDS,
+  type Tf,
+  type TfjsBackendName,
+} from './select-backend.js';

@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  sourcemap: true,
+  target: 'node20',
+  external: ['@dtask/core', /^@tensorflow\//],
+  entry: ['src/index.ts'],
+  format: ['esm', 'cjs'],
+  dts: true,
+  shims: true,
+  clean: true,
+});
