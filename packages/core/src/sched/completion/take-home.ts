@@ -19,11 +19,16 @@ export function takeHome(
 ): Promise<unknown> {
   if (v.moving) return v.moving;
   if (!v.take) return v.fetch();
+  // A result pinned outside the main thread by its resultScope (a shard's piece, seed 004's
+  // result scopes) stays where it is: the caller gets a copy.
+  const home = localProcessor(s);
+  const rs = task.options.resultScope;
+  if (rs !== undefined && home !== undefined && !rs.contains(home)) return v.fetch();
   const moving = v.take().then(
     (value) => {
       if (task.value === v) {
         task.value = value;
-        task.proc = localProcessor(s) ?? task.proc;
+        task.proc = home ?? task.proc;
         task.args = noArgs;
       }
       return value;
