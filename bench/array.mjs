@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { Blocks, DArray, distribute } from '@dtask/array';
+import { Blocks, distribute } from '@dtask/array';
 import { Context } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { fixed, median, parseFlags, table } from './shared.mjs';

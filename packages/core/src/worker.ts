@@ -6,16 +6,20 @@ export { logEvent, loggingState, now, recordEvents } from './log/index.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
 export { RemoteResult } from './sched/dispatch/executor.js';
-export { Batcher } from './worker/batcher.js';
+export {
+  WorkerConnection,
+  type WorkerConnectionOptions,
+} from './worker/connection/worker-connection.js';
 export {
   compileFunction,
   FunctionDecoder,
   FunctionEncoder,
   moduleRefOf,
   registerModuleFunctions,
-} from './worker/function-ref.js';
-export { inMemoryTransportPair } from './worker/in-memory-transport.js';
-export { fromPlainOptions, toPlainOptions } from './worker/plain-options.js';
+} from './worker/function-travel/function-ref.js';
+export { Batcher } from './worker/protocol/batcher.js';
+export { inMemoryTransportPair } from './worker/protocol/in-memory-transport.js';
+export { fromPlainOptions, toPlainOptions } from './worker/protocol/plain-options.js';
 export type {
   ArgRefs,
   FnRef,
@@ -23,12 +27,11 @@ export type {
   PeerMessage,
   PlainOptions,
   ToWorker,
-} from './worker/protocol.js';
-export { INLINE_RESULT_BYTES } from './worker/protocol.js';
-export type { Transport } from './worker/transport.js';
-export { WorkerConnection, type WorkerConnectionOptions } from './worker/worker-connection.js';
+} from './worker/protocol/protocol.js';
+export { INLINE_RESULT_BYTES } from './worker/protocol/protocol.js';
+export type { Transport } from './worker/protocol/transport.js';
 export {
   startWorkerRuntime,
   WorkerRuntime,
   type WorkerRuntimeOptions,
-} from './worker/worker-runtime.js';
+} from './worker/runtime/worker-runtime.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Context, ExactScope, type Plugin, RamDevice, ThreadProc, toChunk } from '../index.js';
-import { inMemoryTransportPair } from '../worker/in-memory-transport.js';
-import { WorkerConnection } from '../worker/worker-connection.js';
-import { startWorkerRuntime, type WorkerRuntime } from '../worker/worker-runtime.js';
+import { WorkerConnection } from '../worker/connection/worker-connection.js';
+import { inMemoryTransportPair } from '../worker/protocol/in-memory-transport.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../worker/runtime/worker-runtime.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 

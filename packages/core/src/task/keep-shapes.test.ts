@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ExactScope } from '../scope/exact-scope.js';
-import { inMemoryRig } from '../worker/in-memory-rig.js';
+import { inMemoryRig } from '../testing/in-memory-rig.js';
 import { isDTask } from './dtask.js';
 import { keptInstances } from './keep-shapes.js';
 import { PendingThen } from './then-queue.js';

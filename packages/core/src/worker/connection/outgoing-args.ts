@@ -1,9 +1,9 @@
-import { isChunk } from '../chunk/chunk.js';
-import type { Processor } from '../processor/processor.js';
-import { RemoteResult } from '../sched/dispatch/executor.js';
-import { type DTask, isDTask } from '../task/dtask.js';
-import { TaskState } from '../task/task-state.js';
-import type { ArgRefs } from './protocol.js';
+import { isChunk } from '../../chunk/chunk.js';
+import type { Processor } from '../../processor/processor.js';
+import { RemoteResult } from '../../sched/dispatch/executor.js';
+import { type DTask, isDTask } from '../../task/dtask.js';
+import { TaskState } from '../../task/task-state.js';
+import type { ArgRefs } from '../protocol/protocol.js';
 
 /** The runtime a task is sent to, as argument planning sees it. */
 export interface ArgTarget {

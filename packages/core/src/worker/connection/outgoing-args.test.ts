@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Processor } from '../processor/processor.js';
-import { RemoteResult } from '../sched/dispatch/executor.js';
-import type { DTask } from '../task/dtask.js';
-import { TaskState } from '../task/task-state.js';
+import type { Processor } from '../../processor/processor.js';
+import { RemoteResult } from '../../sched/dispatch/executor.js';
+import type { DTask } from '../../task/dtask.js';
+import { TaskState } from '../../task/task-state.js';
 import { type ArgTarget, hasTaskOrChunkArgs, planArgs } from './outgoing-args.js';
 
 const here = { id: 'thread:1:2' } as Processor;

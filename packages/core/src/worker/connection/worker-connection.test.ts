@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Context, type Plugin, ThreadProc } from '../index.js';
-import { ExactScope } from '../scope/exact-scope.js';
-import { inMemoryTransportPair } from './in-memory-transport.js';
-import { RUN } from './protocol.js';
-import type { Transport } from './transport.js';
+import { Context, type Plugin, ThreadProc } from '../../index.js';
+import { ExactScope } from '../../scope/exact-scope.js';
+import { inMemoryTransportPair } from '../protocol/in-memory-transport.js';
+import { RUN } from '../protocol/protocol.js';
+import type { Transport } from '../protocol/transport.js';
+import { startWorkerRuntime } from '../runtime/worker-runtime.js';
 import { WorkerConnection } from './worker-connection.js';
-import { startWorkerRuntime } from './worker-runtime.js';
 
 /** A context with one in-memory worker runtime; `batches` records what each send carried. */
 function oneWorker() {

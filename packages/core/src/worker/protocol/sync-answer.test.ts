@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArgumentError } from '../errors/errors.js';
+import { ArgumentError } from '../../errors/errors.js';
 import { answerBuffer, waitForAnswer, writeAnswer } from './sync-answer.js';
 
 // The answering side writes at once here (in `send`), so the wait returns without blocking.

@@ -1,5 +1,5 @@
-import { describeValue } from '../errors/describe-value.js';
-import { ArgumentError } from '../errors/errors.js';
+import { describeValue } from '../../errors/describe-value.js';
+import { ArgumentError } from '../../errors/errors.js';
 
 /**
  * Why a task could not be sent to another thread or process: an `ArgumentError` naming the

@@ -1,6 +1,6 @@
-import type { AbstractScope } from '../scope/index.js';
-import { fromScopeSpec, toScopeSpec } from '../scope/index.js';
-import { NO_OPTIONS, type TaskOptions } from '../task/options.js';
+import type { AbstractScope } from '../../scope/index.js';
+import { fromScopeSpec, toScopeSpec } from '../../scope/index.js';
+import { NO_OPTIONS, type TaskOptions } from '../../task/options.js';
 import type { PlainOptions } from './protocol.js';
 
 function spec(scope: AbstractScope | undefined) {

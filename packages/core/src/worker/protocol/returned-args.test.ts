@@ -6,8 +6,8 @@ import {
   type ThreadProc,
   WorkerLostError,
   withTaskQueue,
-} from '../index.js';
-import { inMemoryRig } from './in-memory-rig.js';
+} from '../../index.js';
+import { inMemoryRig } from '../../testing/in-memory-rig.js';
 
 /** A context with `n` in-memory worker runtimes as threads 2..n+1 (no peers). */
 const rig = (n: number) => inMemoryRig(n, { peers: false });

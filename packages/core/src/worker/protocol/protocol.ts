@@ -1,5 +1,5 @@
-import type { SerializedError } from '../errors/serialize-error.js';
-import type { ScopeSpec } from '../scope/index.js';
+import type { SerializedError } from '../../errors/serialize-error.js';
+import type { ScopeSpec } from '../../scope/index.js';
 
 /**
  * How a function travels: by source text (compiled once per runtime and cached), by a name in

@@ -1,9 +1,9 @@
-import { ArgumentError, DynamicTaskError } from '../errors/errors.js';
-import { SchedulerHandle } from '../sched/dynamic/scheduler-handle.js';
-import type { Scheduler } from '../sched/scheduler.js';
-import type { DTask } from '../task/dtask.js';
-import { runWithFrame } from '../task/frame.js';
-import { spawnTask } from '../task/spawn-task.js';
+import { ArgumentError, DynamicTaskError } from '../../errors/errors.js';
+import { SchedulerHandle } from '../../sched/dynamic/scheduler-handle.js';
+import type { Scheduler } from '../../sched/scheduler.js';
+import type { DTask } from '../../task/dtask.js';
+import { runWithFrame } from '../../task/frame.js';
+import { spawnTask } from '../../task/spawn-task.js';
 import type { ProxyOwner } from './proxy-owner.js';
 import type { WorkerTask } from './worker-task.js';
 

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { transportConformance } from '../testing/transport-conformance.js';
+import { transportConformance } from '../../testing/transport-conformance.js';
 import { inMemoryTransportPair } from './in-memory-transport.js';
 
 transportConformance('inMemoryTransportPair', () => ({ ends: inMemoryTransportPair() }), {

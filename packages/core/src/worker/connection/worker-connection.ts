@@ -1,22 +1,28 @@
-import { ArgumentError, InputLostError, WorkerLostError } from '../errors/errors.js';
-import { deserializeError, serializeError } from '../errors/serialize-error.js';
-import type { Processor } from '../processor/processor.js';
-import { type Executor, type ExecutorSink, RemoteResult } from '../sched/dispatch/executor.js';
-import type { Scheduler } from '../sched/scheduler.js';
-import type { DTask } from '../task/dtask.js';
-import { runWithFrame, ScopedFrame } from '../task/frame.js';
-import { mergeOptions } from '../task/options.js';
-import { makeTask } from '../task/spawn-task.js';
-import { TaskFlags, TaskState } from '../task/task-state.js';
-import { Batcher } from './batcher.js';
-import { FunctionDecoder, FunctionEncoder } from './function-ref.js';
+import { ArgumentError, InputLostError, WorkerLostError } from '../../errors/errors.js';
+import { deserializeError, serializeError } from '../../errors/serialize-error.js';
+import type { Processor } from '../../processor/processor.js';
+import { type Executor, type ExecutorSink, RemoteResult } from '../../sched/dispatch/executor.js';
+import type { Scheduler } from '../../sched/scheduler.js';
+import type { DTask } from '../../task/dtask.js';
+import { runWithFrame, ScopedFrame } from '../../task/frame.js';
+import { mergeOptions } from '../../task/options.js';
+import { makeTask } from '../../task/spawn-task.js';
+import { TaskFlags, TaskState } from '../../task/task-state.js';
+import { FunctionDecoder, FunctionEncoder } from '../function-travel/function-ref.js';
+import { Batcher } from '../protocol/batcher.js';
+import { fromPlainOptions, toPlainOptions } from '../protocol/plain-options.js';
+import {
+  type ArgRefs,
+  type DoneRecord,
+  type FromWorker,
+  RUN,
+  type ToWorker,
+} from '../protocol/protocol.js';
+import { Requests } from '../protocol/requests.js';
+import { applyReturnedArgs } from '../protocol/returned-args.js';
+import type { Transport } from '../protocol/transport.js';
 import { hasTaskOrChunkArgs, inputsBeingMade, planArgs } from './outgoing-args.js';
-import { fromPlainOptions, toPlainOptions } from './plain-options.js';
-import { type ArgRefs, type DoneRecord, type FromWorker, RUN, type ToWorker } from './protocol.js';
-import { Requests } from './requests.js';
-import { applyReturnedArgs } from './returned-args.js';
 import { serveDynamic } from './serve-dynamic.js';
-import type { Transport } from './transport.js';
 import { unsendableArgument } from './unsendable-argument.js';
 
 /** What the scheduler knows about where a remote result is. */

@@ -1,12 +1,12 @@
-import { ArgumentError } from '../errors/errors.js';
-import { serializeError } from '../errors/serialize-error.js';
-import { LocalSchedulerHandle } from '../sched/dynamic/local-sch-handle.js';
-import type { Scheduler } from '../sched/scheduler.js';
-import type { DTask } from '../task/dtask.js';
-import type { Batcher } from './batcher.js';
-import type { FunctionDecoder } from './function-ref.js';
-import type { DynamicRequest, ToWorker } from './protocol.js';
-import { writeAnswer } from './sync-answer.js';
+import { ArgumentError } from '../../errors/errors.js';
+import { serializeError } from '../../errors/serialize-error.js';
+import { LocalSchedulerHandle } from '../../sched/dynamic/local-sch-handle.js';
+import type { Scheduler } from '../../sched/scheduler.js';
+import type { DTask } from '../../task/dtask.js';
+import type { FunctionDecoder } from '../function-travel/function-ref.js';
+import type { Batcher } from '../protocol/batcher.js';
+import type { DynamicRequest, ToWorker } from '../protocol/protocol.js';
+import { writeAnswer } from '../protocol/sync-answer.js';
 
 /**
  * The scheduler's side of `schHandle()` in a worker task: acts for `caller` (the task running

@@ -1,5 +1,5 @@
-import type { DTask } from '../task/dtask.js';
-import type { ReturnArgsOption, TaskOptions } from '../task/options.js';
+import type { DTask } from '../../task/dtask.js';
+import type { ReturnArgsOption, TaskOptions } from '../../task/options.js';
 
 /**
  * Copy-in/copy-out of arguments (the `returnArgs` task option). A task that runs in another

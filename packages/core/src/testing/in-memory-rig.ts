@@ -2,10 +2,10 @@ import type { LocalStore } from '../chunk/local-store.js';
 import { ThreadProc } from '../processor/thread-proc.js';
 import { Context } from '../registry/context.js';
 import type { Plugin } from '../registry/plugin.js';
-import { inMemoryTransportPair } from './in-memory-transport.js';
-import type { Transport } from './transport.js';
-import { WorkerConnection } from './worker-connection.js';
-import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
+import { WorkerConnection } from '../worker/connection/worker-connection.js';
+import { inMemoryTransportPair } from '../worker/protocol/in-memory-transport.js';
+import type { Transport } from '../worker/protocol/transport.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../worker/runtime/worker-runtime.js';
 
 /** What `inMemoryRig` made: the context, its worker processors, their runtimes and links. */
 export interface InMemoryRig {

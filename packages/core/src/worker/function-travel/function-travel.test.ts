@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TaskFunctionError } from '../errors/errors.js';
+import { TaskFunctionError } from '../../errors/errors.js';
 import { assertFunctionCanTravel, checkFunctionTravel } from './function-travel.js';
 
 // Functions are made with new Function so that vite's rewriting of this file cannot change

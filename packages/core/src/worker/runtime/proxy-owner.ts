@@ -1,18 +1,18 @@
 import { isMainThread } from 'node:worker_threads';
-import { Chunk } from '../chunk/chunk.js';
-import { DynamicTaskError } from '../errors/errors.js';
-import type { Processor } from '../processor/processor.js';
-import { runGuards } from '../sched/dynamic/wait-guards.js';
-import { AnyScope } from '../scope/index.js';
-import { type DTask, isDTask, type TaskOwner } from '../task/dtask.js';
-import { TaskState } from '../task/task-state.js';
-import type { Batcher } from './batcher.js';
-import type { FunctionEncoder } from './function-ref.js';
-import { assertFunctionCanTravel } from './function-travel.js';
-import { toPlainOptions } from './plain-options.js';
-import type { FromWorker } from './protocol.js';
-import type { Requests } from './requests.js';
-import { waitForAnswer } from './sync-answer.js';
+import { Chunk } from '../../chunk/chunk.js';
+import { DynamicTaskError } from '../../errors/errors.js';
+import type { Processor } from '../../processor/processor.js';
+import { runGuards } from '../../sched/dynamic/wait-guards.js';
+import { AnyScope } from '../../scope/index.js';
+import { type DTask, isDTask, type TaskOwner } from '../../task/dtask.js';
+import { TaskState } from '../../task/task-state.js';
+import type { FunctionEncoder } from '../function-travel/function-ref.js';
+import { assertFunctionCanTravel } from '../function-travel/function-travel.js';
+import type { Batcher } from '../protocol/batcher.js';
+import { toPlainOptions } from '../protocol/plain-options.js';
+import type { FromWorker } from '../protocol/protocol.js';
+import type { Requests } from '../protocol/requests.js';
+import { waitForAnswer } from '../protocol/sync-answer.js';
 
 /**
  * The scheduler as seen from inside a worker runtime: `spawn` there makes a `DTask` whose

@@ -1,10 +1,10 @@
 import { deserialize, serialize } from 'node:v8';
-import { DynamicTaskError } from '../errors/errors.js';
+import { DynamicTaskError } from '../../errors/errors.js';
 import {
   deserializeError,
   type SerializedError,
   serializeError,
-} from '../errors/serialize-error.js';
+} from '../../errors/serialize-error.js';
 
 // Layout of an answer buffer: Int32 state, Int32 byte length, then the v8-serialized payload.
 const PENDING = 0;

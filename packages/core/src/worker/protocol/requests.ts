@@ -1,4 +1,4 @@
-import { deserializeError, type SerializedError } from '../errors/serialize-error.js';
+import { deserializeError, type SerializedError } from '../../errors/serialize-error.js';
 
 /**
  * Request/response bookkeeping over a message channel: `ask` sends a request numbered `req`

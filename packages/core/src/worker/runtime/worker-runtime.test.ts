@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LocalStore } from '../chunk/local-store.js';
+import type { LocalStore } from '../../chunk/local-store.js';
 import {
   DTaskFailedError,
   ExactScope,
   getOptions,
   type ThreadProc,
   withOptions,
-} from '../index.js';
-import { RemoteResult } from '../sched/dispatch/executor.js';
-import type { DTask } from '../task/dtask.js';
-import { type InMemoryRig, inMemoryRig } from './in-memory-rig.js';
-import { inMemoryTransportPair } from './in-memory-transport.js';
+} from '../../index.js';
+import { RemoteResult } from '../../sched/dispatch/executor.js';
+import type { DTask } from '../../task/dtask.js';
+import { type InMemoryRig, inMemoryRig } from '../../testing/in-memory-rig.js';
+import { inMemoryTransportPair } from '../protocol/in-memory-transport.js';
 
 /** A context with `n` in-memory worker runtimes as threads 2..n+1, peers connected. */
 function rig(n: number, store?: () => LocalStore): InMemoryRig {
@@ -19,7 +19,7 @@ function rig(n: number, store?: () => LocalStore): InMemoryRig {
 
 // Functions shipped as source may use only globals (vitest rewrites imports inside them), so
 // the tests reach the API through a global, as a self-contained user function would.
-const core = await import('../index.js');
+const core = await import('../../index.js');
 (globalThis as { dtask?: typeof core }).dtask = core;
 declare const dtask: typeof core;
 

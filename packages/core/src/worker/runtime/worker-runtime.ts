@@ -1,18 +1,21 @@
-import { defaultLocalStore, type LocalStore } from '../chunk/local-store.js';
-import { sizeOf } from '../chunk/size-of.js';
-import { CancelledError, InputLostError } from '../errors/errors.js';
-import { serializeError } from '../errors/serialize-error.js';
-import { setCurrentWorker } from '../processor/current-worker.js';
-import type { Processor } from '../processor/processor.js';
-import { ThreadProc } from '../processor/thread-proc.js';
-import { ExactScope } from '../scope/exact-scope.js';
-import { callInFrame } from '../task/frame.js';
-import { NO_OPTIONS } from '../task/options.js';
-import { reserveTaskIds } from '../task/spawn-task.js';
-import { Batcher } from './batcher.js';
-import { FunctionDecoder, FunctionEncoder, registerModuleFunctions } from './function-ref.js';
-import { transferablesOf } from './hand-over.js';
-import { fromPlainOptions } from './plain-options.js';
+import { defaultLocalStore, type LocalStore } from '../../chunk/local-store.js';
+import { sizeOf } from '../../chunk/size-of.js';
+import { CancelledError, InputLostError } from '../../errors/errors.js';
+import { serializeError } from '../../errors/serialize-error.js';
+import { setCurrentWorker } from '../../processor/current-worker.js';
+import type { Processor } from '../../processor/processor.js';
+import { ThreadProc } from '../../processor/thread-proc.js';
+import { ExactScope } from '../../scope/exact-scope.js';
+import { callInFrame } from '../../task/frame.js';
+import { NO_OPTIONS } from '../../task/options.js';
+import { reserveTaskIds } from '../../task/spawn-task.js';
+import {
+  FunctionDecoder,
+  FunctionEncoder,
+  registerModuleFunctions,
+} from '../function-travel/function-ref.js';
+import { Batcher } from '../protocol/batcher.js';
+import { fromPlainOptions } from '../protocol/plain-options.js';
 import {
   DONE,
   type FromWorker,
@@ -20,11 +23,12 @@ import {
   type PeerMessage,
   type RunRecord,
   type ToWorker,
-} from './protocol.js';
+} from '../protocol/protocol.js';
+import { Requests } from '../protocol/requests.js';
+import { returnedArgs } from '../protocol/returned-args.js';
+import type { Transport } from '../protocol/transport.js';
+import { transferablesOf } from './hand-over.js';
 import { ProxyOwner } from './proxy-owner.js';
-import { Requests } from './requests.js';
-import { returnedArgs } from './returned-args.js';
-import type { Transport } from './transport.js';
 import { unsendableResult } from './unsendable-result.js';
 import { WorkerTask } from './worker-task.js';
 

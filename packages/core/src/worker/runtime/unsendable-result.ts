@@ -1,5 +1,5 @@
-import { describeValue } from '../errors/describe-value.js';
-import { UnsupportedError } from '../errors/errors.js';
+import { describeValue } from '../../errors/describe-value.js';
+import { UnsupportedError } from '../../errors/errors.js';
 
 /**
  * Why a result could not leave its thread (structured cloning failed on `value`): an

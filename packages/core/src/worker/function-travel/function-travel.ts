@@ -1,4 +1,4 @@
-import { TaskFunctionError } from '../errors/errors.js';
+import { TaskFunctionError } from '../../errors/errors.js';
 import { analyzeFunctionSource } from './free-variables.js';
 import { moduleRefOf } from './function-ref.js';
 

@@ -1,5 +1,5 @@
-import { TaskFunctionError } from '../errors/errors.js';
-import type { FnRef } from './protocol.js';
+import { TaskFunctionError } from '../../errors/errors.js';
+import type { FnRef } from '../protocol/protocol.js';
 
 const MODULE_KEY = Symbol.for('dtask.moduleFunctions');
 
