@@ -6,4 +6,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  keepNames: true,
 });

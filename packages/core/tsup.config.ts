@@ -8,4 +8,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  keepNames: true,
 });

@@ -7,6 +7,7 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  keepNames: true,
   shims: true,
   external: ['@dtask/core', 'lmdb', 'msgpackr'],
 });

@@ -1,6 +1,11 @@
 import { defineConfig } from 'tsup';
 
-const common = { sourcemap: true, target: 'node20' as const, external: ['@dtask/core', 'tsx'] };
+const common = {
+  sourcemap: true,
+  target: 'node20' as const,
+  keepNames: true,
+  external: ['@dtask/core', 'tsx'],
+};
 
 export default defineConfig([
   {

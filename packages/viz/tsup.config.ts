@@ -7,5 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  keepNames: true,
   external: ['@dtask/core'],
 });
