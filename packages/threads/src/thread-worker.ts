@@ -21,6 +21,8 @@ export interface ThreadWorkerOptions {
   execArgv?: string[];
   cancelGraceMs: number;
   queueAhead: number;
+  /** Whether this thread has a peer link to the runtime behind `other` (the plugin's threads). */
+  linkedTo: (other: WorkerConnection) => boolean;
   /** Specs of the plugins the thread re-creates at start (those with a `setupWorker`). */
   pluginSpecs: () => PluginSpec[];
   /**
@@ -78,6 +80,7 @@ export class ThreadWorker {
       queueAhead: options.queueAhead,
       cancelGraceMs: options.cancelGraceMs,
       terminate: () => void this.thread.terminate(),
+      linkedTo: options.linkedTo,
       onLost: () => this.gone(options),
     });
     this.online = new Promise((resolve, reject) => {

@@ -133,6 +133,8 @@ export function threads(
   let host: PluginHost | undefined;
   let closing = false;
   const startFailures = new Map<number, number>();
+  // Every two threads of this plugin have a channel of their own (see `start`).
+  const linked = new WeakSet<object>();
 
   const start = (thread: number): ThreadWorker => {
     const peers = [...workers.values()].filter((w) => !w.exited);
@@ -153,6 +155,7 @@ export function threads(
       cancelGraceMs,
       queueAhead,
       pluginSpecs: () => workerSidePlugins(host!),
+      linkedTo: (other) => linked.has(other),
       onLost: (w) => {
         if (workers.get(thread) !== w) return;
         host!.removeProcessor(w.proc);
@@ -174,6 +177,7 @@ export function threads(
       },
     });
     workers.set(thread, worker);
+    linked.add(worker.connection);
     return worker;
   };
 

@@ -52,6 +52,14 @@ export interface WorkerConnectionOptions {
   cancelGraceMs?: number;
   /** The runtime's `runningTask` memory (see `WorkerRuntimeOptions`): names a crash's culprit. */
   runningTask?: Float64Array;
+  /**
+   * Whether the runtime on the other end has a peer link to the runtime behind `other`, so it
+   * can take `other`'s results directly; when it has none they come through this thread.
+   * Default: linked to every connection that does not say otherwise (tests' in-memory rigs).
+   * Plugins that start workers say which of their own are linked (`@dtask/threads`: all its
+   * threads; `@dtask/cluster`: the worker processes that have linked to each other).
+   */
+  linkedTo?: (other: WorkerConnection) => boolean;
 }
 
 /**
@@ -227,7 +235,14 @@ export class WorkerConnection implements Executor {
   refOf(v: RemoteResult): [holder: string, key: number] | undefined {
     const k = v.key;
     if (!isResultKey(k)) return undefined;
-    return [k.connection === this ? '' : k.connection.holder, k.key];
+    if (k.connection === this) return ['', k.key];
+    return this.isLinkedTo(k.connection) ? [k.connection.holder, k.key] : undefined;
+  }
+
+  /** See `WorkerConnectionOptions.linkedTo`. */
+  private isLinkedTo(other: WorkerConnection): boolean {
+    const linkedTo = this.options.linkedTo;
+    return linkedTo ? linkedTo(other) : other.options.linkedTo === undefined;
   }
 
   private send(task: DTask<unknown>, args: unknown[], refs: ArgRefs | undefined): void {

@@ -1,0 +1,5 @@
+export { ClusterError, type ClusterErrorReason } from './cluster-error.js';
+export type { ClusterOptions } from './scheduler/cluster-options.js';
+export { type ClusterPlugin, cluster, type Violation } from './scheduler/cluster-plugin.js';
+export type { ProcessWorker } from './scheduler/process-worker.js';
+export { type RunWorkerOptions, runWorker } from './worker/run-worker.js';

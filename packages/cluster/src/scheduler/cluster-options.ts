@@ -1,0 +1,129 @@
+import { ArgumentError, describeValue } from '@dtask/core';
+import { type Address, isLoopback, parseAddress } from '../wire/address.js';
+
+/** Options of `cluster()`. */
+export interface ClusterOptions {
+  /** Local worker processes to start (workers 2 … n+1); default 0 when `listen` is given, else 2. */
+  workers?: number;
+  /**
+   * Also accept workers started elsewhere (`dtask-worker --connect host:port`) on this TCP
+   * address, e.g. `'127.0.0.1:7000'`. Needs `secret`. Default: local workers only, over a
+   * Unix socket in a private folder.
+   */
+  listen?: string;
+  /** The shared secret workers must prove; default: a random one (local workers only). */
+  secret?: string;
+  /** Let `listen` use an address other machines can reach (default false: loopback only). */
+  allowRemote?: boolean;
+  /** How often the scheduler probes each worker (ms); default 1000. */
+  heartbeatMs?: number;
+  /** A worker not heard from for this long is declared lost (ms); default 5000. */
+  heartbeatTimeoutMs?: number;
+  /** Largest frame accepted from a worker (bytes); default 1 GiB. */
+  maxFrameBytes?: number;
+  /** How long a worker may take to join (ms); default 30000. */
+  startTimeoutMs?: number;
+  /** Node flags for local worker processes; default: this process's `execArgv`. */
+  execArgv?: string[];
+}
+
+/** `ClusterOptions` with every default filled in. */
+export interface ClusterSettings {
+  workers: number;
+  listen: Address | undefined;
+  secret: string | undefined;
+  heartbeatMs: number;
+  heartbeatTimeoutMs: number;
+  maxFrameBytes: number;
+  startTimeoutMs: number;
+  execArgv: string[];
+}
+
+const KNOWN = [
+  'workers',
+  'listen',
+  'secret',
+  'allowRemote',
+  'heartbeatMs',
+  'heartbeatTimeoutMs',
+  'maxFrameBytes',
+  'startTimeoutMs',
+  'execArgv',
+];
+
+function positive(options: ClusterOptions, key: keyof ClusterOptions, fallback: number): number {
+  const value = options[key] ?? fallback;
+  if (!(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+    throw new ArgumentError(
+      `cluster({ ${key} }): must be a positive number; got ${describeValue(options[key])}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Checks `cluster()`'s options and fills in defaults.
+ * @throws ArgumentError on an unknown key, a bad value, `listen` without `secret`, or a
+ * non-loopback `listen` without `allowRemote`.
+ */
+export function clusterSettings(options: ClusterOptions): ClusterSettings {
+  if (typeof options !== 'object' || options === null) {
+    throw new ArgumentError(
+      `cluster(options): options must be an object such as { workers: 2 }; got ${describeValue(options)}`,
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.includes(key)) {
+      throw new ArgumentError(
+        `cluster(options): unknown option '${key}'; known: ${KNOWN.join(', ')}`,
+      );
+    }
+  }
+  const listen =
+    options.listen === undefined ? undefined : parseAddress(options.listen, 'cluster({ listen })');
+  const workers = options.workers ?? (listen ? 0 : 2);
+  if (!Number.isInteger(workers) || workers < 0) {
+    throw new ArgumentError(
+      `cluster({ workers }): must be an integer ≥ 0; got ${describeValue(options.workers)}`,
+    );
+  }
+  const { secret } = options;
+  if (secret !== undefined && !(typeof secret === 'string' && secret.length >= 16)) {
+    throw new ArgumentError(
+      'cluster({ secret }): must be a string of at least 16 characters (e.g. 32 random bytes in hex)',
+    );
+  }
+  if (listen && secret === undefined) {
+    throw new ArgumentError(
+      'cluster({ listen }): workers joining over TCP must prove a shared secret; pass { secret } (at least 16 characters) and give the same to dtask-worker (--secret-file or DTASK_SECRET)',
+    );
+  }
+  if (listen && !isLoopback(listen) && options.allowRemote !== true) {
+    throw new ArgumentError(
+      `cluster({ listen: '${options.listen}' }): not a loopback address; pass { allowRemote: true } to accept workers from other machines`,
+    );
+  }
+  const execArgv = options.execArgv ?? process.execArgv;
+  if (!(Array.isArray(execArgv) && execArgv.every((a) => typeof a === 'string'))) {
+    throw new ArgumentError(
+      `cluster({ execArgv }): must be an array of strings; got ${describeValue(execArgv)}`,
+    );
+  }
+  const heartbeatMs = positive(options, 'heartbeatMs', 1000);
+  const heartbeatTimeoutMs = positive(options, 'heartbeatTimeoutMs', 5000);
+  if (heartbeatTimeoutMs <= heartbeatMs) {
+    throw new ArgumentError(
+      `cluster({ heartbeatTimeoutMs }): must be longer than heartbeatMs (${heartbeatMs}); got ${heartbeatTimeoutMs}`,
+    );
+  }
+  return {
+    workers,
+    listen,
+    secret,
+    heartbeatMs,
+    heartbeatTimeoutMs,
+    maxFrameBytes: positive(options, 'maxFrameBytes', 1024 ** 3),
+    startTimeoutMs: positive(options, 'startTimeoutMs', 30_000),
+    execArgv,
+  };
+}

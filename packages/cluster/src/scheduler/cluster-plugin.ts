@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { type Plugin, type PluginHost, type PluginSpec, WorkerLostError } from '@dtask/core';
+import { topology, type WorkerConnection } from '@dtask/core/worker';
+import type { ClusterError } from '../cluster-error.js';
+import type { Hello } from '../wire/handshake.js';
+import type { Link } from '../wire/link.js';
+import { type ClusterOptions, clusterSettings } from './cluster-options.js';
+import { ClusterServer } from './cluster-server.js';
+import { launchLocal } from './launch-local.js';
+import { ProcessWorker } from './process-worker.js';
+import { nextWorkerId } from './worker-ids.js';
+
+/** A connection closed for breaking a rule, as `violations()` lists them. */
+export interface Violation {
+  reason: ClusterError['reason'];
+  message: string;
+  remote: string;
+  time: number;
+}
+
+/** What `cluster()` returns: the plugin, plus a view of its workers for tools and tests. */
+export interface ClusterPlugin extends Plugin {
+  /** The worker processes now in the cluster (live ones). */
+  processWorkers(): ProcessWorker[];
+  /** Where remote workers connect (`host:port`), when `listen` was given. */
+  address(): string | undefined;
+  /** Connections closed for a wrong secret, a bad or oversized frame (newest last). */
+  violations(): Violation[];
+}
+
+/** Consecutive failed starts after which a local worker id is not replaced again. */
+const MAX_START_FAILURES = 3;
+
+/** Specs of the context's plugins that have a worker side (`setupWorker`), in context order. */
+function workerSidePlugins(host: PluginHost): PluginSpec[] {
+  return host.context
+    .pluginList()
+    .filter((p) => p.spec !== undefined && typeof p.setupWorker === 'function')
+    .map((p) => p.spec as PluginSpec);
+}
+
+/**
+ * The cluster plugin: worker processes, each running core's worker runtime as its thread 1
+ * (`ThreadProc(worker, 1)`, so `scope({ worker: 2 })` places tasks there). `workers` local
+ * processes start with the context; with `listen`, processes started elsewhere
+ * (`dtask-worker --connect host:port`) join too. Results move directly between workers over
+ * peer links. A worker that dies, whose link breaks, or that stops answering heartbeats is
+ * removed and its tasks run again elsewhere; a local one is replaced under its id.
+ */
+export function cluster(options: ClusterOptions = {}): ClusterPlugin {
+  const settings = clusterSettings(options);
+  const secret = settings.secret ?? randomBytes(32).toString('hex');
+  const workers = new Map<number, ProcessWorker>();
+  const linked = new Map<number, Set<number>>();
+  const startFailures = new Map<number, number>();
+  const violations: Violation[] = [];
+  const modules: string[] = [];
+  let host: PluginHost | undefined;
+  let server: ClusterServer | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let closing = false;
+
+  const record = (worker: number): ProcessWorker => {
+    const w: ProcessWorker = new ProcessWorker({
+      worker,
+      scheduler: host!.context.scheduler,
+      modules: host!.context.modules,
+      linkedTo: (other: WorkerConnection) => {
+        const peer = [...workers.values()].find((p) => p.connection === other);
+        return peer !== undefined && (linked.get(worker)?.has(peer.worker) ?? false);
+      },
+      onLost: (lost, reason) => onLost(lost, reason),
+    });
+    workers.set(worker, w);
+    return w;
+  };
+
+  const onLost = (w: ProcessWorker, reason: string): void => {
+    if (workers.get(w.worker) !== w) return;
+    host!.removeProcessor(w.proc);
+    for (const set of linked.values()) set.delete(w.worker);
+    linked.delete(w.worker);
+    if (closing || host!.context.isClosed || w.child === undefined) {
+      workers.delete(w.worker);
+      return;
+    }
+    const failed = w.wasReady ? 0 : (startFailures.get(w.worker) ?? 0) + 1;
+    startFailures.set(w.worker, failed);
+    if (failed >= MAX_START_FAILURES) {
+      workers.delete(w.worker);
+      process.emitWarning(
+        `dtask: worker process ${w.worker} failed ${failed} times while starting (${reason}); it is not replaced again`,
+      );
+      return;
+    }
+    // Like a Dask nanny: a local worker that died is replaced under its id, before its tasks
+    // are handed back, so that those scoped to it still have a processor.
+    startLocal(w.worker);
+  };
+
+  const startLocal = (worker: number): ProcessWorker => {
+    const w = record(worker);
+    w.child = launchLocal({
+      worker,
+      connect: server!.unixAddress,
+      secret,
+      execArgv: settings.execArgv,
+    });
+    w.child.once('exit', (code, signal) =>
+      w.lose(`its process exited (${signal ?? `code ${code}`})`),
+    );
+    host!.addProcessor(w.proc, w.connection);
+    return w;
+  };
+
+  const onJoin = (link: Link, hello: Hello): void => {
+    if (!admit(link, hello)) link.close();
+  };
+
+  /** Takes a connection that proved the secret; false when it must be closed. */
+  const admit = (link: Link, hello: Hello): boolean => {
+    if (closing) return false;
+    if (hello.role === 'heartbeat') {
+      const w = workers.get(hello.worker);
+      if (!w || w.exited || w.link === undefined) return false;
+      w.attachHeartbeat(link);
+      return true;
+    }
+    if (hello.role !== 'worker') return false;
+    let w = hello.worker === undefined ? undefined : workers.get(hello.worker);
+    if (w !== undefined && (w.link !== undefined || w.exited)) return false; // taken
+    if (w === undefined) {
+      if (hello.worker !== undefined) return false; // an id this cluster did not give
+      w = record(nextWorkerId());
+    }
+    topology().setNode(w.worker, hello.host);
+    const peers = [...workers.values()].filter(
+      (p) => p !== w && p.wasReady && !p.exited && p.peerAddress,
+    );
+    w.join(link, hello.peerAddress, {
+      specs: workerSidePlugins(host!),
+      modules: [...modules],
+      peers: peers.map((p) => ({ holder: p.proc.id, worker: p.worker, address: p.peerAddress! })),
+    });
+    const joined = w;
+    joined.ready.then(() => {
+      const mine = new Set(peers.filter((p) => !p.exited).map((p) => p.worker));
+      linked.set(joined.worker, mine);
+      for (const p of mine) linked.get(p)?.add(joined.worker);
+      startFailures.delete(joined.worker);
+      // A remote worker's processor is added once it serves (a local one's was at start).
+      if (joined.child === undefined) host!.addProcessor(joined.proc, joined.connection);
+    });
+    return true;
+  };
+
+  const probeAll = (): void => {
+    const now = performance.now();
+    for (const w of [...workers.values()]) {
+      w.probe(now, settings.heartbeatTimeoutMs, settings.startTimeoutMs);
+    }
+  };
+
+  return {
+    name: 'cluster',
+    spec: { module: '@dtask/cluster', factory: 'cluster', options },
+    async setup(h) {
+      host = h;
+      for (const url of h.context.modules.keys()) if (!modules.includes(url)) modules.push(url);
+      server = new ClusterServer({
+        secret,
+        listen: settings.listen,
+        maxFrameBytes: settings.maxFrameBytes,
+        handshakeTimeoutMs: 10_000,
+        onJoin,
+        onViolation: (error, remote) => {
+          violations.push({
+            reason: error.reason,
+            message: error.message,
+            remote,
+            time: Date.now(),
+          });
+          if (violations.length > 1000) violations.shift();
+        },
+      });
+      await server.start();
+      timer = setInterval(probeAll, settings.heartbeatMs);
+      timer.unref();
+      const started = Array.from({ length: settings.workers }, () => startLocal(nextWorkerId()));
+      await Promise.all(started.map((w) => w.ready));
+    },
+    async startWorkers(count) {
+      const started = Array.from({ length: count }, () => startLocal(nextWorkerId()));
+      await Promise.all(started.map((w) => w.ready));
+      return started.map((w) => w.worker);
+    },
+    async loadModule(url) {
+      modules.push(url);
+      await Promise.all(
+        [...workers.values()].filter((w) => w.wasReady).map((w) => w.loadModule(url)),
+      );
+    },
+    async close() {
+      closing = true;
+      if (timer) clearInterval(timer);
+      const live = [...workers.values()].filter((w) => !w.exited);
+      for (const w of live) {
+        host?.removeProcessor(w.proc);
+        const error = new WorkerLostError(`The context closed while the task was on ${w.proc.id}`);
+        for (const task of [...w.connection.inFlight.values()])
+          host?.context.scheduler.fail(task, error);
+      }
+      await Promise.all(live.map((w) => w.terminate()));
+      workers.clear();
+      server?.close();
+    },
+    processWorkers: () => [...workers.values()].filter((w) => !w.exited),
+    address: () => server?.tcpAddress,
+    violations: () => [...violations],
+  };
+}

@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClusterError } from '../cluster-error.js';
+import type { Address } from '../wire/address.js';
+import { acceptHandshake, type Hello } from '../wire/handshake.js';
+import { Link } from '../wire/link.js';
+
+/** Options of a `ClusterServer`. */
+export interface ClusterServerOptions {
+  secret: string;
+  /** Also listen on this TCP address (remote workers). */
+  listen: Address | undefined;
+  maxFrameBytes: number;
+  handshakeTimeoutMs: number;
+  /** A connection that proved the secret, with what it said about itself. */
+  onJoin: (link: Link, hello: Hello) => void;
+  /** A connection closed for breaking a rule (wrong secret, bad frame). */
+  onViolation: (error: ClusterError, remote: string) => void;
+}
+
+/**
+ * Where workers connect: a Unix socket in a private folder (mode 0700) for local worker
+ * processes, and a TCP port when `listen` is given. No frame of a connection is acted on
+ * before it has proved the shared secret.
+ */
+export class ClusterServer {
+  /** The private folder holding the Unix sockets (the scheduler's and local workers' peers). */
+  readonly dir: string;
+  /** The scheduler's Unix socket address, as `unix:/path`. */
+  readonly unixAddress: string;
+  private readonly servers: Server[] = [];
+  private readonly links = new Set<Link>();
+  /** The TCP address actually bound (the port is chosen when `listen` asks for port 0). */
+  tcpAddress: string | undefined;
+
+  constructor(private readonly options: ClusterServerOptions) {
+    this.dir = mkdtempSync(join(tmpdir(), 'dtask-cluster-'));
+    this.unixAddress = `unix:${join(this.dir, 'scheduler.sock')}`;
+  }
+
+  /** Starts listening. */
+  async start(): Promise<void> {
+    await this.listen(createServer(), (s, done) => s.listen(this.unixAddress.slice(5), done));
+    const tcp = this.options.listen;
+    if (tcp && 'host' in tcp) {
+      const server = createServer();
+      await this.listen(server, (s, done) => s.listen(tcp.port, tcp.host, done));
+      const bound = server.address();
+      if (bound && typeof bound === 'object') {
+        const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+        this.tcpAddress = `${host}:${bound.port}`;
+      }
+    }
+  }
+
+  private listen(server: Server, start: (s: Server, done: () => void) => void): Promise<void> {
+    this.servers.push(server);
+    server.on('connection', (socket) => this.accept(socket));
+    server.unref();
+    return new Promise((resolve, reject) => {
+      server.once('error', (e) =>
+        reject(new ClusterError('connect', `cluster: cannot listen: ${e.message}`)),
+      );
+      start(server, resolve);
+    });
+  }
+
+  private accept(socket: Socket): void {
+    const link = new Link(socket, {
+      maxFrameBytes: this.options.maxFrameBytes,
+      onViolation: (error) => this.options.onViolation(error, link.remote),
+    });
+    this.links.add(link);
+    link.onClose(() => this.links.delete(link));
+    acceptHandshake(link, this.options.secret, this.options.handshakeTimeoutMs).then((hello) =>
+      this.options.onJoin(link, hello),
+    );
+  }
+
+  /** Stops listening, closes every connection, removes the private folder. */
+  close(): void {
+    for (const s of this.servers) s.close();
+    for (const l of [...this.links]) l.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

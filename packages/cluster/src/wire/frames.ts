@@ -1,0 +1,93 @@
+import { ClusterError } from '../cluster-error.js';
+
+/**
+ * What a frame carries. Every frame is `[u32 body length][u8 kind][body]`, big-endian.
+ * `auth` frames are the only ones read before the handshake is done.
+ */
+export const FrameKind = {
+  /** Handshake steps (JSON). */
+  auth: 1,
+  /** A batch of core protocol messages (v8 serialized). */
+  message: 2,
+  /** A cluster administration message (v8 serialized). */
+  admin: 3,
+  /** Liveness probe; answered with `pong`. */
+  ping: 4,
+  pong: 5,
+} as const;
+
+/** One of `FrameKind`'s values. */
+export type FrameKindValue = (typeof FrameKind)[keyof typeof FrameKind];
+
+const KINDS = new Set<number>(Object.values(FrameKind));
+const HEADER = 5;
+
+/** Encodes one frame (the header and body in one buffer, so a frame is one socket write). */
+export function encodeFrame(kind: FrameKindValue, body: Uint8Array = new Uint8Array(0)): Buffer {
+  const frame = Buffer.allocUnsafe(HEADER + body.byteLength);
+  frame.writeUInt32BE(body.byteLength, 0);
+  frame.writeUInt8(kind, 4);
+  frame.set(body, HEADER);
+  return frame;
+}
+
+/**
+ * Cuts a byte stream into frames. Throws `ClusterError('frame')` on a frame longer than
+ * `maxBytes` (before reading its body) or of an unknown kind: the caller closes that
+ * connection only.
+ */
+export class FrameReader {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+
+  /**
+   * @param maxBytes the largest body accepted (raised once a connection is authenticated)
+   * @param onFrame called with each whole frame
+   */
+  constructor(
+    public maxBytes: number,
+    private readonly onFrame: (kind: FrameKindValue, body: Buffer) => void,
+  ) {}
+
+  /** Takes the next bytes read from the socket; calls `onFrame` for each whole frame. */
+  push(data: Buffer): void {
+    this.chunks.push(data);
+    this.buffered += data.byteLength;
+    while (this.buffered >= HEADER) {
+      const head = this.peek(HEADER);
+      const length = head.readUInt32BE(0);
+      const kind = head.readUInt8(4);
+      if (!KINDS.has(kind)) {
+        throw new ClusterError('frame', `Malformed frame: unknown kind ${kind}`);
+      }
+      if (length > this.maxBytes) {
+        throw new ClusterError(
+          'frame',
+          `Frame of ${length} bytes is over the limit of ${this.maxBytes} bytes (maxFrameBytes)`,
+        );
+      }
+      if (this.buffered < HEADER + length) return;
+      const frame = this.take(HEADER + length);
+      this.onFrame(kind as FrameKindValue, frame.subarray(HEADER));
+    }
+  }
+
+  /** The first `n` buffered bytes, joined only when they span chunks. */
+  private peek(n: number): Buffer {
+    if (this.chunks[0].byteLength < n) this.chunks = [Buffer.concat(this.chunks)];
+    return this.chunks[0];
+  }
+
+  /** Removes and returns the first `n` buffered bytes. */
+  private take(n: number): Buffer {
+    let first = this.chunks[0];
+    if (first.byteLength < n) {
+      first = Buffer.concat(this.chunks);
+      this.chunks = [first];
+    }
+    this.buffered -= n;
+    if (first.byteLength === n) this.chunks.shift();
+    else this.chunks[0] = first.subarray(n);
+    return first.subarray(0, n);
+  }
+}

@@ -1,0 +1,195 @@
+import type { Socket } from 'node:net';
+import { deserialize, serialize } from 'node:v8';
+import { ClusterError } from '../cluster-error.js';
+import { encodeFrame, FrameKind, type FrameKindValue, FrameReader } from './frames.js';
+
+/** Frames allowed before the handshake is done: small, so a stranger cannot make us buffer much. */
+export const HANDSHAKE_FRAME_BYTES = 64 * 1024;
+
+/** Options of a `Link`. */
+export interface LinkOptions {
+  /** The largest frame accepted once authenticated (bytes). */
+  maxFrameBytes: number;
+  /** Told about a broken rule (bad frame, failed handshake) before the link closes. */
+  onViolation?: (error: ClusterError) => void;
+}
+
+/**
+ * One framed, authenticated connection (to the scheduler, a worker or a peer). Until
+ * `authenticated()` only handshake frames are read; anything else closes the link. Afterwards it
+ * carries core protocol batches (`onMessage`), administration messages (`onAdmin`) and
+ * liveness probes, which it answers by itself. A broken rule closes this link only.
+ */
+export class Link {
+  private readonly reader: FrameReader;
+  private authed = false;
+  private closed = false;
+  private onAuthFrame: (body: unknown) => void = () => {};
+  private messageHandler: ((message: unknown) => void) | undefined;
+  /** Messages that came before a handler was set (a worker reads them once its runtime runs). */
+  private early: unknown[] = [];
+  private adminHandler: ((message: unknown) => void) | undefined;
+  /** Administration messages that came before a handler was set. */
+  private earlyAdmin: unknown[] = [];
+  private readonly closeHandlers: ((reason?: unknown) => void)[] = [];
+  /** When a frame last arrived (`performance.now()`), for heartbeats. */
+  lastHeard = performance.now();
+
+  constructor(
+    readonly socket: Socket,
+    private readonly options: LinkOptions,
+  ) {
+    socket.setNoDelay(true);
+    this.reader = new FrameReader(HANDSHAKE_FRAME_BYTES, (kind, body) => this.frame(kind, body));
+    socket.on('data', (data: Buffer) => {
+      if (this.closed) return;
+      this.lastHeard = performance.now();
+      try {
+        this.reader.push(data);
+      } catch (error) {
+        this.violate(
+          ClusterError.isInstance(error)
+            ? (error as ClusterError)
+            : new ClusterError('frame', `Malformed frame: ${error}`),
+        );
+      }
+    });
+    socket.on('error', () => {}); // reported as 'close'
+    socket.on('close', () => this.closeNow());
+  }
+
+  /** True once the handshake succeeded. */
+  get isAuthenticated(): boolean {
+    return this.authed;
+  }
+
+  /** True once closed, by either side. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Where the other end is, for messages. */
+  get remote(): string {
+    const s = this.socket;
+    return s.remoteAddress ? `${s.remoteAddress}:${s.remotePort}` : 'a local socket';
+  }
+
+  /** Handshake frames go to `handler` (JSON values). */
+  onHandshake(handler: (body: unknown) => void): void {
+    this.onAuthFrame = handler;
+  }
+
+  /** Sends one handshake frame. */
+  sendHandshake(body: unknown): void {
+    this.write(FrameKind.auth, Buffer.from(JSON.stringify(body)));
+  }
+
+  /** Marks the handshake done: the full frame size limit applies and other frames are read. */
+  authenticated(): void {
+    this.authed = true;
+    this.reader.maxBytes = this.options.maxFrameBytes;
+  }
+
+  /** Sends a batch of core protocol messages. */
+  sendMessage(message: unknown): void {
+    this.write(FrameKind.message, serialize(message));
+  }
+
+  /** Sends an administration message. */
+  sendAdmin(message: unknown): void {
+    this.write(FrameKind.admin, serialize(message));
+  }
+
+  /** Sends a liveness probe (the other end answers with `pong`, updating `lastHeard`). */
+  ping(): void {
+    this.write(FrameKind.ping);
+  }
+
+  /**
+   * Sets the handler of core protocol batches. Batches that came before it are handed over on
+   * a later turn, so that whatever the caller sets up in this turn (peer links) comes first.
+   */
+  onMessage(handler: (message: unknown) => void): void {
+    this.messageHandler = handler;
+    const early = this.early.splice(0);
+    if (early.length > 0) {
+      setImmediate(() => {
+        for (const m of early) handler(m);
+      });
+    }
+  }
+
+  /** Sets the handler of administration messages; those that came before it are handed over now. */
+  onAdmin(handler: (message: unknown) => void): void {
+    this.adminHandler = handler;
+    for (const m of this.earlyAdmin.splice(0)) handler(m);
+  }
+
+  /** Called once when the link closes or breaks. */
+  onClose(handler: (reason?: unknown) => void): void {
+    if (this.closed) handler();
+    else this.closeHandlers.push(handler);
+  }
+
+  /**
+   * Closes the link: what was written is still delivered (the socket ends, and is destroyed a
+   * second later if the other end does not close its side); close handlers run now.
+   */
+  close(): void {
+    if (!this.socket.destroyed) {
+      this.socket.end();
+      setTimeout(() => this.socket.destroy(), 1000).unref();
+    }
+    this.closeNow();
+  }
+
+  /** Closes the link because the other end broke a rule. */
+  violate(error: ClusterError): void {
+    if (this.closed) return;
+    this.options.onViolation?.(error);
+    this.socket.destroy();
+    this.closeNow();
+  }
+
+  private write(kind: FrameKindValue, body?: Uint8Array): void {
+    if (this.closed) return;
+    this.socket.write(encodeFrame(kind, body));
+  }
+
+  private frame(kind: FrameKindValue, body: Buffer): void {
+    if (kind === FrameKind.auth) {
+      let value: unknown;
+      try {
+        value = JSON.parse(body.toString('utf8'));
+      } catch {
+        throw new ClusterError('frame', 'Malformed handshake frame (not JSON)');
+      }
+      this.onAuthFrame(value);
+      return;
+    }
+    if (!this.authed) {
+      throw new ClusterError('auth', `A frame of kind ${kind} came before the handshake`);
+    }
+    if (kind === FrameKind.ping) this.write(FrameKind.pong);
+    else if (kind === FrameKind.pong) return;
+    else {
+      let value: unknown;
+      try {
+        value = deserialize(body);
+      } catch (error) {
+        throw new ClusterError('frame', `Malformed frame body: ${error}`);
+      }
+      if (kind === FrameKind.admin) {
+        if (this.adminHandler !== undefined) this.adminHandler(value);
+        else this.earlyAdmin.push(value);
+      } else if (this.messageHandler !== undefined) this.messageHandler(value);
+      else this.early.push(value);
+    }
+  }
+
+  private closeNow(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const handler of this.closeHandlers.splice(0)) handler();
+  }
+}
