@@ -75,6 +75,14 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     return w;
   };
 
+  /** Records that workers `a` and `b` have a peer link (made by whichever joined later). */
+  const addEdge = (a: number, b: number): void => {
+    if (!linked.has(a)) linked.set(a, new Set());
+    if (!linked.has(b)) linked.set(b, new Set());
+    linked.get(a)!.add(b);
+    linked.get(b)!.add(a);
+  };
+
   const onLost = (w: ProcessWorker, reason: string): void => {
     if (workers.get(w.worker) !== w) return;
     host!.removeProcessor(w.proc);
@@ -143,10 +151,9 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       peers: peers.map((p) => ({ holder: p.proc.id, worker: p.worker, address: p.peerAddress! })),
     });
     const joined = w;
-    joined.ready.then(() => {
-      const mine = new Set(peers.filter((p) => !p.exited).map((p) => p.worker));
-      linked.set(joined.worker, mine);
-      for (const p of mine) linked.get(p)?.add(joined.worker);
+    joined.ready.then((linkedTo) => {
+      for (const p of peers)
+        if (!p.exited && linkedTo.includes(p.worker)) addEdge(joined.worker, p.worker);
       startFailures.delete(joined.worker);
       // A remote worker's processor is added once it serves (a local one's was at start).
       if (joined.child === undefined) host!.addProcessor(joined.proc, joined.connection);

@@ -40,9 +40,9 @@ export class ProcessWorker {
   exited = false;
   /** Why it was lost, once it was. */
   lostReason: string | undefined;
-  /** Resolves when it serves tasks; rejects if it is lost first. */
-  readonly ready: Promise<void>;
-  private readyResolve!: () => void;
+  /** Resolves when it serves tasks, to the workers it linked to; rejects if it is lost first. */
+  readonly ready: Promise<number[]>;
+  private readyResolve!: (peers: number[]) => void;
   private readyReject!: (e: Error) => void;
   private nextReq = 1;
   private readonly loads = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
@@ -169,7 +169,7 @@ export class ProcessWorker {
       this.wasReady = true;
       // Kept alive while it starts (so awaiting `ready()` keeps node running); idle, it does not.
       this.child?.unref();
-      this.readyResolve();
+      this.readyResolve(m.peers);
       return;
     }
     const waiting = this.loads.get(m.req);

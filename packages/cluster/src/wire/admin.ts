@@ -24,7 +24,7 @@ export type AdminToWorker =
 
 /** Administration messages, worker → scheduler. */
 export type AdminFromWorker =
-  /** Set up and linked to its peers: it serves tasks now. */
-  | { op: 'ready' }
+  /** Set up and linked to `peers` (worker ids): it serves tasks now. */
+  | { op: 'ready'; peers: number[] }
   | { op: 'loaded'; req: number }
   | { op: 'loadFailed'; req: number; error: string };

@@ -81,9 +81,15 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   for (const url of init.modules) modules.set(url, await loadModule(url));
   const store = await setupPlugins(init.specs, worker);
   // Outgoing peer links are made before the runtime serves: a task sent at once may need them.
-  const outgoing = await Promise.all(
-    init.peers.map((p) => connectPeer(p, worker, options.secret, linkOptions, handshakeMs)),
-  );
+  // A peer that cannot be reached (it died meanwhile) is left out: the scheduler is told which
+  // links exist, and results of the others come through it.
+  const outgoing = (
+    await Promise.all(
+      init.peers.map((p) =>
+        connectPeer(p, worker, options.secret, linkOptions, handshakeMs).catch(() => undefined),
+      ),
+    )
+  ).filter((x) => x !== undefined);
 
   const runtime = startWorkerRuntime(linkTransport(link), {
     worker,
@@ -98,7 +104,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   peers.serve(runtime, options.secret, handshakeMs);
 
   link.onAdmin((m) => admin(runtime, link, m as AdminToWorker));
-  link.sendAdmin({ op: 'ready' } satisfies AdminFromWorker);
+  link.sendAdmin({ op: 'ready', peers: outgoing.map(([, , w]) => w) } satisfies AdminFromWorker);
 }
 
 /** Re-creates each plugin from its spec and runs its worker side; returns the store one set. */
@@ -141,10 +147,10 @@ async function connectPeer(
   secret: string,
   linkOptions: ConstructorParameters<typeof Link>[1],
   handshakeMs: number,
-): Promise<[string, Link]> {
+): Promise<[string, Link, number]> {
   const link = await connectLink(parseAddress(peer.address), linkOptions);
   await offerHandshake(link, secret, { role: 'peer', worker }, handshakeMs);
-  return [peer.holder, link];
+  return [peer.holder, link, peer.worker];
 }
 
 /**
@@ -176,17 +182,31 @@ async function listenForPeers(
     'path' in address || bound === null || typeof bound === 'string'
       ? address
       : { host: address.host, port: bound.port };
+  // Peers may link before this worker's runtime runs (they join around the same time): their
+  // links wait for it.
+  let runtime: WorkerRuntime | undefined;
+  const waiting: [string, Link][] = [];
+  let secret = options.secret;
+  let handshakeMs = options.handshakeTimeoutMs ?? 10_000;
+  server.on('connection', (socket) => {
+    const peer = new Link(socket, { maxFrameBytes: options.maxFrameBytes ?? GiB });
+    acceptHandshake(peer, secret, handshakeMs).then((hello) => {
+      if (hello.role !== 'peer') return peer.close();
+      peer.socket.unref();
+      const holder = `thread:${hello.worker}:1`;
+      if (runtime) runtime.connectPeer(holder, linkTransport(peer));
+      else waiting.push([holder, peer]);
+    });
+  });
   return {
     address: actual,
-    serve(runtime, secret, ms) {
-      server.on('connection', (socket) => {
-        const peer = new Link(socket, { maxFrameBytes: options.maxFrameBytes ?? GiB });
-        acceptHandshake(peer, secret, ms).then((hello) => {
-          if (hello.role !== 'peer') return peer.close();
-          peer.socket.unref();
-          runtime.connectPeer(`thread:${hello.worker}:1`, linkTransport(peer));
-        });
-      });
+    serve(r, s, ms) {
+      runtime = r;
+      secret = s;
+      handshakeMs = ms;
+      for (const [holder, peer] of waiting.splice(0)) {
+        if (!peer.isClosed) r.connectPeer(holder, linkTransport(peer));
+      }
     },
   };
 }

@@ -1,0 +1,26 @@
+import { Context } from '@dtask/core';
+import { type ClusterOptions, type ClusterPlugin, cluster } from '../index.js';
+
+/** A context with a cluster of real worker processes; close it with `await using` or `close()`. */
+export async function clusterRig(
+  options: ClusterOptions = {},
+): Promise<{ ctx: Context; plugin: ClusterPlugin; [Symbol.asyncDispose](): Promise<void> }> {
+  const plugin = cluster({ workers: 2, ...options });
+  const ctx = new Context({ plugins: [plugin] });
+  await ctx.ready();
+  return { ctx, plugin, [Symbol.asyncDispose]: () => ctx.close() };
+}
+
+/** Resolves once `check()` is true; fails after `ms`. */
+export async function until(check: () => boolean, ms: number, what: string): Promise<void> {
+  const end = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The pid of each live worker process, by worker id. */
+export function pids(plugin: ClusterPlugin): Map<number, number> {
+  return new Map(plugin.processWorkers().map((w) => [w.worker, w.child?.pid ?? -1]));
+}

@@ -1,0 +1,97 @@
+// Worker processes that die (issue 15): SIGKILL mid-graph, a process stopped with SIGSTOP
+// (found by heartbeats), a chaos run with a random worker killed every 500 ms. Needs the
+// built dist.
+import { scope } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { clusterRig, until } from './__fixtures__/rig.js';
+
+const sleepThen = (ms: number, v: number) =>
+  new Promise<number>((resolve) => setTimeout(() => resolve(v), ms));
+
+describe('cluster: faults', () => {
+  it('a worker process SIGKILLed mid-graph: its tasks run again, the result is exact, it is replaced', async () => {
+    await using r = await clusterRig();
+    const [victim] = r.plugin.processWorkers();
+    const oldPid = victim.child!.pid!;
+    const leaves = Array.from({ length: 40 }, (_, i) => r.ctx.spawn(sleepThen, 30, i));
+    const total = r.ctx.spawn((...xs: number[]) => xs.reduce((s, x) => s + x, 0), ...leaves);
+    await new Promise((res) => setTimeout(res, 100));
+    process.kill(oldPid, 'SIGKILL');
+    expect(await total).toBe((39 * 40) / 2);
+    await until(
+      () =>
+        r.plugin
+          .processWorkers()
+          .some((w) => w.worker === victim.worker && w.wasReady && w.child?.pid !== oldPid),
+      15_000,
+      'a replacement',
+    );
+    const back = await r.ctx.spawn({ scope: scope({ worker: victim.worker }) }, () => process.pid);
+    expect(back).not.toBe(oldPid);
+  });
+
+  it('a worker stopped with SIGSTOP is declared lost by heartbeats and its task runs elsewhere', async () => {
+    await using r = await clusterRig({ heartbeatMs: 100, heartbeatTimeoutMs: 800 });
+    const [stopped, other] = r.plugin.processWorkers();
+    const pid = stopped.child!.pid!;
+    const task = r.ctx.spawn(
+      { scope: scope({ workers: [stopped.worker, other.worker] }) },
+      (ms: number) => new Promise((res) => setTimeout(() => res(process.pid), ms)),
+      300,
+    );
+    await until(
+      () => stopped.connection.inFlight.size > 0 || other.connection.inFlight.size > 0,
+      5000,
+      'dispatch',
+    );
+    const holder = stopped.connection.inFlight.size > 0 ? stopped : other;
+    const t0 = performance.now();
+    process.kill(holder.child!.pid!, 'SIGSTOP');
+    const ranOn = await task;
+    const took = performance.now() - t0;
+    expect(ranOn).not.toBe(holder.child!.pid);
+    expect(holder.exited).toBe(true);
+    expect(holder.lostReason).toMatch(/heartbeat/);
+    expect(took).toBeLessThan(5000);
+    expect(pid).toBeGreaterThan(0);
+  });
+
+  it('chaos: a 2,000-task DAG while a random worker process is SIGKILLed every 500 ms, 5 times', async () => {
+    await using r = await clusterRig({ workers: 3 });
+    // Only on the worker processes (ids survive replacement), each task taking 25 ms.
+    const on = { scope: scope({ workers: r.plugin.processWorkers().map((w) => w.worker) }) };
+    const inc = (x: number) => new Promise<number>((res) => setTimeout(() => res(x + 1), 25));
+    const add = (...xs: number[]) => xs.reduce((s, x) => s + x, 0);
+    // 20 chains of 50 increments, joined in pairs by sums, layer after layer.
+    let layer = Array.from({ length: 20 }, (_, c) => {
+      let t = r.ctx.spawn(on, inc, c);
+      for (let i = 1; i < 50; i++) t = r.ctx.spawn(on, inc, t);
+      return t;
+    });
+    let spawned = 20 * 50;
+    while (spawned < 2000) {
+      layer = layer.map((t) => r.ctx.spawn(on, inc, r.ctx.spawn(on, add, t, 0)));
+      spawned += 2 * layer.length;
+    }
+    const root = r.ctx.spawn(on, add, ...layer);
+    const rounds = Math.ceil((2000 - 1000) / 40);
+    const expected = Array.from({ length: 20 }, (_, c) => c + 50 + rounds).reduce(
+      (s, x) => s + x,
+      0,
+    );
+    let kills = 0;
+    const killer = setInterval(() => {
+      const live = r.plugin.processWorkers().filter((w) => w.wasReady && w.child?.pid);
+      if (kills >= 5 || live.length < 2) return;
+      const w = live[Math.floor(Math.random() * live.length)];
+      process.kill(w.child!.pid!, 'SIGKILL');
+      kills++;
+    }, 500);
+    try {
+      expect(await root).toBe(expected);
+    } finally {
+      clearInterval(killer);
+    }
+    expect(kills).toBe(5);
+  }, 60_000);
+});
