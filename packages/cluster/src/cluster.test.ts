@@ -3,7 +3,7 @@
 // processes run dist/worker-main.js).
 import { ArgumentError, addProcs, rmProcs, scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { clusterRig, until } from './__fixtures__/rig.js';
+import { clusterRig } from './__fixtures__/rig.js';
 
 const onWorker = (worker: number) => ({ scope: scope({ worker }) });
 

@@ -1,0 +1,38 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ArgumentError } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from './parse-args.js';
+
+const SECRET = 'a-secret-of-sufficient-length';
+
+describe('dtask-worker arguments', () => {
+  it('reads --connect and the secret from a file or the environment', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'dtask-args-')), 'secret');
+    writeFileSync(file, `${SECRET}\n`);
+    expect(parseArgs(['--connect', '10.0.0.1:7000', '--secret-file', file], {})).toEqual({
+      connect: '10.0.0.1:7000',
+      secret: SECRET,
+      peerHost: undefined,
+    });
+    expect(
+      parseArgs(['--connect=h:1', '--peer-host', '10.0.0.2'], { DTASK_SECRET: SECRET }),
+    ).toEqual({
+      connect: 'h:1',
+      secret: SECRET,
+      peerHost: '10.0.0.2',
+    });
+  });
+
+  it('names what is missing or wrong', () => {
+    expect(() => parseArgs([], { DTASK_SECRET: SECRET })).toThrow(/--connect is required/);
+    expect(() => parseArgs(['--connect', 'nohost'], { DTASK_SECRET: SECRET })).toThrow(/host:port/);
+    expect(() => parseArgs(['--connect', 'h:1'], {})).toThrow(/--secret-file or the DTASK_SECRET/);
+    expect(() => parseArgs(['--connect', 'h:1', '--secret-file', '/nonexistent'], {})).toThrow(
+      /cannot read --secret-file/,
+    );
+    expect(() => parseArgs(['--bogus'], {})).toThrow(ArgumentError);
+    expect(() => parseArgs(['--connect'], {})).toThrow(/needs a value/);
+  });
+});

@@ -1,0 +1,129 @@
+// Connections that do not prove the secret, or break the wire's rules (issue 15): each is
+// closed and logged, and a graph running meanwhile finishes with the exact result. A worker
+// started by hand with `dtask-worker` joins over TCP with the secret, and not without it.
+import { spawn as spawnProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { scope } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { clusterRig, until } from './__fixtures__/rig.js';
+import { encodeFrame, FrameKind } from './wire/frames.js';
+
+const SECRET = 'test-secret-0123456789abcdef';
+const bin = fileURLToPath(new URL('../dist/bin/dtask-worker.js', import.meta.url));
+
+/** Opens a raw TCP connection; resolves once the server closes it (with what it sent). */
+function rawConnection(address: string, act: (socket: Socket, received: Buffer[]) => void) {
+  const [host, port] = address.split(':');
+  return new Promise<{ closedAfterMs: number; received: Buffer }>((resolve) => {
+    const received: Buffer[] = [];
+    const t0 = performance.now();
+    const socket = connect(Number(port), host, () => act(socket, received));
+    socket.on('data', (d) => received.push(d));
+    socket.on('error', () => {});
+    socket.on('close', () =>
+      resolve({ closedAfterMs: performance.now() - t0, received: Buffer.concat(received) }),
+    );
+  });
+}
+
+/** The server's first handshake frame: its nonce. */
+function nonceOf(received: Buffer[]): string | undefined {
+  const all = Buffer.concat(received);
+  if (all.length < 5) return undefined;
+  const length = all.readUInt32BE(0);
+  if (all.length < 5 + length) return undefined;
+  return JSON.parse(all.subarray(5, 5 + length).toString()).nonce;
+}
+
+describe('cluster: security', () => {
+  it('rejects unauthenticated, wrong-secret, oversized and malformed connections without harm', async () => {
+    await using r = await clusterRig({
+      workers: 2,
+      listen: '127.0.0.1:0',
+      secret: SECRET,
+      maxFrameBytes: 1024 * 1024,
+    });
+    const address = r.plugin.address()!;
+    expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
+    const slow = (x: number) => new Promise<number>((res) => setTimeout(() => res(x * 2), 20));
+    const graph = Array.from({ length: 100 }, (_, i) => r.ctx.spawn(slow, i));
+    const total = r.ctx.spawn((...xs: number[]) => xs.reduce((s, x) => s + x, 0), ...graph);
+
+    // 1. A protocol frame before any handshake.
+    const early = await rawConnection(address, (s) =>
+      s.write(encodeFrame(FrameKind.message, Buffer.from('hi'))),
+    );
+    // 2. The handshake with a wrong secret.
+    const wrong = await rawConnection(address, (s, received) => {
+      const answer = () => {
+        const nonce = nonceOf(received);
+        if (nonce === undefined) return setTimeout(answer, 5);
+        const clientNonce = 'a'.repeat(64);
+        const hello = { role: 'worker', pid: 1, host: 'x', peerAddress: 'tcp:127.0.0.1:1' };
+        const proof = createHmac('sha256', 'not-the-secret-at-all')
+          .update(['client', nonce, clientNonce, JSON.stringify(hello)].join('|'))
+          .digest('hex');
+        s.write(
+          encodeFrame(
+            FrameKind.auth,
+            Buffer.from(JSON.stringify({ nonce: clientNonce, proof, hello })),
+          ),
+        );
+      };
+      answer();
+    });
+    // 3. A frame header announcing 2 GiB.
+    const oversized = await rawConnection(address, (s) => {
+      const header = Buffer.alloc(5);
+      header.writeUInt32BE(2 ** 31, 0);
+      header.writeUInt8(FrameKind.auth, 4);
+      s.write(header);
+    });
+    // 4. Garbage.
+    const garbage = await rawConnection(address, (s) =>
+      s.write(Buffer.from('GET / HTTP/1.1\r\n\r\n')),
+    );
+
+    for (const c of [early, wrong, oversized, garbage]) expect(c.closedAfterMs).toBeLessThan(2000);
+    const reasons = r.plugin.violations().map((v) => v.reason);
+    expect(reasons).toEqual(['auth', 'auth', 'frame', 'frame']);
+    expect(r.plugin.violations()[1].message).toMatch(/Wrong secret/);
+    expect(r.plugin.violations()[2].message).toMatch(/over the limit/);
+    expect(await total).toBe(99 * 100);
+    expect(r.plugin.processWorkers()).toHaveLength(2);
+  });
+
+  it('dtask-worker joins over TCP with the secret and runs tasks; without it, it is refused', async () => {
+    await using r = await clusterRig({ workers: 0, listen: '127.0.0.1:0', secret: SECRET });
+    const address = r.plugin.address()!;
+    const worker = spawnProcess(process.execPath, [bin, '--connect', address], {
+      env: { ...process.env, DTASK_SECRET: SECRET },
+      stdio: 'inherit',
+    });
+    try {
+      await until(
+        () => r.plugin.processWorkers().some((w) => w.wasReady),
+        15_000,
+        'the worker to join',
+      );
+      const [joined] = r.plugin.processWorkers();
+      const pid = await r.ctx.spawn({ scope: scope({ worker: joined.worker }) }, () => process.pid);
+      expect(pid).toBe(worker.pid);
+
+      const refused = spawnProcess(process.execPath, [bin, '--connect', address], {
+        env: { ...process.env, DTASK_SECRET: 'a-wrong-secret-of-some-length' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      refused.stderr!.on('data', (d) => (stderr += d));
+      const code = await new Promise((res) => refused.once('exit', res));
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/closed the connection during the handshake/);
+      expect(r.plugin.processWorkers()).toHaveLength(1);
+    } finally {
+      worker.kill('SIGKILL');
+    }
+  });
+});

@@ -1,0 +1,44 @@
+// Core's transport conformance kit against the cluster's transport: two authenticated links
+// over a real Unix socket.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { transportConformance } from '@dtask/core/testing';
+import { describe, it } from 'vitest';
+import { connectLink } from './connect.js';
+import { acceptHandshake, offerHandshake } from './handshake.js';
+import { Link } from './link.js';
+import { linkTransport } from './link-transport.js';
+
+const SECRET = 'conformance-secret-0123456789';
+
+async function linkPair() {
+  const dir = mkdtempSync(join(tmpdir(), 'dtask-link-'));
+  const path = join(dir, 's.sock');
+  const server = createServer();
+  const accepted = new Promise<Link>((resolve) =>
+    server.once('connection', (socket) => {
+      const link = new Link(socket, { maxFrameBytes: 1 << 20 });
+      acceptHandshake(link, SECRET, 5000).then(() => resolve(link));
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  const client = await connectLink({ path }, { maxFrameBytes: 1 << 20 });
+  await offerHandshake(client, SECRET, { role: 'peer', worker: 9 }, 5000);
+  const serverSide = await accepted;
+  return {
+    ends: [linkTransport(client), linkTransport(serverSide)] as [
+      ReturnType<typeof linkTransport>,
+      ReturnType<typeof linkTransport>,
+    ],
+    dispose: () => {
+      client.close();
+      serverSide.close();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+transportConformance('cluster link transport', linkPair, { describe, it });
