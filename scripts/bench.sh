@@ -16,4 +16,5 @@ node bench/threads.mjs "$@" || status=$?
 node bench/datadeps.mjs "$@" || status=$?
 node bench/lmdb.mjs "$@" || status=$?
 node bench/dask.mjs "$@" || status=$?
+node bench/cluster.mjs "$@" || status=$?
 exit "$status"
