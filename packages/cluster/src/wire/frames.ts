@@ -31,6 +31,17 @@ export function encodeFrame(kind: FrameKindValue, body: Uint8Array = new Uint8Ar
   return frame;
 }
 
+/** Bodies from this size up are written after their header as they are, not copied behind it. */
+export const LARGE_BODY = 64 * 1024;
+
+/** The header of a frame whose body is written separately (large bodies: no extra copy). */
+export function frameHeader(kind: FrameKindValue, bodyLength: number): Buffer {
+  const header = Buffer.allocUnsafe(HEADER);
+  header.writeUInt32BE(bodyLength, 0);
+  header.writeUInt8(kind, 4);
+  return header;
+}
+
 /**
  * Cuts a byte stream into frames. Throws `ClusterError('frame')` on a frame longer than
  * `maxBytes` (before reading its body) or of an unknown kind: the caller closes that
@@ -39,6 +50,8 @@ export function encodeFrame(kind: FrameKindValue, body: Uint8Array = new Uint8Ar
 export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
+  /** A large frame being filled as its bytes arrive (one copy, made while the rest streams in). */
+  private large: { kind: FrameKindValue; body: Buffer; filled: number } | undefined;
 
   /**
    * @param maxBytes the largest body accepted (raised once a connection is authenticated)
@@ -51,9 +64,11 @@ export class FrameReader {
 
   /** Takes the next bytes read from the socket; calls `onFrame` for each whole frame. */
   push(data: Buffer): void {
+    if (this.large !== undefined) data = this.fill(data);
+    if (data.byteLength === 0) return;
     this.chunks.push(data);
     this.buffered += data.byteLength;
-    while (this.buffered >= HEADER) {
+    while (this.large === undefined && this.buffered >= HEADER) {
       const head = this.peek(HEADER);
       const length = head.readUInt32BE(0);
       const kind = head.readUInt8(4);
@@ -66,10 +81,36 @@ export class FrameReader {
           `Frame of ${length} bytes is over the limit of ${this.maxBytes} bytes (maxFrameBytes)`,
         );
       }
-      if (this.buffered < HEADER + length) return;
+      if (this.buffered < HEADER + length) {
+        if (length >= LARGE_BODY) {
+          // Start filling its own buffer with what is here; the rest is copied in as it comes.
+          this.take(HEADER);
+          const rest = this.buffered > 0 ? this.take(this.buffered) : Buffer.alloc(0);
+          this.large = {
+            kind: kind as FrameKindValue,
+            body: Buffer.allocUnsafeSlow(length),
+            filled: 0,
+          };
+          this.fill(rest);
+        }
+        return;
+      }
       const frame = this.take(HEADER + length);
       this.onFrame(kind as FrameKindValue, frame.subarray(HEADER));
     }
+  }
+
+  /** Copies `data` into the large frame being filled; returns what is left after it. */
+  private fill(data: Buffer): Buffer {
+    const large = this.large!;
+    const n = Math.min(data.byteLength, large.body.byteLength - large.filled);
+    data.copy(large.body, large.filled, 0, n);
+    large.filled += n;
+    if (large.filled === large.body.byteLength) {
+      this.large = undefined;
+      this.onFrame(large.kind, large.body);
+    }
+    return data.subarray(n);
   }
 
   /** The first `n` buffered bytes, joined only when they span chunks. */

@@ -1,7 +1,14 @@
 import type { Socket } from 'node:net';
 import { deserialize, serialize } from 'node:v8';
 import { ClusterError } from '../cluster-error.js';
-import { encodeFrame, FrameKind, type FrameKindValue, FrameReader } from './frames.js';
+import {
+  encodeFrame,
+  FrameKind,
+  type FrameKindValue,
+  FrameReader,
+  frameHeader,
+  LARGE_BODY,
+} from './frames.js';
 
 /** Frames allowed before the handshake is done: small, so a stranger cannot make us buffer much. */
 export const HANDSHAKE_FRAME_BYTES = 64 * 1024;
@@ -153,7 +160,13 @@ export class Link {
 
   private write(kind: FrameKindValue, body?: Uint8Array): void {
     if (this.closed) return;
-    this.socket.write(encodeFrame(kind, body));
+    if (body !== undefined && body.byteLength >= LARGE_BODY) {
+      // Header and body as two writes (one syscall when corked): no copy of a large body.
+      this.socket.cork();
+      this.socket.write(frameHeader(kind, body.byteLength));
+      this.socket.write(body);
+      process.nextTick(() => this.socket.uncork());
+    } else this.socket.write(encodeFrame(kind, body));
   }
 
   private frame(kind: FrameKindValue, body: Buffer): void {
