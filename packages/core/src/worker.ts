@@ -35,3 +35,4 @@ export {
   WorkerRuntime,
   type WorkerRuntimeOptions,
 } from './worker/runtime/worker-runtime.js';
+export type { ValueAdapter } from './worker/runtime/value-adapter.js';
