@@ -30,9 +30,9 @@ export type {
 } from './worker/protocol/protocol.js';
 export { INLINE_RESULT_BYTES } from './worker/protocol/protocol.js';
 export type { Transport } from './worker/protocol/transport.js';
+export type { ValueAdapter } from './worker/runtime/value-adapter.js';
 export {
   startWorkerRuntime,
   WorkerRuntime,
   type WorkerRuntimeOptions,
 } from './worker/runtime/worker-runtime.js';
-export type { ValueAdapter } from './worker/runtime/value-adapter.js';
