@@ -75,6 +75,9 @@ export class TensorConversions {
 
   /** `v` as it leaves the worker: a tensor (or a spilled one) becomes a typed array of its data. */
   toWire(v: unknown): unknown {
+    if (Array.isArray(v) && v.some((x) => this.isTensor(x) || x instanceof SpilledTensor)) {
+      return v.map((x) => this.toWire(x));
+    }
     if (v instanceof SpilledTensor) return v.data;
     if (!this.isTensor(v)) return v;
     const host = v.isDisposed ? this.spilled.get(v)?.data : undefined;

@@ -28,7 +28,10 @@ export function registerTensorMoves(conversions: TensorConversions): () => void 
       name: 'tensor → typed array',
       from: TfjsProc.kind,
       to: 'thread',
-      match: (v) => conversions.isTensor(v) || v instanceof SpilledTensor,
+      match: (v) =>
+        conversions.isTensor(v) ||
+        v instanceof SpilledTensor ||
+        (Array.isArray(v) && v.some((x) => conversions.isTensor(x))),
       move: (_from, _to, v) => conversions.toWire(v),
     },
   ];
@@ -53,36 +56,37 @@ export function tfjsAdapter(
 ): ValueAdapter {
   const engine = conversions.tf.engine();
   return {
-    wrap: (fn) =>
-      function onDevice(this: unknown, ...args: unknown[]) {
+    wrap(fn) {
+      const hold = (args: unknown[]) => {
         const held = args.filter((a): a is Tensor => conversions.isTensor(a) && !a.isDisposed);
         for (const t of held) inUse.add(t);
-        const done = () => {
+        return () => {
           for (const t of held) inUse.delete(t);
           afterTask();
         };
-        if (fn.constructor.name === 'AsyncFunction') {
-          // No scope across awaits (other tasks' scopes would nest in it): the converted inputs
-          // are disposed when it settles; it should free its own tensors (`tf.tidy`).
+      };
+      if (fn.constructor.name === 'AsyncFunction') {
+        // Still an async function (core runs those in their own async context). No scope
+        // across awaits (other tasks' scopes would nest in it): the converted inputs are
+        // disposed when it settles; it frees its own tensors (`tf.tidy`).
+        return async function onDeviceAsync(this: unknown, ...args: unknown[]) {
+          const done = hold(args);
           const onProc = args.map((a) => move(CPU_SIDE, proc, a));
-          const made = onProc.filter(
-            (a, i) => a !== args[i] && conversions.isTensor(a),
-          ) as Tensor[];
-          const free = (value?: unknown) => {
-            for (const t of made) if (!contains(value, t)) t.dispose();
+          let value: unknown;
+          try {
+            value = await fn.apply(this, onProc);
+            return value;
+          } finally {
+            for (let i = 0; i < onProc.length; i++) {
+              const t = onProc[i];
+              if (t !== args[i] && conversions.isTensor(t) && !contains(value, t)) t.dispose();
+            }
             done();
-          };
-          return (fn.apply(this, onProc) as Promise<unknown>).then(
-            (value) => {
-              free(value);
-              return value;
-            },
-            (error) => {
-              free();
-              throw error;
-            },
-          );
-        }
+          }
+        };
+      }
+      return function onDevice(this: unknown, ...args: unknown[]) {
+        const done = hold(args);
         engine.startScope();
         try {
           const result = fn.apply(
@@ -97,7 +101,8 @@ export function tfjsAdapter(
         } finally {
           done();
         }
-      },
+      };
+    },
     toWire: (v) => move(proc, CPU_SIDE, v),
     keptBytes: (v) => conversions.bytesOf(v),
   };

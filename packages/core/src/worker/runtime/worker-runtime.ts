@@ -413,10 +413,9 @@ export class WorkerRuntime {
       this.keptForConsumers.add(task.id);
     }
     const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
-    if (back === undefined)
-      this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined]);
-    else
-      this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined, back]);
+    const sent = inline ? this.wire(value) : undefined;
+    if (back === undefined) this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent]);
+    else this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent, back]);
     // While it works through a run of queued tasks, the runtime reports every few
     // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
     if (end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();
