@@ -15,7 +15,7 @@ const affine = gpuOrCpu((x: any) =>
   typeof x.dataSync === 'function' ? x.mul(2).add(1) : x.map((v: number) => 2 * v + 1),
 );
 /** Sum of a chunk and where it was summed. */
-const total = gpuOrCpu((x: any) => [
+const total = gpuOrCpu((x: any): [number, string] => [
   typeof x.dataSync === 'function'
     ? x.sum().dataSync()[0]
     : x.reduce((a: number, b: number) => a + b, 0),

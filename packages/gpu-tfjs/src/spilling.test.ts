@@ -13,9 +13,9 @@ const sumAll = gpu((...ts: any[]) => {
   return [tf.addN(ts).sum().dataSync()[0], ts.map((t: any) => t.shape)];
 });
 
-describe('spilling by conversion', () => {
+describe.each(['wasm', 'cpu'] as const)('spilling by conversion on %s', (backend) => {
   it('keeps at most memoryLimit of tensors; spilled ones come back on use, and the sum is right', async () => {
-    const { ctx, plugin } = await gpuRig({ memoryLimit: 3 * 4 * N });
+    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 3 * 4 * N });
     enableLogging();
     fetchLogs();
     const parts = Array.from({ length: 6 }, (_, i) => ctx.spawn(filled, N, i + 1));
@@ -42,7 +42,7 @@ describe('spilling by conversion', () => {
   });
 
   it('a chain longer than the limit allows computes the right result', async () => {
-    const { ctx, plugin } = await gpuRig({ memoryLimit: 2 * 4 * N });
+    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 2 * 4 * N });
     const on = { scope: scope({ gpu: 0 }) };
     let x = ctx.spawn(filled, N, 1);
     const kept = [x];
