@@ -31,6 +31,7 @@ export type {
 } from './worker/protocol/protocol.js';
 export { INLINE_RESULT_BYTES } from './worker/protocol/protocol.js';
 export type { Transport } from './worker/protocol/transport.js';
+export type { ValueAdapter } from './worker/runtime/value-adapter.js';
 export {
   startWorkerRuntime,
   WorkerRuntime,

@@ -5,6 +5,7 @@ import type { Plugin } from '../registry/plugin.js';
 import { WorkerConnection } from '../worker/connection/worker-connection.js';
 import { inMemoryTransportPair } from '../worker/protocol/in-memory-transport.js';
 import type { Transport } from '../worker/protocol/transport.js';
+import type { ValueAdapter } from '../worker/runtime/value-adapter.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../worker/runtime/worker-runtime.js';
 
 /** What `inMemoryRig` made: the context, its worker processors, their runtimes and links. */
@@ -18,13 +19,17 @@ export interface InMemoryRig {
 
 /**
  * For tests: a context with `n` worker runtimes on this thread, over in-memory transports, as
- * processors `thread:1:2` to `thread:1:n+1` (each with its own `store`, if given), connected
+ * processors `thread:1:2` to `thread:1:n+1` (each with its own `store` and `adapter`, if given), connected
  * to each other as peers unless `peers` is false. The real scheduler-to-runtime protocol
  * without worker threads.
  */
 export function inMemoryRig(
   n: number,
-  { store, peers = true }: { store?: () => LocalStore; peers?: boolean } = {},
+  {
+    store,
+    peers = true,
+    adapter,
+  }: { store?: () => LocalStore; peers?: boolean; adapter?: () => ValueAdapter } = {},
 ): InMemoryRig {
   const runtimes: WorkerRuntime[] = [];
   const procs: ThreadProc[] = [];
@@ -36,7 +41,12 @@ export function inMemoryRig(
         const proc = new ThreadProc(1, i + 2);
         const [mainEnd, workerEnd] = inMemoryTransportPair();
         runtimes.push(
-          startWorkerRuntime(workerEnd, { worker: 1, thread: i + 2, store: store?.() }),
+          startWorkerRuntime(workerEnd, {
+            worker: 1,
+            thread: i + 2,
+            store: store?.(),
+            adapter: adapter?.(),
+          }),
         );
         const conn = new WorkerConnection(mainEnd, {
           processor: proc,

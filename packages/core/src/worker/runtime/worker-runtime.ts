@@ -30,6 +30,7 @@ import type { Transport } from '../protocol/transport.js';
 import { transferablesOf } from './hand-over.js';
 import { ProxyOwner } from './proxy-owner.js';
 import { unsendableResult } from './unsendable-result.js';
+import type { ValueAdapter } from './value-adapter.js';
 import { WorkerTask } from './worker-task.js';
 
 /**
@@ -66,6 +67,11 @@ export interface WorkerRuntimeOptions {
    * e.g. `@dtask/lmdb`'s store that spills to disk past a memory limit.
    */
   store?: LocalStore;
+  /**
+   * Converts values at this runtime's edges (see `ValueAdapter`): a GPU plugin's worker entry
+   * gives one so that tasks receive tensors and results stay here as tensors.
+   */
+  adapter?: ValueAdapter;
 }
 
 /**
@@ -96,12 +102,14 @@ export class WorkerRuntime {
   /** The scheduler proxy that tasks spawned here go to. */
   readonly owner: ProxyOwner;
   private closed = false;
+  private readonly adapter: ValueAdapter | undefined;
 
   constructor(
     private readonly transport: Transport,
     options: WorkerRuntimeOptions,
   ) {
     this.store = options.store ?? defaultLocalStore();
+    this.adapter = options.adapter;
     this.processor = options.processor ?? new ThreadProc(options.worker, options.thread);
     this.holder = this.processor.id;
     this.runningTask = options.runningTask;
@@ -174,7 +182,12 @@ export class WorkerRuntime {
       out.push({ op: 'error', req, error: serializeError(error) });
       return;
     }
-    out.push({ op: 'value', req, value, key });
+    out.push({ op: 'value', req, value: this.wire(value), key });
+  }
+
+  /** `value` as it leaves this runtime (converted by the adapter, if any). */
+  private wire(value: unknown): unknown {
+    return this.adapter?.toWire ? this.adapter.toWire(value) : value;
   }
 
   /**
@@ -217,7 +230,13 @@ export class WorkerRuntime {
             error: serializeError(new Error(`No result #${m.key} here`)),
           });
         else if (m.take) this.handOver(m.req, m.key);
-        else this.out.push({ op: 'value', req: m.req, value: this.store.get(m.key), key: m.key });
+        else
+          this.out.push({
+            op: 'value',
+            req: m.req,
+            value: this.wire(this.store.get(m.key)),
+            key: m.key,
+          });
         break;
       case 'release':
         for (const k of m.keys) this.store.delete(k);
@@ -245,7 +264,7 @@ export class WorkerRuntime {
    * copy them, unless tasks sent here still need it (it then goes once they have taken it).
    */
   private handOver(req: number, key: number): void {
-    const value = this.store.get(key);
+    const value = this.wire(this.store.get(key));
     if (this.consumers.has(key)) {
       this.keptForConsumers.add(key);
       this.out.push({ op: 'value', req, value, key });
@@ -334,7 +353,8 @@ export class WorkerRuntime {
     if (slot !== undefined) slot[0] = task.id;
     let result: unknown;
     try {
-      result = callInFrame(task, task.fn, task.args);
+      const fn = this.adapter?.wrap ? this.adapter.wrap(task.fn as never) : task.fn;
+      result = callInFrame(task, fn, task.args);
     } catch (error) {
       if (slot !== undefined) slot[0] = 0;
       this.finishFail(task, error);
@@ -378,23 +398,24 @@ export class WorkerRuntime {
     if (!this.running.delete(task.id) || task.cancelled) return;
     const end = performance.now();
     const ms = end - task.startedAt;
-    const bytes = sizeOf(value);
+    const kept = this.adapter?.keptBytes?.(value);
+    const bytes = kept ?? sizeOf(value);
     const waiters = this.waitingFor.get(task.id);
     // A result whose resultScope is exactly this processor (pinned state, e.g. a shard's piece)
     // stays here even when small: its consumers take this very object, and may mutate it.
     const rs = task.options.resultScope;
     const pinned = rs instanceof ExactScope && rs.id === this.processor.id;
-    const inline = !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
+    const inline =
+      kept === undefined && !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
     if (!inline) this.store.set(task.id, value, bytes);
     else if (this.consumers.has(task.id)) {
       this.store.set(task.id, value, bytes);
       this.keptForConsumers.add(task.id);
     }
     const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
-    if (back === undefined)
-      this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined]);
-    else
-      this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, inline ? value : undefined, back]);
+    const sent = inline ? this.wire(value) : undefined;
+    if (back === undefined) this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent]);
+    else this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent, back]);
     // While it works through a run of queued tasks, the runtime reports every few
     // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
     if (end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();

@@ -1,0 +1,53 @@
+// Placement (seed 003, Dagger's rule): plain CPU tasks never land on the TfjsProc unless scoped
+// there; GPU-only tasks never on CPU threads; either-way tasks run where their inputs are.
+import { scope } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { gpuRig } from './__fixtures__/rig.js';
+import { gpu, gpuOrCpu } from './index.js';
+
+declare const dtask: typeof import('@dtask/core');
+
+const where = () => dtask.taskProcessor().id;
+
+describe.each(['wasm', 'cpu'] as const)(
+  'placement beside CPU threads, TfjsProc on %s',
+  (backend) => {
+    it('CPU tasks never run on the TfjsProc, not even scoped "any", unless scoped to it', async () => {
+      const { ctx } = await gpuRig({ backend });
+      const plain = await Promise.all(Array.from({ length: 60 }, () => ctx.spawn(where)));
+      expect(plain.filter((p) => p.startsWith('tfjs'))).toEqual([]);
+      expect(new Set(plain)).toEqual(new Set(['thread:1:2', 'thread:1:3']));
+      const any = await Promise.all(
+        Array.from({ length: 30 }, () => ctx.spawn({ scope: scope('any') }, where)),
+      );
+      expect(any.filter((p) => p.startsWith('tfjs'))).toEqual([]);
+      expect(await ctx.spawn({ scope: scope({ gpu: 0 }) }, where)).toBe('tfjs:1:0');
+      expect(await ctx.spawn({ scope: scope({ tfjs: 'any' }) }, where)).toBe('tfjs:1:0');
+    });
+
+    it('GPU-only tasks never run on CPU threads, even while the TfjsProc is busy', async () => {
+      const { ctx } = await gpuRig({ backend });
+      const onGpu = gpu((x: number) => [dtask.taskProcessor().id, x]);
+      const got = await Promise.all(Array.from({ length: 40 }, (_, i) => ctx.spawn(onGpu, i)));
+      expect(got.map(([p]) => p)).toEqual(Array(40).fill('tfjs:1:0'));
+      expect(got.map(([, x]) => x)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    });
+
+    it('either-way tasks follow their inputs: tensors on the GPU there, typed arrays on a thread', async () => {
+      const { ctx } = await gpuRig({ backend });
+      const n = 1 << 18; // 1 MiB of float32: moving it costs more than running beside it
+      const fillTensor = (k: number) => (globalThis as any).tf.fill([k], 1.5);
+      const fillArray = (k: number) => new Float32Array(k).fill(2.5);
+      const onGpu = ctx.spawn({ scope: scope({ gpu: 0 }) }, fillTensor, n);
+      const onCpu = ctx.spawn({ scope: scope({ thread: 3 }) }, fillArray, n);
+      await Promise.all([onGpu.wait(), onCpu.wait()]);
+      const probe = gpuOrCpu((x: any) => [
+        dtask.taskProcessor().id,
+        typeof x.dataSync === 'function' ? 'tensor' : x.constructor.name,
+      ]);
+      const [a, b] = await Promise.all([ctx.spawn(probe, onGpu), ctx.spawn(probe, onCpu)]);
+      expect(a).toEqual(['tfjs:1:0', 'tensor']);
+      expect(b).toEqual(['thread:1:3', 'Float32Array']);
+    });
+  },
+);

@@ -1,0 +1,59 @@
+// Spilling by conversion: past `memoryLimit`, the least recently used result tensors become
+// host typed arrays; tasks that use them again get tensors back, and the result is right.
+import { enableLogging, fetchLogs, scope } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { gpuRig } from './__fixtures__/rig.js';
+import { gpu } from './index.js';
+
+const N = 16_384; // 64 KiB of float32 per tensor
+
+const filled = gpu((n: number, v: number) => (globalThis as any).tf.fill([n / 128, 128], v));
+const sumAll = gpu((...ts: any[]) => {
+  const tf = (globalThis as any).tf;
+  return [tf.addN(ts).sum().dataSync()[0], ts.map((t: any) => t.shape)];
+});
+
+describe.each(['wasm', 'cpu'] as const)('spilling by conversion on %s', (backend) => {
+  it('keeps at most memoryLimit of tensors; spilled ones come back on use, and the sum is right', async () => {
+    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 3 * 4 * N });
+    enableLogging();
+    fetchLogs();
+    const parts = Array.from({ length: 6 }, (_, i) => ctx.spawn(filled, N, i + 1));
+    await Promise.all(parts.map((p) => p.wait()));
+    const held = plugin.stats();
+    expect(held.bytesInStore).toBeLessThanOrEqual(3 * 4 * N);
+    expect(held.spills).toBe(3);
+    expect(held.bytesSpilled).toBe(3 * 4 * N);
+    const [total, shapes] = (await ctx.spawn(sumAll, ...parts)) as [number, number[][]];
+    expect(total).toBe(N * (1 + 2 + 3 + 4 + 5 + 6));
+    expect(shapes).toEqual(Array(6).fill([N / 128, 128])); // spilled ones keep their shape
+    const logs = fetchLogs().filter((e) => e.processor === 'tfjs:1:0');
+    const spills = logs.filter((e) => e.kind === 'spill');
+    const back = logs.filter((e) => e.kind === 'unspill');
+    expect(spills.length).toBe(3);
+    expect(spills[0].detail).toMatch(/tensor \[128,128\] → typed array \(past memoryLimit\)/);
+    expect(back.length).toBe(3);
+    expect(back.every((e) => e.bytes === 4 * N)).toBe(true);
+    // A spilled result fetched to the main thread is its data, without a round trip to a tensor.
+    const first = (await parts[0]) as Float32Array;
+    expect(first).toBeInstanceOf(Float32Array);
+    expect(first.length).toBe(N);
+    expect(first[N - 1]).toBe(1);
+  });
+
+  it('a chain longer than the limit allows computes the right result', async () => {
+    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 2 * 4 * N });
+    const on = { scope: scope({ gpu: 0 }) };
+    let x = ctx.spawn(filled, N, 1);
+    const kept = [x];
+    for (let i = 0; i < 8; i++) {
+      x = ctx.spawn(on, (t: any) => t.add(1), x);
+      kept.push(x);
+    }
+    const sums = await Promise.all(
+      kept.map((t) => ctx.spawn(on, (a: any) => a.sum().dataSync()[0], t)),
+    );
+    expect(sums).toEqual(kept.map((_, i) => N * (i + 1)));
+    expect(plugin.stats().spills).toBeGreaterThan(0);
+  });
+});

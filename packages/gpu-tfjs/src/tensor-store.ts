@@ -1,0 +1,104 @@
+import type { LocalStore } from '@dtask/core/worker';
+import type { Tensor } from '@tensorflow/tfjs';
+import type { DeviceStats } from './device-stats.js';
+import type { TensorConversions } from './tensor-conversions.js';
+
+/**
+ * The results a TfjsProc keeps, by key (core's `LocalStore`): tensors stay tensors (its memory
+ * space), least recently used first out. Past `memoryLimit` bytes of tensors, the least
+ * recently used ones are converted to host typed arrays (spilling by conversion) and disposed;
+ * a task that uses one again gets it back as a tensor. A tensor is disposed when its entry is
+ * deleted and no other entry holds the same tensor.
+ */
+export class TensorStore implements LocalStore {
+  private readonly entries = new Map<number, unknown>();
+  /** Entries holding each tensor (a task may return one of its inputs). */
+  private readonly holders = new Map<Tensor, number>();
+  private tensorBytes = 0;
+
+  constructor(
+    private readonly conversions: TensorConversions,
+    private readonly stats: DeviceStats,
+    private readonly memoryLimit: number,
+    /** Tensors a running task uses now: never spilled from under it. */
+    private readonly inUse: ReadonlySet<Tensor>,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  has(key: number): boolean {
+    return this.entries.has(key);
+  }
+
+  get(key: number): unknown {
+    if (!this.entries.has(key)) return undefined;
+    const v = this.entries.get(key);
+    this.entries.delete(key); // most recently used goes last
+    this.entries.set(key, v);
+    return v;
+  }
+
+  set(key: number, value: unknown): this {
+    this.delete(key);
+    this.entries.set(key, value);
+    if (this.conversions.isTensor(value)) {
+      const n = this.holders.get(value) ?? 0;
+      this.holders.set(value, n + 1);
+      if (n === 0) this.tensorBytes += this.conversions.bytesOf(value)!;
+      this.enforceLimit(value);
+    }
+    this.report();
+    return this;
+  }
+
+  values(): IterableIterator<unknown> {
+    return this.entries.values();
+  }
+
+  delete(key: number): boolean {
+    if (!this.entries.has(key)) return false;
+    const v = this.entries.get(key);
+    this.entries.delete(key);
+    if (this.conversions.isTensor(v)) this.release(v);
+    this.report();
+    return true;
+  }
+
+  clear(): void {
+    for (const key of [...this.entries.keys()]) this.delete(key);
+  }
+
+  private release(t: Tensor): void {
+    const n = (this.holders.get(t) ?? 1) - 1;
+    if (n > 0) {
+      this.holders.set(t, n);
+      return;
+    }
+    this.holders.delete(t);
+    this.tensorBytes -= this.conversions.bytesOf(t)!;
+    if (!t.isDisposed && !this.inUse.has(t)) t.dispose();
+  }
+
+  /** Converts least recently used tensors to typed arrays until under the limit. */
+  private enforceLimit(keep: Tensor): void {
+    if (this.tensorBytes <= this.memoryLimit) return;
+    for (const [, v] of this.entries) {
+      if (this.tensorBytes <= this.memoryLimit) break;
+      if (!this.conversions.isTensor(v) || v === keep || this.inUse.has(v)) continue;
+      const bytes = this.conversions.bytesOf(v)!;
+      const host = this.conversions.spill(v);
+      for (const [k, other] of this.entries) if (other === v) this.entries.set(k, host);
+      this.holders.delete(v);
+      this.tensorBytes -= bytes;
+    }
+  }
+
+  private report(): void {
+    this.stats.set('bytesInStore', this.tensorBytes);
+    const m = this.conversions.tf.memory();
+    this.stats.set('bytesOnDevice', m.numBytes);
+    this.stats.set('tensors', m.numTensors);
+  }
+}

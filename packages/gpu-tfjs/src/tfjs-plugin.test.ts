@@ -1,0 +1,50 @@
+import { ArgumentError, enableLogging, fetchLogs, scope } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { gpuRig } from './__fixtures__/rig.js';
+import { tfjs } from './index.js';
+
+describe('tfjs plugin', () => {
+  it('starts a TfjsProc on the chosen backend and says why better ones were not taken', async () => {
+    enableLogging();
+    fetchLogs();
+    const { ctx, plugin } = await gpuRig();
+    expect(plugin.backend).toBe('wasm');
+    expect(plugin.processors.map((p) => p.id)).toEqual(['tfjs:1:0']);
+    expect(plugin.describe()).toMatch(/tfjs backend: wasm .*emulated on the CPU, not a GPU/);
+    const backendLog = fetchLogs().find((e) => e.kind === 'backend');
+    expect(backendLog?.detail).toBe(plugin.describe());
+    const where = await ctx.spawn({ scope: scope({ gpu: 0 }) }, () => [
+      dtask.taskProcessor().id,
+      (globalThis as any).tf.getBackend(),
+    ]);
+    expect(where).toEqual(['tfjs:1:0', 'wasm']);
+  });
+
+  it('validates its options', () => {
+    expect(() => tfjs({ backend: 'metal' as never })).toThrow(ArgumentError);
+    expect(() => tfjs({ memoryLimit: -1 })).toThrow(/memoryLimit/);
+    expect(() => tfjs({ devices: 2 } as never)).toThrow(/unknown option 'devices'/);
+  });
+
+  it('typed arrays arrive as tensors; a tensor result stays there and is fetched as a typed array', async () => {
+    const { ctx, plugin } = await gpuRig();
+    const on = { scope: scope({ tfjs: 0 }) };
+    const x = new Float32Array(4096).fill(2);
+    const t = ctx.spawn(on, (a: any) => a.mul(3), x);
+    const kinds = ctx.spawn(on, (a: any) => [typeof a.dataSync, a.shape], t);
+    expect(await kinds).toEqual(['function', [4096]]);
+    const held = plugin.stats();
+    expect(held.bytesInStore).toBe(4096 * 4); // t's result, kept on the device as a tensor
+    expect(held.bytesOnDevice).toBeGreaterThanOrEqual(4096 * 4);
+    const back = (await t) as Float32Array;
+    expect(back).toBeInstanceOf(Float32Array);
+    expect(back[4095]).toBe(6);
+    const s = plugin.stats();
+    expect(s.toTensor).toBeGreaterThanOrEqual(1);
+    expect(s.toTypedArray).toBeGreaterThanOrEqual(1);
+    expect(s.bytesInStore).toBe(0); // the fetch took it: the tensor was disposed
+    expect(s.tensors).toBe(0);
+  });
+});
+
+declare const dtask: typeof import('@dtask/core');
