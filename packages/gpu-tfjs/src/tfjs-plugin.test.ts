@@ -20,6 +20,13 @@ describe('tfjs plugin', () => {
     expect(where).toEqual(['tfjs:1:0', 'wasm']);
   });
 
+  it('registers the gpu and tfjs scope keys, rejecting bad device indices', async () => {
+    await gpuRig();
+    expect(String(scope({ gpu: 0 }))).toMatch(/tfjs:1:0/);
+    expect(() => scope({ gpu: -1 })).toThrow(ArgumentError);
+    expect(() => scope({ tfjs: 'first' })).toThrow(/device index ≥ 0 or 'any'/);
+  });
+
   it('validates its options', () => {
     expect(() => tfjs({ backend: 'metal' as never })).toThrow(ArgumentError);
     expect(() => tfjs({ memoryLimit: -1 })).toThrow(/memoryLimit/);
