@@ -27,6 +27,9 @@ export interface ContextOptions {
   plugins?: Plugin[];
 }
 
+/** The keys `ContextOptions` has (anything else is a misspelling, refused). */
+const CONTEXT_OPTIONS = ['plugins'];
+
 /**
  * A set of processors and the scheduler that places tasks on them (Dagger's `Context`).
  * `configure()` makes the default one; `new Context({ plugins })` makes another, used through
@@ -49,6 +52,14 @@ export class Context {
       throw new ArgumentError(
         'new Context(options): options must be an object such as { plugins: [] }',
       );
+    }
+    for (const key of Object.keys(options)) {
+      if (!CONTEXT_OPTIONS.includes(key)) {
+        throw new ArgumentError(
+          `Context options (new Context or configure): unknown option '${key}'; known: ${CONTEXT_OPTIONS.join(', ')}. ` +
+            'Worker threads and other processors come from plugins: { plugins: [threads({ count: 2 })] }',
+        );
+      }
     }
     const plugins = options.plugins ?? [];
     if (!Array.isArray(plugins)) {

@@ -3,7 +3,7 @@ import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { argTypesOf } from '../sched/placement/allowed-processors.js';
 import { applyDefaultOptions, hasDefaultOptions } from './default-option.js';
-import { DTask, type TaskOwner } from './dtask.js';
+import { DTask, isDTask, type TaskOwner } from './dtask.js';
 import { currentFrame } from './frame.js';
 import {
   isPlainObject,
@@ -33,8 +33,6 @@ export function reserveTaskIds(base: number): void {
   if (ids.next < base) ids.next = base;
 }
 
-const describeTarget = describeValue;
-
 /**
  * The body of every `spawn`: splits options from the function, validates both, merges options
  * (explicit > withOptions > defaultOption), makes the task and hands it to the current task
@@ -57,9 +55,23 @@ export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]):
   }
   if (typeof fn !== 'function' && !isChunk(fn)) {
     throw new ArgumentError(
-      `spawn(f, ...args): f must be a function or a Chunk holding one; got ${describeTarget(fn)}. ` +
+      `spawn(f, ...args): f must be a function or a Chunk holding one; got ${describeValue(fn)}. ` +
         'Options, if any, come first: spawn({ name: "x" }, f, ...args)',
     );
+  }
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (
+      typeof a === 'object' &&
+      a !== null &&
+      typeof (a as { then?: unknown }).then === 'function' &&
+      !isDTask(a)
+    ) {
+      throw new ArgumentError(
+        `spawn(f, ...args): argument ${i + 1} is a Promise (or another thenable), not a value or a DTask; ` +
+          'is an `await` missing? Pass the awaited value, or spawn the work that makes it and pass that DTask',
+      );
+    }
   }
   const frame = currentFrame();
   const inherited = frame === undefined ? NO_OPTIONS : frame.propagated;

@@ -129,8 +129,12 @@ export function allowedSlots(
     out.push(slot);
   }
   if (out.length === 0) {
+    const existing = slots.filter((s) => !s.removed).map((s) => s.proc.id);
+    const listed =
+      existing.length > 20 ? [...existing.slice(0, 20), `… (${existing.length} in all)`] : existing;
     throw new SchedulingError(
-      `No processors available, try widening scope (task ${describeTask(task)}, scope ${scope})`,
+      `No processors available, try widening scope (task ${describeTask(task)}, scope ${scope}); ` +
+        `none of the processors that exist matched it: ${listed.join(', ') || 'none'}`,
     );
   }
   return out;
