@@ -1,11 +1,31 @@
 #!/usr/bin/env bash
 # What the tests need that npm cannot install: Debian's chromium, which @dtask/viz's browser tests
-# drive through playwright-core (a test tool's own browser download cannot work offline).
+# drive through playwright-core (a test tool's own browser download cannot work offline), and the
+# programs @dtask/cluster's launcher tests start for real: openssh-server and -client (sshd on a
+# loopback port), slurm-wlm and munge (a one-node Slurm cluster), iproute2 (network namespaces).
 #   bash scripts/test-deps.sh
 # Installs it with apt-get when /usr/bin/chromium (or $DTASK_CHROMIUM) is missing and we are root on
 # a system with apt-get. Never fails: when it cannot install, it prints one line saying why, and
 # the browser tests print the same reason and skip.
 set -uo pipefail
+
+# Cluster launcher programs: installed when missing, never failing (their tests skip, saying why).
+cluster_missing=()
+for pair in /usr/sbin/sshd:openssh-server /usr/bin/ssh:openssh-client /usr/bin/srun:slurm-wlm \
+  /usr/sbin/slurmd:slurmd /usr/sbin/munged:munge /usr/sbin/ip:iproute2 /usr/bin/ssh-keygen:openssh-client; do
+  [ -x "${pair%%:*}" ] || cluster_missing+=("${pair##*:}")
+done
+if [ "${#cluster_missing[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+  echo "test-deps: installing ${cluster_missing[*]} with apt-get (for @dtask/cluster's launcher tests)"
+  log=$(mktemp)
+  if ! { apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${cluster_missing[@]}"; } >"$log" 2>&1; then
+    echo "test-deps: apt-get could not install ${cluster_missing[*]} ($(grep -E '^(E|Err):' "$log" | head -1 | cut -c1-160)); those launcher tests skip"
+  fi
+  rm -f "$log"
+elif [ "${#cluster_missing[@]}" -gt 0 ]; then
+  echo "test-deps: ${cluster_missing[*]} missing and no apt-get as root here; those launcher tests skip"
+fi
 
 browser=${DTASK_CHROMIUM:-/usr/bin/chromium}
 if [ -x "$browser" ]; then
