@@ -48,7 +48,7 @@ describe('what a new user trips over', () => {
     const task = spawn({ scope: scope({ worker: 7 }) }, () => 1);
     const error = await task.then(
       () => undefined,
-      (e: DTaskFailedError) => e,
+      (e: unknown) => e,
     );
     const cause = error instanceof DTaskFailedError ? error.cause : error;
     expect(cause).toBeInstanceOf(SchedulingError);
