@@ -1,4 +1,7 @@
 export { ClusterError, type ClusterErrorReason } from './cluster-error.js';
+export type { LaunchedWorker, Launcher, LaunchRequest } from './launch/launcher.js';
+export { type SlurmLauncherOptions, slurmLauncher } from './launch/slurm-launcher.js';
+export { type SshLauncherOptions, sshLauncher } from './launch/ssh-launcher.js';
 export type { ClusterOptions } from './scheduler/cluster-options.js';
 export { type ClusterPlugin, cluster, type Violation } from './scheduler/cluster-plugin.js';
 export type { ProcessWorker } from './scheduler/process-worker.js';
