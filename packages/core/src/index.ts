@@ -88,6 +88,7 @@ export {
   registerOption,
   type TaskOptions,
   type TaskOptionsInput,
+  type TaskOptionsRegistry,
 } from './task/options.js';
 export { spawn } from './task/spawn.js';
 export type { SpawnArgs } from './task/spawn-task.js';
