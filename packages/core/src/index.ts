@@ -62,6 +62,7 @@ export {
   schHandle,
 } from './sched/dynamic/sch-handle.js';
 export { registerWaitGuard, type WaitGuard } from './sched/dynamic/wait-guards.js';
+export type { LocalClosures } from './sched/placement/local-closure.js';
 export {
   AbstractScope,
   AnyScope,
