@@ -99,6 +99,8 @@ async function start(): Promise<void> {
     modules,
     setProcessWorker: false,
     store,
+    // Tasks that wait on nothing but promises must not keep node alive (issue 21 point 7).
+    watchStalls: true,
   });
   started = runtime;
   for (const [url, ns] of modules) runtime.addModule(url, ns);
