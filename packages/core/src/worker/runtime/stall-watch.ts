@@ -25,8 +25,12 @@ export class StallWatch {
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(
-    /** How many tasks this worker holds that have not settled. */
-    private readonly unsettled: () => number,
+    /**
+     * Whether this worker holds unsettled tasks, each of which has started (it runs user code
+     * now or awaits something) or waits only for the result of another task held here; false
+     * when one waits on the runtime itself (an input from a peer, a store's back-pressure).
+     */
+    private readonly holdsOnlyWaitingTasks: () => boolean,
     /** Sends the verdict to the scheduler. */
     private readonly report: (stalled: boolean) => void,
     /** Whether resources other than channels are active (tests may replace it). */
@@ -53,7 +57,7 @@ export class StallWatch {
   }
 
   private check(): void {
-    const stalled = this.unsettled() > 0 && !this.busy();
+    const stalled = this.holdsOnlyWaitingTasks() && !this.busy();
     if (stalled === this.reported) return;
     // Not stalled: only worth saying if the scheduler was told it was.
     this.reported = stalled;

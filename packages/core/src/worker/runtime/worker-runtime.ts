@@ -133,7 +133,7 @@ export class WorkerRuntime {
     this.owner = new ProxyOwner(this.out, new FunctionEncoder(), this.requests, this.processor);
     if (options.watchStalls) {
       this.stalls = new StallWatch(
-        () => this.running.size,
+        () => this.holdsOnlyWaitingTasks(),
         (stalled) => {
           this.out.push({ op: 'stalled', stalled, seen: this.heardBatches });
           this.out.flush();
@@ -341,6 +341,16 @@ export class WorkerRuntime {
     }
     this.running.set(task.id, task);
     if (task.missing === 0 && task.pendingFetches === 0) this.run(task);
+  }
+
+  /** See `StallWatch`: tasks held here, none waiting on the runtime (peer input, back-pressure). */
+  private holdsOnlyWaitingTasks(): boolean {
+    if (this.running.size === 0) return false;
+    for (const t of this.running.values()) {
+      if (t.startedAt !== 0) continue;
+      if (t.pendingFetches > 0 || t.missing === 0) return false;
+    }
+    return true;
   }
 
   private fetchFromPeer(task: WorkerTask, index: number, key: number, holder: string): void {
