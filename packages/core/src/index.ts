@@ -62,6 +62,7 @@ export {
   schHandle,
 } from './sched/dynamic/sch-handle.js';
 export { registerWaitGuard, type WaitGuard } from './sched/dynamic/wait-guards.js';
+export type { LocalClosures } from './sched/placement/local-closure.js';
 export {
   AbstractScope,
   AnyScope,
@@ -88,6 +89,7 @@ export {
   registerOption,
   type TaskOptions,
   type TaskOptionsInput,
+  type TaskOptionsRegistry,
 } from './task/options.js';
 export { spawn } from './task/spawn.js';
 export type { SpawnArgs } from './task/spawn-task.js';

@@ -5,6 +5,7 @@ export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
 export { logEvent, loggingState, now, recordEvents } from './log/index.js';
 export { topology } from './processor/topology.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
+export { typescriptLoaderMissing } from './registry/typescript-module.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
 export { RemoteResult } from './sched/dispatch/executor.js';
 export {

@@ -31,7 +31,8 @@ export type AdminRequest =
 /** Administrative replies (worker → main). */
 export type AdminReply =
   | { op: 'loaded'; req: number }
-  | { op: 'loadFailed'; req: number; error: string }
+  /** `code` 'DTASK_UNSUPPORTED': no TypeScript loader (tsx) in the thread. */
+  | { op: 'loadFailed'; req: number; error: string; code?: 'DTASK_UNSUPPORTED' }
   /**
    * Sent once at start, before the runtime serves tasks: which plugins to re-create here. Asked
    * rather than put in `workerData`, so that plugins listed after `threads()` are included.

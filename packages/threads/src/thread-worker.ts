@@ -1,5 +1,5 @@
 import { MessageChannel, type ResourceLimits, Worker } from 'node:worker_threads';
-import { type PluginSpec, ThreadProc, WorkerLostError } from '@dtask/core';
+import { type PluginSpec, ThreadProc, UnsupportedError, WorkerLostError } from '@dtask/core';
 import { type Transport, WorkerConnection } from '@dtask/core/worker';
 import { portTransport } from './port-transport.js';
 import type { AdminReply, AdminRequest, PeerPort, ThreadWorkerData } from './protocol.js';
@@ -173,6 +173,7 @@ export class ThreadWorker {
     this.loads.delete(m.req);
     this.updateRef();
     if (m.op === 'loaded') waiting.resolve();
+    else if (m.code === 'DTASK_UNSUPPORTED') waiting.reject(new UnsupportedError(m.error));
     else waiting.reject(new Error(`${this.proc.id} could not load the module: ${m.error}`));
   }
 

@@ -9,6 +9,7 @@ import {
   type LocalStore,
   recreatePlugin,
   startWorkerRuntime,
+  typescriptLoaderMissing,
   type WorkerRuntime,
 } from '@dtask/core/worker';
 import { portTransport } from './port-transport.js';
@@ -34,9 +35,7 @@ function typescriptLoader(url: string): Promise<void> | undefined {
       api.register();
     },
     (error) => {
-      throw new Error(
-        `Loading TypeScript module ${url} in a worker thread needs tsx installed: ${error}`,
-      );
+      throw typescriptLoaderMissing(url, `thread ${data.worker}:${data.thread}`, error);
     },
   );
   return typescript;
@@ -100,6 +99,8 @@ async function start(): Promise<void> {
     modules,
     setProcessWorker: false,
     store,
+    // Tasks that wait on nothing but promises must not keep node alive (issue 21 point 7).
+    watchStalls: true,
   });
   started = runtime;
   for (const [url, ns] of modules) runtime.addModule(url, ns);
@@ -128,11 +129,15 @@ function admin(runtime: WorkerRuntime, m: AdminRequest): void {
       runtime.addModule(m.url, ns);
       parentPort!.postMessage({ op: 'loaded', req: m.req } satisfies AdminReply);
     },
-    (error) =>
+    (error) => {
+      // No TypeScript loader here: the main thread rejects with the same coded error.
+      const unsupported = (error as { code?: unknown })?.code === 'DTASK_UNSUPPORTED';
       parentPort!.postMessage({
         op: 'loadFailed',
         req: m.req,
-        error: String(error),
-      } satisfies AdminReply),
+        error: unsupported ? (error as Error).message : String(error),
+        ...(unsupported ? { code: 'DTASK_UNSUPPORTED' as const } : {}),
+      } satisfies AdminReply);
+    },
   );
 }

@@ -10,6 +10,13 @@ import { everywhere } from './everywhere.js';
 import type { Plugin } from './plugin.js';
 import { addProcs, rmProcs } from './procs.js';
 
+// The option the test plugin below registers, declared as a plugin declares its options.
+declare module '../task/options.js' {
+  interface TaskOptionsRegistry {
+    fancyOption?: number;
+  }
+}
+
 const all = () => true;
 const fake = (worker: number, index: number, delayMs = 0) =>
   new FakeProcessor({ worker, index, defaultEnabled: true, compatible: all, delayMs });

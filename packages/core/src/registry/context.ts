@@ -2,6 +2,7 @@ import type { Chunk } from '../chunk/chunk.js';
 import { RamDevice } from '../chunk/ram-device.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
 import { type ToChunkOptions, toChunk } from '../chunk/to-chunk.js';
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError, UnsupportedError } from '../errors/errors.js';
 import { currentWorker } from '../processor/current-worker.js';
 import { registerMove } from '../processor/move-registry.js';
@@ -10,6 +11,7 @@ import { topology } from '../processor/topology.js';
 import type { Executor } from '../sched/dispatch/executor.js';
 import { InlineExecutor } from '../sched/dispatch/inline-executor.js';
 import { ProcessorExecutor } from '../sched/dispatch/processor-executor.js';
+import { LOCAL_CLOSURES, type LocalClosures } from '../sched/placement/local-closure.js';
 import { Scheduler } from '../sched/scheduler.js';
 import { type AbstractScope, registerScopeKey } from '../scope/index.js';
 import { addDefaultOption } from '../task/default-option.js';
@@ -25,10 +27,18 @@ import { programModules } from './program-modules.js';
 export interface ContextOptions {
   /** Plugins to add, in order (`threads({ count: 2 })`, ...). */
   plugins?: Plugin[];
+  /**
+   * A task function that cannot travel (it closes over local variables) runs on the main
+   * thread; while worker threads or processes exist that is usually a mistake: `'warn'`
+   * (default) warns once per context, naming the variables and the fixes (pass them as
+   * arguments, or export the function and load its module with `everywhere`); `'error'` makes
+   * `spawn` throw `TaskFunctionError`; `'allow'` says nothing.
+   */
+  localClosures?: LocalClosures;
 }
 
 /** The keys `ContextOptions` has (anything else is a misspelling, refused). */
-const CONTEXT_OPTIONS = ['plugins'];
+const CONTEXT_OPTIONS = ['plugins', 'localClosures'];
 
 /**
  * A set of processors and the scheduler that places tasks on them (Dagger's `Context`).
@@ -64,6 +74,14 @@ export class Context {
     const plugins = options.plugins ?? [];
     if (!Array.isArray(plugins)) {
       throw new ArgumentError('Context option `plugins` must be an array of plugin objects');
+    }
+    if (options.localClosures !== undefined) {
+      if (!LOCAL_CLOSURES.includes(options.localClosures)) {
+        throw new ArgumentError(
+          `Context option \`localClosures\` must be one of ${LOCAL_CLOSURES.map((v) => `'${v}'`).join(', ')}; got ${describeValue(options.localClosures)}`,
+        );
+      }
+      this.scheduler.localClosures = options.localClosures;
     }
     this.scheduler.storageDevice = (name) => this.devices.get(name);
     this.localProc = new LocalThreadProc(currentWorker(), 1);

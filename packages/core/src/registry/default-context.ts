@@ -14,7 +14,9 @@ export function defaultContext(): Context {
 
 /**
  * Sets up the default context with `options.plugins` and returns it. Calling it again replaces
- * the default context; the old one closes once the tasks it holds have finished.
+ * the default context and closes the old one (tasks still running on its workers fail with
+ * `WorkerLostError`, so await them first). Modules loaded with `everywhere` are carried over:
+ * they are program-wide, and the new context's workers load them too.
  */
 export function configure(options: ContextOptions = {}): Context {
   const next = new Context(options);

@@ -6,6 +6,7 @@ import { registerModuleFunctions } from '../worker/function-travel/function-ref.
 import type { Context } from './context.js';
 import { defaultContext } from './default-context.js';
 import { programModules } from './program-modules.js';
+import { isTypeScriptModule, typescriptLoaderMissing } from './typescript-module.js';
 
 /**
  * Where `everywhere` loads a module from: a `file:` URL (or `URL`) as is, a path relative to
@@ -39,7 +40,9 @@ function exportedFunctions(ns: Record<string, unknown>): Record<string, unknown>
  * `ctx` (default: the default context), and in the workers of every `Context` made afterwards. Functions it exports then travel by reference
  * (module + name) instead of as source, so they may use their module's imports and state.
  * ESM and CJS modules work; `.ts` modules work when the program runs under a TypeScript
- * loader such as `node --import tsx` (the threads plugin registers tsx in its workers). Relative paths are
+ * loader such as `node --import tsx` (the threads plugin registers tsx in its workers, so tsx
+ * must be installed in the project); without one it throws `UnsupportedError` saying to
+ * install tsx. Relative paths are
  * relative to the current directory; pass `new URL('./m.js', import.meta.url)` to be exact.
  */
 export async function everywhere(
@@ -54,6 +57,14 @@ export async function everywhere(
   try {
     ns = exportedFunctions(await import(url));
   } catch (error) {
+    if (
+      isTypeScriptModule(url) &&
+      /ERR_UNKNOWN_FILE_EXTENSION|Unknown file extension/.test(
+        String((error as { code?: unknown })?.code ?? '') + String(error),
+      )
+    ) {
+      throw typescriptLoaderMissing(url, 'here', error);
+    }
     throw new ArgumentError(
       `everywhere('${String(specifier)}'): cannot load ${url}: ${String(error)}`,
       {

@@ -34,6 +34,7 @@ import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
 import { CandidateSlots } from './placement/candidate-slots.js';
 import { chooseSlot } from './placement/choose-slot.js';
 import { CostModel } from './placement/cost-model.js';
+import type { LocalClosures } from './placement/local-closure.js';
 import type { ProcSlot } from './placement/proc-slot.js';
 import { addSlot, removeSlot } from './placement/slot-set.js';
 import { pendingTaskOf } from './ready/pending-task-of.js';
@@ -241,6 +242,12 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** @internal Slots whose executors run tasks elsewhere (functions must travel there). */
   shippingSlots = 0;
+
+  /** @internal The context's `localClosures` option (see `keptOnMainThread`). */
+  localClosures: LocalClosures = 'warn';
+
+  /** @internal Whether the one-time local-closure warning was shown. */
+  warnedLocalClosure = false;
 
   /** See `TaskSink.admit` and `admitFunction`. */
   admit(fn: unknown, options: TaskOptions): number {

@@ -61,12 +61,32 @@ export interface ReturnArgsOption {
   readonly apply?: (values: unknown[], task: { readonly id: number }) => void;
 }
 
-/** What `spawn`, `withOptions` and `getOptions` accept: scopes may also be `scope()` specifiers. */
+/**
+ * Task options added by plugins, by declaration merging: a plugin that registers an option
+ * (`host.registerOption('gpuMemory', ...)`) declares its type too, so that a misspelt option
+ * fails to compile instead of reaching the runtime check:
+ *
+ * ```ts
+ * declare module '@dtask/core' {
+ *   interface TaskOptionsRegistry {
+ *     gpuMemory?: number;
+ *   }
+ * }
+ * ```
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: plugins add members by declaration merging
+export interface TaskOptionsRegistry {}
+
+/**
+ * What `spawn`, `withOptions` and `getOptions` accept: the built-in options (scopes may also be
+ * `scope()` specifiers) and those plugins declare in `TaskOptionsRegistry`. Any other key fails
+ * to compile (and is an `ArgumentError` at run time).
+ */
 export type TaskOptionsInput = Omit<TaskOptions, 'scope' | 'computeScope' | 'resultScope'> & {
   scope?: AbstractScope | ScopeSpecifier;
   computeScope?: AbstractScope | ScopeSpecifier;
   resultScope?: AbstractScope | ScopeSpecifier;
-} & Record<string, unknown>;
+} & TaskOptionsRegistry;
 
 /** Checks and normalises one option value; throws `ArgumentError` with a helpful message. */
 export type OptionNormalizer = (value: unknown, key: string) => unknown;

@@ -4,11 +4,13 @@ import type { TaskOptions } from '../../task/options.js';
 import { TaskFlags } from '../../task/task-state.js';
 import { checkFunctionTravel } from '../../worker/function-travel/function-travel.js';
 import type { Scheduler } from '../scheduler.js';
+import { keptOnMainThread } from './local-closure.js';
 
 /**
  * See `TaskSink.admit`: a function that cannot travel (it closes over local variables, or is
  * native or bound) runs on this thread; if its scope excludes this thread, `spawn` throws
- * `TaskFunctionError` naming what it closes over and what to do.
+ * `TaskFunctionError` naming what it closes over and what to do. Kept on this thread, it
+ * meets the context's `localClosures` policy (a one-time warning by default).
  */
 export function admitFunction(s: Scheduler, fn: unknown, options: TaskOptions): number {
   if (s.shippingSlots === 0 || typeof fn !== 'function') return 0;
@@ -23,5 +25,6 @@ export function admitFunction(s: Scheduler, fn: unknown, options: TaskOptions): 
       `${verdict.message} Its scope (${scope ?? options.resultScope ?? 'default'}) does not include the main thread, where it could run as it is.`,
     );
   }
+  keptOnMainThread(s, verdict);
   return TaskFlags.LocalOnly;
 }

@@ -89,6 +89,13 @@ export class WorkerConnection implements Executor {
   private readonly cancelling = new Set<number>();
   /** Whether the transport currently keeps the process alive. */
   private referenced = true;
+  /**
+   * The worker said every task it holds is stalled (unsettled, waiting on nothing that can
+   * make progress): they do not keep node alive, as they would not on the main thread.
+   */
+  private stalled = false;
+  /** Batches sent to the worker: a stall report counts only if it had seen all of them. */
+  private sentBatches = 0;
   /** Set when we close it ourselves: losses then do not count as kills. */
   private closing = false;
   private readonly released: number[] = [];
@@ -100,7 +107,21 @@ export class WorkerConnection implements Executor {
   ) {
     this.processor = options.processor;
     this.capacity = 1 + (options.queueAhead ?? 1024);
-    this.out = new Batcher(transport);
+    // Anything sent to a worker that said it is stalled is work it may make progress on: the
+    // connection keeps node alive again until the worker says it is stalled again.
+    this.out = new Batcher({
+      send: (message, transfer) => {
+        this.sentBatches++;
+        if (this.stalled) {
+          this.stalled = false;
+          this.updateRef();
+        }
+        transport.send(message, transfer);
+      },
+      onMessage: (handler) => transport.onMessage(handler),
+      onClose: (handler) => transport.onClose(handler),
+      close: () => transport.close(),
+    });
     this.out.onUnsendable = (m, error) => this.unsendable(m, error);
     const modules = options.modules ?? new Map();
     this.decoder = new FunctionDecoder((m) => modules.get(m));
@@ -133,10 +154,11 @@ export class WorkerConnection implements Executor {
 
   /**
    * Keeps the process alive exactly while something waits on this worker: a task in flight
-   * or a pending fetch. An idle worker does not keep node running.
+   * that is not stalled, or a pending fetch. An idle worker does not keep node running, nor
+   * does one whose tasks wait on nothing but promises (see `StallWatch`).
    */
   private updateRef(): void {
-    const busy = this.inFlight.size > 0 || this.requests.size > 0;
+    const busy = (this.inFlight.size > 0 && !this.stalled) || this.requests.size > 0;
     if (busy === this.referenced || this.closed) return;
     this.referenced = busy;
     if (busy) this.transport.ref?.();
@@ -337,6 +359,10 @@ export class WorkerConnection implements Executor {
     switch (m.op) {
       case 'ready':
         this.wasReady = true;
+        break;
+      case 'stalled':
+        // A report made before the worker saw the latest batch (new work) is stale.
+        this.stalled = m.stalled && m.seen === this.sentBatches;
         break;
       case 'fail': {
         this.cancelling.delete(m.id);

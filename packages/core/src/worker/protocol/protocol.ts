@@ -83,6 +83,11 @@ export type ToWorker =
 export type FromWorker =
   | DoneRecord
   | { op: 'ready'; holder: string }
+  /**
+   * Every task held here is stalled (true), or one can make progress again (false); `seen`:
+   * how many batches the runtime had received from the scheduler when it decided.
+   */
+  | { op: 'stalled'; stalled: boolean; seen: number }
   | { op: 'fail'; id: number; error: SerializedError; ms: number }
   /** A fetched result; `key` (its task's id) names it in an error if it cannot be sent. */
   | { op: 'value'; req: number; value: unknown; key: number }

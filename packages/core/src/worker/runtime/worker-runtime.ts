@@ -29,6 +29,7 @@ import { returnedArgs } from '../protocol/returned-args.js';
 import type { Transport } from '../protocol/transport.js';
 import { transferablesOf } from './hand-over.js';
 import { ProxyOwner } from './proxy-owner.js';
+import { StallWatch } from './stall-watch.js';
 import { unsendableResult } from './unsendable-result.js';
 import type { ValueAdapter } from './value-adapter.js';
 import { WorkerTask } from './worker-task.js';
@@ -72,6 +73,13 @@ export interface WorkerRuntimeOptions {
    * gives one so that tasks receive tensors and results stay here as tensors.
    */
   adapter?: ValueAdapter;
+  /**
+   * Tell the scheduler when every task held here is stalled (unsettled with nothing left that
+   * can make progress: see `StallWatch`), so that such tasks do not keep node alive, as they
+   * would not on the main thread. For worker threads, whose event loop holds only this
+   * runtime's channels besides the tasks' own timers and I/O.
+   */
+  watchStalls?: boolean;
 }
 
 /**
@@ -103,6 +111,9 @@ export class WorkerRuntime {
   readonly owner: ProxyOwner;
   private closed = false;
   private readonly adapter: ValueAdapter | undefined;
+  private readonly stalls: StallWatch | undefined;
+  /** Batches received from the scheduler (a stall report says how many it had seen). */
+  private heardBatches = 0;
 
   constructor(
     private readonly transport: Transport,
@@ -120,9 +131,20 @@ export class WorkerRuntime {
     this.out = new Batcher(transport);
     this.out.onUnsendable = (m, error) => this.unsendable(m, error);
     this.owner = new ProxyOwner(this.out, new FunctionEncoder(), this.requests, this.processor);
+    if (options.watchStalls) {
+      this.stalls = new StallWatch(
+        () => this.holdsOnlyWaitingTasks(),
+        (stalled) => {
+          this.out.push({ op: 'stalled', stalled, seen: this.heardBatches });
+          this.out.flush();
+        },
+      );
+    }
     transport.onMessage((batch) => {
+      this.heardBatches++;
       this.countLocalConsumers(batch as ToWorker[]);
       for (const m of batch as ToWorker[]) this.handle(m);
+      this.stalls?.heard();
     });
     transport.onClose(() => this.shutdown());
     this.out.push({ op: 'ready', holder: this.holder });
@@ -151,6 +173,7 @@ export class WorkerRuntime {
         else if (m.op === 'value') requests.resolve(m.req, m.value);
         else requests.reject(m.req, m.error);
       }
+      this.stalls?.soon();
     });
     transport.onClose(() => {
       // What was asked over this connection will not be answered, even when a newer connection
@@ -320,6 +343,16 @@ export class WorkerRuntime {
     if (task.missing === 0 && task.pendingFetches === 0) this.run(task);
   }
 
+  /** See `StallWatch`: tasks held here, none waiting on the runtime (peer input, back-pressure). */
+  private holdsOnlyWaitingTasks(): boolean {
+    if (this.running.size === 0) return false;
+    for (const t of this.running.values()) {
+      if (t.startedAt !== 0) continue;
+      if (t.pendingFetches > 0 || t.missing === 0) return false;
+    }
+    return true;
+  }
+
   private fetchFromPeer(task: WorkerTask, index: number, key: number, holder: string): void {
     const peer = this.peers.get(holder);
     task.pendingFetches++;
@@ -396,6 +429,7 @@ export class WorkerRuntime {
 
   private finishDone(task: WorkerTask, value: unknown): void {
     if (!this.running.delete(task.id) || task.cancelled) return;
+    this.stalls?.soon();
     const end = performance.now();
     const ms = end - task.startedAt;
     const kept = this.adapter?.keptBytes?.(value);
@@ -438,6 +472,7 @@ export class WorkerRuntime {
 
   private finishFail(task: WorkerTask, error: unknown): void {
     if (!this.running.delete(task.id)) return;
+    this.stalls?.soon();
     // Tasks waiting here for its result are taken back by the scheduler (`withdraw`).
     this.waitingFor.delete(task.id);
     const ms = task.startedAt ? performance.now() - task.startedAt : 0;
@@ -477,6 +512,7 @@ export class WorkerRuntime {
   shutdown(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stalls?.stop();
     for (const t of this.running.values())
       t.cancel(new CancelledError('The worker runtime shut down'));
     this.running.clear();
