@@ -27,7 +27,12 @@ describe.each(['wasm', 'cpu'] as const)('spilling by conversion on %s', (backend
     const [total, shapes] = (await ctx.spawn(sumAll, ...parts)) as [number, number[][]];
     expect(total).toBe(N * (1 + 2 + 3 + 4 + 5 + 6));
     expect(shapes).toEqual(Array(6).fill([N / 128, 128])); // spilled ones keep their shape
+    // Log events come over the thread's admin channel, which may arrive after the result.
     const logs = fetchLogs().filter((e) => e.processor === 'tfjs:1:0');
+    for (let i = 0; i < 100 && logs.filter((e) => e.kind === 'unspill').length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      logs.push(...fetchLogs().filter((e) => e.processor === 'tfjs:1:0'));
+    }
     const spills = logs.filter((e) => e.kind === 'spill');
     const back = logs.filter((e) => e.kind === 'unspill');
     expect(spills.length).toBe(3);

@@ -142,9 +142,8 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       w = record(nextWorkerId());
     }
     topology().setNode(w.worker, hello.host);
-    const peers = [...workers.values()].filter(
-      (p) => p !== w && p.wasReady && !p.exited && p.peerAddress,
-    );
+    // Every worker that has joined listens for peers (links wait there until its runtime runs).
+    const peers = [...workers.values()].filter((p) => p !== w && !p.exited && p.peerAddress);
     w.join(link, hello.peerAddress, {
       specs: workerSidePlugins(host!),
       modules: [...modules],
