@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Processor } from '../../processor/processor.js';
 import type { DTask } from '../../task/dtask.js';
+import { AnyScope } from '../../scope/index.js';
 import { NO_OPTIONS } from '../../task/options.js';
 import { makeTask } from '../../task/spawn-task.js';
 import { TaskState } from '../../task/task-state.js';
@@ -63,6 +64,25 @@ describe('lineage depth (faults/lineage.ts)', () => {
     // A task past the depth is recomputed from its lineage when no copy is kept.
     resurrect(s, chain[4]);
     expect(chain[4].state).not.toBe(TaskState.Done);
+  });
+
+  it('a result pinned by its resultScope is never copied; its dependents are', async () => {
+    const s = new Scheduler();
+    s.lineageDepth = 0;
+    const h = holder();
+    const pinned = makeTask(s, 1, () => 1, [], { resultScope: new AnyScope() }, NO_OPTIONS);
+    s.submit(pinned);
+    pinned.state = TaskState.Running;
+    s.completeRemote(pinned, h.make(1));
+    const next = makeTask(s, 2, (x: number) => x, [pinned], NO_OPTIONS, NO_OPTIONS);
+    s.submit(next);
+    next.state = TaskState.Running;
+    s.completeRemote(next, h.make(1));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(pinned.extra?.kept).toBeUndefined();
+    expect(pinned.lineage).toBe(1);
+    expect(next.extra?.kept).toEqual({ value: 1 });
+    expect(h.state.pulls).toBe(1);
   });
 
   it('a copy that cannot be made (its worker died first) leaves the lineage in place', async () => {

@@ -41,7 +41,9 @@ export function noteLineage(s: Scheduler, task: DTask<unknown>, v: RemoteResult)
     if (a.lineage > depth) depth = a.lineage;
   }
   depth++;
-  if (depth <= s.lineageDepth) {
+  // A result pinned by its resultScope (a shard's piece) is not copied: it may be mutated
+  // where it lives, or belong away from this thread. Its dependents are copied instead.
+  if (depth <= s.lineageDepth || task.options.resultScope !== undefined) {
     task.lineage = depth;
     return;
   }
