@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Processor } from '../../processor/processor.js';
-import type { DTask } from '../../task/dtask.js';
 import { AnyScope } from '../../scope/index.js';
+import type { DTask } from '../../task/dtask.js';
 import { NO_OPTIONS } from '../../task/options.js';
 import { makeTask } from '../../task/spawn-task.js';
 import { TaskState } from '../../task/task-state.js';
