@@ -26,6 +26,7 @@ import {
 } from './dispatch/slot-queue.js';
 import { takeInWhileSpawning } from './dispatch/take-in-while-spawning.js';
 import { runGuards } from './dynamic/wait-guards.js';
+import { DEFAULT_LINEAGE_DEPTH, noteLineage } from './faults/lineage.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { withdrawSentAhead } from './faults/withdraw-sent-ahead.js';
 import { recoverLostTasks } from './faults/worker-lost.js';
@@ -402,6 +403,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     task.state = TaskState.Done;
     if (handle.bytes !== undefined) taskExtra(task).bytes = handle.bytes;
     if (durationMs !== undefined) this.costs.recordRun(task.fn, task.args.length, durationMs);
+    noteLineage(this, task, handle);
     this.afterRun(task);
   }
 
@@ -419,6 +421,12 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       this.finished(t);
     });
   }
+
+  /**
+   * @internal Longest chain of worker-held results kept recomputable from lineage before one
+   * is copied to this thread and its lineage let go (faults/lineage.ts).
+   */
+  lineageDepth = DEFAULT_LINEAGE_DEPTH;
 
   /** @internal Workers lost so far; while 0, dispatch skips looking for lost inputs. */
   losses = 0;

@@ -63,6 +63,8 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
   flags = 0;
   /** @internal Estimated run time (ms) counted in its processor's load while placed there. */
   estimate = 0;
+  /** @internal Longest chain of worker-held results its own result's lineage spans (faults/lineage.ts). */
+  lineage = 0;
   /** @internal Tasks waiting on this one (one task, or several). */
   dependents: DTask<unknown> | DTask<unknown>[] | undefined = undefined;
   /** @internal The value, the error, or a reference to a value held elsewhere. */
@@ -237,7 +239,7 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
         [1, {}],
         [2, []],
       ]) {
-        w.state = w.waiting = w.flags = small; // small integers
+        w.state = w.waiting = w.flags = w.lineage = small; // small integers
         // Any value (tagged), not a double field: a double field would box a number for every
         // task, and only tasks sent to another thread get an estimate (in milliseconds).
         w.estimate = w.value = small;
@@ -261,6 +263,8 @@ export interface TaskExtra {
   bytes?: number;
   /** Times this task's worker died while running it. */
   kills?: number;
+  /** A copy of its worker-held result kept on the scheduler's thread, its lineage let go. */
+  kept?: { value: unknown };
 }
 
 /** The task's extras, created on first use. */

@@ -30,6 +30,7 @@ export function takeHome(
         task.value = value;
         task.proc = home ?? task.proc;
         task.args = noArgs;
+        if (task.extra?.kept) task.extra.kept = undefined; // the copy kept for lineage's sake
       }
       return value;
     },

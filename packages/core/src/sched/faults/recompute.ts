@@ -2,6 +2,7 @@ import { type DTask, isDTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import { RemoteResult } from '../dispatch/executor.js';
 import type { Scheduler } from '../scheduler.js';
+import { restoreKeptCopy } from './lineage.js';
 
 /**
  * Recomputes the inputs of `task` that were held by a worker that died (from their lineage:
@@ -39,7 +40,9 @@ function isDependentOf(upstream: DTask<unknown>, task: DTask<unknown>): boolean 
 export function resurrect(s: Scheduler, task: DTask<unknown>): void {
   const v = task.value;
   if (task.state !== TaskState.Done || !(v instanceof RemoteResult) || !v.isLost()) return;
+  if (restoreKeptCopy(task)) return; // its lineage was let go for a copy kept here
   task.value = undefined;
+  task.lineage = 0;
   task.state = TaskState.Queued;
   task.proc = undefined;
   task.flags = 0;
