@@ -4,7 +4,8 @@
 # thread), bench/threads.mjs (@dtask/threads against Piscina, tinypool, raw workers),
 # bench/datadeps.mjs (tiled Cholesky and tree reduction against serial code) and bench/lmdb.mjs
 # (spill/unspill against raw lmdb, a 4x-memory working set against unlimited memory) and
-# bench/dask.mjs (@dtask/threads against Dask distributed, the same workloads).
+# bench/dask.mjs (@dtask/threads against Dask distributed, the same workloads), bench/cluster.mjs
+# (@dtask/cluster against Dask distributed) and bench/cluster-codec.mjs (v8 against msgpackr framing).
 # Arguments go to all (--quick, --rounds=N, --check). Results: bench/results/*.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,4 +18,5 @@ node bench/datadeps.mjs "$@" || status=$?
 node bench/lmdb.mjs "$@" || status=$?
 node bench/dask.mjs "$@" || status=$?
 node bench/cluster.mjs "$@" || status=$?
+node bench/cluster-codec.mjs "$@" || status=$?
 exit "$status"
