@@ -4,8 +4,9 @@
 # thread), bench/threads.mjs (@dtask/threads against Piscina, tinypool, raw workers),
 # bench/datadeps.mjs (tiled Cholesky and tree reduction against serial code) and bench/lmdb.mjs
 # (spill/unspill against raw lmdb, a 4x-memory working set against unlimited memory) and
-# bench/dask.mjs (@dtask/threads against Dask distributed, the same workloads) and
-# bench/lineage.mjs (heap of a 1,000,000-task pipeline with a thread killed near its end;
+# bench/dask.mjs (@dtask/threads against Dask distributed, the same workloads), bench/cluster.mjs
+# (@dtask/cluster against Dask distributed), bench/cluster-codec.mjs (v8 against msgpackr framing)
+# and bench/lineage.mjs (heap of a 1,000,000-task pipeline with a thread killed near its end;
 # --quick: 100,000 tasks; it takes no --rounds or --check).
 # Arguments go to all (--quick, --rounds=N, --check). Results: bench/results/*.json.
 set -euo pipefail
@@ -19,5 +20,6 @@ node bench/datadeps.mjs "$@" || status=$?
 node bench/lmdb.mjs "$@" || status=$?
 node bench/dask.mjs "$@" || status=$?
 node bench/cluster.mjs "$@" || status=$?
+node bench/cluster-codec.mjs "$@" || status=$?
 if [[ " $* " == *" --quick "* ]]; then node bench/lineage.mjs --quick || status=$?; else node bench/lineage.mjs || status=$?; fi
 exit "$status"
