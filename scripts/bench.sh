@@ -8,6 +8,8 @@
 # (@dtask/cluster against Dask distributed), bench/cluster-codec.mjs (v8 against msgpackr framing)
 # and bench/lineage.mjs (heap of a 1,000,000-task pipeline with a thread killed near its end;
 # --quick: 100,000 tasks; it takes no --rounds or --check).
+# bench/array.mjs, bench/viz.mjs and bench/gpu.mjs follow; at the end bench/write-benchmarks-md.mjs
+# collects bench/results/*.json into BENCHMARKS.md.
 # Arguments go to all (--quick, --rounds=N, --check). Results: bench/results/*.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,5 +23,9 @@ node bench/lmdb.mjs "$@" || status=$?
 node bench/dask.mjs "$@" || status=$?
 node bench/cluster.mjs "$@" || status=$?
 node bench/cluster-codec.mjs "$@" || status=$?
+node bench/array.mjs "$@" || status=$?
+if [[ " $* " == *" --quick "* ]]; then node bench/viz.mjs --tasks=10000 || status=$?; else node bench/viz.mjs || status=$?; fi
+node bench/gpu.mjs "$@" || status=$?
 if [[ " $* " == *" --quick "* ]]; then node bench/lineage.mjs --quick || status=$?; else node bench/lineage.mjs || status=$?; fi
+node bench/write-benchmarks-md.mjs || status=$?
 exit "$status"
