@@ -1,0 +1,74 @@
+// The demo's command-line flags: `--size small|default|large`, `--inputs N` and `--out path`,
+// parsed and validated into the sizes each step of the demo uses.
+import { ArgumentError } from '@dtask/core';
+
+/** Sizes of each step of the demo. */
+export interface DemoSizes {
+  /** Generated inputs of the feature-extraction pipeline. */
+  inputs: number;
+  /** Side of each generated image, in pixels. */
+  imageSide: number;
+  /** Tiles per side of the tiled Cholesky. */
+  tiles: number;
+  /** Side of one Cholesky tile. */
+  tileSide: number;
+  /** Increments made on the sharded counter. */
+  increments: number;
+}
+
+/** What the flags chose. */
+export interface DemoFlags {
+  /** The named size (`small`, `default` or `large`). */
+  size: DemoSize;
+  /** The sizes, after `--inputs` overrides the named size's input count. */
+  sizes: DemoSizes;
+  /** Where the HTML report goes; `undefined`: a temp folder. */
+  out: string | undefined;
+}
+
+/** The named sizes. */
+export type DemoSize = 'small' | 'default' | 'large';
+
+/** The sizes behind each named size. */
+export const DEMO_SIZES: Readonly<Record<DemoSize, Readonly<DemoSizes>>> = {
+  small: { inputs: 40, imageSide: 32, tiles: 3, tileSide: 16, increments: 200 },
+  default: { inputs: 300, imageSide: 64, tiles: 4, tileSide: 48, increments: 2000 },
+  large: { inputs: 2000, imageSide: 128, tiles: 8, tileSide: 64, increments: 20000 },
+};
+
+const USAGE = 'usage: pnpm demo [--size small|default|large] [--inputs N] [--out report.html]';
+
+/** Parses `argv` (without node and the script); throws `ArgumentError` naming the bad flag. */
+export function parseDemoFlags(argv: readonly string[]): DemoFlags {
+  let size: DemoSize = 'default';
+  let inputs: number | undefined;
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined || value === '') {
+      throw new ArgumentError(`${name} needs a value; ${USAGE}`);
+    }
+    if (name === '--size') {
+      if (!(value in DEMO_SIZES)) {
+        throw new ArgumentError(`--size '${value}' is not one of small, default, large; ${USAGE}`);
+      }
+      size = value as DemoSize;
+    } else if (name === '--inputs') {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1 || n > 100_000) {
+        throw new ArgumentError(
+          `--inputs '${value}' must be an integer from 1 to 100000; ${USAGE}`,
+        );
+      }
+      inputs = n;
+    } else if (name === '--out') {
+      out = value;
+    } else {
+      throw new ArgumentError(`unknown flag '${name}'; ${USAGE}`);
+    }
+  }
+  return { size, sizes: { ...DEMO_SIZES[size], ...(inputs === undefined ? {} : { inputs }) }, out };
+}
