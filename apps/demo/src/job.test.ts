@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_SIZES } from './flags.js';
+import { runJob } from './job.js';
+
+describe('runJob', () => {
+  it('runs every step at the small size with exact or tiny-error results', async () => {
+    const r = await runJob(DEMO_SIZES.small);
+    expect(r.pipeline.features).toHaveLength(DEMO_SIZES.small.inputs);
+    expect(r.cholesky.residual).toBeLessThan(1e-8);
+    expect(r.spill.bytesSpilled).toBeGreaterThan(0);
+    expect(r.spill.sum).toBe(r.spill.expectedSum);
+    expect(r.counter.total).toBe(DEMO_SIZES.small.increments);
+  });
+});
