@@ -1,11 +1,23 @@
-// `npm run demo` runs this file (built to dist/main.js): the demo, then a clean exit.
-import { runDemo } from './demo.js';
+// `npm run demo` runs this file (built to dist/main.js): parses the flags, runs the job on
+// worker threads with an LMDB store, prints its summary, and exits 2 on a bad flag.
+import { ArgumentError } from '@dtask/core';
+import { parseDemoFlags } from './flags.js';
+import { runJob } from './job.js';
+import { summaryLines } from './summary.js';
 
-console.log('dtask demo: @dtask/core alone, tasks run in-process\n');
 try {
-  await runDemo();
-  console.log('\nDone: the default context is shut down, nothing keeps node alive.');
+  const flags = parseDemoFlags(process.argv.slice(2));
+  console.log(
+    `dtask demo (--size ${flags.size}): 2 worker threads, LMDB store with a 256 KiB memory limit\n`,
+  );
+  const result = await runJob(flags.sizes);
+  for (const line of summaryLines(result)) console.log(line);
 } catch (error) {
-  console.error(error);
-  process.exitCode = 1;
+  if (ArgumentError.isInstance(error)) {
+    console.error(error.message);
+    process.exitCode = 2;
+  } else {
+    console.error(error);
+    process.exitCode = 1;
+  }
 }
