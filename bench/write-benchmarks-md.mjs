@@ -59,7 +59,7 @@ function run() {
     '',
     `Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, node ${process.version}, ${os.platform()} ${os.release()}.`,
     '',
-    'Every table compares figures measured in the same run; the ratio is each row over the first row.',
+    'Each section gives the date of its own run. Every table compares figures measured in the same run; the ratio is each row over the first row.',
     '',
   ];
   if (files.length === 0) lines.push('No results: bench/results/ is empty.');
