@@ -27,5 +27,5 @@ node bench/array.mjs "$@" || status=$?
 if [[ " $* " == *" --quick "* ]]; then node bench/viz.mjs --tasks=10000 || status=$?; else node bench/viz.mjs || status=$?; fi
 node bench/gpu.mjs "$@" || status=$?
 if [[ " $* " == *" --quick "* ]]; then node bench/lineage.mjs --quick || status=$?; else node bench/lineage.mjs || status=$?; fi
-node bench/write-benchmarks-md.mjs || status=$?
+node bench/write-benchmarks-md.mjs && bash scripts/pnpm.sh exec biome format --write BENCHMARKS.md >/dev/null || status=$?
 exit "$status"
