@@ -1,7 +1,8 @@
 // @dtask/datadeps (issue 4) on the built dist: a tiled Cholesky factorisation on 2 worker threads
 // against the same tile code run serially in one thread, with peers scheduling the same tile
 // tasks on 2 threads (a scheduler written by hand over raw worker_threads, Piscina, tinypool),
-// and seed 002's tree reduction against a serial loop.
+// and seed 002's tree reduction against a serial loop; dtask also on an ordinary (non-shared)
+// Float64Array, where datadeps copies tiles in and out.
 //   node bench/datadeps.mjs [--quick] [--rounds=9] [--warmup=20] [--check]
 // Medians of `rounds` timed runs (9 by default: the machine's noise moves single runs by ±3%)
 // after `warmup` unmeasured ones (20 by default: with 120 tasks a round, V8 compiles dtask's
@@ -119,6 +120,26 @@ for (const [name, run] of Object.entries(threaded)) {
 }
 await Promise.all(Object.values(peers).map((peer) => peer.close()));
 
+// The same factorisation on an ordinary (non-shared) Float64Array: datadeps copies the tiles a
+// task reads to its thread and the tiles it writes back (copy-in/copy-out). Fewer rounds (5
+// warm-up rounds: the copying code reaches V8's optimising tier in 4-5 rounds).
+const plain = { ...original, data: new Float64Array(N * N) };
+const resetPlain = () => plain.data.set(original.data);
+const PLAIN_ROUNDS = Math.min(rounds, 5);
+const plainCholesky = await (async () => {
+  const ms = [];
+  const cores = [];
+  for (let r = 0; r < 5 + PLAIN_ROUNDS; r++) {
+    const sample = await once1(resetPlain, () => cholesky(plain, TILE, spawn));
+    if (r >= 5) {
+      ms.push(sample.ms);
+      cores.push(sample.cores);
+    }
+  }
+  return { medianMs: median(ms), runsMs: ms, coresUsed: median(cores) };
+})();
+identical.dtaskNonShared = plain.data.every((x, i) => Object.is(x, expected[i]));
+
 // ---------------------------------------------------------------- tree reduction
 const pristine = Array.from({ length: ARRAYS }, (_, k) =>
   Float64Array.from({ length: LENGTH }, (_, i) => Math.sin(k * LENGTH + i)),
@@ -193,6 +214,10 @@ console.log(
     [
       choleskyRow(`serial tile code, 1 thread (${N}², tiles ${TILE})`, serialCholesky),
       ...Object.keys(threaded).map((name, i) => choleskyRow(LABELS[name], threadedCholesky[i])),
+      choleskyRow(
+        `spawnDatadeps, 2 worker threads, ordinary (non-shared) memory, median of ${PLAIN_ROUNDS}`,
+        plainCholesky,
+      ),
       [
         'ceiling: 2 threads, a matrix each, serial code',
         `${fixed(ceiling.twoMs, 0)} for 2`,
@@ -245,6 +270,7 @@ const report = {
     tile: TILE,
     serial: serialCholesky,
     threads2: threadCholesky,
+    threads2NonShared: plainCholesky,
     speedup,
     peers: Object.fromEntries(Object.keys(peers).map((name, i) => [name, peerCholesky[i]])),
     identicalToSerial: identical,

@@ -13,6 +13,7 @@ import {
 } from '@dtask/core';
 import { type ArgumentPlan, planArgument } from './argument-plan.js';
 import { isChunkView } from './chunk-view.js';
+import { compactCopies, copyInGroups, needsCompactCopy } from './copy-in.js';
 import { DependencyTracker } from './dependency-tracker.js';
 import { moveInPlace } from './move-in-place.js';
 import { sliceValue } from './slice-value.js';
@@ -89,7 +90,7 @@ export class DatadepsRegion implements TaskQueue {
       const value = plans[i].value;
       args[i] = isChunkView(value) ? this.helper(task, value.source, value.slices, extra) : value;
     }
-    this.configureWrites(task, plans);
+    this.configureMemory(task, plans);
     this.tasks.push(task);
     regionOf.set(task, this);
     submit(task, extra);
@@ -110,19 +111,42 @@ export class DatadepsRegion implements TaskQueue {
     }
   }
 
-  /** Sets `inPlace` and the copy-out (`returnArgs`) for what `task` writes. */
-  private configureWrites(task: DTask<unknown>, plans: ArgumentPlan[]): void {
+  /**
+   * Sets how `task`'s arguments travel to a worker thread: written data in shared memory marks
+   * it `inPlace`; other written data comes back with its completion (`returnArgs`) and is
+   * copied into the caller's objects (`moveInPlace`); and views over part of an ordinary
+   * buffer, read or written, travel as compact copies of the elements they cover (`sendArgs`),
+   * not as their whole buffer.
+   */
+  private configureMemory(task: DTask<unknown>, plans: ArgumentPlan[]): void {
     const indices: number[] = [];
+    const packed: number[] = [];
     let inPlace = false;
     for (let i = 0; i < plans.length; i++) {
       const p = plans[i];
+      if (isChunk(p.value) || isDTask(p.value) || isChunkView(p.value)) {
+        if (p.written.length > 0 && p.shared) inPlace = true;
+        continue;
+      }
+      if (needsCompactCopy(p.value)) packed.push(i);
       if (p.written.length === 0) continue;
       if (p.shared) inPlace = true;
-      else if (!isChunk(p.value) && !isDTask(p.value)) indices.push(i);
+      else indices.push(i);
     }
-    if (indices.length === 0 && !inPlace) return;
+    if (indices.length === 0 && packed.length === 0 && !inPlace) return;
     const options = { ...task.options } as typeof task.options;
     if (inPlace) options.inPlace = true;
+    if (packed.length > 0) {
+      const groups = copyInGroups(packed, (i) => plans[i].accesses.flatMap((a) => a.footprints));
+      options.sendArgs = (args) => {
+        const out = args.slice();
+        for (const group of groups) {
+          const copies = compactCopies(group.map((i) => out[i]));
+          for (let k = 0; k < group.length; k++) out[group[k]] = copies[k];
+        }
+        return out;
+      };
+    }
     if (indices.length > 0) {
       const targets = indices.map((i) => plans[i]);
       options.returnArgs = {

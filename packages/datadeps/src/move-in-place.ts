@@ -217,9 +217,25 @@ function moveStrided(
     );
   }
   const [rows, cols] = shape;
+  // Rows of contiguous elements of one typed array kind (a tile): a block copy per row.
+  const rowCopy =
+    to.strides[1] === 1 &&
+    from.strides[1] === 1 &&
+    isTypedArray(dst) &&
+    isTypedArray(src) &&
+    dst.constructor === src.constructor;
   for (let i = 0; i < rows; i++) {
     const j0 = modifier === undefined ? 0 : Math.max(0, modifier.first(i));
     const j1 = modifier === undefined ? cols : Math.min(cols, modifier.last(i));
+    if (rowCopy) {
+      if (j1 <= j0) continue;
+      const at = from.offset + i * from.strides[0];
+      (dst as Float64Array).set(
+        (src as Float64Array).subarray(at + j0, at + j1),
+        to.offset + i * to.strides[0] + j0,
+      );
+      continue;
+    }
     for (let j = j0; j < j1; j++) {
       dst[to.offset + i * to.strides[0] + j * to.strides[1]] =
         src[from.offset + i * from.strides[0] + j * from.strides[1]];

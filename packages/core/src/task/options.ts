@@ -46,6 +46,14 @@ export interface TaskOptions {
    */
   returnArgs?: ReturnArgsOption;
   /**
+   * Copy-in (datadeps sets it): called on the scheduler's thread when the task is sent to
+   * another thread or process, once its inputs have arrived, with the argument values about to
+   * travel (`null` where the runtime finds an input by reference); returns the values to send
+   * instead, e.g. only the tile of a large buffer that the task touches. Not called for a task
+   * that runs on the scheduler's thread (it receives its arguments as they are). Stays here.
+   */
+  sendArgs?: (args: readonly unknown[]) => unknown[];
+  /**
    * The task writes shared state in place (e.g. a `SharedArrayBuffer`): if its worker dies
    * while it runs, it fails with `WorkerLostError` instead of being re-run, since running it
    * again could apply its effect twice.
@@ -152,6 +160,7 @@ const builtins: Record<string, OptionNormalizer> = {
         typeof (v as ReturnArgsOption).apply === 'function'),
     '{ indices: number[] (argument positions), apply?: (values) => void }',
   ),
+  sendArgs: check((v) => typeof v === 'function', 'a function (args) => args to send'),
   inPlace: check((v) => typeof v === 'boolean', 'a boolean'),
 };
 

@@ -269,6 +269,16 @@ export class WorkerConnection implements Executor {
 
   private send(task: DTask<unknown>, args: unknown[], refs: ArgRefs | undefined): void {
     if (task.state !== TaskState.Running) return;
+    const pack = task.options.sendArgs;
+    if (pack !== undefined) {
+      // Copy-in (the `sendArgs` option): what travels in place of the arguments.
+      try {
+        args = pack(args);
+      } catch (error) {
+        this.sink?.fail(task, error);
+        return;
+      }
+    }
     this.inFlight.set(task.id, task);
     if (!this.referenced) this.updateRef();
     const fn = this.encoder.encode(task.fn as Function);
