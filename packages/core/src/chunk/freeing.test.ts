@@ -60,6 +60,23 @@ describe.runIf(gc)('freeing data nothing references', () => {
     await ctx.close();
   });
 
+  it('a finished local task whose handle is gone is collected, though a dependent lives (getDagIds only refers to it weakly)', async () => {
+    await using ctx = new Context();
+    let collected = false;
+    const watch = new FinalizationRegistry(() => {
+      collected = true;
+    });
+    const b = await (async () => {
+      const a = ctx.spawn(() => new Float64Array(10_000));
+      const b = ctx.spawn((x: Float64Array) => x.length, a);
+      watch.register(a, 'a');
+      expect(await b).toBe(10_000);
+      return b;
+    })();
+    expect(await collectUntil(() => collected)).toBe(true);
+    expect(await b).toBe(10_000);
+  });
+
   it('a result fetched by the caller moves there: the worker drops it at once', async () => {
     const { ctx, proc, runtime } = oneWorker();
     const t = ctx.spawn({ scope: new ExactScope(proc) }, () => new Float64Array(5000).fill(1));

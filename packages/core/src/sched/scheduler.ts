@@ -26,6 +26,7 @@ import {
 } from './dispatch/slot-queue.js';
 import { takeInWhileSpawning } from './dispatch/take-in-while-spawning.js';
 import { runGuards } from './dynamic/wait-guards.js';
+import { weakInputs } from './dynamic/weak-inputs.js';
 import { DEFAULT_LINEAGE_DEPTH, noteLineage } from './faults/lineage.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { withdrawSentAhead } from './faults/withdraw-sent-ahead.js';
@@ -43,7 +44,6 @@ import { ReadyQueue } from './ready/ready-queue.js';
 
 /** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
 const SLICE_MS = 8;
-const NO_ARGS: unknown[] = [];
 
 /**
  * The scheduler of one `Context`: receives submitted tasks, tracks their dependencies, places
@@ -391,8 +391,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     task.state = TaskState.Done;
     if (durationMs !== undefined) this.costs.recordRun(task.fn, task.args.length, durationMs);
     this.afterRun(task);
-    // A local result needs no lineage: let the inputs be collected.
-    task.args = NO_ARGS;
+    // A local result needs no lineage: let the inputs be collected (getDagIds still finds
+    // those with handles, through weak references).
+    task.args = weakInputs(task.args);
   }
 
   /** See `ExecutorSink.completeRemote`. */
@@ -486,7 +487,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** See `TaskOwner.fetchValue`. A task that returned a `Chunk` gives the chunk's value. */
   fetchValue(task: DTask<unknown>): Promise<unknown> {
     if (task.state === TaskState.Done && isChunk(task.value)) return task.value.fetch();
-    return fetchRecomputing(this, task, (v) => takeHome(this, task, v, NO_ARGS));
+    return fetchRecomputing(this, task, (v) => takeHome(this, task, v, weakInputs(task.args)));
   }
 
   /** See `TaskOwner.fetchChunk`. A task that returned a `Chunk` gives that chunk. */

@@ -1,10 +1,11 @@
-import { type DTask, isDTask } from '../../task/dtask.js';
-import { TaskState } from '../../task/task-state.js';
+import type { DTask } from '../../task/dtask.js';
 import { forEachDependent } from '../completion/settle.js';
+import { forEachInput } from './weak-inputs.js';
 
 /**
  * The task graph the scheduler still holds, found by walking from `roots` (tasks ready,
- * running, or parked) down through dependents and up through unfinished tasks' arguments.
+ * running, or parked) down through dependents and up through tasks' inputs (for a finished
+ * task: its lineage, or the weak references to its inputs that `weakInputs` keeps).
  * Returns every task reached by id, and edges task → its dependents.
  */
 export function walkDag(roots: Iterable<DTask<unknown>>): {
@@ -27,13 +28,12 @@ export function walkDag(roots: Iterable<DTask<unknown>>): {
       visit(d);
       edges.get(t.id)!.add(d.id);
     });
-    if (t.state < TaskState.Done) {
-      for (const a of t.args) {
-        if (!isDTask(a)) continue;
-        visit(a);
-        edges.get(a.id)!.add(t.id);
-      }
-    }
+    // Up through inputs: an unfinished task's arguments, a finished one's lineage or the weak
+    // references a finished local one keeps (finished upstream tasks that still have handles).
+    forEachInput(t.args, (a) => {
+      visit(a);
+      edges.get(a.id)!.add(t.id);
+    });
   }
   return { tasks, edges };
 }

@@ -49,6 +49,23 @@ describe('dynamic scheduler control', () => {
     );
   });
 
+  it("getDagIds lists finished upstream tasks that still have handles, as Dagger's DAG querying test expects (issue 22)", async () => {
+    await using ctx = new Context();
+    const a = ctx.spawn((x: number) => x, 1);
+    const b = ctx.spawn((x: number) => x + 2, a);
+    const c = ctx.spawn((x: number) => x - 1, a);
+    // a, b and c have finished when d runs; their handles are alive.
+    const d = ctx.spawn((_x: number, _y: number) => [...getDagIds(schHandle())], b, c);
+    expect(new Map(await d)).toEqual(
+      new Map([
+        [a.id, new Set([b.id, c.id])],
+        [b.id, new Set([d.id])],
+        [c.id, new Set([d.id])],
+        [d.id, new Set()],
+      ]),
+    );
+  });
+
   it('addThunk adds a task the handle can fetch and wait for', async () => {
     await using ctx = new Context();
     const t = ctx.spawn(async () => {
