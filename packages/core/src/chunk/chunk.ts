@@ -18,6 +18,17 @@ export interface ChunkHandle {
   readonly bytes?: number | undefined;
   /** A scope decided by the data's producer (e.g. the processor a `mutable` ran on). */
   readonly scope?: AbstractScope | undefined;
+  /**
+   * The task whose result is the chunk's data (a `mutable`'s, a raw fetch's). A task taking
+   * the chunk takes that result as it would take the task: on the thread that holds it, that
+   * very object, not a copy.
+   */
+  readonly task?: { readonly id: number } | undefined;
+  /**
+   * The data is pinned to its processor (a `mutable`): tasks taking the chunk run there, even
+   * when it is outside their default scope (the main thread, once worker threads exist).
+   */
+  readonly pinned?: boolean | undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { DTask } from '../task/dtask.js';
 import { spawnTask } from '../task/spawn-task.js';
 import { TaskState } from '../task/task-state.js';
 import { Chunk } from './chunk.js';
+import { mutablePlace } from './mutable-place.js';
 
 /** Where `mutable` makes its data. */
 export interface MutableOptions {
@@ -20,9 +21,19 @@ export interface MutableOptions {
 }
 
 /**
- * Dagger's `mutable`: runs `f()` on the given place (default: wherever a task may run) and returns at once a `Chunk` of its
- * result, pinned to the processor that ran it: tasks that take the chunk run there and may
- * mutate the data in place. Tasks taking it wait for `f` to finish.
+ * Dagger's `mutable`: runs `f()` on one processor of the given place and returns at once a
+ * `Chunk` of its result, pinned there: tasks that take the chunk run on that processor, get
+ * that very object (not a copy, however small) and may mutate it, so each sees the writes of
+ * those before. Tasks taking it wait for `f` to finish.
+ *
+ * The processor is chosen at the call, so the chunk's `processor` and `scope` (an
+ * `ExactScope`) never change: `processor` if given, else one of the threads within `scope`
+ * or `{ worker }` (anywhere by default) that default-scoped tasks may use, so that they can
+ * take the chunk (the main thread only when nothing else fits or it is named). A mutable
+ * pinned to a processor outside `DefaultScope` (the main thread, once worker threads exist)
+ * is still taken there by default-scoped tasks. Called inside a task on a worker thread, or
+ * for a worker that has not joined yet, the place is left to the scheduler and the chunk is
+ * pinned to where `f` ran (its scope is the place given until then).
  */
 export function mutable<T>(f: () => T, options: MutableOptions = {}): Chunk<Awaited<T>> {
   if (typeof f !== 'function') throw new ArgumentError('mutable(f, options): f must be a function');
@@ -46,12 +57,30 @@ export function mutable<T>(f: () => T, options: MutableOptions = {}): Chunk<Awai
       : worker !== undefined
         ? new ProcessScope(worker)
         : undefined);
-  const task = spawnTask(currentScheduler(), where ? { scope: where } : {}, [f]) as DTask<
-    Awaited<T>
-  >;
+  const owner = currentScheduler();
+  const place = processor ?? mutablePlace(owner, where, f);
+  if (place !== undefined) {
+    // Pinned by its result scope: the runtime keeps even a small result where it was made.
+    const exact = new ExactScope(place);
+    const task = spawnTask(owner, { scope: exact, resultScope: exact }, [f]) as DTask<Awaited<T>>;
+    return new Chunk<Awaited<T>>(
+      {
+        pending: task,
+        task,
+        pinned: true,
+        processor: place,
+        scope: exact,
+        fetch: () => task.fetch(),
+      },
+      exact,
+    );
+  }
+  const task = spawnTask(owner, where ? { scope: where } : {}, [f]) as DTask<Awaited<T>>;
   return new Chunk<Awaited<T>>(
     {
       pending: task,
+      task,
+      pinned: true,
       get processor(): Processor {
         return task.proc ?? processor ?? new OSProc(worker ?? currentWorker());
       },

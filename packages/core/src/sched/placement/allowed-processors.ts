@@ -44,7 +44,8 @@ function describeScopes(acc: Narrowed): string {
 /**
  * The scope a task may run in (seed 004): its effective compute scope (`computeScope`, else
  * `scope`, else `DefaultScope`) ∩ its `resultScope` ∩ the scopes of its `Chunk` arguments,
- * its `Chunk` function, and the result scopes of its task arguments. Throws `SchedulingError`
+ * its `Chunk` function, and the result scopes of its task arguments (a chunk pinned to its
+ * processor, a `mutable`, counts as naming it). Throws `SchedulingError`
  * naming the scopes that clash when the intersection is empty. A default compute scope is
  * kept as an unsimplified `DefaultScope` part, which `allowedSlots` judges per processor
  * (`constrain` alone would drop opt-in processors that declare the function compatible).
@@ -56,16 +57,21 @@ export function taskScope(task: DTask<unknown>): AbstractScope {
   if (o.resultScope) narrow(acc, o.resultScope, 'its result scope', task);
   if (isChunk(task.fn)) narrow(acc, task.fn.scope, 'the scope of its function chunk', task);
   const args = task.args;
+  let pinned = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (typeof a !== 'object' || a === null) continue;
-    if (isChunk(a)) narrow(acc, a.scope, `the scope of chunk argument ${i}`, task);
-    else if (isDTask(a)) {
+    if (isChunk(a)) {
+      narrow(acc, a.scope, `the scope of chunk argument ${i}`, task);
+      if (a.handle.pinned === true) pinned = true;
+    } else if (isDTask(a)) {
       const rs = a.options.resultScope;
       if (rs) narrow(acc, rs, `the result scope of argument ${i} (task #${a.id})`, task);
     }
   }
-  if (compute !== undefined) return acc.scope;
+  // Data pinned to its processor (a mutable) names that processor: a default-scoped task
+  // taking it runs there even outside DefaultScope (the main thread, once threads exist).
+  if (compute !== undefined || pinned) return acc.scope;
   return acc.narrowed ? new IntersectionScope([DEFAULT, acc.scope]) : DEFAULT;
 }
 

@@ -10,3 +10,12 @@ export function pendingTaskOf(chunk: Chunk<unknown>): DTask<unknown> | undefined
   const p = chunk.handle.pending;
   return isDTask(p) && p.state < TaskState.Done ? p : undefined;
 }
+
+/**
+ * The finished task whose result is a chunk's data (`ChunkHandle.task`), if any: a task that
+ * takes the chunk takes that result as it would the task (by reference where it is held).
+ */
+export function resultTaskOf(chunk: Chunk<unknown>): DTask<unknown> | undefined {
+  const t = chunk.handle.task;
+  return isDTask(t) && t.state === TaskState.Done ? t : undefined;
+}

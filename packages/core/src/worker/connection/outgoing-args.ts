@@ -1,6 +1,7 @@
 import { isChunk } from '../../chunk/chunk.js';
 import type { Processor } from '../../processor/processor.js';
 import { RemoteResult } from '../../sched/dispatch/executor.js';
+import { resultTaskOf } from '../../sched/ready/pending-task-of.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import type { ArgRefs } from '../protocol/protocol.js';
@@ -48,10 +49,15 @@ export function planArgs(
   const n = indices === undefined ? task.args.length : indices.length;
   for (let at = 0; at < n; at++) {
     const i = indices === undefined ? at : indices[at];
-    const a = task.args[i];
+    let a = task.args[i];
     if (isChunk(a) && !meta) {
-      (plan.waits ??= []).push(a.fetch().then((x) => (args[i] = x)));
-      continue;
+      // A chunk that is a task's result (a mutable's) goes as that result: by reference there.
+      const held = resultTaskOf(a);
+      if (held === undefined) {
+        (plan.waits ??= []).push(a.fetch().then((x) => (args[i] = x)));
+        continue;
+      }
+      a = held;
     }
     if (!isDTask(a)) continue;
     const v = a.value;
