@@ -3,6 +3,7 @@ import type { Processor } from '../../processor/processor.js';
 import { RemoteResult } from '../../sched/dispatch/executor.js';
 import type { DTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
+import { describeLent } from '../protocol/lent-chunk.js';
 import { type ArgTarget, hasTaskOrChunkArgs, planArgs } from './outgoing-args.js';
 
 const here = { id: 'thread:1:2' } as Processor;
@@ -40,6 +41,7 @@ const target: ArgTarget = {
     const { holder, key } = v.key as { holder: string; key: number };
     return [holder === here.id ? '' : holder, key];
   },
+  lend: (chunk) => describeLent(-1, chunk),
 };
 
 const task = (...args: unknown[]) => ({ args, options: {} }) as unknown as DTask<unknown>;

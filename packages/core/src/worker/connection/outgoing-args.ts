@@ -1,9 +1,11 @@
-import { isChunk } from '../../chunk/chunk.js';
+import { type Chunk, isChunk } from '../../chunk/chunk.js';
 import type { Processor } from '../../processor/processor.js';
+import { chunkOfTask } from '../../sched/completion/chunk-of-task.js';
 import { RemoteResult } from '../../sched/dispatch/executor.js';
 import { resultTaskOf } from '../../sched/ready/pending-task-of.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
+import { isLent, LENT_HOLDER, type LentChunk } from '../protocol/lent-chunk.js';
 import type { ArgRefs } from '../protocol/protocol.js';
 
 /** The runtime a task is sent to, as argument planning sees it. */
@@ -18,6 +20,8 @@ export interface ArgTarget {
    * through this thread.
    */
   refOf(v: RemoteResult): [holder: string, key: number] | undefined;
+  /** Lends `chunk` to the runtime for a `meta: true` task (see `LENT_HOLDER`). */
+  lend(chunk: Chunk<unknown>): LentChunk;
 }
 
 /** What `planArgs` decided for the arguments it was given. */
@@ -50,7 +54,17 @@ export function planArgs(
   for (let at = 0; at < n; at++) {
     const i = indices === undefined ? at : indices[at];
     let a = task.args[i];
-    if (isChunk(a) && !meta) {
+    if (meta) {
+      // Dagger's meta: the task gets Chunk handles, lent to it by this thread.
+      const chunk = isChunk(a) ? a : isDTask(a) ? chunkOfFinished(a) : undefined;
+      if (chunk === undefined) continue;
+      const prior = args[i];
+      const lent = isLent(prior) ? prior : target.lend(chunk);
+      args[i] = lent;
+      (plan.refs ??= []).push([i, lent.key, LENT_HOLDER]);
+      continue;
+    }
+    if (isChunk(a)) {
       // A chunk that is a task's result (a mutable's) goes as that result: by reference there.
       const held = resultTaskOf(a);
       if (held === undefined) {
@@ -61,9 +75,7 @@ export function planArgs(
     }
     if (!isDTask(a)) continue;
     const v = a.value;
-    if (meta) {
-      (plan.waits ??= []).push(a.owner.fetchChunk(a).then((c) => (args[i] = c)));
-    } else if (v instanceof RemoteResult) {
+    if (v instanceof RemoteResult) {
       if (!target.linked(v)) {
         // Another context's result: its owner fetches it, and recomputes it if it was lost.
         (plan.waits ??= []).push(a.fetch().then((x) => (args[i] = x)));
@@ -92,12 +104,17 @@ export function planArgs(
 
 /** Whether any argument of `task` is a task or a chunk (else the arguments travel as they are). */
 export function hasTaskOrChunkArgs(task: DTask<unknown>): boolean {
-  const meta = task.options.meta === true;
   for (const a of task.args) {
     if (typeof a !== 'object' || a === null) continue;
-    if (isDTask(a) || (isChunk(a) && !meta)) return true;
+    if (isDTask(a) || isChunk(a)) return true;
   }
   return false;
+}
+
+/** The chunk a finished task's `fetch({ raw: true })` gives (its result's, or the one it returned). */
+function chunkOfFinished(t: DTask<unknown>): Chunk<unknown> | undefined {
+  if (t.state !== TaskState.Done) return undefined;
+  return isChunk(t.value) ? t.value : chunkOfTask(t);
 }
 
 /** The inputs of `task` that `refs` refers to while they are still being made (sent ahead). */

@@ -1,3 +1,4 @@
+import type { Chunk } from '../../chunk/chunk.js';
 import { ArgumentError, InputLostError, WorkerLostError } from '../../errors/errors.js';
 import { deserializeError, serializeError } from '../../errors/serialize-error.js';
 import type { Processor } from '../../processor/processor.js';
@@ -10,6 +11,7 @@ import { makeTask } from '../../task/spawn-task.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { FunctionDecoder, FunctionEncoder } from '../function-travel/function-ref.js';
 import { Batcher } from '../protocol/batcher.js';
+import { describeLent, type LentChunk } from '../protocol/lent-chunk.js';
 import { fromPlainOptions, toPlainOptions } from '../protocol/plain-options.js';
 import {
   type ArgRefs,
@@ -83,6 +85,9 @@ export class WorkerConnection implements Executor {
   private readonly planning = new Map<DTask<unknown>, object>();
   /** Tasks spawned from inside the worker, by id (until the worker drops its handles). */
   private readonly proxied = new Map<number, DTask<unknown>>();
+  /** Chunks lent to `meta` tasks there, by (negative) key, until the worker drops them. */
+  private readonly lent = new Map<number, Chunk<unknown>>();
+  private lastLent = 0;
   private sink: ExecutorSink | undefined;
   private closed = false;
   /** Cancelled tasks whose worker has not acknowledged the cancel yet. */
@@ -261,6 +266,13 @@ export class WorkerConnection implements Executor {
     return this.isLinkedTo(k.connection) ? [k.connection.holder, k.key] : undefined;
   }
 
+  /** See `ArgTarget.lend`. */
+  lend(chunk: Chunk<unknown>): LentChunk {
+    const key = --this.lastLent;
+    this.lent.set(key, chunk);
+    return describeLent(key, chunk);
+  }
+
   /** See `WorkerConnectionOptions.linkedTo`. */
   private isLinkedTo(other: WorkerConnection): boolean {
     const linkedTo = this.options.linkedTo;
@@ -402,7 +414,10 @@ export class WorkerConnection implements Executor {
         this.proxied.get(m.id)?.cancel();
         return;
       case 'releaseTask':
-        for (const id of m.ids) this.proxied.delete(id);
+        for (const id of m.ids) {
+          if (id < 0) this.lent.delete(id);
+          else this.proxied.delete(id);
+        }
         return;
       case 'dynamic':
         serveDynamic(m, this.inFlight.get(m.task), this.options.scheduler, this.decoder, this.out);
@@ -470,13 +485,14 @@ export class WorkerConnection implements Executor {
   }
 
   private onTaskQuery(m: Extract<FromWorker, { op: 'fetchTask' | 'waitTask' }>): void {
-    const task = this.proxied.get(m.id);
+    const task = m.id < 0 ? this.lent.get(m.id) : this.proxied.get(m.id);
     if (!task) {
       const error = new ArgumentError(`Task #${m.id} is not known to the scheduler`);
       this.out.push({ op: 'reject', req: m.req, error: serializeError(error) });
       return;
     }
-    const answer = m.op === 'waitTask' ? task.wait() : task.fetch();
+    const answer =
+      m.op === 'waitTask' ? ('wait' in task ? task.wait() : Promise.resolve()) : task.fetch();
     answer.then(
       (value) =>
         this.out.push({ op: 'reply', req: m.req, value: m.op === 'waitTask' ? undefined : value }),

@@ -3,12 +3,13 @@ import { Chunk } from '../../chunk/chunk.js';
 import { DynamicTaskError } from '../../errors/errors.js';
 import type { Processor } from '../../processor/processor.js';
 import { runGuards } from '../../sched/dynamic/wait-guards.js';
-import { AnyScope } from '../../scope/index.js';
+import { AnyScope, ExactScope, fromScopeSpec } from '../../scope/index.js';
 import { type DTask, isDTask, type TaskOwner } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import type { FunctionEncoder } from '../function-travel/function-ref.js';
 import { assertFunctionCanTravel } from '../function-travel/function-travel.js';
 import type { Batcher } from '../protocol/batcher.js';
+import type { LentChunk } from '../protocol/lent-chunk.js';
 import { toPlainOptions } from '../protocol/plain-options.js';
 import type { FromWorker } from '../protocol/protocol.js';
 import type { Requests } from '../protocol/requests.js';
@@ -84,6 +85,27 @@ export class ProxyOwner implements TaskOwner {
           new AnyScope(),
         ),
     );
+  }
+
+  /**
+   * The `Chunk` a `meta` task receives for a chunk the scheduler lent it (see `LENT_HOLDER`):
+   * `fetch` asks the scheduler for the data; once this thread drops the chunk, the scheduler
+   * lets its loan go.
+   */
+  borrow(lent: LentChunk): Chunk<unknown> {
+    const scope = lent.scope === undefined ? new AnyScope() : fromScopeSpec(lent.scope);
+    const processor = new ExactScope(lent.processor, lent.worker).processor ?? this.processor;
+    const chunk = new Chunk(
+      {
+        processor,
+        bytes: lent.bytes,
+        fetch: () =>
+          this.requests.ask((req) => this.out.push({ op: 'fetchTask', req, id: lent.key })),
+      },
+      scope,
+    );
+    this.finalizer.register(chunk, lent.key);
+    return chunk;
   }
 
   /** Resolves when the task has finished, whatever its outcome. */

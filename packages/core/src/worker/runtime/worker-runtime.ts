@@ -15,6 +15,7 @@ import {
   registerModuleFunctions,
 } from '../function-travel/function-ref.js';
 import { Batcher } from '../protocol/batcher.js';
+import { LENT_HOLDER, type LentChunk } from '../protocol/lent-chunk.js';
 import { fromPlainOptions } from '../protocol/plain-options.js';
 import {
   DONE,
@@ -322,7 +323,9 @@ export class WorkerRuntime {
     );
     if (refs) {
       for (const [index, key, holder] of refs) {
-        if (holder === '' || holder === this.holder) {
+        if (holder === LENT_HOLDER) {
+          task.args[index] = this.owner.borrow(args[index] as LentChunk);
+        } else if (holder === '' || holder === this.holder) {
           if (this.store.has(key)) {
             if (this.store.backlog !== undefined) (task.localReads ??= []).push(index, key);
             else {
