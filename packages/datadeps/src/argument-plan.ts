@@ -21,7 +21,7 @@ export interface ArgumentPlan {
   readonly accesses: Access[];
   /** Parts written, for the write-back (empty when nothing is written). */
   readonly written: MoveModifier[];
-  /** Written data lives in a `SharedArrayBuffer` (or a chunk view): writes land in place. */
+  /** Written data lives in a `SharedArrayBuffer`: writes land in place wherever the task runs. */
   readonly shared: boolean;
 }
 
@@ -90,5 +90,5 @@ function isShared(value: unknown): boolean {
   if (isStridedView(value)) {
     return ArrayBuffer.isView(value.data) && value.data.buffer instanceof SharedArrayBuffer;
   }
-  return isChunkView(value);
+  return false;
 }

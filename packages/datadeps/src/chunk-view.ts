@@ -11,9 +11,9 @@ const BRAND = Symbol.for('dtask.datadeps.chunkView');
  * of the source: two views of one source alias when their index sets intersect in every
  * dimension, and any view aliases the source itself passed whole.
  *
- * Writes through a view reach the source's data in place when the data lives in a
- * `SharedArrayBuffer` (every thread shares it); data in an ordinary buffer is copied to where
- * the task runs, so such writes are not seen by later readers of the source.
+ * A task that writes through a view (`InOut(view(c, …))`, `Out(…)`) runs on the processor
+ * holding the source's data and writes that very data, in a `SharedArrayBuffer` or not, so
+ * later readers of the source see its writes; a view only read is sliced wherever it is taken.
  */
 export class ChunkView<T = unknown> {
   constructor(

@@ -88,7 +88,9 @@ export class DatadepsRegion implements TaskQueue {
     const extra = deps.size > 0 ? [...deps] : undefined;
     for (let i = 0; i < plans.length; i++) {
       const value = plans[i].value;
-      args[i] = isChunkView(value) ? this.helper(task, value.source, value.slices, extra) : value;
+      args[i] = isChunkView(value)
+        ? this.helper(task, value.source, value.slices, extra, plans[i].written.length > 0)
+        : value;
     }
     this.configureMemory(task, plans);
     this.tasks.push(task);
@@ -96,16 +98,25 @@ export class DatadepsRegion implements TaskQueue {
     submit(task, extra);
   }
 
-  /** A task slicing a `ChunkView`'s source where it is; it waits for what `task` waits for. */
+  /**
+   * A task slicing a `ChunkView`'s source; it waits for what `task` waits for. For a view that
+   * `task` writes, it slices on the processor holding the source's data, that very object, and
+   * its result (a view sharing the source's elements) stays there (`inPlaceArgs`), where `task`
+   * then runs.
+   */
   private helper(
     task: DTask<unknown>,
     source: unknown,
     slices: readonly unknown[],
     deps: Iterable<unknown> | undefined,
+    written: boolean,
   ): DTask<unknown> {
     this.helperDeps = deps;
+    const options = written
+      ? { name: 'datadeps.view', inPlaceArgs: [0] }
+      : { name: 'datadeps.view' };
     try {
-      return spawnBeside(task, { name: 'datadeps.view' }, sliceValue, source, slices);
+      return spawnBeside(task, options, sliceValue, source, slices);
     } finally {
       this.helperDeps = null;
     }
@@ -113,19 +124,26 @@ export class DatadepsRegion implements TaskQueue {
 
   /**
    * Sets how `task`'s arguments travel to a worker thread: written data in shared memory marks
-   * it `inPlace`; other written data comes back with its completion (`returnArgs`) and is
-   * copied into the caller's objects (`moveInPlace`); and views over part of an ordinary
-   * buffer, read or written, travel as compact copies of the elements they cover (`sendArgs`),
-   * not as their whole buffer.
+   * it `inPlace`; other written local data comes back with its completion (`returnArgs`) and is
+   * copied into the caller's objects (`moveInPlace`); views over part of an ordinary buffer,
+   * read or written, travel as compact copies of the elements they cover (`sendArgs`), not as
+   * their whole buffer; and written `Chunk`s, `DTask`s and `ChunkView`s, whose data is held
+   * somewhere else, are written where it is (`inPlaceArgs`: the task runs on the processor
+   * holding the data and gets that very object).
    */
   private configureMemory(task: DTask<unknown>, plans: ArgumentPlan[]): void {
     const indices: number[] = [];
     const packed: number[] = [];
+    const inPlaceArgs: number[] = [];
     let inPlace = false;
     for (let i = 0; i < plans.length; i++) {
       const p = plans[i];
       if (isChunk(p.value) || isDTask(p.value) || isChunkView(p.value)) {
-        if (p.written.length > 0 && p.shared) inPlace = true;
+        // Data held elsewhere (shared or not: it cannot be told from here): written where it is.
+        if (p.written.length > 0) {
+          inPlace = true;
+          inPlaceArgs.push(i);
+        }
         continue;
       }
       if (needsCompactCopy(p.value)) packed.push(i);
@@ -136,6 +154,7 @@ export class DatadepsRegion implements TaskQueue {
     if (indices.length === 0 && packed.length === 0 && !inPlace) return;
     const options = { ...task.options } as typeof task.options;
     if (inPlace) options.inPlace = true;
+    if (inPlaceArgs.length > 0) options.inPlaceArgs = inPlaceArgs;
     if (packed.length > 0) {
       const groups = copyInGroups(packed, (i) => plans[i].accesses.flatMap((a) => a.footprints));
       options.sendArgs = (args) => {

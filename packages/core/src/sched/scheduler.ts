@@ -101,7 +101,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       typeof task.fn === 'function' &&
       o.scope === undefined &&
       o.computeScope === undefined &&
-      o.resultScope === undefined;
+      o.resultScope === undefined &&
+      o.inPlaceArgs === undefined;
     const args = task.args;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];

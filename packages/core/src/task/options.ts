@@ -54,6 +54,14 @@ export interface TaskOptions {
    */
   sendArgs?: (args: readonly unknown[]) => unknown[];
   /**
+   * Arguments (positions) the task mutates where their data lives (datadeps sets it for written
+   * `Chunk`/`DTask` arguments): it runs on the processor that holds each one's data (a chunk's,
+   * or a finished task's result; this thread for a result kept here), even outside its default
+   * scope, and receives those very objects, not copies. Its own result stays where it ran, so a
+   * view of such data it returns stays a view of it.
+   */
+  inPlaceArgs?: readonly number[];
+  /**
    * The task writes shared state in place (e.g. a `SharedArrayBuffer`): if its worker dies
    * while it runs, it fails with `WorkerLostError` instead of being re-run, since running it
    * again could apply its effect twice.
@@ -162,6 +170,10 @@ const builtins: Record<string, OptionNormalizer> = {
   ),
   sendArgs: check((v) => typeof v === 'function', 'a function (args) => args to send'),
   inPlace: check((v) => typeof v === 'boolean', 'a boolean'),
+  inPlaceArgs: check(
+    (v) => Array.isArray(v) && v.every((i) => Number.isInteger(i) && i >= 0),
+    'an array of argument positions (0-based integers)',
+  ),
 };
 
 function optionKeys(): Map<string, OptionNormalizer> {

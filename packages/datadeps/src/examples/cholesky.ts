@@ -1,4 +1,11 @@
-import { ArgumentError, spawn as defaultSpawn } from '@dtask/core';
+import {
+  ArgumentError,
+  type Chunk,
+  type DTask,
+  spawn as defaultSpawn,
+  isChunk,
+  isDTask,
+} from '@dtask/core';
 import { In, InOut } from '../annotations.js';
 import { spawnDatadeps } from '../spawn-datadeps.js';
 import type { StridedView } from '../strided-view.js';
@@ -10,15 +17,20 @@ export type SpawnLike = (...args: any[]) => unknown;
 
 type Matrix = StridedView<Float64Array>;
 
-function tiles(a: Matrix, tile: number): (i: number, j: number) => Matrix {
-  const [n, m] = a.shape;
+/** The tile `(i, j)` of `a`: a view of local data, or a `ChunkView` of a chunk or task. */
+type Tiles = (i: number, j: number) => Matrix;
+
+function checkTiling(n: number, m: number, tile: number): void {
   if (n !== m || !Number.isInteger(tile) || tile < 1 || n % tile !== 0) {
     throw new ArgumentError(
       `cholesky(A, tile): A must be square with a side divisible by tile; got ${n}×${m}, tile ${tile}`,
     );
   }
+}
+
+function tiles(a: Matrix | Chunk<Matrix> | DTask<Matrix>, tile: number): Tiles {
   return (i, j) =>
-    view(a, [i * tile, (i + 1) * tile], [j * tile, (j + 1) * tile]) as unknown as Matrix;
+    view(a as Matrix, [i * tile, (i + 1) * tile], [j * tile, (j + 1) * tile]) as unknown as Matrix;
 }
 
 /**
@@ -26,15 +38,33 @@ function tiles(a: Matrix, tile: number): (i: number, j: number) => Matrix {
  * strict upper triangle keeps the input), one task per tile operation (`potrf`, `trsm`, `syrk`,
  * `gemm`) in a `spawnDatadeps` region: the tasks' `In`/`InOut` tiles give the dependencies, so
  * independent tile updates run in parallel on worker threads. Put `a`'s data in a
- * `SharedArrayBuffer` so the threads write it in place. Resolves once `a` holds the result.
+ * `SharedArrayBuffer` so the threads write it in place (an ordinary buffer works too: each task
+ * gets copies of its tiles and its tile comes back). Resolves once `a` holds the result.
+ *
+ * `a` may also be a `Chunk` or `DTask` of the matrix (its side `n` then given): the tiles are
+ * `ChunkView`s, and the tasks that write them run where the matrix's data is.
  */
+export async function cholesky(a: Matrix, tile: number, spawn?: SpawnLike): Promise<Matrix>;
+export async function cholesky<A extends Chunk<Matrix> | DTask<Matrix>>(
+  a: A,
+  tile: number,
+  spawn: SpawnLike | undefined,
+  n: number,
+): Promise<A>;
 export async function cholesky(
-  a: Matrix,
+  a: Matrix | Chunk<Matrix> | DTask<Matrix>,
   tile: number,
   spawn: SpawnLike = defaultSpawn,
-): Promise<Matrix> {
+  n?: number,
+): Promise<unknown> {
+  const local = !isChunk(a) && !isDTask(a);
+  const side = local ? (a as Matrix).shape[0] : n;
+  if (side === undefined) {
+    throw new ArgumentError('cholesky(chunkOrTask, tile, spawn, n): give the side n of the matrix');
+  }
+  checkTiling(side, local ? (a as Matrix).shape[1] : side, tile);
   const t = tiles(a, tile);
-  const nt = a.shape[0] / tile;
+  const nt = side / tile;
   // Lookahead: a task that writes column j goes before tasks writing columns to its right,
   // and the panel (potrf, trsm) before the updates of its column, so the next panel starts
   // while the trailing updates of this step still run (the critical path comes first).
@@ -58,6 +88,7 @@ export async function cholesky(
 
 /** The same tile operations in the same order, called directly on this thread (the baseline). */
 export function choleskySerial(a: Matrix, tile: number): Matrix {
+  checkTiling(a.shape[0], a.shape[1], tile);
   const t = tiles(a, tile);
   const nt = a.shape[0] / tile;
   for (let k = 0; k < nt; k++) {

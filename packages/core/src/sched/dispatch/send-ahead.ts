@@ -47,6 +47,8 @@ function canSendAhead(
   const o = task.options;
   if ((task.flags & TaskFlags.LocalOnly) !== 0 || o.syncdeps !== undefined) return false;
   if (o.signal !== undefined || o.restore !== undefined || o.meta === true) return false;
+  // Placed where the data it writes is, which is known once its inputs have finished.
+  if (o.inPlaceArgs !== undefined) return false;
   // Inputs it still waits for that are arguments; any other wait (a task queue's extra
   // dependency, e.g. datadeps ordering) is unknown to the worker, so it must not be sent ahead.
   let argWaits = 0;

@@ -7,11 +7,13 @@ import {
   AnyScope,
   constrain,
   DefaultScope,
+  ExactScope,
   IntersectionScope,
   InvalidScope,
   UnionScope,
 } from '../../scope/index.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
+import { dataHome } from './data-home.js';
 import type { ProcSlot } from './proc-slot.js';
 
 const DEFAULT = new DefaultScope();
@@ -45,7 +47,8 @@ function describeScopes(acc: Narrowed): string {
  * The scope a task may run in (seed 004): its effective compute scope (`computeScope`, else
  * `scope`, else `DefaultScope`) ∩ its `resultScope` ∩ the scopes of its `Chunk` arguments,
  * its `Chunk` function, and the result scopes of its task arguments (a chunk pinned to its
- * processor, a `mutable`, counts as naming it). Throws `SchedulingError`
+ * processor, a `mutable`, counts as naming it), and the processors holding the data of the
+ * arguments it writes in place (`inPlaceArgs`). Throws `SchedulingError`
  * naming the scopes that clash when the intersection is empty. A default compute scope is
  * kept as an unsimplified `DefaultScope` part, which `allowedSlots` judges per processor
  * (`constrain` alone would drop opt-in processors that declare the function compatible).
@@ -69,8 +72,21 @@ export function taskScope(task: DTask<unknown>): AbstractScope {
       if (rs) narrow(acc, rs, `the result scope of argument ${i} (task #${a.id})`, task);
     }
   }
-  // Data pinned to its processor (a mutable) names that processor: a default-scoped task
-  // taking it runs there even outside DefaultScope (the main thread, once threads exist).
+  // Arguments written in place: the task runs where their data is.
+  for (const i of o.inPlaceArgs ?? []) {
+    const home = dataHome(args[i]);
+    if (home === undefined) continue;
+    narrow(
+      acc,
+      new ExactScope(home),
+      `the processor holding argument ${i}, written in place,`,
+      task,
+    );
+    pinned = true;
+  }
+  // Data pinned to its processor (a mutable, or written in place) names that processor: a
+  // default-scoped task taking it runs there even outside DefaultScope (the main thread, once
+  // threads exist).
   if (compute !== undefined || pinned) return acc.scope;
   return acc.narrowed ? new IntersectionScope([DEFAULT, acc.scope]) : DEFAULT;
 }

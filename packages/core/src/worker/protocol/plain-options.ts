@@ -32,6 +32,7 @@ export function toPlainOptions(options: TaskOptions): PlainOptions | undefined {
   if (typeof options.device === 'string') out.device = options.device;
   else if (options.device !== undefined) out.device = options.device.name;
   if (options.returnArgs !== undefined) out.returnArgs = [...options.returnArgs.indices];
+  if (options.inPlaceArgs !== undefined) out.inPlaceArgs = [...options.inPlaceArgs];
   return out;
 }
 
@@ -47,5 +48,6 @@ export function fromPlainOptions(plain: PlainOptions | undefined): TaskOptions {
   if (plain.resultScope) out.resultScope = fromScopeSpec(plain.resultScope);
   if (plain.device !== undefined) out.device = plain.device;
   if (plain.returnArgs !== undefined) out.returnArgs = { indices: plain.returnArgs };
+  if (plain.inPlaceArgs !== undefined) out.inPlaceArgs = plain.inPlaceArgs;
   return out;
 }

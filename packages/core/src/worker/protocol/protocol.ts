@@ -28,6 +28,8 @@ export interface PlainOptions {
   device?: string;
   /** `returnArgs` indices: arguments sent back with the completion (copy-in/copy-out). */
   returnArgs?: number[];
+  /** `inPlaceArgs`: the runtime keeps the task's result where it ran (never inline). */
+  inPlaceArgs?: number[];
 }
 
 /** Tag of a `RunRecord`. */

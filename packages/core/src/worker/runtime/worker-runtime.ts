@@ -440,8 +440,11 @@ export class WorkerRuntime {
     const waiters = this.waitingFor.get(task.id);
     // A result whose resultScope is exactly this processor (pinned state, e.g. a shard's piece)
     // stays here even when small: its consumers take this very object, and may mutate it.
+    // So does the result of a task that wrote its arguments in place (a view of that data).
     const rs = task.options.resultScope;
-    const pinned = rs instanceof ExactScope && rs.id === this.processor.id;
+    const pinned =
+      (rs instanceof ExactScope && rs.id === this.processor.id) ||
+      task.options.inPlaceArgs !== undefined;
     const inline =
       kept === undefined && !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
     if (!inline) this.store.set(task.id, value, bytes);
