@@ -68,10 +68,10 @@ describe('spawnDatadeps with Chunk and DTask arguments', () => {
         ctx.spawn(k.addInto, InOut(C), In(B));
         ctx.spawn(k.copyInto, Out(D), In(C));
       });
-      expect([...(await valueOf(B))]).toEqual([...b]);
-      expect([...(await valueOf(C))]).toEqual([...c]);
-      expect([...(await valueOf(D))]).toEqual([...c]);
-      expect([...(await valueOf(A))]).toEqual([...a]);
+      expect([...(await heldValue(B))]).toEqual([...b]);
+      expect([...(await heldValue(C))]).toEqual([...c]);
+      expect([...(await heldValue(D))]).toEqual([...c]);
+      expect([...(await heldValue(A))]).toEqual([...a]);
     });
 
     it(`tree reduction of 13 ${kind}s, ${memory} memory: equals the serial reduction`, async () => {
@@ -82,7 +82,7 @@ describe('spawnDatadeps with Chunk and DTask arguments', () => {
       for (const x of arrays) for (let i = 0; i < n; i++) expected[i] += x[i];
       const holders = arrays.map((x) => hold(ctx, kind, x));
       await treeReduce(addInto as (x: unknown, y: unknown) => void, holders, spawnOn(ctx));
-      expect([...(await valueOf(holders[0]))]).toEqual([...expected]);
+      expect([...(await heldValue(holders[0]))]).toEqual([...expected]);
     });
 
     it(`tiled Cholesky of a ${kind} through InOut(view(…)), ${memory} memory: equals the serial tile code`, async () => {
@@ -98,7 +98,7 @@ describe('spawnDatadeps with Chunk and DTask arguments', () => {
       choleskySerial(expected, tile);
       const held = hold(ctx, kind, matrix);
       await cholesky(held as DTask<StridedView<Float64Array>>, tile, spawnOn(ctx), n);
-      const got = await valueOf(held);
+      const got = await heldValue(held);
       expect(Array.from(got.data)).toEqual(Array.from(expected.data));
     });
   }
