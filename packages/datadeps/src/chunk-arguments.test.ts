@@ -33,7 +33,7 @@ function hold<T>(ctx: Context, kind: Kind, x: T): Holder<T> {
 }
 
 /** The data a holder holds now. */
-async function valueOf<T>(h: Holder<T>): Promise<T> {
+async function heldValue<T>(h: Holder<T>): Promise<T> {
   return isChunk(h) ? await h.fetch() : await h;
 }
 
