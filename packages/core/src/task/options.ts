@@ -50,7 +50,9 @@ export interface TaskOptions {
    * another thread or process, once its inputs have arrived, with the argument values about to
    * travel (`null` where the runtime finds an input by reference); returns the values to send
    * instead, e.g. only the tile of a large buffer that the task touches. Not called for a task
-   * that runs on the scheduler's thread (it receives its arguments as they are). Stays here.
+   * that runs on the scheduler's thread (it receives its arguments as they are). The values it
+   * returns in place of arguments belong to the message: their buffers are transferred, not
+   * copied. Stays here.
    */
   sendArgs?: (args: readonly unknown[]) => unknown[];
   /**

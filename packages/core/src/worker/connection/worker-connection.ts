@@ -23,6 +23,7 @@ import {
 import { Requests } from '../protocol/requests.js';
 import { applyReturnedArgs } from '../protocol/returned-args.js';
 import type { Transport } from '../protocol/transport.js';
+import { transferablesOf } from '../runtime/hand-over.js';
 import { hasTaskOrChunkArgs, inputsBeingMade, planArgs } from './outgoing-args.js';
 import { serveDynamic } from './serve-dynamic.js';
 import { unsendableArgument } from './unsendable-argument.js';
@@ -282,10 +283,17 @@ export class WorkerConnection implements Executor {
   private send(task: DTask<unknown>, args: unknown[], refs: ArgRefs | undefined): void {
     if (task.state !== TaskState.Running) return;
     const pack = task.options.sendArgs;
+    let transfer: ArrayBuffer[] | undefined;
     if (pack !== undefined) {
-      // Copy-in (the `sendArgs` option): what travels in place of the arguments.
+      // Copy-in (the `sendArgs` option): what travels in place of the arguments. The values it
+      // made for the message are the message's: their buffers move instead of being copied.
       try {
-        args = pack(args);
+        const packed = pack(args);
+        transfer = transferablesOf(
+          packed.filter((x, i) => x !== args[i]),
+          [],
+        );
+        args = packed;
       } catch (error) {
         this.sink?.fail(task, error);
         return;
@@ -297,10 +305,12 @@ export class WorkerConnection implements Executor {
     const options = toPlainOptions(task.options);
     const inherited = toPlainOptions(task.inherited);
     // Trailing undefined fields are left out: a shorter tuple to allocate and to clone.
-    if (inherited !== undefined) this.out.push([RUN, task.id, fn, args, refs, options, inherited]);
-    else if (options !== undefined) this.out.push([RUN, task.id, fn, args, refs, options]);
-    else if (refs !== undefined) this.out.push([RUN, task.id, fn, args, refs]);
-    else this.out.push([RUN, task.id, fn, args]);
+    if (inherited !== undefined)
+      this.out.push([RUN, task.id, fn, args, refs, options, inherited], transfer);
+    else if (options !== undefined)
+      this.out.push([RUN, task.id, fn, args, refs, options], transfer);
+    else if (refs !== undefined) this.out.push([RUN, task.id, fn, args, refs], transfer);
+    else this.out.push([RUN, task.id, fn, args], transfer);
   }
 
   flush(): void {
