@@ -40,7 +40,10 @@ describe('inPlaceArgs: a task runs where the data it writes is, and writes that 
   it('a result kept on the main thread is written on the main thread', async () => {
     current = inMemoryRig(2);
     const { ctx } = current;
-    const state = ctx.spawn({ scope: new ExactScope(ctx.localProc) }, () => ({ n: 0 }));
+    const state = ctx.spawn({ scope: new ExactScope(ctx.localProc) }, () => ({
+      n: 0,
+      pad: new Float64Array(0),
+    }));
     await state.wait();
     await ctx.spawn({ inPlaceArgs: [0] }, bump, state);
     const [n, where] = (await ctx.spawn({ inPlaceArgs: [0] }, bump, state)) as [number, string];
