@@ -22,6 +22,7 @@ export default defineConfig([
     entry: {
       'worker-main': 'src/worker/worker-main.ts',
       'heartbeat-thread': 'src/worker/heartbeat-thread.ts',
+      'thread-main': 'src/worker/thread-main.ts',
       'bin/dtask-worker': 'src/bin/dtask-worker.ts',
     },
     format: ['esm'],

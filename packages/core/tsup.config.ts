@@ -9,4 +9,6 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   keepNames: true,
+  // Loaded lazily by workers that meet a `.ts` module, from the user's own install.
+  external: ['tsx'],
 });

@@ -32,6 +32,7 @@ export type {
 } from './worker/protocol/protocol.js';
 export { INLINE_RESULT_BYTES } from './worker/protocol/protocol.js';
 export type { Transport } from './worker/protocol/transport.js';
+export { loadWorkerModule } from './worker/runtime/load-worker-module.js';
 export type { ValueAdapter } from './worker/runtime/value-adapter.js';
 export {
   startWorkerRuntime,

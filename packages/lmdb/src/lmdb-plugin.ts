@@ -91,17 +91,20 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
   return {
     name: 'lmdb',
     get spec(): PluginSpec {
+      const options = {
+        path: storePath(),
+        memoryLimit,
+        diskLimit,
+        policy,
+        durable,
+      } satisfies LmdbOptions;
       return {
         module: pluginModuleUrl(),
         factory: 'lmdb',
-        options: {
-          path: storePath(),
-          memoryLimit,
-          diskLimit,
-          policy,
-          durable,
-          sharedCounters: counters.buffer,
-        } satisfies LmdbOptions,
+        // Threads share this process's counters; a worker process keeps its own (its own
+        // memory budget), in the same store.
+        options: { ...options, sharedCounters: counters.buffer },
+        processOptions: options,
       };
     },
     get path() {

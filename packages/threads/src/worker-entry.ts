@@ -7,9 +7,9 @@ import type { PluginSpec, WorkerPluginHost } from '@dtask/core';
 import * as dtask from '@dtask/core';
 import {
   type LocalStore,
+  loadWorkerModule,
   recreatePlugin,
   startWorkerRuntime,
-  typescriptLoaderMissing,
   type WorkerRuntime,
 } from '@dtask/core/worker';
 import { portTransport } from './port-transport.js';
@@ -21,32 +21,8 @@ const data = workerData as ThreadWorkerData;
 // free-variable check counts it as one every runtime has).
 (globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
 
-let typescript: Promise<void> | undefined;
-
-/**
- * TypeScript modules: loader hooks the main thread registered (`node --import tsx`) do not reach
- * worker threads in Node 20, so register tsx here the first time a `.ts` module is loaded (it
- * must be installed, as it is wherever the main thread runs TypeScript through it).
- */
-function typescriptLoader(url: string): Promise<void> | undefined {
-  if (!URL.canParse(url) || !/\.[cm]?tsx?$/.test(new URL(url).pathname)) return undefined;
-  typescript ??= import('tsx/esm/api').then(
-    (api: { register(): unknown }) => {
-      api.register();
-    },
-    (error) => {
-      throw typescriptLoaderMissing(url, `thread ${data.worker}:${data.thread}`, error);
-    },
-  );
-  return typescript;
-}
-
-async function load(url: string): Promise<Record<string, unknown>> {
-  await typescriptLoader(url);
-  const ns = (await import(url)) as Record<string, unknown>;
-  const d = ns.default;
-  return d && typeof d === 'object' ? { ...(d as Record<string, unknown>), ...ns } : ns;
-}
+const where = `thread ${data.worker}:${data.thread}`;
+const load = (url: string) => loadWorkerModule(url, where);
 
 // Admin requests that come while the thread starts wait for the runtime.
 const early: AdminRequest[] = [];

@@ -14,13 +14,17 @@ describe('dtask-worker arguments', () => {
     expect(parseArgs(['--connect', '10.0.0.1:7000', '--secret-file', file], {})).toEqual({
       connect: '10.0.0.1:7000',
       secret: SECRET,
+      threads: 0,
       peerHost: undefined,
     });
     expect(
-      parseArgs(['--connect=h:1', '--peer-host', '10.0.0.2'], { DTASK_SECRET: SECRET }),
+      parseArgs(['--connect=h:1', '--peer-host', '10.0.0.2', '--threads', '3'], {
+        DTASK_SECRET: SECRET,
+      }),
     ).toEqual({
       connect: 'h:1',
       secret: SECRET,
+      threads: 3,
       peerHost: '10.0.0.2',
     });
   });
@@ -34,5 +38,8 @@ describe('dtask-worker arguments', () => {
     );
     expect(() => parseArgs(['--bogus'], {})).toThrow(ArgumentError);
     expect(() => parseArgs(['--connect'], {})).toThrow(/needs a value/);
+    expect(() =>
+      parseArgs(['--connect', 'h:1', '--threads', '-1'], { DTASK_SECRET: SECRET }),
+    ).toThrow(/--threads must be an integer/);
   });
 });

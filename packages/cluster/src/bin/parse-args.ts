@@ -4,11 +4,12 @@ import { parseAddress } from '../wire/address.js';
 import type { RunWorkerOptions } from '../worker/run-worker.js';
 
 /** `dtask-worker`'s usage text. */
-export const USAGE = `Usage: dtask-worker --connect host:port [--secret-file path] [--peer-host host]
+export const USAGE = `Usage: dtask-worker --connect host:port [--secret-file path] [--threads n] [--peer-host host]
 
 Joins a dtask scheduler started with cluster({ listen: 'host:port', secret }).
   --connect host:port   the scheduler's address
   --secret-file path    a file holding the shared secret (else the DTASK_SECRET variable)
+  --threads n           worker threads to run beside the main thread (default 0)
   --peer-host host      the address other workers reach this one on (default: the one used
                         to reach the scheduler)`;
 
@@ -21,7 +22,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): RunWorkerOpti
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [name, inline] = arg.split(/=(.*)/s, 2);
-    if (!['--connect', '--secret-file', '--peer-host'].includes(name)) {
+    if (!['--connect', '--secret-file', '--peer-host', '--threads'].includes(name)) {
       throw new ArgumentError(`dtask-worker: unknown argument '${arg}'\n\n${USAGE}`);
     }
     const value = inline ?? argv[++i];
@@ -50,5 +51,11 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): RunWorkerOpti
       'dtask-worker: give the shared secret (at least 16 characters) with --secret-file or the DTASK_SECRET variable',
     );
   }
-  return { connect, secret, peerHost: flags.get('--peer-host') };
+  const threads = Number(flags.get('--threads') ?? 0);
+  if (!Number.isInteger(threads) || threads < 0 || threads > 1023) {
+    throw new ArgumentError(
+      `dtask-worker: --threads must be an integer from 0 to 1023; got ${flags.get('--threads')}`,
+    );
+  }
+  return { connect, secret, threads, peerHost: flags.get('--peer-host') };
 }

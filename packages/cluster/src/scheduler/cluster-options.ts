@@ -6,6 +6,12 @@ export interface ClusterOptions {
   /** Local worker processes to start (workers 2 … n+1); default 0 when `listen` is given, else 2. */
   workers?: number;
   /**
+   * Worker threads each local worker process runs beside its main thread: threads 2 … m+1, so
+   * `scope({ worker: 2, thread: 3 })` is a thread of worker process 2; default 0 (one thread).
+   * Remote workers choose theirs (`dtask-worker --threads m`).
+   */
+  threads?: number;
+  /**
    * Also accept workers started elsewhere (`dtask-worker --connect host:port`) on this TCP
    * address, e.g. `'127.0.0.1:7000'`. Needs `secret`. Default: local workers only, over a
    * Unix socket in a private folder.
@@ -30,6 +36,7 @@ export interface ClusterOptions {
 /** `ClusterOptions` with every default filled in. */
 export interface ClusterSettings {
   workers: number;
+  threads: number;
   listen: Address | undefined;
   secret: string | undefined;
   heartbeatMs: number;
@@ -41,6 +48,7 @@ export interface ClusterSettings {
 
 const KNOWN = [
   'workers',
+  'threads',
   'listen',
   'secret',
   'allowRemote',
@@ -87,6 +95,12 @@ export function clusterSettings(options: ClusterOptions): ClusterSettings {
       `cluster({ workers }): must be an integer ≥ 0; got ${describeValue(options.workers)}`,
     );
   }
+  const threads = options.threads ?? 0;
+  if (!Number.isInteger(threads) || threads < 0 || threads > 1023) {
+    throw new ArgumentError(
+      `cluster({ threads }): must be an integer from 0 to 1023 (threads beside each worker's main thread); got ${describeValue(options.threads)}`,
+    );
+  }
   const { secret } = options;
   if (secret !== undefined && !(typeof secret === 'string' && secret.length >= 16)) {
     throw new ArgumentError(
@@ -118,6 +132,7 @@ export function clusterSettings(options: ClusterOptions): ClusterSettings {
   }
   return {
     workers,
+    threads,
     listen,
     secret,
     heartbeatMs,

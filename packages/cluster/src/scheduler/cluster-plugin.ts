@@ -7,6 +7,7 @@ import type { Link } from '../wire/link.js';
 import { type ClusterOptions, clusterSettings } from './cluster-options.js';
 import { ClusterServer } from './cluster-server.js';
 import { launchLocal } from './launch-local.js';
+import type { MemberConnection } from './member-connection.js';
 import { ProcessWorker } from './process-worker.js';
 import { nextWorkerId } from './worker-ids.js';
 
@@ -31,12 +32,18 @@ export interface ClusterPlugin extends Plugin {
 /** Consecutive failed starts after which a local worker id is not replaced again. */
 const MAX_START_FAILURES = 3;
 
-/** Specs of the context's plugins that have a worker side (`setupWorker`), in context order. */
+/**
+ * Specs of the context's plugins that have a worker side (`setupWorker`), in context order, as
+ * another process re-creates them (with their `processOptions` where they give some).
+ */
 function workerSidePlugins(host: PluginHost): PluginSpec[] {
   return host.context
     .pluginList()
     .filter((p) => p.spec !== undefined && typeof p.setupWorker === 'function')
-    .map((p) => p.spec as PluginSpec);
+    .map((p) => {
+      const { processOptions, ...spec } = p.spec as PluginSpec;
+      return processOptions === undefined ? spec : { ...spec, options: processOptions };
+    });
 }
 
 /**
@@ -51,7 +58,8 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const settings = clusterSettings(options);
   const secret = settings.secret ?? randomBytes(32).toString('hex');
   const workers = new Map<number, ProcessWorker>();
-  const linked = new Map<number, Set<number>>();
+  /** Peer links between threads of worker processes, by processor id, both ways. */
+  const linked = new Map<string, Set<string>>();
   const startFailures = new Map<number, number>();
   const violations: Violation[] = [];
   const modules: string[] = [];
@@ -65,9 +73,9 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       worker,
       scheduler: host!.context.scheduler,
       modules: host!.context.modules,
-      linkedTo: (other: WorkerConnection) => {
-        const peer = [...workers.values()].find((p) => p.connection === other);
-        return peer !== undefined && (linked.get(worker)?.has(peer.worker) ?? false);
+      linkedTo: (self: MemberConnection, other: WorkerConnection) => {
+        const peer = memberOf(other);
+        return peer !== undefined && (linked.get(self.proc.id)?.has(peer.proc.id) ?? false);
       },
       onLost: (lost, reason) => onLost(lost, reason),
     });
@@ -75,8 +83,16 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     return w;
   };
 
-  /** Records that workers `a` and `b` have a peer link (made by whichever joined later). */
-  const addEdge = (a: number, b: number): void => {
+  /** The thread of a worker process behind a connection, if it is one of this cluster's. */
+  const memberOf = (connection: WorkerConnection): MemberConnection | undefined => {
+    for (const w of workers.values()) {
+      for (const m of w.members.values()) if (m.connection === connection) return m;
+    }
+    return undefined;
+  };
+
+  /** Records that threads `a` and `b` have a peer link (made by whichever joined later). */
+  const addEdge = (a: string, b: string): void => {
     if (!linked.has(a)) linked.set(a, new Set());
     if (!linked.has(b)) linked.set(b, new Set());
     linked.get(a)!.add(b);
@@ -85,9 +101,11 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
 
   const onLost = (w: ProcessWorker, reason: string): void => {
     if (workers.get(w.worker) !== w) return;
-    host!.removeProcessor(w.proc);
-    for (const set of linked.values()) set.delete(w.worker);
-    linked.delete(w.worker);
+    for (const proc of w.procs) {
+      host!.removeProcessor(proc);
+      for (const set of linked.values()) set.delete(proc.id);
+      linked.delete(proc.id);
+    }
     if (closing || host!.context.isClosed || w.child === undefined) {
       workers.delete(w.worker);
       return;
@@ -108,8 +126,10 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
 
   const startLocal = (worker: number): ProcessWorker => {
     const w = record(worker);
+    w.setThreads(settings.threads);
     w.child = launchLocal({
       worker,
+      threads: settings.threads,
       connect: server!.unixAddress,
       secret,
       execArgv: settings.execArgv,
@@ -117,7 +137,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     w.child.once('exit', (code, signal) =>
       w.lose(`its process exited (${signal ?? `code ${code}`})`),
     );
-    host!.addProcessor(w.proc, w.connection);
+    for (const m of w.members.values()) host!.addProcessor(m.proc, m.connection);
     return w;
   };
 
@@ -135,27 +155,40 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       return true;
     }
     if (hello.role !== 'worker') return false;
+    const thread = hello.thread ?? 1;
     let w = hello.worker === undefined ? undefined : workers.get(hello.worker);
-    if (w !== undefined && (w.link !== undefined || w.exited)) return false; // taken
-    if (w === undefined) {
-      if (hello.worker !== undefined) return false; // an id this cluster did not give
-      w = record(nextWorkerId());
-    }
-    topology().setNode(w.worker, hello.host);
-    // Every worker that has joined listens for peers (links wait there until its runtime runs).
-    const peers = [...workers.values()].filter((p) => p !== w && !p.exited && p.peerAddress);
-    w.join(link, hello.peerAddress, {
+    if (thread === 1) {
+      if (w !== undefined && (w.link !== undefined || w.exited)) return false; // taken
+      if (w === undefined) {
+        if (hello.worker !== undefined) return false; // an id this cluster did not give
+        w = record(nextWorkerId());
+      }
+      w.setThreads(hello.threads ?? 0);
+      topology().setNode(w.worker, hello.host);
+      const joined = w;
+      joined.ready.then(() => startFailures.delete(joined.worker));
+    } else if (w === undefined || w.exited || w.link === undefined) return false;
+    const member = w.members.get(thread);
+    if (member === undefined || member.link !== undefined) return false; // not expected, or taken
+    // Every thread that has joined listens for peers (links wait there until its runtime runs).
+    const peers = [...workers.values()]
+      .filter((p) => !p.exited)
+      .flatMap((p) => [...p.members.values()])
+      .filter((m) => m !== member && m.peerAddress !== undefined && !m.link?.isClosed);
+    w.join(thread, link, hello.peerAddress, {
       specs: workerSidePlugins(host!),
       modules: [...modules],
-      peers: peers.map((p) => ({ holder: p.proc.id, worker: p.worker, address: p.peerAddress! })),
+      peers: peers.map((m) => ({
+        holder: m.proc.id,
+        worker: m.proc.worker,
+        address: m.peerAddress!,
+      })),
     });
-    const joined = w;
-    joined.ready.then((linkedTo) => {
-      for (const p of peers)
-        if (!p.exited && linkedTo.includes(p.worker)) addEdge(joined.worker, p.worker);
-      startFailures.delete(joined.worker);
-      // A remote worker's processor is added once it serves (a local one's was at start).
-      if (joined.child === undefined) host!.addProcessor(joined.proc, joined.connection);
+    const local = w.child !== undefined;
+    member.ready.then((linkedTo) => {
+      for (const p of peers) if (linkedTo.includes(p.proc.id)) addEdge(member.proc.id, p.proc.id);
+      // A remote worker's threads are added once they serve (a local one's were at start).
+      if (!local) host!.addProcessor(member.proc, member.connection);
     });
     return true;
   };
@@ -202,18 +235,16 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     },
     async loadModule(url) {
       modules.push(url);
-      await Promise.all(
-        [...workers.values()].filter((w) => w.wasReady).map((w) => w.loadModule(url)),
-      );
+      await Promise.all([...workers.values()].map((w) => w.loadModule(url)));
     },
     async close() {
       closing = true;
       if (timer) clearInterval(timer);
       const live = [...workers.values()].filter((w) => !w.exited);
-      for (const w of live) {
-        host?.removeProcessor(w.proc);
-        const error = new WorkerLostError(`The context closed while the task was on ${w.proc.id}`);
-        for (const task of [...w.connection.inFlight.values()])
+      for (const m of live.flatMap((w) => [...w.members.values()])) {
+        host?.removeProcessor(m.proc);
+        const error = new WorkerLostError(`The context closed while the task was on ${m.proc.id}`);
+        for (const task of [...m.connection.inFlight.values()])
           host?.context.scheduler.fail(task, error);
       }
       await Promise.all(live.map((w) => w.terminate()));

@@ -4,11 +4,12 @@ import { distFile } from '../dist-file.js';
 
 /**
  * Starts a local worker process: node running this package's `worker-main.js`, told where to
- * connect and its id through its environment, with the secret (never on its command line).
+ * connect, its id and how many extra threads to run through its environment, with the secret (never on its command line).
  * Its output goes to this process's. It keeps node alive until `unref()`ed (once it serves).
  */
 export function launchLocal(options: {
   worker: number;
+  threads: number;
   connect: string;
   secret: string;
   execArgv: string[];
@@ -22,6 +23,7 @@ export function launchLocal(options: {
         DTASK_CONNECT: options.connect,
         DTASK_SECRET: options.secret,
         DTASK_WORKER: String(options.worker),
+        DTASK_THREADS: String(options.threads),
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     },

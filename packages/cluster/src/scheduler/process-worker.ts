@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { ThreadProc, WorkerLostError } from '@dtask/core';
-import { WorkerConnection } from '@dtask/core/worker';
-import type { AdminFromWorker, AdminToWorker } from '../wire/admin.js';
-import { DeferredTransport } from '../wire/deferred-transport.js';
+import { type ThreadProc, WorkerLostError } from '@dtask/core';
+import type { WorkerConnection } from '@dtask/core/worker';
+import type { AdminToWorker } from '../wire/admin.js';
 import type { Link } from '../wire/link.js';
+import { MemberConnection } from './member-connection.js';
 
 /** How to make the scheduler's record of one worker process. */
 export interface ProcessWorkerOptions {
@@ -11,57 +11,33 @@ export interface ProcessWorkerOptions {
   scheduler: ConstructorParameters<typeof WorkerConnection>[1]['scheduler'];
   /** The context's `everywhere` modules by URL (its live map). */
   modules: Map<string, Record<string, unknown>>;
-  /** Whether this worker's runtime has a peer link to the one behind `other`. */
-  linkedTo: (other: WorkerConnection) => boolean;
+  /** Whether the runtime behind `self` has a peer link to the one behind `other`. */
+  linkedTo: (self: MemberConnection, other: WorkerConnection) => boolean;
   /** Called once when the worker is gone, before its tasks are handed back. */
   onLost: (worker: ProcessWorker, reason: string) => void;
 }
 
 /**
- * The scheduler's record of one worker process: its processor (`ThreadProc(worker, 1)`), the
- * `WorkerConnection` the scheduler sends its tasks through, its links (the protocol link and
- * the heartbeat thread's), and, for a local worker, its child process.
+ * The scheduler's record of one worker process: its threads (`ThreadProc(worker, 1)` for its
+ * main thread, then 2, 3, … for the worker threads it runs), each a `MemberConnection` with a
+ * link of its own; the heartbeat thread's link; and, for a local worker, its child process. The
+ * process lives and dies as one: losing any of its links loses all its threads.
  */
 export class ProcessWorker {
-  readonly proc: ThreadProc;
-  readonly connection: WorkerConnection;
-  private readonly transport = new DeferredTransport();
-  link: Link | undefined;
+  /** Its threads by number; thread 1 is the process's main thread. */
+  readonly members = new Map<number, MemberConnection>();
   heartbeat: Link | undefined;
   child: ChildProcess | undefined;
-  /** Where its peers reach it (`unix:` or `tcp:`). */
-  peerAddress: string | undefined;
   /** When it was started or began joining (`performance.now()`), and when it joined. */
   readonly startedAt = performance.now();
   joinedAt: number | undefined;
-  /** Set when it said it is set up and serving. */
-  wasReady = false;
   /** Set once it is gone. */
   exited = false;
   /** Why it was lost, once it was. */
   lostReason: string | undefined;
-  /** Resolves when it serves tasks, to the workers it linked to; rejects if it is lost first. */
-  readonly ready: Promise<number[]>;
-  private readyResolve!: (peers: number[]) => void;
-  private readyReject!: (e: Error) => void;
-  private nextReq = 1;
-  private readonly loads = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
 
   constructor(private readonly options: ProcessWorkerOptions) {
-    this.proc = new ThreadProc(options.worker, 1);
-    this.connection = new WorkerConnection(this.transport, {
-      processor: this.proc,
-      scheduler: options.scheduler,
-      modules: options.modules,
-      linkedTo: options.linkedTo,
-      terminate: () => this.lose('ended by the scheduler (a cancelled task did not stop)'),
-      onLost: () => this.lose('its connection closed'),
-    });
-    this.ready = new Promise((resolve, reject) => {
-      this.readyResolve = resolve;
-      this.readyReject = reject;
-    });
-    this.ready.catch(() => {});
+    this.addMember(1);
   }
 
   /** The worker id. */
@@ -69,18 +45,59 @@ export class ProcessWorker {
     return this.options.worker;
   }
 
-  /** Takes the link the process joined on and sends it what to set up. */
+  /** Its main thread's processor (`thread:<worker>:1`). */
+  get proc(): ThreadProc {
+    return this.main.proc;
+  }
+
+  /** Its main thread's connection. */
+  get connection(): WorkerConnection {
+    return this.main.connection;
+  }
+
+  /** Its main thread's link, once it joined. */
+  get link(): Link | undefined {
+    return this.main.link;
+  }
+
+  /** Where its main thread's peers reach it. */
+  get peerAddress(): string | undefined {
+    return this.main.peerAddress;
+  }
+
+  /** Every thread's processor, main thread first. */
+  get procs(): ThreadProc[] {
+    return [...this.members.values()].map((m) => m.proc);
+  }
+
+  /** Whether every thread it runs serves tasks. */
+  get wasReady(): boolean {
+    return [...this.members.values()].every((m) => m.wasReady);
+  }
+
+  /** Resolves when every thread serves tasks; rejects if the process is lost first. */
+  get ready(): Promise<void> {
+    return Promise.all([...this.members.values()].map((m) => m.ready)).then(() => {});
+  }
+
+  private get main(): MemberConnection {
+    return this.members.get(1)!;
+  }
+
+  /** Records that it runs `count` threads beside its main thread (2 … count+1). */
+  setThreads(count: number): void {
+    for (let thread = 2; thread <= count + 1; thread++) this.addMember(thread);
+  }
+
+  /** Takes the link one of its threads joined on and sends it what to set up. */
   join(
+    thread: number,
     link: Link,
     peerAddress: string,
     init: Omit<Extract<AdminToWorker, { op: 'init' }>, 'op' | 'worker'>,
   ): void {
-    this.link = link;
-    this.peerAddress = peerAddress;
-    this.joinedAt = performance.now();
-    link.onAdmin((m) => this.admin(m as AdminFromWorker));
-    link.sendAdmin({ op: 'init', worker: this.worker, ...init } satisfies AdminToWorker);
-    this.transport.attach(link);
+    if (thread === 1) this.joinedAt = performance.now();
+    this.members.get(thread)!.join(link, peerAddress, { op: 'init', worker: this.worker, ...init });
   }
 
   /** Takes the link of the process's heartbeat thread. */
@@ -99,10 +116,10 @@ export class ProcessWorker {
    */
   probe(now: number, timeoutMs: number, startTimeoutMs: number): void {
     if (this.exited) return;
-    if (this.joinedAt === undefined) {
+    if (this.joinedAt === undefined || !this.wasReady) {
       if (now - this.startedAt > startTimeoutMs)
-        this.lose(`it did not join within ${startTimeoutMs} ms`);
-      return;
+        this.lose(`it did not join and serve within ${startTimeoutMs} ms`);
+      if (this.joinedAt === undefined) return;
     }
     if (this.heartbeat === undefined) {
       if (now - this.joinedAt > timeoutMs)
@@ -116,14 +133,11 @@ export class ProcessWorker {
     } else this.heartbeat.ping();
   }
 
-  /** Loads an `everywhere` module there. */
-  loadModule(url: string): Promise<void> {
-    if (this.exited || this.link === undefined) return Promise.resolve();
-    const req = this.nextReq++;
-    return new Promise((resolve, reject) => {
-      this.loads.set(req, { resolve, reject });
-      this.link!.sendAdmin({ op: 'load', req, url } satisfies AdminToWorker);
-    });
+  /** Loads an `everywhere` module in each of its threads that serves (others get it on joining). */
+  async loadModule(url: string): Promise<void> {
+    if (this.exited) return;
+    const serving = [...this.members.values()].filter((m) => m.wasReady);
+    await Promise.all(serving.map((m) => m.loadModule(url)));
   }
 
   /** Declares it gone (once): ends the process, closes its links; its tasks go back. */
@@ -135,20 +149,16 @@ export class ProcessWorker {
       this.child.kill('SIGKILL');
     }
     const error = new WorkerLostError(`Worker process ${this.worker} was lost: ${reason}`);
-    this.readyReject(error);
-    for (const l of this.loads.values()) l.reject(error);
-    this.loads.clear();
     this.options.onLost(this, reason);
     this.heartbeat?.close();
-    if (this.link) this.link.close();
-    this.transport.fail(error);
+    for (const m of this.members.values()) m.fail(error);
   }
 
   /** Ends it on purpose (its tasks are not counted against them); resolves once it is gone. */
   async terminate(graceMs = 2000): Promise<void> {
     if (this.exited) return;
     this.link?.sendAdmin({ op: 'exit' } satisfies AdminToWorker);
-    await this.connection.close();
+    await Promise.all([...this.members.values()].map((m) => m.connection.close()));
     const child = this.child;
     if (child && child.exitCode === null && child.signalCode === null) {
       await new Promise<void>((resolve) => {
@@ -161,21 +171,23 @@ export class ProcessWorker {
     }
     this.exited = true;
     this.heartbeat?.close();
-    this.link?.close();
+    for (const m of this.members.values()) m.link?.close();
   }
 
-  private admin(m: AdminFromWorker): void {
-    if (m.op === 'ready') {
-      this.wasReady = true;
-      // Kept alive while it starts (so awaiting `ready()` keeps node running); idle, it does not.
-      this.child?.unref();
-      this.readyResolve(m.peers);
-      return;
-    }
-    const waiting = this.loads.get(m.req);
-    if (!waiting) return;
-    this.loads.delete(m.req);
-    if (m.op === 'loaded') waiting.resolve();
-    else waiting.reject(new Error(`worker ${this.worker} could not load the module: ${m.error}`));
+  private addMember(thread: number): void {
+    if (this.members.has(thread)) return;
+    const member: MemberConnection = new MemberConnection({
+      worker: this.worker,
+      thread,
+      scheduler: this.options.scheduler,
+      modules: this.options.modules,
+      linkedTo: (other) => this.options.linkedTo(member, other),
+      onLost: (reason) => this.lose(reason),
+    });
+    this.members.set(thread, member);
+    // Kept alive while it starts (so awaiting `ready` keeps node running); idle, it does not.
+    member.ready.then(() => {
+      if (this.wasReady) this.child?.unref();
+    });
   }
 }

@@ -24,7 +24,7 @@ export type AdminToWorker =
 
 /** Administration messages, worker → scheduler. */
 export type AdminFromWorker =
-  /** Set up and linked to `peers` (worker ids): it serves tasks now. */
-  | { op: 'ready'; peers: number[] }
+  /** Set up and linked to `peers` (the processor ids of the threads it linked to): it serves tasks now. */
+  | { op: 'ready'; peers: string[] }
   | { op: 'loaded'; req: number }
   | { op: 'loadFailed'; req: number; error: string };

@@ -4,12 +4,24 @@ import type { Link } from './link.js';
 
 /** What a connecting side says about itself; bound into its proof, so it cannot be swapped. */
 export type Hello =
-  /** A worker process joining: its id if the scheduler gave it one, where its peers reach it. */
-  | { role: 'worker'; worker?: number; pid: number; host: string; peerAddress: string }
+  /**
+   * A worker process's thread joining: thread 1 (the process's main thread) with its id if the
+   * scheduler gave it one and how many more threads it runs; threads 2 … with their process's id.
+   * `peerAddress` is where the thread's peers reach it.
+   */
+  | {
+      role: 'worker';
+      worker?: number;
+      thread?: number;
+      threads?: number;
+      pid: number;
+      host: string;
+      peerAddress: string;
+    }
   /** A worker's heartbeat thread. */
   | { role: 'heartbeat'; worker: number }
-  /** A worker opening a peer link to another worker. */
-  | { role: 'peer'; worker: number };
+  /** A worker's thread opening a peer link to another worker's thread (default thread 1). */
+  | { role: 'peer'; worker: number; thread?: number };
 
 function mac(secret: string, ...parts: string[]): Buffer {
   return createHmac('sha256', secret).update(parts.join('|')).digest();

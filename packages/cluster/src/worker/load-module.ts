@@ -1,9 +1,9 @@
+import { loadWorkerModule } from '@dtask/core/worker';
+
 /**
  * Loads an `everywhere` module (or a plugin's module) in a worker process: its namespace, with
- * a default export's members merged in as the main side does.
+ * a default export's members merged in as the main side does; a `.ts` module registers tsx.
  */
-export async function loadModule(url: string): Promise<Record<string, unknown>> {
-  const ns = (await import(url)) as Record<string, unknown>;
-  const d = ns.default;
-  return d && typeof d === 'object' ? { ...(d as Record<string, unknown>), ...ns } : ns;
+export function loadModule(url: string): Promise<Record<string, unknown>> {
+  return loadWorkerModule(url, `worker process ${process.pid}`);
 }

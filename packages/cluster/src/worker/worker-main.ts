@@ -4,7 +4,7 @@
 import { ClusterError } from '../cluster-error.js';
 import { runWorker } from './run-worker.js';
 
-const { DTASK_CONNECT, DTASK_SECRET, DTASK_WORKER } = process.env;
+const { DTASK_CONNECT, DTASK_SECRET, DTASK_WORKER, DTASK_THREADS } = process.env;
 delete process.env.DTASK_SECRET;
 if (!DTASK_CONNECT || !DTASK_SECRET || !DTASK_WORKER) {
   throw new ClusterError(
@@ -12,9 +12,12 @@ if (!DTASK_CONNECT || !DTASK_SECRET || !DTASK_WORKER) {
     'worker-main is started by cluster(); use dtask-worker to join by hand',
   );
 }
-runWorker({ connect: DTASK_CONNECT, secret: DTASK_SECRET, worker: Number(DTASK_WORKER) }).catch(
-  (error: unknown) => {
-    process.stderr.write(`dtask worker ${DTASK_WORKER}: ${error}\n`);
-    process.exit(1);
-  },
-);
+runWorker({
+  connect: DTASK_CONNECT,
+  secret: DTASK_SECRET,
+  worker: Number(DTASK_WORKER),
+  threads: Number(DTASK_THREADS ?? 0),
+}).catch((error: unknown) => {
+  process.stderr.write(`dtask worker ${DTASK_WORKER}: ${error}\n`);
+  process.exit(1);
+});

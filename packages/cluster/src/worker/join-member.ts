@@ -1,0 +1,224 @@
+import { createServer, type Server } from 'node:net';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PluginSpec, WorkerPluginHost } from '@dtask/core';
+import * as dtask from '@dtask/core';
+import {
+  type LocalStore,
+  recreatePlugin,
+  startWorkerRuntime,
+  type WorkerRuntime,
+} from '@dtask/core/worker';
+import { ClusterError } from '../cluster-error.js';
+import { type Address, formatAddress, parseAddress } from '../wire/address.js';
+import type { AdminFromWorker, AdminToWorker, PeerInfo } from '../wire/admin.js';
+import { connectLink } from '../wire/connect.js';
+import { acceptHandshake, offerHandshake } from '../wire/handshake.js';
+import { Link } from '../wire/link.js';
+import { linkTransport } from '../wire/link-transport.js';
+import { loadModule } from './load-module.js';
+
+/** How one thread of a worker process joins the scheduler. */
+export interface MemberOptions {
+  /** The scheduler: `host:port` or `unix:/path`. */
+  connect: string;
+  /** The shared secret (both sides prove it before anything else is read). */
+  secret: string;
+  /** The worker id, when known (a local worker's, or any thread after the first). */
+  worker?: number;
+  /** This thread's number in its process: 1 for the main thread. */
+  thread: number;
+  /** Thread 1 only: how many more threads the process runs (2 … threads+1). */
+  threads?: number;
+  /** The host this thread's peers connect to; default: the address it reached the scheduler from. */
+  peerHost?: string;
+  /** Largest frame accepted (bytes). */
+  maxFrameBytes: number;
+  /** How long a handshake may take (ms). */
+  handshakeTimeoutMs: number;
+}
+
+/** A thread that has joined: its link to the scheduler, its runtime, and its worker id. */
+export interface Member {
+  link: Link;
+  runtime: WorkerRuntime;
+  worker: number;
+}
+
+type Init = Extract<AdminToWorker, { op: 'init' }>;
+
+/**
+ * Joins one thread of a worker process to the scheduler as its own member (its own link, its
+ * own processor `thread:<worker>:<thread>`): proves the secret, takes the scheduler's `init`,
+ * loads the `everywhere` modules, re-creates the context's worker-side plugins, links to the
+ * other members listed (peer links, for moving results directly), and runs core's worker
+ * runtime until the link closes. Says `ready` once it serves tasks.
+ */
+export async function joinMember(options: MemberOptions): Promise<Member> {
+  const scheduler = parseAddress(options.connect, 'connect');
+  const linkOptions = {
+    maxFrameBytes: options.maxFrameBytes,
+    onViolation: (e: ClusterError) => process.emitWarning(`dtask worker: ${e.message}`),
+  };
+  const { secret, thread, handshakeTimeoutMs: handshakeMs } = options;
+  (globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
+
+  const link = await connectLink(scheduler, linkOptions);
+  const peers = await listenForPeers(scheduler, link, options);
+  const init = new Promise<Init>((resolve) => {
+    link.onAdmin((m) => {
+      if ((m as AdminToWorker).op === 'init') resolve(m as Init);
+    });
+  });
+  await offerHandshake(
+    link,
+    secret,
+    {
+      role: 'worker',
+      worker: options.worker,
+      thread,
+      threads: options.threads,
+      pid: process.pid,
+      host: hostname(),
+      peerAddress: formatAddress(peers.address),
+    },
+    handshakeMs,
+  );
+  const { worker, modules: urls, specs, peers: others } = await init;
+
+  const modules = new Map<string, Record<string, unknown>>();
+  for (const url of urls) modules.set(url, await loadModule(url));
+  const store = await setupPlugins(specs, worker, thread);
+  // Outgoing peer links are made before the runtime serves: a task sent at once may need them.
+  // A peer that cannot be reached (it died meanwhile) is left out: the scheduler is told which
+  // links exist, and results of the others come through it.
+  const hello = { role: 'peer' as const, worker, thread };
+  const outgoing = (
+    await Promise.all(
+      others.map((p) =>
+        connectPeer(p, hello, secret, linkOptions, handshakeMs).catch(() => undefined),
+      ),
+    )
+  ).filter((x) => x !== undefined);
+
+  const runtime = startWorkerRuntime(linkTransport(link), {
+    worker,
+    thread,
+    idBase: (worker * 1024 + thread) * 2 ** 32,
+    modules,
+    setProcessWorker: true,
+    store,
+  });
+  for (const [url, ns] of modules) runtime.addModule(url, ns);
+  for (const [holder, peerLink] of outgoing) runtime.connectPeer(holder, linkTransport(peerLink));
+  peers.serve(runtime);
+
+  link.onAdmin((m) => admin(runtime, link, m as AdminToWorker));
+  link.sendAdmin({ op: 'ready', peers: outgoing.map(([h]) => h) } satisfies AdminFromWorker);
+  return { link, runtime, worker };
+}
+
+/** Re-creates each plugin from its spec and runs its worker side; returns the store one set. */
+async function setupPlugins(
+  specs: PluginSpec[],
+  worker: number,
+  thread: number,
+): Promise<LocalStore | undefined> {
+  let store: LocalStore | undefined;
+  const host: WorkerPluginHost = { worker, thread, setLocalStore: (s) => (store = s) };
+  for (const spec of specs) {
+    try {
+      const plugin = await recreatePlugin(spec, loadModule);
+      await plugin.setupWorker?.(host);
+    } catch (error) {
+      process.emitWarning(
+        `dtask: plugin ${spec.module} could not be set up in thread ${worker}:${thread}: ${error}`,
+      );
+    }
+  }
+  return store;
+}
+
+function admin(runtime: WorkerRuntime, link: Link, m: AdminToWorker): void {
+  if (m.op === 'exit') process.exit(0);
+  if (m.op !== 'load') return;
+  loadModule(m.url).then(
+    (ns) => {
+      runtime.addModule(m.url, ns);
+      link.sendAdmin({ op: 'loaded', req: m.req } satisfies AdminFromWorker);
+    },
+    (error) =>
+      link.sendAdmin({
+        op: 'loadFailed',
+        req: m.req,
+        error: String(error),
+      } satisfies AdminFromWorker),
+  );
+}
+
+async function connectPeer(
+  peer: PeerInfo,
+  hello: { role: 'peer'; worker: number; thread: number },
+  secret: string,
+  linkOptions: ConstructorParameters<typeof Link>[1],
+  handshakeMs: number,
+): Promise<[string, Link]> {
+  const link = await connectLink(parseAddress(peer.address), linkOptions);
+  await offerHandshake(link, secret, hello, handshakeMs);
+  return [peer.holder, link];
+}
+
+/**
+ * A server for peer links: on a Unix socket beside the scheduler's for a local worker, else on
+ * TCP on the interface that reached the scheduler. Links that come before the runtime runs wait.
+ */
+async function listenForPeers(
+  scheduler: Address,
+  link: Link,
+  options: MemberOptions,
+): Promise<{ address: Address; serve(runtime: WorkerRuntime): void }> {
+  const server: Server = createServer();
+  const name = `peer-${process.pid}-${options.thread}.sock`;
+  const address: Address =
+    'path' in scheduler
+      ? { path: join(scheduler.path.replace(/[^/]*$/, '') || tmpdir(), name) }
+      : { host: options.peerHost ?? link.socket.localAddress ?? '127.0.0.1', port: 0 };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e) =>
+      reject(
+        new ClusterError('connect', `Cannot listen for peers on ${formatAddress(address)}: ${e}`),
+      ),
+    );
+    if ('path' in address) server.listen(address.path, resolve);
+    else server.listen(address.port, address.host, resolve);
+  });
+  server.unref();
+  const bound = server.address();
+  const actual: Address =
+    'path' in address || bound === null || typeof bound === 'string'
+      ? address
+      : { host: address.host, port: bound.port };
+  // Peers may link before this thread's runtime runs (they join around the same time): their
+  // links wait for it.
+  let runtime: WorkerRuntime | undefined;
+  const waiting: [string, Link][] = [];
+  server.on('connection', (socket) => {
+    const peer = new Link(socket, { maxFrameBytes: options.maxFrameBytes });
+    acceptHandshake(peer, options.secret, options.handshakeTimeoutMs).then((hello) => {
+      if (hello.role !== 'peer') return peer.close();
+      peer.socket.unref();
+      const holder = `thread:${hello.worker}:${hello.thread ?? 1}`;
+      if (runtime) runtime.connectPeer(holder, linkTransport(peer));
+      else waiting.push([holder, peer]);
+    });
+  });
+  return {
+    address: actual,
+    serve(r) {
+      runtime = r;
+      for (const [holder, peer] of waiting.splice(0)) {
+        if (!peer.isClosed) r.connectPeer(holder, linkTransport(peer));
+      }
+    },
+  };
+}
