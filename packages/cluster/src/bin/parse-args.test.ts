@@ -41,5 +41,13 @@ describe('dtask-worker arguments', () => {
     expect(() =>
       parseArgs(['--connect', 'h:1', '--threads', '-1'], { DTASK_SECRET: SECRET }),
     ).toThrow(/--threads must be an integer/);
+    expect(() =>
+      parseArgs(['--connect', 'h:1', '--tls-cert', '/x.pem'], { DTASK_SECRET: SECRET }),
+    ).toThrow(/--tls-cert and --tls-key together/);
+    expect(() =>
+      parseArgs(['--connect', 'h:1', '--tls-cert', '/nonexistent', '--tls-key', '/nonexistent'], {
+        DTASK_SECRET: SECRET,
+      }),
+    ).toThrow(/cannot read --tls-cert/);
   });
 });

@@ -1,17 +1,42 @@
 import { readFileSync } from 'node:fs';
 import { ArgumentError } from '@dtask/core';
 import { parseAddress } from '../wire/address.js';
+import { tlsConfig } from '../wire/tls-config.js';
 import type { RunWorkerOptions } from '../worker/run-worker.js';
 
 /** `dtask-worker`'s usage text. */
 export const USAGE = `Usage: dtask-worker --connect host:port [--secret-file path] [--threads n] [--peer-host host]
+                    [--tls-cert path --tls-key path [--tls-ca path]]
 
 Joins a dtask scheduler started with cluster({ listen: 'host:port', secret }).
   --connect host:port   the scheduler's address
   --secret-file path    a file holding the shared secret (else the DTASK_SECRET variable)
   --threads n           worker threads to run beside the main thread (default 0)
   --peer-host host      the address other workers reach this one on (default: the one used
-                        to reach the scheduler)`;
+                        to reach the scheduler)
+  --tls-cert path       TLS (a scheduler started with cluster({ tls })): this worker's
+  --tls-key path          certificate and key, shown to its peers (PEM files)
+  --tls-ca path         the authority the scheduler's and peers' certificates chain to`;
+
+const FLAGS = [
+  '--connect',
+  '--secret-file',
+  '--peer-host',
+  '--threads',
+  '--tls-cert',
+  '--tls-key',
+  '--tls-ca',
+];
+
+function readFlagFile(flag: string, file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ArgumentError(
+      `dtask-worker: cannot read ${flag} ${file}: ${(error as Error).message}`,
+    );
+  }
+}
 
 /**
  * Reads `dtask-worker`'s command line and environment.
@@ -22,7 +47,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): RunWorkerOpti
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [name, inline] = arg.split(/=(.*)/s, 2);
-    if (!['--connect', '--secret-file', '--peer-host', '--threads'].includes(name)) {
+    if (!FLAGS.includes(name)) {
       throw new ArgumentError(`dtask-worker: unknown argument '${arg}'\n\n${USAGE}`);
     }
     const value = inline ?? argv[++i];
@@ -36,16 +61,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): RunWorkerOpti
     throw new ArgumentError(`dtask-worker: --connect is required\n\n${USAGE}`);
   parseAddress(connect, '--connect');
   const file = flags.get('--secret-file');
-  let secret: string | undefined;
-  if (file !== undefined) {
-    try {
-      secret = readFileSync(file, 'utf8').trim();
-    } catch (error) {
-      throw new ArgumentError(
-        `dtask-worker: cannot read --secret-file ${file}: ${(error as Error).message}`,
-      );
-    }
-  } else secret = env.DTASK_SECRET;
+  const secret = file !== undefined ? readFlagFile('--secret-file', file).trim() : env.DTASK_SECRET;
   if (!secret || secret.length < 16) {
     throw new ArgumentError(
       'dtask-worker: give the shared secret (at least 16 characters) with --secret-file or the DTASK_SECRET variable',
@@ -57,5 +73,22 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): RunWorkerOpti
       `dtask-worker: --threads must be an integer from 0 to 1023; got ${flags.get('--threads')}`,
     );
   }
-  return { connect, secret, threads, peerHost: flags.get('--peer-host') };
+  const [cert, key, ca] = ['--tls-cert', '--tls-key', '--tls-ca'].map((f) => flags.get(f));
+  if ((cert === undefined) !== (key === undefined) || (ca !== undefined && cert === undefined)) {
+    throw new ArgumentError(
+      'dtask-worker: TLS needs --tls-cert and --tls-key together (and --tls-ca for an authority of your own)',
+    );
+  }
+  const tls =
+    cert === undefined
+      ? undefined
+      : tlsConfig(
+          {
+            cert: readFlagFile('--tls-cert', cert),
+            key: readFlagFile('--tls-key', key!),
+            ca: ca === undefined ? undefined : readFlagFile('--tls-ca', ca),
+          },
+          'dtask-worker --tls-*',
+        );
+  return { connect, secret, threads, peerHost: flags.get('--peer-host'), ...(tls && { tls }) };
 }

@@ -1,5 +1,6 @@
 import { ArgumentError, describeValue } from '@dtask/core';
 import { type Address, isLoopback, parseAddress } from '../wire/address.js';
+import { type TlsConfig, tlsConfig } from '../wire/tls-config.js';
 
 /** Options of `cluster()`. */
 export interface ClusterOptions {
@@ -19,6 +20,12 @@ export interface ClusterOptions {
   listen?: string;
   /** The shared secret workers must prove; default: a random one (local workers only). */
   secret?: string;
+  /**
+   * TLS on `listen`: the scheduler's certificate and key (PEM text or Buffers); workers joining
+   * must then use TLS too (`dtask-worker --tls-ca --tls-cert --tls-key`). `ca` is not used by
+   * the scheduler (the shared secret authenticates workers) and may be left out.
+   */
+  tls?: { cert: string | Buffer; key: string | Buffer; ca?: string | Buffer };
   /** Let `listen` use an address other machines can reach (default false: loopback only). */
   allowRemote?: boolean;
   /** How often the scheduler probes each worker (ms); default 1000. */
@@ -38,6 +45,7 @@ export interface ClusterSettings {
   workers: number;
   threads: number;
   listen: Address | undefined;
+  tls: TlsConfig | undefined;
   secret: string | undefined;
   heartbeatMs: number;
   heartbeatTimeoutMs: number;
@@ -51,6 +59,7 @@ const KNOWN = [
   'threads',
   'listen',
   'secret',
+  'tls',
   'allowRemote',
   'heartbeatMs',
   'heartbeatTimeoutMs',
@@ -117,6 +126,12 @@ export function clusterSettings(options: ClusterOptions): ClusterSettings {
       `cluster({ listen: '${options.listen}' }): not a loopback address; pass { allowRemote: true } to accept workers from other machines`,
     );
   }
+  if (options.tls !== undefined && !listen) {
+    throw new ArgumentError(
+      "cluster({ tls }): TLS protects the TCP address; pass { listen: 'host:port', secret, tls } (local workers use a private Unix socket)",
+    );
+  }
+  const tls = options.tls === undefined ? undefined : tlsConfig(options.tls, 'cluster({ tls })');
   const execArgv = options.execArgv ?? process.execArgv;
   if (!(Array.isArray(execArgv) && execArgv.every((a) => typeof a === 'string'))) {
     throw new ArgumentError(
@@ -134,6 +149,7 @@ export function clusterSettings(options: ClusterOptions): ClusterSettings {
     workers,
     threads,
     listen,
+    tls,
     secret,
     heartbeatMs,
     heartbeatTimeoutMs,

@@ -209,6 +209,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       server = new ClusterServer({
         secret,
         listen: settings.listen,
+        tls: settings.tls,
         maxFrameBytes: settings.maxFrameBytes,
         handshakeTimeoutMs: 10_000,
         onJoin,

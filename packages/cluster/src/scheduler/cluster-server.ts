@@ -2,16 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 import { ClusterError } from '../cluster-error.js';
 import type { Address } from '../wire/address.js';
 import { acceptHandshake, type Hello } from '../wire/handshake.js';
 import { Link } from '../wire/link.js';
+import type { TlsConfig } from '../wire/tls-config.js';
 
 /** Options of a `ClusterServer`. */
 export interface ClusterServerOptions {
   secret: string;
   /** Also listen on this TCP address (remote workers). */
   listen: Address | undefined;
+  /** TLS on the TCP address (its certificate and key). */
+  tls: TlsConfig | undefined;
   maxFrameBytes: number;
   handshakeTimeoutMs: number;
   /** A connection that proved the secret, with what it said about itself. */
@@ -45,8 +49,24 @@ export class ClusterServer {
     await this.listen(createServer(), (s, done) => s.listen(this.unixAddress.slice(5), done));
     const tcp = this.options.listen;
     if (tcp && 'host' in tcp) {
-      const server = createServer();
-      await this.listen(server, (s, done) => s.listen(tcp.port, tcp.host, done));
+      const tls = this.options.tls;
+      const server = tls
+        ? createTlsServer({
+            cert: tls.cert,
+            key: tls.key,
+            handshakeTimeout: this.options.handshakeTimeoutMs,
+          })
+        : createServer();
+      if (tls) {
+        // A failed TLS handshake (not TLS, an unknown certificate authority) is a violation.
+        server.on('tlsClientError', (error, socket) =>
+          this.options.onViolation(
+            new ClusterError('auth', `TLS handshake failed: ${error.message}`),
+            socket.remoteAddress ? `${socket.remoteAddress}:${socket.remotePort}` : 'a socket',
+          ),
+        );
+      }
+      await this.listen(server, (s, done) => s.listen(tcp.port, tcp.host, done), tls !== undefined);
       const bound = server.address();
       if (bound && typeof bound === 'object') {
         const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
@@ -55,9 +75,13 @@ export class ClusterServer {
     }
   }
 
-  private listen(server: Server, start: (s: Server, done: () => void) => void): Promise<void> {
+  private listen(
+    server: Server,
+    start: (s: Server, done: () => void) => void,
+    secure = false,
+  ): Promise<void> {
     this.servers.push(server);
-    server.on('connection', (socket) => this.accept(socket));
+    server.on(secure ? 'secureConnection' : 'connection', (socket: Socket) => this.accept(socket));
     server.unref();
     return new Promise((resolve, reject) => {
       server.once('error', (e) =>

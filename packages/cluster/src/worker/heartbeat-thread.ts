@@ -6,11 +6,12 @@ import { workerData } from 'node:worker_threads';
 import { parseAddress } from '../wire/address.js';
 import { connectLink } from '../wire/connect.js';
 import { offerHandshake } from '../wire/handshake.js';
+import type { TlsConfig } from '../wire/tls-config.js';
 
-const data = workerData as { connect: string; secret: string; worker: number };
+const data = workerData as { connect: string; secret: string; worker: number; tls?: TlsConfig };
 
 async function beat(): Promise<void> {
-  const link = await connectLink(parseAddress(data.connect), { maxFrameBytes: 1024 });
+  const link = await connectLink(parseAddress(data.connect), { maxFrameBytes: 1024 }, data.tls);
   await offerHandshake(link, data.secret, { role: 'heartbeat', worker: data.worker }, 10_000);
   link.onClose(() => process.kill(process.pid, 'SIGKILL'));
 }

@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 import type { PluginSpec, WorkerPluginHost } from '@dtask/core';
 import * as dtask from '@dtask/core';
 import {
@@ -16,6 +17,7 @@ import { connectLink } from '../wire/connect.js';
 import { acceptHandshake, offerHandshake } from '../wire/handshake.js';
 import { Link } from '../wire/link.js';
 import { linkTransport } from '../wire/link-transport.js';
+import type { TlsConfig } from '../wire/tls-config.js';
 import { loadModule } from './load-module.js';
 
 /** How one thread of a worker process joins the scheduler. */
@@ -36,6 +38,8 @@ export interface MemberOptions {
   maxFrameBytes: number;
   /** How long a handshake may take (ms). */
   handshakeTimeoutMs: number;
+  /** TLS for links over TCP (to the scheduler, to and from peers). */
+  tls?: TlsConfig;
 }
 
 /** A thread that has joined: its link to the scheduler, its runtime, and its worker id. */
@@ -63,7 +67,7 @@ export async function joinMember(options: MemberOptions): Promise<Member> {
   const { secret, thread, handshakeTimeoutMs: handshakeMs } = options;
   (globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
 
-  const link = await connectLink(scheduler, linkOptions);
+  const link = await connectLink(scheduler, linkOptions, options.tls);
   const peers = await listenForPeers(scheduler, link, options);
   const init = new Promise<Init>((resolve) => {
     link.onAdmin((m) => {
@@ -95,9 +99,7 @@ export async function joinMember(options: MemberOptions): Promise<Member> {
   const hello = { role: 'peer' as const, worker, thread };
   const outgoing = (
     await Promise.all(
-      others.map((p) =>
-        connectPeer(p, hello, secret, linkOptions, handshakeMs).catch(() => undefined),
-      ),
+      others.map((p) => connectPeer(p, hello, options, linkOptions).catch(() => undefined)),
     )
   ).filter((x) => x !== undefined);
 
@@ -159,12 +161,11 @@ function admin(runtime: WorkerRuntime, link: Link, m: AdminToWorker): void {
 async function connectPeer(
   peer: PeerInfo,
   hello: { role: 'peer'; worker: number; thread: number },
-  secret: string,
+  options: MemberOptions,
   linkOptions: ConstructorParameters<typeof Link>[1],
-  handshakeMs: number,
 ): Promise<[string, Link]> {
-  const link = await connectLink(parseAddress(peer.address), linkOptions);
-  await offerHandshake(link, secret, hello, handshakeMs);
+  const link = await connectLink(parseAddress(peer.address), linkOptions, options.tls);
+  await offerHandshake(link, options.secret, hello, options.handshakeTimeoutMs);
   return [peer.holder, link];
 }
 
@@ -177,7 +178,8 @@ async function listenForPeers(
   link: Link,
   options: MemberOptions,
 ): Promise<{ address: Address; serve(runtime: WorkerRuntime): void }> {
-  const server: Server = createServer();
+  const tls = 'path' in scheduler ? undefined : options.tls;
+  const server: Server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }) : createServer();
   const name = `peer-${process.pid}-${options.thread}.sock`;
   const address: Address =
     'path' in scheduler
@@ -202,7 +204,7 @@ async function listenForPeers(
   // links wait for it.
   let runtime: WorkerRuntime | undefined;
   const waiting: [string, Link][] = [];
-  server.on('connection', (socket) => {
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     const peer = new Link(socket, { maxFrameBytes: options.maxFrameBytes });
     acceptHandshake(peer, options.secret, options.handshakeTimeoutMs).then((hello) => {
       if (hello.role !== 'peer') return peer.close();

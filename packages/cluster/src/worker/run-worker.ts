@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { distFile } from '../dist-file.js';
+import type { TlsConfig } from '../wire/tls-config.js';
 import { joinMember } from './join-member.js';
 
 /** How a worker process joins a scheduler (`dtask-worker`'s flags, or a local worker's env). */
@@ -18,6 +19,8 @@ export interface RunWorkerOptions {
   maxFrameBytes?: number;
   /** How long the handshake may take (ms); default 10 s. */
   handshakeTimeoutMs?: number;
+  /** TLS for TCP links: this worker's certificate and key (for its peers), the authority to trust. */
+  tls?: TlsConfig;
 }
 
 /** What a worker process's extra threads are told (`thread-main`'s `workerData`). */
@@ -29,6 +32,7 @@ export interface ThreadData {
   peerHost: string | undefined;
   maxFrameBytes: number;
   handshakeTimeoutMs: number;
+  tls: TlsConfig | undefined;
 }
 
 const GiB = 1024 ** 3;
@@ -47,6 +51,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     peerHost: options.peerHost,
     maxFrameBytes: options.maxFrameBytes ?? GiB,
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
+    tls: options.tls,
   };
   const threads = options.threads ?? 0;
   const main = await joinMember({ ...settings, worker: options.worker, thread: 1, threads });
@@ -75,7 +80,7 @@ function startThread(data: ThreadData): void {
 /** Starts the heartbeat thread (built next to this module as `heartbeat-thread.js`). */
 function startHeartbeat(options: RunWorkerOptions, worker: number): void {
   const thread = new Worker(distFile('heartbeat-thread.js'), {
-    workerData: { connect: options.connect, secret: options.secret, worker },
+    workerData: { connect: options.connect, secret: options.secret, worker, tls: options.tls },
     name: 'dtask heartbeat',
   });
   thread.unref();
