@@ -1,4 +1,9 @@
 export { ClusterError, type ClusterErrorReason } from './cluster-error.js';
+export {
+  type KubernetesLauncherOptions,
+  kubernetesLauncher,
+  kubernetesManifest,
+} from './launch/kubernetes-launcher.js';
 export type { LaunchedWorker, Launcher, LaunchRequest } from './launch/launcher.js';
 export { type SlurmLauncherOptions, slurmLauncher } from './launch/slurm-launcher.js';
 export { type SshLauncherOptions, sshLauncher } from './launch/ssh-launcher.js';
