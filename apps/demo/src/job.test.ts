@@ -10,5 +10,10 @@ describe('runJob', () => {
     expect(r.spill.bytesSpilled).toBeGreaterThan(0);
     expect(r.spill.sum).toBe(r.spill.expectedSum);
     expect(r.counter.total).toBe(DEMO_SIZES.small.increments);
+    // Several processors did the work: worker threads of this process and a worker process.
+    const used = [...r.processors.keys()];
+    expect(used.some((p) => /^thread:1:[23]$/.test(p))).toBe(true);
+    expect(used.some((p) => /^thread:2:[12]$/.test(p))).toBe(true);
+    expect(r.logs.length).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,17 @@
-// The demo's job: one context with worker threads (@dtask/threads) and an LMDB store in a temp
-// folder whose memory limit is smaller than the working set (@dtask/lmdb), running the
-// pipeline, the tiled Cholesky, the spill step and the sharded counter in turn.
-import { Context } from '@dtask/core';
+// The demo's job: one context with worker threads (@dtask/threads), a worker process with a
+// thread of its own (@dtask/cluster), and an LMDB store in a temp folder whose memory limit is
+// smaller than the working set (@dtask/lmdb), running the pipeline, the tiled Cholesky, the
+// spill step and the sharded counter in turn, with logging on for the report.
+
+import { cluster } from '@dtask/cluster';
+import {
+  Context,
+  type DTask,
+  enableLogging,
+  fetchLogs,
+  type LogEvent,
+  type Plugin,
+} from '@dtask/core';
 import { lmdb } from '@dtask/lmdb';
 import { threads } from '@dtask/threads';
 import { type CholeskyResult, runCholeskyStep } from './cholesky-step.js';
@@ -20,23 +30,66 @@ export interface JobResult {
   spill: SpillResult;
   /** The sharded counter. */
   counter: CounterResult;
+  /** Tasks finished per processor id (`thread:1:2`, `thread:2:1`, …), from the logs. */
+  processors: Map<string, number>;
+  /** Data moved between processors: count and bytes, from the logs. */
+  moved: { count: number; bytes: number };
+  /** Every event the run logged (for the report). */
+  logs: LogEvent[];
   /** Milliseconds from start to the last step's end. */
   ms: number;
 }
 
-/** Runs every step at `sizes` on two worker threads with a 256 KiB memory limit. */
-export async function runJob(sizes: DemoSizes): Promise<JobResult> {
+/** How the job runs. */
+export interface JobOptions {
+  /** Worker processes beside the main one (each with one extra thread); default 1. */
+  processes?: number;
+  /** Called with the pipeline's tasks as soon as they are spawned (the demo draws progress). */
+  onPipelineTasks?: (tasks: DTask<unknown>[]) => void;
+}
+
+/** Runs every step at `sizes` on two worker threads, worker processes and a 256 KiB memory limit. */
+export async function runJob(sizes: DemoSizes, options: JobOptions = {}): Promise<JobResult> {
   const started = performance.now();
+  enableLogging();
+  fetchLogs(); // start from an empty log
   const store = lmdb({ memoryLimit: 256 * 1024 });
-  const ctx = new Context({ plugins: [threads({ count: 2 }), store] });
+  const processes = options.processes ?? 1;
+  const plugins: Plugin[] = [threads({ count: 2 }), store];
+  if (processes > 0) plugins.push(cluster({ workers: processes, threads: 1 }));
+  const ctx = new Context({ plugins });
   try {
     await ctx.ready();
-    const pipeline = await runPipeline(ctx, sizes.inputs, sizes.imageSide);
+    const pipeline = await runPipeline(ctx, sizes.inputs, sizes.imageSide, options.onPipelineTasks);
     const cholesky = await runCholeskyStep(ctx, sizes.tiles, sizes.tileSide);
     const spill = await runSpillStep(ctx, store, 16, 8192);
     const counter = await runCounterStep(ctx, sizes.increments);
-    return { pipeline, cholesky, spill, counter, ms: performance.now() - started };
+    const logs = fetchLogs();
+    return {
+      pipeline,
+      cholesky,
+      spill,
+      counter,
+      ...fromLogs(logs),
+      logs,
+      ms: performance.now() - started,
+    };
   } finally {
     await ctx.close();
   }
+}
+
+/** Tasks per processor and data moved, read from the logs. */
+function fromLogs(logs: readonly LogEvent[]): Pick<JobResult, 'processors' | 'moved'> {
+  const processors = new Map<string, number>();
+  const moved = { count: 0, bytes: 0 };
+  for (const e of logs) {
+    if (e.kind === 'finish' && e.processor) {
+      processors.set(e.processor, (processors.get(e.processor) ?? 0) + 1);
+    } else if (e.kind === 'move') {
+      moved.count++;
+      moved.bytes += e.bytes ?? 0;
+    }
+  }
+  return { processors, moved };
 }

@@ -1,6 +1,11 @@
 // `npm run demo` runs this file (built to dist/main.js): parses the flags, runs the job on
-// worker threads with an LMDB store, prints its summary, and exits 2 on a bad flag.
-import { ArgumentError } from '@dtask/core';
+// worker threads, a worker process and an LMDB store with a progress bar, prints its summary,
+// writes the HTML report and prints its path; exits 2 on a bad flag.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ArgumentError, type DTask } from '@dtask/core';
+import { progressBar, writeReport } from '@dtask/viz';
 import { parseDemoFlags } from './flags.js';
 import { runJob } from './job.js';
 import { summaryLines } from './summary.js';
@@ -8,10 +13,20 @@ import { summaryLines } from './summary.js';
 try {
   const flags = parseDemoFlags(process.argv.slice(2));
   console.log(
-    `dtask demo (--size ${flags.size}): 2 worker threads, LMDB store with a 256 KiB memory limit\n`,
+    `dtask demo (--size ${flags.size}): 2 worker threads, 1 worker process with 2 threads, ` +
+      'LMDB store with a 256 KiB memory limit\n',
   );
-  const result = await runJob(flags.sizes);
+  let drawn: Promise<unknown> = Promise.resolve();
+  const result = await runJob(flags.sizes, {
+    onPipelineTasks: (tasks: DTask<unknown>[]) => {
+      drawn = progressBar(tasks, { stream: process.stderr });
+    },
+  });
+  await drawn;
+  const out = resolve(flags.out ?? join(mkdtempSync(join(tmpdir(), 'dtask-demo-')), 'report.html'));
+  await writeReport(result.logs, out);
   for (const line of summaryLines(result)) console.log(line);
+  console.log(`report: ${out}`);
 } catch (error) {
   if (ArgumentError.isInstance(error)) {
     console.error(error.message);

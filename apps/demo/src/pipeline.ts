@@ -1,7 +1,7 @@
 // The demo's feature-extraction pipeline: each generated input (a seeded grey image) is made,
 // blurred and reduced to features (mean, contrast, edge energy) in its own chain of three
 // tasks; the functions are self-contained so they travel to the worker threads as source.
-import type { Context } from '@dtask/core';
+import type { Context, DTask } from '@dtask/core';
 
 /** Features of one image. */
 export interface ImageFeatures {
@@ -100,17 +100,25 @@ export function features(img: Float32Array, side: number, index: number): ImageF
   };
 }
 
-/** Runs make → blur → features for `inputs` images of `side`² pixels on `context`. */
+/**
+ * Runs make → blur → features for `inputs` images of `side`² pixels on `context`; `onTasks`
+ * gets every task of the pipeline once spawned (to draw progress).
+ */
 export async function runPipeline(
   context: Context,
   inputs: number,
   side: number,
+  onTasks?: (tasks: DTask<unknown>[]) => void,
 ): Promise<PipelineResult> {
-  const chains = [];
+  const chains: DTask<ImageFeatures>[] = [];
+  const all: DTask<unknown>[] = [];
   for (let i = 0; i < inputs; i++) {
     const img = context.spawn({ name: 'make-image' }, makeImage, i, side);
     const smooth = context.spawn({ name: 'blur' }, blur, img, side);
-    chains.push(context.spawn({ name: 'features' }, features, smooth, side, i));
+    const feats = context.spawn({ name: 'features' }, features, smooth, side, i);
+    chains.push(feats);
+    all.push(img, smooth, feats);
   }
+  onTasks?.(all);
   return { features: await Promise.all(chains), tasks: inputs * 3 };
 }

@@ -12,6 +12,8 @@ export function summaryLines(r: JobResult): string[] {
     `cholesky: ${r.cholesky.n}×${r.cholesky.n} in ${r.cholesky.tile}² tiles, ${r.cholesky.tasks} tasks, residual ${r.cholesky.residual.toExponential(2)}`,
     `spill: working set ${kib(r.spill.workingSetBytes)}, spilled ${kib(r.spill.bytesSpilled)}, read back ${kib(r.spill.bytesUnspilled)}, sum ${r.spill.sum === r.spill.expectedSum ? 'exact' : 'WRONG'}`,
     `counter: ${r.counter.total} of ${r.counter.increments} over ${r.counter.pieces} pieces`,
+    `processors: ${[...r.processors].map(([p, n]) => `${p} ${n}`).join(', ')} (tasks each)`,
+    `moved: ${r.moved.count} times, ${kib(r.moved.bytes)} between processors`,
     `time: ${(r.ms / 1000).toFixed(2)} s`,
   ];
 }

@@ -23,6 +23,11 @@ export interface ArgumentPlan {
   readonly written: MoveModifier[];
   /** Written data lives in a `SharedArrayBuffer`: writes land in place wherever the task runs. */
   readonly shared: boolean;
+  /**
+   * The data (read or written) lives in a `SharedArrayBuffer`: only this process's threads
+   * share it, so the task must run in this process (a worker process would get no view of it).
+   */
+  readonly inSharedMemory: boolean;
 }
 
 /**
@@ -61,7 +66,8 @@ export function planArgument(arg: unknown, index: number): ArgumentPlan {
   const written: MoveModifier[] = [];
   for (const a of accesses) if (a.writes) written.push(a.modifier);
   if (written.length > 0) checkWritable(value, index, written);
-  return { value, accesses, written, shared: written.length > 0 && isShared(value) };
+  const inSharedMemory = isShared(value);
+  return { value, accesses, written, shared: written.length > 0 && inSharedMemory, inSharedMemory };
 }
 
 function checkWritable(value: unknown, index: number, written: MoveModifier[]): void {

@@ -1,11 +1,14 @@
 import {
   ConcurrencyViolationError,
+  constrain,
   currentTaskQueue,
   currentWorker,
+  DefaultScope,
   type DTask,
   HeapMemorySpace,
   isChunk,
   isDTask,
+  ProcessScope,
   registerWaitGuard,
   type SubmitTask,
   spawnBeside,
@@ -136,8 +139,10 @@ export class DatadepsRegion implements TaskQueue {
     const packed: number[] = [];
     const inPlaceArgs: number[] = [];
     let inPlace = false;
+    let thisProcess = false;
     for (let i = 0; i < plans.length; i++) {
       const p = plans[i];
+      if (p.inSharedMemory) thisProcess = true;
       if (isChunk(p.value) || isDTask(p.value) || isChunkView(p.value)) {
         // Data held elsewhere (shared or not: it cannot be told from here): written where it is.
         if (p.written.length > 0) {
@@ -151,8 +156,14 @@ export class DatadepsRegion implements TaskQueue {
       if (p.shared) inPlace = true;
       else indices.push(i);
     }
-    if (indices.length === 0 && packed.length === 0 && !inPlace) return;
+    if (indices.length === 0 && packed.length === 0 && !inPlace && !thisProcess) return;
     const options = { ...task.options } as typeof task.options;
+    if (thisProcess) {
+      // Shared memory is shared by this process's threads only: keep the task among them.
+      const here = new ProcessScope(currentWorker());
+      if (options.computeScope) options.computeScope = constrain(options.computeScope, here);
+      else options.scope = constrain(options.scope ?? new DefaultScope(), here);
+    }
     if (inPlace) options.inPlace = true;
     if (inPlaceArgs.length > 0) options.inPlaceArgs = inPlaceArgs;
     if (packed.length > 0) {
