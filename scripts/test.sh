@@ -10,5 +10,9 @@ echo '== lint and format (biome ci)'
 bash scripts/pnpm.sh exec biome ci .
 echo '== docs/architecture.md names every source folder'
 node scripts/check-architecture.mjs
+echo '== package fields (publishing shape, LICENSE and README per package)'
+node scripts/package-fields.mjs
+echo '== outside project (packed core + threads installed with npm: ESM, CJS, tsc --strict)'
+node scripts/check-outside.mjs
 echo '== tests (vitest)'
 bash scripts/pnpm.sh exec vitest run "$@"

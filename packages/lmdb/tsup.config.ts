@@ -9,5 +9,5 @@ export default defineConfig({
   target: 'node20',
   keepNames: true,
   shims: true,
-  external: ['@dtask/core', 'lmdb', 'msgpackr'],
+  external: ['@dtask/core', 'lmdb'],
 });

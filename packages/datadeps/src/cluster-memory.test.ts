@@ -46,7 +46,7 @@ describe('datadeps beside worker processes', () => {
         }
       });
       const where = await Promise.all(ran);
-      xs.forEach((x, i) => expect(x.every((v) => v === i * 2 + 1)).toBe(true));
+      expect(xs.map((x, i) => x.every((v) => v === i * 2 + 1))).toEqual(xs.map(() => true));
       expect(where).toHaveLength(12);
       expect(currentWorker()).toBe(1);
     });

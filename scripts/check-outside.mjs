@@ -1,0 +1,143 @@
+// The outside-project check (issues 20, 21): packs @dtask/core and @dtask/threads with pnpm
+// (as they would be published), installs the tarballs with plain npm into an empty folder
+// outside the repository, and there
+// - runs the threads README's example (its `tasks.mjs` and `main.mjs` blocks, taken from the
+//   README itself) in ESM, and the same program in CommonJS, on real worker threads;
+// - type-checks a TypeScript version under `tsc --strict` with `module: nodenext`;
+// - checks that no other @dtask package was pulled in.
+// Run by the test command after the build; `node scripts/check-outside.mjs`.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const work = mkdtempSync(join(tmpdir(), 'dtask-outside-'));
+const app = join(work, 'app');
+const packed = join(work, 'tarballs');
+mkdirSync(app);
+mkdirSync(packed);
+
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const fail = (message) => {
+  console.error(`outside-project check failed: ${message}\n(left in ${work})`);
+  process.exit(1);
+};
+
+/** The fenced block of `readme` whose first line is `// <name>` (without that line's comment). */
+function block(readme, name) {
+  for (const [, body] of readme.matchAll(/```(?:js|ts)\n([\s\S]*?)```/g)) {
+    const [first, ...rest] = body.split('\n');
+    if (first.startsWith(`// ${name}`)) return rest.join('\n');
+  }
+  return fail(`no block starting with '// ${name}' in the README`);
+}
+
+try {
+  for (const pkg of ['core', 'threads']) {
+    run(
+      'bash',
+      [join(root, 'scripts/pnpm.sh'), 'pack', '--pack-destination', packed],
+      join(root, 'packages', pkg),
+    );
+  }
+  const tarballs = readdirSync(packed).map((f) => join(packed, f));
+  for (const t of tarballs) {
+    const manifest = JSON.parse(run('tar', ['-xOzf', t, 'package/package.json'], work));
+    const text = JSON.stringify(manifest);
+    if (text.includes('workspace:')) fail(`${manifest.name}: a workspace: range was packed`);
+    if (text.includes('"source"')) fail(`${manifest.name}: the source condition was packed`);
+  }
+  writeFileSync(join(app, 'package.json'), '{ "name": "outside", "private": true }\n');
+  // @types/node: what any TypeScript program on Node has (the same pin as the workspace).
+  const typesNode = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies[
+    '@types/node'
+  ];
+  run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      ...tarballs,
+      `@types/node@${typesNode}`,
+    ],
+    app,
+  );
+  const scoped = readdirSync(join(app, 'node_modules/@dtask')).sort();
+  if (scoped.join() !== 'core,threads') fail(`installed @dtask packages: ${scoped.join(', ')}`);
+
+  // ESM: the README's own files.
+  const readme = readFileSync(join(root, 'packages/threads/README.md'), 'utf8');
+  writeFileSync(join(app, 'tasks.mjs'), block(readme, 'tasks.mjs'));
+  writeFileSync(join(app, 'main.mjs'), block(readme, 'main.mjs'));
+  const esm = run(process.execPath, ['main.mjs'], app);
+  if (!/thread:1:[23]/.test(esm)) fail(`the ESM example did not run on a worker thread:\n${esm}`);
+
+  // CommonJS: the same program with require.
+  writeFileSync(
+    join(app, 'tasks.cjs'),
+    `const { createHash } = require('node:crypto');
+exports.digest = (text) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+`,
+  );
+  writeFileSync(
+    join(app, 'main.cjs'),
+    `const { configure, everywhere, shutdown, spawn } = require('@dtask/core');
+const { threads } = require('@dtask/threads');
+(async () => {
+  await configure({ plugins: [threads({ count: 2 })] }).ready();
+  await everywhere(require.resolve('./tasks.cjs'));
+  const { digest } = require('./tasks.cjs');
+  console.log(await Promise.all(['a', 'b'].map((w) => spawn(digest, w))));
+  console.log(await spawn({ scope: { threads: [2, 3] } }, () => dtask.taskProcessor().id));
+  await shutdown();
+})();
+`,
+  );
+  const cjs = run(process.execPath, ['main.cjs'], app);
+  if (!/thread:1:[23]/.test(cjs)) fail(`the CJS example did not run on a worker thread:\n${cjs}`);
+
+  // TypeScript: strict, nodenext, against the packed declarations.
+  writeFileSync(
+    join(app, 'main.mts'),
+    `import { configure, type DTask, scope, shutdown, spawn } from '@dtask/core';
+import { threads } from '@dtask/threads';
+
+await configure({ plugins: [threads({ count: 2 })] }).ready();
+const t: DTask<number> = spawn({ scope: scope({ worker: 1 }) }, (x: number) => x * 2, 21);
+const n: number = await t;
+console.log(n);
+await shutdown();
+`,
+  );
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        noEmit: true,
+        skipLibCheck: false,
+        types: ['node'],
+      },
+      files: ['main.mts'],
+    }),
+  );
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  try {
+    run(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
+  } catch (error) {
+    fail(`tsc --strict (nodenext) reported:\n${error.stdout}${error.stderr}`);
+  }
+  console.log(
+    'outside-project check ok: packed @dtask/core and @dtask/threads installed with npm; ESM, CJS and tsc (strict, nodenext) pass',
+  );
+  rmSync(work, { recursive: true, force: true });
+} catch (error) {
+  fail(`${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+}
