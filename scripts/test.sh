@@ -12,6 +12,8 @@ echo '== docs/architecture.md names every source folder'
 node scripts/check-architecture.mjs
 echo '== package fields (publishing shape, LICENSE and README per package)'
 node scripts/package-fields.mjs
+echo '== packages as published (publint --strict, @arethetypeswrong/cli)'
+bash scripts/check-packages.sh
 echo '== outside project (packed core + threads installed with npm: ESM, CJS, tsc --strict)'
 node scripts/check-outside.mjs
 echo '== tests (vitest)'
