@@ -35,15 +35,17 @@ function block(readme, name) {
 }
 
 try {
-  for (const pkg of ['core', 'threads']) {
+  for (const pkg of ['core', 'threads', 'example-accelerator']) {
     run(
       'bash',
       [join(root, 'scripts/pnpm.sh'), 'pack', '--pack-destination', packed],
       join(root, 'packages', pkg),
     );
   }
-  const tarballs = readdirSync(packed).map((f) => join(packed, f));
-  for (const t of tarballs) {
+  const all = readdirSync(packed).map((f) => join(packed, f));
+  const tarball = (name) => all.find((f) => f.includes(`dtask-${name}-`));
+  const tarballs = [tarball('core'), tarball('threads')];
+  for (const t of all) {
     const manifest = JSON.parse(run('tar', ['-xOzf', t, 'package/package.json'], work));
     const text = JSON.stringify(manifest);
     if (text.includes('workspace:')) fail(`${manifest.name}: a workspace: range was packed`);
@@ -134,8 +136,32 @@ await shutdown();
   } catch (error) {
     fail(`tsc --strict (nodenext) reported:\n${error.stdout}${error.stderr}`);
   }
+  // The example processor package, on its own beside core: its README example runs.
+  const other = join(work, 'accelerator-app');
+  mkdirSync(other);
+  writeFileSync(join(other, 'package.json'), '{ "name": "outside-accel", "private": true }\n');
+  run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      tarball('core'),
+      tarball('example-accelerator'),
+    ],
+    other,
+  );
+  const only = readdirSync(join(other, 'node_modules/@dtask')).sort().join();
+  if (only !== 'core,example-accelerator') fail(`installed @dtask packages: ${only}`);
+  const accelReadme = readFileSync(join(root, 'packages/example-accelerator/README.md'), 'utf8');
+  writeFileSync(join(other, 'main.mjs'), block(accelReadme, 'main.mjs'));
+  const accel = run(process.execPath, ['main.mjs'], other);
+  if (!/^20$/m.test(accel) || !/accel:1:0/.test(accel)) {
+    fail(`the example-accelerator README example printed:\n${accel}`);
+  }
   console.log(
-    'outside-project check ok: packed @dtask/core and @dtask/threads installed with npm; ESM, CJS and tsc (strict, nodenext) pass',
+    'outside-project check ok: packed @dtask/core with @dtask/threads, and with @dtask/example-accelerator, installed with npm; ESM, CJS and tsc (strict, nodenext) pass',
   );
   rmSync(work, { recursive: true, force: true });
 } catch (error) {
