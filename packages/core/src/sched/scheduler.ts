@@ -311,6 +311,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
    * it must first wait for pieces still being made (it is placed again once they exist).
    */
   private waitForPieces(task: DTask<unknown>, proc: Processor): boolean {
+    // Ends: `takePieces` lists only unfinished tasks, which `link` answers with 1 or -1 (the
+    // loop goes round again only if they all finished in between).
     for (;;) {
       const making = takePieces(task, proc);
       if (making === undefined) return false;
