@@ -103,6 +103,19 @@ describe('shard on threads', () => {
     expect([...(await s.fetch()).values()][0]?.total).toBe(3);
   });
 
+  it('tasks spawned while the pieces are being made wait for them; a failed piece fails its tasks', async () => {
+    const { ctx, tasks, threadProcs } = await rig();
+    const s = shard(tasks.slowPiece, { context: ctx, perThread: true });
+    const ran = await Promise.all(threadProcs.map((p) => ctx.spawn(on(p), tasks.addInto, s, 1)));
+    expect(ran).toEqual(threadProcs.map((p) => p.id));
+    const pieces = byId(await s.fetch());
+    for (const p of threadProcs) expect(pieces.get(p.id)?.total).toBe(1);
+    const broken = shard(tasks.brokenPiece, { context: ctx, perThread: true });
+    const error = await ctx.spawn(tasks.addInto, broken, 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DTaskFailedError);
+    expect(String((error as DTaskFailedError).cause)).toMatch(/no piece today/);
+  });
+
   it('fetch and reduceShard: the sum over pieces is computed where they live', async () => {
     const { ctx, tasks } = await rig();
     const s = shard(tasks.makePiece, { context: ctx, perThread: true });

@@ -12,3 +12,5 @@ export declare const totalOf: (piece: Piece) => number;
 export declare function addThenHang(piece: Piece, x: number, flags: Int32Array): number;
 export declare function addThenWait(piece: Piece, x: number, ms: number): Promise<number>;
 export declare function livePieces(): number;
+export declare function slowPiece(): Promise<Piece>;
+export declare function brokenPiece(): Piece;

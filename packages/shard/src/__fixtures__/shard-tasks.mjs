@@ -44,3 +44,14 @@ export function livePieces() {
   globalThis.gc?.();
   return made.filter((ref) => ref.deref() !== undefined).length;
 }
+
+/** A piece made slowly (50 ms later): tasks spawned meanwhile wait for it. */
+export async function slowPiece() {
+  await new Promise((r) => setTimeout(r, 50));
+  return makePiece();
+}
+
+/** A piece maker that fails. */
+export function brokenPiece() {
+  throw new Error('no piece today');
+}
