@@ -177,6 +177,7 @@ describe('shard on threads', () => {
     expect(error).toBeInstanceOf(DTaskFailedError);
     const cause = causeOf(error, (e) => SchedulingError.isInstance(e)) as Error;
     expect(cause).toBeDefined();
+    expect(cause.message).toContain(`processors holding pieces of chunk argument 0`);
     expect(cause.message).toContain(holder.id);
     expect(cause.message).toMatch(/do not intersect/);
     expect(await ctx.spawn(on(holder), tasks.addInto, s, 1)).toBe(holder.id);

@@ -80,7 +80,9 @@ describe('pieceFor: a chunk of one piece per processor', () => {
     const task = ctx.spawn({ scope: scope({ worker: 1, thread: procs[1].thread }) }, bump, chunk);
     const error = await task.fetch().catch((e: { cause?: unknown }) => e.cause);
     expect(SchedulingError.isInstance(error)).toBe(true);
-    expect(String((error as Error).message)).toContain(`ExactScope(${procs[0].id})`);
+    expect(String((error as Error).message)).toContain(
+      `the processors holding pieces of chunk argument 0 (a shard), UnionScope(ExactScope(${procs[0].id}))`,
+    );
   });
 
   it('a task using a piece when its worker dies fails with WorkerLostError; the piece is reported lost', async () => {
