@@ -142,6 +142,7 @@ describe('shard on threads', () => {
       [{ procs: [threadProcs[0]], perThread: true }, /perThread does not apply to procs/],
       [{ procs: [new ThreadProc(1, 99)] }, /thread:1:99 does not exist.*pass some of/],
       [{ workers: [7] }, /worker 7 does not exist; pass some of: 1/],
+      [{ workers: ['1'] }, /workers are worker numbers \(integers\); got 1/],
       [{ perThread: 'yes' }, /perThread must be true or false/],
       [{ perthread: true }, /unknown option 'perthread'/],
       [{ context: 3 }, /context must be a Context/],
