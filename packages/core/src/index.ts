@@ -1,6 +1,6 @@
 // @dtask/core: the public surface (API.md). Internals stay out of this file.
 
-export { Chunk, type ChunkHandle, isChunk } from './chunk/chunk.js';
+export { Chunk, type ChunkHandle, isChunk, type PieceChunk } from './chunk/chunk.js';
 export { type MutableOptions, mutable } from './chunk/mutable.js';
 export { RamDevice, type RamDeviceOptions } from './chunk/ram-device.js';
 export { sizeOf } from './chunk/size-of.js';
@@ -62,6 +62,7 @@ export {
   schHandle,
 } from './sched/dynamic/sch-handle.js';
 export { registerWaitGuard, type WaitGuard } from './sched/dynamic/wait-guards.js';
+export { isDataLost } from './sched/faults/data-lost.js';
 export type { LocalClosures } from './sched/placement/local-closure.js';
 export {
   AbstractScope,

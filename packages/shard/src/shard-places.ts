@@ -58,6 +58,11 @@ export function checkPlaces(places: ShardPlaces, available: readonly Processor[]
       );
     }
     for (const w of workers) {
+      if (!Number.isInteger(w)) {
+        throw new ArgumentError(
+          `shard(f, { workers }): workers are worker numbers (integers); got ${String(w)}; pass some of: ${known.join(', ')}`,
+        );
+      }
       if (!known.includes(w)) {
         throw new ArgumentError(
           `shard(f, { workers }): worker ${String(w)} does not exist; pass some of: ${known.join(', ')}`,

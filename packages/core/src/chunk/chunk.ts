@@ -29,6 +29,15 @@ export interface ChunkHandle {
    * when it is outside their default scope (the main thread, once worker threads exist).
    */
   readonly pinned?: boolean | undefined;
+  /**
+   * Set for a chunk that is one piece per processor (a shard, `@dtask/shard`): the chunk a
+   * task placed on `proc` takes instead of this one (that processor's own piece, usually a
+   * pinned one), or undefined when `proc` holds none. The scheduler calls it each time it has
+   * chosen the task's processor, within this chunk's `scope`, which should cover the processors
+   * holding pieces. A task that takes a piece is `inPlace`: after its worker dies while it
+   * runs it fails with `WorkerLostError` instead of running again on a rebuilt piece.
+   */
+  readonly pieceFor?: ((proc: Processor) => Chunk<unknown> | undefined) | undefined;
 }
 
 /**
@@ -75,6 +84,16 @@ export class Chunk<T = unknown> {
   get [BRAND](): true {
     return true;
   }
+}
+
+/**
+ * A chunk of one piece of type `T` per processor (`ChunkHandle.pieceFor`; `@dtask/shard`'s
+ * `Shard`): a task that takes it receives the `T` of the processor where it runs, so `spawn`
+ * accepts it for a parameter of type `T`.
+ */
+export interface PieceChunk<T> extends Chunk<unknown> {
+  /** Type only (never set at run time): the type of each piece. */
+  readonly pieceType: T;
 }
 
 /** True for a `Chunk` from any copy of the package. */

@@ -39,6 +39,7 @@ import { CostModel } from './placement/cost-model.js';
 import type { LocalClosures } from './placement/local-closure.js';
 import type { ProcSlot } from './placement/proc-slot.js';
 import { addSlot, removeSlot } from './placement/slot-set.js';
+import { restorePieces, takePieces } from './placement/take-pieces.js';
 import { pendingTaskOf } from './ready/pending-task-of.js';
 import { ReadyQueue } from './ready/ready-queue.js';
 
@@ -113,6 +114,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
         if (a.options.resultScope !== undefined) plain = false;
       } else if (isChunk(a)) {
         plain = false;
+        if (a.handle.pieceFor !== undefined) task.flags |= TaskFlags.PieceArgs;
         upstream = pendingTaskOf(a);
       } else continue;
       const linked = upstream === undefined ? 0 : this.link(task, upstream);
@@ -198,6 +200,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if (task.state >= TaskState.Done) return;
     this.running.delete(task);
     task.proc = undefined;
+    restorePieces(task);
     this.makeReady(task);
   }
 
@@ -274,6 +277,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       const candidates = this.candidates(task);
       slot = candidates.length === 1 ? candidates[0] : chooseSlot(task, candidates, this.costs);
       if (typeof task.fn !== 'function') pinResultToFunctionChunk(task);
+      if ((task.flags & TaskFlags.PieceArgs) !== 0 && this.waitForPieces(task, slot.proc)) return;
     } catch (error) {
       this.fail(task, error);
       return;
@@ -300,6 +304,33 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       return;
     }
     this.start(task, slot);
+  }
+
+  /**
+   * Gives `task` the pieces `proc` holds of its per-processor chunks (`takePieces`); true when
+   * it must first wait for pieces still being made (it is placed again once they exist).
+   */
+  private waitForPieces(task: DTask<unknown>, proc: Processor): boolean {
+    // Ends: `takePieces` lists only unfinished tasks, which `link` answers with 1 or -1 (the
+    // loop goes round again only if they all finished in between).
+    for (;;) {
+      const making = takePieces(task, proc);
+      if (making === undefined) return false;
+      let waiting = 0;
+      for (const upstream of making) {
+        const linked = this.link(task, upstream);
+        if (linked === -1) {
+          this.failFromUpstream(task, upstream);
+          return true;
+        }
+        waiting += linked;
+      }
+      if (waiting > 0) {
+        task.state = TaskState.Pending;
+        task.waiting = waiting;
+        return true;
+      }
+    }
   }
 
   /** @internal Hands a placed task to its executor (its estimate is already in `slot.load`). */
@@ -468,6 +499,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       extra.unlisten();
       extra.unlisten = undefined;
     }
+    if (extra?.beforePieces) extra.beforePieces = undefined; // lets a shard be collected
     if ((task.flags & TaskFlags.Counted) !== 0) {
       task.flags &= ~TaskFlags.Counted;
       releaseSlot(this, task);

@@ -265,6 +265,8 @@ export interface TaskExtra {
   kills?: number;
   /** A copy of its worker-held result kept on the scheduler's thread, its lineage let go. */
   kept?: { value: unknown };
+  /** Its arguments before per-processor chunks were replaced by pieces (placed again: restored). */
+  beforePieces?: unknown[];
 }
 
 /** The task's extras, created on first use. */

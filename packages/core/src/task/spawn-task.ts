@@ -1,4 +1,4 @@
-import { type Chunk, isChunk } from '../chunk/chunk.js';
+import { type Chunk, isChunk, type PieceChunk } from '../chunk/chunk.js';
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { argTypesOf } from '../sched/placement/allowed-processors.js';
@@ -14,8 +14,13 @@ import {
 } from './options.js';
 import { TaskFlags } from './task-state.js';
 
-/** An argument of type `A` may also be given as a task or chunk producing an `A`. */
-export type SpawnArgs<A extends unknown[]> = { [K in keyof A]: A[K] | DTask<A[K]> | Chunk<A[K]> };
+/**
+ * An argument of type `A` may also be given as a task or chunk producing an `A`, or a chunk of
+ * one `A` per processor (a shard).
+ */
+export type SpawnArgs<A extends unknown[]> = {
+  [K in keyof A]: A[K] | DTask<A[K]> | Chunk<A[K]> | PieceChunk<A[K]>;
+};
 
 const ID_KEY = Symbol.for('dtask.taskIds');
 /** The id counter, shared by every copy of the package in this thread. */

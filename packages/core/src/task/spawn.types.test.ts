@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Chunk, DTask } from '../index.js';
+import type { Chunk, DTask, PieceChunk } from '../index.js';
 import { spawn } from '../index.js';
 
 // Type-level contract of spawn (API.md): argument and result types are inferred, and any
@@ -26,5 +26,16 @@ describe('spawn typing', () => {
     );
     // @ts-expect-error wrong argument type
     spawn((a: number) => a, 'x');
+  });
+
+  it('accepts a chunk of one piece per processor (a shard) where a piece goes', () => {
+    const pieces = null as unknown as PieceChunk<{ n: number }>;
+    expectTypeOf(spawn((p: { n: number }, by: number) => p.n + by, pieces, 1)).toEqualTypeOf<
+      DTask<number>
+    >();
+    // @ts-expect-error its pieces are not strings
+    spawn((s: string) => s, pieces);
+    // @ts-expect-error a plain chunk of another type is still rejected
+    spawn((a: number) => a, null as unknown as Chunk<string>);
   });
 });

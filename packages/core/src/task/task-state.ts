@@ -26,4 +26,6 @@ export enum TaskFlags {
   SentAhead = 8,
   /** Spawned from inside another task (its parent may be waiting for it). */
   Nested = 16,
+  /** An argument is a chunk of one piece per processor: replaced by the piece where it is placed. */
+  PieceArgs = 32,
 }

@@ -33,7 +33,7 @@ export function recoverLostTasks(
       sink.fail(
         task,
         new WorkerLostError(
-          `Task ${describeTask(task)} writes shared memory in place and its worker died while it ran; ` +
+          `Task ${describeTask(task)} writes in place (shared memory, or a shard's piece) and its worker died while it ran; ` +
             'it is not re-run, since its writes may be half done. Restore the data and run it again.',
           { cause: reason },
         ),

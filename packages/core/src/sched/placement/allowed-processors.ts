@@ -65,7 +65,11 @@ export function taskScope(task: DTask<unknown>): AbstractScope {
     const a = args[i];
     if (typeof a !== 'object' || a === null) continue;
     if (isChunk(a)) {
-      narrow(acc, a.scope, `the scope of chunk argument ${i}`, task);
+      const what =
+        a.handle.pieceFor === undefined
+          ? `the scope of chunk argument ${i}`
+          : `the processors holding pieces of chunk argument ${i} (a shard),`;
+      narrow(acc, a.scope, what, task);
       if (a.handle.pinned === true) pinned = true;
     } else if (isDTask(a)) {
       const rs = a.options.resultScope;

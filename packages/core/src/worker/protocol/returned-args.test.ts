@@ -121,7 +121,7 @@ describe('inPlace: tasks that write shared memory are not re-run after a loss', 
     r.links[0].close();
     const error = await inPlace.fetch().catch((e: { cause?: unknown }) => e.cause);
     expect(WorkerLostError.isInstance(error)).toBe(true);
-    expect(String((error as Error).message)).toMatch(/writes shared memory in place/);
+    expect(String((error as Error).message)).toMatch(/writes in place \(shared memory/);
     // (A task without the option is re-run elsewhere: worker-runtime.test.ts, 'tasks in flight …'.)
   });
 });
