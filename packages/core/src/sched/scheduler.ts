@@ -15,6 +15,7 @@ import { DEVICE_FAILED, keepOnDevice } from './completion/store-on-device.js';
 import { takeHome } from './completion/take-home.js';
 import type { Executor, ExecutorSink, RemoteResult } from './dispatch/executor.js';
 import { isThenable } from './dispatch/is-thenable.js';
+import { logMoves } from './dispatch/log-moves.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
 import { sendAhead } from './dispatch/send-ahead.js';
 import {
@@ -351,6 +352,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
         processor: slot.proc.id,
         worker: slot.proc.worker,
       });
+      logMoves(task, slot.proc);
     }
     if (typeof task.options.restore === 'function') restoreOrRun(this, task, slot);
     else this.run(task, slot);
