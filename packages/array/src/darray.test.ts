@@ -175,7 +175,7 @@ describe('DArray on 2 worker threads', () => {
         spd[i + j * n] = v;
       }
     const l = await (
-      await cholesky(distribute(spd, [n, n], new Blocks(4, 4), { context }), { context })
+      await cholesky(distribute(spd, [n, n], new Blocks(4, 4), { context }))
     ).collect();
     for (let i = 0; i < n; i++)
       for (let j = 0; j < n; j++) {
@@ -284,8 +284,15 @@ describe('DArray on 2 worker threads', () => {
     expect(() => DArray.zeros([2], new Blocks(1), { dtype: 'int8' as never })).toThrow(
       ArgumentError,
     );
-    await expect(cholesky(DArray.zeros([4, 6], new Blocks(2, 2), { context }))).rejects.toThrow(
-      ArgumentError,
+    expect(() => cholesky(DArray.zeros([4, 6], new Blocks(2, 2), { context }))).toThrow(
+      /square 2-D DArray; got \[4, 6\] float64 in blocks \(2, 2\)/,
     );
+    expect(() => a.matmul(DArray.zeros([3, 4], new Blocks(2, 2), { context }))).toThrow(
+      /\[4, 4\] float64 in blocks \(2, 2\) · \[3, 4\]/,
+    );
+    expect(() => DArray.zeros([2, 2, 2], new Blocks(1, 1, 1), { context }).transpose()).toThrow(
+      /only 2-D arrays; got \[2, 2, 2\]/,
+    );
+    expect(() => a.sum({ dims: [2] })).toThrow(/dims must list dimensions 0…1 of \[4, 4\]/);
   });
 });
