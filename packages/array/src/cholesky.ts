@@ -1,4 +1,12 @@
-import { ArgumentError, currentWorker, type DTask } from '@dtask/core';
+import {
+  type AbstractScope,
+  ArgumentError,
+  currentWorker,
+  type DTask,
+  isChunk,
+  type Processor,
+  scope,
+} from '@dtask/core';
 import type { StridedView } from '@dtask/datadeps';
 import { cholesky as tiledCholesky } from '@dtask/datadeps/examples';
 import { Blocks } from './blocks.js';
@@ -6,12 +14,17 @@ import { lowerPart, paddedMatrix } from './cholesky-kernels.js';
 import { DArray } from './darray.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
-import { spawnerOf } from './placement.js';
+import { type SpawnFn, spawnerOf } from './placement.js';
 
 /** Options of `cholesky`. */
 export interface CholeskyOptions {
   /** The side of the tiles datadeps factors; default: the smaller block size of the array. */
   tile?: number;
+  /**
+   * Where the matrix is assembled, and so factored (e.g. `scope({ worker: 2 })`); default:
+   * where the scheduler puts the assembling task.
+   */
+  scope?: AbstractScope;
 }
 
 type Matrix = StridedView<Float64Array>;
@@ -44,24 +57,64 @@ export function cholesky(a: DArray, options: CholeskyOptions = {}): Promise<DArr
     throw new ArgumentError(`cholesky(a, { tile }): tile must be a positive integer; got ${tile}`);
   }
   if (n === 0) throw new ArgumentError(`cholesky(a): a is empty: ${describe(a)}`);
-  return factor(a, tile);
+  return factor(a, tile, options.scope);
 }
 
-async function factor(a: DArray, tile: number): Promise<DArray> {
+async function factor(a: DArray, tile: number, where?: AbstractScope): Promise<DArray> {
   const n = a.shape[0];
   const spawn = spawnerOf(a.context);
   const side = Math.ceil(n / tile) * tile;
   const whole = a.reblock(new Blocks(n, n)).chunks[0];
-  const matrix = spawn(paddedMatrix, whole, side) as unknown as DTask<Matrix>;
+  const matrix = spawn(
+    ...(where ? [{ scope: where }] : []),
+    paddedMatrix,
+    whole,
+    side,
+  ) as unknown as DTask<Matrix>;
   await matrix.wait();
   const here = matrix.processor?.worker === currentWorker();
   // In this process the matrix's SharedArrayBuffer arrives shared, not copied.
   const local = here ? await matrix : undefined;
-  if (local !== undefined && local.data.buffer instanceof SharedArrayBuffer) {
-    await tiledCholesky(local, tile, spawn);
+  const threads = here ? threadsBeside(matrix.processor) : undefined;
+  if (local?.data.buffer instanceof SharedArrayBuffer && threads !== undefined) {
+    // Shared memory is shared only within this process: the tile tasks run on its threads.
+    await tiledCholesky(local, tile, withOptions(spawn, { scope: threads }));
   } else {
-    await tiledCholesky(matrix, tile, spawn, side);
+    await tiledCholesky(matrix, tile, withOptions(spawn, {}), side);
   }
   const lower = spawn(lowerPart, matrix, n) as DTask<Block>;
   return new DArray([n, n], new Blocks(n, n), 'float64', [lower], a.context).reblock(a.blocks);
+}
+
+/**
+ * The worker threads of the process `proc` belongs to (its main thread only when it has no
+ * others), as a scope; undefined when they cannot be told.
+ */
+function threadsBeside(proc: Processor | undefined): AbstractScope | undefined {
+  const all = proc?.getParent()?.getProcessors() ?? [];
+  const threads = all.filter((p) => (p as { thread?: number }).thread !== undefined);
+  const workers = threads.filter((p) => (p as unknown as { thread: number }).thread !== 1);
+  const chosen = workers.length > 0 ? workers : threads;
+  if (chosen.length === 0) return undefined;
+  return scope(
+    ...chosen.map((p) => ({
+      worker: p.worker,
+      thread: (p as unknown as { thread: number }).thread,
+    })),
+  );
+}
+
+/**
+ * `spawn` adding `extra` to every task's options, and naming each task after its function
+ * (`potrf`, `trsm`, `syrk`, `gemm`: the logs say which tile operation ran where). Options come
+ * first, as datadeps' examples pass them.
+ */
+function withOptions(spawn: SpawnFn, extra: { scope?: AbstractScope }): SpawnFn {
+  return (...args: any[]) => {
+    const first = args[0];
+    const [options, rest] =
+      typeof first === 'function' || isChunk(first) ? [{}, args] : [first, args.slice(1)];
+    const name = typeof rest[0] === 'function' ? rest[0].name : undefined;
+    return spawn({ ...(name ? { name } : {}), ...options, ...extra }, ...rest);
+  };
 }

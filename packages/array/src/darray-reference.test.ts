@@ -14,7 +14,7 @@ import {
   transpose,
 } from './__fixtures__/reference.js';
 import { threadsRig } from './__fixtures__/rig.js';
-import { Blocks, cholesky, DArray, distribute } from './index.js';
+import { Blocks, cholesky, distribute } from './index.js';
 
 const add = (p: number, v: number) => p + v;
 const [M, K, N] = [37, 23, 29];
@@ -58,8 +58,14 @@ describe('DArray against a plain single-threaded reference (odd sizes, 2 threads
       (await a.map((v, w) => v * w - 1, b).collect()).data,
       x.map((v, i) => v * y[i] - 1),
     );
-    expectClose((await a.add(b).mul(b).collect()).data, x.map((v, i) => (v + y[i]) * y[i]));
-    expectClose((await a.sub(b).div(3).collect()).data, x.map((v, i) => (v - y[i]) / 3));
+    expectClose(
+      (await a.add(b).mul(b).collect()).data,
+      x.map((v, i) => (v + y[i]) * y[i]),
+    );
+    expectClose(
+      (await a.sub(b).div(3).collect()).data,
+      x.map((v, i) => (v - y[i]) / 3),
+    );
     // Broadcast: subtract the column means (a 1×K array) from every row; scale rows by an M×1.
     const colMeans = reduceDims(x, [M, K], [0], add, 0).map((s) => s / M);
     const centred = await a.sub(a.mean({ dims: [0] })).collect();
@@ -72,13 +78,19 @@ describe('DArray against a plain single-threaded reference (odd sizes, 2 threads
     const scaled = await a.mul(distribute(w, [M, 1], new Blocks(5, 1), { context: ctx }), {
       reblock: true,
     });
-    expectClose((await scaled.collect()).data, x.map((v, i) => v * w[i % M]));
+    expectClose(
+      (await scaled.collect()).data,
+      x.map((v, i) => v * w[i % M]),
+    );
     // Different blocks: ArgumentError unless asked to re-block.
     const c = distribute(y, [M, K], new Blocks(10, 4), { context: ctx });
     expect(() => a.add(c)).toThrow(/\[37, 23\] float64 in blocks \(8, 6\).*\(10, 4\)/);
     const sum = a.add(c, { reblock: true });
     expect(sum.blocks.sizes).toEqual([8, 6]);
-    expectClose((await sum.collect()).data, x.map((v, i) => v + y[i]));
+    expectClose(
+      (await sum.collect()).data,
+      x.map((v, i) => v + y[i]),
+    );
     const re = c.reblock(new Blocks(7, 9));
     expect(re.grid).toEqual([6, 3]);
     expectClose((await re.collect()).data, y);
@@ -133,10 +145,7 @@ describe('DArray against a plain single-threaded reference (odd sizes, 2 threads
     expect(t.blocks.sizes).toEqual([6, 8]);
     expectClose((await t.collect()).data, transpose(x, M, K));
     // Aᵀ·A through the transposed array: a product of two derived arrays.
-    expectClose(
-      (await t.matmul(a).collect()).data,
-      matmul(transpose(x, M, K), x, K, M, K),
-    );
+    expectClose((await t.matmul(a).collect()).data, matmul(transpose(x, M, K), x, K, M, K));
     const s = await a.slice([3, 30], [2, 21]).collect();
     expect(s.shape).toEqual([27, 19]);
     expectClose(s.data, slice2(x, M, [3, 30], [2, 21]));

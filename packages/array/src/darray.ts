@@ -235,7 +235,9 @@ export class DArray {
     what: string,
     extra?: { mean?: boolean; f?: unknown },
   ): Promise<number> | DArray {
-    const result = this.#derive(reduceParts(this, spawnerOf(this.context), op, options, what, extra));
+    const result = this.#derive(
+      reduceParts(this, spawnerOf(this.context), op, options, what, extra),
+    );
     if (options?.dims !== undefined) return result;
     return result.collect().then(({ data }) => data[0]);
   }
@@ -381,4 +383,3 @@ export function distributeArray(
   );
   return new DArray(shape, blocks, dtype, chunks, options.context);
 }
-

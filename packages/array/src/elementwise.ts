@@ -115,8 +115,7 @@ export function binaryParts(
 /** Whether `a` and `b` are cut alike along every dimension where their sizes agree. */
 function sameBlocking(a: DArray, b: DArray): boolean {
   return a.shape.every(
-    (n, d) =>
-      n !== b.shape[d] || Math.min(n, a.blocks.sizes[d]) === Math.min(n, b.blocks.sizes[d]),
+    (n, d) => n !== b.shape[d] || Math.min(n, a.blocks.sizes[d]) === Math.min(n, b.blocks.sizes[d]),
   );
 }
 

@@ -1,6 +1,6 @@
 import { ArgumentError } from '@dtask/core';
-import type { Blocks } from './blocks.js';
 import { planAssembly, type Selection } from './assembly-plan.js';
+import type { Blocks } from './blocks.js';
 import type { DArray } from './darray.js';
 import { assembleBlock } from './layout-kernels.js';
 import { describe, type Parts } from './parts.js';
@@ -20,7 +20,9 @@ export function selections(a: DArray, ranges: readonly Range[]): Selection[] {
   return ranges.map((r, d): Selection => {
     const n = a.shape[d];
     if (r === ':') return { start: 0, step: 1, count: n };
-    const [start = Number.NaN, end = Number.NaN, step = 1] = Array.isArray(r) ? (r as number[]) : [];
+    const [start = Number.NaN, end = Number.NaN, step = 1] = Array.isArray(r)
+      ? (r as number[])
+      : [];
     if (
       !Array.isArray(r) ||
       (r.length !== 2 && r.length !== 3) ||

@@ -23,7 +23,13 @@ export function expectClose(
 }
 
 /** `C = A·B` for column-major `m×k` A and `k×n` B. */
-export function matmul(a: ArrayLike<number>, b: ArrayLike<number>, m: number, k: number, n: number) {
+export function matmul(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  m: number,
+  k: number,
+  n: number,
+) {
   const c = new Float64Array(m * n);
   for (let i = 0; i < m; i++)
     for (let j = 0; j < n; j++) {
