@@ -94,6 +94,7 @@ describe('DArray against a plain single-threaded reference (odd sizes, 2 threads
     const re = c.reblock(new Blocks(7, 9));
     expect(re.grid).toEqual([6, 3]);
     expectClose((await re.collect()).data, y);
+    expect(re.reblock(new Blocks(7, 9))).toBe(re);
   });
 
   it('sum/mean/min/max/reduce over everything and per dimension', async () => {

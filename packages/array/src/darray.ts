@@ -12,7 +12,7 @@ import {
 import { arrayOf, checkDtype, type DType, type DTypeArray, dtypeOf } from './dtype.js';
 import { type BinaryOp, binaryParts, type ElementwiseOptions, mapParts } from './elementwise.js';
 import { type Block, makeBlock } from './kernels.js';
-import { describe, type Parts } from './parts.js';
+import { describe, type Parts, sameList } from './parts.js';
 import { placement, spawnerOf } from './placement.js';
 import { matmulParts, transposeParts } from './products.js';
 import { type ReduceOptions, reduceParts } from './reductions.js';
@@ -306,10 +306,12 @@ export class DArray {
 
   /**
    * The same array cut by other `blocks` (the re-blocking step): one task per new block,
-   * assembled from the old blocks it overlaps, where the scheduler places it.
+   * assembled from the old blocks it overlaps, where the scheduler places it (this array
+   * itself when the blocks are the same).
    */
   reblock(blocks: Blocks): DArray {
     checkBlocks(this.shape, blocks, `da.reblock(blocks) of ${describe(this)}`);
+    if (sameList(blocks.sizes, this.blocks.sizes)) return this; // arrays are immutable
     const all = this.shape.map((count) => ({ start: 0, step: 1, count }));
     return this.#derive(assembleParts(this, spawnerOf(this.context), all, blocks));
   }
