@@ -1,35 +1,120 @@
-import { ArgumentError, type Context } from '@dtask/core';
+import {
+  type AbstractScope,
+  ArgumentError,
+  currentWorker,
+  type DTask,
+  isChunk,
+  type Processor,
+  scope,
+} from '@dtask/core';
+import type { StridedView } from '@dtask/datadeps';
 import { cholesky as tiledCholesky } from '@dtask/datadeps/examples';
 import { Blocks } from './blocks.js';
-import type { DArray } from './darray.js';
-import { distribute } from './distribute.js';
+import { lowerPart, paddedMatrix } from './cholesky-kernels.js';
+import { DArray } from './darray.js';
+import type { Block } from './kernels.js';
+import { describe } from './parts.js';
+import { type SpawnFn, spawnerOf } from './placement.js';
 
 /** Options of `cholesky`. */
 export interface CholeskyOptions {
-  /** The context whose worker threads run the tile tasks; default: the array's spawn (default context). */
-  context?: Context;
+  /** The side of the tiles datadeps factors; default: the smaller block size of the array. */
+  tile?: number;
+  /**
+   * Where the matrix is assembled, and so factored (e.g. `scope({ worker: 2 })`); default:
+   * where the scheduler puts the assembling task.
+   */
+  scope?: AbstractScope;
+}
+
+type Matrix = StridedView<Float64Array>;
+
+/**
+ * The Cholesky factor `L` (`A = L·Lᵀ`, lower triangular, Float64) of a symmetric positive
+ * definite 2-D `DArray`, as a `DArray` with `a`'s blocks. The work is datadeps' tiled
+ * `cholesky` (`@dtask/datadeps/examples`: one task per `potrf`/`trsm`/`syrk`/`gemm` tile
+ * operation, ordered by `In`/`InOut` of the tiles):
+ *
+ * 1. a task assembles the matrix from `a`'s chunks (re-blocking to one block) where the
+ *    scheduler puts it, into a `SharedArrayBuffer`, padded with the identity to a multiple of
+ *    the tile (so any side works);
+ * 2. datadeps factors it in place: when it sits in this process (worker threads), the tile
+ *    tasks share its memory and run on all the threads; when it sits in another worker
+ *    process, it is passed as its `DTask` and the tile tasks run where it is;
+ * 3. tasks cut `L` back into `a`'s blocks.
+ *
+ * No full-size copy of the matrix is made on the caller.
+ */
+export function cholesky(a: DArray, options: CholeskyOptions = {}): Promise<DArray> {
+  if (!(a instanceof DArray) || a.shape.length !== 2 || a.shape[0] !== a.shape[1]) {
+    throw new ArgumentError(
+      `cholesky(a): a must be a square 2-D DArray; got ${a instanceof DArray ? describe(a) : String(a)}`,
+    );
+  }
+  const n = a.shape[0];
+  const tile = options.tile ?? Math.min(...a.blocks.sizes, Math.max(n, 1));
+  if (!Number.isInteger(tile) || tile < 1) {
+    throw new ArgumentError(`cholesky(a, { tile }): tile must be a positive integer; got ${tile}`);
+  }
+  if (n === 0) throw new ArgumentError(`cholesky(a): a is empty: ${describe(a)}`);
+  return factor(a, tile, options.scope);
+}
+
+async function factor(a: DArray, tile: number, where?: AbstractScope): Promise<DArray> {
+  const n = a.shape[0];
+  const spawn = spawnerOf(a.context);
+  const side = Math.ceil(n / tile) * tile;
+  const whole = a.reblock(new Blocks(n, n)).chunks[0];
+  const matrix = spawn(
+    ...(where ? [{ scope: where }] : []),
+    paddedMatrix,
+    whole,
+    side,
+  ) as unknown as DTask<Matrix>;
+  await matrix.wait();
+  const here = matrix.processor?.worker === currentWorker();
+  // In this process the matrix's SharedArrayBuffer arrives shared, not copied.
+  const local = here ? await matrix : undefined;
+  const threads = here ? threadsBeside(matrix.processor) : undefined;
+  if (local?.data.buffer instanceof SharedArrayBuffer && threads !== undefined) {
+    // Shared memory is shared only within this process: the tile tasks run on its threads.
+    await tiledCholesky(local, tile, withOptions(spawn, { scope: threads }));
+  } else {
+    await tiledCholesky(matrix, tile, withOptions(spawn, {}), side);
+  }
+  const lower = spawn(lowerPart, matrix, n) as DTask<Block>;
+  return new DArray([n, n], new Blocks(n, n), 'float64', [lower], a.context).reblock(a.blocks);
 }
 
 /**
- * The Cholesky factor `L` (`A = L·Lᵀ`, lower triangular) of a symmetric positive definite
- * Float64 `DArray` with square blocks that divide its side, computed by datadeps' tiled
- * `cholesky` (one task per tile operation, in place over a `SharedArrayBuffer`). Resolves to
- * `L` as a `DArray` with the same blocks.
+ * The worker threads of the process `proc` belongs to (its main thread only when it has no
+ * others), as a scope; undefined when they cannot be told.
  */
-export async function cholesky(a: DArray, options: CholeskyOptions = {}): Promise<DArray> {
-  const [n, m] = a.shape;
-  const [b0, b1] = a.blocks.sizes;
-  if (a.shape.length !== 2 || n !== m || b0 !== b1 || n % b0 !== 0 || a.dtype !== 'float64') {
-    throw new ArgumentError(
-      `cholesky(a): a must be a square float64 DArray with square blocks dividing its side; got [${a.shape.join(', ')}] in blocks (${a.blocks.sizes.join(', ')}) ${a.dtype}`,
-    );
-  }
-  const { data } = await a.collect();
-  const shared = new Float64Array(new SharedArrayBuffer(8 * n * n));
-  shared.set(data);
-  // Column-major: element (i, j) at i + j·n, so strides [1, n].
-  const spawn = options.context ? options.context.spawn.bind(options.context) : undefined;
-  await tiledCholesky({ data: shared, shape: [n, n], strides: [1, n], offset: 0 }, b0, spawn);
-  for (let j = 1; j < n; j++) for (let i = 0; i < j; i++) shared[i + j * n] = 0;
-  return distribute(shared, [n, n], new Blocks(b0, b0), { context: options.context });
+function threadsBeside(proc: Processor | undefined): AbstractScope | undefined {
+  const all = proc?.getParent()?.getProcessors() ?? [];
+  const threads = all.filter((p) => (p as { thread?: number }).thread !== undefined);
+  const workers = threads.filter((p) => (p as unknown as { thread: number }).thread !== 1);
+  const chosen = workers.length > 0 ? workers : threads;
+  if (chosen.length === 0) return undefined;
+  return scope(
+    ...chosen.map((p) => ({
+      worker: p.worker,
+      thread: (p as unknown as { thread: number }).thread,
+    })),
+  );
+}
+
+/**
+ * `spawn` adding `extra` to every task's options, and naming each task after its function
+ * (`potrf`, `trsm`, `syrk`, `gemm`: the logs say which tile operation ran where). Options come
+ * first, as datadeps' examples pass them.
+ */
+function withOptions(spawn: SpawnFn, extra: { scope?: AbstractScope }): SpawnFn {
+  return (...args: any[]) => {
+    const first = args[0];
+    const [options, rest] =
+      typeof first === 'function' || isChunk(first) ? [{}, args] : [first, args.slice(1)];
+    const name = typeof rest[0] === 'function' ? rest[0].name : undefined;
+    return spawn({ ...(name ? { name } : {}), ...options, ...extra }, ...rest);
+  };
 }

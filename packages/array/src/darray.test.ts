@@ -175,7 +175,7 @@ describe('DArray on 2 worker threads', () => {
         spd[i + j * n] = v;
       }
     const l = await (
-      await cholesky(distribute(spd, [n, n], new Blocks(4, 4), { context }), { context })
+      await cholesky(distribute(spd, [n, n], new Blocks(4, 4), { context }))
     ).collect();
     for (let i = 0; i < n; i++)
       for (let j = 0; j < n; j++) {
@@ -186,21 +186,43 @@ describe('DArray on 2 worker threads', () => {
       }
   });
 
-  it('datadeps InOut(view(chunk)) updates DArray chunks in place (seed 002)', async () => {
+  it('datadeps InOut(view(chunk)) on the chunk handles updates the blocks where they are (seed 002)', async () => {
     const context = await rig();
-    const a = DArray.ones([4, 6], new Blocks(2, 3), { context });
-    const blocks = (await Promise.all(a.chunks.map((c) => c.fetch()))) as Block[];
+    const a = DArray.ones([5, 6], new Blocks(2, 3), { context });
     const double = (v: StridedView<Float64Array>) => {
       for (let j = 0; j < v.shape[1]; j++)
         for (let i = 0; i < v.shape[0]; i++)
           v.data[v.offset + i * v.strides[0] + j * v.strides[1]] *= 2;
     };
+    // Row 0 of every block, through views of the chunk tasks themselves (not fetched copies).
     await spawnDatadeps(() => {
-      for (const b of blocks) context.spawn(double, InOut(view(b, [0, 1], ':')));
+      for (const c of a.chunks) context.spawn(double, InOut(view(c, [0, 1], ':')));
     });
-    const { data } = await a.collect();
+    const { data } = await a.fetch();
     for (let j = 0; j < 6; j++)
-      for (let i = 0; i < 4; i++) expect(data[i + j * 4]).toBe(i % 2 === 0 ? 2 : 1);
+      for (let i = 0; i < 5; i++) expect(data[i + j * 5]).toBe(i % 2 === 0 ? 2 : 1);
+  });
+
+  it('chunks are task arguments; blocks on worker threads are SharedArrayBuffers', async () => {
+    const context = await rig();
+    const a = DArray.from(
+      { data: Int32Array.from({ length: 35 }, (_, i) => i), shape: [5, 7] },
+      new Blocks(2, 3),
+      { context },
+    );
+    expect(a.dtype).toBe('int32');
+    expect(a.grid).toEqual([3, 3]);
+    expect(String(a)).toBe('DArray [5, 7] int32 in blocks (2, 3)');
+    const corner = context.spawn(
+      (b: Block, c: Block) => [b.shape, b.data[b.data.length - 1], c.shape, c.data[0]],
+      a.chunk(2, 2),
+      a.chunk(0, 1),
+    );
+    // Block (2, 2) covers rows [4, 5) and columns [6, 7): element 4 + 6·5; (0, 1) starts at 0 + 3·5.
+    expect(await corner).toEqual([[1, 1], 34, [2, 3], 15]);
+    const block = await a.chunk(1, 1).fetch();
+    expect(block.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(await DArray.from([1, 2, 3, 4.5], new Blocks(3), { context }).sum()).toBe(10.5);
   });
 
   it('chunks are made on worker threads, placed by assign when given', async () => {
@@ -284,8 +306,15 @@ describe('DArray on 2 worker threads', () => {
     expect(() => DArray.zeros([2], new Blocks(1), { dtype: 'int8' as never })).toThrow(
       ArgumentError,
     );
-    await expect(cholesky(DArray.zeros([4, 6], new Blocks(2, 2), { context }))).rejects.toThrow(
-      ArgumentError,
+    expect(() => cholesky(DArray.zeros([4, 6], new Blocks(2, 2), { context }))).toThrow(
+      /square 2-D DArray; got \[4, 6\] float64 in blocks \(2, 2\)/,
     );
+    expect(() => a.matmul(DArray.zeros([3, 4], new Blocks(2, 2), { context }))).toThrow(
+      /\[4, 4\] float64 in blocks \(2, 2\) · \[3, 4\]/,
+    );
+    expect(() => DArray.zeros([2, 2, 2], new Blocks(1, 1, 1), { context }).transpose()).toThrow(
+      /only 2-D arrays; got \[2, 2, 2\]/,
+    );
+    expect(() => a.sum({ dims: [2] })).toThrow(/dims must list dimensions 0…1 of \[4, 4\]/);
   });
 });

@@ -1,12 +1,6 @@
+import { type AbstractScope, ArgumentError, type Context, type DTask } from '@dtask/core';
 import {
-  type AbstractScope,
-  ArgumentError,
-  type Context,
-  type DTask,
-  spawn as defaultSpawn,
-} from '@dtask/core';
-import {
-  Blocks,
+  type Blocks,
   blockRanges,
   checkBlocks,
   checkShape,
@@ -15,27 +9,19 @@ import {
   gridOf,
   lengthOf,
 } from './blocks.js';
-import {
-  assembleBlock,
-  type Block,
-  binaryBlock,
-  combineBlocks,
-  makeBlock,
-  mapBlock,
-  matmulBlocks,
-  reduceBlock,
-  transposeBlock,
-} from './kernels.js';
-
-/** Element types a `DArray` holds. */
-export type DType = 'float64' | 'float32' | 'int32';
-
-/** The typed array of each `DType`. */
-export type DTypeArray = Float64Array | Float32Array | Int32Array;
+import { arrayOf, checkDtype, type DType, type DTypeArray, dtypeOf } from './dtype.js';
+import { type BinaryOp, binaryParts, type ElementwiseOptions, mapParts } from './elementwise.js';
+import { type Block, makeBlock } from './kernels.js';
+import { describe, type Parts, sameList } from './parts.js';
+import { placement, spawnerOf } from './placement.js';
+import { matmulParts, transposeParts } from './products.js';
+import { type ReduceOptions, reduceParts } from './reductions.js';
+import { assembleParts, type Range, selections } from './slicing.js';
+import { splitArray } from './split-array.js';
 
 /** Options of the `DArray` constructors. */
 export interface DArrayOptions {
-  /** Element type; default `'float64'`. */
+  /** Element type; default `'float64'` (`DArray.from`: the source's). */
   dtype?: DType;
   /** The context whose processors run the chunks' tasks; default: the default context. */
   context?: Context;
@@ -43,22 +29,10 @@ export interface DArrayOptions {
   seed?: number;
   /**
    * Explicit placement: the scope of the task that makes the block at each grid index (e.g.
-   * `(idx) => scope({ worker: 1, thread: 1 + (idx[0] % 2) })`); default: anywhere in scope.
+   * `(idx) => scope({ worker: 1, thread: 1 + (idx[0] % 2) })`); default: the scheduler spreads
+   * the blocks over the processors in scope.
    */
   assign?: (index: readonly number[]) => AbstractScope;
-}
-
-/** The spawn options that place the block at `index` by `assign` (none without it). */
-export function placement(
-  assign: ((index: readonly number[]) => AbstractScope) | undefined,
-  index: readonly number[],
-  what: string,
-): { scope: AbstractScope }[] {
-  if (assign === undefined) return [];
-  if (typeof assign !== 'function') {
-    throw new ArgumentError(`${what}: assign must be a function (gridIndex) => scope`);
-  }
-  return [{ scope: assign(index) }];
 }
 
 /** What `collect()` resolves to: the whole array, column-major. */
@@ -69,39 +43,13 @@ export interface Collected {
   shape: number[];
 }
 
-type SpawnFn = (...args: any[]) => DTask<Block>;
-
-const DTYPES: readonly string[] = ['float64', 'float32', 'int32'];
-
-/** Throws `ArgumentError` unless `dtype` is one of the supported element types. */
-export function checkDtype(dtype: string, what: string): DType {
-  if (!DTYPES.includes(dtype)) {
-    throw new ArgumentError(
-      `${what}: dtype must be 'float64', 'float32' or 'int32'; got ${String(dtype)}`,
-    );
-  }
-  return dtype as DType;
-}
-
-/** The spawn function of `context` (or core's `spawn`). */
-export function spawnerOf(context?: Context): SpawnFn {
-  return (context ? context.spawn.bind(context) : defaultSpawn) as unknown as SpawnFn;
-}
-
-/** A zeroed typed array of `dtype` and length `n`. */
-export function arrayOf(dtype: DType, n: number): DTypeArray {
-  return dtype === 'float32'
-    ? new Float32Array(n)
-    : dtype === 'int32'
-      ? new Int32Array(n)
-      : new Float64Array(n);
-}
-
 /**
  * A distributed dense array (Dagger's `DArray`): `shape` cut by `blocks` into chunks, each the
  * result of a task (a column-major block over a `SharedArrayBuffer`), computed where the
- * scheduler puts it. Operations spawn one task per block with the chunks as arguments, so data
- * stays where it is; nothing full-size is built on the caller until `collect()`.
+ * scheduler puts it. Operations spawn one task per block with the chunks as arguments, so the
+ * data stays where it is; nothing of full size is built on the caller until `collect()`.
+ * Column-major like Julia: element `(i₀, i₁, …)` of shape `[n₀, n₁, …]` is at
+ * `i₀ + n₀·(i₁ + n₁·(i₂ + …))`.
  */
 export class DArray {
   /** The array's shape. */
@@ -113,11 +61,13 @@ export class DArray {
   /** Blocks along each dimension. */
   readonly grid: readonly number[];
   /**
-   * The chunks' tasks, column-major over the grid (block `(i, j)` of a `p×q` grid at `i + j·p`);
-   * each resolves to a `Block` (a strided view), usable as a task argument and with datadeps `view`.
+   * The chunks' tasks, column-major over the grid (block `(i, j)` of a `p×q` grid at `i + j·p`;
+   * `chunk(i, j)` indexes it): each resolves to a `Block` (a strided view), and is usable as a
+   * task argument and with datadeps `view(chunk, ...slices)`.
    */
   readonly chunks: readonly DTask<Block>[];
-  readonly #context: Context | undefined;
+  /** The context whose processors run its tasks (undefined: the default context). */
+  readonly context: Context | undefined;
 
   /** Wrap existing chunk tasks (column-major over the grid of `shape` by `blocks`). */
   constructor(
@@ -134,13 +84,13 @@ export class DArray {
     this.blocks = blocks;
     this.dtype = dtype;
     this.grid = Object.freeze(gridOf(shape, blocks));
-    if (chunks.length !== lengthOf(this.grid)) {
+    if (!Array.isArray(chunks) || chunks.length !== lengthOf(this.grid)) {
       throw new ArgumentError(
-        `new DArray: expected ${lengthOf(this.grid)} chunks for grid [${this.grid.join(', ')}]; got ${chunks.length}`,
+        `new DArray: expected ${lengthOf(this.grid)} chunks for grid [${this.grid.join(', ')}] of shape [${shape.join(', ')}]; got ${chunks?.length}`,
       );
     }
     this.chunks = Object.freeze([...chunks]);
-    this.#context = context;
+    this.context = context;
   }
 
   /** The chunk task at grid index `(i, j, …)` (0-based). */
@@ -150,11 +100,11 @@ export class DArray {
       index.some((b, d) => !Number.isInteger(b) || b < 0 || b >= this.grid[d])
     ) {
       throw new ArgumentError(
-        `chunk(...index): give ${this.grid.length} block indices within grid [${this.grid.join(', ')}]`,
+        `da.chunk(...index): give ${this.grid.length} block indices within grid [${this.grid.join(', ')}] of ${describe(this)}; got (${index.join(', ')})`,
       );
     }
-    let flat = 0;
     const strides = columnMajorStrides(this.grid);
+    let flat = 0;
     for (let d = 0; d < index.length; d++) flat += index[d] * strides[d];
     return this.chunks[flat];
   }
@@ -172,8 +122,7 @@ export class DArray {
     const dtype = checkDtype(options.dtype ?? 'float64', what);
     const seed = options.seed ?? 1;
     const spawn = spawnerOf(options.context);
-    const grid = gridOf(shape, blocks);
-    const chunks = gridIndices(grid).map((idx, k) => {
+    const chunks = gridIndices(gridOf(shape, blocks)).map((idx, k) => {
       const bshape = blockRanges(shape, blocks, idx).map(([a, b]) => b - a);
       return spawn(
         ...placement(options.assign, idx, what),
@@ -218,143 +167,117 @@ export class DArray {
     return DArray.#make(shape, blocks, 'rand', 0, options, 'DArray.rand');
   }
 
-  #spawn(): SpawnFn {
-    return spawnerOf(this.#context);
+  /**
+   * A `DArray` of a caller's array, cut by `blocks` (Dagger's `DArray(A, Blocks(...))`):
+   * `source` is `{ data, shape }` (column-major, what `collect()` gives) or a 1-D array or
+   * typed array. The dtype defaults to the source's (Float32Array, Int32Array; else float64).
+   */
+  static from(
+    source: { data: ArrayLike<number>; shape: readonly number[] } | ArrayLike<number>,
+    blocks: Blocks,
+    options: DArrayOptions = {},
+  ): DArray {
+    const what = 'DArray.from(source, blocks)';
+    if (source === null || typeof source !== 'object') {
+      throw new ArgumentError(`${what}: source must be { data, shape } or an array`);
+    }
+    const whole =
+      'shape' in source && 'data' in source
+        ? source
+        : { data: source as ArrayLike<number>, shape: [(source as ArrayLike<number>).length] };
+    return distributeArray(whole.data, whole.shape, blocks, options, what);
   }
 
-  #derive(shape: readonly number[], blocks: Blocks, dtype: DType, chunks: DTask<Block>[]): DArray {
-    return new DArray(shape, blocks, dtype, chunks, this.#context);
+  #derive(parts: Parts): DArray {
+    return new DArray(parts.shape, parts.blocks, parts.dtype, parts.chunks, this.context);
   }
 
   /**
-   * `f` applied to every element, one task per block. `f` travels to worker threads as source
-   * text, so it must be self-contained (no outer variables). The result has the same dtype.
+   * `f` applied element by element, one task per block: `f(x)`, or `f(x, y, …)` over this
+   * array and `others` of the same shape and blocks (else `ArgumentError`). `f` travels to
+   * worker threads as source text, so it must be self-contained (no outer variables). The
+   * result has this array's dtype.
    */
-  map(f: (x: number) => number): DArray {
-    if (typeof f !== 'function')
-      throw new ArgumentError('da.map(f): f must be a function (x) => number');
-    const source = f.toString();
-    try {
-      new Function(`return (${source});`);
-    } catch {
-      throw new ArgumentError(
-        `da.map(f): f must be a self-contained function written in JS (an arrow or function expression) so it can travel as source text; got ${source.slice(0, 60)}`,
-      );
-    }
-    const spawn = this.#spawn();
-    return this.#derive(
-      this.shape,
-      this.blocks,
-      this.dtype,
-      this.chunks.map((c) => spawn(mapBlock, c, source, this.dtype)),
-    );
+  map(f: (x: number, ...ys: number[]) => number, ...others: DArray[]): DArray {
+    return this.#derive(mapParts(this, spawnerOf(this.context), f, others));
   }
 
-  #binary(other: DArray | number, op: string): DArray {
-    const spawn = this.#spawn();
-    if (typeof other === 'number') {
-      return this.#derive(
-        this.shape,
-        this.blocks,
-        this.dtype,
-        this.chunks.map((c) => spawn(binaryBlock, c, other, op, this.dtype)),
-      );
-    }
-    if (!(other instanceof DArray))
-      throw new ArgumentError(`da.${op}(other): other must be a DArray or a number`);
-    if (!sameList(this.shape, other.shape) || !sameList(this.blocks.sizes, other.blocks.sizes)) {
-      throw new ArgumentError(
-        `da.${op}(other): shapes and blocks must match; got [${this.shape.join(', ')}] in blocks (${this.blocks.sizes.join(', ')}) and [${other.shape.join(', ')}] in blocks (${other.blocks.sizes.join(', ')}); redistribute one with the other's Blocks`,
-      );
-    }
-    return this.#derive(
-      this.shape,
-      this.blocks,
-      this.dtype,
-      this.chunks.map((c, k) => spawn(binaryBlock, c, other.chunks[k], op, this.dtype)),
-    );
+  #binary(other: DArray | number, op: BinaryOp, options?: ElementwiseOptions): DArray {
+    return this.#derive(binaryParts(this, spawnerOf(this.context), other, op, options));
   }
 
-  /** Element-wise sum with a same-shaped, same-blocked `DArray`, or with a number. */
-  add(other: DArray | number): DArray {
-    return this.#binary(other, 'add');
+  /**
+   * Element-wise sum with a number or an array (broadcast along dimensions of size 1, like
+   * Julia's `a .+ b`); blockings must agree where sizes do, unless `{ reblock: true }`.
+   */
+  add(other: DArray | number, options?: ElementwiseOptions): DArray {
+    return this.#binary(other, 'add', options);
   }
 
-  /** Element-wise difference with a same-shaped, same-blocked `DArray`, or with a number. */
-  sub(other: DArray | number): DArray {
-    return this.#binary(other, 'sub');
+  /** Element-wise difference (as `add`). */
+  sub(other: DArray | number, options?: ElementwiseOptions): DArray {
+    return this.#binary(other, 'sub', options);
   }
 
-  /** Element-wise product with a same-shaped, same-blocked `DArray`, or with a number. */
-  mul(other: DArray | number): DArray {
-    return this.#binary(other, 'mul');
+  /** Element-wise product (as `add`). */
+  mul(other: DArray | number, options?: ElementwiseOptions): DArray {
+    return this.#binary(other, 'mul', options);
   }
 
-  /** Element-wise quotient with a same-shaped, same-blocked `DArray`, or with a number. */
-  div(other: DArray | number): DArray {
-    return this.#binary(other, 'div');
+  /** Element-wise quotient (as `add`; int32 arrays truncate). */
+  div(other: DArray | number, options?: ElementwiseOptions): DArray {
+    return this.#binary(other, 'div', options);
   }
 
   #reduce(
-    op: string,
-    options: { dims?: number[] } | undefined,
-    mean: boolean,
+    op: 'sum' | 'min' | 'max' | 'fn',
+    options: ReduceOptions | undefined,
     what: string,
-  ): DArray {
-    const nd = this.shape.length;
-    const dims = options?.dims ?? [...Array(nd).keys()];
-    if (!Array.isArray(dims) || dims.some((d) => !Number.isInteger(d) || d < 0 || d >= nd)) {
-      throw new ArgumentError(
-        `da.${what}({ dims }): dims must list dimensions 0…${nd - 1}; got ${String(dims)}`,
-      );
-    }
-    if (lengthOf(this.shape) === 0) throw new ArgumentError(`da.${what}(): the array is empty`);
-    const spawn = this.#spawn();
-    const partial = this.chunks.map((c) => spawn(reduceBlock, c, dims, op));
-    const oshape = this.shape.map((s, d) => (dims.includes(d) ? 1 : s));
-    const oblocks = new Blocks(...this.blocks.sizes.map((s, d) => (dims.includes(d) ? 1 : s)));
-    const ogrid = gridOf(oshape, oblocks);
-    const gstr = columnMajorStrides(this.grid);
-    const reduced = lengthOf(this.shape) / lengthOf(oshape);
-    const scale = mean ? 1 / reduced : 1;
-    const rgrid = this.grid.map((g, d) => (dims.includes(d) ? g : 1));
-    const chunks = gridIndices(ogrid).map((oidx) => {
-      const parts = gridIndices(rgrid).map((ridx) => {
-        let flat = 0;
-        for (let d = 0; d < nd; d++) flat += (dims.includes(d) ? ridx[d] : oidx[d]) * gstr[d];
-        return partial[flat];
-      });
-      return spawn(combineBlocks, op, scale, ...parts);
-    });
-    return this.#derive(oshape, oblocks, 'float64', chunks);
+    extra?: { mean?: boolean; f?: unknown },
+  ): Promise<number> | DArray {
+    const result = this.#derive(
+      reduceParts(this, spawnerOf(this.context), op, options, what, extra),
+    );
+    if (options?.dims !== undefined) return result;
+    return result.collect().then(({ data }) => data[0]);
   }
 
   /** Sum of all elements (a number), or along `dims` (a Float64 `DArray` with those dims of size 1). */
   sum(): Promise<number>;
   sum(options: { dims: number[] }): DArray;
-  sum(options?: { dims?: number[] }): Promise<number> | DArray {
-    return scalarOr(this.#reduce('sum', options, false, 'sum'), options);
+  sum(options?: ReduceOptions): Promise<number> | DArray {
+    return this.#reduce('sum', options, 'sum');
   }
 
   /** Mean of all elements (a number), or along `dims` (a Float64 `DArray`). */
   mean(): Promise<number>;
   mean(options: { dims: number[] }): DArray;
-  mean(options?: { dims?: number[] }): Promise<number> | DArray {
-    return scalarOr(this.#reduce('sum', options, true, 'mean'), options);
+  mean(options?: ReduceOptions): Promise<number> | DArray {
+    return this.#reduce('sum', options, 'mean', { mean: true });
   }
 
   /** Smallest element (a number), or along `dims` (a Float64 `DArray`). */
   min(): Promise<number>;
   min(options: { dims: number[] }): DArray;
-  min(options?: { dims?: number[] }): Promise<number> | DArray {
-    return scalarOr(this.#reduce('min', options, false, 'min'), options);
+  min(options?: ReduceOptions): Promise<number> | DArray {
+    return this.#reduce('min', options, 'min');
   }
 
   /** Largest element (a number), or along `dims` (a Float64 `DArray`). */
   max(): Promise<number>;
   max(options: { dims: number[] }): DArray;
-  max(options?: { dims?: number[] }): Promise<number> | DArray {
-    return scalarOr(this.#reduce('max', options, false, 'max'), options);
+  max(options?: ReduceOptions): Promise<number> | DArray {
+    return this.#reduce('max', options, 'max');
+  }
+
+  /**
+   * Reduce with `f(acc, x)` (self-contained, associative: blocks are reduced where they are,
+   * then their partial results combined): a number, or along `dims` a Float64 `DArray`.
+   */
+  reduce(f: (acc: number, x: number) => number): Promise<number>;
+  reduce(f: (acc: number, x: number) => number, options: { dims: number[] }): DArray;
+  reduce(f: (acc: number, x: number) => number, options?: ReduceOptions): Promise<number> | DArray {
+    return this.#reduce('fn', options, 'reduce', { f });
   }
 
   /**
@@ -362,105 +285,35 @@ export class DArray {
    * and B's block column. A's column blocks must equal B's row blocks; same dtype.
    */
   matmul(other: DArray): DArray {
-    if (!(other instanceof DArray) || this.shape.length !== 2 || other.shape.length !== 2) {
-      throw new ArgumentError('da.matmul(other): both arrays must be 2-D DArrays');
-    }
-    const [m, k] = this.shape;
-    const [k2, n] = other.shape;
-    if (k !== k2 || this.blocks.sizes[1] !== other.blocks.sizes[0] || this.dtype !== other.dtype) {
-      throw new ArgumentError(
-        `da.matmul(other): need [m, k]·[k, n] with A's column block size equal to B's row block size and one dtype; got [${m}, ${k}] blocks (${this.blocks.sizes.join(', ')}) ${this.dtype} and [${k2}, ${n}] blocks (${other.blocks.sizes.join(', ')}) ${other.dtype}`,
-      );
-    }
-    const spawn = this.#spawn();
-    const blocks = new Blocks(this.blocks.sizes[0], other.blocks.sizes[1]);
-    const grid = gridOf([m, n], blocks);
-    const kb = this.grid[1];
-    const chunks = gridIndices(grid).map(([i, j]) => {
-      const as = Array.from({ length: kb }, (_, p) => this.chunk(i, p));
-      const bs = Array.from({ length: kb }, (_, p) => other.chunk(p, j));
-      return spawn(matmulBlocks, this.dtype, kb, ...as, ...bs);
-    });
-    return this.#derive([m, n], blocks, this.dtype, chunks);
+    return this.#derive(matmulParts(this, spawnerOf(this.context), other));
   }
 
   /** The transpose of a 2-D array (blocks transposed too), one task per block. */
   transpose(): DArray {
-    if (this.shape.length !== 2)
-      throw new ArgumentError('da.transpose(): only 2-D arrays; use slice/map for others');
-    const spawn = this.#spawn();
-    const blocks = new Blocks(this.blocks.sizes[1], this.blocks.sizes[0]);
-    const grid = [this.grid[1], this.grid[0]];
-    const chunks = gridIndices(grid).map(([j, i]) => spawn(transposeBlock, this.chunk(i, j)));
-    return this.#derive([this.shape[1], this.shape[0]], blocks, this.dtype, chunks);
+    return this.#derive(transposeParts(this, spawnerOf(this.context)));
   }
 
   /**
-   * A sub-array: one range per dimension, each `[start, end)` (0-based, half-open) or `':'`
-   * for all of it. The result keeps the block sizes; each block is assembled by a task from
-   * the source blocks it overlaps.
+   * A sub-array: one range per dimension, each `[start, end)` or `[start, end, step]` (0-based,
+   * half-open) or `':'` for all of it. The result keeps the block sizes; each of its blocks is
+   * assembled by a task from the source blocks it overlaps.
    */
-  slice(...ranges: ([number, number] | ':')[]): DArray {
-    const nd = this.shape.length;
-    if (ranges.length !== nd) {
-      throw new ArgumentError(
-        `da.slice(...ranges): give ${nd} ranges ([start, end) or ':'); got ${ranges.length}`,
-      );
-    }
-    const bounds = ranges.map((r, d): [number, number] => {
-      if (r === ':') return [0, this.shape[d]];
-      if (
-        !Array.isArray(r) ||
-        r.length !== 2 ||
-        !Number.isInteger(r[0]) ||
-        !Number.isInteger(r[1]) ||
-        r[0] < 0 ||
-        r[1] > this.shape[d] ||
-        r[0] > r[1]
-      ) {
-        throw new ArgumentError(
-          `da.slice(...ranges): range ${d} must be ':' or [start, end) with 0 ≤ start ≤ end ≤ ${this.shape[d]}; got ${JSON.stringify(r)}`,
-        );
-      }
-      return [r[0], r[1]];
-    });
-    const oshape = bounds.map(([a, b]) => b - a);
-    const spawn = this.#spawn();
-    const size = this.blocks.sizes;
-    const chunks = gridIndices(gridOf(oshape, this.blocks)).map((oidx) => {
-      const out = blockRanges(oshape, this.blocks, oidx);
-      // Source element ranges this output block needs, then the source blocks they span.
-      const src = out.map(([a, b], d): [number, number] => [a + bounds[d][0], b + bounds[d][0]]);
-      const spans = src.map(([a, b], d) => {
-        const first = Math.floor(a / size[d]);
-        const last = b > a ? Math.floor((b - 1) / size[d]) : first;
-        return [first, last - first + 1];
-      });
-      const plan: { from: number[]; to: number[]; size: number[] }[] = [];
-      const sources: DTask<Block>[] = [];
-      for (const rel of gridIndices(spans.map(([, c]) => c))) {
-        const bidx = rel.map((r, d) => spans[d][0] + r);
-        if (bidx.some((b, d) => b >= this.grid[d])) continue;
-        const br = blockRanges(this.shape, this.blocks, bidx);
-        const lo = br.map(([a], d) => Math.max(a, src[d][0]));
-        const hi = br.map(([, b], d) => Math.min(b, src[d][1]));
-        if (hi.some((h, d) => h <= lo[d])) continue;
-        plan.push({
-          from: lo.map((l, d) => l - br[d][0]),
-          to: lo.map((l, d) => l - src[d][0]),
-          size: hi.map((h, d) => h - lo[d]),
-        });
-        sources.push(this.chunk(...bidx));
-      }
-      return spawn(
-        assembleBlock,
-        this.dtype,
-        out.map(([a, b]) => b - a),
-        plan,
-        ...sources,
-      );
-    });
-    return this.#derive(oshape, this.blocks, this.dtype, chunks);
+  slice(...ranges: Range[]): DArray {
+    return this.#derive(
+      assembleParts(this, spawnerOf(this.context), selections(this, ranges), this.blocks),
+    );
+  }
+
+  /**
+   * The same array cut by other `blocks` (the re-blocking step): one task per new block,
+   * assembled from the old blocks it overlaps, where the scheduler places it (this array
+   * itself when the blocks are the same).
+   */
+  reblock(blocks: Blocks): DArray {
+    checkBlocks(this.shape, blocks, `da.reblock(blocks) of ${describe(this)}`);
+    if (sameList(blocks.sizes, this.blocks.sizes)) return this; // arrays are immutable
+    const all = this.shape.map((count) => ({ start: 0, step: 1, count }));
+    return this.#derive(assembleParts(this, spawnerOf(this.context), all, blocks));
   }
 
   /** The whole array on the caller: `{ data, shape }`, column-major like Julia. */
@@ -471,14 +324,14 @@ export class DArray {
     const indices = gridIndices(this.grid);
     blocks.forEach((block, k) => {
       const starts = blockRanges(this.shape, this.blocks, indices[k]).map(([a]) => a);
-      const n = block.data.length;
       const nd = block.shape.length;
+      const run = block.shape[0];
       const idx = new Array(nd).fill(0);
-      for (let i = 0; i < n; i++) {
+      for (let i = 0; i < block.data.length; i += run) {
         let o = 0;
         for (let d = 0; d < nd; d++) o += (starts[d] + idx[d]) * strides[d];
-        data[o] = block.data[i];
-        for (let d = 0; d < nd; d++) {
+        data.set(block.data.subarray(i, i + run), o);
+        for (let d = 1; d < nd; d++) {
           idx[d]++;
           if (idx[d] < block.shape[d]) break;
           idx[d] = 0;
@@ -487,16 +340,48 @@ export class DArray {
     });
     return { data, shape: [...this.shape] };
   }
+
+  /** Dagger's `fetch(DA)`: the same as `collect()`. */
+  fetch(): Promise<Collected> {
+    return this.collect();
+  }
+
+  /** `DArray [13, 11] float64 in blocks (4, 4)`. */
+  toString(): string {
+    return `DArray ${describe(this)}`;
+  }
 }
 
-function sameList(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function scalarOr(
-  result: DArray,
-  options: { dims?: number[] } | undefined,
-): Promise<number> | DArray {
-  if (options?.dims !== undefined) return result;
-  return result.collect().then(({ data }) => data[0]);
+/**
+ * `distribute`'s work (also `DArray.from`): checks, then one task per block taking a copy of
+ * that block's elements.
+ */
+export function distributeArray(
+  array: ArrayLike<number>,
+  shape: readonly number[],
+  blocks: Blocks,
+  options: DArrayOptions,
+  what: string,
+): DArray {
+  checkShape(shape, what);
+  checkBlocks(shape, blocks, what);
+  if (array === null || typeof array !== 'object' || typeof array.length !== 'number') {
+    throw new ArgumentError(`${what}: array must be an array or typed array`);
+  }
+  if (array.length !== lengthOf(shape)) {
+    throw new ArgumentError(
+      `${what}: array has ${array.length} elements but shape [${shape.join(', ')}] needs ${lengthOf(shape)}`,
+    );
+  }
+  const dtype = checkDtype(options.dtype ?? dtypeOf(array), what);
+  const chunks = splitArray(
+    array,
+    shape,
+    blocks,
+    dtype,
+    spawnerOf(options.context),
+    options.assign,
+    what,
+  );
+  return new DArray(shape, blocks, dtype, chunks, options.context);
 }

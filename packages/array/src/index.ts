@@ -2,12 +2,10 @@
 
 export { Blocks } from './blocks.js';
 export { type CholeskyOptions, cholesky } from './cholesky.js';
-export {
-  type Collected,
-  DArray,
-  type DArrayOptions,
-  type DType,
-  type DTypeArray,
-} from './darray.js';
+export { type Collected, DArray, type DArrayOptions } from './darray.js';
 export { type DistributeOptions, distribute } from './distribute.js';
+export type { DType, DTypeArray } from './dtype.js';
+export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
 export type { Block } from './kernels.js';
+export type { ReduceOptions } from './reductions.js';
+export type { Range } from './slicing.js';

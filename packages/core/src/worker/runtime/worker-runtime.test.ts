@@ -91,6 +91,24 @@ describe('worker runtime over an in-memory transport', () => {
     expect(await b).toEqual([500, 2, procs[1].id]);
   });
 
+  it('a runtime working through a run of long tasks serves a peer between them (regression: a busy thread kept the blocks it held from its peer until its run was done)', async () => {
+    const { ctx, procs } = (current = rig(2));
+    const held = ctx.spawn(on(procs[0]), () => new Float64Array(500).fill(3));
+    await held.wait();
+    const busy = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+      return performance.now();
+    };
+    const run = Array.from({ length: 6 }, () => ctx.spawn(on(procs[0]), busy, 15));
+    const reader = ctx.spawn(on(procs[1]), (xs: Float64Array) => [xs[0], performance.now()], held);
+    const [value, readAt] = (await reader) as number[];
+    expect(value).toBe(3);
+    const ends = (await Promise.all(run)) as number[];
+    // The peer got the result before the run ended, not after all of it.
+    expect(readAt).toBeLessThan(Math.max(...ends));
+  });
+
   for (const closes of [true, false]) {
     it(`a fetch asked over a peer link that is then replaced is retried${closes ? ', the old link closing after' : ', the old link never closing'} (regression: chaos-test hangs)`, async () => {
       const { ctx, procs, runtimes } = (current = rig(2));

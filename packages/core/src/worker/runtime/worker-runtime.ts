@@ -41,6 +41,14 @@ import { WorkerTask } from './worker-task.js';
  */
 const REPORT_EVERY_MS = 4;
 
+/**
+ * Longest a runtime runs tasks in one turn of its event loop (ms) before the next ready task
+ * waits for a `setImmediate`: between long tasks it then serves peers' fetches and reads the
+ * scheduler's messages (regression: a thread working through a run of 60 ms matrix-product
+ * blocks kept its peer waiting for the blocks it held until the whole run was done).
+ */
+const YIELD_AFTER_MS = 4;
+
 /** Options of `startWorkerRuntime`. */
 export interface WorkerRuntimeOptions {
   /** The worker (OS process) id this runtime runs in. */
@@ -115,6 +123,10 @@ export class WorkerRuntime {
   private readonly stalls: StallWatch | undefined;
   /** Batches received from the scheduler (a stall report says how many it had seen). */
   private heardBatches = 0;
+  /** When this turn of the event loop began running tasks (see `YIELD_AFTER_MS`). */
+  private turnStart = 0;
+  /** Ready tasks waiting for the next turn, in order. */
+  private deferred: WorkerTask[] = [];
 
   constructor(
     private readonly transport: Transport,
@@ -142,6 +154,7 @@ export class WorkerRuntime {
       );
     }
     transport.onMessage((batch) => {
+      this.turnStart = performance.now();
       this.heardBatches++;
       this.countLocalConsumers(batch as ToWorker[]);
       for (const m of batch as ToWorker[]) this.handle(m);
@@ -169,6 +182,7 @@ export class WorkerRuntime {
     // it is given up now: those tasks run again and ask the replacement.
     replaced?.requests.rejectAll(new InputLostError(`Peer ${holder} was replaced`));
     transport.onMessage((batch) => {
+      this.turnStart = performance.now();
       for (const m of batch as PeerMessage[]) {
         if (m.op === 'peerFetch') this.servePeer(out, m.req, m.key);
         else if (m.op === 'value') requests.resolve(m.req, m.value);
@@ -375,6 +389,10 @@ export class WorkerRuntime {
 
   private run(task: WorkerTask): void {
     if (task.cancelled) return;
+    if (performance.now() - this.turnStart > YIELD_AFTER_MS) {
+      if (this.deferred.push(task) === 1) setImmediate(this.runDeferred);
+      return;
+    }
     const backlog = this.store.backlog?.();
     if (backlog !== undefined) {
       // The store is over its memory limit and writing to disk: start once a write is done.
@@ -408,6 +426,24 @@ export class WorkerRuntime {
       );
     } else this.finishDone(task, result);
   }
+
+  /** A new turn: runs the deferred tasks in order until this turn has run long enough. */
+  private readonly runDeferred = (): void => {
+    const queue = this.deferred;
+    this.deferred = [];
+    this.turnStart = performance.now();
+    for (let i = 0; i < queue.length; i++) {
+      if (i > 0 && performance.now() - this.turnStart > YIELD_AFTER_MS) {
+        const rest = queue.slice(i);
+        const later = this.deferred;
+        this.deferred = rest.concat(later);
+        if (later.length === 0) setImmediate(this.runDeferred);
+        return;
+      }
+      const task = queue[i];
+      if (this.running.get(task.id) === task) this.run(task);
+    }
+  };
 
   /** Reads the inputs `task` left in the store until it starts; false (and it fails) if one is gone. */
   private readLocalInputs(task: WorkerTask): boolean {

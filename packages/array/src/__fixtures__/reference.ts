@@ -1,0 +1,114 @@
+// Plain single-threaded references (column-major, like DArray) the tests compare with.
+import { expect } from 'vitest';
+
+/** `n` pseudo-random doubles in [-0.5, 0.5) from `seed`. */
+export function random(n: number, seed: number): Float64Array {
+  let s = seed >>> 0 || 1;
+  return Float64Array.from({ length: n }, () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32 - 0.5;
+  });
+}
+
+/** Every element of `got` within `tolerance` of `want` (and the same length). */
+export function expectClose(
+  got: ArrayLike<number>,
+  want: ArrayLike<number>,
+  tolerance = 1e-10,
+): void {
+  expect(got.length).toBe(want.length);
+  let worst = 0;
+  for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]));
+  expect(worst).toBeLessThanOrEqual(tolerance);
+}
+
+/** `C = A·B` for column-major `m×k` A and `k×n` B. */
+export function matmul(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  m: number,
+  k: number,
+  n: number,
+) {
+  const c = new Float64Array(m * n);
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let p = 0; p < k; p++) s += a[i + p * m] * b[p + j * k];
+      c[i + j * m] = s;
+    }
+  return c;
+}
+
+/** The transpose of a column-major `m×n` matrix. */
+export function transpose(a: ArrayLike<number>, m: number, n: number): Float64Array {
+  const t = new Float64Array(m * n);
+  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) t[j + i * n] = a[i + j * m];
+  return t;
+}
+
+/** `x` (column-major, `shape`) reduced along `dims` with `f` from `init`. */
+export function reduceDims(
+  x: ArrayLike<number>,
+  shape: number[],
+  dims: number[],
+  f: (acc: number, v: number) => number,
+  init: number,
+): Float64Array {
+  const out = shape.map((s, d) => (dims.includes(d) ? 1 : s));
+  const size = out.reduce((p, s) => p * s, 1);
+  const r = new Float64Array(size).fill(init);
+  const idx = shape.map(() => 0);
+  for (let i = 0; i < x.length; i++) {
+    let o = 0;
+    let stride = 1;
+    for (let d = 0; d < shape.length; d++) {
+      if (!dims.includes(d)) o += idx[d] * stride;
+      stride *= out[d];
+    }
+    r[o] = f(r[o], x[i]);
+    for (let d = 0; d < shape.length; d++) {
+      idx[d]++;
+      if (idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return r;
+}
+
+/** Rows `[r0, r1)` step `rs`, columns `[c0, c1)` step `cs` of a column-major `m×n` matrix. */
+export function slice2(
+  a: ArrayLike<number>,
+  m: number,
+  [r0, r1, rs = 1]: number[],
+  [c0, c1, cs = 1]: number[],
+): Float64Array {
+  const out: number[] = [];
+  for (let j = c0; j < c1; j += cs) for (let i = r0; i < r1; i += rs) out.push(a[i + j * m]);
+  return Float64Array.from(out);
+}
+
+/** A symmetric positive definite `n×n` matrix (`M·Mᵀ + n·I`), column-major. */
+export function spd(n: number, seed: number): Float64Array {
+  const m = random(n * n, seed);
+  const a = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      let v = i === j ? n : 0;
+      for (let p = 0; p < n; p++) v += m[i + p * n] * m[j + p * n];
+      a[i + j * n] = v;
+    }
+  return a;
+}
+
+/** The plain (unblocked) Cholesky–Banachiewicz factor `L` of a column-major SPD matrix. */
+export function choleskyPlain(a: ArrayLike<number>, n: number): Float64Array {
+  const l = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j <= i; j++) {
+      let s = a[i + j * n];
+      for (let p = 0; p < j; p++) s -= l[i + p * n] * l[j + p * n];
+      l[i + j * n] = i === j ? Math.sqrt(s) : s / l[j + j * n];
+    }
+  return l;
+}

@@ -1,0 +1,17 @@
+/**
+ * @dtask/array/kernels: the block kernels the array's tasks run, for calling them directly on
+ * blocks (`{ data, shape, strides, offset }`, column-major): a single-threaded baseline with
+ * the very same loops (bench/array.mjs), or custom tasks over `da.chunks`. Each is
+ * self-contained, so it also travels to worker threads as source text.
+ */
+export { lowerPart, paddedMatrix } from './cholesky-kernels.js';
+export {
+  type Block,
+  binaryBlock,
+  blockFrom,
+  makeBlock,
+  mapBlock,
+} from './kernels.js';
+export { assembleBlock, type Piece, transposeBlock } from './layout-kernels.js';
+export { matmulBlocks } from './matmul-kernel.js';
+export { combineBlocks, reduceBlock } from './reduce-kernels.js';

@@ -1,0 +1,129 @@
+import { ArgumentError } from '@dtask/core';
+import { Blocks, columnMajorStrides, gridIndices, gridOf } from './blocks.js';
+import type { DArray } from './darray.js';
+import type { DType } from './dtype.js';
+import { binaryBlock, mapBlock } from './kernels.js';
+import { describe, type Parts, sameList } from './parts.js';
+import type { SpawnFn } from './placement.js';
+
+/** The operators of `add`/`sub`/`mul`/`div`. */
+export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
+
+/** Options of the element-wise operations on two arrays. */
+export interface ElementwiseOptions {
+  /**
+   * When the blockings differ, re-block `other` to this array's blocks first (a task per new
+   * block, where the data is) instead of throwing `ArgumentError`.
+   */
+  reblock?: boolean;
+}
+
+const WIDTH: Record<DType, number> = { int32: 0, float32: 1, float64: 2 };
+
+/** The source text of a self-contained function, or `ArgumentError` if it cannot travel. */
+export function functionSource(f: unknown, what: string, expects: string): string {
+  if (typeof f !== 'function') throw new ArgumentError(`${what}: f must be a function ${expects}`);
+  const source = f.toString();
+  try {
+    new Function(`return (${source});`);
+  } catch {
+    throw new ArgumentError(
+      `${what}: f must be a self-contained function written in JS (an arrow or function expression) so it can travel as source text; got ${source.slice(0, 60)} (wrap a native function: (x) => Math.sqrt(x))`,
+    );
+  }
+  return source;
+}
+
+/** `f` element by element over `a` and `others` (same shape and blocks): one task per block. */
+export function mapParts(
+  a: DArray,
+  spawn: SpawnFn,
+  f: (...x: number[]) => number,
+  others: DArray[],
+): Parts {
+  const source = functionSource(f, 'da.map(f, ...others)', '(x, ...ys) => number');
+  for (const o of others) {
+    if (!isDArray(o) || !sameList(a.shape, o.shape) || !sameBlocking(a, o)) {
+      throw new ArgumentError(
+        `da.map(f, ...others): every other array must have this array's shape and blocks; got ${describe(a)} and ${isDArray(o) ? describe(o) : String(o)}; re-block with other.reblock(da.blocks)`,
+      );
+    }
+  }
+  const chunks = a.chunks.map((c, k) =>
+    spawn(mapBlock, c, source, a.dtype, ...others.map((o) => o.chunks[k])),
+  );
+  return { shape: a.shape, blocks: a.blocks, dtype: a.dtype, chunks };
+}
+
+/**
+ * `a op other` element-wise, one task per block. `other` is a number, or an array of the same
+ * number of dimensions whose size along each dimension equals `a`'s or is 1 (broadcast, as
+ * Julia's `a .+ b`), blocked like `a` where both sizes agree (else `ArgumentError`, or a
+ * re-blocking step with `{ reblock: true }`). The result's dtype is the wider of the two.
+ */
+export function binaryParts(
+  a: DArray,
+  spawn: SpawnFn,
+  other: DArray | number,
+  op: BinaryOp,
+  options: ElementwiseOptions = {},
+): Parts {
+  const what = `da.${op}(other)`;
+  if (typeof other === 'number') {
+    const chunks = a.chunks.map((c) => spawn(binaryBlock, c, other, op, a.dtype));
+    return { shape: a.shape, blocks: a.blocks, dtype: a.dtype, chunks };
+  }
+  if (!isDArray(other)) throw new ArgumentError(`${what}: other must be a DArray or a number`);
+  const nd = a.shape.length;
+  const fits = (d: number) =>
+    a.shape[d] === other.shape[d] || a.shape[d] === 1 || other.shape[d] === 1;
+  if (other.shape.length !== nd || !a.shape.every((_, d) => fits(d))) {
+    throw new ArgumentError(
+      `${what}: shapes must be equal or 1 along each dimension (broadcast); got ${describe(a)} and ${describe(other)}`,
+    );
+  }
+  let b = other;
+  if (!sameBlocking(a, b)) {
+    if (options.reblock !== true) {
+      throw new ArgumentError(
+        `${what}: blocks must match where the sizes agree; got ${describe(a)} and ${describe(b)}; pass { reblock: true } or re-block with other.reblock(da.blocks)`,
+      );
+    }
+    const to = a.blocks.sizes.map((s, d) =>
+      b.shape[d] === 1 ? 1 : a.shape[d] === 1 ? b.blocks.sizes[d] : s,
+    );
+    b = b.reblock(new Blocks(...to));
+  }
+  // Along each dimension the result takes the larger operand's size and blocks.
+  const shape = a.shape.map((s, d) => Math.max(s, b.shape[d]));
+  const blocks = new Blocks(
+    ...a.blocks.sizes.map((s, d) => (a.shape[d] === 1 && b.shape[d] !== 1 ? b.blocks.sizes[d] : s)),
+  );
+  const pick = (x: DArray, idx: number[]) => {
+    const strides = columnMajorStrides(x.grid);
+    let flat = 0;
+    for (let d = 0; d < nd; d++) if (x.shape[d] === shape[d]) flat += idx[d] * strides[d];
+    return x.chunks[flat];
+  };
+  const dtype = WIDTH[a.dtype] >= WIDTH[b.dtype] ? a.dtype : b.dtype;
+  const chunks = gridIndices(gridOf(shape, blocks)).map((idx) =>
+    spawn(binaryBlock, pick(a, idx), pick(b, idx), op, dtype),
+  );
+  return { shape, blocks, dtype, chunks };
+}
+
+/** Whether `a` and `b` are cut alike along every dimension where their sizes agree. */
+function sameBlocking(a: DArray, b: DArray): boolean {
+  return a.shape.every(
+    (n, d) => n !== b.shape[d] || Math.min(n, a.blocks.sizes[d]) === Math.min(n, b.blocks.sizes[d]),
+  );
+}
+
+function isDArray(x: unknown): x is DArray {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    Array.isArray((x as DArray).chunks) &&
+    Array.isArray((x as DArray).shape)
+  );
+}

@@ -1,0 +1,74 @@
+// Kernels that rearrange elements (transpose, slicing, re-blocking): self-contained, so they
+// travel to worker threads as source text.
+import type { Block } from './kernels.js';
+
+/** The transpose of a 2-D block: a new block of the same element type. */
+export function transposeBlock(a: Block): Block {
+  const [m, n] = a.shape;
+  const C = a.data.constructor as Float64ArrayConstructor;
+  const data = new C(new SharedArrayBuffer(m * n * C.BYTES_PER_ELEMENT));
+  const x = a.data;
+  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) data[j + i * n] = x[i + j * m];
+  return { data, shape: [n, m], strides: [1, n], offset: 0 };
+}
+
+/** One piece of an assembled block: which box of a source goes where. */
+export interface Piece {
+  /** Index of the first source element, per dimension. */
+  from: number[];
+  /** Step between source elements, per dimension (1 for a contiguous range). */
+  step: number[];
+  /** Index in the new block of the first element, per dimension. */
+  to: number[];
+  /** Elements per dimension. */
+  size: number[];
+}
+
+/**
+ * A new block of `shape` and `dtype` assembled from pieces of `sources`: `plan[p]` copies a
+ * box of `sources[p]` (strided by `step`, any layout the source's `strides`/`offset` give) to
+ * `plan[p].to` in the new (column-major) block. Elements the plan does not cover are 0.
+ */
+export function assembleBlock(
+  dtype: string,
+  shape: number[],
+  plan: Piece[],
+  ...sources: Block[]
+): Block {
+  const C = (
+    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
+  ) as Float64ArrayConstructor;
+  const strides: number[] = [];
+  let n = 1;
+  for (const s of shape) {
+    strides.push(n);
+    n *= s;
+  }
+  const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
+  for (let p = 0; p < plan.length; p++) {
+    const { from, step, to, size } = plan[p];
+    const src = sources[p];
+    const nd = size.length;
+    let count = 1;
+    for (const s of size) count *= s;
+    // Along dimension 0 the copy is a strided run; the outer dimensions walk an odometer.
+    const run = size[0];
+    const sStep = step[0] * src.strides[0];
+    const idx = new Array(nd).fill(0);
+    for (let r = 0; r < count; r += run) {
+      let si = src.offset;
+      let di = 0;
+      for (let d = 0; d < nd; d++) {
+        si += (from[d] + idx[d] * step[d]) * src.strides[d];
+        di += (to[d] + idx[d]) * strides[d];
+      }
+      for (let i = 0; i < run; i++) data[di + i] = src.data[si + i * sStep];
+      for (let d = 1; d < nd; d++) {
+        idx[d]++;
+        if (idx[d] < size[d]) break;
+        idx[d] = 0;
+      }
+    }
+  }
+  return { data, shape, strides, offset: 0 };
+}

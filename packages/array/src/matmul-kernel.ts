@@ -1,0 +1,52 @@
+// The blocked matrix product's kernel: self-contained, so it travels to worker threads as source.
+import type { Block } from './kernels.js';
+
+/**
+ * `Σₚ A[p]·B[p]` over the `count` blocks of a row of A (`blocks[0 … count)`) and the `count`
+ * blocks of a column of B (`blocks[count … 2·count)`), all 2-D and column-major: a new block
+ * of `dtype` (accumulated in Float64). Four columns of A at a time, so each element of the
+ * result is loaded and stored once per four multiply-adds.
+ */
+export function matmulBlocks(dtype: string, count: number, ...blocks: Block[]): Block {
+  const C = (
+    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
+  ) as Float64ArrayConstructor;
+  const m = blocks[0].shape[0];
+  const n = blocks[count].shape[1];
+  const acc =
+    dtype === 'float64'
+      ? new Float64Array(new SharedArrayBuffer(8 * m * n))
+      : new Float64Array(m * n);
+  for (let p = 0; p < count; p++) {
+    const a = blocks[p].data;
+    const b = blocks[count + p].data;
+    const k = blocks[p].shape[1];
+    for (let j = 0; j < n; j++) {
+      const cj = j * m;
+      const bj = j * k;
+      let q = 0;
+      for (; q + 3 < k; q += 4) {
+        const b0 = b[bj + q];
+        const b1 = b[bj + q + 1];
+        const b2 = b[bj + q + 2];
+        const b3 = b[bj + q + 3];
+        const a0 = q * m;
+        const a1 = a0 + m;
+        const a2 = a1 + m;
+        const a3 = a2 + m;
+        for (let i = 0; i < m; i++) {
+          acc[cj + i] += a[a0 + i] * b0 + a[a1 + i] * b1 + a[a2 + i] * b2 + a[a3 + i] * b3;
+        }
+      }
+      for (; q < k; q++) {
+        const bv = b[bj + q];
+        const aq = q * m;
+        for (let i = 0; i < m; i++) acc[cj + i] += a[aq + i] * bv;
+      }
+    }
+  }
+  if (dtype === 'float64') return { data: acc, shape: [m, n], strides: [1, m], offset: 0 };
+  const data = new C(new SharedArrayBuffer(m * n * C.BYTES_PER_ELEMENT));
+  data.set(acc);
+  return { data, shape: [m, n], strides: [1, m], offset: 0 };
+}

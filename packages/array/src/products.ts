@@ -1,0 +1,51 @@
+import { ArgumentError } from '@dtask/core';
+import { Blocks, gridIndices, gridOf } from './blocks.js';
+import type { DArray } from './darray.js';
+import { transposeBlock } from './layout-kernels.js';
+import { matmulBlocks } from './matmul-kernel.js';
+import { describe, type Parts } from './parts.js';
+import type { SpawnFn } from './placement.js';
+
+/**
+ * The blocked product `a·b` of two 2-D arrays: one task per result block `(i, j)`, taking
+ * block row `i` of `a` and block column `j` of `b`. `a`'s column blocks must equal `b`'s row
+ * blocks, and the dtypes must agree.
+ */
+export function matmulParts(a: DArray, spawn: SpawnFn, b: DArray): Parts {
+  if (!isArray2(a) || !isArray2(b)) {
+    throw new ArgumentError(
+      `da.matmul(other): both arrays must be 2-D DArrays; got ${describe(a)} and ${b?.shape ? describe(b) : String(b)}`,
+    );
+  }
+  const [m, k] = a.shape;
+  const [k2, n] = b.shape;
+  if (k !== k2 || a.blocks.sizes[1] !== b.blocks.sizes[0] || a.dtype !== b.dtype) {
+    throw new ArgumentError(
+      `da.matmul(other): need [m, k]·[k, n] with a's column blocks equal to b's row blocks and one dtype; got ${describe(a)} · ${describe(b)}; re-block one with reblock(...)`,
+    );
+  }
+  const blocks = new Blocks(a.blocks.sizes[0], b.blocks.sizes[1]);
+  const inner = a.grid[1];
+  const chunks = gridIndices(gridOf([m, n], blocks)).map(([i, j]) => {
+    const row = Array.from({ length: inner }, (_, p) => a.chunk(i, p));
+    const column = Array.from({ length: inner }, (_, p) => b.chunk(p, j));
+    return spawn(matmulBlocks, a.dtype, inner, ...row, ...column);
+  });
+  return { shape: [m, n], blocks, dtype: a.dtype, chunks };
+}
+
+/** The transpose of a 2-D array: block `(j, i)` of the result is block `(i, j)` transposed. */
+export function transposeParts(a: DArray, spawn: SpawnFn): Parts {
+  if (a.shape.length !== 2) {
+    throw new ArgumentError(`da.transpose(): only 2-D arrays; got ${describe(a)}`);
+  }
+  const blocks = new Blocks(a.blocks.sizes[1], a.blocks.sizes[0]);
+  const chunks = gridIndices([a.grid[1], a.grid[0]]).map(([j, i]) =>
+    spawn(transposeBlock, a.chunk(i, j)),
+  );
+  return { shape: [a.shape[1], a.shape[0]], blocks, dtype: a.dtype, chunks };
+}
+
+function isArray2(x: DArray): boolean {
+  return typeof x === 'object' && x !== null && Array.isArray(x.shape) && x.shape.length === 2;
+}

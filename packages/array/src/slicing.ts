@@ -1,0 +1,63 @@
+import { ArgumentError } from '@dtask/core';
+import { planAssembly, type Selection } from './assembly-plan.js';
+import type { Blocks } from './blocks.js';
+import type { DArray } from './darray.js';
+import { assembleBlock } from './layout-kernels.js';
+import { describe, type Parts } from './parts.js';
+import type { SpawnFn } from './placement.js';
+
+/** One range of `slice`: `[start, end)`, `[start, end, step]` (0-based, half-open) or `':'`. */
+export type Range = readonly [number, number] | readonly [number, number, number] | ':';
+
+/** The selections of `ranges` over `a`, or `ArgumentError` naming the bad range and the shape. */
+export function selections(a: DArray, ranges: readonly Range[]): Selection[] {
+  const nd = a.shape.length;
+  if (ranges.length !== nd) {
+    throw new ArgumentError(
+      `da.slice(...ranges): give ${nd} ranges ([start, end), [start, end, step] or ':') for ${describe(a)}; got ${ranges.length}`,
+    );
+  }
+  return ranges.map((r, d): Selection => {
+    const n = a.shape[d];
+    if (r === ':') return { start: 0, step: 1, count: n };
+    const [start = Number.NaN, end = Number.NaN, step = 1] = Array.isArray(r)
+      ? (r as number[])
+      : [];
+    if (
+      !Array.isArray(r) ||
+      (r.length !== 2 && r.length !== 3) ||
+      ![start, end, step].every(Number.isInteger) ||
+      start < 0 ||
+      end > n ||
+      start > end ||
+      step < 1
+    ) {
+      throw new ArgumentError(
+        `da.slice(...ranges): range ${d} must be ':' or [start, end(, step)] with 0 ≤ start ≤ end ≤ ${n} and step ≥ 1, for ${describe(a)}; got ${JSON.stringify(r)}`,
+      );
+    }
+    return { start, step, count: Math.ceil((end - start) / step) };
+  });
+}
+
+/**
+ * The elements `select` picks from `a`, cut by `outBlocks`: one task per new block, taking
+ * only the source blocks it overlaps and copying from them where it runs.
+ */
+export function assembleParts(
+  a: DArray,
+  spawn: SpawnFn,
+  select: readonly Selection[],
+  outBlocks: Blocks,
+): Parts {
+  const chunks = planAssembly(a.shape, a.blocks, select, outBlocks).map((block) =>
+    spawn(
+      assembleBlock,
+      a.dtype,
+      block.shape,
+      block.plan,
+      ...block.sources.map((g) => a.chunk(...g)),
+    ),
+  );
+  return { shape: select.map((s) => s.count), blocks: outBlocks, dtype: a.dtype, chunks };
+}

@@ -1,0 +1,45 @@
+import type { AbstractScope, DTask } from '@dtask/core';
+import {
+  type Blocks,
+  blockRanges,
+  columnMajorStrides,
+  gridIndices,
+  gridOf,
+  lengthOf,
+} from './blocks.js';
+import { type Block, blockFrom } from './kernels.js';
+import { placement, type SpawnFn } from './placement.js';
+
+/**
+ * Cut `array` (column-major, `shape`) into the blocks of `blocks` and hand each block's
+ * elements to a task that makes it (as `dtype`) where it runs: the chunks of a `DArray`,
+ * column-major over the grid. Only one block's copy is made here at a time.
+ */
+export function splitArray(
+  array: ArrayLike<number>,
+  shape: readonly number[],
+  blocks: Blocks,
+  dtype: string,
+  spawn: SpawnFn,
+  assign: ((index: readonly number[]) => AbstractScope) | undefined,
+  what: string,
+): DTask<Block>[] {
+  const strides = columnMajorStrides(shape);
+  return gridIndices(gridOf(shape, blocks)).map((idx) => {
+    const ranges = blockRanges(shape, blocks, idx);
+    const bshape = ranges.map(([a, b]) => b - a);
+    const values = new Float64Array(lengthOf(bshape));
+    const at = new Array(bshape.length).fill(0);
+    for (let i = 0; i < values.length; i++) {
+      let o = 0;
+      for (let d = 0; d < at.length; d++) o += (ranges[d][0] + at[d]) * strides[d];
+      values[i] = array[o];
+      for (let d = 0; d < at.length; d++) {
+        at[d]++;
+        if (at[d] < bshape[d]) break;
+        at[d] = 0;
+      }
+    }
+    return spawn(...placement(assign, idx, what), blockFrom, dtype, bshape, values);
+  });
+}
