@@ -14,6 +14,14 @@ export interface DemoSizes {
   tileSide: number;
   /** Increments made on the sharded counter. */
   increments: number;
+  /** Side of the distributed array's square matrices. */
+  arraySide: number;
+  /** Side of one of its blocks. */
+  arrayBlock: number;
+  /** Batches of the mixed GPU/CPU collection. */
+  batches: number;
+  /** Float32 values per batch. */
+  batchLength: number;
 }
 
 /** What the flags chose. */
@@ -31,9 +39,39 @@ export type DemoSize = 'small' | 'default' | 'large';
 
 /** The sizes behind each named size. */
 export const DEMO_SIZES: Readonly<Record<DemoSize, Readonly<DemoSizes>>> = {
-  small: { inputs: 40, imageSide: 32, tiles: 3, tileSide: 16, increments: 200 },
-  default: { inputs: 300, imageSide: 64, tiles: 4, tileSide: 48, increments: 2000 },
-  large: { inputs: 2000, imageSide: 128, tiles: 8, tileSide: 64, increments: 20000 },
+  small: {
+    inputs: 40,
+    imageSide: 32,
+    tiles: 3,
+    tileSide: 16,
+    increments: 200,
+    arraySide: 90,
+    arrayBlock: 32,
+    batches: 4,
+    batchLength: 4096,
+  },
+  default: {
+    inputs: 300,
+    imageSide: 64,
+    tiles: 4,
+    tileSide: 48,
+    increments: 2000,
+    arraySide: 500,
+    arrayBlock: 128,
+    batches: 8,
+    batchLength: 1 << 16,
+  },
+  large: {
+    inputs: 2000,
+    imageSide: 128,
+    tiles: 8,
+    tileSide: 64,
+    increments: 20000,
+    arraySide: 1500,
+    arrayBlock: 256,
+    batches: 16,
+    batchLength: 1 << 20,
+  },
 };
 
 const USAGE = 'usage: pnpm demo [--size small|default|large] [--inputs N] [--out report.html]';

@@ -9,6 +9,10 @@ describe('runJob', () => {
     expect(r.cholesky.residual).toBeLessThan(1e-8);
     expect(r.spill.bytesSpilled).toBeGreaterThan(0);
     expect(r.spill.sum).toBe(r.spill.expectedSum);
+    expect(r.array.relativeError).toBeLessThan(1e-12);
+    expect(r.gpu.total).toBe(r.gpu.expected);
+    expect(r.gpu.summedOn).toContain('tfjs:1:0');
+    expect(r.spill.bytesUnspilled).toBeGreaterThan(0);
     expect(r.counter.total).toBe(DEMO_SIZES.small.increments);
     // Several processors did the work: worker threads of this process and a worker process.
     const used = [...r.processors.keys()];

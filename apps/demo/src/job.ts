@@ -1,7 +1,9 @@
 // The demo's job: one context with worker threads (@dtask/threads), a worker process with a
 // thread of its own (@dtask/cluster), and an LMDB store in a temp folder whose memory limit is
-// smaller than the working set (@dtask/lmdb), running the pipeline, the tiled Cholesky, the
-// spill step and the sharded counter in turn, with logging on for the report.
+// smaller than the working set (@dtask/lmdb) and a TensorFlow.js processor (@dtask/gpu-tfjs, on
+// the best backend that loads), running the pipeline, the tiled Cholesky, the distributed array,
+// the mixed GPU/CPU collection, the spill step and the sharded counter in turn, with logging on
+// for the report.
 
 import { cluster } from '@dtask/cluster';
 import {
@@ -12,11 +14,14 @@ import {
   type LogEvent,
   type Plugin,
 } from '@dtask/core';
+import { tfjs } from '@dtask/gpu-tfjs';
 import { lmdb } from '@dtask/lmdb';
 import { threads } from '@dtask/threads';
+import { type ArrayResult, runArrayStep } from './array-step.js';
 import { type CholeskyResult, runCholeskyStep } from './cholesky-step.js';
 import { type CounterResult, runCounterStep } from './counter-step.js';
 import type { DemoSizes } from './flags.js';
+import { type GpuResult, runGpuStep } from './gpu-step.js';
 import { type PipelineResult, runPipeline } from './pipeline.js';
 import { runSpillStep, type SpillResult } from './spill-step.js';
 
@@ -26,6 +31,12 @@ export interface JobResult {
   pipeline: PipelineResult;
   /** The tiled Cholesky. */
   cholesky: CholeskyResult;
+  /** The distributed-array step. */
+  array: ArrayResult;
+  /** The mixed GPU/CPU collection. */
+  gpu: GpuResult;
+  /** The TensorFlow.js backend chosen, and why better ones were not taken. */
+  gpuBackend: string;
   /** The spill step. */
   spill: SpillResult;
   /** The sharded counter. */
@@ -48,26 +59,35 @@ export interface JobOptions {
   onPipelineTasks?: (tasks: DTask<unknown>[]) => void;
 }
 
-/** Runs every step at `sizes` on two worker threads, worker processes and a 256 KiB memory limit. */
+/**
+ * Runs every step at `sizes` on two worker threads, worker processes, a TensorFlow.js processor
+ * and a 256 KiB memory limit.
+ */
 export async function runJob(sizes: DemoSizes, options: JobOptions = {}): Promise<JobResult> {
   const started = performance.now();
   enableLogging();
   fetchLogs(); // start from an empty log
   const store = lmdb({ memoryLimit: 256 * 1024 });
   const processes = options.processes ?? 1;
-  const plugins: Plugin[] = [threads({ count: 2 }), store];
+  const gpu = tfjs();
+  const plugins: Plugin[] = [threads({ count: 2 }), store, gpu];
   if (processes > 0) plugins.push(cluster({ workers: processes, threads: 1 }));
   const ctx = new Context({ plugins });
   try {
     await ctx.ready();
     const pipeline = await runPipeline(ctx, sizes.inputs, sizes.imageSide, options.onPipelineTasks);
     const cholesky = await runCholeskyStep(ctx, sizes.tiles, sizes.tileSide);
+    const array = await runArrayStep(ctx, sizes.arraySide, sizes.arrayBlock);
+    const gpuStep = await runGpuStep(ctx, sizes.batches, sizes.batchLength);
     const spill = await runSpillStep(ctx, store, 16, 8192);
     const counter = await runCounterStep(ctx, sizes.increments);
     const logs = fetchLogs();
     return {
       pipeline,
       cholesky,
+      array,
+      gpu: gpuStep,
+      gpuBackend: gpu.describe(),
       spill,
       counter,
       ...fromLogs(logs),

@@ -22,8 +22,13 @@ describe('the demo program', () => {
     expect(line('pipeline')).toMatch(/^pipeline: 40 images, 120 tasks/);
     expect(line('counter')).toMatch(/^counter: 200 of 200/);
     expect(line('spill')).toMatch(/sum exact/);
+    expect(line('spill')).not.toMatch(/read back 0 KiB/);
+    expect(line('array')).toMatch(/^array: 90×90 in 32² blocks \(9 per matrix/);
+    expect(line('gpu')).toMatch(/^gpu: 4 batches .*tfjs:1:0.*total exact; tfjs backend: \w+/);
+    expect(line('moved')).toMatch(/^moved: [1-9]\d* times/);
     const used = [...line('processors').matchAll(/thread:(\d+):(\d+)/g)].map((m) => m[1]);
     expect(new Set(used)).toEqual(new Set(['1', '2'])); // this process and a worker process
+    expect(line('processors')).toMatch(/tfjs:1:0 \d+/); // and the TensorFlow.js processor
     expect(line('report')).toBe(`report: ${out}`);
     expect(existsSync(out)).toBe(true);
     expect(readFileSync(out, 'utf8')).toMatch(/<html/i);

@@ -1,6 +1,6 @@
 // The demo's spill step (@dtask/lmdb): makes a working set of blocks larger than the lmdb
-// plugin's memory limit, so the least recently used blocks move to LMDB, then reads every
-// block back in one sum, so the spilled ones come back from disk.
+// plugin's memory limit, so the least recently used blocks move to LMDB, then sums every block
+// in a task of its own, so the spilled ones come back from disk one by one.
 import type { Context } from '@dtask/core';
 import type { LmdbPlugin } from '@dtask/lmdb';
 
@@ -37,17 +37,20 @@ export async function runSpillStep(
       ),
     );
   }
-  await Promise.all(made);
-  await store.flush(); // the spills started by the blocks are written before the sum reads them
-  const sum = await context.spawn(
-    { name: 'sum-blocks' },
-    (...parts: Float64Array[]) => {
-      let s = 0;
-      for (const p of parts) for (const v of p) s += v;
-      return s;
-    },
-    ...made,
+  await Promise.all(made.map((t) => t.wait()));
+  await store.flush(); // the spills started by the blocks are written before the sums read them
+  const sums = made.map((block) =>
+    context.spawn(
+      { name: 'sum-block' },
+      (p: Float64Array) => {
+        let s = 0;
+        for (const v of p) s += v;
+        return s;
+      },
+      block,
+    ),
   );
+  const sum = (await Promise.all(sums)).reduce((a, b) => a + b, 0);
   await store.flush();
   const after = store.stats();
   return {

@@ -10,6 +10,8 @@ export function summaryLines(r: JobResult): string[] {
     `pipeline: ${r.pipeline.features.length} images, ${r.pipeline.tasks} tasks` +
       (first ? ` (image 0: mean ${first.mean.toFixed(3)}, edges ${first.edges.toFixed(3)})` : ''),
     `cholesky: ${r.cholesky.n}×${r.cholesky.n} in ${r.cholesky.tile}² tiles, ${r.cholesky.tasks} tasks, residual ${r.cholesky.residual.toExponential(2)}`,
+    `array: ${r.array.n}×${r.array.n} in ${r.array.block}² blocks (${r.array.blocks} per matrix, made on ${r.array.processors.join(', ')}), sum(A·1) = n·sum(A) within ${r.array.relativeError.toExponential(1)}`,
+    `gpu: ${r.gpu.batches} batches of ${r.gpu.length} values, summed on ${[...new Set(r.gpu.summedOn)].join(', ')}, total ${r.gpu.total === r.gpu.expected ? 'exact' : 'WRONG'}; ${r.gpuBackend.split('\n')[0]}`,
     `spill: working set ${kib(r.spill.workingSetBytes)}, spilled ${kib(r.spill.bytesSpilled)}, read back ${kib(r.spill.bytesUnspilled)}, sum ${r.spill.sum === r.spill.expectedSum ? 'exact' : 'WRONG'}`,
     `counter: ${r.counter.total} of ${r.counter.increments} over ${r.counter.pieces} pieces`,
     `processors: ${[...r.processors].map(([p, n]) => `${p} ${n}`).join(', ')} (tasks each)`,
