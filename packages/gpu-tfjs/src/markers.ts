@@ -1,13 +1,22 @@
-import { ArgumentError, describeValue } from '@dtask/core';
+import { ArgumentError, defaultOption, describeValue, ProcessorTypeScope } from '@dtask/core';
 
 /** Where a marked function may run: only on a GPU processor, or on a GPU or a CPU thread alike. */
 export type Placement = 'gpu' | 'gpuOrCpu';
 
 const MARK = Symbol.for('dtask.gpu.placement');
 
+/** Whether the program-wide rule that scopes `gpu(f)` tasks to TfjsProcs is registered. */
+let gpuOnlyRuled = false;
+
 function mark<F extends Function>(f: F, placement: Placement, caller: string): F {
   if (typeof f !== 'function') {
     throw new ArgumentError(`${caller}(f): f must be a function; got ${describeValue(f)}`);
+  }
+  // GPU-only tasks are scoped to TfjsProcs in every context, also one without the plugin
+  // (the task then fails with SchedulingError instead of running on a CPU thread).
+  if (placement === 'gpu' && !gpuOnlyRuled) {
+    defaultOption('scope', (fn) => placementOf(fn) === 'gpu', new ProcessorTypeScope('tfjs'));
+    gpuOnlyRuled = true;
   }
   Object.defineProperty(f, MARK, { value: placement, configurable: true });
   return f;

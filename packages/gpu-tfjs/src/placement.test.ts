@@ -1,6 +1,7 @@
 // Placement (seed 003, Dagger's rule): plain CPU tasks never land on the TfjsProc unless scoped
 // there; GPU-only tasks never on CPU threads; either-way tasks run where their inputs are.
-import { scope } from '@dtask/core';
+import { Context, DTaskFailedError, SchedulingError, scope } from '@dtask/core';
+import { threads } from '@dtask/threads';
 import { describe, expect, it } from 'vitest';
 import { gpuRig } from './__fixtures__/rig.js';
 import { gpu, gpuOrCpu } from './index.js';
@@ -51,3 +52,20 @@ describe.each(['wasm', 'cpu'] as const)(
     });
   },
 );
+
+describe('without the tfjs plugin', () => {
+  it('a GPU-only task fails with SchedulingError instead of running on a CPU thread', async () => {
+    await using ctx = new Context({ plugins: [threads({ count: 2 })] });
+    await ctx.ready();
+    const t = ctx.spawn(gpu(() => 1));
+    const error = await t.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(DTaskFailedError.isInstance(error)).toBe(true);
+    const cause = (error as DTaskFailedError).cause;
+    expect(SchedulingError.isInstance(cause)).toBe(true);
+    expect(String(cause)).toMatch(/No processors available.*tfjs/s);
+    expect(await ctx.spawn(gpuOrCpu(() => 2))).toBe(2); // either-way tasks still run on CPU
+  });
+});
