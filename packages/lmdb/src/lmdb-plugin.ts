@@ -1,9 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BroadcastChannel } from 'node:worker_threads';
-import type { LogEvent, Plugin, PluginHost, PluginSpec, WorkerPluginHost } from '@dtask/core';
-import { recordEvents } from '@dtask/core/worker';
+import type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from '@dtask/core';
+import { logEvent } from '@dtask/core/worker';
 import { Checkpoints } from './checkpoints.js';
 import { ChunkDb } from './chunk-db.js';
 import { LmdbDevice } from './lmdb-device.js';
@@ -68,9 +67,6 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
   let checkpoints: Checkpoints | undefined;
   let workerStore: SpillingStore | undefined;
   let closed = false;
-  let logs: BroadcastChannel | undefined;
-  // Worker threads send their spill and unspill events to the main thread's log over this.
-  const logChannel = () => `dtask-lmdb-log:${process.pid}:${storePath()}`;
 
   const storePath = (): string => {
     if (path === undefined) {
@@ -135,9 +131,6 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
       host.registerOption('restore', checkpoints.restoreOption);
       const opened = await opening;
       checkpoints.ready(opened);
-      logs = new BroadcastChannel(logChannel());
-      logs.unref();
-      logs.onmessage = (m: unknown) => recordEvents([(m as { data: LogEvent }).data]);
       // Entries of processes that died without freeing them (a killed run) go now.
       if (!isWorkerSide && !temporary) await sweepStore(opened);
     },
@@ -145,11 +138,9 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
     async setupWorker(host: WorkerPluginHost) {
       const opening = openDb();
       await opening;
-      logs = new BroadcastChannel(logChannel());
-      logs.unref();
-      const channel = logs;
       workerStore = new SpillingStore<number>({
-        onEvent: (event) => channel.postMessage(event),
+        // Recorded in this thread's log, which its runtime sends to the scheduler while it logs.
+        onEvent: logEvent,
         db: opening,
         counters,
         memoryLimit,
@@ -181,7 +172,6 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
     // entries they left (spills in flight when they ended) can go, and the store close. Other
     // plugins on the same store, even in this process, keep theirs (keys name the instance).
     async afterClose() {
-      logs?.close();
       if (db === undefined) {
         if (temporary && path !== undefined) rmSync(path, { recursive: true, force: true });
         return;

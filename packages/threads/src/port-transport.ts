@@ -15,6 +15,7 @@ export function portTransport(port: MessagePort): Transport {
     closeHandler?.();
   });
   return {
+    sharesMemory: true,
     send(message: unknown, transfer?: TransferListItem[]) {
       port.postMessage(message, transfer);
     },

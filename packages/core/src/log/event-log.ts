@@ -31,6 +31,10 @@ interface LogState {
   events: LogEvent[];
   head: number;
   dropped: number;
+  /** Told when logging is switched on or off (worker connections forward the switch). */
+  listeners?: Set<(enabled: boolean) => void>;
+  /** A random id of this realm (thread), so a runtime can tell its scheduler's log is its own. */
+  realm?: number;
 }
 
 const STATE_KEY = Symbol.for('dtask.log');
@@ -46,6 +50,9 @@ function sharedState(): LogState {
 }
 
 const state = sharedState();
+state.listeners ??= new Set();
+state.realm ??= Math.random();
+const listeners = state.listeners;
 
 /**
  * The hot-path switch, for the scheduler and runtimes: read `loggingState.enabled` before
@@ -80,12 +87,35 @@ export function now(): number {
 export function enableLogging(options: EnableLoggingOptions = {}): void {
   const capacity = validateEnableOptions(options);
   if (capacity !== state.capacity) resize(capacity);
+  if (state.enabled) return;
   state.enabled = true;
+  for (const listener of listeners) listener(true);
 }
 
 /** Stops recording; called by the user. What was recorded stays until `fetchLogs()`. */
 export function disableLogging(): void {
+  if (!state.enabled) return;
   state.enabled = false;
+  for (const listener of listeners) listener(false);
+}
+
+/**
+ * Calls `listener(enabled)` each time logging is switched on or off in this thread; for the
+ * scheduler's connections to workers, which switch their workers' logs with it. Returns a
+ * function that removes the listener.
+ */
+export function onLoggingChange(listener: (enabled: boolean) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * A random number naming this thread's log (its JS realm): a worker runtime told the
+ * scheduler's realm learns whether they share one log (a runtime on the scheduler's own
+ * thread, as in tests), in which case it has nothing to send.
+ */
+export function logRealm(): number {
+  return state.realm as number;
 }
 
 /**

@@ -24,6 +24,7 @@ import { Requests } from '../protocol/requests.js';
 import { applyReturnedArgs } from '../protocol/returned-args.js';
 import type { Transport } from '../protocol/transport.js';
 import { transferablesOf } from '../runtime/hand-over.js';
+import { LogRelay } from './log-relay.js';
 import { hasTaskOrChunkArgs, inputsBeingMade, planArgs } from './outgoing-args.js';
 import { serveDynamic } from './serve-dynamic.js';
 import { unsendableArgument } from './unsendable-argument.js';
@@ -106,6 +107,8 @@ export class WorkerConnection implements Executor {
   private closing = false;
   private readonly released: number[] = [];
   private readonly finalizer = new FinalizationRegistry<number>((key) => this.release(key));
+  /** The worker's logs and clock (see `LogRelay`). */
+  readonly logs: LogRelay;
 
   constructor(
     private readonly transport: Transport,
@@ -129,6 +132,7 @@ export class WorkerConnection implements Executor {
       close: () => transport.close(),
     });
     this.out.onUnsendable = (m, error) => this.unsendable(m, error);
+    this.logs = new LogRelay(this.out, this.processor);
     const modules = options.modules ?? new Map();
     this.decoder = new FunctionDecoder((m) => modules.get(m));
     transport.onMessage((batch) => {
@@ -429,6 +433,12 @@ export class WorkerConnection implements Executor {
           else this.proxied.delete(id);
         }
         return;
+      case 'logs':
+        this.logs.onLogs(m.events);
+        return;
+      case 'clock':
+        this.logs.onClock(m.t0, m.t1);
+        return;
       case 'dynamic':
         serveDynamic(m, this.inFlight.get(m.task), this.options.scheduler, this.decoder, this.out);
         return;
@@ -525,6 +535,7 @@ export class WorkerConnection implements Executor {
   private lost(reason: unknown): void {
     if (this.closed) return;
     this.closed = true;
+    this.logs.close();
     const error = new WorkerLostError(
       `Worker ${this.holder} was lost`,
       reason === undefined ? undefined : { cause: reason },

@@ -2,6 +2,8 @@ import type { TransferListItem } from 'node:worker_threads';
 import type { Transport } from './transport.js';
 
 class InMemoryEnd implements Transport {
+  /** Both ends are in this thread: a SharedArrayBuffer sent is the same memory. */
+  readonly sharesMemory = true;
   peer!: InMemoryEnd;
   private handler: ((message: unknown) => void) | undefined;
   private closeHandler: ((reason?: unknown) => void) | undefined;

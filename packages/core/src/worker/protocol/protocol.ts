@@ -1,4 +1,5 @@
 import type { SerializedError } from '../../errors/serialize-error.js';
+import type { LogEvent } from '../../log/log-event.js';
 import type { ScopeSpec } from '../../scope/index.js';
 
 /**
@@ -79,6 +80,13 @@ export type ToWorker =
   | { op: 'withdraw'; id: number }
   | { op: 'reply'; req: number; value: unknown }
   | { op: 'reject'; req: number; error: SerializedError }
+  /**
+   * Logging was switched on or off on the scheduler's thread: record events here and send
+   * them (`logs`), unless `realm` is this thread's own log (`logRealm`).
+   */
+  | { op: 'logging'; enabled: boolean; realm: number }
+  /** A clock probe: answer with this runtime's `now()` (see `LogRelay`). */
+  | { op: 'clock'; t0: number }
   | { op: 'close' };
 
 /** Runtime → scheduler. */
@@ -108,6 +116,10 @@ export type FromWorker =
   | { op: 'waitTask'; req: number; id: number }
   | { op: 'cancelTask'; id: number }
   | { op: 'releaseTask'; ids: number[] }
+  /** Events recorded here, times on this runtime's clock. */
+  | { op: 'logs'; events: LogEvent[] }
+  /** The answer to a clock probe: `t0` as sent, `t1` this runtime's `now()` on receipt. */
+  | { op: 'clock'; t0: number; t1: number }
   | DynamicRequest;
 
 /**

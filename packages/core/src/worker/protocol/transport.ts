@@ -18,6 +18,12 @@ export interface Transport {
   poll?(): boolean;
   /** Registers a handler called once when the channel closes or breaks (e.g. the worker died). */
   onClose(handler: (reason?: unknown) => void): void;
+  /**
+   * True when a `SharedArrayBuffer` sent over it stays shared (a `MessagePort` between threads
+   * of one process); false or absent when it arrives as a copy (a pipe or socket). Synchronous
+   * answers (`getDagIds` in a task) need it.
+   */
+  readonly sharesMemory?: boolean;
   /** Closes the channel; both ends' close handlers run. */
   close(): void;
   /** Keeps the process alive while work is in flight (a MessagePort's `ref`). Optional. */

@@ -35,6 +35,8 @@ export class ProxyOwner implements TaskOwner {
     private readonly encoder: FunctionEncoder,
     private readonly requests: Requests,
     readonly processor: Processor,
+    /** Whether the link to the scheduler shares memory (see `Transport.sharesMemory`). */
+    private readonly sharesMemory = true,
   ) {}
 
   /** Every task spawned here runs through the scheduler, so its function must travel. */
@@ -151,6 +153,11 @@ export class ProxyOwner implements TaskOwner {
     if (isMainThread) {
       throw new DynamicTaskError(
         'getDagIds(handle) from a task in a worker runtime on the main thread is not supported: it answers synchronously through shared memory, which needs a worker thread',
+      );
+    }
+    if (!this.sharesMemory) {
+      throw new DynamicTaskError(
+        `getDagIds(handle) from a task in another process (${this.processor.id}) is not supported: it answers synchronously through memory shared with the scheduler, which only the worker threads of the scheduler's process have; run the task there (scope({ worker: 1 }))`,
       );
     }
     const entries = waitForAnswer((answer) => {

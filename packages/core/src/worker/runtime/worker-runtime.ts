@@ -29,6 +29,7 @@ import { Requests } from '../protocol/requests.js';
 import { returnedArgs } from '../protocol/returned-args.js';
 import type { Transport } from '../protocol/transport.js';
 import { transferablesOf } from './hand-over.js';
+import { LogShipper } from './log-shipper.js';
 import { ProxyOwner } from './proxy-owner.js';
 import { StallWatch } from './stall-watch.js';
 import { unsendableResult } from './unsendable-result.js';
@@ -127,6 +128,8 @@ export class WorkerRuntime {
   private turnStart = 0;
   /** Ready tasks waiting for the next turn, in order. */
   private deferred: WorkerTask[] = [];
+  /** This thread's log events, sent to the scheduler while it logs. */
+  private readonly logs: LogShipper;
 
   constructor(
     private readonly transport: Transport,
@@ -143,7 +146,14 @@ export class WorkerRuntime {
     this.decoder = new FunctionDecoder((m) => this.modules.get(m));
     this.out = new Batcher(transport);
     this.out.onUnsendable = (m, error) => this.unsendable(m, error);
-    this.owner = new ProxyOwner(this.out, new FunctionEncoder(), this.requests, this.processor);
+    this.owner = new ProxyOwner(
+      this.out,
+      new FunctionEncoder(),
+      this.requests,
+      this.processor,
+      transport.sharesMemory === true,
+    );
+    this.logs = new LogShipper(this.out);
     if (options.watchStalls) {
       this.stalls = new StallWatch(
         () => this.holdsOnlyWaitingTasks(),
@@ -291,7 +301,14 @@ export class WorkerRuntime {
       case 'reject':
         this.requests.reject(m.req, m.error);
         break;
+      case 'logging':
+        this.logs.switch(m.enabled, m.realm);
+        break;
+      case 'clock':
+        this.logs.answerClock(m.t0);
+        break;
       case 'close':
+        this.logs.stop();
         this.transport.close();
         break;
     }
@@ -489,6 +506,7 @@ export class WorkerRuntime {
       this.keptForConsumers.add(task.id);
     }
     const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
+    this.logs.ship(); // the task's own events go first
     const sent = inline ? this.wire(value) : undefined;
     if (back === undefined) this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent]);
     else this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent, back]);
@@ -518,6 +536,7 @@ export class WorkerRuntime {
     // Tasks waiting here for its result are taken back by the scheduler (`withdraw`).
     this.waitingFor.delete(task.id);
     const ms = task.startedAt ? performance.now() - task.startedAt : 0;
+    this.logs.ship();
     this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
   }
 
@@ -555,6 +574,7 @@ export class WorkerRuntime {
     if (this.closed) return;
     this.closed = true;
     this.stalls?.stop();
+    this.logs.stop(false);
     for (const t of this.running.values())
       t.cancel(new CancelledError('The worker runtime shut down'));
     this.running.clear();

@@ -1,0 +1,37 @@
+// Dynamic scheduler control (API.md, schHandle) from tasks in worker processes: what needs no
+// shared memory works; getDagIds, which answers synchronously through memory shared with the
+// scheduler, throws DynamicTaskError saying where to run it instead of hanging. Worker processes
+// run the built dist: build before running this test.
+import { Context, scope } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { cluster } from './index.js';
+
+declare const dtask: typeof import('@dtask/core');
+
+describe('cluster: schHandle in worker processes', () => {
+  it('fetch through the handle works; getDagIds throws DynamicTaskError on both threads', async () => {
+    await using ctx = new Context({ plugins: [cluster({ workers: 1, threads: 1 })] });
+    await ctx.ready();
+    const a = ctx.spawn(() => 20);
+    for (const thread of [1, 2]) {
+      const [fetched, dagIds] = await ctx.spawn(
+        { scope: scope({ worker: 2, thread }) },
+        async (_a: number, id: number) => {
+          const h = dtask.schHandle();
+          let answer: string;
+          try {
+            answer = JSON.stringify([...dtask.getDagIds(h).keys()]);
+          } catch (e) {
+            answer = `${(e as { code?: string }).code}: ${(e as Error).message}`;
+          }
+          return [await h.fetch(id), answer];
+        },
+        a, // an input, so the scheduler holds it while the task runs
+        a.id,
+      );
+      expect(fetched).toBe(20);
+      expect(dagIds).toMatch(/^DTASK_DYNAMIC: getDagIds\(handle\) from a task .* not supported/);
+      expect(dagIds).toMatch(thread === 2 ? /scope\(\{ worker: 1 \}\)/ : /main thread/);
+    }
+  }, 30_000);
+});

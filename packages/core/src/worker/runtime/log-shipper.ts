@@ -1,0 +1,67 @@
+import {
+  disableLogging,
+  enableLogging,
+  fetchLogs,
+  loggingState,
+  logRealm,
+  now,
+} from '../../log/event-log.js';
+import type { Batcher } from '../protocol/batcher.js';
+import type { FromWorker } from '../protocol/protocol.js';
+
+/** How often recorded events are sent to the scheduler while logging is on. */
+export const SHIP_EVERY_MS = 100;
+
+/**
+ * The runtime's side of logging: switched on and off by the scheduler (`logging`), it records
+ * this thread's events (plugins' spills, a task's own `logEvent`s) and sends them to the
+ * scheduler in batches, on this thread's clock; the scheduler's `LogRelay` shifts them onto its
+ * own. It answers the relay's clock probes. A runtime on the scheduler's own thread (the same
+ * log) records nothing of its own and sends nothing.
+ */
+export class LogShipper {
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly out: Batcher<FromWorker>) {}
+
+  /** The scheduler switched logging on or off; `realm` names its log. */
+  switch(enabled: boolean, realm: number): void {
+    if (realm === logRealm()) return; // one log: the scheduler's thread records it already
+    if (enabled) {
+      enableLogging();
+      this.timer ??= setInterval(() => this.ship(), SHIP_EVERY_MS);
+      this.timer.unref?.();
+    } else {
+      this.stop();
+      disableLogging();
+    }
+  }
+
+  /** Answers a clock probe sent at `t0` (the scheduler's clock) with this thread's time. */
+  answerClock(t0: number): void {
+    this.out.push({ op: 'clock', t0, t1: now() });
+    this.out.flush();
+  }
+
+  /**
+   * Sends what was recorded since the last batch, while shipping is on; the runtime calls it
+   * before it reports a task's end, so a task's events reach the scheduler before its result.
+   */
+  ship(): void {
+    if (this.timer === undefined || !loggingState.enabled) return;
+    const events = fetchLogs();
+    if (events.length > 0) this.out.push({ op: 'logs', events });
+  }
+
+  /**
+   * Stops sending: first sends what is left when `send` (the runtime is closing, or logging was
+   * switched off), not when the link is already gone.
+   */
+  stop(send = true): void {
+    if (this.timer === undefined) return;
+    if (send) this.ship();
+    clearInterval(this.timer);
+    this.timer = undefined;
+    if (send) this.out.flush();
+  }
+}
