@@ -14,6 +14,8 @@
  *   `start`s; an end is paired with the open `start` on the same `processor`.
  * - `move`: data copied to the receiving `worker` (`from`, `to` processor ids, `bytes`).
  * - `spill` / `unspill`: a chunk written to, or read back from, a storage device.
+ * - `clock`: a new estimate of a worker's clock offset (`processor`, `worker`, `detail`); the
+ *   events that worker sends are shifted by it onto the main process clock.
  * - any other string: a plugin's own kind, drawn as an instant.
  *
  * For an event with a `duration`, `time` is when it *began*; it spans
