@@ -16,6 +16,7 @@
  * - `move`: data copied to the receiving `worker` (`from`, `to` processor ids, `bytes`), for
  *   task `task`; `input` is the id of the task that produced the data, `name` its name.
  * - `spill` / `unspill`: a chunk written to, or read back from, a storage device.
+ * - `memory`: a sample of the memory in use (`bytes`) by OS process `worker`.
  * - any other string: a plugin's own kind, drawn as an instant.
  *
  * For an event with a `duration`, `time` is when it *began*; it spans
