@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Context, disableLogging, enableLogging, fetchLogs, scope } from '@dtask/core';
+import { Context, type DTask, disableLogging, enableLogging, fetchLogs, scope } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,7 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
   it('draws the report of a 2-thread run: lanes, bars, summary, task graph; saves a screenshot', async () => {
     await using ctx = new Context({ plugins: [threads({ count: 2 })] });
     enableLogging();
+    fetchLogs(); // starts from an empty log
     const on = (i: number) => scope({ worker: 1, thread: 2 + (i % 2) });
     // fill (on both threads) → square (on the other thread: a move each) → sum, and one failure.
     const fills = Array.from({ length: 6 }, (_, i) =>
@@ -146,11 +147,13 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     await page.close();
   }, 60_000);
 
-  it('the live dashboard shows the task count rise during a run', async () => {
+  it('the live dashboard shows the task count rise during a run, the graph and data moved', async () => {
     const plugin = dashboard({ interval: 20, onListening: () => {} });
-    await using ctx = new Context({ plugins: [plugin] });
+    await using ctx = new Context({ plugins: [plugin, threads({ count: 2 })] });
     await ctx.ready();
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(plugin.url as string);
     const cell = page.locator('[data-summary="tasks"]');
     const before = Number(await cell.getAttribute('data-value'));
@@ -165,14 +168,85 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
         [n, what] as const,
         { timeout: 10_000 },
       );
-    // After each task, the page's count reaches it: the count rises step by step.
+    // A chain of ticks alternating between the threads: each takes the last one's result (a
+    // move). After each task, the page's count reaches it: the count rises step by step.
+    let last: DTask<number> | undefined;
     for (let i = 1; i <= 5; i++) {
-      await ctx.spawn({ name: 'tick' }, () => new Promise((r) => setTimeout(r, 20)));
+      const after = last === undefined ? [] : [last];
+      last = ctx.spawn(
+        { name: 'tick', scope: scope({ worker: 1, thread: 2 + (i % 2) }) },
+        (x?: number) => new Promise<number>((r) => setTimeout(() => r((x ?? 0) + 1), 20)),
+        ...after,
+      );
+      expect(await last).toBe(i);
       await shown(before + i, 'tasks');
     }
     await shown(before + 5, 'bars');
     expect(await page.evaluate(() => document.body.dataset.bars)).toBe(String(before + 5));
+    // The same views as the report, live: the chain in the graph, the moves, this process's memory.
+    await page.waitForFunction(
+      () => document.querySelector('svg#graph')?.getAttribute('data-edges') === '4',
+      undefined,
+      { timeout: 10_000 },
+    );
+    const moved = await page.locator('tr[data-transfer]').allTextContents();
+    expect(moved.join(' ')).toMatch(/thread:1:[23]/);
+    expect(await page.locator('tr[data-memory="1"]').count()).toBe(1);
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+    expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it('opens the report of a real 100,000-task run within a few seconds, graph collapsed by name', async () => {
+    await using ctx = new Context({ plugins: [threads({ count: 2 })] });
+    enableLogging();
+    fetchLogs(); // drops what earlier tests left
+    const n = 100_000;
+    const leaves: DTask<number>[] = [];
+    for (let i = 0; i < n; i++) {
+      leaves.push(ctx.spawn({ name: i % 2 ? 'square' : 'cube' }, (x: number) => x * x, i));
+    }
+    const sums: DTask<number>[] = [];
+    for (let i = 0; i < n; i += 1000) {
+      const group = leaves.slice(i, i + 1000);
+      sums.push(
+        ctx.spawn({ name: 'sum' }, (...xs: number[]) => xs.reduce((a, b) => a + b, 0), ...group),
+      );
+    }
+    const total = ctx.spawn(
+      { name: 'total' },
+      (...xs: number[]) => xs.reduce((a, b) => a + b, 0),
+      ...sums,
+    );
+    await total;
+    const logs = fetchLogs();
+    const path = join(await mkdtemp(join(tmpdir(), 'dtask-viz-')), 'report.html');
+    await writeReport(logs, path, { title: '100,000 tasks' });
+    const tasks = n + sums.length + 1;
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const t0 = performance.now();
+    await page.goto(pathToFileURL(path).href);
+    await page.waitForFunction(() => document.body.dataset.bars !== undefined, undefined, {
+      timeout: 60_000,
+    });
+    const opened = performance.now() - t0;
+    expect(await page.evaluate(() => document.body.dataset.bars)).toBe(String(tasks));
+    console.log(
+      `100,000-task report (${logs.length} events): opened and drawn in ${opened.toFixed(0)} ms`,
+    );
+    expect(opened).toBeLessThan(15_000); // generous; bench/viz.mjs prints the figure
+    expect(await page.locator('[data-summary="tasks"]').getAttribute('data-value')).toBe(
+      String(tasks),
+    );
+    const graph = page.locator('svg#graph');
+    expect(await graph.getAttribute('data-collapsed')).toBe('true');
+    expect(await graph.getAttribute('data-nodes')).toBe('4');
+    expect(await graph.getAttribute('data-edges')).toBe(String(n + sums.length));
+    expect(await page.locator('svg#graph path.link').count()).toBe(3); // cube, square → sum → total
+    await page.screenshot({ path: join(ARTIFACTS, 'report-100k.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
 });
