@@ -18,14 +18,14 @@ export function graphSvg(graph: TaskGraph): string {
     ` viewBox="0 0 ${graph.width} ${graph.height}" data-nodes="${graph.nodes.length}"`,
     ` data-links="${graph.links.length}" data-tasks="${graph.tasks}" data-edges="${graph.edges}"`,
     ` data-collapsed="${graph.collapsed}">`,
-    '<defs><marker id="arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto">',
+    '<defs><marker id="arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="8" markerHeight="8" markerUnits="userSpaceOnUse" orient="auto">',
     '<path d="M0,0L8,4L0,8z" fill="#888"/></marker></defs>',
   ];
   for (const link of graph.links) {
     const p = link.points;
     let d = '';
     for (let i = 0; i < p.length; i += 2) d += `${i === 0 ? 'M' : 'L'}${p[i]},${p[i + 1]}`;
-    const width = Math.min(6, 1 + Math.log10(link.count));
+    const width = Math.min(4, 1 + Math.log10(link.count) / 2);
     const what = `${graph.nodes[link.from].label} → ${graph.nodes[link.to].label}: ${link.count} edge${link.count === 1 ? '' : 's'}`;
     parts.push(
       `<path class="link" d="${d}" fill="none" stroke="#999" stroke-width="${width.toFixed(1)}" marker-end="url(#arrow)"><title>${escapeHtml(what)}</title></path>`,
