@@ -9,6 +9,7 @@ import {
   enableLogging,
   fetchLogs,
   scope,
+  toChromeTrace,
 } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -113,6 +114,31 @@ describe('writeReport', () => {
       expect([bytes, count]).toEqual([pair.reduce((s, e) => s + (e.bytes ?? 0), 0), pair.length]);
     }
     expect(data.transfers.find(([f, t]) => f === 'thread:1:3' && t === 'thread:1:2')).toBeDefined();
+    // The same run for Perfetto: a track per processor, a flow arrow per move, bound to the
+    // producer's slice on the track the data left and the consumer's on the track it reached.
+    type Trace = {
+      ph: string;
+      id?: number;
+      tid: number;
+      ts: number;
+      args?: Record<string, unknown>;
+    };
+    const trace = (JSON.parse(toChromeTrace(logs)) as { traceEvents: Trace[] }).traceEvents;
+    const trackOf = new Map<string, number>();
+    for (const e of trace) {
+      if (e.ph === 'M' && (e as { name?: string }).name === 'thread_name') {
+        trackOf.set(e.args?.name as string, e.tid);
+      }
+    }
+    const flowStarts = trace.filter((e) => e.ph === 's');
+    expect(flowStarts).toHaveLength(moves.length);
+    for (const [i, move] of moves.entries()) {
+      const s = flowStarts.find((e) => e.id === i)!; // ids number the moves in time order
+      const f = trace.find((e) => e.ph === 'f' && e.id === s.id)!;
+      const slice = (task: number) => trace.find((e) => e.ph === 'X' && e.args?.task === task)!;
+      expect([s.tid, s.ts]).toEqual([trackOf.get(move.from!), slice(move.input!).ts]);
+      expect([f.tid, f.ts]).toEqual([trackOf.get(move.to!), slice(move.task!).ts]);
+    }
   });
 
   it('pairs spills and unspills per device and keeps an unfinished task as a running bar', async () => {
