@@ -51,7 +51,7 @@ const byNumericName = new Intl.Collator('en', { numeric: true }).compare;
  * worker, spills and unspills on a `storage` row (spans with a `duration`, else instants);
  * other kinds are instants on their processor. A move naming the task it moved for (`task`)
  * and the task that produced the data (`input`) also gets a flow arrow (a `s`/`f` pair with
- * one `id`, category `move`) from the producer's slice to the consumer's, each bound to the
+ * one `id`, numbering such moves from 0 in time order; category `move`) from the producer's slice to the consumer's, each bound to the
  * slice on the processor the data left (`from`) and reached (`to`) when there is one. Every
  * pid and tid used is named by a metadata (`M`) event.
  * @throws ArgumentError (`DTASK_ARGUMENT`) when `logs` is not an array of events with a
