@@ -90,6 +90,17 @@ describe('taskGraph', () => {
     expect(graph.links).toEqual([]);
   });
 
+  it('reuses the last layout for a graph of the same shape, and lays out a new shape anew', () => {
+    const a = summarise(fan(4)).graph;
+    const b = summarise(fan(4)).graph;
+    expect(b.nodes.map((n) => [n.x, n.y])).toEqual(a.nodes.map((n) => [n.x, n.y]));
+    expect(b.links).toEqual(a.links);
+    const c = summarise(fan(5)).graph;
+    expect(c.nodes).toHaveLength(7);
+    expect(new Set(c.nodes.map((n) => `${n.x},${n.y}`)).size).toBe(7);
+    expect(c.height).toBeGreaterThan(a.height);
+  });
+
   it('leaves out edges from tasks the log does not show', () => {
     const { graph } = summarise([{ kind: 'spawn', time: 0, task: 5, name: 'x', inputs: [3] }]);
     expect(graph).toMatchObject({ tasks: 1, edges: 0, links: [] });

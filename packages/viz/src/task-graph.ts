@@ -133,9 +133,42 @@ function node(label: string, name: number, count: number, failed: number): Graph
   return { label, name, count, failed, inner: 0, x: 0, y: 0, width: 0, height: 24 };
 }
 
+/**
+ * The last layout, by the shape it was made for: the dashboard summarises a growing log
+ * several times a second, and a graph that did not change shape is not laid out again.
+ */
+let last:
+  | { key: string; nodes: number[]; links: number[][]; size: { width: number; height: number } }
+  | undefined;
+
 /** Lays the nodes and links out left to right with dagre; fills in positions and routes. */
 function place(nodes: GraphNode[], links: GraphLink[]): { width: number; height: number } {
   if (nodes.length === 0) return { width: 0, height: 0 };
+  const key = `${nodes.map((n) => n.width).join()}|${links.map((l) => `${l.from}>${l.to}:${l.count}`).join()}`;
+  if (last?.key === key) {
+    nodes.forEach((n, i) => {
+      n.x = last!.nodes[2 * i];
+      n.y = last!.nodes[2 * i + 1];
+    });
+    links.forEach((l, i) => {
+      l.points = last!.links[i];
+    });
+    return last.size;
+  }
+  const laid = layoutWithDagre(nodes, links);
+  last = {
+    key,
+    nodes: nodes.flatMap((n) => [n.x, n.y]),
+    links: links.map((l) => l.points),
+    size: laid,
+  };
+  return laid;
+}
+
+function layoutWithDagre(
+  nodes: GraphNode[],
+  links: GraphLink[],
+): { width: number; height: number } {
   const g = new Graph();
   g.setGraph({ rankdir: 'LR', nodesep: 10, ranksep: 36, marginx: 8, marginy: 8 });
   g.setDefaultEdgeLabel(() => ({}));
