@@ -30,7 +30,7 @@ function syntheticLogs(n) {
     const end = start + 0.05 + ((t * 7919) % 100) / 200;
     clock[p] = end;
     const processor = `thread:1:${p + 2}`;
-    logs.push({ kind: 'spawn', time: 0, task: t, name });
+    logs.push({ kind: 'spawn', time: 0, task: t, name, inputs: t >= 5 ? [t - 5] : [] });
     logs.push({ kind: 'start', time: start, task: t, processor, worker: 1 });
     logs.push({
       kind: t % 100 === 99 ? 'fail' : 'finish',
@@ -40,10 +40,12 @@ function syntheticLogs(n) {
       worker: 1,
       bytes: 8,
     });
-    if (t % 10 === 0)
+    if (t % 10 === 0 && t > 0)
       logs.push({
         kind: 'move',
         time: start,
+        task: t,
+        input: t - 5,
         from: `thread:1:${((p + 1) % 8) + 2}`,
         to: processor,
         bytes: 4096,

@@ -60,6 +60,16 @@ describe('dashboard', () => {
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
     const data = (await fetch(`${plugin.url}data.json`).then((r) => r.json())) as ReportData;
     expect(data.names).toEqual(['step']);
+    expect(data.graph).toMatchObject({ collapsed: false, tasks: 6 });
+    // Its own process's memory, sampled about once a second (not every 20 ms tick).
+    const samples = fetchLogs({ clear: false }).filter((e) => e.kind === 'memory');
+    const ran =
+      samples.length > 0 ? performance.timeOrigin + performance.now() - samples[0].time : 0;
+    expect(samples.length).toBeGreaterThanOrEqual(1);
+    expect(samples.length).toBeLessThanOrEqual(1 + Math.ceil(ran / 1000));
+    expect(samples[0]).toMatchObject({ worker: 1 });
+    expect(samples[0].bytes).toBeGreaterThan(10 * 2 ** 20); // a node process's resident set
+    expect(data.memory[0].worker).toBe(1);
     expect((await fetch(`${plugin.url}nope`)).status).toBe(404);
   });
 

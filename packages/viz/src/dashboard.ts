@@ -1,10 +1,10 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ArgumentError, enableLogging, fetchLogs, type Plugin } from '@dtask/core';
+import { logEvent, now } from '@dtask/core/worker';
 import { checkInterval } from './progress.js';
 import { type ReportData, summarise } from './report-data.js';
-import { embedJson, reportHtml } from './report-page.js';
-import { tablesHtml } from './report-tables.js';
+import { embedJson, reportHtml, sectionsHtml } from './report-page.js';
 import { describe } from './write-report.js';
 
 /** Options of `dashboard`. */
@@ -33,7 +33,8 @@ export interface DashboardPlugin extends Plugin {
  * listens on `host:port`, and reports its URL. `GET /` is the report page; it follows
  * `GET /events` (server-sent events), which sends the report's data and tables whenever the
  * log has grown (looked at every `interval` ms while a page is open); `GET /data.json` is
- * the data now. It reads the log with `fetchLogs({ clear: false })`, so a `fetchLogs()` that
+ * the data now. While it runs it logs this process's resident memory as a `memory` event
+ * (worker 1) about once a second. It reads the log with `fetchLogs({ clear: false })`, so a `fetchLogs()` that
  * clears the log also clears the view. Closing the context closes the server.
  * @throws ArgumentError (`DTASK_ARGUMENT`) at once for an unknown or ill-typed option; the
  * context's setup rejects with the listen error (e.g. `EADDRINUSE`) if it cannot listen.
@@ -54,9 +55,15 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
     return true;
   };
   const send = (res: ServerResponse): void => {
-    res.write(`data: ${embedJson({ data: current, tables: tablesHtml(current) })}\n\n`);
+    res.write(`data: ${embedJson({ data: current, tables: sectionsHtml(current) })}\n\n`);
   };
+  let sampled = Number.NEGATIVE_INFINITY;
   const tick = (): void => {
+    // This process's memory, at most once a second, for the report's "Memory in use".
+    if (now() - sampled >= MEMORY_EVERY) {
+      sampled = now();
+      logEvent({ kind: 'memory', time: sampled, worker: 1, bytes: process.memoryUsage.rss() });
+    }
     if (clients.size === 0 || !refresh()) return;
     for (const res of clients) send(res);
   };
@@ -127,6 +134,9 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
     },
   };
 }
+
+/** Milliseconds between samples of this process's memory (resident set size). */
+const MEMORY_EVERY = 1000;
 
 function checkDashboardOptions(options: DashboardOptions): Required<DashboardOptions> {
   if (options === null || typeof options !== 'object') {

@@ -1,4 +1,5 @@
 import type { LogEvent } from '@dtask/core';
+import { type TaskGraph, taskGraph } from './task-graph.js';
 
 /** How a bar ended: 0 finished, 1 failed, 2 cancelled, 3 still running when the logs were read. */
 export type BarStatus = 0 | 1 | 2 | 3;
@@ -44,8 +45,17 @@ export interface ReportData {
   busy: number[];
   /** Moves per processor pair: `[from, to, bytes, count]`. */
   transfers: [string, string, number, number][];
-  /** Memory samples from spills, as `[time, bytesOnDevice]` per device. */
+  /** Bytes held on each storage device over the run (from spills and unspills): `[time, bytes]`. */
   spills: { device: string; points: [number, number][] }[];
+  /**
+   * Memory in use per OS process over the run, from `memory` events (`bytes` in use by
+   * `worker`; the dashboard logs its own process's): `[time, bytes]`.
+   */
+  memory: { worker: number; points: [number, number][] }[];
+  /** Each task's inputs, flat: `[task, count, input1, …, inputCount]` repeated (for hover). */
+  inputs: number[];
+  /** The task graph from the `spawn` events' `inputs`, laid out (collapsed by name when large). */
+  graph: TaskGraph;
   /** The totals. */
   summary: ReportSummary;
 }
@@ -69,6 +79,9 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
   const bars: number[] = [];
   const busy: number[] = [];
   const transfers = new Map<string, [string, string, number, number]>();
+  const inputs = new Map<number, number[]>();
+  const failed = new Set<number>();
+  const memory = new Map<number, [number, number][]>();
   const spillLevel = new Map<string, { level: number; points: [number, number][] }>();
   const summary: ReportSummary = {
     tasks: 0,
@@ -125,7 +138,18 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
     if (e.task !== undefined && e.name !== undefined) taskNames.set(e.task, e.name);
     switch (e.kind) {
       case 'spawn':
-        if (e.task !== undefined) tasks.add(e.task);
+        if (e.task !== undefined) {
+          tasks.add(e.task);
+          if (Array.isArray(e.inputs) && e.inputs.length > 0) inputs.set(e.task, e.inputs);
+        }
+        break;
+      case 'memory':
+        if (typeof e.bytes === 'number') {
+          const worker = e.worker ?? 1;
+          const points = memory.get(worker) ?? [];
+          points.push([e.time, e.bytes]);
+          memory.set(worker, points);
+        }
         break;
       case 'start':
         if (e.task !== undefined) tasks.add(e.task);
@@ -134,7 +158,10 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
       case 'finish':
       case 'fail':
       case 'cancel': {
-        if (e.kind === 'fail') summary.failures++;
+        if (e.kind === 'fail') {
+          summary.failures++;
+          if (e.task !== undefined) failed.add(e.task);
+        }
         const key = `${e.task}|${e.processor}`;
         const started = open.get(key);
         if (started === undefined) break;
@@ -171,10 +198,18 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
   busyTimes(bars, busy);
   summary.tasks = tasks.size;
   summary.wallTime = end - origin;
-  const spills = [...spillLevel].map(([device, { points }]) => ({
-    device,
-    points: points.map(([t, v]): [number, number] => [t - origin, v]),
-  }));
+  const spills = [...spillLevel].map(([device, { points }]) => ({ device, points }));
+  const graph = taskGraph({
+    ids: [...tasks],
+    nameOf: (id) => nameOf(taskNames.get(id) ?? '?'),
+    failed: (id) => failed.has(id),
+    inputs,
+    names,
+  });
+  const rebase = (points: [number, number][]) =>
+    points.map(([t, v]): [number, number] => [t - origin, v]);
+  const flatInputs: number[] = [];
+  for (const [task, list] of inputs) flatInputs.push(task, list.length, ...list);
   return {
     origin,
     names,
@@ -182,7 +217,15 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
     bars,
     busy,
     transfers: [...transfers.values()],
-    spills,
+    spills: spills.map(({ device, points }) => ({ device, points: rebase(points) })),
+    memory: [...memory]
+      .sort((a, b) => a[0] - b[0])
+      .map(([worker, points]) => ({
+        worker,
+        points: rebase(points),
+      })),
+    inputs: flatInputs,
+    graph,
     summary,
   };
 }

@@ -1,5 +1,14 @@
+import { graphSvg } from './graph-svg.js';
 import type { ReportData } from './report-data.js';
-import { escapeHtml, tablesHtml } from './report-tables.js';
+import { escapeHtml, PALETTE, tablesHtml } from './report-tables.js';
+
+/**
+ * Everything the report shows below the Gantt: the task graph and the tables. Called by
+ * `reportHtml` and by the dashboard on every update (it replaces the page's `#tables`).
+ */
+export function sectionsHtml(data: ReportData): string {
+  return graphSvg(data.graph) + tablesHtml(data);
+}
 
 /** Options of the report page. */
 export interface PageOptions {
@@ -23,7 +32,7 @@ export function reportHtml(data: ReportData, options: PageOptions): string {
 <h1>${escapeHtml(options.title)}</h1>
 <section><h2>Timeline</h2><p class="hint">Wheel to zoom, drag to pan, hover a bar for details.</p>
 <div id="gantt-wrap"><canvas id="gantt"></canvas><div id="tip" hidden></div></div></section>
-<div id="tables">${tablesHtml(data)}</div>
+<div id="tables">${sectionsHtml(data)}</div>
 <script type="application/json" id="dtask-data">${embedJson(data)}</script>
 <script>${CLIENT}</script>
 </body></html>
@@ -49,6 +58,8 @@ canvas{display:block;width:100%;cursor:crosshair}
 .meter span{display:block;height:100%;background:#4a8}
 .swatch{display:inline-block;width:10px;height:10px;margin-right:6px;border-radius:2px}
 .hint{color:#777;margin:0 0 4px}
+.graph-wrap{overflow:auto;max-height:520px;background:#fff;border:1px solid #ddd}
+#graph text{font:11px system-ui,sans-serif;fill:#222}
 `;
 
 // The page's script: plain ES2017, no dependencies. Bars are indexed per lane (and sub-row)
@@ -57,10 +68,11 @@ canvas{display:block;width:100%;cursor:crosshair}
 const CLIENT = `(function(){
 var W=7,LANE=22,ROW=12,MAXROWS=8,TOP=20,LEFT=110;
 var canvas=document.getElementById('gantt'),ctx=canvas.getContext('2d'),tip=document.getElementById('tip');
-var data,lanes,tops,height,colours,view={t0:0,t1:1};
-function colour(n){var h=0;for(var i=0;i<n.length;i++)h=(h*31+n.charCodeAt(i))|0;return 'hsl('+Math.round(((h>>>0)*137.508)%360)+',65%,55%)';}
+var data,lanes,tops,height,colours,inputsOf,view={t0:0,t1:1};
+var PALETTE=${JSON.stringify(PALETTE)};
+function colour(n,i){return i<PALETTE.length?PALETTE[i]:'hsl('+Math.round((200+i*137.508)%360)+',55%,60%)';}
 function load(d){
-  data=d;var b=d.bars,byLane=d.processors.map(function(){return [];});
+  data=d;inputsOf=null;var b=d.bars,byLane=d.processors.map(function(){return [];});
   for(var i=0;i<b.length;i+=W)byLane[b[i+2]].push(i);
   // Tasks that overlap on one processor go to sub-rows (at most MAXROWS; then the row
   // that frees first), so every bar stays visible.
@@ -112,13 +124,22 @@ function barAt(mx,my){
   for(var j=hi;j>=0&&j>hi-50;j--){var i=l[j];if(b[i+3]<=t&&b[i+3]+b[i+4]+tol>=t)return i;}
   return -1;
 }
+// 'inputs: #3 fill, #4 fill' for a task, from data.inputs (indexed on first hover).
+function inputsText(task){
+  if(!inputsOf){inputsOf=new Map();var f=data.inputs,b=data.bars,k=0;
+    while(k<f.length){inputsOf.set(f[k],f.slice(k+2,k+2+f[k+1]));k+=2+f[k+1];}
+    inputsOf.names=new Map();for(var j=0;j<b.length;j+=W)inputsOf.names.set(b[j],data.names[b[j+1]]);}
+  var list=inputsOf.get(task);if(!list||!list.length)return '';
+  var shown=list.slice(0,5).map(function(t){var n=inputsOf.names.get(t);return '#'+t+(n?' '+n:'');});
+  return '\\ninputs: '+shown.join(', ')+(list.length>5?' and '+(list.length-5)+' more':'');
+}
 var drag=null;
 canvas.addEventListener('mousemove',function(ev){
   var r=canvas.getBoundingClientRect(),mx=ev.clientX-r.left,my=ev.clientY-r.top;
   if(drag){var dt=(drag.x-mx)*(view.t1-view.t0)/(canvas.clientWidth-LEFT);view.t0+=dt;view.t1+=dt;drag.x=mx;draw();return;}
   var i=barAt(mx,my);if(i<0){tip.hidden=true;return;}
   var b=data.bars,st=['finished','failed','cancelled','running'][b[i+5]];
-  tip.textContent=data.names[b[i+1]]+' #'+b[i]+'\\n'+data.processors[b[i+2]]+'\\n'+b[i+4].toFixed(3)+' ms, '+st+(b[i+6]>=0?'\\nresult '+b[i+6]+' B':'');
+  tip.textContent=data.names[b[i+1]]+' #'+b[i]+'\\n'+data.processors[b[i+2]]+'\\n'+b[i+4].toFixed(3)+' ms, '+st+(b[i+6]>=0?'\\nresult '+b[i+6]+' B':'')+inputsText(b[i]);
   tip.style.left=(mx+12)+'px';tip.style.top=(my+12)+'px';tip.hidden=false;
 });
 canvas.addEventListener('mousedown',function(ev){drag={x:ev.clientX-canvas.getBoundingClientRect().left};});

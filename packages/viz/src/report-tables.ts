@@ -53,7 +53,7 @@ export function tablesHtml(data: ReportData): string {
   );
   for (const [name, [count, time, failed]] of [...byName].sort((a, b) => b[1][1] - a[1][1])) {
     parts.push(
-      `<tr data-name="${escapeHtml(data.names[name])}"><td><i class="swatch" style="background:${colour(data.names[name])}"></i>${escapeHtml(data.names[name])}</td>` +
+      `<tr data-name="${escapeHtml(data.names[name])}"><td><i class="swatch" style="background:${colour(name)}"></i>${escapeHtml(data.names[name])}</td>` +
         `<td>${count}</td><td>${formatMs(time)}</td><td>${formatMs(time / count)}</td><td>${failed}</td></tr>`,
     );
   }
@@ -73,13 +73,26 @@ export function tablesHtml(data: ReportData): string {
   }
   if (data.spills.length > 0) {
     parts.push(
-      '<section><h2>Storage</h2><table><tr><th>device</th><th>events</th><th>peak held</th><th>held over the run</th></tr>',
+      '<section><h2>Spilled data</h2><table><tr><th>device</th><th>spills + unspills</th><th>peak held</th><th>held over the run</th></tr>',
     );
     for (const { device, points } of data.spills) {
       const peak = points.reduce((m, p) => Math.max(m, p[1]), 0);
       parts.push(
         `<tr data-device="${escapeHtml(device)}"><td>${escapeHtml(device)}</td><td>${points.length}</td><td>${formatBytes(peak)}</td>` +
           `<td>${levelChart(points, peak, wall)}</td></tr>`,
+      );
+    }
+    parts.push('</table></section>');
+  }
+  if (data.memory.length > 0) {
+    parts.push(
+      '<section><h2>Memory in use</h2><table><tr><th>process</th><th>samples</th><th>last</th><th>peak</th><th>over the run</th></tr>',
+    );
+    for (const { worker, points } of data.memory) {
+      const peak = points.reduce((m, p) => Math.max(m, p[1]), 0);
+      parts.push(
+        `<tr data-memory="${worker}"><td>worker ${worker}</td><td>${points.length}</td><td>${formatBytes(points[points.length - 1][1])}</td>` +
+          `<td data-value="${peak}">${formatBytes(peak)}</td><td>${levelChart(points, peak, wall)}</td></tr>`,
       );
     }
     parts.push('</table></section>');
@@ -109,11 +122,27 @@ function levelChart(points: readonly [number, number][], peak: number, wall: num
   return `<svg class="level" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><path d="${path}" fill="none" stroke="#a64" stroke-width="1.5"/></svg>`;
 }
 
-/** A stable colour per task name, hues spread by the golden angle (the page's Gantt uses the same). */
-export function colour(name: string): string {
-  let h = 0;
-  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
-  return `hsl(${Math.round(((h >>> 0) * 137.508) % 360)},65%,55%)`;
+/** Distinct colours for the first task names, none of them the red of failures. */
+export const PALETTE = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#b07aa1',
+  '#edc948',
+  '#76b7b2',
+  '#9c755f',
+  '#ff9da7',
+  '#8cd17d',
+  '#bab0ac',
+];
+
+/**
+ * The colour of the task name at `index` in `ReportData.names`: the palette, then hues spread
+ * by the golden angle (the page's Gantt uses the same rule).
+ */
+export function colour(index: number): string {
+  if (index < PALETTE.length) return PALETTE[index];
+  return `hsl(${Math.round((200 + index * 137.508) % 360)},55%,60%)`;
 }
 
 /** Escapes `& < > "` for HTML text and attributes. */

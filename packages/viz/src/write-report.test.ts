@@ -9,6 +9,7 @@ import {
   enableLogging,
   fetchLogs,
   scope,
+  toChromeTrace,
 } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,6 +95,50 @@ describe('writeReport', () => {
     expect(summary.failures).toBe(1);
     expect(data.names.sort()).toEqual(['bad', 'leaf', 'sum']);
     for (const b of data.busy) expect(b).toBeLessThanOrEqual(summary.wallTime + 1e-9);
+    // The task graph: a node per task, an edge per leaf into the sum, laid out by dagre.
+    expect(data.graph).toMatchObject({ collapsed: false, tasks: 14, edges: 12 });
+    expect(data.graph.nodes).toHaveLength(14);
+    expect(data.graph.links).toHaveLength(12);
+    const sumNode = data.graph.nodes.find((n) => n.label === `sum #${sum.id}`);
+    for (const l of data.graph.links) {
+      expect(data.graph.nodes[l.to]).toBe(sumNode);
+      expect(data.graph.nodes[l.from].x).toBeLessThan(sumNode!.x); // left to right
+    }
+    expect(html).toContain('data-nodes="14" data-links="12" data-tasks="14" data-edges="12"');
+    const at = data.inputs.indexOf(sum.id);
+    expect(data.inputs.slice(at + 1, at + 2 + 12)).toEqual([12, ...leaves.map((t) => t.id)]);
+    // Data moved per pair, from the move events (leaves on thread 3 went to the sum on 2).
+    expect(moves.length).toBeGreaterThan(0);
+    for (const [from, to, bytes, count] of data.transfers) {
+      const pair = moves.filter((e) => e.from === from && e.to === to);
+      expect([bytes, count]).toEqual([pair.reduce((s, e) => s + (e.bytes ?? 0), 0), pair.length]);
+    }
+    expect(data.transfers.find(([f, t]) => f === 'thread:1:3' && t === 'thread:1:2')).toBeDefined();
+    // The same run for Perfetto: a track per processor, a flow arrow per move, bound to the
+    // producer's slice on the track the data left and the consumer's on the track it reached.
+    type Trace = {
+      ph: string;
+      id?: number;
+      tid: number;
+      ts: number;
+      args?: Record<string, unknown>;
+    };
+    const trace = (JSON.parse(toChromeTrace(logs)) as { traceEvents: Trace[] }).traceEvents;
+    const trackOf = new Map<string, number>();
+    for (const e of trace) {
+      if (e.ph === 'M' && (e as { name?: string }).name === 'thread_name') {
+        trackOf.set(e.args?.name as string, e.tid);
+      }
+    }
+    const flowStarts = trace.filter((e) => e.ph === 's');
+    expect(flowStarts).toHaveLength(moves.length);
+    for (const [i, move] of moves.entries()) {
+      const s = flowStarts.find((e) => e.id === i)!; // ids number the moves in time order
+      const f = trace.find((e) => e.ph === 'f' && e.id === s.id)!;
+      const slice = (task: number) => trace.find((e) => e.ph === 'X' && e.args?.task === task)!;
+      expect([s.tid, s.ts]).toEqual([trackOf.get(move.from!), slice(move.input!).ts]);
+      expect([f.tid, f.ts]).toEqual([trackOf.get(move.to!), slice(move.task!).ts]);
+    }
   });
 
   it('pairs spills and unspills per device and keeps an unfinished task as a running bar', async () => {
@@ -123,6 +168,34 @@ describe('writeReport', () => {
     const html = await readFile(join(dir, 'r.html'), 'utf8');
     // The step chart of bytes held: 0 -> 100 (the peak, top) at t=2 -> 60 at t=3, held to the end.
     expect(html).toContain('<path d="M0,40.0 H96.0 V0.0 H144.0 V16.0 H240 V16.0"');
+  });
+
+  it('charts memory in use per process from memory events', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'dtask-viz-')), 'r.html');
+    const data = await writeReport(
+      [
+        { kind: 'memory', time: 10, worker: 1, bytes: 1000 },
+        { kind: 'memory', time: 11, worker: 2, bytes: 500 },
+        { kind: 'memory', time: 12, worker: 1, bytes: 3000 },
+        { kind: 'memory', time: 14, worker: 1, bytes: 2000 },
+      ],
+      path,
+    );
+    expect(data.memory).toEqual([
+      {
+        worker: 1,
+        points: [
+          [0, 1000],
+          [2, 3000],
+          [4, 2000],
+        ],
+      },
+      { worker: 2, points: [[1, 500]] },
+    ]);
+    const html = await readFile(path, 'utf8');
+    expect(html).toMatch(
+      /<tr data-memory="1"><td>worker 1<\/td><td>3<\/td><td>2.0 KiB<\/td><td data-value="3000">/,
+    );
   });
 
   it('counts a processor busy for the union of its overlapping bars, not their sum', () => {

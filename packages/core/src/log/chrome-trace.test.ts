@@ -12,6 +12,8 @@ interface Parsed {
     pid: number;
     tid: number;
     s?: string;
+    id?: number;
+    bp?: string;
     args?: Record<string, unknown>;
   }>;
   displayTimeUnit: string;
@@ -158,6 +160,50 @@ describe('toChromeTrace', () => {
       ['i', 'cancel #4', 0],
       ['i', 'gc', 1000],
     ]);
+  });
+
+  it('binds a flow arrow per move from the producer’s slice to the consumer’s', () => {
+    const moved: LogEvent[] = [
+      { kind: 'start', time: 0, task: 1, name: 'make', processor: 'thread:1:2' },
+      { kind: 'finish', time: 4, task: 1, processor: 'thread:1:2' },
+      { kind: 'start', time: 5, task: 2, name: 'use', processor: 'thread:2:1', worker: 2 },
+      {
+        kind: 'move',
+        time: 5,
+        task: 2,
+        input: 1,
+        name: 'make',
+        from: 'thread:1:2',
+        to: 'thread:2:1',
+        worker: 2,
+        bytes: 64,
+      },
+      { kind: 'start', time: 5, task: 3, processor: 'thread:1:3' },
+      { kind: 'move', time: 5, task: 3, input: 1, from: 'thread:1:2', to: 'thread:1:3', bytes: 64 },
+      { kind: 'finish', time: 9, task: 2, processor: 'thread:2:1', worker: 2 },
+      { kind: 'finish', time: 9, task: 3, processor: 'thread:1:3' },
+      // No slice of the producer: no arrow.
+      { kind: 'move', time: 9, task: 3, input: 99, from: 'thread:1:9', to: 'thread:1:3' },
+    ];
+    const events = parse(toChromeTrace(moved)).traceEvents;
+    const slice = (task: number) => events.find((e) => e.ph === 'X' && e.args?.task === task)!;
+    const starts = events.filter((e) => e.ph === 's');
+    const ends = events.filter((e) => e.ph === 'f');
+    expect(starts).toHaveLength(2);
+    expect(ends).toHaveLength(2);
+    expect(new Set(starts.map((e) => e.id)).size).toBe(2);
+    for (const [i, consumer] of [2, 3].entries()) {
+      const s = starts[i];
+      const f = ends.find((e) => e.id === s.id)!;
+      expect(s).toMatchObject({ cat: 'move', pid: 1, tid: slice(1).tid, ts: slice(1).ts });
+      expect(f).toMatchObject({ cat: 'move', bp: 'e', name: s.name });
+      expect([f.pid, f.tid, f.ts]).toEqual([
+        slice(consumer).pid,
+        slice(consumer).tid,
+        slice(consumer).ts,
+      ]);
+    }
+    expect(starts[0].args).toMatchObject({ bytes: 64, from: 'thread:1:2', to: 'thread:2:1' });
   });
 
   it('handles an empty log and rejects what is not a log', () => {

@@ -11,13 +11,17 @@ const MAIN_THREAD = 'thread:1:1';
 /** One entry of the Chrome Trace Event format (the subset this file writes). */
 interface TraceEvent {
   name: string;
-  ph: 'X' | 'i' | 'M';
+  ph: 'X' | 'i' | 'M' | 's' | 'f';
   ts: number;
   pid: number;
   tid: number;
   cat?: string;
   dur?: number;
   s?: 't';
+  /** Flow events: the id that binds a start (`s`) to its finish (`f`). */
+  id?: number;
+  /** Flow finish: `e` binds it to the slice enclosing it (not the next one). */
+  bp?: 'e';
   args?: Record<string, unknown>;
 }
 
@@ -45,8 +49,11 @@ const byNumericName = new Intl.Collator('en', { numeric: true }).compare;
  * `#id`); a `start` that never ended runs to the last event with `args.unfinished: true`.
  * Spawns are instants on the main thread; moves are on a `moves` row of the receiving
  * worker, spills and unspills on a `storage` row (spans with a `duration`, else instants);
- * other kinds are instants on their processor. Every pid and tid used is named by a
- * metadata (`M`) event.
+ * other kinds are instants on their processor. A move naming the task it moved for (`task`)
+ * and the task that produced the data (`input`) also gets a flow arrow (a `s`/`f` pair with
+ * one `id`, numbering such moves from 0 in time order; category `move`) from the producer's slice to the consumer's, each bound to the
+ * slice on the processor the data left (`from`) and reached (`to`) when there is one. Every
+ * pid and tid used is named by a metadata (`M`) event.
  * @throws ArgumentError (`DTASK_ARGUMENT`) when `logs` is not an array of events with a
  * string `kind` and a finite `time`.
  */
@@ -86,6 +93,17 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
     });
   };
 
+  // Each task's slices, to bind the flow arrows of moves to.
+  const slices = new Map<number, Slice[]>();
+  const taskSpan = (start: LogEvent, name: string, to: number, args: object): void => {
+    const at = processorTrack(start);
+    span(at, name, start.time, to, 'task', args);
+    const slice = { track: at, processor: start.processor, time: start.time };
+    const list = slices.get(start.task!);
+    if (list === undefined) slices.set(start.task!, [slice]);
+    else list.push(slice);
+  };
+  const flows: LogEvent[] = [];
   // Open `start`s per task id; a re-run task may have several (one per processor).
   const open = new Map<number, LogEvent[]>();
   for (const event of sorted) {
@@ -101,12 +119,15 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
       const processor = start.processor ?? event.processor;
       const args = withoutUndefined({ ...taskArgs(start), ...taskArgs(event), processor });
       args.status = kind;
-      span(processorTrack(start), taskName(start, event), start.time, event.time, 'task', args);
+      taskSpan(start, taskName(start, event), event.time, args);
     } else if (kind === 'move' || kind === 'spill' || kind === 'unspill') {
       const pid = kind === 'move' ? workerOf(event, event.to) : workerOf(event, event.processor);
       const at = track(pid, kind === 'move' ? 'moves' : 'storage', kind === 'move' ? 1 : 2);
       const args = dataArgs(event);
       const name = event.name ?? kind;
+      if (kind === 'move' && event.task !== undefined && event.input !== undefined) {
+        flows.push(event);
+      }
       if (positive(event.duration) > 0) {
         span(at, name, event.time, event.time + positive(event.duration), kind, args);
       } else instant(at, name, event.time, kind, args);
@@ -119,13 +140,35 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
   for (const starts of open.values()) {
     for (const start of starts) {
       const args = { ...taskArgs(start), unfinished: true };
-      span(processorTrack(start), taskName(start), start.time, last, 'task', args);
+      taskSpan(start, taskName(start), last, args);
     }
   }
+  flows.forEach((move, id) => {
+    const from = sliceOn(slices.get(move.input!), move.from);
+    const to = sliceOn(slices.get(move.task!), move.to);
+    if (from === undefined || to === undefined) return;
+    const name = move.name ?? 'move';
+    const args = dataArgs(move);
+    emit(from.track, { name, cat: 'move', ph: 's', id, ts: micros(from.time - origin), args });
+    emit(to.track, { name, cat: 'move', ph: 'f', bp: 'e', id, ts: micros(to.time - origin) });
+  });
 
   const events = resolve(tracks, placed); // numbers the tracks, so before metadata()
   const traceEvents = [...metadata(tracks), ...events];
   return JSON.stringify({ traceEvents, displayTimeUnit: 'ms' });
+}
+
+/** A task's slice on a processor's track: where a flow arrow of a move binds. */
+interface Slice {
+  track: Track;
+  processor: string | undefined;
+  time: number;
+}
+
+/** The task's slice on `processor`, else its last one. */
+function sliceOn(list: Slice[] | undefined, processor: string | undefined): Slice | undefined {
+  if (list === undefined) return undefined;
+  return list.findLast((s) => s.processor === processor) ?? list[list.length - 1];
 }
 
 /** Numbers the tracks in display order and returns the events, sorted by time, with tids. */

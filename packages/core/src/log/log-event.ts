@@ -8,14 +8,17 @@
  * them to the main process in batches (`recordEvents`).
  *
  * Kinds and their conventions:
- * - `spawn`: the scheduler recorded a task (`task`, `name`).
+ * - `spawn`: the scheduler recorded a task (`task`, `name`, and in `inputs` the ids of the
+ *   tasks it takes results from or waits for: the edges of the task graph).
  * - `start` / `finish` / `fail` / `cancel`: a task began or ended on `processor`; `bytes` on
  *   `finish` is the size of the result. A task re-run after a lost worker has several
  *   `start`s; an end is paired with the open `start` on the same `processor`.
- * - `move`: data copied to the receiving `worker` (`from`, `to` processor ids, `bytes`).
+ * - `move`: data copied to the receiving `worker` (`from`, `to` processor ids, `bytes`), for
+ *   task `task`; `input` is the id of the task that produced the data, `name` its name.
  * - `spill` / `unspill`: a chunk written to, or read back from, a storage device.
  * - `clock`: a new estimate of a worker's clock offset (`processor`, `worker`, `detail`); the
  *   events that worker sends are shifted by it onto the main process clock.
+ * - `memory`: a sample of the memory in use (`bytes`) by OS process `worker`.
  * - any other string: a plugin's own kind, drawn as an instant.
  *
  * For an event with a `duration`, `time` is when it *began*; it spans
@@ -33,6 +36,8 @@ export interface LogEvent {
     | 'move'
     | 'spill'
     | 'unspill'
+    | 'clock'
+    | 'memory'
     | (string & {});
   /** Milliseconds on the main process clock, `performance.timeOrigin + performance.now()`. */
   time: number;
@@ -50,6 +55,10 @@ export interface LogEvent {
   from?: string;
   /** Destination processor or storage device id (moves, spills). */
   to?: string;
+  /** `spawn`: ids of the tasks this task takes as inputs or waits for (its graph edges). */
+  inputs?: number[];
+  /** `move`: id of the task whose result was moved. */
+  input?: number;
   /** Milliseconds the event lasted, when it is a span rather than an instant. */
   duration?: number;
   /** Free text: an error message, a reason for a cancel, a device name. */

@@ -14,6 +14,7 @@ import { addDependent, failTree, notifyListeners } from './completion/settle.js'
 import { DEVICE_FAILED, keepOnDevice } from './completion/store-on-device.js';
 import { takeHome } from './completion/take-home.js';
 import type { Executor, ExecutorSink, RemoteResult } from './dispatch/executor.js';
+import { inputIds } from './dispatch/input-ids.js';
 import { isThenable } from './dispatch/is-thenable.js';
 import { logMoves } from './dispatch/log-moves.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
@@ -94,7 +95,17 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if (task.state !== TaskState.Queued) return; // cancelled while held by a task queue
     task.state = TaskState.Pending;
     if (loggingState.enabled) {
-      logEvent({ kind: 'spawn', time: now(), task: task.id, name: task.options.name, worker: 1 });
+      // Read twice (here and below), so a one-shot iterable becomes an array.
+      if (extraDeps !== undefined && !Array.isArray(extraDeps)) extraDeps = [...extraDeps];
+      const inputs = inputIds(task, extraDeps as unknown[] | undefined);
+      logEvent({
+        kind: 'spawn',
+        time: now(),
+        task: task.id,
+        name: task.options.name,
+        worker: 1,
+        inputs,
+      });
     }
     let waiting = 0;
     let failed: DTask<unknown> | undefined;

@@ -20,6 +20,7 @@ export function logMoves(task: DTask<unknown>, proc: Processor): void {
       kind: 'move',
       time: now(),
       task: task.id,
+      input: a.id,
       name: a.options.name,
       from: from.id,
       to: proc.id,
