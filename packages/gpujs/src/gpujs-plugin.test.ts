@@ -1,6 +1,6 @@
 // The plugin's report (mode chosen, why better ones were not taken, never an emulated device
 // called a GPU) and its typed errors for misuse.
-import { Context, DTaskFailedError, scope } from '@dtask/core';
+import { Context, DTaskFailedError, enableLogging, fetchLogs, scope } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { describe, expect, it } from 'vitest';
 import { gpujsRig } from './__fixtures__/rig.js';
@@ -41,6 +41,24 @@ describe('gpujs() options and report', () => {
       expect(plugin.report?.gpu).toBe(false);
       expect(text).toContain('emulated on the CPU, not a GPU');
     }
+  });
+
+  it('logs the mode chosen as a backend event when the context starts', async () => {
+    enableLogging();
+    fetchLogs();
+    const { plugin } = await gpujsRig({ mode: 'cpu' });
+    const logged = fetchLogs().filter((e) => e.kind === 'backend' && e.processor === 'gpujs:1:0');
+    expect(logged.map((e) => e.detail)).toEqual([plugin.describe()]);
+  });
+
+  it('rejects a bad scope({ gpujs }) with ArgumentError', async () => {
+    const { ctx } = await gpujsRig({ mode: 'cpu' });
+    expect(() => ctx.spawn({ scope: scope({ gpujs: -1 }) }, () => 1)).toThrow(
+      expect.objectContaining({
+        code: 'DTASK_ARGUMENT',
+        message: expect.stringContaining('scope({ gpujs })'),
+      }),
+    );
   });
 
   it('a mode that cannot start here makes ready() reject with UnsupportedError saying why', async () => {

@@ -57,7 +57,7 @@ describe.each(MODES)('CPU and gpu.js work overlap in one graph (%s mode)', (mode
       expect(ran.some((w) => overlaps([gw[1], gw[2]], [w[1], w[2]]))).toBe(true);
     }
     // The event log: while the gpu.js task runs (its start..finish), CPU tasks finish on both
-    // threads; the mode chosen is logged too.
+    // threads.
     const logs = fetchLogs();
     const at = (kind: string, id: number) => logs.find((e) => e.kind === kind && e.task === id);
     expect(at('start', g.id)?.processor).toBe('gpujs:1:0');
