@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs bench/gpu.mjs on a real NVIDIA GPU through @tensorflow/tfjs-node-gpu (issue 16).
+# Runs bench/gpu.mjs on a real NVIDIA GPU through @tensorflow/tfjs-node-gpu (issue 16), then
+# bench/gpujs.mjs (gpu.js) in the modes that can reach that GPU.
 #   bash scripts/gpu-bench.sh [bench flags, e.g. --rounds=5]
 # Needs: an NVIDIA GPU with its driver (nvidia-smi), the CUDA 11.2 + cuDNN 8.1 libraries that
 # tfjs-node-gpu 4.22 links against, network access the first time (its install script downloads
@@ -42,3 +43,14 @@ fi
 ") || { echo "gpu-bench: tfjs-node-gpu does not load (CUDA/cuDNN libraries?)" >&2; exit 1; }
 
 GPU_BENCH_BACKENDS=tensorflow,wasm node bench/gpu.mjs --check "$@"
+
+# @dtask/gpujs on the same machine: headlessgl needs an X server driven by the NVIDIA GL driver
+# (Xvfb is software rendering: llvmpipe); webgpu needs the `webgpu` (Dawn) package gpu.js bundles
+# to load. The bench prints the device each mode ran on and whether it is a GPU.
+if [ -n "${DISPLAY:-}" ]; then
+  GPUJS_BENCH_MODES=headlessgl,webgpu node bench/gpujs.mjs --check "$@" ||
+    echo "gpu-bench: bench/gpujs.mjs failed" >&2
+else
+  echo "gpu-bench: no DISPLAY: gpu.js headlessgl not measured on the GPU (start X on the NVIDIA driver)"
+  GPUJS_BENCH_MODES=webgpu node bench/gpujs.mjs --check "$@" || echo "gpu-bench: bench/gpujs.mjs failed" >&2
+fi

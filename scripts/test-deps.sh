@@ -2,7 +2,8 @@
 # What the tests need that npm cannot install: Debian's chromium, which @dtask/viz's browser tests
 # drive through playwright-core (a test tool's own browser download cannot work offline), and the
 # programs @dtask/cluster's launcher tests start for real: openssh-server and -client (sshd on a
-# loopback port), slurm-wlm and munge (a one-node Slurm cluster), iproute2 (network namespaces).
+# loopback port), slurm-wlm and munge (a one-node Slurm cluster), iproute2 (network namespaces),
+# and @dtask/gpujs's headlessgl needs: X/GL headers to build headless-gl, xvfb, mesa-utils.
 #   bash scripts/test-deps.sh
 # Installs it with apt-get when /usr/bin/chromium (or $DTASK_CHROMIUM) is missing and we are root on
 # a system with apt-get. Never fails: when it cannot install, it prints one line saying why, and
@@ -25,6 +26,38 @@ if [ "${#cluster_missing[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [
   rm -f "$log"
 elif [ "${#cluster_missing[@]}" -gt 0 ]; then
   echo "test-deps: ${cluster_missing[*]} missing and no apt-get as root here; those launcher tests skip"
+fi
+
+# @dtask/gpujs's headlessgl mode: gpu.js's optional `gl` (headless-gl) builds from source only
+# with Debian's X and GL headers (libxi-dev libglu1-mesa-dev libglew-dev pkg-config) and
+# npm_config_nodedir=/usr; it runs under an X server (xvfb); glxinfo (mesa-utils) names the GL
+# renderer ANGLE hides. Installed when missing, then gl is rebuilt if the install could not
+# build it (2.5-4.5 min). Never failing: the headlessgl tests print why and skip.
+gl_missing=()
+for pair in /usr/include/X11/extensions/XInput2.h:libxi-dev /usr/include/GL/glu.h:libglu1-mesa-dev \
+  /usr/include/GL/glew.h:libglew-dev /usr/bin/pkg-config:pkg-config /usr/bin/Xvfb:xvfb \
+  /usr/bin/glxinfo:mesa-utils; do
+  [ -e "${pair%%:*}" ] || gl_missing+=("${pair##*:}")
+done
+if [ "${#gl_missing[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+  echo "test-deps: installing ${gl_missing[*]} with apt-get (for @dtask/gpujs's headlessgl tests)"
+  log=$(mktemp)
+  if ! { apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${gl_missing[@]}"; } >"$log" 2>&1; then
+    echo "test-deps: apt-get could not install ${gl_missing[*]} ($(grep -E '^(E|Err):' "$log" | head -1 | cut -c1-160)); the headlessgl tests skip"
+  fi
+  rm -f "$log"
+elif [ "${#gl_missing[@]}" -gt 0 ]; then
+  echo "test-deps: ${gl_missing[*]} missing and no apt-get as root here; the headlessgl tests skip"
+fi
+gl_dir=$(ls -d node_modules/.pnpm/gl@*/node_modules/gl 2>/dev/null | head -1)
+if [ -n "$gl_dir" ] && [ ! -f "$gl_dir/build/Release/webgl.node" ] && [ -f /usr/include/GL/glew.h ]; then
+  echo "test-deps: building headless-gl in $gl_dir (2.5-4.5 min, once)"
+  log=$(mktemp)
+  if ! npm_config_nodedir=/usr bash scripts/pnpm.sh rebuild gl >"$log" 2>&1; then
+    echo "test-deps: headless-gl did not build ($(grep -iE 'error' "$log" | head -1 | cut -c1-160)); the headlessgl tests skip"
+  fi
+  rm -f "$log"
 fi
 
 browser=${DTASK_CHROMIUM:-/usr/bin/chromium}

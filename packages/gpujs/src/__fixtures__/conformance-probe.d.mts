@@ -1,0 +1,1 @@
+export { processorProbe } from '@dtask/core/testing';

@@ -1,0 +1,179 @@
+import {
+  ArgumentError,
+  currentWorker,
+  describeValue,
+  ExactScope,
+  type Plugin,
+  type PluginHost,
+  ProcessorTypeScope,
+  UnsupportedError,
+} from '@dtask/core';
+import { logEvent, now } from '@dtask/core/worker';
+import type { GpujsStats } from './device-stats.js';
+import { GpujsProc } from './gpujs-proc.js';
+import { GpujsWorker } from './gpujs-worker.js';
+import { isGpujsTask } from './markers.js';
+import { GPUJS_MODES, type GpujsMode, type GpujsRunMode, type ModeReport } from './modes.js';
+
+/** Options of `gpujs()`. */
+export interface GpujsOptions {
+  /**
+   * The mode kernels run in; default: the best that starts (headlessgl, webgpu, cpu). A mode
+   * asked for that cannot start makes `ctx.ready()` reject with `UnsupportedError`.
+   */
+  mode?: GpujsMode;
+}
+
+/** The plugin object `gpujs()` returns. */
+export interface GpujsPlugin extends Plugin {
+  /** The mode chosen (after the context is ready); undefined before. */
+  readonly mode: GpujsRunMode | undefined;
+  /** The chosen mode's report (device, whether it is a real GPU, what was skipped and why). */
+  readonly report: ModeReport | undefined;
+  /** The processors this plugin added. */
+  readonly processors: readonly GpujsProc[];
+  /** The chosen mode and why each better one was not taken, one line each. */
+  describe(): string;
+  /** Kernels compiled, cache hits, textures on the device, as the worker thread counts them now. */
+  stats(): GpujsStats;
+}
+
+const KNOWN = new Set(['mode']);
+
+function validate(options: GpujsOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new ArgumentError(
+      `gpujs(options): options must be an object such as { mode: 'cpu' }; got ${describeValue(options)}`,
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key)) {
+      throw new ArgumentError(
+        `gpujs(options): unknown option '${key}'; known: ${[...KNOWN].join(', ')}`,
+      );
+    }
+  }
+  const { mode } = options;
+  if (mode !== undefined && !(GPUJS_MODES as readonly string[]).includes(mode)) {
+    throw new ArgumentError(
+      `gpujs({ mode }): unknown mode ${describeValue(mode)}; use one of ${GPUJS_MODES.join(', ')} or leave it out to pick the best that starts`,
+    );
+  }
+}
+
+/** The scope the `gpujs` key names: processor `i` of the process, or every GpujsProc for 'any'. */
+function deviceScope(spec: Record<string, unknown>) {
+  const i = spec.gpujs;
+  const worker = typeof spec.worker === 'number' ? spec.worker : 1;
+  if (i === 'any') return new ProcessorTypeScope(GpujsProc.kind);
+  if (!Number.isInteger(i) || (i as number) < 0) {
+    throw new ArgumentError(
+      `scope({ gpujs }): must be a processor index ≥ 0 or 'any'; got ${describeValue(i)}`,
+    );
+  }
+  return new ExactScope(new GpujsProc(worker, i as number));
+}
+
+/** One line per fact: the mode, its device and whether that is a GPU, then what was skipped. */
+export function describeReport(r: ModeReport): string {
+  const device = r.device ? ` on ${r.device}` : '';
+  const what = r.gpu
+    ? 'a GPU'
+    : r.mode === 'cpu' || r.mode === 'webasm'
+      ? 'on the CPU, not a GPU'
+      : 'emulated on the CPU, not a GPU';
+  const lines = [`gpujs mode: ${r.mode}${device} (${what})`];
+  for (const s of r.skipped) lines.push(`  not taken: ${s}`);
+  return lines.join('\n');
+}
+
+/**
+ * The gpu.js plugin: adds one `GpujsProc` (`gpujs:<worker>:0`) run by a dedicated worker thread
+ * that owns gpu.js and its context (so neither the main thread nor the CPU threads block on
+ * it), registers the scope key `gpujs`, and makes gpu.js tasks (`kernel(...)`, `gpujsTask(f)`)
+ * run only there. It does not register `gpu`, which `@dtask/gpu-tfjs` owns: both plugins can
+ * be used in one context. Pipeline outputs stay on it as textures; textures fetched elsewhere
+ * become `Float32Array`s.
+ */
+export function gpujs(options: GpujsOptions = {}): GpujsPlugin {
+  validate(options);
+  let report: ModeReport | undefined;
+  let worker: GpujsWorker | undefined;
+  const modules: string[] = [];
+  let host: PluginHost | undefined;
+
+  return {
+    name: 'gpujs',
+    get mode() {
+      return report?.mode;
+    },
+    get report() {
+      return report;
+    },
+    get processors() {
+      return worker ? [worker.proc] : [];
+    },
+    async setup(h) {
+      host = h;
+      for (const url of h.context.modules.keys()) modules.push(url);
+      const w = new GpujsWorker({
+        worker: currentWorker(),
+        device: 0,
+        mode: options.mode,
+        modules: [...modules],
+        loadedModules: h.context.modules,
+        scheduler: h.context.scheduler,
+        onLost: (lost) => host?.removeProcessor(lost.proc),
+      });
+      worker = w;
+      h.registerScopeKey('gpujs', {
+        precedence: 1,
+        toScope: (spec) => deviceScope(spec as Record<string, unknown>),
+        replace: true,
+      });
+      h.defaultOption('scope', (f) => isGpujsTask(f), new ProcessorTypeScope(GpujsProc.kind));
+      try {
+        report = await w.chosen;
+      } catch (error) {
+        await w.terminate();
+        const e = error as Error & { code?: string };
+        throw new UnsupportedError(
+          e.code === UnsupportedError.code
+            ? e.message
+            : `gpujs: the gpu.js worker thread could not start: ${e.message}`,
+        );
+      }
+      h.addProcessor(w.proc, w.connection);
+      logEvent({
+        kind: 'backend',
+        time: now(),
+        processor: w.proc.id,
+        detail: describeReport(report),
+      });
+    },
+    describe() {
+      if (report === undefined) return 'gpujs: not set up yet (await context.ready())';
+      return describeReport(report);
+    },
+    stats() {
+      const empty: GpujsStats = {
+        compiled: 0,
+        cacheHits: 0,
+        runs: 0,
+        textures: 0,
+        bytesOnDevice: 0,
+        toTypedArray: 0,
+      };
+      return worker ? worker.stats.read() : empty;
+    },
+    async loadModule(url) {
+      modules.push(url);
+      await worker?.loadModule(url);
+    },
+    async close() {
+      if (!worker) return;
+      host?.removeProcessor(worker.proc);
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// Seed 003's goal "all CPUs and GPUs used at once": in one graph, a gpu.js task runs on the
+// GpujsProc while CPU tasks run on both threads, as the tasks' own clocks and the event log show.
+import { enableLogging, fetchLogs, type LogEvent } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { gpujsRig, modesHere } from './__fixtures__/rig.js';
+import { gpujsTask } from './index.js';
+
+declare const dtask: typeof import('@dtask/core');
+
+type Window = [processor: string, start: number, end: number];
+
+const MODES = await modesHere();
+
+/** Busy on the CPU for `ms`; returns where and when it ran (main process clock). */
+function cpuBusy(seed: number, ms: number): Window {
+  const start = performance.timeOrigin + performance.now();
+  let x = seed;
+  while (performance.timeOrigin + performance.now() < start + ms)
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+  return [dtask.taskProcessor().id, start, performance.timeOrigin + performance.now() + x * 0];
+}
+
+/** Runs a 128² matmul kernel (compiled once, cached) over and over for `ms`. */
+const gpuBusy = gpujsTask((seed: number, ms: number): Window => {
+  const g = (globalThis as any).gpujs;
+  const mm = g.kernel(
+    'function (a) { let s = 0; for (let k = 0; k < 128; k++) { s += a[this.thread.y * 128 + k] * a[k * 128 + this.thread.x]; } return s / 128; }',
+    { output: [128, 128] },
+  );
+  const start = performance.timeOrigin + performance.now();
+  let a = new Float32Array(128 * 128).fill(seed / 128);
+  while (performance.timeOrigin + performance.now() < start + ms) a = g.output(mm(a));
+  return [dtask.taskProcessor().id, start, performance.timeOrigin + performance.now()];
+});
+
+const overlaps = (a: [number, number], b: [number, number]) => a[0] < b[1] && b[0] < a[1];
+
+describe.each(MODES)('CPU and gpu.js work overlap in one graph (%s mode)', (mode) => {
+  it('a GpujsProc task runs while CPU tasks run on both threads', async () => {
+    const { ctx } = await gpujsRig({ mode });
+    enableLogging();
+    fetchLogs();
+    const root = ctx.spawn((x: number) => x, 1);
+    const g = ctx.spawn(gpuBusy, root, 600);
+    const cpus = [0, 1, 2, 3].map((i) =>
+      ctx.spawn(
+        cpuBusy,
+        ctx.spawn((x: number) => x, i),
+        250,
+      ),
+    );
+    const [gw, ...cw] = await ctx.spawn((...ws: Window[]) => ws, g, ...cpus);
+    expect(gw[0]).toBe('gpujs:1:0');
+    for (const thread of ['thread:1:2', 'thread:1:3']) {
+      const ran = cw.filter((w) => w[0] === thread);
+      expect(ran.length).toBeGreaterThan(0);
+      expect(ran.some((w) => overlaps([gw[1], gw[2]], [w[1], w[2]]))).toBe(true);
+    }
+    // The event log: while the gpu.js task runs (its start..finish), CPU tasks finish on both
+    // threads.
+    const logs = fetchLogs();
+    const at = (kind: string, id: number) => logs.find((e) => e.kind === kind && e.task === id);
+    expect(at('start', g.id)?.processor).toBe('gpujs:1:0');
+    const [from, to] = [at('start', g.id)!.time, at('finish', g.id)!.time];
+    for (const thread of ['thread:1:2', 'thread:1:3']) {
+      const done = cpus.map((t) => at('finish', t.id)!).filter((e) => e.processor === thread);
+      expect(done.some((e: LogEvent) => e.time > from && e.time < to)).toBe(true);
+    }
+  });
+});
