@@ -9,6 +9,7 @@ import {
   frameHeader,
   LARGE_BODY,
 } from './frames.js';
+import { decodeMessage, encodeMessage, paddingAfter } from './message-codec.js';
 
 /** Frames allowed before the handshake is done: small, so a stranger cannot make us buffer much. */
 export const HANDSHAKE_FRAME_BYTES = 64 * 1024;
@@ -97,9 +98,26 @@ export class Link {
     this.reader.maxBytes = this.options.maxFrameBytes;
   }
 
-  /** Sends a batch of core protocol messages. */
+  /**
+   * Sends a batch of core protocol messages. Typed arrays and Buffers of 64 KiB or more in it
+   * are written from their own memory after the rest (`message-codec.ts`): no copy here.
+   */
   sendMessage(message: unknown): void {
-    this.write(FrameKind.message, serialize(message));
+    const { head, views, bytes } = encodeMessage(message);
+    if (views.length === 0 || this.closed) {
+      this.write(FrameKind.message, head);
+      return;
+    }
+    const socket = this.socket;
+    socket.cork();
+    socket.write(frameHeader(FrameKind.message, bytes));
+    socket.write(head);
+    for (const v of views) {
+      socket.write(Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+      const pad = paddingAfter(v.byteLength);
+      if (pad !== undefined) socket.write(pad);
+    }
+    process.nextTick(() => socket.uncork());
   }
 
   /** Sends an administration message. */
@@ -188,8 +206,9 @@ export class Link {
     else {
       let value: unknown;
       try {
-        value = deserialize(body);
+        value = kind === FrameKind.message ? decodeMessage(body) : deserialize(body);
       } catch (error) {
+        if (ClusterError.isInstance(error)) throw error;
         throw new ClusterError('frame', `Malformed frame body: ${error}`);
       }
       if (kind === FrameKind.admin) {

@@ -1,0 +1,101 @@
+// Large buffers between worker processes, alone: 64 MiB made on one worker process and read
+// by a task on the other (peer to peer), as a Uint8Array and as a Float64Array, against a raw
+// copy of 64 MiB over a loopback TCP socket in this process (write to last byte read). The
+// same case as bench/cluster.mjs's move row, without the Dask side, to measure the transport.
+//   node bench/cluster-move.mjs [--rounds=5]
+// Prints a table and writes bench/results/cluster-move.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cluster } from '@dtask/cluster';
+import { Context, scope } from '@dtask/core';
+import { fixed, int, median, parseFlags, table } from './shared.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const resultsFile = join(here, 'results', 'cluster-move.json');
+const { rounds } = parseFlags();
+const BYTES = 64 * 1024 * 1024;
+
+async function time(fn) {
+  const samples = [];
+  for (let w = 0; w < 3; w++) await fn();
+  for (let r = 0; r < rounds; r++) samples.push(await fn());
+  return median(samples);
+}
+
+async function moves() {
+  const plugin = cluster({ workers: 2 });
+  const ctx = new Context({ plugins: [plugin] });
+  await ctx.ready();
+  const [a, b] = plugin.processWorkers().map((w) => w.worker);
+  const onA = { scope: scope({ worker: a }) };
+  const onB = { scope: scope({ worker: b }) };
+  const makers = {
+    Uint8Array: (n) => new Uint8Array(n).fill(1),
+    Float64Array: (n) => new Float64Array(n / 8).fill(1),
+  };
+  const out = {};
+  try {
+    for (const [type, make] of Object.entries(makers)) {
+      out[type] = await time(async () => {
+        const made = ctx.spawn(onA, make, BYTES);
+        await ctx.spawn(onA, (x) => x.length, made); // made and held on a
+        const t0 = performance.now();
+        const got = await ctx.spawn(onB, (x) => x.byteLength, made);
+        if (got !== BYTES) throw new Error('wrong move');
+        return performance.now() - t0;
+      });
+    }
+  } finally {
+    await ctx.close();
+  }
+  return out;
+}
+
+async function rawCopyMs() {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  const payload = Buffer.alloc(BYTES, 1);
+  const once = () =>
+    new Promise((resolve) => {
+      let got = 0;
+      const t0 = performance.now();
+      server.once('connection', (s) => {
+        s.on('data', (d) => {
+          got += d.length;
+          if (got === BYTES) {
+            resolve(performance.now() - t0);
+            s.destroy();
+          }
+        });
+      });
+      const c = connect(port, '127.0.0.1', () => c.end(payload));
+    });
+  const ms = await time(once);
+  server.close();
+  return ms;
+}
+
+const moved = await moves();
+const raw = await rawCopyMs();
+console.log(
+  table(
+    ['64 MiB worker → worker', 'ms', 'MiB/s', 'of raw TCP copy'],
+    [
+      ...Object.entries(moved).map(([type, ms]) => [
+        type,
+        fixed(ms, 1),
+        int(64 / (ms / 1000)),
+        `${fixed((100 * raw) / ms, 0)}%`,
+      ]),
+      ['raw TCP copy (one process)', fixed(raw, 1), int(64 / (raw / 1000)), '100%'],
+    ],
+  ),
+);
+mkdirSync(dirname(resultsFile), { recursive: true });
+writeFileSync(
+  resultsFile,
+  `${JSON.stringify({ date: new Date().toISOString(), rounds, moveMs: moved, rawCopyMs: raw }, null, 2)}\n`,
+);
