@@ -101,21 +101,29 @@ export class Link {
   /**
    * Sends a batch of core protocol messages. Typed arrays and Buffers of 64 KiB or more in it
    * are written from their own memory after the rest (`message-codec.ts`): no copy here.
+   * `written` is called once the socket has taken those bytes (or failed to): until then their
+   * memory must stay alive, attached and unchanged. Without such arrays it is called at once.
    */
-  sendMessage(message: unknown): void {
+  sendMessage(message: unknown, written?: () => void): void {
     const { head, views, bytes } = encodeMessage(message);
     if (views.length === 0 || this.closed) {
       this.write(FrameKind.message, head);
+      written?.();
       return;
     }
     const socket = this.socket;
     socket.cork();
     socket.write(frameHeader(FrameKind.message, bytes));
     socket.write(head);
-    for (const v of views) {
-      socket.write(Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+    for (let i = 0; i < views.length; i++) {
+      const v = views[i];
       const pad = paddingAfter(v.byteLength);
-      if (pad !== undefined) socket.write(pad);
+      const last = i === views.length - 1;
+      socket.write(
+        Buffer.from(v.buffer, v.byteOffset, v.byteLength),
+        last && pad === undefined ? written : undefined,
+      );
+      if (pad !== undefined) socket.write(pad, last ? written : undefined);
     }
     process.nextTick(() => socket.uncork());
   }
