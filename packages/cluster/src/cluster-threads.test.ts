@@ -121,3 +121,23 @@ describe('cluster: threads inside worker processes', () => {
 });
 
 declare const dtask: typeof import('@dtask/core');
+
+describe('cluster: task information inside worker processes', () => {
+  it('taskProcessor and getDagIds work there, on the main thread of the process and its others', async () => {
+    await using r = await clusterRig({ workers: 1, threads: 1 });
+    const [w] = r.plugin.processWorkers().map((p) => p.worker);
+    for (const t of [1, 2]) {
+      const a = r.ctx.spawn(on(w, t), () => 1);
+      const d = r.ctx.spawn(
+        on(w, t),
+        (_x: number) => [dtask.taskProcessor().id, [...dtask.getDagIds(dtask.schHandle())]],
+        a,
+      );
+      const [where, entries] = (await d) as [string, [number, Set<number>][]];
+      expect(where).toBe(`thread:${w}:${t}`);
+      const graph = new Map(entries);
+      expect(graph.get(a.id)).toEqual(new Set([d.id]));
+      expect(graph.get(d.id)).toEqual(new Set());
+    }
+  });
+});

@@ -1,8 +1,9 @@
 import { ThreadProc } from '@dtask/core';
-import { WorkerConnection } from '@dtask/core/worker';
+import { type Transport, WorkerConnection } from '@dtask/core/worker';
 import type { AdminFromWorker, AdminToWorker } from '../wire/admin.js';
 import { DeferredTransport } from '../wire/deferred-transport.js';
 import type { Link } from '../wire/link.js';
+import { takeAnswerTokens } from '../wire/sync-answers.js';
 
 /** How to make the scheduler's side of one thread of a worker process. */
 export interface MemberOptions {
@@ -13,6 +14,8 @@ export interface MemberOptions {
   modules: Map<string, Record<string, unknown>>;
   /** Whether this thread's runtime has a peer link to the one behind `other`. */
   linkedTo: (other: WorkerConnection) => boolean;
+  /** Sends a synchronous answer written into `buffer` to the thread waiting for it. */
+  answer: (id: number, buffer: SharedArrayBuffer) => void;
   /** The connection broke, or a cancelled task did not stop: the whole process is lost. */
   onLost: (reason: string) => void;
 }
@@ -40,7 +43,23 @@ export class MemberConnection {
 
   constructor(options: MemberOptions) {
     this.proc = new ThreadProc(options.worker, options.thread);
-    this.connection = new WorkerConnection(this.transport, {
+    // Batches asking for a synchronous answer (getDagIds) carry tokens in place of buffers:
+    // answered into buffers here, sent back through the process's heartbeat thread.
+    const transport = this.transport;
+    const answering: Transport = {
+      send: (m, t) => transport.send(m, t),
+      onMessage: (handler) =>
+        transport.onMessage((batch) => {
+          const answers = takeAnswerTokens(batch);
+          handler(batch);
+          for (const [id, buffer] of answers) options.answer(id, buffer);
+        }),
+      onClose: (h) => transport.onClose(h),
+      close: () => transport.close(),
+      ref: () => transport.ref(),
+      unref: () => transport.unref(),
+    };
+    this.connection = new WorkerConnection(answering, {
       processor: this.proc,
       scheduler: options.scheduler,
       modules: options.modules,

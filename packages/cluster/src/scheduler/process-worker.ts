@@ -3,6 +3,7 @@ import { type ThreadProc, WorkerLostError } from '@dtask/core';
 import type { WorkerConnection } from '@dtask/core/worker';
 import type { AdminToWorker } from '../wire/admin.js';
 import type { Link } from '../wire/link.js';
+import type { AnswerMessage } from '../wire/sync-answers.js';
 import { MemberConnection } from './member-connection.js';
 
 /** How to make the scheduler's record of one worker process. */
@@ -35,6 +36,8 @@ export class ProcessWorker {
   exited = false;
   /** Why it was lost, once it was. */
   lostReason: string | undefined;
+  /** Synchronous answers made before its heartbeat thread joined. */
+  private readonly unsentAnswers: AnswerMessage[] = [];
 
   constructor(private readonly options: ProcessWorkerOptions) {
     this.addMember(1);
@@ -100,10 +103,17 @@ export class ProcessWorker {
     this.members.get(thread)!.join(link, peerAddress, { op: 'init', worker: this.worker, ...init });
   }
 
+  /** Sends a synchronous answer through the heartbeat thread (held until it has joined). */
+  private sendAnswer(answer: AnswerMessage): void {
+    if (this.heartbeat === undefined) this.unsentAnswers.push(answer);
+    else this.heartbeat.sendAdmin(answer);
+  }
+
   /** Takes the link of the process's heartbeat thread. */
   attachHeartbeat(link: Link): void {
     this.heartbeat?.close();
     this.heartbeat = link;
+    for (const answer of this.unsentAnswers.splice(0)) link.sendAdmin(answer);
     link.socket.unref();
     link.onClose(() => {
       if (this.heartbeat === link) this.lose('its heartbeat link closed');
@@ -182,6 +192,7 @@ export class ProcessWorker {
       scheduler: this.options.scheduler,
       modules: this.options.modules,
       linkedTo: (other) => this.options.linkedTo(member, other),
+      answer: (id, buffer) => this.sendAnswer({ op: 'answer', id, bytes: new Uint8Array(buffer) }),
       onLost: (reason) => this.lose(reason),
     });
     this.members.set(thread, member);

@@ -5,11 +5,13 @@ import type { Link } from './link.js';
  * Core's `Transport` over an authenticated `Link`: each batch is one frame, serialized with
  * Node's `v8` serializer (structured-clone semantics, as between threads; typed arrays and
  * Buffers travel as raw bytes, large ones out of band). Buffers in `transfer` are detached
- * once written, so the sender gives them up as it would to a thread.
+ * once written, so the sender gives them up as it would to a thread. `prepare` may replace
+ * what cannot travel in a batch (a worker's synchronous-answer buffers, `sync-answers.ts`).
  */
-export function linkTransport(link: Link): Transport {
+export function linkTransport(link: Link, prepare?: (batch: unknown) => unknown): Transport {
   return {
-    send(message, transfer) {
+    send(batch, transfer) {
+      const message = prepare === undefined ? batch : prepare(batch);
       // Large arrays are written from their own memory, so what `transfer` gives up is
       // detached once the socket has taken it (at once when the frame was copied).
       link.sendMessage(message, () => {

@@ -17,6 +17,7 @@ import { connectLink } from '../wire/connect.js';
 import { acceptHandshake, offerHandshake } from '../wire/handshake.js';
 import { Link } from '../wire/link.js';
 import { linkTransport } from '../wire/link-transport.js';
+import { answerSender } from '../wire/sync-answers.js';
 import type { TlsConfig } from '../wire/tls-config.js';
 import { loadModule } from './load-module.js';
 
@@ -56,9 +57,12 @@ type Init = Extract<AdminToWorker, { op: 'init' }>;
  * own processor `thread:<worker>:<thread>`): proves the secret, takes the scheduler's `init`,
  * loads the `everywhere` modules, re-creates the context's worker-side plugins, links to the
  * other members listed (peer links, for moving results directly), and runs core's worker
- * runtime until the link closes. Says `ready` once it serves tasks.
+ * runtime until the link closes. Says `ready` once it serves tasks (after `beforeReady`).
  */
-export async function joinMember(options: MemberOptions): Promise<Member> {
+export async function joinMember(
+  options: MemberOptions,
+  beforeReady?: (worker: number) => Promise<void>,
+): Promise<Member> {
   const scheduler = parseAddress(options.connect, 'connect');
   const linkOptions = {
     maxFrameBytes: options.maxFrameBytes,
@@ -103,12 +107,14 @@ export async function joinMember(options: MemberOptions): Promise<Member> {
     )
   ).filter((x) => x !== undefined);
 
-  const runtime = startWorkerRuntime(linkTransport(link), {
+  const runtime = startWorkerRuntime(linkTransport(link, answerSender(thread)), {
     worker,
     thread,
     idBase: (worker * 1024 + thread) * 2 ** 32,
     modules,
     setProcessWorker: true,
+    // A task's getDagIds blocks this thread; the heartbeat thread writes the answer.
+    blockingAnswers: true,
     store,
   });
   for (const [url, ns] of modules) runtime.addModule(url, ns);
@@ -116,6 +122,7 @@ export async function joinMember(options: MemberOptions): Promise<Member> {
   peers.serve(runtime);
 
   link.onAdmin((m) => admin(runtime, link, m as AdminToWorker));
+  await beforeReady?.(worker);
   link.sendAdmin({ op: 'ready', peers: outgoing.map(([h]) => h) } satisfies AdminFromWorker);
   return { link, runtime, worker };
 }

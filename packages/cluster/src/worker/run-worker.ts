@@ -54,9 +54,13 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     tls: options.tls,
   };
   const threads = options.threads ?? 0;
-  const main = await joinMember({ ...settings, worker: options.worker, thread: 1, threads });
+  // The heartbeat thread starts before the process says it is ready: it also writes the
+  // answers its threads block on (getDagIds), so it must be listening before any task runs.
+  const main = await joinMember(
+    { ...settings, worker: options.worker, thread: 1, threads },
+    (worker) => startHeartbeat(options, worker),
+  );
   main.link.onClose(() => process.exit(0));
-  startHeartbeat(options, main.worker);
   for (let thread = 2; thread <= threads + 1; thread++) {
     startThread({ ...settings, worker: main.worker, thread });
   }
@@ -77,12 +81,21 @@ function startThread(data: ThreadData): void {
   });
 }
 
-/** Starts the heartbeat thread (built next to this module as `heartbeat-thread.js`). */
-function startHeartbeat(options: RunWorkerOptions, worker: number): void {
+/**
+ * Starts the heartbeat thread (built next to this module as `heartbeat-thread.js`); resolves
+ * once it listens for the answers the process's threads wait on.
+ */
+function startHeartbeat(options: RunWorkerOptions, worker: number): Promise<void> {
   const thread = new Worker(distFile('heartbeat-thread.js'), {
     workerData: { connect: options.connect, secret: options.secret, worker, tls: options.tls },
     name: 'dtask heartbeat',
   });
   thread.unref();
-  thread.on('error', (e) => process.emitWarning(`dtask worker ${worker}: heartbeat thread: ${e}`));
+  return new Promise((resolve) => {
+    thread.once('message', () => resolve());
+    thread.on('error', (e) => {
+      process.emitWarning(`dtask worker ${worker}: heartbeat thread: ${e}`);
+      resolve();
+    });
+  });
 }

@@ -35,8 +35,13 @@ export class ProxyOwner implements TaskOwner {
     private readonly encoder: FunctionEncoder,
     private readonly requests: Requests,
     readonly processor: Processor,
-    /** Whether the link to the scheduler shares memory (see `Transport.sharesMemory`). */
+    /** Whether the scheduler's answers can reach memory this thread waits on (shared, or relayed). */
     private readonly sharesMemory = true,
+    /**
+     * Whether this thread may block on a synchronous answer (`getDagIds`): another thread must
+     * write it. Default: in a worker thread yes, on a main thread no.
+     */
+    private readonly canBlock = !isMainThread,
   ) {}
 
   /** Every task spawned here runs through the scheduler, so its function must travel. */
@@ -150,14 +155,14 @@ export class ProxyOwner implements TaskOwner {
 
   /** The scheduler's graph (`getDagIds`), blocking this thread until it answers. */
   dagIds(caller: number): Map<number, Set<number>> {
-    if (isMainThread) {
-      throw new DynamicTaskError(
-        'getDagIds(handle) from a task in a worker runtime on the main thread is not supported: it answers synchronously through shared memory, which needs a worker thread',
-      );
-    }
     if (!this.sharesMemory) {
       throw new DynamicTaskError(
         `getDagIds(handle) from a task in another process (${this.processor.id}) is not supported: it answers synchronously through memory shared with the scheduler, which only the worker threads of the scheduler's process have; run the task there (scope({ worker: 1 }))`,
+      );
+    }
+    if (!this.canBlock) {
+      throw new DynamicTaskError(
+        'getDagIds(handle) from a task in a worker runtime on the main thread is not supported: it answers synchronously through shared memory, which needs a worker thread',
       );
     }
     const entries = waitForAnswer((answer) => {

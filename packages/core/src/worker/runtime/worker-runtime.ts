@@ -1,3 +1,4 @@
+import { isMainThread } from 'node:worker_threads';
 import { defaultLocalStore, type LocalStore } from '../../chunk/local-store.js';
 import { sizeOf } from '../../chunk/size-of.js';
 import { CancelledError, InputLostError } from '../../errors/errors.js';
@@ -62,6 +63,14 @@ export interface WorkerRuntimeOptions {
   modules?: Map<string, Record<string, unknown>>;
   /** Sets this process's worker id (only for the first runtime of a new process). */
   setProcessWorker?: boolean;
+  /**
+   * Whether this thread may block until another thread writes a synchronous answer
+   * (`getDagIds`) into memory it waits on, even where the transport does not share memory with
+   * the scheduler. Default: yes in a worker thread whose transport shares memory, no elsewhere
+   * (there `getDagIds` throws `DynamicTaskError`). A worker process whose transport has another
+   * thread write the answers (@dtask/cluster's heartbeat thread) says yes, main thread included.
+   */
+  blockingAnswers?: boolean;
   /**
    * First id for tasks spawned in this runtime's thread. A runtime in its own thread or process
    * must set it to a range of its own (e.g. `(worker * 1024 + thread) * 2 ** 32`); one sharing
@@ -151,7 +160,8 @@ export class WorkerRuntime {
       new FunctionEncoder(),
       this.requests,
       this.processor,
-      transport.sharesMemory === true,
+      transport.sharesMemory === true || options.blockingAnswers === true,
+      options.blockingAnswers ?? !isMainThread,
     );
     this.logs = new LogShipper(this.out);
     if (options.watchStalls) {
