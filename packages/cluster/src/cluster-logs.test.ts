@@ -54,4 +54,18 @@ describe('cluster: logs from worker processes on the scheduler’s clock', () =>
     const offset = Number(/clock offset (-?[\d.]+) ms/.exec(clocks.at(-1)?.detail ?? '')?.[1]);
     expect(Math.abs(offset - 5000)).toBeLessThan(50);
   }, 30_000);
+
+  it('holds memory samples of the scheduler’s process and of each worker process', async () => {
+    const plugin = cluster({ workers: 2 });
+    await using ctx = new Context({ plugins: [plugin] });
+    await ctx.ready();
+    const workers = plugin.processWorkers().map((p) => p.worker);
+    enableLogging();
+    fetchLogs();
+    const on = (worker: number) => ({ scope: scope({ worker }) });
+    await Promise.all(workers.map((w) => ctx.spawn(on(w), () => new Uint8Array(1 << 20).length)));
+    const memory = fetchLogs().filter((e) => e.kind === 'memory');
+    expect(new Set(memory.map((e) => e.worker))).toEqual(new Set([1, ...workers]));
+    for (const e of memory) expect(e.bytes).toBeGreaterThan(10 * 2 ** 20); // a node process
+  }, 30_000);
 });

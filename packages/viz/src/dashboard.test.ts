@@ -61,7 +61,7 @@ describe('dashboard', () => {
     const data = (await fetch(`${plugin.url}data.json`).then((r) => r.json())) as ReportData;
     expect(data.names).toEqual(['step']);
     expect(data.graph).toMatchObject({ collapsed: false, tasks: 6 });
-    // Its own process's memory, sampled about once a second (not every 20 ms tick).
+    // Core samples the process's memory about once a second while logging is on (not every tick).
     const samples = fetchLogs({ clear: false }).filter((e) => e.kind === 'memory');
     const ran =
       samples.length > 0 ? performance.timeOrigin + performance.now() - samples[0].time : 0;

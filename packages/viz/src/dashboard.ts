@@ -1,7 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ArgumentError, enableLogging, fetchLogs, type Plugin } from '@dtask/core';
-import { logEvent, now } from '@dtask/core/worker';
 import { checkInterval } from './progress.js';
 import { type ReportData, summarise } from './report-data.js';
 import { embedJson, reportHtml, sectionsHtml } from './report-page.js';
@@ -33,8 +32,8 @@ export interface DashboardPlugin extends Plugin {
  * listens on `host:port`, and reports its URL. `GET /` is the report page; it follows
  * `GET /events` (server-sent events), which sends the report's data and tables whenever the
  * log has grown (looked at every `interval` ms while a page is open); `GET /data.json` is
- * the data now. While it runs it logs this process's resident memory as a `memory` event
- * (worker 1) about once a second. It reads the log with `fetchLogs({ clear: false })`, so a `fetchLogs()` that
+ * the data now (memory in use comes from core's `memory` samples, about one a second per
+ * process while logging is on). It reads the log with `fetchLogs({ clear: false })`, so a `fetchLogs()` that
  * clears the log also clears the view. Closing the context closes the server.
  * @throws ArgumentError (`DTASK_ARGUMENT`) at once for an unknown or ill-typed option; the
  * context's setup rejects with the listen error (e.g. `EADDRINUSE`) if it cannot listen.
@@ -57,13 +56,7 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
   const send = (res: ServerResponse): void => {
     res.write(`data: ${embedJson({ data: current, tables: sectionsHtml(current) })}\n\n`);
   };
-  let sampled = Number.NEGATIVE_INFINITY;
   const tick = (): void => {
-    // This process's memory, at most once a second, for the report's "Memory in use".
-    if (now() - sampled >= MEMORY_EVERY) {
-      sampled = now();
-      logEvent({ kind: 'memory', time: sampled, worker: 1, bytes: process.memoryUsage.rss() });
-    }
     if (clients.size === 0 || !refresh()) return;
     for (const res of clients) send(res);
   };
@@ -134,9 +127,6 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
     },
   };
 }
-
-/** Milliseconds between samples of this process's memory (resident set size). */
-const MEMORY_EVERY = 1000;
 
 function checkDashboardOptions(options: DashboardOptions): Required<DashboardOptions> {
   if (options === null || typeof options !== 'object') {

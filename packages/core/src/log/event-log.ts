@@ -35,6 +35,8 @@ interface LogState {
   listeners?: Set<(enabled: boolean) => void>;
   /** A random id of this realm (thread), so a runtime can tell its scheduler's log is its own. */
   realm?: number;
+  /** Called as `fetchLogs` begins, to record a last sample (the process's memory). */
+  beforeFetch?: (clear: boolean) => void;
 }
 
 const STATE_KEY = Symbol.for('dtask.log');
@@ -110,6 +112,14 @@ export function onLoggingChange(listener: (enabled: boolean) => void): () => voi
 }
 
 /**
+ * Sets what `fetchLogs` calls first, told whether it clears the log (the memory sampler, which
+ * records a last sample); internal to core.
+ */
+export function setBeforeFetch(hook: (clear: boolean) => void): void {
+  state.beforeFetch = hook;
+}
+
+/**
  * A random number naming this thread's log (its JS realm): a worker runtime told the
  * scheduler's realm learns whether they share one log (a runtime on the scheduler's own
  * thread, as in tests), in which case it has nothing to send.
@@ -160,6 +170,7 @@ export function recordEvents(events: readonly LogEvent[]): void {
  */
 export function fetchLogs(options: FetchLogsOptions = {}): LogEvent[] {
   const clear = validateFetchOptions(options);
+  state.beforeFetch?.(clear);
   // When clearing an unwrapped ring, hand over the array itself instead of copying it.
   const ordered = clear && state.head === 0 ? state.events : inArrivalOrder();
   if (clear) reset();

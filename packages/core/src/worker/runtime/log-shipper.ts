@@ -6,6 +6,7 @@ import {
   logRealm,
   now,
 } from '../../log/event-log.js';
+import type { MemorySampler } from '../../log/memory-sampler.js';
 import type { Batcher } from '../protocol/batcher.js';
 import type { FromWorker } from '../protocol/protocol.js';
 
@@ -16,19 +17,25 @@ export const SHIP_EVERY_MS = 100;
  * The runtime's side of logging: switched on and off by the scheduler (`logging`), it records
  * this thread's events (plugins' spills, a task's own `logEvent`s) and sends them to the
  * scheduler in batches, on this thread's clock; the scheduler's `LogRelay` shifts them onto its
- * own. It answers the relay's clock probes. A runtime on the scheduler's own thread (the same
+ * own. It answers the relay's clock probes. The first runtime of a worker process also samples
+ * the process's memory (`memory`). A runtime on the scheduler's own thread (the same
  * log) records nothing of its own and sends nothing.
  */
 export class LogShipper {
   private timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly out: Batcher<FromWorker>) {}
+  constructor(
+    private readonly out: Batcher<FromWorker>,
+    /** Set in the runtime that speaks for its process (a worker process's first). */
+    private readonly memory?: MemorySampler,
+  ) {}
 
   /** The scheduler switched logging on or off; `realm` names its log. */
   switch(enabled: boolean, realm: number): void {
     if (realm === logRealm()) return; // one log: the scheduler's thread records it already
     if (enabled) {
       enableLogging();
+      this.memory?.sample(true);
       this.timer ??= setInterval(() => this.ship(), SHIP_EVERY_MS);
       this.timer.unref?.();
     } else {
@@ -49,6 +56,7 @@ export class LogShipper {
    */
   ship(): void {
     if (this.timer === undefined || !loggingState.enabled) return;
+    this.memory?.sample();
     const events = fetchLogs();
     if (events.length > 0) this.out.push({ op: 'logs', events });
   }
@@ -59,7 +67,10 @@ export class LogShipper {
    */
   stop(send = true): void {
     if (this.timer === undefined) return;
-    if (send) this.ship();
+    if (send) {
+      this.memory?.sample(true);
+      this.ship();
+    }
     clearInterval(this.timer);
     this.timer = undefined;
     if (send) this.out.flush();

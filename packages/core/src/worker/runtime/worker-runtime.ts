@@ -3,6 +3,7 @@ import { defaultLocalStore, type LocalStore } from '../../chunk/local-store.js';
 import { sizeOf } from '../../chunk/size-of.js';
 import { CancelledError, InputLostError } from '../../errors/errors.js';
 import { serializeError } from '../../errors/serialize-error.js';
+import { MemorySampler } from '../../log/memory-sampler.js';
 import { setCurrentWorker } from '../../processor/current-worker.js';
 import type { Processor } from '../../processor/processor.js';
 import { ThreadProc } from '../../processor/thread-proc.js';
@@ -163,7 +164,11 @@ export class WorkerRuntime {
       transport.sharesMemory === true || options.blockingAnswers === true,
       options.blockingAnswers ?? !isMainThread,
     );
-    this.logs = new LogShipper(this.out);
+    this.logs = new LogShipper(
+      this.out,
+      // The runtime on a worker process's main thread speaks for the process's memory.
+      options.setProcessWorker && isMainThread ? new MemorySampler() : undefined,
+    );
     if (options.watchStalls) {
       this.stalls = new StallWatch(
         () => this.holdsOnlyWaitingTasks(),
