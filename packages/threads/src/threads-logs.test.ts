@@ -46,4 +46,35 @@ describe('logs on worker threads', () => {
       ]),
     );
   });
+
+  it('each task has a run span from its thread: when it really ran, after it was sent there', async () => {
+    ctx = new Context({ plugins: [threads({ count: 1 })] });
+    await ctx.ready();
+    enableLogging();
+    fetchLogs();
+    // Sent to the one thread together, they run there one after another.
+    const sleep = (ms: number) => {
+      const until = Date.now() + ms;
+      while (Date.now() < until);
+      return ms;
+    };
+    const tasks = [0, 1, 2, 3].map(() =>
+      ctx!.spawn({ name: 'sleep', scope: scope({ thread: 2 }) }, sleep, 20),
+    );
+    await Promise.all(tasks);
+    const logs = fetchLogs();
+    const runs = logs.filter((e) => e.kind === 'run').sort((a, b) => a.time - b.time);
+    expect(runs.map((e) => e.task).sort()).toEqual(tasks.map((t) => t.id).sort());
+    for (const [i, run] of runs.entries()) {
+      expect(run).toMatchObject({ processor: 'thread:1:2', name: 'sleep' });
+      expect(run.duration).toBeGreaterThanOrEqual(19);
+      const start = logs.find((e) => e.kind === 'start' && e.task === run.task)!;
+      const finish = logs.find((e) => e.kind === 'finish' && e.task === run.task)!;
+      expect(run.time).toBeGreaterThanOrEqual(start.time);
+      expect(run.time + run.duration!).toBeLessThanOrEqual(finish.time + 1);
+      // One thread: the spans do not overlap.
+      if (i > 0)
+        expect(run.time).toBeGreaterThanOrEqual(runs[i - 1].time + runs[i - 1].duration! - 0.5);
+    }
+  });
 });

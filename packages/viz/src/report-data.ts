@@ -40,7 +40,8 @@ export interface ReportData {
   bars: number[];
   /**
    * Busy milliseconds per processor, same order as `processors`: the union of its bars, since
-   * a processor may hold several tasks at once (a thread's `start` is logged when it is sent).
+   * a processor may run several tasks at once (async tasks; or, without `run` spans, tasks a
+   * thread was sent and had not begun).
    */
   busy: number[];
   /** Moves per processor pair: `[from, to, bytes, count]`. */
@@ -66,7 +67,9 @@ export const BAR_WIDTH = 7;
 /**
  * Turns `fetchLogs()` events into the data of a report; called by `writeReport` and the
  * dashboard. Pairs each `start` with the next `finish`/`fail`/`cancel` of the same task on
- * the same processor; a start with no end is drawn up to the last event (status 3).
+ * the same processor, drawn over the `run` span its runtime recorded if there is one (when it
+ * really ran), else from start to end; a start with no end is drawn up to the last event
+ * (status 3).
  */
 export function summarise(logs: readonly LogEvent[]): ReportData {
   const names: string[] = [];
@@ -76,6 +79,7 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
   const taskNames = new Map<number, string>();
   const tasks = new Set<number>();
   const open = new Map<string, LogEvent>();
+  const runs = new Map<string, LogEvent>(); // `run` spans by task and processor
   const bars: number[] = [];
   const busy: number[] = [];
   const transfers = new Map<string, [string, string, number, number]>();
@@ -151,6 +155,9 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
           memory.set(worker, points);
         }
         break;
+      case 'run':
+        runs.set(`${e.task}|${e.processor}`, e);
+        break;
       case 'start':
         if (e.task !== undefined) tasks.add(e.task);
         open.set(`${e.task}|${e.processor}`, e);
@@ -167,7 +174,18 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
         if (started === undefined) break;
         open.delete(key);
         const status: BarStatus = e.kind === 'finish' ? 0 : e.kind === 'fail' ? 1 : 2;
-        bar(started, e.time, status, e.bytes ?? -1);
+        // The span it really ran, where its runtime recorded one (a thread's `start` is when
+        // it was sent, and it may have waited there behind others).
+        const run = runs.get(key);
+        runs.delete(key);
+        if (run !== undefined && run.time >= started.time) {
+          bar(
+            { ...started, time: run.time },
+            run.time + (run.duration ?? 0),
+            status,
+            e.bytes ?? -1,
+          );
+        } else bar(started, e.time, status, e.bytes ?? -1);
         break;
       }
       case 'move': {

@@ -210,6 +210,24 @@ describe('writeReport', () => {
     expect(data.busy).toEqual([7]);
   });
 
+  it('draws a task over its run span where there is one: busy is the time it really ran', () => {
+    // Both sent to p at 0; the runtime ran them one after the other.
+    const data = summarise([
+      { kind: 'start', time: 0, task: 1, processor: 'p' },
+      { kind: 'start', time: 0, task: 2, processor: 'p' },
+      { kind: 'run', time: 1, duration: 3, task: 1, processor: 'p' },
+      { kind: 'finish', time: 4.5, task: 1, processor: 'p' },
+      { kind: 'run', time: 4, duration: 2, task: 2, processor: 'p' },
+      { kind: 'finish', time: 6.5, task: 2, processor: 'p' },
+    ]);
+    const bars = [0, 1].map((i) => data.bars.slice(i * BAR_WIDTH, (i + 1) * BAR_WIDTH));
+    expect(bars.map(([task, , , start, duration]) => [task, start, duration])).toEqual([
+      [1, 1, 3],
+      [2, 4, 2],
+    ]);
+    expect(data.busy).toEqual([5]);
+  });
+
   it('sums moves per (from, to) pair into the data and the page', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'dtask-viz-')), 'r.html');
     const data = await writeReport(

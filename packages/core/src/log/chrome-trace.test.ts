@@ -206,6 +206,25 @@ describe('toChromeTrace', () => {
     expect(starts[0].args).toMatchObject({ bytes: 64, from: 'thread:1:2', to: 'thread:2:1' });
   });
 
+  it('draws a task over the run span its runtime recorded, with the time it waited there', () => {
+    const ran = parse(
+      toChromeTrace([
+        { kind: 'start', time: 0, task: 1, name: 'a', processor: 'thread:1:2' },
+        { kind: 'start', time: 0, task: 2, name: 'b', processor: 'thread:1:2' },
+        { kind: 'run', time: 0.5, duration: 3, task: 1, processor: 'thread:1:2' },
+        { kind: 'finish', time: 4, task: 1, processor: 'thread:1:2' },
+        { kind: 'run', time: 4, duration: 2, task: 2, processor: 'thread:1:2' },
+        { kind: 'finish', time: 6.5, task: 2, processor: 'thread:1:2' },
+      ]),
+    );
+    const slices = ran.traceEvents.filter((e) => e.ph === 'X');
+    expect(slices.map((e) => [e.name, e.ts, e.dur, e.args?.queued_ms])).toEqual([
+      ['a', 500, 3000, 0.5],
+      ['b', 4000, 2000, 4],
+    ]);
+    expect(ran.traceEvents.some((e) => e.ph === 'i')).toBe(false); // runs are not instants
+  });
+
   it('handles an empty log and rejects what is not a log', () => {
     expect(parse(toChromeTrace([]))).toEqual({ traceEvents: [], displayTimeUnit: 'ms' });
     expect(() => toChromeTrace({} as never)).toThrow(ArgumentError);

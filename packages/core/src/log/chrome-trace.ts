@@ -106,6 +106,8 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
   const flows: LogEvent[] = [];
   // Open `start`s per task id; a re-run task may have several (one per processor).
   const open = new Map<number, LogEvent[]>();
+  // `run` spans recorded by runtimes, by task and processor, until the task's end pairs them.
+  const runs = new Map<string, LogEvent>();
   for (const event of sorted) {
     const { kind } = event;
     if (kind === 'spawn') {
@@ -114,12 +116,22 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
       const starts = open.get(event.task);
       if (starts === undefined) open.set(event.task, [event]);
       else starts.push(event);
+    } else if (kind === 'run' && event.task !== undefined) {
+      runs.set(`${event.task}|${event.processor}`, event);
     } else if (END_KINDS.has(kind) && event.task !== undefined && open.has(event.task)) {
       const start = takeStart(open, event);
       const processor = start.processor ?? event.processor;
       const args = withoutUndefined({ ...taskArgs(start), ...taskArgs(event), processor });
       args.status = kind;
-      taskSpan(start, taskName(start, event), event.time, args);
+      // The span it really ran, where its runtime recorded one; else from when it was sent.
+      const key = `${event.task}|${processor}`;
+      const run = runs.get(key);
+      runs.delete(key);
+      if (run !== undefined && run.time >= start.time) {
+        args.queued_ms = run.time - start.time;
+        const ran = { ...start, time: run.time };
+        taskSpan(ran, taskName(start, event), run.time + positive(run.duration), args);
+      } else taskSpan(start, taskName(start, event), event.time, args);
     } else if (kind === 'move' || kind === 'spill' || kind === 'unspill') {
       const pid = kind === 'move' ? workerOf(event, event.to) : workerOf(event, event.processor);
       const at = track(pid, kind === 'move' ? 'moves' : 'storage', kind === 'move' ? 1 : 2);

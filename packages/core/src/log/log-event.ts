@@ -13,6 +13,10 @@
  * - `start` / `finish` / `fail` / `cancel`: a task began or ended on `processor`; `bytes` on
  *   `finish` is the size of the result. A task re-run after a lost worker has several
  *   `start`s; an end is paired with the open `start` on the same `processor`.
+ * - `run`: the span a task really ran on a worker thread or process (`time`, `duration`,
+ *   `processor`), recorded by the runtime there; a thread's `start` is logged when the scheduler
+ *   sends it the task, which may wait there behind others, so reports draw the `run` span when
+ *   there is one.
  * - `move`: data copied to the receiving `worker` (`from`, `to` processor ids, `bytes`), for
  *   task `task`; `input` is the id of the task that produced the data, `name` its name.
  * - `spill` / `unspill`: a chunk written to, or read back from, a storage device.
@@ -31,6 +35,7 @@ export interface LogEvent {
     | 'spawn'
     | 'start'
     | 'finish'
+    | 'run'
     | 'fail'
     | 'cancel'
     | 'move'

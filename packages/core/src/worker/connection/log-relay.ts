@@ -7,6 +7,7 @@ import {
   recordEvents,
 } from '../../log/event-log.js';
 import type { LogEvent } from '../../log/log-event.js';
+import { machineId, monotonicNow } from '../../log/machine-clock.js';
 import type { Processor } from '../../processor/processor.js';
 import type { Batcher } from '../protocol/batcher.js';
 import type { ToWorker } from '../protocol/protocol.js';
@@ -19,7 +20,8 @@ export const PROBE_EVERY_MS = 5000;
  * thread's (`enableLogging`/`disableLogging`), estimates the worker's clock offset from probes
  * (NTP's rule: a probe sent at `t0`, stamped `t1` by the worker, back at `t2` gives
  * `offset = t1 − (t0 + t2) / 2`, within ± half the round trip; the probe with the shortest
- * round trip wins), and records the worker's events shifted onto this clock, so that
+ * round trip wins; between processes of one machine it is exact, from the monotonic clock they
+ * share), and records the worker's events shifted onto this clock, so that
  * `fetchLogs()` orders the events of every process and machine on one time line.
  */
 export class LogRelay {
@@ -49,19 +51,34 @@ export class LogRelay {
     this.out.push({ op: 'clock', t0: this.lastProbe });
   }
 
-  /** A probe sent at `t0` came back stamped `t1` by the worker. */
-  onClock(t0: number, t1: number): void {
+  /**
+   * A probe sent at `t0` came back stamped `t1` by the worker, with `mono`, its machine's
+   * monotonic clock at that instant, and `machine`, its boot id. On this very machine the
+   * offset is exact (both clocks against the one monotonic clock); elsewhere it is estimated.
+   */
+  onClock(t0: number, t1: number, mono?: number, machine?: string): void {
     const t2 = now();
+    if (mono !== undefined && machine !== undefined && machine === machineId()) {
+      if (this.roundTripMs === 0) return;
+      this.roundTripMs = 0;
+      this.offsetMs = t1 - mono - (t2 - monotonicNow());
+      this.logOffset(t2, 'same machine: exact');
+      return;
+    }
     const roundTrip = t2 - t0;
     if (roundTrip > this.roundTripMs) return;
     this.roundTripMs = roundTrip;
     this.offsetMs = t1 - (t0 + t2) / 2;
+    this.logOffset(t2, `± ${(roundTrip / 2).toFixed(3)} ms`);
+  }
+
+  private logOffset(time: number, precision: string): void {
     logEvent({
       kind: 'clock',
-      time: t2,
+      time,
       processor: this.processor.id,
       worker: this.processor.worker,
-      detail: `clock offset ${this.offsetMs.toFixed(3)} ms ± ${(roundTrip / 2).toFixed(3)} ms`,
+      detail: `clock offset ${this.offsetMs.toFixed(3)} ms ${precision}`,
     });
   }
 

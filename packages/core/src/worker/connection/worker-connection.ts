@@ -437,7 +437,7 @@ export class WorkerConnection implements Executor {
         this.logs.onLogs(m.events);
         return;
       case 'clock':
-        this.logs.onClock(m.t0, m.t1);
+        this.logs.onClock(m.t0, m.t1, m.mono, m.machine);
         return;
       case 'dynamic':
         serveDynamic(m, this.inFlight.get(m.task), this.options.scheduler, this.decoder, this.out);

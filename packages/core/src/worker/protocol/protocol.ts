@@ -118,8 +118,11 @@ export type FromWorker =
   | { op: 'releaseTask'; ids: number[] }
   /** Events recorded here, times on this runtime's clock. */
   | { op: 'logs'; events: LogEvent[] }
-  /** The answer to a clock probe: `t0` as sent, `t1` this runtime's `now()` on receipt. */
-  | { op: 'clock'; t0: number; t1: number }
+  /**
+   * The answer to a clock probe: `t0` as sent, `t1` this runtime's `now()` on receipt, and at
+   * the same instant `mono`, its machine's monotonic clock, with `machine` its boot id (if any).
+   */
+  | { op: 'clock'; t0: number; t1: number; mono?: number; machine?: string }
   | DynamicRequest;
 
 /**

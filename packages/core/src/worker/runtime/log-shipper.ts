@@ -2,10 +2,12 @@ import {
   disableLogging,
   enableLogging,
   fetchLogs,
+  logEvent,
   loggingState,
   logRealm,
   now,
 } from '../../log/event-log.js';
+import { machineId, monotonicNow } from '../../log/machine-clock.js';
 import type { MemorySampler } from '../../log/memory-sampler.js';
 import type { Batcher } from '../protocol/batcher.js';
 import type { FromWorker } from '../protocol/protocol.js';
@@ -44,10 +46,30 @@ export class LogShipper {
     }
   }
 
-  /** Answers a clock probe sent at `t0` (the scheduler's clock) with this thread's time. */
+  /**
+   * Answers a clock probe sent at `t0` (the scheduler's clock) with this thread's time, and the
+   * machine's monotonic clock at the same instant (exact offsets between processes of one machine).
+   */
   answerClock(t0: number): void {
-    this.out.push({ op: 'clock', t0, t1: now() });
+    this.out.push({ op: 'clock', t0, t1: now(), mono: monotonicNow(), machine: machineId() });
     this.out.flush();
+  }
+
+  /**
+   * Records when task `task` really ran here (a `run` span: `startedAt` on `performance.now()`'s
+   * scale, for `ms`), while shipping: the scheduler logs a task's `start` when it sends it, and
+   * a thread may hold several sent tasks at once, so only the runtime knows the span it ran.
+   */
+  ran(task: number, name: string | undefined, processor: string, startedAt: number, ms: number) {
+    if (this.timer === undefined || !loggingState.enabled) return;
+    logEvent({
+      kind: 'run',
+      time: performance.timeOrigin + startedAt,
+      duration: ms,
+      task,
+      name,
+      processor,
+    });
   }
 
   /**

@@ -521,6 +521,7 @@ export class WorkerRuntime {
       this.keptForConsumers.add(task.id);
     }
     const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
+    this.logs.ran(task.id, task.options.name, this.processor.id, task.startedAt, ms);
     this.logs.ship(); // the task's own events go first
     const sent = inline ? this.wire(value) : undefined;
     if (back === undefined) this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent]);
@@ -551,6 +552,8 @@ export class WorkerRuntime {
     // Tasks waiting here for its result are taken back by the scheduler (`withdraw`).
     this.waitingFor.delete(task.id);
     const ms = task.startedAt ? performance.now() - task.startedAt : 0;
+    if (task.startedAt)
+      this.logs.ran(task.id, task.options.name, this.processor.id, task.startedAt, ms);
     this.logs.ship();
     this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
   }
