@@ -10,7 +10,7 @@
 import process from 'node:process';
 import { Context, scope } from '@dtask/core';
 import { selectBackend, tfjs } from '@dtask/gpu-tfjs';
-import { fixed, median, parseFlags, table } from './shared.mjs';
+import { fixed, median, parseFlags, Results, table } from './shared.mjs';
 
 const { quick, rounds, check } = parseFlags(process.argv.slice(2), 3);
 const sizes = quick ? [256, 512] : [1024, 2048];
@@ -60,8 +60,11 @@ const matmulTask = (a, b, n) => {
 const stageTask = (x) => x.mul(1.5).sub(0.25).abs().sqrt();
 
 const rows = [];
-const note = (workload, runner, backend, ms, direct) =>
+const results = new Results('gpu', { quick, rounds });
+const note = (workload, runner, backend, ms, direct) => {
   rows.push([workload, runner, backend, fixed(ms, 1), direct ? fixed(ms / direct, 2) : '']);
+  results.note(workload, `${runner} (${backend})`, ms);
+};
 
 for (const n of sizes) {
   const a = matrix(n, 7);
@@ -142,4 +145,5 @@ for (const backend of backends) {
 
 console.log(`\nmedian of ${rounds} rounds after 1 warm-up (ms); ratio = dtask / direct:`);
 console.log(table(['workload', 'runner', 'backend', 'median ms', 'ratio'], rows));
+console.log(`results: ${results.write()}`);
 process.exit(0);

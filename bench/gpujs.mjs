@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { fixed, median, parseFlags, table } from './shared.mjs';
+import { fixed, median, parseFlags, Results, table } from './shared.mjs';
 
 const { quick, rounds, check } = parseFlags(process.argv.slice(2), 3);
 const sizes = quick ? [256, 512] : [512, 1024];
@@ -151,8 +151,11 @@ if (part) {
 }
 
 const rows = [];
-const note = (workload, runner, label, ms, base) =>
+const results = new Results('gpujs', { quick, rounds });
+const note = (workload, runner, label, ms, base) => {
   rows.push([workload, runner, label, fixed(ms, 1), base ? fixed(ms / base, 2) : '']);
+  results.note(workload, `${runner} (${label})`, ms);
+};
 
 for (const n of sizes) {
   const a = matrix(n, 7);
@@ -204,4 +207,5 @@ for (const mode of (process.env.GPUJS_BENCH_MODES ?? 'headlessgl,cpu').split(','
 
 console.log(`\nmedian of ${rounds} rounds after 1 warm-up (ms); ratio = dtask / direct:`);
 console.log(table(['workload', 'runner', 'mode', 'median ms', 'ratio'], rows));
+console.log(`results: ${results.write()}`);
 process.exit(0);

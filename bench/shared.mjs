@@ -1,5 +1,8 @@
-// What both benchmark drivers share: flags, medians and plain-text tables.
+// What the benchmark drivers share: flags, medians, plain-text tables and results files.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import process from 'node:process';
+import { fileURLToPath } from 'node:url';
 
 /**
  * `--quick`, `--rounds=N` (default `defaultRounds`), `--check`, and `--warmup=N` for a benchmark
@@ -54,3 +57,28 @@ export function table(head, rows) {
 export const int = (x) => Math.round(x).toLocaleString('en-US');
 /** A number with `d` decimals. */
 export const fixed = (x, d = 2) => x.toFixed(d);
+
+/**
+ * Medians by workload and runner, written to `bench/results/<name>.json` with the date:
+ * BENCHMARKS.md (bench/write-benchmarks-md.mjs) tables each workload's runners, with the ratio
+ * of each to the first noted.
+ */
+export class Results {
+  constructor(name, extra = {}) {
+    this.file = join(dirname(fileURLToPath(import.meta.url)), 'results', `${name}.json`);
+    this.data = { date: new Date().toISOString(), ...extra };
+  }
+
+  /** Notes `runner`'s median for `workload`, in milliseconds. */
+  note(workload, runner, medianMs) {
+    this.data[workload] ??= {};
+    this.data[workload][runner] = { medianMs };
+  }
+
+  /** Writes the file; returns its path. */
+  write() {
+    mkdirSync(dirname(this.file), { recursive: true });
+    writeFileSync(this.file, `${JSON.stringify(this.data, null, 2)}\n`);
+    return this.file;
+  }
+}

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeReport } from '@dtask/viz';
+import { Results } from './shared.mjs';
 
 const arg = (name, fallback) => {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -66,12 +67,20 @@ for (let r = 0; r < rounds; r++) {
 const size = (await stat(path)).size;
 console.log(`tasks: ${tasks}, events: ${logs.length}, report: ${(size / 2 ** 20).toFixed(1)} MiB`);
 console.log(`writeReport: median ${median(writes).toFixed(0)} ms of ${rounds}`);
+const figures = {
+  tasks,
+  events: logs.length,
+  reportMiB: size / 2 ** 20,
+  writeReportMs: median(writes),
+};
+const results = new Results('viz', { rounds, figures });
 
 const chromiumPath = process.env.DTASK_CHROMIUM ?? '/usr/bin/chromium';
 if (!existsSync(chromiumPath)) {
   console.log(
     `browser figures skipped: no chromium at ${chromiumPath} (apt-get install -y chromium as root)`,
   );
+  console.log(`results: ${results.write()}`);
   process.exit(0);
 }
 const { chromium } = await import('playwright-core');
@@ -109,3 +118,6 @@ for (let r = 0; r < rounds; r++) {
 await browser.close();
 console.log(`open in chromium until drawn: median ${median(opens).toFixed(0)} ms of ${rounds}`);
 console.log(`full redraw (zoom/pan): median ${median(redraws).toFixed(1)} ms of ${rounds}`);
+figures.openInChromiumMs = median(opens);
+figures.redrawMs = median(redraws);
+console.log(`results: ${results.write()}`);

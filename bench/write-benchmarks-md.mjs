@@ -28,7 +28,15 @@ const num = (x) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString('en-US') :
 /** Peer groups: an object whose >=2 object children share a numeric figure. */
 function peerTables(value, path, out) {
   if (!isObj(value)) return;
-  const skip = new Set(['targets', 'figures', 'verdicts', 'calibration', 'sizes', 'daskSizes']);
+  const skip = new Set([
+    'targets',
+    'figures',
+    'verdicts',
+    'calibration',
+    'sizes',
+    'daskSizes',
+    'measured',
+  ]);
   const kids = Object.entries(value).filter(([k, v]) => isObj(v) && !skip.has(k));
   const shared = FIGURES.filter(
     (fig) => kids.filter(([, v]) => typeof v[fig] === 'number').length >= 2,

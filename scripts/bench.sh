@@ -5,10 +5,11 @@
 # bench/datadeps.mjs (tiled Cholesky and tree reduction against serial code) and bench/lmdb.mjs
 # (spill/unspill against raw lmdb, a 4x-memory working set against unlimited memory) and
 # bench/dask.mjs (@dtask/threads against Dask distributed, the same workloads), bench/cluster.mjs
-# (@dtask/cluster against Dask distributed), bench/cluster-codec.mjs (v8 against msgpackr framing)
+# (@dtask/cluster against Dask distributed), bench/cluster-codec.mjs (v8 against msgpackr framing),
+# bench/cluster-move.mjs (64 MiB between worker processes against a raw socket copy)
 # and bench/lineage.mjs (heap of a 1,000,000-task pipeline with a thread killed near its end;
 # --quick: 100,000 tasks; it takes no --rounds or --check).
-# bench/array.mjs, bench/viz.mjs and bench/gpu.mjs follow; at the end bench/write-benchmarks-md.mjs
+# bench/array.mjs, bench/viz.mjs, bench/gpu.mjs and bench/gpujs.mjs follow; at the end bench/write-benchmarks-md.mjs
 # collects bench/results/*.json into BENCHMARKS.md.
 # Arguments go to all (--quick, --rounds=N, --check). Results: bench/results/*.json.
 set -euo pipefail
@@ -23,9 +24,12 @@ node bench/lmdb.mjs "$@" || status=$?
 node bench/dask.mjs "$@" || status=$?
 node bench/cluster.mjs "$@" || status=$?
 node bench/cluster-codec.mjs "$@" || status=$?
+node bench/cluster-move.mjs "$@" || status=$?
 node bench/array.mjs "$@" || status=$?
 if [[ " $* " == *" --quick "* ]]; then node bench/viz.mjs --tasks=10000 || status=$?; else node bench/viz.mjs || status=$?; fi
 node bench/gpu.mjs "$@" || status=$?
+# gpu.js's headlessgl mode needs an X server: under xvfb-run where it is installed.
+if command -v xvfb-run >/dev/null 2>&1; then xvfb-run -a node bench/gpujs.mjs "$@" || status=$?; else node bench/gpujs.mjs "$@" || status=$?; fi
 if [[ " $* " == *" --quick "* ]]; then node bench/lineage.mjs --quick || status=$?; else node bench/lineage.mjs || status=$?; fi
 node bench/write-benchmarks-md.mjs && bash scripts/pnpm.sh exec biome format --write BENCHMARKS.md >/dev/null || status=$?
 exit "$status"

@@ -22,6 +22,8 @@ export interface DemoSizes {
   batches: number;
   /** Float32 values per batch. */
   batchLength: number;
+  /** Side of the gpu.js step's square matrices. */
+  kernelSide: number;
 }
 
 /** What the flags chose. */
@@ -49,6 +51,7 @@ export const DEMO_SIZES: Readonly<Record<DemoSize, Readonly<DemoSizes>>> = {
     arrayBlock: 32,
     batches: 4,
     batchLength: 4096,
+    kernelSide: 24,
   },
   default: {
     inputs: 300,
@@ -60,6 +63,7 @@ export const DEMO_SIZES: Readonly<Record<DemoSize, Readonly<DemoSizes>>> = {
     arrayBlock: 128,
     batches: 8,
     batchLength: 1 << 16,
+    kernelSide: 128,
   },
   large: {
     inputs: 2000,
@@ -71,6 +75,7 @@ export const DEMO_SIZES: Readonly<Record<DemoSize, Readonly<DemoSizes>>> = {
     arrayBlock: 256,
     batches: 16,
     batchLength: 1 << 20,
+    kernelSide: 512,
   },
 };
 

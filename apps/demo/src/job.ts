@@ -1,9 +1,9 @@
 // The demo's job: one context with worker threads (@dtask/threads), a worker process with a
 // thread of its own (@dtask/cluster), and an LMDB store in a temp folder whose memory limit is
-// smaller than the working set (@dtask/lmdb) and a TensorFlow.js processor (@dtask/gpu-tfjs, on
-// the best backend that loads), running the pipeline, the tiled Cholesky, the distributed array,
-// the mixed GPU/CPU collection, the spill step and the sharded counter in turn, with logging on
-// for the report.
+// smaller than the working set (@dtask/lmdb), a TensorFlow.js processor (@dtask/gpu-tfjs, on the
+// best backend that loads) and a gpu.js processor (@dtask/gpujs, headless GL or plain JS), running
+// the pipeline, the tiled Cholesky, the distributed array, the mixed GPU/CPU collection, the gpu.js
+// kernels, the spill step and the sharded counter in turn, with logging on for the report.
 
 import { cluster } from '@dtask/cluster';
 import {
@@ -15,6 +15,7 @@ import {
   type Plugin,
 } from '@dtask/core';
 import { tfjs } from '@dtask/gpu-tfjs';
+import { gpujs } from '@dtask/gpujs';
 import { lmdb } from '@dtask/lmdb';
 import { threads } from '@dtask/threads';
 import { type ArrayResult, runArrayStep } from './array-step.js';
@@ -22,6 +23,7 @@ import { type CholeskyResult, runCholeskyStep } from './cholesky-step.js';
 import { type CounterResult, runCounterStep } from './counter-step.js';
 import type { DemoSizes } from './flags.js';
 import { type GpuResult, runGpuStep } from './gpu-step.js';
+import { type KernelResult, runKernelStep } from './kernel-step.js';
 import { type PipelineResult, runPipeline } from './pipeline.js';
 import { runSpillStep, type SpillResult } from './spill-step.js';
 
@@ -37,6 +39,10 @@ export interface JobResult {
   gpu: GpuResult;
   /** The TensorFlow.js backend chosen, and why better ones were not taken. */
   gpuBackend: string;
+  /** The gpu.js kernels step. */
+  kernels: KernelResult;
+  /** The gpu.js mode chosen, and why better ones were not taken. */
+  kernelMode: string;
   /** The spill step. */
   spill: SpillResult;
   /** The sharded counter. */
@@ -60,8 +66,8 @@ export interface JobOptions {
 }
 
 /**
- * Runs every step at `sizes` on two worker threads, worker processes, a TensorFlow.js processor
- * and a 256 KiB memory limit.
+ * Runs every step at `sizes` on two worker threads, worker processes, a TensorFlow.js processor,
+ * a gpu.js processor and a 256 KiB memory limit.
  */
 export async function runJob(sizes: DemoSizes, options: JobOptions = {}): Promise<JobResult> {
   const started = performance.now();
@@ -70,7 +76,8 @@ export async function runJob(sizes: DemoSizes, options: JobOptions = {}): Promis
   const store = lmdb({ memoryLimit: 256 * 1024 });
   const processes = options.processes ?? 1;
   const gpu = tfjs();
-  const plugins: Plugin[] = [threads({ count: 2 }), store, gpu];
+  const kernels = gpujs();
+  const plugins: Plugin[] = [threads({ count: 2 }), store, gpu, kernels];
   if (processes > 0) plugins.push(cluster({ workers: processes, threads: 1 }));
   const ctx = new Context({ plugins });
   try {
@@ -79,6 +86,7 @@ export async function runJob(sizes: DemoSizes, options: JobOptions = {}): Promis
     const cholesky = await runCholeskyStep(ctx, sizes.tiles, sizes.tileSide);
     const array = await runArrayStep(ctx, sizes.arraySide, sizes.arrayBlock);
     const gpuStep = await runGpuStep(ctx, sizes.batches, sizes.batchLength);
+    const kernelStep = await runKernelStep(ctx, sizes.kernelSide);
     const spill = await runSpillStep(ctx, store, 16, 8192);
     const counter = await runCounterStep(ctx, sizes.increments);
     const logs = fetchLogs();
@@ -88,6 +96,8 @@ export async function runJob(sizes: DemoSizes, options: JobOptions = {}): Promis
       array,
       gpu: gpuStep,
       gpuBackend: gpu.describe(),
+      kernels: kernelStep,
+      kernelMode: kernels.describe(),
       spill,
       counter,
       ...fromLogs(logs),

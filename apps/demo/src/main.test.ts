@@ -25,10 +25,14 @@ describe('the demo program', () => {
     expect(line('spill')).not.toMatch(/read back 0 KiB/);
     expect(line('array')).toMatch(/^array: 90×90 in 32² blocks \(9 per matrix/);
     expect(line('gpu')).toMatch(/^gpu: 4 batches .*tfjs:1:0.*total exact; tfjs backend: \w+/);
+    expect(line('gpu.js')).toMatch(
+      /^gpu\.js: 24² matmul within \d\.\de-\d+ of plain JS, .* summed on thread:\S+ as expected; gpujs mode: \w+/,
+    );
     expect(line('moved')).toMatch(/^moved: [1-9]\d* times/);
     const used = [...line('processors').matchAll(/thread:(\d+):(\d+)/g)].map((m) => m[1]);
     expect(new Set(used)).toEqual(new Set(['1', '2'])); // this process and a worker process
     expect(line('processors')).toMatch(/tfjs:1:0 \d+/); // and the TensorFlow.js processor
+    expect(line('processors')).toMatch(/gpujs:1:0 \d+/); // and the gpu.js one
     expect(line('report')).toBe(`report: ${out}`);
     expect(existsSync(out)).toBe(true);
     expect(readFileSync(out, 'utf8')).toMatch(/<html/i);

@@ -1,6 +1,7 @@
 // `npm run demo` runs this file (built to dist/main.js): parses the flags, runs the job on
-// worker threads, a worker process, a TensorFlow.js processor and an LMDB store with a progress bar, prints its summary,
-// writes the HTML report and prints its path; exits 2 on a bad flag.
+// worker threads, a worker process, TensorFlow.js and gpu.js processors and an LMDB store with a
+// progress bar, prints its summary, writes the HTML report and prints its path; exits 2 on a bad
+// flag.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +15,7 @@ try {
   const flags = parseDemoFlags(process.argv.slice(2));
   console.log(
     `dtask demo (--size ${flags.size}): 2 worker threads, 1 worker process with 2 threads, ` +
-      'a TensorFlow.js processor, an LMDB store with a 256 KiB memory limit\n',
+      'a TensorFlow.js processor, a gpu.js processor, an LMDB store with a 256 KiB memory limit\n',
   );
   let drawn: Promise<unknown> = Promise.resolve();
   const result = await runJob(flags.sizes, {

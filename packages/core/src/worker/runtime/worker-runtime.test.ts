@@ -180,6 +180,50 @@ describe('worker runtime over an in-memory transport', () => {
     expect(store.reads).toBe(reads + 1);
   });
 
+  it('a task woken by a local result while the store is backed up reads that result as it starts', async () => {
+    // Regression: a sent-ahead task took the producer's object directly; while it waited for the
+    // disk, the spilling store wrote that object out and dropped it, so what the task wrote into
+    // it (a shard's counter piece) was lost. It must take the store's live copy when it starts.
+    class GatedStore extends Map<number, unknown> implements LocalStore {
+      reads = 0;
+      blocked = false;
+      private open: () => void = () => {};
+      override get(key: number) {
+        this.reads++;
+        return super.get(key);
+      }
+      backlog() {
+        if (!this.blocked) return undefined;
+        return new Promise<void>((resolve) => {
+          this.open = resolve;
+        });
+      }
+      unblock() {
+        this.blocked = false;
+        this.open();
+      }
+    }
+    const { ctx, procs, runtimes } = (current = rig(1, () => new GatedStore()));
+    const store = runtimes[0].store as GatedStore;
+    const a = ctx.spawn(
+      { ...on(procs[0]), resultScope: new ExactScope(procs[0]) },
+      () => new Promise((r) => setTimeout(() => r({ n: 1 }), 30)),
+    );
+    const b = ctx.spawn(
+      on(procs[0]),
+      (piece: { n: number }) => piece.n + 100,
+      a as DTask<{ n: number }>,
+    );
+    await new Promise((r) => setTimeout(r, 5)); // b is sent ahead and waits for a there
+    store.blocked = true;
+    await a.wait();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(b.isReady()).toBe(false); // woken, but held back by the store
+    store.set(a.id, { n: 2 }); // the store wrote the object out and read it back: a new copy
+    store.unblock();
+    expect(await b).toBe(102);
+  });
+
   it('a result that cannot be cloned fails its task or its fetch, and the batch still arrives', async () => {
     const { ctx, procs } = (current = rig(2));
     const small = ctx.spawn(on(procs[0]), () => ({ f: () => 1 }));

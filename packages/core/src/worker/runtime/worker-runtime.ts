@@ -539,8 +539,14 @@ export class WorkerRuntime {
       const awaited = t.awaited!;
       for (let i = 0; i < awaited.length; i += 2) {
         if (awaited[i + 1] !== key) continue;
-        t.args[awaited[i]] = value;
-        this.consumed(key);
+        if (this.store.backlog !== undefined && this.store.has(key)) {
+          // A spilling store may write the value out (and drop this object) while t waits for
+          // the disk: t reads it from the store as it starts, so it takes the live copy.
+          (t.localReads ??= []).push(awaited[i], key);
+        } else {
+          t.args[awaited[i]] = value;
+          this.consumed(key);
+        }
       }
       if (--t.missing === 0 && t.pendingFetches === 0) this.run(t);
     }
