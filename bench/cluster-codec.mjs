@@ -99,7 +99,9 @@ for (const [batchName, batch] of Object.entries(batches)) {
     }
     const e = median(enc);
     const d = median(dec);
-    results[`${batchName} / ${codecName}`] = {
+    results[batchName] ??= {};
+    results[batchName][codecName] = {
+      roundTripUs: (e + d) * 1000,
       encodeUs: e * 1000,
       decodeUs: d * 1000,
       bytes: first.byteLength,
@@ -118,4 +120,7 @@ for (const [batchName, batch] of Object.entries(batches)) {
 
 console.log(table(['batch', 'codec', 'encode', 'decode', 'bytes', 'types kept'], rows));
 mkdirSync(dirname(resultsFile), { recursive: true });
-writeFileSync(resultsFile, `${JSON.stringify({ rounds, repeat: REPEAT, results }, null, 2)}\n`);
+writeFileSync(
+  resultsFile,
+  `${JSON.stringify({ date: new Date().toISOString(), rounds, repeat: REPEAT, results }, null, 2)}\n`,
+);

@@ -112,5 +112,18 @@ console.log(
 mkdirSync(dirname(resultsFile), { recursive: true });
 writeFileSync(
   resultsFile,
-  `${JSON.stringify({ date: new Date().toISOString(), rounds, moveMs: moved, rawCopyMs: raw }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      rounds,
+      ...Object.fromEntries(
+        Object.entries(moved).map(([type, ms]) => [
+          `${type} 64 MiB`,
+          { dtask: { ms }, rawTcpCopy: { ms: raw } },
+        ]),
+      ),
+    },
+    null,
+    2,
+  )}\n`,
 );

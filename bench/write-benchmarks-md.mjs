@@ -20,6 +20,7 @@ const FIGURES = [
   'treeMs',
   'moveMs',
   'ms',
+  'roundTripUs',
 ];
 
 const isObj = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);

@@ -5,7 +5,7 @@ import { Context, scope } from '@dtask/core';
 import { gpu, tfjs } from '@dtask/gpu-tfjs';
 import { threads } from '@dtask/threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gpujs, gpujsTask } from './index.js';
+import { gpujs, gpujsTask, kernel } from './index.js';
 
 declare const dtask: typeof import('@dtask/core');
 
@@ -34,8 +34,31 @@ describe('gpujs and gpu-tfjs in one context', () => {
     expect(new Set(onGpujs)).toEqual(new Set(['gpujs:1:0']));
     const plain = await Promise.all(Array.from({ length: 30 }, () => ctx!.spawn(where)));
     expect(plain.every((p) => p.startsWith('thread:'))).toBe(true);
-    // Known gap (not tested here): a tensor held on the TfjsProc given straight to a gpu.js
-    // task does not arrive (the two dedicated threads have no peer channel); through a CPU
-    // thread it does.
+  });
+
+  it('a tensor made on the TfjsProc reaches a gpu.js kernel, and a kernel output a tf task', async () => {
+    // The two dedicated threads have no peer link: the value comes through the main thread
+    // (a regression: the scheduler took them for linked peers and the task waited forever).
+    ctx = new Context({
+      plugins: [threads({ count: 1 }), tfjs({ backend: 'cpu' }), gpujs({ mode: 'cpu' })],
+    });
+    await ctx.ready();
+    const t = ctx.spawn({ scope: scope({ gpu: 0 }) }, () =>
+      (globalThis as any).tf.tensor1d([1, 2, 3]),
+    );
+    const double = kernel(
+      function (this: any, x: number[]) {
+        return x[this.thread.x] * 2;
+      },
+      { output: [3] },
+    );
+    const doubled = ctx.spawn(double, t);
+    expect([...((await doubled) as Float32Array)]).toEqual([2, 4, 6]);
+    const summed = ctx.spawn(
+      { scope: scope({ gpu: 0 }) },
+      (x: any) => x.sum().dataSync()[0], // a tensor there: the move rule made it one
+      doubled,
+    );
+    expect(await summed).toBe(12);
   });
 });

@@ -34,6 +34,7 @@ export function inMemoryRig(
   const runtimes: WorkerRuntime[] = [];
   const procs: ThreadProc[] = [];
   const links: Transport[] = [];
+  const connections = new Set<WorkerConnection>();
   const plugin: Plugin = {
     name: 'in-memory-workers',
     setup(host) {
@@ -48,11 +49,14 @@ export function inMemoryRig(
             adapter: adapter?.(),
           }),
         );
-        const conn = new WorkerConnection(mainEnd, {
+        const conn: WorkerConnection = new WorkerConnection(mainEnd, {
           processor: proc,
           scheduler: host.context.scheduler,
           onLost: () => host.removeProcessor(proc),
+          // With `peers`, every runtime of the rig links to every other one (below).
+          linkedTo: (other): boolean => peers && other !== conn && connections.has(other),
         });
+        connections.add(conn);
         host.addProcessor(proc, conn);
         procs.push(proc);
         links.push(mainEnd);

@@ -59,9 +59,9 @@ export interface WorkerConnectionOptions {
   /**
    * Whether the runtime on the other end has a peer link to the runtime behind `other`, so it
    * can take `other`'s results directly; when it has none they come through this thread.
-   * Default: linked to every connection that does not say otherwise (tests' in-memory rigs).
-   * Plugins that start workers say which of their own are linked (`@dtask/threads`: all its
-   * threads; `@dtask/cluster`: the worker processes that have linked to each other).
+   * Default: linked to none. Plugins that start workers say which of their own are linked
+   * (`@dtask/threads`: all its threads; `@dtask/cluster`: the worker processes that have linked
+   * to each other); a worker in a thread of its own (a GPU processor's) has no peers.
    */
   linkedTo?: (other: WorkerConnection) => boolean;
 }
@@ -280,8 +280,7 @@ export class WorkerConnection implements Executor {
 
   /** See `WorkerConnectionOptions.linkedTo`. */
   private isLinkedTo(other: WorkerConnection): boolean {
-    const linkedTo = this.options.linkedTo;
-    return linkedTo ? linkedTo(other) : other.options.linkedTo === undefined;
+    return this.options.linkedTo?.(other) ?? false;
   }
 
   private send(task: DTask<unknown>, args: unknown[], refs: ArgRefs | undefined): void {
