@@ -1,4 +1,5 @@
 import { ArgumentError, UnsupportedError } from '@dtask/core';
+import { prepareHeadlessWebgl } from './headless-webgl.js';
 
 /** The TensorFlow.js backends this package knows, best first. */
 export const TFJS_BACKENDS = ['tensorflow', 'webgl', 'wasm', 'cpu'] as const;
@@ -16,8 +17,9 @@ export interface BackendChoice {
   /** The package the backend came from, e.g. `@tensorflow/tfjs-backend-wasm`. */
   readonly module: string;
   /**
-   * True only for a backend that runs on a real GPU (tfjs-node-gpu). Emulated or CPU
-   * backends (cpu, wasm, tfjs-node) are never reported as GPUs.
+   * True only for a backend that runs on a real GPU (tfjs-node-gpu, or webgl on a GL renderer
+   * that is not a software one). Emulated or CPU backends (cpu, wasm, tfjs-node, webgl on
+   * Mesa's llvmpipe) are never reported as GPUs.
    */
   readonly gpu: boolean;
   /** One line per better backend not taken, saying why (e.g. the package is not installed). */
@@ -44,7 +46,8 @@ async function activate(tf: Tf, backend: string): Promise<void> {
 
 /**
  * Loads TensorFlow.js and activates the best backend that works here, trying in order
- * `tensorflow` (`@tensorflow/tfjs-node-gpu`, then `@tensorflow/tfjs-node`), `webgl`, `wasm`
+ * `tensorflow` (`@tensorflow/tfjs-node-gpu`, then `@tensorflow/tfjs-node`), `webgl` (on
+ * headless-gl, where an X display and the `gl` package are), `wasm`
  * (`@tensorflow/tfjs-backend-wasm`) and `cpu` (`@tensorflow/tfjs`). With `requested`, only
  * that backend is tried and failing to load it throws `UnsupportedError`.
  */
@@ -71,12 +74,16 @@ export async function selectBackend(requested?: TfjsBackendName): Promise<Backen
       }
     }
   }
-  if (wanted('webgl')) {
-    skipped.push(
-      'webgl: not tried; in Node it needs headless-gl and an X server, which this package does not set up',
-    );
-  }
   const tf = (await importOptional('@tensorflow/tfjs')) as Tf;
+  if (wanted('webgl')) {
+    try {
+      const { renderer, gpu } = await prepareHeadlessWebgl(tf);
+      await activate(tf, 'webgl');
+      return { backend: 'webgl', module: `headless-gl (${renderer})`, gpu, skipped, tf };
+    } catch (error) {
+      skipped.push(`webgl via headless-gl: ${message(error)}`);
+    }
+  }
   if (wanted('wasm')) {
     try {
       await importOptional('@tensorflow/tfjs-backend-wasm');
