@@ -5,14 +5,13 @@
 //   node bench/cluster-move.mjs [--rounds=5]
 // Prints a table and writes bench/results/cluster-move.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { cluster } from '@dtask/cluster';
 import { Context, scope } from '@dtask/core';
-import { fixed, int, median, parseFlags, table } from './shared.mjs';
+import { fixed, int, median, parseFlags, rawTcpCopyMs, table } from './shared.mjs';
 
 // Between rounds the main process collects its dropped task handles, so the workers free the
 // 64 MiB results of earlier rounds (otherwise they pile up there and later rounds run 2-3x
@@ -68,33 +67,8 @@ async function moves() {
   return out;
 }
 
-async function rawCopyMs() {
-  const server = createServer();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
-  const payload = Buffer.alloc(BYTES, 1);
-  const once = () =>
-    new Promise((resolve) => {
-      let got = 0;
-      const t0 = performance.now();
-      server.once('connection', (s) => {
-        s.on('data', (d) => {
-          got += d.length;
-          if (got === BYTES) {
-            resolve(performance.now() - t0);
-            s.destroy();
-          }
-        });
-      });
-      const c = connect(port, '127.0.0.1', () => c.end(payload));
-    });
-  const ms = await time(once);
-  server.close();
-  return ms;
-}
-
 const moved = await moves();
-const raw = await rawCopyMs();
+const raw = await rawTcpCopyMs(BYTES, time);
 console.log(
   table(
     ['64 MiB worker → worker', 'ms', 'MiB/s', 'of raw TCP copy'],

@@ -7,7 +7,6 @@
 // (run `bash scripts/bench-deps.sh`) and the dtask rows still run.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
 import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import process from 'node:process';
@@ -16,7 +15,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { cluster } from '@dtask/cluster';
 import { Context, scope } from '@dtask/core';
-import { fixed, int, median, parseFlags, table } from './shared.mjs';
+import { fixed, int, median, parseFlags, rawTcpCopyMs, table } from './shared.mjs';
 
 // Between rounds the main process collects its dropped task handles, so the workers free the
 // 64 MiB results of earlier rounds (otherwise they pile up there and later rounds run 2-3x
@@ -98,32 +97,6 @@ async function runDtask() {
   }
 }
 
-/** A raw copy of MOVE_BYTES over a loopback TCP socket, write to last byte read (2 processes' worth of work in one: a lower bound for the copy). */
-async function rawCopyMs() {
-  const server = createServer();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
-  const payload = Buffer.alloc(MOVE_BYTES, 1);
-  const once = () =>
-    new Promise((resolve) => {
-      let got = 0;
-      const t0 = performance.now();
-      server.once('connection', (s) => {
-        s.on('data', (d) => {
-          got += d.length;
-          if (got === MOVE_BYTES) {
-            resolve(performance.now() - t0);
-            s.destroy();
-          }
-        });
-      });
-      const c = connect(port, '127.0.0.1', () => c.end(payload));
-    });
-  const ms = await time(once);
-  server.close();
-  return ms;
-}
-
 function runDask() {
   let python;
   for (const py of [process.env.DTASK_BENCH_PYTHON, 'python3', '/usr/bin/python3']) {
@@ -156,7 +129,7 @@ function runDask() {
 }
 
 const dtask = await runDtask();
-const raw = await rawCopyMs();
+const raw = await rawTcpCopyMs(MOVE_BYTES, time);
 const dask = runDask();
 const perSecond = (n, ms) => `${int(n / (ms / 1000))} /s`;
 const perTask = (n, ms) => `${fixed((ms * 1000) / n, 1)} µs/task`;

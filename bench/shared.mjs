@@ -1,5 +1,6 @@
 // What the benchmark drivers share: flags, medians, plain-text tables and results files.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -81,4 +82,34 @@ export class Results {
     writeFileSync(this.file, `${JSON.stringify(this.data, null, 2)}\n`);
     return this.file;
   }
+}
+
+/**
+ * The peer figure of a move between worker processes: `bytes` written over a loopback TCP
+ * socket in one process, from the write to the last byte read (a lower bound for the copy),
+ * timed by the caller's `time(fn)` (its rounds and median).
+ */
+export async function rawTcpCopyMs(bytes, time) {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  const payload = Buffer.alloc(bytes, 1);
+  const once = () =>
+    new Promise((resolve) => {
+      let got = 0;
+      const t0 = performance.now();
+      server.once('connection', (s) => {
+        s.on('data', (d) => {
+          got += d.length;
+          if (got === bytes) {
+            resolve(performance.now() - t0);
+            s.destroy();
+          }
+        });
+      });
+      const c = connect(port, '127.0.0.1', () => c.end(payload));
+    });
+  const ms = await time(once);
+  server.close();
+  return ms;
 }

@@ -36,7 +36,7 @@ export class ProxyOwner implements TaskOwner {
     private readonly requests: Requests,
     readonly processor: Processor,
     /** Whether the scheduler's answers can reach memory this thread waits on (shared, or relayed). */
-    private readonly sharesMemory = true,
+    private readonly answersReach = true,
     /**
      * Whether this thread may block on a synchronous answer (`getDagIds`): another thread must
      * write it. Default: in a worker thread yes, on a main thread no.
@@ -155,7 +155,7 @@ export class ProxyOwner implements TaskOwner {
 
   /** The scheduler's graph (`getDagIds`), blocking this thread until it answers. */
   dagIds(caller: number): Map<number, Set<number>> {
-    if (!this.sharesMemory) {
+    if (!this.answersReach) {
       throw new DynamicTaskError(
         `getDagIds(handle) from a task in another process (${this.processor.id}) is not supported: it answers synchronously through memory shared with the scheduler, which only the worker threads of the scheduler's process have; run the task there (scope({ worker: 1 }))`,
       );

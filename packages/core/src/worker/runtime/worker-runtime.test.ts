@@ -31,6 +31,27 @@ afterEach(async () => {
 
 const on = (proc: ThreadProc) => ({ scope: new ExactScope(proc) });
 
+/** A Map whose backlog (a spilling store over its limit) a test opens and closes. */
+class GatedStore extends Map<number, unknown> implements LocalStore {
+  reads = 0;
+  blocked = false;
+  private open: () => void = () => {};
+  override get(key: number) {
+    this.reads++;
+    return super.get(key);
+  }
+  backlog() {
+    if (!this.blocked) return undefined;
+    return new Promise<void>((resolve) => {
+      this.open = resolve;
+    });
+  }
+  unblock() {
+    this.blocked = false;
+    this.open();
+  }
+}
+
 describe('worker runtime over an in-memory transport', () => {
   it('runs tasks in the runtime, which knows its processor', async () => {
     const { ctx, procs } = (current = rig(1));
@@ -145,26 +166,6 @@ describe('worker runtime over an in-memory transport', () => {
   });
 
   it('a store with a backlog holds back task starts and input reads until it clears', async () => {
-    /** A Map whose backlog (a spilling store over its limit) the test opens and closes. */
-    class GatedStore extends Map<number, unknown> implements LocalStore {
-      reads = 0;
-      blocked = false;
-      private open: () => void = () => {};
-      override get(key: number) {
-        this.reads++;
-        return super.get(key);
-      }
-      backlog() {
-        if (!this.blocked) return undefined;
-        return new Promise<void>((resolve) => {
-          this.open = resolve;
-        });
-      }
-      unblock() {
-        this.blocked = false;
-        this.open();
-      }
-    }
     const { ctx, procs, runtimes } = (current = rig(1, () => new GatedStore()));
     const store = runtimes[0].store as GatedStore;
     const a = ctx.spawn(on(procs[0]), () => new Float64Array(300).fill(5));
@@ -184,25 +185,6 @@ describe('worker runtime over an in-memory transport', () => {
     // Regression: a sent-ahead task took the producer's object directly; while it waited for the
     // disk, the spilling store wrote that object out and dropped it, so what the task wrote into
     // it (a shard's counter piece) was lost. It must take the store's live copy when it starts.
-    class GatedStore extends Map<number, unknown> implements LocalStore {
-      reads = 0;
-      blocked = false;
-      private open: () => void = () => {};
-      override get(key: number) {
-        this.reads++;
-        return super.get(key);
-      }
-      backlog() {
-        if (!this.blocked) return undefined;
-        return new Promise<void>((resolve) => {
-          this.open = resolve;
-        });
-      }
-      unblock() {
-        this.blocked = false;
-        this.open();
-      }
-    }
     const { ctx, procs, runtimes } = (current = rig(1, () => new GatedStore()));
     const store = runtimes[0].store as GatedStore;
     const a = ctx.spawn(
