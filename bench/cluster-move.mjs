@@ -1,7 +1,8 @@
 // Large buffers between worker processes, alone: 64 MiB made on one worker process and read
-// by a task on the other (peer to peer), as a Uint8Array and as a Float64Array, against a raw
-// copy of 64 MiB over a loopback TCP socket in this process (write to last byte read). The
-// same case as bench/cluster.mjs's move row, without the Dask side, to measure the transport.
+// by a task on the other (peer to peer), both ways, as a Uint8Array and as a Float64Array,
+// against a raw copy of 64 MiB from another process over a loopback TCP socket into one buffer
+// (rawProcessCopyMs), and against the older in-process stream figure (rawTcpCopyMs). The same
+// case as bench/cluster.mjs's move row, without the Dask side, to measure the transport.
 //   node bench/cluster-move.mjs [--rounds=5]
 // Prints a table and writes bench/results/cluster-move.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,15 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { cluster } from '@dtask/cluster';
 import { Context, scope } from '@dtask/core';
-import { fixed, int, median, parseFlags, rawTcpCopyMs, table } from './shared.mjs';
+import {
+  fixed,
+  int,
+  median,
+  parseFlags,
+  rawProcessCopyMs,
+  rawTcpCopyMs,
+  table,
+} from './shared.mjs';
 
 // Between rounds the main process collects its dropped task handles, so the workers free the
 // 64 MiB results of earlier rounds (otherwise they pile up there and later rounds run 2-3x
@@ -42,24 +51,27 @@ async function moves() {
   const plugin = cluster({ workers: 2 });
   const ctx = new Context({ plugins: [plugin] });
   await ctx.ready();
-  const [a, b] = plugin.processWorkers().map((w) => w.worker);
-  const onA = { scope: scope({ worker: a }) };
-  const onB = { scope: scope({ worker: b }) };
+  const [a, b] = plugin.processWorkers().map((w) => ({ scope: scope({ worker: w.worker }) }));
   const makers = {
     Uint8Array: (n) => new Uint8Array(n).fill(1),
     Float64Array: (n) => new Float64Array(n / 8).fill(1),
   };
+  // Both ways: a peer link is opened by the worker that joined later, and each side should
+  // receive as fast as the other.
+  const ways = { '2 → 3': [a, b], '3 → 2': [b, a] };
   const out = {};
   try {
     for (const [type, make] of Object.entries(makers)) {
-      out[type] = await time(async () => {
-        const made = ctx.spawn(onA, make, BYTES);
-        await ctx.spawn(onA, (x) => x.length, made); // made and held on a
-        const t0 = performance.now();
-        const got = await ctx.spawn(onB, (x) => x.byteLength, made);
-        if (got !== BYTES) throw new Error('wrong move');
-        return performance.now() - t0;
-      });
+      for (const [way, [from, to]] of Object.entries(ways)) {
+        out[`${type} 64 MiB, worker ${way}`] = await time(async () => {
+          const made = ctx.spawn(from, make, BYTES);
+          await ctx.spawn(from, (x) => x.length, made); // made and held there
+          const t0 = performance.now();
+          const got = await ctx.spawn(to, (x) => x.byteLength, made);
+          if (got !== BYTES) throw new Error('wrong move');
+          return performance.now() - t0;
+        });
+      }
     }
   } finally {
     await ctx.close();
@@ -68,18 +80,21 @@ async function moves() {
 }
 
 const moved = await moves();
-const raw = await rawTcpCopyMs(BYTES, time);
+const raw = await rawProcessCopyMs(BYTES, time);
+const stream = await rawTcpCopyMs(BYTES, time);
 console.log(
   table(
-    ['64 MiB worker → worker', 'ms', 'MiB/s', 'of raw TCP copy'],
+    ['64 MiB worker → worker', 'ms', 'MiB/s', 'of raw copy', 'of in-process stream'],
     [
       ...Object.entries(moved).map(([type, ms]) => [
         type,
         fixed(ms, 1),
         int(64 / (ms / 1000)),
         `${fixed((100 * raw) / ms, 0)}%`,
+        `${fixed((100 * stream) / ms, 0)}%`,
       ]),
-      ['raw TCP copy (one process)', fixed(raw, 1), int(64 / (raw / 1000)), '100%'],
+      ['raw copy, process → process buffer', fixed(raw, 1), int(64 / (raw / 1000)), '100%', ''],
+      ['raw TCP stream in one process', fixed(stream, 1), int(64 / (stream / 1000)), '', '100%'],
     ],
   ),
 );
@@ -92,8 +107,8 @@ writeFileSync(
       rounds,
       ...Object.fromEntries(
         Object.entries(moved).map(([type, ms]) => [
-          `${type} 64 MiB`,
-          { dtask: { ms }, rawTcpCopy: { ms: raw } },
+          type,
+          { dtask: { ms }, rawCopy: { ms: raw }, rawInProcessStream: { ms: stream } },
         ]),
       ),
     },

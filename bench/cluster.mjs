@@ -1,6 +1,7 @@
 // @dtask/cluster against Dask distributed, 2 worker processes each, in the same run: trivial
 // independent tasks (all gathered), a chain, a 2,047-task tree, and 64 MiB made on one worker
-// and read on the other (against a raw copy of 64 MiB over a loopback TCP socket). dtask's
+// and read on the other (against a raw copy of 64 MiB from another process over a loopback TCP
+// socket into one buffer, and the older in-process stream figure; bench/shared.mjs). dtask's
 // tasks are scoped to the worker processes, so the main process only schedules.
 //   node bench/cluster.mjs [--quick] [--rounds=5]
 // Prints a table with ratios and writes bench/results/cluster.json. Without Dask it says why
@@ -15,7 +16,15 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { cluster } from '@dtask/cluster';
 import { Context, scope } from '@dtask/core';
-import { fixed, int, median, parseFlags, rawTcpCopyMs, table } from './shared.mjs';
+import {
+  fixed,
+  int,
+  median,
+  parseFlags,
+  rawProcessCopyMs,
+  rawTcpCopyMs,
+  table,
+} from './shared.mjs';
 
 // Between rounds the main process collects its dropped task handles, so the workers free the
 // 64 MiB results of earlier rounds (otherwise they pile up there and later rounds run 2-3x
@@ -129,7 +138,8 @@ function runDask() {
 }
 
 const dtask = await runDtask();
-const raw = await rawTcpCopyMs(MOVE_BYTES, time);
+const raw = await rawProcessCopyMs(MOVE_BYTES, time);
+const stream = await rawTcpCopyMs(MOVE_BYTES, time);
 const dask = runDask();
 const perSecond = (n, ms) => `${int(n / (ms / 1000))} /s`;
 const perTask = (n, ms) => `${fixed((ms * 1000) / n, 1)} µs/task`;
@@ -159,8 +169,8 @@ const rows = [
   [
     '64 MiB worker → worker',
     `${fixed(dtask.moveMs, 1)} ms (${int(MOVE_BYTES / 2 ** 20 / (dtask.moveMs / 1000))} MiB/s)`,
-    `raw TCP copy: ${fixed(raw, 1)} ms`,
-    `${fixed((100 * raw) / dtask.moveMs, 0)}% of raw`,
+    `raw copy: ${fixed(raw, 1)} ms (in-process stream ${fixed(stream, 1)} ms)`,
+    `${fixed((100 * raw) / dtask.moveMs, 0)}% of raw copy`,
   ],
 ];
 console.log(
@@ -191,8 +201,12 @@ function resultsJson() {
       dask: peer(() => ({ microsecondsPerTask: (dask.chainMs * 1000) / DASK_SIZES.chain })),
     },
     tree: { dtask: { ms: dtask.treeMs }, dask: peer(() => ({ ms: dask.treeMs })) },
-    move64MiB: { dtask: { ms: dtask.moveMs }, rawTcpCopy: { ms: raw } },
-    measured: { dtask, dask, rawCopyMs: raw },
+    move64MiB: {
+      dtask: { ms: dtask.moveMs },
+      rawCopy: { ms: raw },
+      rawInProcessStream: { ms: stream },
+    },
+    measured: { dtask, dask, rawCopyMs: raw, rawInProcessStreamMs: stream },
   };
 }
 

@@ -1,4 +1,5 @@
 // What the benchmark drivers share: flags, medians, plain-text tables and results files.
+import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -85,9 +86,50 @@ export class Results {
 }
 
 /**
- * The peer figure of a move between worker processes: `bytes` written over a loopback TCP
- * socket in one process, from the write to the last byte read (a lower bound for the copy),
- * timed by the caller's `time(fn)` (its rounds and median).
+ * The peer figure of a move between worker processes: `bytes` copied from another process over
+ * a loopback TCP socket into one fresh buffer here, the least any transport must do to hand a
+ * task its array. The receiver reads straight into that buffer (Node's `onread`, no second
+ * copy). Timed from the connect to the last byte by the caller's `time(fn)` (its rounds and
+ * median).
+ */
+export async function rawProcessCopyMs(bytes, time) {
+  const sender = fork(join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'raw-sender.mjs'), [
+    String(bytes),
+  ]);
+  const port = await new Promise((resolve) => sender.once('message', resolve));
+  const once = () =>
+    new Promise((resolve, reject) => {
+      const t0 = performance.now();
+      const into = Buffer.allocUnsafeSlow(bytes);
+      let got = 0;
+      const socket = connect({
+        port,
+        host: '127.0.0.1',
+        onread: {
+          buffer: () => into.subarray(got),
+          callback: (n) => {
+            got += n;
+            if (got === bytes) {
+              resolve(performance.now() - t0);
+              socket.destroy();
+            }
+            return true;
+          },
+        },
+      });
+      socket.once('error', reject);
+    });
+  try {
+    return await time(once);
+  } finally {
+    sender.disconnect();
+  }
+}
+
+/**
+ * An older, looser peer figure: `bytes` written over a loopback TCP socket within one process,
+ * from the write to the last byte read, the chunks read being dropped (no process boundary, no
+ * buffer to hand on). Timed by the caller's `time(fn)`.
  */
 export async function rawTcpCopyMs(bytes, time) {
   const server = createServer();

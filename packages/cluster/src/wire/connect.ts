@@ -3,13 +3,15 @@ import { connect as connectTls } from 'node:tls';
 import { ClusterError } from '../cluster-error.js';
 import type { Address } from './address.js';
 import { formatAddress } from './address.js';
+import { DirectReads } from './direct-reads.js';
 import { Link, type LinkOptions } from './link.js';
 import type { TlsConfig } from './tls-config.js';
 
 /**
  * Opens a socket to `address` and wraps it in a `Link` (not yet authenticated). A TCP address
  * with `tls` is reached over TLS: the other side's certificate must chain to `tls.ca` and name
- * the host (this side shows its own certificate too).
+ * the host (this side shows its own certificate too). Without TLS the link reads large frames in
+ * place (`direct-reads.ts`).
  */
 export function connectLink(
   address: Address,
@@ -18,12 +20,15 @@ export function connectLink(
 ): Promise<Link> {
   return new Promise((resolve, reject) => {
     const secure = tls !== undefined && 'host' in address;
+    // Plain sockets read large frames in place; TLS sockets cannot (Node has no `onread` there).
+    const direct = secure ? undefined : new DirectReads();
+    const onread = direct?.onread;
     const socket =
       'path' in address
-        ? connect(address.path)
+        ? connect({ path: address.path, onread })
         : secure
           ? connectTls({ host: address.host, port: address.port, ...tls })
-          : connect(address.port, address.host);
+          : connect({ port: address.port, host: address.host, onread });
     const failed = (error: Error) =>
       reject(
         new ClusterError('connect', `Cannot reach ${formatAddress(address)}: ${error.message}`),
@@ -31,7 +36,7 @@ export function connectLink(
     socket.once('error', failed);
     socket.once(secure ? 'secureConnect' : 'connect', () => {
       socket.off('error', failed);
-      resolve(new Link(socket, options));
+      resolve(new Link(socket, options, direct));
     });
   });
 }

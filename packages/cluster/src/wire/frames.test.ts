@@ -30,4 +30,32 @@ describe('frames', () => {
     const bad = Buffer.from([0, 0, 0, 0, 99]);
     expect(() => new FrameReader(10, () => {}).push(bad)).toThrow(/unknown kind 99/);
   });
+
+  it('reads a large body in place where the socket reads into memory it is given, and copies small frames out of the scratch buffer', () => {
+    const got: Buffer[] = [];
+    const reader = new FrameReader(1 << 24, (_kind, body) => got.push(body));
+    const big = Buffer.alloc(200_000, 9);
+    const stream = Buffer.concat([
+      encodeFrame(FrameKind.message, Buffer.from('small')),
+      encodeFrame(FrameKind.message, big),
+      encodeFrame(FrameKind.admin, Buffer.from('after')),
+    ]);
+    // What a socket with `onread` does: read at most the target's length into the target.
+    const scratch = Buffer.alloc(1000);
+    const targets: Uint8Array[] = [];
+    for (let at = 0; at < stream.length; ) {
+      const target = reader.readTarget(scratch);
+      targets.push(target);
+      const n = Math.min(target.byteLength, stream.length - at);
+      stream.copy(target, 0, at, at + n);
+      at += n;
+      reader.pushRead(n, target);
+    }
+    expect(got.map((b) => b.length)).toEqual([5, 200_000, 5]);
+    expect(got[0].toString()).toBe('small'); // not overwritten by later reads into scratch
+    expect(got[2].toString()).toBe('after');
+    expect(got[1].equals(big)).toBe(true);
+    // After the first scratch read, the big body's bytes were read straight into it.
+    expect(targets.some((t) => t.buffer === got[1].buffer && t.byteLength > 1000)).toBe(true);
+  });
 });

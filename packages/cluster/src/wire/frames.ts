@@ -100,6 +100,28 @@ export class FrameReader {
     }
   }
 
+  /**
+   * Where the socket should read next, when it reads into memory it is given (`onread`): the
+   * rest of the large frame being filled, so its bytes land in place with no copy, else
+   * `scratch` (whose bytes `pushRead` copies out).
+   */
+  readTarget(scratch: Buffer): Buffer {
+    const large = this.large;
+    return large === undefined ? scratch : large.body.subarray(large.filled);
+  }
+
+  /** Takes `n` bytes the socket read into `target` (the last `readTarget`). */
+  pushRead(n: number, target: Uint8Array): void {
+    const large = this.large;
+    if (large !== undefined && target.buffer === large.body.buffer) {
+      large.filled += n;
+      if (large.filled === large.body.byteLength) {
+        this.large = undefined;
+        this.onFrame(large.kind, large.body);
+      }
+    } else this.push(Buffer.from(target.subarray(0, n)));
+  }
+
   /** Copies `data` into the large frame being filled; returns what is left after it. */
   private fill(data: Buffer): Buffer {
     const large = this.large!;

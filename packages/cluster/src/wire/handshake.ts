@@ -20,8 +20,11 @@ export type Hello =
     }
   /** A worker's heartbeat thread. */
   | { role: 'heartbeat'; worker: number }
-  /** A worker's thread opening a peer link to another worker's thread (default thread 1). */
-  | { role: 'peer'; worker: number; thread?: number };
+  /**
+   * A worker's thread opening a peer link to another worker's thread (default thread 1), and
+   * where it listens for the link back (absent on a link opened back).
+   */
+  | { role: 'peer'; worker: number; thread?: number; address?: string };
 
 function mac(secret: string, ...parts: string[]): Buffer {
   return createHmac('sha256', secret).update(parts.join('|')).digest();

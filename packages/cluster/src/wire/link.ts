@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { deserialize, serialize } from 'node:v8';
 import { ClusterError } from '../cluster-error.js';
+import type { DirectReads } from './direct-reads.js';
 import {
   encodeFrame,
   FrameKind,
@@ -30,6 +31,7 @@ export interface LinkOptions {
  */
 export class Link {
   private readonly reader: FrameReader;
+  private readonly direct: boolean;
   private authed = false;
   private closed = false;
   private onAuthFrame: (body: unknown) => void = () => {};
@@ -43,27 +45,33 @@ export class Link {
   /** When a frame last arrived (`performance.now()`), for heartbeats. */
   lastHeard = performance.now();
 
+  /**
+   * @param socket a connected socket (TCP, TLS or Unix)
+   * @param direct given when `socket` was made with `direct.onread`: large frames are read in
+   *   place (`direct-reads.ts`); else the socket's `data` events are read
+   */
   constructor(
     readonly socket: Socket,
     private readonly options: LinkOptions,
+    direct?: DirectReads,
   ) {
     socket.setNoDelay(true);
-    this.reader = new FrameReader(HANDSHAKE_FRAME_BYTES, (kind, body) => this.frame(kind, body));
-    socket.on('data', (data: Buffer) => {
-      if (this.closed) return;
-      this.lastHeard = performance.now();
-      try {
-        this.reader.push(data);
-      } catch (error) {
-        this.violate(
-          ClusterError.isInstance(error)
-            ? (error as ClusterError)
-            : new ClusterError('frame', `Malformed frame: ${error}`),
-        );
-      }
-    });
+    const reader = new FrameReader(HANDSHAKE_FRAME_BYTES, (kind, body) => this.frame(kind, body));
+    this.reader = reader;
+    this.direct = direct !== undefined;
+    if (direct !== undefined) {
+      direct.attach(
+        (scratch) => reader.readTarget(scratch),
+        (n, into) => this.read(n, into),
+      );
+    } else socket.on('data', (data: Buffer) => this.read(data.byteLength, data));
     socket.on('error', () => {}); // reported as 'close'
     socket.on('close', () => this.closeNow());
+  }
+
+  /** Whether this side reads large frames in place (it opened the link, without TLS). */
+  get readsInPlace(): boolean {
+    return this.direct;
   }
 
   /** True once the handshake succeeded. */
@@ -182,6 +190,22 @@ export class Link {
     this.options.onViolation?.(error);
     this.socket.destroy();
     this.closeNow();
+  }
+
+  /** Takes `n` bytes read into `data` (a `data` event's buffer, or memory `DirectReads` chose). */
+  private read(n: number, data: Uint8Array): void {
+    if (this.closed) return;
+    this.lastHeard = performance.now();
+    try {
+      if (this.direct) this.reader.pushRead(n, data);
+      else this.reader.push(data as Buffer);
+    } catch (error) {
+      this.violate(
+        ClusterError.isInstance(error)
+          ? (error as ClusterError)
+          : new ClusterError('frame', `Malformed frame: ${error}`),
+      );
+    }
   }
 
   private write(kind: FrameKindValue, body?: Uint8Array): void {

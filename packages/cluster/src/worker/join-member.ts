@@ -12,14 +12,15 @@ import {
 } from '@dtask/core/worker';
 import { ClusterError } from '../cluster-error.js';
 import { type Address, formatAddress, parseAddress } from '../wire/address.js';
-import type { AdminFromWorker, AdminToWorker, PeerInfo } from '../wire/admin.js';
+import type { AdminFromWorker, AdminToWorker } from '../wire/admin.js';
 import { connectLink } from '../wire/connect.js';
-import { acceptHandshake, offerHandshake } from '../wire/handshake.js';
-import { Link } from '../wire/link.js';
+import { acceptHandshake, type Hello, offerHandshake } from '../wire/handshake.js';
+import { Link, type LinkOptions } from '../wire/link.js';
 import { linkTransport } from '../wire/link-transport.js';
 import { answerSender } from '../wire/sync-answers.js';
 import type { TlsConfig } from '../wire/tls-config.js';
 import { loadModule } from './load-module.js';
+import { PeerTable } from './peer-table.js';
 
 /** How one thread of a worker process joins the scheduler. */
 export interface MemberOptions {
@@ -64,7 +65,7 @@ export async function joinMember(
   beforeReady?: (worker: number) => Promise<void>,
 ): Promise<Member> {
   const scheduler = parseAddress(options.connect, 'connect');
-  const linkOptions = {
+  const linkOptions: LinkOptions = {
     maxFrameBytes: options.maxFrameBytes,
     onViolation: (e: ClusterError) => process.emitWarning(`dtask worker: ${e.message}`),
   };
@@ -72,7 +73,7 @@ export async function joinMember(
   (globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
 
   const link = await connectLink(scheduler, linkOptions, options.tls);
-  const peers = await listenForPeers(scheduler, link, options);
+  const peers = await listenForPeers(scheduler, link, options, linkOptions);
   const init = new Promise<Init>((resolve) => {
     link.onAdmin((m) => {
       if ((m as AdminToWorker).op === 'init') resolve(m as Init);
@@ -93,6 +94,7 @@ export async function joinMember(
     handshakeMs,
   );
   const { worker, modules: urls, specs, peers: others } = await init;
+  peers.self.worker = worker;
 
   const modules = new Map<string, Record<string, unknown>>();
   for (const url of urls) modules.set(url, await loadModule(url));
@@ -100,10 +102,16 @@ export async function joinMember(
   // Outgoing peer links are made before the runtime serves: a task sent at once may need them.
   // A peer that cannot be reached (it died meanwhile) is left out: the scheduler is told which
   // links exist, and results of the others come through it.
-  const hello = { role: 'peer' as const, worker, thread };
+  // The hello names where this thread listens, so that each peer opens a link back to it.
+  const hello = { role: 'peer' as const, worker, thread, address: formatAddress(peers.address) };
   const outgoing = (
     await Promise.all(
-      others.map((p) => connectPeer(p, hello, options, linkOptions).catch(() => undefined)),
+      others.map((p) =>
+        connectPeer(p.address, hello, options, linkOptions).then(
+          (l) => [p.holder, l] as const,
+          () => undefined,
+        ),
+      ),
     )
   ).filter((x) => x !== undefined);
 
@@ -118,8 +126,8 @@ export async function joinMember(
     store,
   });
   for (const [url, ns] of modules) runtime.addModule(url, ns);
-  for (const [holder, peerLink] of outgoing) runtime.connectPeer(holder, linkTransport(peerLink));
-  peers.serve(runtime);
+  for (const [holder, peerLink] of outgoing) peers.table.add(holder, peerLink, true);
+  peers.table.serve(runtime);
 
   link.onAdmin((m) => admin(runtime, link, m as AdminToWorker));
   await beforeReady?.(worker);
@@ -165,26 +173,30 @@ function admin(runtime: WorkerRuntime, link: Link, m: AdminToWorker): void {
   );
 }
 
+/** Opens a peer link to `address` and proves the secret on it. */
 async function connectPeer(
-  peer: PeerInfo,
-  hello: { role: 'peer'; worker: number; thread: number },
+  address: string,
+  hello: Extract<Hello, { role: 'peer' }>,
   options: MemberOptions,
-  linkOptions: ConstructorParameters<typeof Link>[1],
-): Promise<[string, Link]> {
-  const link = await connectLink(parseAddress(peer.address), linkOptions, options.tls);
+  linkOptions: LinkOptions,
+): Promise<Link> {
+  const link = await connectLink(parseAddress(address), linkOptions, options.tls);
   await offerHandshake(link, options.secret, hello, options.handshakeTimeoutMs);
-  return [peer.holder, link];
+  return link;
 }
 
 /**
  * A server for peer links: on a Unix socket beside the scheduler's for a local worker, else on
- * TCP on the interface that reached the scheduler. Links that come before the runtime runs wait.
+ * TCP on the interface that reached the scheduler. Links that come before the runtime runs wait
+ * in the peer table. A peer that says where it listens gets a link opened back to it (not over
+ * TLS, where it gains nothing), so each side receives on a link it opened (`peer-links.ts`).
  */
 async function listenForPeers(
   scheduler: Address,
   link: Link,
   options: MemberOptions,
-): Promise<{ address: Address; serve(runtime: WorkerRuntime): void }> {
+  linkOptions: LinkOptions,
+): Promise<{ address: Address; table: PeerTable; self: { worker?: number } }> {
   const tls = 'path' in scheduler ? undefined : options.tls;
   const server: Server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }) : createServer();
   const name = `peer-${process.pid}-${options.thread}.sock`;
@@ -207,27 +219,26 @@ async function listenForPeers(
     'path' in address || bound === null || typeof bound === 'string'
       ? address
       : { host: address.host, port: bound.port };
-  // Peers may link before this thread's runtime runs (they join around the same time): their
-  // links wait for it.
-  let runtime: WorkerRuntime | undefined;
-  const waiting: [string, Link][] = [];
+  const table = new PeerTable();
+  const self: { worker?: number } = {};
   server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     const peer = new Link(socket, { maxFrameBytes: options.maxFrameBytes });
     acceptHandshake(peer, options.secret, options.handshakeTimeoutMs).then((hello) => {
       if (hello.role !== 'peer') return peer.close();
       peer.socket.unref();
       const holder = `thread:${hello.worker}:${hello.thread ?? 1}`;
-      if (runtime) runtime.connectPeer(holder, linkTransport(peer));
-      else waiting.push([holder, peer]);
+      const lacksOwn = table.add(holder, peer, false);
+      if (!lacksOwn || hello.address === undefined || tls !== undefined) return;
+      if (self.worker === undefined) return; // not yet told who this thread is
+      const back = { role: 'peer' as const, worker: self.worker, thread: options.thread };
+      connectPeer(hello.address, back, options, linkOptions).then(
+        (l) => {
+          l.socket.unref();
+          table.add(holder, l, true);
+        },
+        () => {}, // the one link carries both ways
+      );
     });
   });
-  return {
-    address: actual,
-    serve(r) {
-      runtime = r;
-      for (const [holder, peer] of waiting.splice(0)) {
-        if (!peer.isClosed) r.connectPeer(holder, linkTransport(peer));
-      }
-    },
-  };
+  return { address: actual, table, self };
 }
