@@ -3,7 +3,9 @@
 import { enableLogging, fetchLogs, scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { gpuRig } from './__fixtures__/rig.js';
-import { gpu } from './index.js';
+import { gpu, gpuOrCpu } from './index.js';
+
+declare const dtask: typeof import('@dtask/core'); // each thread's global
 
 const N = 16_384; // 64 KiB of float32 per tensor
 
@@ -60,5 +62,37 @@ describe.each(['wasm', 'cpu'] as const)('spilling by conversion on %s', (backend
     );
     expect(sums).toEqual(kept.map((_, i) => N * (i + 1)));
     expect(plugin.stats().spills).toBeGreaterThan(0);
+  });
+
+  it('dependents that may run on a CPU thread run there once their input was spilled; the others stay on the GPU', async () => {
+    const n = 1 << 18; // 1 MiB of float32: moving a tensor off the device costs more than running beside it
+    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 2 * 4 * n });
+    enableLogging();
+    fetchLogs();
+    const big = gpu((k: number, v: number) => (globalThis as any).tf.fill([k], v));
+    const parts = Array.from({ length: 4 }, (_, i) => ctx.spawn(big, n, i + 1));
+    await Promise.all(parts.map((p) => p.wait()));
+    expect(plugin.stats().spills).toBe(2); // the two least recently made are host arrays now
+    // A task written for either side: sums its input, says where it ran and what it got.
+    const total = gpuOrCpu((x: any) => {
+      const sum =
+        typeof x.dataSync === 'function'
+          ? x.sum().dataSync()[0]
+          : x.reduce((a: number, b: number) => a + b, 0);
+      return [dtask.taskProcessor().id, sum];
+    });
+    const ran = (await Promise.all(parts.map((p) => ctx.spawn({ name: 'total' }, total, p)))) as [
+      string,
+      number,
+    ][];
+    expect(ran.map(([, sum]) => sum)).toEqual([1, 2, 3, 4].map((v) => v * n));
+    expect(ran[0][0]).toMatch(/^thread:1:/);
+    expect(ran[1][0]).toMatch(/^thread:1:/);
+    expect(ran.slice(2).map(([where]) => where)).toEqual(['tfjs:1:0', 'tfjs:1:0']);
+    // The logs show the conversions and where each dependent ran.
+    const logs = fetchLogs();
+    expect(logs.filter((e) => e.kind === 'spill' && e.processor === 'tfjs:1:0')).toHaveLength(2);
+    const runs = logs.filter((e) => e.kind === 'start' && e.name === 'total');
+    expect(runs.map((e) => e.processor).sort()).toEqual(ran.map(([where]) => where).sort());
   });
 });

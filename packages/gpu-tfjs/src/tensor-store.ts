@@ -7,14 +7,16 @@ import type { TensorConversions } from './tensor-conversions.js';
  * The results a TfjsProc keeps, by key (core's `LocalStore`): tensors stay tensors (its memory
  * space), least recently used first out. Past `memoryLimit` bytes of tensors, the least
  * recently used ones are converted to host typed arrays (spilling by conversion) and disposed;
- * a task that uses one again gets it back as a tensor. A tensor is disposed when its entry is
- * deleted and no other entry holds the same tensor.
+ * a task that uses one again gets it back as a tensor, and the scheduler is told (its
+ * dependents that may run on a CPU thread then run there). A tensor is disposed when its entry
+ * is deleted and no other entry holds the same tensor.
  */
 export class TensorStore implements LocalStore {
   private readonly entries = new Map<number, unknown>();
   /** Entries holding each tensor (a task may return one of its inputs). */
   private readonly holders = new Map<Tensor, number>();
   private tensorBytes = 0;
+  private movedToHost: ((keys: readonly number[]) => void) | undefined;
 
   constructor(
     private readonly conversions: TensorConversions,
@@ -66,6 +68,11 @@ export class TensorStore implements LocalStore {
     return true;
   }
 
+  /** The runtime's listener: told which keys each spill moved to host memory. */
+  onMovedToHost(listener: (keys: readonly number[]) => void): void {
+    this.movedToHost = listener;
+  }
+
   clear(): void {
     for (const key of [...this.entries.keys()]) this.delete(key);
   }
@@ -84,15 +91,21 @@ export class TensorStore implements LocalStore {
   /** Converts least recently used tensors to typed arrays until under the limit. */
   private enforceLimit(keep: Tensor): void {
     if (this.tensorBytes <= this.memoryLimit) return;
+    const moved: number[] = [];
     for (const [, v] of this.entries) {
       if (this.tensorBytes <= this.memoryLimit) break;
       if (!this.conversions.isTensor(v) || v === keep || this.inUse.has(v)) continue;
       const bytes = this.conversions.bytesOf(v)!;
       const host = this.conversions.spill(v);
-      for (const [k, other] of this.entries) if (other === v) this.entries.set(k, host);
+      for (const [k, other] of this.entries) {
+        if (other !== v) continue;
+        this.entries.set(k, host);
+        moved.push(k);
+      }
       this.holders.delete(v);
       this.tensorBytes -= bytes;
     }
+    if (moved.length > 0) this.movedToHost?.(moved);
   }
 
   private report(): void {

@@ -42,6 +42,13 @@ export interface LocalStore<K = number> {
    * instead of piling up memory. Checked before every task; a `Map` has none.
    */
   backlog?(): Promise<void> | undefined;
+  /**
+   * Optional, for a store of a device's memory: registers the listener told when entries move
+   * from the device to host memory (spilling by conversion). The runtime tells the scheduler,
+   * which then places their dependents as it would near host data (on a CPU thread, where the
+   * task may run there). Called once, when the runtime starts.
+   */
+  onMovedToHost?(listener: (keys: readonly number[]) => void): void;
 }
 
 /** The store a worker runtime uses when no plugin supplies one: a plain `Map`. */

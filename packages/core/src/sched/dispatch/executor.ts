@@ -90,7 +90,20 @@ export class RemoteResult {
      * `ArrayBuffer`s rather than copying them. Holders that cannot leave it out.
      */
     readonly take?: () => Promise<unknown>,
+    /**
+     * Whether the holder keeps the data under `key` in host memory although its processor has
+     * a memory of its own (a device's result spilled by conversion). One function per holder.
+     */
+    private readonly heldInHost: (key: unknown) => boolean = neverLost,
   ) {}
+
+  /**
+   * True once its holder moved it from device to host memory: placement then weighs it as host
+   * data (its dependents go to a CPU thread where they may run there).
+   */
+  get inHost(): boolean {
+    return this.heldInHost(this.key);
+  }
 
   /** The value, moved to the caller (a copy unless it is migrating). */
   fetch(): Promise<unknown> {
@@ -98,6 +111,7 @@ export class RemoteResult {
   }
 }
 
+/** The default of `isLost` and `heldInHost`. */
 function neverLost(): boolean {
   return false;
 }

@@ -1,4 +1,6 @@
 import { sizeOf } from '../../chunk/size-of.js';
+import { OSProc } from '../../processor/os-proc.js';
+import type { Processor } from '../../processor/processor.js';
 import { type DTask, isDTask, taskExtra } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import { RemoteResult } from '../dispatch/executor.js';
@@ -15,10 +17,27 @@ export function resultBytes(task: DTask<unknown>): number {
 }
 
 /**
+ * Where a finished input's data is, for its move cost: its processor, or, for a result a
+ * device's processor keeps in host memory (spilled by conversion), the host side of that
+ * process (a move from there costs the same to a device as to a CPU thread).
+ */
+function dataAt(input: DTask<unknown>, proc: Processor): Processor {
+  const v = input.value;
+  if (!(v instanceof RemoteResult) || !v.inHost) return proc;
+  let host = hostSides.get(proc.worker);
+  if (host === undefined) hostSides.set(proc.worker, (host = new OSProc(proc.worker)));
+  return host;
+}
+const hostSides = new Map<number, Processor>();
+
+/**
  * Picks the processor where `task` is estimated to finish first: work already placed there,
  * plus the task's learned run time, plus the time to move its inputs there from where they
  * live (bytes ÷ measured bandwidth). A task therefore goes where its big inputs are unless
- * that processor is busy enough that moving them is cheaper.
+ * that processor is busy enough that moving them is cheaper. On a tie, a processor enabled by
+ * default (a CPU thread) wins over an opt-in one (an accelerator): with its inputs in host
+ * memory, a task that may run on either runs on the CPU (seed 003: a result's type steers its
+ * dependents).
  */
 export function chooseSlot(
   task: DTask<unknown>,
@@ -35,9 +54,12 @@ export function chooseSlot(
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       if (!isDTask(a) || a.state !== TaskState.Done || a.proc === undefined) continue;
-      cost += model.moveCost(a.proc, slot.proc, resultBytes(a));
+      cost += model.moveCost(dataAt(a, a.proc), slot.proc, resultBytes(a));
     }
-    if (cost < bestCost) {
+    if (
+      cost < bestCost ||
+      (cost === bestCost && slot.proc.defaultEnabled && !best.proc.defaultEnabled)
+    ) {
       best = slot;
       bestCost = cost;
     }

@@ -161,6 +161,10 @@ export class WorkerConnection implements Executor {
 
   /** Whether results held by this worker are gone (it closed or died). */
   private readonly isLost = (): boolean => this.closed;
+  /** Keys of results the runtime moved from device to host memory (`movedToHost`). */
+  private readonly inHost = new Set<number>();
+  private readonly isInHost = (key: unknown): boolean =>
+    this.inHost.size > 0 && this.inHost.has((key as ResultKey).key);
 
   /**
    * Keeps the process alive exactly while something waits on this worker: a task in flight
@@ -375,6 +379,7 @@ export class WorkerConnection implements Executor {
 
   private release(key: number): void {
     if (this.closed) return;
+    if (this.inHost.size > 0) this.inHost.delete(key);
     this.released.push(key);
     if (this.released.length === 1) {
       queueMicrotask(() => {
@@ -438,6 +443,9 @@ export class WorkerConnection implements Executor {
       case 'clock':
         this.logs.onClock(m.t0, m.t1, m.mono, m.machine);
         return;
+      case 'movedToHost':
+        for (const key of m.keys) this.inHost.add(key);
+        return;
       case 'dynamic':
         serveDynamic(m, this.inFlight.get(m.task), this.options.scheduler, this.decoder, this.out);
         return;
@@ -471,6 +479,7 @@ export class WorkerConnection implements Executor {
       key,
       this.isLost,
       () => this.fetch(id, true),
+      this.isInHost,
     );
     this.finalizer.register(task, id);
     this.sink?.completeRemote(task, result, ms);

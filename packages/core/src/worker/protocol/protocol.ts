@@ -123,6 +123,8 @@ export type FromWorker =
    * the same instant `mono`, its machine's monotonic clock, with `machine` its boot id (if any).
    */
   | { op: 'clock'; t0: number; t1: number; mono?: number; machine?: string }
+  /** Results held here moved from device to host memory (`LocalStore.onMovedToHost`). */
+  | { op: 'movedToHost'; keys: number[] }
   | DynamicRequest;
 
 /**

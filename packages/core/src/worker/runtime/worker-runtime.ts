@@ -186,6 +186,7 @@ export class WorkerRuntime {
       this.stalls?.heard();
     });
     transport.onClose(() => this.shutdown());
+    this.store.onMovedToHost?.((keys) => this.out.push({ op: 'movedToHost', keys: [...keys] }));
     this.out.push({ op: 'ready', holder: this.holder });
   }
 
