@@ -1,4 +1,4 @@
-// gpu.js benchmark (issue 16): f32 matmul (512², 1024²) and an elementwise pipeline in each
+// gpu.js benchmark (issue 16): f32 matmul (1024², 2048²) and an elementwise pipeline in each
 // gpu.js mode that starts here, three ways: as dtask tasks on a GpujsProc (the gpujs() plugin's
 // worker thread), with gpu.js used directly on one thread, and in plain JS on one thread. The
 // ratio dtask / direct is the scheduler's overhead (task dispatch, moving the typed arrays in
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { fixed, median, parseFlags, Results, table } from './shared.mjs';
 
 const { quick, rounds, check } = parseFlags(process.argv.slice(2), 3);
-const sizes = quick ? [256, 512] : [512, 1024];
+const sizes = quick ? [256, 512] : [1024, 2048];
 const STAGES = 8;
 const GPUJS = new URL('../packages/gpujs/dist/index.js', import.meta.url);
 const part = process.env.GPUJS_BENCH_PART; // set in the child processes
@@ -42,10 +42,14 @@ function plainPipeline(x) {
   return y;
 }
 
-async function time(f, n = rounds) {
-  await f(); // warm-up (compiles the kernels)
+/**
+ * Median of `rounds` after a warm-up (which compiles the kernels). A 2048² matmul takes 15-35 s
+ * a round here off a GPU: at that size, one round after the warm-up.
+ */
+async function time(f, size = 0) {
+  await f();
   const ms = [];
-  for (let r = 0; r < n; r++) {
+  for (let r = 0; r < (size >= 2048 ? 1 : rounds); r++) {
     const t = performance.now();
     await f();
     ms.push(performance.now() - t);
@@ -87,7 +91,7 @@ async function direct(mode) {
     const a = matrix(n, 7);
     const b = matrix(n, 5);
     const k = gpu.createKernel(MATMUL, { output: [n, n], constants: { n } });
-    out[`matmul ${n}²`] = await time(() => flat(k(a, b)));
+    out[`matmul ${n}²`] = await time(() => flat(k(a, b)), n);
     if (check) checkMatmul(flat(k(a, b)), a, b, n, `gpu.js ${mode} direct`);
   }
   const n = sizes[sizes.length - 1];
@@ -117,7 +121,7 @@ async function viaDtask(mode) {
     const a = matrix(n, 7);
     const b = matrix(n, 5);
     const k = kernel(MATMUL, { output: [n, n], constants: { n } });
-    out[`matmul ${n}²`] = await time(() => ctx.spawn(k, a, b));
+    out[`matmul ${n}²`] = await time(() => ctx.spawn(k, a, b), n);
     if (check) checkMatmul(await ctx.spawn(k, a, b), a, b, n, `dtask gpujs ${mode}`);
   }
   const n = sizes[sizes.length - 1];
@@ -160,7 +164,7 @@ const note = (workload, runner, label, ms, base) => {
 for (const n of sizes) {
   const a = matrix(n, 7);
   const b = matrix(n, 5);
-  note(`matmul ${n}²`, 'plain JS', 'cpu', await time(() => plainMatmul(a, b, n)));
+  note(`matmul ${n}²`, 'plain JS', 'cpu', await time(() => plainMatmul(a, b, n), n));
 }
 const big = sizes[sizes.length - 1];
 const x = matrix(big, 3);
@@ -205,7 +209,9 @@ for (const mode of (process.env.GPUJS_BENCH_MODES ?? 'headlessgl,cpu').split(','
   console.log(`stats after the dtask runs: ${JSON.stringify(d.stats)}`);
 }
 
-console.log(`\nmedian of ${rounds} rounds after 1 warm-up (ms); ratio = dtask / direct:`);
+console.log(
+  `\nmedian of ${rounds} rounds after 1 warm-up (ms; 2048²: 1 round); ratio = dtask / direct:`,
+);
 console.log(table(['workload', 'runner', 'mode', 'median ms', 'ratio'], rows));
 console.log(`results: ${results.write()}`);
 process.exit(0);

@@ -27,8 +27,8 @@ node bench/cluster-codec.mjs "$@" || status=$?
 node bench/cluster-move.mjs "$@" || status=$?
 node bench/array.mjs "$@" || status=$?
 if [[ " $* " == *" --quick "* ]]; then node bench/viz.mjs --tasks=10000 || status=$?; else node bench/viz.mjs || status=$?; fi
-node bench/gpu.mjs "$@" || status=$?
-# gpu.js's headlessgl mode needs an X server: under xvfb-run where it is installed.
+# webgl (gpu.mjs) and gpu.js's headlessgl mode (gpujs.mjs) need an X server: under xvfb-run where it is installed.
+if command -v xvfb-run >/dev/null 2>&1; then xvfb-run -a node bench/gpu.mjs "$@" || status=$?; else node bench/gpu.mjs "$@" || status=$?; fi
 if command -v xvfb-run >/dev/null 2>&1; then xvfb-run -a node bench/gpujs.mjs "$@" || status=$?; else node bench/gpujs.mjs "$@" || status=$?; fi
 if [[ " $* " == *" --quick "* ]]; then node bench/lineage.mjs --quick || status=$?; else node bench/lineage.mjs || status=$?; fi
 node bench/write-benchmarks-md.mjs && bash scripts/pnpm.sh exec biome format --write BENCHMARKS.md >/dev/null || status=$?
