@@ -92,6 +92,10 @@ describe.each(['wasm', 'cpu'] as const)('spilling by conversion on %s', (backend
     // The logs show the conversions and where each dependent ran.
     const logs = fetchLogs();
     expect(logs.filter((e) => e.kind === 'spill' && e.processor === 'tfjs:1:0')).toHaveLength(2);
+    // And the device's memory after each task there (tf.memory(), as in stats()).
+    const device = logs.filter((e) => e.kind === 'device-memory' && e.processor === 'tfjs:1:0');
+    expect(device.length).toBeGreaterThan(0);
+    expect(device.every((e) => typeof e.bytes === 'number' && e.bytes > 0)).toBe(true);
     const runs = logs.filter((e) => e.kind === 'start' && e.name === 'total');
     expect(runs.map((e) => e.processor).sort()).toEqual(ran.map(([where]) => where).sort());
   });

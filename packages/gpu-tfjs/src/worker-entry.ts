@@ -3,7 +3,7 @@
 // core's worker runtime on the channel the main thread handed over.
 import { parentPort, workerData } from 'node:worker_threads';
 import * as dtask from '@dtask/core';
-import { now, startWorkerRuntime, type WorkerRuntime } from '@dtask/core/worker';
+import { logEvent, now, startWorkerRuntime, type WorkerRuntime } from '@dtask/core/worker';
 import { portTransport } from '@dtask/threads';
 import type { Tensor } from '@tensorflow/tfjs';
 import { DeviceStats } from './device-stats.js';
@@ -54,6 +54,16 @@ async function start(): Promise<void> {
     const m = choice.tf.memory();
     stats.set('bytesOnDevice', m.numBytes);
     stats.set('tensors', m.numTensors);
+    // While logging is on, the device's memory after each task goes to the logs as well.
+    if (dtask.isLoggingEnabled()) {
+      logEvent({
+        kind: 'device-memory',
+        time: now(),
+        processor: proc.id,
+        bytes: m.numBytes,
+        detail: `${m.numTensors} tensors on the device`,
+      });
+    }
   };
   const modules = new Map<string, Record<string, unknown>>();
   for (const url of data.modules) modules.set(url, await load(url));
