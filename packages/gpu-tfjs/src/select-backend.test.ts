@@ -20,7 +20,7 @@ describe('selectBackend', () => {
     const c = choice.tf.matMul(choice.tf.tensor2d([1, 2, 3, 4], [2, 2]), choice.tf.eye(2));
     // Within float32 rounding: webgl (under a display) computes on the GPU's float path.
     const got = Array.from(await c.data());
-    [1, 2, 3, 4].forEach((v, i) => expect(got[i]).toBeCloseTo(v, 5));
+    for (const [i, v] of [1, 2, 3, 4].entries()) expect(got[i]).toBeCloseTo(v, 5);
   });
 
   it('uses the cpu backend when asked, and it is never a GPU', async () => {
