@@ -3,7 +3,7 @@
  * `SharedArrayBuffer`, one slot per field of `S`. A dedicated thread's plugin makes them and
  * hands `slots` to the thread in its start-up data; the thread wraps the same slots.
  */
-export class SharedCounters<S extends Record<string, number>> {
+export class SharedCounters<S extends { [K in keyof S]: number }> {
   /** The shared slots, in the order of `fields`. */
   readonly slots: Float64Array;
 
