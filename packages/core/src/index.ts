@@ -31,6 +31,7 @@ export {
 export {
   type ArgType,
   currentWorker,
+  DeviceProc,
   defaultEnabled,
   execute,
   getParent,

@@ -3,6 +3,7 @@
 
 export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
 export { logEvent, loggingState, now, recordEvents } from './log/index.js';
+export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';
@@ -13,6 +14,26 @@ export {
   type WorkerConnectionOptions,
 } from './worker/connection/worker-connection.js';
 export {
+  DedicatedThread,
+  type DedicatedThreadOptions,
+} from './worker/dedicated-thread/dedicated-thread.js';
+export type {
+  DedicatedThreadData,
+  RelayedEvent,
+} from './worker/dedicated-thread/dedicated-thread-protocol.js';
+export {
+  DedicatedThreadSlot,
+  type DedicatedThreadSlotOptions,
+  type DedicatedThreadStartOptions,
+} from './worker/dedicated-thread/dedicated-thread-slot.js';
+export { findWorkerEntry } from './worker/dedicated-thread/find-worker-entry.js';
+export {
+  type DedicatedThreadSetup,
+  type DedicatedThreadStart,
+  runDedicatedThread,
+} from './worker/dedicated-thread/run-dedicated-thread.js';
+export { SharedCounters } from './worker/dedicated-thread/shared-counters.js';
+export {
   compileFunction,
   FunctionDecoder,
   FunctionEncoder,
@@ -22,6 +43,7 @@ export {
 export { Batcher } from './worker/protocol/batcher.js';
 export { inMemoryTransportPair } from './worker/protocol/in-memory-transport.js';
 export { fromPlainOptions, toPlainOptions } from './worker/protocol/plain-options.js';
+export { portTransport } from './worker/protocol/port-transport.js';
 export type {
   ArgRefs,
   FnRef,

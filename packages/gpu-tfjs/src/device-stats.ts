@@ -1,3 +1,5 @@
+import { SharedCounters } from '@dtask/core/worker';
+
 /** What `tfjs().stats()` reports: device memory in use and conversions, as the worker counted. */
 export interface TfjsStats {
   /** Bytes held by tensors on the device (`tf.memory().numBytes`). */
@@ -27,32 +29,12 @@ const FIELDS = [
 ] as const;
 
 /**
- * Counters the worker thread writes and the main thread reads without a round trip: a
- * `Float64Array` over a `SharedArrayBuffer`, one slot per `TfjsStats` field.
+ * Counters the worker thread writes and the main thread reads without a round trip: core's
+ * `SharedCounters`, one slot per `TfjsStats` field.
  */
-export class DeviceStats {
-  readonly slots: Float64Array;
-
+export class DeviceStats extends SharedCounters<TfjsStats> {
+  /** New shared counters, or the main thread's `slots` (worker side). */
   constructor(slots?: Float64Array) {
-    this.slots = slots ?? new Float64Array(new SharedArrayBuffer(8 * FIELDS.length));
-  }
-
-  /** Adds `by` to a counter (worker side). */
-  add(field: keyof TfjsStats, by = 1): void {
-    this.slots[FIELDS.indexOf(field)] += by;
-  }
-
-  /** Sets a gauge (worker side). */
-  set(field: keyof TfjsStats, value: number): void {
-    this.slots[FIELDS.indexOf(field)] = value;
-  }
-
-  /** A snapshot (either side). */
-  read(): TfjsStats {
-    const out = {} as Record<keyof TfjsStats, number>;
-    FIELDS.forEach((f, i) => {
-      out[f] = this.slots[i];
-    });
-    return out;
+    super(FIELDS, slots);
   }
 }

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { glxRenderer } from '@dtask/core/worker';
 import type { Tf } from './select-backend.js';
 
 /** The parts of `@tensorflow/tfjs` (re-exported from its webgl backend) used here. */
@@ -53,12 +53,5 @@ export async function prepareHeadlessWebgl(tf: Tf): Promise<{ renderer: string; 
 function rendererName(gl: HeadlessGl): string {
   const name = String(gl.getParameter(gl.RENDERER));
   if (!name.includes('ANGLE')) return name;
-  try {
-    const out = execFileSync('glxinfo', ['-B'], { encoding: 'utf8', timeout: 5000 });
-    const below = /OpenGL renderer string:\s*(.+)/.exec(out)?.[1]?.trim();
-    if (below) return `ANGLE over ${below}${/Accelerated:\s*no/.test(out) ? ', software' : ''}`;
-  } catch {
-    // glxinfo (mesa-utils) is not installed or did not answer
-  }
-  return 'ANGLE over a hidden renderer (install mesa-utils so glxinfo can name it), software';
+  return `ANGLE over ${glxRenderer()}`;
 }

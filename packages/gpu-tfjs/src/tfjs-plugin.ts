@@ -4,17 +4,14 @@ import {
   describeValue,
   ExactScope,
   type Plugin,
-  type PluginHost,
   ProcessorTypeScope,
-  UnsupportedError,
 } from '@dtask/core';
-import { logEvent, now } from '@dtask/core/worker';
-import type { TfjsStats } from './device-stats.js';
+import { DedicatedThreadSlot, findWorkerEntry } from '@dtask/core/worker';
+import { DeviceStats, type TfjsStats } from './device-stats.js';
 import { placementOf } from './markers.js';
-import type { BackendReport } from './protocol.js';
+import type { BackendReport, TfjsThreadData } from './protocol.js';
 import { TFJS_BACKENDS, type TfjsBackendName } from './select-backend.js';
 import { TfjsProc } from './tfjs-proc.js';
-import { TfjsWorker } from './tfjs-worker.js';
 
 /** Options of `tfjs()`. */
 export interface TfjsOptions {
@@ -97,33 +94,27 @@ function describeReport(r: BackendReport): string {
  */
 export function tfjs(options: TfjsOptions = {}): TfjsPlugin {
   const { memoryLimit } = validate(options);
-  let report: BackendReport | undefined;
-  let worker: TfjsWorker | undefined;
-  const modules: string[] = [];
-  let host: PluginHost | undefined;
+  const stats = new DeviceStats();
+  const slot = new DedicatedThreadSlot<BackendReport, TfjsProc>({
+    name: 'tfjs',
+    describe: describeReport,
+    startFailed: (error) => `tfjs: the TensorFlow.js worker thread could not start: ${error}`,
+  });
 
   return {
     name: 'tfjs',
     get backend() {
-      return report?.backend;
+      return slot.report?.backend;
     },
     get processors() {
-      return worker ? [worker.proc] : [];
+      return slot.processors;
     },
     async setup(h) {
-      host = h;
-      for (const url of h.context.modules.keys()) modules.push(url);
-      const w = new TfjsWorker({
-        worker: currentWorker(),
-        device: 0,
-        backend: options.backend,
-        memoryLimit,
-        modules: [...modules],
-        loadedModules: h.context.modules,
-        scheduler: h.context.scheduler,
-        onLost: (lost) => host?.removeProcessor(lost.proc),
+      const started = slot.start<TfjsThreadData>(h, {
+        processor: new TfjsProc(currentWorker(), 0),
+        entry: findWorkerEntry(import.meta.url, '@dtask/gpu-tfjs'),
+        data: { device: 0, backend: options.backend, memoryLimit, stats: stats.slots },
       });
-      worker = w;
       for (const key of ['gpu', 'tfjs']) {
         h.registerScopeKey(key, {
           precedence: 1,
@@ -136,46 +127,11 @@ export function tfjs(options: TfjsOptions = {}): TfjsPlugin {
         (f) => placementOf(f) === 'gpu',
         new ProcessorTypeScope(TfjsProc.kind),
       );
-      try {
-        report = await w.chosen;
-      } catch (error) {
-        await w.terminate();
-        throw new UnsupportedError(
-          `tfjs: the TensorFlow.js worker thread could not start: ${error}`,
-        );
-      }
-      h.addProcessor(w.proc, w.connection);
-      logEvent({
-        kind: 'backend',
-        time: now(),
-        processor: w.proc.id,
-        detail: describeReport(report),
-      });
+      await started;
     },
-    describe() {
-      if (report === undefined) return 'tfjs: not set up yet (await context.ready())';
-      return describeReport(report);
-    },
-    stats() {
-      const empty: TfjsStats = {
-        bytesOnDevice: 0,
-        tensors: 0,
-        bytesInStore: 0,
-        toTensor: 0,
-        toTypedArray: 0,
-        spills: 0,
-        bytesSpilled: 0,
-      };
-      return worker ? worker.stats.read() : empty;
-    },
-    async loadModule(url) {
-      modules.push(url);
-      await worker?.loadModule(url);
-    },
-    async close() {
-      if (!worker) return;
-      host?.removeProcessor(worker.proc);
-      await worker.terminate();
-    },
+    describe: () => slot.describe(),
+    stats: () => stats.read(),
+    loadModule: (url) => slot.loadModule(url),
+    close: () => slot.close(),
   };
 }

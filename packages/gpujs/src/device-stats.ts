@@ -1,3 +1,5 @@
+import { SharedCounters } from '@dtask/core/worker';
+
 /** What `gpujs().stats()` reports, as the processor's worker thread counted. */
 export interface GpujsStats {
   /** Kernels compiled (cache misses); each source and settings pair compiles once. */
@@ -24,27 +26,12 @@ const FIELDS = [
 ] as const;
 
 /**
- * Counters the worker thread writes and the main thread reads without a round trip: a
- * `Float64Array` over a `SharedArrayBuffer`, one slot per `GpujsStats` field.
+ * Counters the worker thread writes and the main thread reads without a round trip: core's
+ * `SharedCounters`, one slot per `GpujsStats` field.
  */
-export class DeviceStats {
-  readonly slots: Float64Array;
-
+export class DeviceStats extends SharedCounters<GpujsStats> {
+  /** New shared counters, or the main thread's `slots` (worker side). */
   constructor(slots?: Float64Array) {
-    this.slots = slots ?? new Float64Array(new SharedArrayBuffer(8 * FIELDS.length));
-  }
-
-  /** Adds `by` to a counter (worker side). */
-  add(field: keyof GpujsStats, by = 1): void {
-    this.slots[FIELDS.indexOf(field)] += by;
-  }
-
-  /** A snapshot (either side). */
-  read(): GpujsStats {
-    const out = {} as Record<keyof GpujsStats, number>;
-    FIELDS.forEach((f, i) => {
-      out[f] = this.slots[i];
-    });
-    return out;
+    super(FIELDS, slots);
   }
 }

@@ -4,16 +4,15 @@ import {
   describeValue,
   ExactScope,
   type Plugin,
-  type PluginHost,
   ProcessorTypeScope,
   UnsupportedError,
 } from '@dtask/core';
-import { logEvent, now } from '@dtask/core/worker';
-import type { GpujsStats } from './device-stats.js';
+import { DedicatedThreadSlot, findWorkerEntry } from '@dtask/core/worker';
+import { DeviceStats, type GpujsStats } from './device-stats.js';
 import { GpujsProc } from './gpujs-proc.js';
-import { GpujsWorker } from './gpujs-worker.js';
 import { isGpujsTask } from './markers.js';
 import { GPUJS_MODES, type GpujsMode, type GpujsRunMode, type ModeReport } from './modes.js';
+import type { GpujsThreadData } from './protocol.js';
 
 /** Options of `gpujs()`. */
 export interface GpujsOptions {
@@ -97,83 +96,44 @@ export function describeReport(r: ModeReport): string {
  */
 export function gpujs(options: GpujsOptions = {}): GpujsPlugin {
   validate(options);
-  let report: ModeReport | undefined;
-  let worker: GpujsWorker | undefined;
-  const modules: string[] = [];
-  let host: PluginHost | undefined;
+  const stats = new DeviceStats();
+  const slot = new DedicatedThreadSlot<ModeReport, GpujsProc>({
+    name: 'gpujs',
+    describe: describeReport,
+    startFailed: (e) =>
+      UnsupportedError.isInstance(e)
+        ? e.message
+        : `gpujs: the gpu.js worker thread could not start: ${e.message}`,
+  });
 
   return {
     name: 'gpujs',
     get mode() {
-      return report?.mode;
+      return slot.report?.mode;
     },
     get report() {
-      return report;
+      return slot.report;
     },
     get processors() {
-      return worker ? [worker.proc] : [];
+      return slot.processors;
     },
     async setup(h) {
-      host = h;
-      for (const url of h.context.modules.keys()) modules.push(url);
-      const w = new GpujsWorker({
-        worker: currentWorker(),
-        device: 0,
-        mode: options.mode,
-        modules: [...modules],
-        loadedModules: h.context.modules,
-        scheduler: h.context.scheduler,
-        onLost: (lost) => host?.removeProcessor(lost.proc),
+      const started = slot.start<GpujsThreadData>(h, {
+        processor: new GpujsProc(currentWorker(), 0),
+        entry: findWorkerEntry(import.meta.url, '@dtask/gpujs'),
+        data: { device: 0, mode: options.mode, stats: stats.slots },
       });
-      worker = w;
       h.registerScopeKey('gpujs', {
         precedence: 1,
         toScope: (spec) => deviceScope(spec as Record<string, unknown>),
         replace: true,
       });
       h.defaultOption('scope', (f) => isGpujsTask(f), new ProcessorTypeScope(GpujsProc.kind));
-      try {
-        report = await w.chosen;
-      } catch (error) {
-        await w.terminate();
-        const e = error as Error & { code?: string };
-        throw new UnsupportedError(
-          e.code === UnsupportedError.code
-            ? e.message
-            : `gpujs: the gpu.js worker thread could not start: ${e.message}`,
-        );
-      }
-      h.addProcessor(w.proc, w.connection);
-      logEvent({
-        kind: 'backend',
-        time: now(),
-        processor: w.proc.id,
-        detail: describeReport(report),
-      });
+      await started;
     },
-    describe() {
-      if (report === undefined) return 'gpujs: not set up yet (await context.ready())';
-      return describeReport(report);
-    },
-    stats() {
-      const empty: GpujsStats = {
-        compiled: 0,
-        cacheHits: 0,
-        runs: 0,
-        textures: 0,
-        bytesOnDevice: 0,
-        toTypedArray: 0,
-      };
-      return worker ? worker.stats.read() : empty;
-    },
-    async loadModule(url) {
-      modules.push(url);
-      await worker?.loadModule(url);
-    },
-    async close() {
-      if (!worker) return;
-      host?.removeProcessor(worker.proc);
-      await worker.terminate();
-    },
+    describe: () => slot.describe(),
+    stats: () => stats.read(),
+    loadModule: (url) => slot.loadModule(url),
+    close: () => slot.close(),
   };
 }

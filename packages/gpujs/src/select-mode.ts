@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { UnsupportedError } from '@dtask/core';
+import { glxRenderer } from '@dtask/core/worker';
 import { EMULATED_DEVICE, type GpujsMode, type GpujsRunMode, type ModeReport } from './modes.js';
 
 /** The parts of gpu.js this package uses (it ships no types that load without its `gl`). */
@@ -141,19 +141,6 @@ function probeHeadlessGl(gpujs: GpujsModule): string {
   if (name !== 'ANGLE') return name;
   // headless-gl 8 runs on ANGLE, which hides the renderer below it: ask the X server's GL.
   return `ANGLE over ${glxRenderer()}`;
-}
-
-/** The X server's OpenGL renderer (`glxinfo -B`, from mesa-utils), or why it is unknown. */
-function glxRenderer(): string {
-  try {
-    const out = execFileSync('glxinfo', ['-B'], { encoding: 'utf8', timeout: 5000 });
-    const renderer = /OpenGL renderer string:\s*(.+)/.exec(out)?.[1]?.trim();
-    const unaccelerated = /Accelerated:\s*no/.test(out);
-    if (renderer) return unaccelerated ? `${renderer}, software` : renderer;
-  } catch {
-    // not installed, or no answer
-  }
-  return 'a hidden renderer (install mesa-utils so glxinfo can name it), software';
 }
 
 interface GpuAdapterLike {

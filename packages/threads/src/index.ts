@@ -1,5 +1,5 @@
 // @dtask/threads: worker-thread processors for dtask.
 
-export { portTransport } from './port-transport.js';
+export { portTransport } from '@dtask/core/worker';
 export { ThreadWorker } from './thread-worker.js';
 export { type ThreadsOptions, threads } from './threads-plugin.js';

@@ -1,7 +1,6 @@
 import { MessageChannel, type ResourceLimits, Worker } from 'node:worker_threads';
 import { type PluginSpec, ThreadProc, UnsupportedError, WorkerLostError } from '@dtask/core';
-import { type Transport, WorkerConnection } from '@dtask/core/worker';
-import { portTransport } from './port-transport.js';
+import { portTransport, type Transport, WorkerConnection } from '@dtask/core/worker';
 import type { AdminReply, AdminRequest, PeerPort, ThreadWorkerData } from './protocol.js';
 import { workerEntryUrl } from './worker-entry-url.js';
 

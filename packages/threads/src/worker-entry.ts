@@ -8,11 +8,11 @@ import * as dtask from '@dtask/core';
 import {
   type LocalStore,
   loadWorkerModule,
+  portTransport,
   recreatePlugin,
   startWorkerRuntime,
   type WorkerRuntime,
 } from '@dtask/core/worker';
-import { portTransport } from './port-transport.js';
 import type { AdminReply, AdminRequest, ThreadWorkerData } from './protocol.js';
 
 const data = workerData as ThreadWorkerData;

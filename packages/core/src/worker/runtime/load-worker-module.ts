@@ -33,6 +33,14 @@ export async function loadWorkerModule(
   where: string,
 ): Promise<Record<string, unknown>> {
   await typescriptLoader(url, where);
+  return importModule(url);
+}
+
+/**
+ * Imports a module by URL with no loader hooks: its namespace, with a default export's members
+ * merged in (what `loadWorkerModule` does for a module that is not `.ts`).
+ */
+export async function importModule(url: string): Promise<Record<string, unknown>> {
   const ns = (await import(url)) as Record<string, unknown>;
   const d = ns.default;
   return d && typeof d === 'object' ? { ...(d as Record<string, unknown>), ...ns } : ns;

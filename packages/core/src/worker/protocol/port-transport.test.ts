@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
-import { transportConformance } from '@dtask/core/testing';
 import { describe, it } from 'vitest';
+import { transportConformance } from '../../testing/transport-conformance.js';
 import { portTransport } from './port-transport.js';
 
 // Both ends in this thread: a MessagePort behaves the same whichever thread holds the other end.

@@ -1,5 +1,5 @@
 import { type MessagePort, receiveMessageOnPort, type TransferListItem } from 'node:worker_threads';
-import type { Transport } from '@dtask/core/worker';
+import type { Transport } from './transport.js';
 
 /**
  * A `Transport` over a `MessagePort` (one end of a `MessageChannel`): structured clone,

@@ -1,0 +1,34 @@
+import type { MessagePort } from 'node:worker_threads';
+import type { SerializedError } from '../../errors/serialize-error.js';
+
+/** What a dedicated thread gets at start (`workerData`): the common part and the plugin's. */
+export interface DedicatedThreadData<D> {
+  /** The worker (OS process) id of the processor the thread runs. */
+  worker: number;
+  /** The runtime protocol channel to the scheduler. */
+  port: MessagePort;
+  /** Shared memory naming the task running now (for crash attribution). */
+  runningTask: Float64Array;
+  /** Modules loaded with `everywhere` before the thread started, by URL. */
+  modules: string[];
+  /** The plugin's own start-up data, handed to its setup hook. */
+  data: D;
+}
+
+/** A log event the thread relays before (or beside) its runtime: recorded as its processor's. */
+export interface RelayedEvent {
+  kind: string;
+  bytes: number;
+  detail: string;
+}
+
+/** Scheduler → thread, on `parentPort`. */
+export type DedicatedThreadRequest = { op: 'load'; req: number; url: string };
+
+/** Thread → scheduler, on `parentPort`. */
+export type DedicatedThreadReply<R> =
+  | { op: 'started'; report: R }
+  | { op: 'startFailed'; error: SerializedError }
+  | ({ op: 'event'; time: number } & RelayedEvent)
+  | { op: 'loaded'; req: number }
+  | { op: 'loadFailed'; req: number; error: string };

@@ -1,0 +1,150 @@
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { WorkerLostError } from '../../errors/errors.js';
+import { deserializeError } from '../../errors/serialize-error.js';
+import { recordEvents } from '../../log/event-log.js';
+import type { Processor } from '../../processor/processor.js';
+import type { Scheduler } from '../../sched/scheduler.js';
+import { WorkerConnection } from '../connection/worker-connection.js';
+import { portTransport } from '../protocol/port-transport.js';
+import type { Transport } from '../protocol/transport.js';
+import type {
+  DedicatedThreadData,
+  DedicatedThreadReply,
+  DedicatedThreadRequest,
+} from './dedicated-thread-protocol.js';
+
+/** How to start one `DedicatedThread`. */
+export interface DedicatedThreadOptions<D, P extends Processor = Processor> {
+  /** The processor the thread runs tasks as (its id names the thread). */
+  processor: P;
+  /** The entry script the thread runs (plain JS, loaded by URL); it calls `runDedicatedThread`. */
+  entry: URL;
+  /** The plugin's own start-up data for the entry's setup hook (structured-cloneable). */
+  data: D;
+  /** `everywhere` modules to load in the thread before it starts, by URL. */
+  modules: string[];
+  /** The main thread's `everywhere` modules by URL (the context's live map). */
+  loadedModules: Map<string, Record<string, unknown>>;
+  /** The scheduler that nested `spawn`s from the thread go to. */
+  scheduler: Scheduler;
+  /** Tasks sent ahead beyond the one running (default 64). */
+  queueAhead?: number;
+  /** How long a cancelled running task may take to stop before the thread is ended (ms; 1000). */
+  cancelGraceMs?: number;
+  /** Called once when the thread is gone, before its tasks are handed back. */
+  onLost: (thread: DedicatedThread<unknown, P>) => void;
+}
+
+/**
+ * A worker thread of its own that runs one processor's worker runtime (a GPU plugin's, which
+ * owns a heavy library there), with the scheduler's `WorkerConnection` to it. `started`
+ * resolves with the report the entry's setup hook made, once the runtime serves tasks, or
+ * rejects with the error that stopped it (the hook's, with its class and code, or a
+ * `WorkerLostError` when the thread exited first). Log events the thread relays are recorded
+ * as the processor's. Idle, it does not keep node alive.
+ */
+export class DedicatedThread<R, P extends Processor = Processor> {
+  /** The processor the thread runs tasks as. */
+  readonly proc: P;
+  /** The scheduler's connection to the thread's runtime (its executor). */
+  readonly connection: WorkerConnection;
+  /** The setup hook's report, once the runtime has started. */
+  readonly started: Promise<R>;
+  /** Set once the thread is gone: its channel closed or it exited, whichever came first. */
+  exited = false;
+  private readonly thread: Worker;
+  private readonly transport: Transport;
+  private readonly loads = new Map<number, { resolve(): void; reject(e: Error): void }>();
+  private nextReq = 1;
+
+  constructor(options: DedicatedThreadOptions<unknown, P>) {
+    const proc = options.processor;
+    this.proc = proc;
+    const channel = new MessageChannel();
+    const runningTask = new Float64Array(new SharedArrayBuffer(8));
+    const workerData: DedicatedThreadData<unknown> = {
+      worker: proc.worker,
+      port: channel.port2,
+      runningTask,
+      modules: options.modules,
+      data: options.data,
+    };
+    this.thread = new Worker(options.entry, {
+      workerData,
+      transferList: [channel.port2],
+      name: `dtask ${proc.id}`,
+    });
+    this.transport = portTransport(channel.port1);
+    this.connection = new WorkerConnection(this.transport, {
+      processor: proc,
+      scheduler: options.scheduler,
+      modules: options.loadedModules,
+      runningTask,
+      queueAhead: options.queueAhead ?? 64,
+      cancelGraceMs: options.cancelGraceMs ?? 1000,
+      terminate: () => void this.thread.terminate(),
+      onLost: () => this.gone(options),
+    });
+    let start: (r: R) => void = () => {};
+    let fail: (e: unknown) => void = () => {};
+    this.started = new Promise((resolve, reject) => {
+      start = resolve;
+      fail = reject;
+    });
+    this.started.catch(() => {});
+    this.thread.on('message', (m: DedicatedThreadReply<R>) => {
+      if (m.op === 'started') start(m.report);
+      else if (m.op === 'startFailed') fail(deserializeError(m.error));
+      else if (m.op === 'event') {
+        const { kind, time, bytes, detail } = m;
+        recordEvents([{ kind, time, bytes, detail, processor: proc.id, worker: proc.worker }]);
+      } else this.onLoad(m);
+    });
+    this.thread.on('error', (e) => fail(e));
+    this.thread.once('exit', (code) => {
+      fail(new WorkerLostError(`${proc.id} exited with code ${code} while starting`));
+      this.transport.close();
+      this.gone(options);
+    });
+    this.started.then(
+      () => this.thread.unref(),
+      () => {},
+    );
+  }
+
+  private gone(options: DedicatedThreadOptions<unknown, P>): void {
+    if (this.exited) return;
+    this.exited = true;
+    for (const [, l] of this.loads) l.reject(new WorkerLostError(`${this.proc.id} ended`));
+    this.loads.clear();
+    void this.thread.terminate();
+    options.onLost(this);
+  }
+
+  /** Loads an `everywhere` module in the thread (keeping node alive until it has). */
+  loadModule(url: string): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    const req = this.nextReq++;
+    this.thread.ref();
+    return new Promise<void>((resolve, reject) => {
+      this.loads.set(req, { resolve, reject });
+      this.thread.postMessage({ op: 'load', req, url } satisfies DedicatedThreadRequest);
+    });
+  }
+
+  private onLoad(m: Extract<DedicatedThreadReply<R>, { req: number }>): void {
+    const waiting = this.loads.get(m.req);
+    if (!waiting) return;
+    this.loads.delete(m.req);
+    if (this.loads.size === 0) this.thread.unref();
+    if (m.op === 'loaded') waiting.resolve();
+    else waiting.reject(new Error(`${this.proc.id} could not load the module: ${m.error}`));
+  }
+
+  /** Ends the thread: closes the connection (its tasks go back to the scheduler), then exits. */
+  async terminate(): Promise<void> {
+    if (this.exited) return;
+    await this.connection.close();
+    await this.thread.terminate();
+  }
+}

@@ -1,0 +1,108 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { LocalStore } from '../../chunk/local-store.js';
+import { serializeError } from '../../errors/serialize-error.js';
+import { now } from '../../log/event-log.js';
+import type { Processor } from '../../processor/processor.js';
+import { portTransport } from '../protocol/port-transport.js';
+import { importModule } from '../runtime/load-worker-module.js';
+import type { ValueAdapter } from '../runtime/value-adapter.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../runtime/worker-runtime.js';
+import type {
+  DedicatedThreadData,
+  DedicatedThreadReply,
+  DedicatedThreadRequest,
+  RelayedEvent,
+} from './dedicated-thread-protocol.js';
+
+/** What a dedicated thread's setup hook gets. */
+export interface DedicatedThreadStart<D> {
+  /** The worker (OS process) id of the processor the thread runs. */
+  readonly worker: number;
+  /** The plugin's start-up data (`DedicatedThreadOptions.data`). */
+  readonly data: D;
+  /** Relays a log event to the scheduler, recorded there as the processor's (any time). */
+  event(e: RelayedEvent): void;
+}
+
+/** What a dedicated thread's setup hook makes: the runtime's parts and the report to send. */
+export interface DedicatedThreadSetup<R> {
+  /** The processor the runtime runs tasks as (the same id as the scheduler side's). */
+  processor: Processor;
+  /** What `DedicatedThread.started` resolves with (structured-cloneable), e.g. the backend chosen. */
+  report: R;
+  /**
+   * The thread number whose task-id range tasks spawned here draw from: ids start at
+   * `(worker * 1024 + idThread) * 2 ** 32`; one no other thread of the process uses
+   * (`@dtask/gpu-tfjs`: 512 + device, `@dtask/gpujs`: 768 + device).
+   */
+  idThread: number;
+  /** Where results are kept (default: a `Map`), e.g. a store of device buffers. */
+  store?: LocalStore;
+  /** Converts values at the runtime's edges (see `ValueAdapter`). */
+  adapter?: ValueAdapter;
+}
+
+/**
+ * The entry side of a `DedicatedThread`, called once by the thread's entry script: runs
+ * `setup` (the plugin's part: load its library, pick a backend, register move rules), loads
+ * the `everywhere` modules, starts core's worker runtime on the channel the scheduler handed
+ * over and reports `setup`'s report; an error thrown on the way is reported instead, with its
+ * class and code. `everywhere` modules asked for meanwhile load once the runtime is up.
+ * Returns the runtime once it has started.
+ */
+export async function runDedicatedThread<D, R>(
+  setup: (
+    start: DedicatedThreadStart<D>,
+  ) => DedicatedThreadSetup<R> | Promise<DedicatedThreadSetup<R>>,
+): Promise<WorkerRuntime | undefined> {
+  const port = parentPort;
+  if (port === null) throw new Error('runDedicatedThread: call it in a worker thread');
+  const given = workerData as DedicatedThreadData<D>;
+  const reply = (m: DedicatedThreadReply<R>) => port.postMessage(m);
+  const early: DedicatedThreadRequest[] = [];
+  let runtime: WorkerRuntime | undefined;
+  port.on('message', (m: DedicatedThreadRequest) =>
+    runtime ? load(runtime, m, reply) : early.push(m),
+  );
+  try {
+    const made = await setup({
+      worker: given.worker,
+      data: given.data,
+      event: (e) => reply({ op: 'event', ...e, time: now() }),
+    });
+    const modules = new Map<string, Record<string, unknown>>();
+    for (const url of given.modules) modules.set(url, await importModule(url));
+    runtime = startWorkerRuntime(portTransport(given.port), {
+      worker: given.worker,
+      thread: 0,
+      processor: made.processor,
+      idBase: (given.worker * 1024 + made.idThread) * 2 ** 32,
+      runningTask: given.runningTask,
+      modules,
+      setProcessWorker: false,
+      store: made.store,
+      adapter: made.adapter,
+    });
+    for (const [url, ns] of modules) runtime.addModule(url, ns);
+    reply({ op: 'started', report: made.report });
+    for (const m of early.splice(0)) load(runtime, m, reply);
+    return runtime;
+  } catch (error) {
+    reply({ op: 'startFailed', error: serializeError(error) });
+    return undefined;
+  }
+}
+
+function load(
+  runtime: WorkerRuntime,
+  m: DedicatedThreadRequest,
+  reply: (m: DedicatedThreadReply<never>) => void,
+): void {
+  importModule(m.url).then(
+    (ns) => {
+      runtime.addModule(m.url, ns);
+      reply({ op: 'loaded', req: m.req });
+    },
+    (error) => reply({ op: 'loadFailed', req: m.req, error: String(error) }),
+  );
+}
