@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Context, ExactScope, type Plugin, RamDevice, ThreadProc, toChunk } from '../index.js';
+import {
+  Context,
+  ExactScope,
+  type Plugin,
+  RamDevice,
+  schHandle,
+  ThreadProc,
+  toChunk,
+} from '../index.js';
 import { WorkerConnection } from '../worker/connection/worker-connection.js';
 import { inMemoryTransportPair } from '../worker/protocol/in-memory-transport.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../worker/runtime/worker-runtime.js';
@@ -62,6 +70,24 @@ describe.runIf(gc)('freeing data nothing references', () => {
 
   it('a finished local task whose handle is gone is collected, though a dependent lives (getDagIds only refers to it weakly)', async () => {
     await using ctx = new Context();
+    let collected = false;
+    const watch = new FinalizationRegistry(() => {
+      collected = true;
+    });
+    const b = await (async () => {
+      const a = ctx.spawn(() => new Float64Array(10_000));
+      const b = ctx.spawn((x: Float64Array) => x.length, a);
+      watch.register(a, 'a');
+      expect(await b).toBe(10_000);
+      return b;
+    })();
+    expect(await collectUntil(() => collected)).toBe(true);
+    expect(await b).toBe(10_000);
+  });
+
+  it('the same once a task of the context has asked for a scheduler handle (the dependent keeps a weak reference)', async () => {
+    await using ctx = new Context();
+    await ctx.spawn(() => void schHandle());
     let collected = false;
     const watch = new FinalizationRegistry(() => {
       collected = true;

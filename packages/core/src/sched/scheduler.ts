@@ -28,7 +28,7 @@ import {
 } from './dispatch/slot-queue.js';
 import { takeInWhileSpawning } from './dispatch/take-in-while-spawning.js';
 import { runGuards } from './dynamic/wait-guards.js';
-import { weakInputs } from './dynamic/weak-inputs.js';
+import { keepInputs, weakInputs } from './dynamic/weak-inputs.js';
 import { DEFAULT_LINEAGE_DEPTH, noteLineage } from './faults/lineage.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { withdrawSentAhead } from './faults/withdraw-sent-ahead.js';
@@ -69,6 +69,12 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   private scheduled = false;
   /** @internal Whether to time inline tasks (only useful once there is a choice of processor). */
   learnInline = false;
+  /**
+   * @internal Set once a task of this context asks for a scheduler handle (`schHandle`): from
+   * then on a finished local task keeps weak references to its input tasks, not their ids, so
+   * `getDagIds` lists every finished upstream task that still has a handle (`keepInputs`).
+   */
+  weakUpstream = false;
 
   /** Adds (or replaces) the processor `proc`, run by `executor`. */
   addProcessor(proc: Processor, executor: Executor): ProcSlot {
@@ -436,9 +442,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     task.state = TaskState.Done;
     if (durationMs !== undefined) this.costs.recordRun(task.fn, task.args.length, durationMs);
     this.afterRun(task);
-    // A local result needs no lineage: let the inputs be collected (getDagIds still finds
-    // those with handles, through weak references).
-    task.args = weakInputs(task.args);
+    // A local result needs no lineage: let the inputs be collected (getDagIds still walks up
+    // through their ids, or weak references once a handle was asked for).
+    task.args = keepInputs(task, this.weakUpstream);
   }
 
   /** See `ExecutorSink.completeRemote`. */

@@ -28,4 +28,6 @@ export enum TaskFlags {
   Nested = 16,
   /** An argument is a chunk of one piece per processor: replaced by the piece where it is placed. */
   PieceArgs = 32,
+  /** Finished: its `args` hold its input tasks' ids in place of the tasks (weak-inputs.ts). */
+  InputIds = 64,
 }

@@ -5,8 +5,9 @@ import { forEachInput } from './weak-inputs.js';
 /**
  * The task graph the scheduler still holds, found by walking from `roots` (tasks ready,
  * running, or parked) down through dependents and up through tasks' inputs (for a finished
- * task: its lineage, or the weak references to its inputs that `weakInputs` keeps).
- * Returns every task reached by id, and edges task → its dependents.
+ * task: its lineage, or what `keepInputs` left of its inputs: weak references, or ids).
+ * Returns every task reached by id, and edges task → its dependents; `edges` also names the
+ * inputs known only by id, which `tasks` lacks.
  */
 export function walkDag(roots: Iterable<DTask<unknown>>): {
   tasks: Map<number, DTask<unknown>>;
@@ -15,10 +16,15 @@ export function walkDag(roots: Iterable<DTask<unknown>>): {
   const tasks = new Map<number, DTask<unknown>>();
   const edges = new Map<number, Set<number>>();
   const stack: DTask<unknown>[] = [];
+  const node = (id: number): Set<number> => {
+    let dependents = edges.get(id);
+    if (dependents === undefined) edges.set(id, (dependents = new Set()));
+    return dependents;
+  };
   const visit = (t: DTask<unknown>): void => {
     if (tasks.has(t.id)) return;
     tasks.set(t.id, t);
-    edges.set(t.id, new Set());
+    node(t.id);
     stack.push(t);
   };
   for (const r of roots) visit(r);
@@ -28,12 +34,16 @@ export function walkDag(roots: Iterable<DTask<unknown>>): {
       visit(d);
       edges.get(t.id)!.add(d.id);
     });
-    // Up through inputs: an unfinished task's arguments, a finished one's lineage or the weak
-    // references a finished local one keeps (finished upstream tasks that still have handles).
-    forEachInput(t.args, (a) => {
-      visit(a);
-      edges.get(a.id)!.add(t.id);
-    });
+    // Up through inputs: an unfinished task's arguments, a finished one's lineage, or what a
+    // finished local one keeps (finished upstream tasks that still have handles, or ids).
+    forEachInput(
+      t,
+      (a) => {
+        visit(a);
+        node(a.id).add(t.id);
+      },
+      (id) => node(id).add(t.id),
+    );
   }
   return { tasks, edges };
 }

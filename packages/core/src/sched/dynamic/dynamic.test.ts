@@ -66,6 +66,39 @@ describe('dynamic scheduler control', () => {
     );
   });
 
+  it('once a task has asked for a handle, getDagIds lists finished upstream tasks with handles however far up', async () => {
+    await using ctx = new Context();
+    await ctx.spawn(() => void schHandle()); // from here on, finished tasks keep weak references
+    const a = ctx.spawn((x: number) => x, 1);
+    const b = ctx.spawn((x: number) => x + 1, a);
+    const c = ctx.spawn((x: number) => x + 1, b);
+    const d = ctx.spawn((_x: number) => [...getDagIds(schHandle())], c);
+    expect(new Map(await d)).toEqual(
+      new Map([
+        [a.id, new Set([b.id])],
+        [b.id, new Set([c.id])],
+        [c.id, new Set([d.id])],
+        [d.id, new Set()],
+      ]),
+    );
+  });
+
+  it('before any handle, finished tasks keep their inputs by id: getDagIds lists those one level above the tasks it reaches', async () => {
+    await using ctx = new Context();
+    const a = ctx.spawn((x: number) => x, 1);
+    const b = ctx.spawn((x: number) => x + 1, a);
+    const c = ctx.spawn((x: number) => x + 1, b);
+    // a, b and c have finished when d asks: c is d's input, b is known to c by id only.
+    const d = ctx.spawn((_x: number) => [...getDagIds(schHandle())], c);
+    expect(new Map(await d)).toEqual(
+      new Map([
+        [b.id, new Set([c.id])],
+        [c.id, new Set([d.id])],
+        [d.id, new Set()],
+      ]),
+    );
+  });
+
   it('addThunk adds a task the handle can fetch and wait for', async () => {
     await using ctx = new Context();
     const t = ctx.spawn(async () => {

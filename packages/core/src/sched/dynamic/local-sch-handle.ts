@@ -20,6 +20,8 @@ export class LocalSchedulerHandle extends SchedulerHandle {
     readonly task: DTask<unknown>,
   ) {
     super();
+    // Dynamic control is in use: keep finished tasks' inputs walkable (weak-inputs.ts).
+    scheduler.weakUpstream = true;
   }
 
   get taskId(): number {
