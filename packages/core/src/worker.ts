@@ -7,6 +7,11 @@ export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';
+export {
+  setupWorkerPlugins,
+  type WorkerPlace,
+  workerPluginSpecs,
+} from './registry/worker-plugins.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
 export { RemoteResult } from './sched/dispatch/executor.js';
 export {

@@ -1,6 +1,7 @@
 // Spilling by conversion: past `memoryLimit`, the least recently used result tensors become
 // host typed arrays; tasks that use them again get tensors back, and the result is right.
 import { enableLogging, fetchLogs, scope } from '@dtask/core';
+import { lmdb } from '@dtask/lmdb';
 import { describe, expect, it } from 'vitest';
 import { gpuRig } from './__fixtures__/rig.js';
 import { gpu, gpuOrCpu } from './index.js';
@@ -98,5 +99,47 @@ describe.each(['wasm', 'cpu'] as const)('spilling by conversion on %s', (backend
     expect(device.every((e) => typeof e.bytes === 'number' && e.bytes > 0)).toBe(true);
     const runs = logs.filter((e) => e.kind === 'start' && e.name === 'total');
     expect(runs.map((e) => e.processor).sort()).toEqual(ran.map(([where]) => where).sort());
+  });
+
+  it('with @dtask/lmdb in the context, spilled tensors move on to disk past its memory limit and come back right', async () => {
+    // Host memory for 2 tensors in the whole process; 8 tensors, 2 kept on the device.
+    const disk = lmdb({ memoryLimit: 2 * 4 * N + 1024 });
+    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 2 * 4 * N }, 2, [disk]);
+    enableLogging();
+    fetchLogs();
+    const parts = Array.from({ length: 8 }, (_, i) => ctx.spawn(filled, N, i + 1));
+    await Promise.all(parts.map((p) => p.wait()));
+    expect(plugin.stats().spills).toBe(6); // six became host arrays...
+    // ...and the lmdb store of the TfjsProc's thread wrote those past its limit to disk (in the
+    // background; its counters are the process's, shared by its threads).
+    for (let i = 0; i < 200 && disk.stats().spills < 4; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(disk.stats().spills).toBeGreaterThanOrEqual(4);
+    expect(disk.stats().bytesOnDisk).toBeGreaterThanOrEqual(4 * 4 * N);
+    // Every part comes back right: the device reads spilled ones back from disk.
+    const [total] = (await ctx.spawn(sumAll, ...parts)) as [number];
+    expect(total).toBe(N * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8));
+    expect(disk.stats().unspills).toBeGreaterThanOrEqual(4);
+    // A CPU thread gets a spilled part's data straight from the device's store.
+    const first = await ctx.spawn(
+      { scope: scope({ thread: 2 }) },
+      (a: Float32Array) => a[7],
+      parts[0],
+    );
+    expect(first).toBe(1);
+    // The logs show both steps, by the TfjsProc: tensor → typed array, then typed array → LMDB.
+    const logs = fetchLogs().filter((e) => e.processor === 'tfjs:1:0');
+    for (let i = 0; i < 100 && !logs.some((e) => e.kind === 'unspill' && e.bytes === 4 * N); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      logs.push(...fetchLogs().filter((e) => e.processor === 'tfjs:1:0'));
+    }
+    const spills = logs.filter((e) => e.kind === 'spill');
+    const conversions = spills.filter((e) => e.detail?.includes('→ typed array'));
+    expect(conversions).toHaveLength(6);
+    // And the LMDB store's writes of those typed arrays, each with its bytes.
+    const toDisk = spills.filter((e) => e.to === 'lmdb');
+    expect(toDisk.length).toBeGreaterThanOrEqual(4);
+    expect(toDisk.every((e) => e.bytes === 4 * N)).toBe(true);
   });
 });

@@ -1,7 +1,16 @@
 import type { LocalStore } from '@dtask/core/worker';
 import type { Tensor } from '@tensorflow/tfjs';
 import type { DeviceStats } from './device-stats.js';
+import { SpilledTensor } from './spilled-tensor.js';
 import type { TensorConversions } from './tensor-conversions.js';
+
+/** An entry spilled to host memory: its data is in the host store under the same key. */
+class OnHost {
+  constructor(
+    readonly shape: number[],
+    readonly dtype: SpilledTensor['dtype'],
+  ) {}
+}
 
 /**
  * The results a TfjsProc keeps, by key (core's `LocalStore`): tensors stay tensors (its memory
@@ -10,6 +19,10 @@ import type { TensorConversions } from './tensor-conversions.js';
  * a task that uses one again gets it back as a tensor, and the scheduler is told (its
  * dependents that may run on a CPU thread then run there). A tensor is disposed when its entry
  * is deleted and no other entry holds the same tensor.
+ *
+ * Spilled data goes to the `host` store: a `Map` by default, or the store a worker-side storage
+ * plugin gave the thread (`@dtask/lmdb`'s spilling store, which moves it on to disk past its
+ * own memory limit and reads it back on use).
  */
 export class TensorStore implements LocalStore {
   private readonly entries = new Map<number, unknown>();
@@ -24,6 +37,8 @@ export class TensorStore implements LocalStore {
     private readonly memoryLimit: number,
     /** Tensors a running task uses now: never spilled from under it. */
     private readonly inUse: ReadonlySet<Tensor>,
+    /** Where spilled tensors' data is kept, by the same key. */
+    private readonly host: LocalStore = new Map<number, unknown>(),
   ) {}
 
   get size(): number {
@@ -39,7 +54,9 @@ export class TensorStore implements LocalStore {
     const v = this.entries.get(key);
     this.entries.delete(key); // most recently used goes last
     this.entries.set(key, v);
-    return v;
+    if (!(v instanceof OnHost)) return v;
+    const data = this.host.get(key) as SpilledTensor['data'];
+    return new SpilledTensor(data, v.shape, v.dtype);
   }
 
   set(key: number, value: unknown): this {
@@ -55,8 +72,14 @@ export class TensorStore implements LocalStore {
     return this;
   }
 
-  values(): IterableIterator<unknown> {
-    return this.entries.values();
+  *values(): IterableIterator<unknown> {
+    for (const v of this.entries.values()) if (!(v instanceof OnHost)) yield v;
+    yield* this.host.values();
+  }
+
+  /** The host store's back-pressure (a spilling store writing to disk past its limit). */
+  backlog(): Promise<void> | undefined {
+    return this.host.backlog?.();
   }
 
   delete(key: number): boolean {
@@ -64,6 +87,7 @@ export class TensorStore implements LocalStore {
     const v = this.entries.get(key);
     this.entries.delete(key);
     if (this.conversions.isTensor(v)) this.release(v);
+    else if (v instanceof OnHost) this.host.delete(key);
     this.report();
     return true;
   }
@@ -96,10 +120,12 @@ export class TensorStore implements LocalStore {
       if (this.tensorBytes <= this.memoryLimit) break;
       if (!this.conversions.isTensor(v) || v === keep || this.inUse.has(v)) continue;
       const bytes = this.conversions.bytesOf(v)!;
-      const host = this.conversions.spill(v);
+      const spilled = this.conversions.spill(v);
+      const onHost = new OnHost(spilled.shape, spilled.dtype);
       for (const [k, other] of this.entries) {
         if (other !== v) continue;
-        this.entries.set(k, host);
+        this.entries.set(k, onHost);
+        this.host.set(k, spilled.data, spilled.data.byteLength);
         moved.push(k);
       }
       this.holders.delete(v);

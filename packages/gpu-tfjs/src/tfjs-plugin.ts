@@ -113,6 +113,9 @@ export function tfjs(options: TfjsOptions = {}): TfjsPlugin {
       const started = slot.start<TfjsThreadData>(h, {
         processor: new TfjsProc(currentWorker(), 0),
         entry: findWorkerEntry(import.meta.url, '@dtask/gpu-tfjs'),
+        idThread: 512, // + device
+        // A worker-side storage plugin (@dtask/lmdb) takes the tensors spilled to host memory.
+        workerPlugins: true,
         data: { device: 0, backend: options.backend, memoryLimit, stats: stats.slots },
       });
       for (const key of ['gpu', 'tfjs']) {

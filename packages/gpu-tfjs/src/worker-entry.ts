@@ -15,40 +15,41 @@ import { TfjsProc } from './tfjs-proc.js';
 // Functions that travel as source text reach the API and TensorFlow.js through globals.
 (globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
 
-void runDedicatedThread<TfjsThreadData, BackendReport>(async ({ worker, data, event }) => {
-  const choice = await selectBackend(data.backend);
-  (globalThis as { tf?: unknown }).tf = choice.tf;
-  const proc = new TfjsProc(worker, data.device);
-  const stats = new DeviceStats(data.stats);
-  const conversions = new TensorConversions(choice.tf, stats, event);
-  registerTensorMoves(conversions);
-  const inUse = new Set<Tensor>();
-  const store = new TensorStore(conversions, stats, data.memoryLimit, inUse);
-  const afterTask = () => {
-    const m = choice.tf.memory();
-    stats.set('bytesOnDevice', m.numBytes);
-    stats.set('tensors', m.numTensors);
-    // While logging is on, the device's memory after each task goes to the logs as well.
-    if (dtask.isLoggingEnabled()) {
-      logEvent({
-        kind: 'device-memory',
-        time: now(),
-        processor: proc.id,
-        bytes: m.numBytes,
-        detail: `${m.numTensors} tensors on the device`,
-      });
-    }
-  };
-  return {
-    processor: proc,
-    report: {
-      backend: choice.backend,
-      module: choice.module,
-      gpu: choice.gpu,
-      skipped: [...choice.skipped],
-    },
-    idThread: 512 + data.device,
-    store,
-    adapter: tfjsAdapter(proc, conversions, inUse, afterTask),
-  };
-});
+void runDedicatedThread<TfjsThreadData, BackendReport>(
+  async ({ worker, data, event, hostStore }) => {
+    const choice = await selectBackend(data.backend);
+    (globalThis as { tf?: unknown }).tf = choice.tf;
+    const proc = new TfjsProc(worker, data.device);
+    const stats = new DeviceStats(data.stats);
+    const conversions = new TensorConversions(choice.tf, stats, event);
+    registerTensorMoves(conversions);
+    const inUse = new Set<Tensor>();
+    const store = new TensorStore(conversions, stats, data.memoryLimit, inUse, hostStore);
+    const afterTask = () => {
+      const m = choice.tf.memory();
+      stats.set('bytesOnDevice', m.numBytes);
+      stats.set('tensors', m.numTensors);
+      // While logging is on, the device's memory after each task goes to the logs as well.
+      if (dtask.isLoggingEnabled()) {
+        logEvent({
+          kind: 'device-memory',
+          time: now(),
+          processor: proc.id,
+          bytes: m.numBytes,
+          detail: `${m.numTensors} tensors on the device`,
+        });
+      }
+    };
+    return {
+      processor: proc,
+      report: {
+        backend: choice.backend,
+        module: choice.module,
+        gpu: choice.gpu,
+        skipped: [...choice.skipped],
+      },
+      store,
+      adapter: tfjsAdapter(proc, conversions, inUse, afterTask),
+    };
+  },
+);

@@ -121,6 +121,7 @@ export function gpujs(options: GpujsOptions = {}): GpujsPlugin {
       const started = slot.start<GpujsThreadData>(h, {
         processor: new GpujsProc(currentWorker(), 0),
         entry: findWorkerEntry(import.meta.url, '@dtask/gpujs'),
+        idThread: 768, // + device
         data: { device: 0, mode: options.mode, stats: stats.slots },
       });
       h.registerScopeKey('gpujs', {

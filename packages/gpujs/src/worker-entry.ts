@@ -26,7 +26,6 @@ void runDedicatedThread<GpujsThreadData, ModeReport>(async ({ worker, data }) =>
   return {
     processor: proc,
     report: choice.report,
-    idThread: 768 + data.device,
     store: new TextureStore(kernels, stats),
     adapter: gpujsAdapter(proc, kernels),
   };

@@ -147,7 +147,7 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
         diskLimit,
         policy,
         prefix: `s:${process.pid}:${counters.instance}:${host.worker}.${host.thread}:`,
-        processor: `thread:${host.worker}:${host.thread}`,
+        processor: host.processor ?? `thread:${host.worker}:${host.thread}`,
         worker: host.worker,
       });
       host.setLocalStore(workerStore);

@@ -6,9 +6,9 @@ import {
   describeValue,
   type Plugin,
   type PluginHost,
-  type PluginSpec,
   WorkerLostError,
 } from '@dtask/core';
+import { workerPluginSpecs } from '@dtask/core/worker';
 import { ThreadWorker } from './thread-worker.js';
 
 /** Options of `threads()`. */
@@ -106,15 +106,6 @@ function isString(x: unknown): x is string {
   return typeof x === 'string';
 }
 
-/** Specs of the context's plugins that have a worker side (`setupWorker`), in context order. */
-function workerSidePlugins(host: PluginHost): PluginSpec[] {
-  const specs: PluginSpec[] = [];
-  for (const p of host.context.pluginList()) {
-    if (p.spec !== undefined && typeof p.setupWorker === 'function') specs.push(p.spec);
-  }
-  return specs;
-}
-
 /** Consecutive deaths before a thread is ready after which its number is not replaced again. */
 const MAX_START_FAILURES = 3;
 
@@ -154,7 +145,7 @@ export function threads(
       execArgv: options.execArgv,
       cancelGraceMs,
       queueAhead,
-      pluginSpecs: () => workerSidePlugins(host!),
+      pluginSpecs: () => workerPluginSpecs(host!.context.pluginList()),
       linkedTo: (other) => linked.has(other),
       onLost: (w) => {
         if (workers.get(thread) !== w) return;

@@ -3,13 +3,12 @@
 // the channel the main thread handed over, links to peer runtimes, and loads `everywhere`
 // modules on request.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PluginSpec, WorkerPluginHost } from '@dtask/core';
+import type { PluginSpec } from '@dtask/core';
 import * as dtask from '@dtask/core';
 import {
-  type LocalStore,
   loadWorkerModule,
   portTransport,
-  recreatePlugin,
+  setupWorkerPlugins,
   startWorkerRuntime,
   type WorkerRuntime,
 } from '@dtask/core/worker';
@@ -38,35 +37,15 @@ parentPort!.on('message', (m: AdminRequest) => {
 });
 parentPort!.postMessage({ op: 'plugins?' } satisfies AdminReply);
 
-/** Re-creates each plugin from its spec and runs its worker side; returns the store one set. */
-async function setupPlugins(specs: PluginSpec[]): Promise<LocalStore | undefined> {
-  let store: LocalStore | undefined;
-  const host: WorkerPluginHost = {
-    worker: data.worker,
-    thread: data.thread,
-    setLocalStore: (s) => {
-      store = s;
-    },
-  };
-  for (const spec of specs) {
-    try {
-      const plugin = await recreatePlugin(spec, load);
-      await plugin.setupWorker?.(host);
-    } catch (error) {
-      // The thread still runs tasks; what the plugin adds (e.g. spilling) is missing here.
-      process.emitWarning(
-        `dtask: plugin ${spec.module} could not be set up in thread ${data.worker}:${data.thread}: ${error}`,
-      );
-    }
-  }
-  return store;
-}
-
 /** Loads the `everywhere` modules and the plugins, then starts the runtime. */
 async function start(): Promise<void> {
   const modules = new Map<string, Record<string, unknown>>();
   for (const url of data.modules) modules.set(url, await load(url));
-  const store = await setupPlugins(await pluginSpecs);
+  const store = await setupWorkerPlugins(
+    await pluginSpecs,
+    { worker: data.worker, thread: data.thread },
+    load,
+  );
   const runtime = startWorkerRuntime(portTransport(data.port), {
     worker: data.worker,
     thread: data.thread,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Plugin, type PluginHost, type PluginSpec, WorkerLostError } from '@dtask/core';
-import { topology, type WorkerConnection } from '@dtask/core/worker';
+import { type Plugin, type PluginHost, WorkerLostError } from '@dtask/core';
+import { topology, type WorkerConnection, workerPluginSpecs } from '@dtask/core/worker';
 import type { ClusterError } from '../cluster-error.js';
 import type { Hello } from '../wire/handshake.js';
 import type { Link } from '../wire/link.js';
@@ -31,20 +31,6 @@ export interface ClusterPlugin extends Plugin {
 
 /** Consecutive failed starts after which a local worker id is not replaced again. */
 const MAX_START_FAILURES = 3;
-
-/**
- * Specs of the context's plugins that have a worker side (`setupWorker`), in context order, as
- * another process re-creates them (with their `processOptions` where they give some).
- */
-function workerSidePlugins(host: PluginHost): PluginSpec[] {
-  return host.context
-    .pluginList()
-    .filter((p) => p.spec !== undefined && typeof p.setupWorker === 'function')
-    .map((p) => {
-      const { processOptions, ...spec } = p.spec as PluginSpec;
-      return processOptions === undefined ? spec : { ...spec, options: processOptions };
-    });
-}
 
 /**
  * The cluster plugin: worker processes, each running core's worker runtime as its thread 1
@@ -176,7 +162,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       .flatMap((p) => [...p.members.values()])
       .filter((m) => m !== member && m.peerAddress !== undefined && !m.link?.isClosed);
     w.join(thread, link, hello.peerAddress, {
-      specs: workerSidePlugins(host!),
+      specs: workerPluginSpecs(host!.context.pluginList(), true),
       modules: [...modules],
       peers: peers.map((m) => ({
         holder: m.proc.id,

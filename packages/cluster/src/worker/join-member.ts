@@ -2,14 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
-import type { PluginSpec, WorkerPluginHost } from '@dtask/core';
 import * as dtask from '@dtask/core';
-import {
-  type LocalStore,
-  recreatePlugin,
-  startWorkerRuntime,
-  type WorkerRuntime,
-} from '@dtask/core/worker';
+import { setupWorkerPlugins, startWorkerRuntime, type WorkerRuntime } from '@dtask/core/worker';
 import { ClusterError } from '../cluster-error.js';
 import { type Address, formatAddress, parseAddress } from '../wire/address.js';
 import type { AdminFromWorker, AdminToWorker } from '../wire/admin.js';
@@ -98,7 +92,7 @@ export async function joinMember(
 
   const modules = new Map<string, Record<string, unknown>>();
   for (const url of urls) modules.set(url, await loadModule(url));
-  const store = await setupPlugins(specs, worker, thread);
+  const store = await setupWorkerPlugins(specs, { worker, thread }, loadModule);
   // Outgoing peer links are made before the runtime serves: a task sent at once may need them.
   // A peer that cannot be reached (it died meanwhile) is left out: the scheduler is told which
   // links exist, and results of the others come through it.
@@ -133,27 +127,6 @@ export async function joinMember(
   await beforeReady?.(worker);
   link.sendAdmin({ op: 'ready', peers: outgoing.map(([h]) => h) } satisfies AdminFromWorker);
   return { link, runtime, worker };
-}
-
-/** Re-creates each plugin from its spec and runs its worker side; returns the store one set. */
-async function setupPlugins(
-  specs: PluginSpec[],
-  worker: number,
-  thread: number,
-): Promise<LocalStore | undefined> {
-  let store: LocalStore | undefined;
-  const host: WorkerPluginHost = { worker, thread, setLocalStore: (s) => (store = s) };
-  for (const spec of specs) {
-    try {
-      const plugin = await recreatePlugin(spec, loadModule);
-      await plugin.setupWorker?.(host);
-    } catch (error) {
-      process.emitWarning(
-        `dtask: plugin ${spec.module} could not be set up in thread ${worker}:${thread}: ${error}`,
-      );
-    }
-  }
-  return store;
 }
 
 function admin(runtime: WorkerRuntime, link: Link, m: AdminToWorker): void {

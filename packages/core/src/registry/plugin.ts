@@ -89,6 +89,11 @@ export interface WorkerPluginHost {
   /** The thread number within that worker. */
   readonly thread: number;
   /**
+   * The id of the processor the worker runs tasks as when it is not `thread:<worker>:<thread>`
+   * (a device's dedicated thread, e.g. `tfjs:1:0`); for log events.
+   */
+  readonly processor?: string;
+  /**
    * Gives the worker runtime the store it keeps its results in (default: a `Map`). The last
    * call wins; the runtime clears the store when it shuts down.
    */

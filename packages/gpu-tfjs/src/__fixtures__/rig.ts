@@ -1,6 +1,6 @@
 // Shared set-up of the gpu-tfjs tests: a context with two CPU threads and one TfjsProc on a
 // backend that loads here (wasm or cpu), closed after each test.
-import { Context } from '@dtask/core';
+import { Context, type Plugin } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { afterEach } from 'vitest';
 import { type TfjsOptions, type TfjsPlugin, tfjs } from '../index.js';
@@ -18,10 +18,17 @@ export interface GpuRig {
   plugin: TfjsPlugin;
 }
 
-/** A ready context with `threads({ count })` (default 2) and `tfjs(options)` (default wasm). */
-export async function gpuRig(options: TfjsOptions = {}, count = 2): Promise<GpuRig> {
+/**
+ * A ready context with `threads({ count })` (default 2), `tfjs(options)` (default wasm) and the
+ * `more` plugins after them.
+ */
+export async function gpuRig(
+  options: TfjsOptions = {},
+  count = 2,
+  more: Plugin[] = [],
+): Promise<GpuRig> {
   const plugin = tfjs({ backend: 'wasm', ...options });
-  const ctx = new Context({ plugins: [threads({ count }), plugin] });
+  const ctx = new Context({ plugins: [threads({ count }), plugin, ...more] });
   open.add(ctx);
   await ctx.ready();
   return { ctx, plugin };

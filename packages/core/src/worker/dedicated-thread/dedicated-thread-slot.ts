@@ -2,6 +2,7 @@ import { UnsupportedError } from '../../errors/errors.js';
 import { logEvent, now } from '../../log/event-log.js';
 import type { Processor } from '../../processor/processor.js';
 import type { PluginHost } from '../../registry/plugin.js';
+import { workerPluginSpecs } from '../../registry/worker-plugins.js';
 import { DedicatedThread } from './dedicated-thread.js';
 
 /** What a `DedicatedThreadSlot` needs besides each start's options. */
@@ -22,6 +23,13 @@ export interface DedicatedThreadStartOptions<D, P extends Processor> {
   entry: URL;
   /** The plugin's start-up data for the entry's setup hook. */
   data: D;
+  /** The thread number of the thread's task ids (see `DedicatedThreadOptions.idThread`). */
+  idThread: number;
+  /**
+   * Whether the thread re-creates the context's worker-side plugins (e.g. `@dtask/lmdb`, whose
+   * spilling store becomes `DedicatedThreadStart.hostStore`); default false.
+   */
+  workerPlugins?: boolean;
 }
 
 /**
@@ -45,15 +53,21 @@ export class DedicatedThreadSlot<R, P extends Processor = Processor> {
   }
 
   /**
-   * Starts the thread (at once: the plugin may register scope keys meanwhile) and, once it has
-   * started, adds its processor to the context and logs the report.
+   * Starts the thread (a microtask later, once the plugins added with this one are in the context;
+   * the plugin may register scope keys meanwhile) and, once it has started, adds its processor to
+   * the context and logs the report.
    * @throws UnsupportedError when the thread cannot start (`startFailed` says why); it is ended.
    */
   async start<D>(host: PluginHost, options: DedicatedThreadStartOptions<D, P>): Promise<R> {
     this.host = host;
     for (const url of host.context.modules.keys()) this.modules.push(url);
+    // The plugins listed after this one in the context's `plugins` are added by then, so the
+    // thread re-creates them too (e.g. @dtask/lmdb listed after a GPU plugin).
+    await Promise.resolve();
+    const { workerPlugins, ...thread } = options;
     const t = new DedicatedThread<R, P>({
-      ...options,
+      ...thread,
+      plugins: workerPlugins ? workerPluginSpecs(host.context.pluginList()) : [],
       modules: [...this.modules],
       loadedModules: host.context.modules,
       scheduler: host.context.scheduler,

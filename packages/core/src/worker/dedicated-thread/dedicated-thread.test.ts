@@ -31,7 +31,12 @@ function tiny(fail = false) {
     name: 'tiny',
     async setup(host) {
       const processor = new TinyProc(currentWorker());
-      await slot.start(host, { processor, entry, data: { fail, counters: counters.slots } });
+      await slot.start(host, {
+        processor,
+        entry,
+        idThread: 1000,
+        data: { fail, counters: counters.slots },
+      });
     },
     loadModule: (url) => slot.loadModule(url),
     close: () => slot.close(),

@@ -3,6 +3,7 @@ import { WorkerLostError } from '../../errors/errors.js';
 import { deserializeError } from '../../errors/serialize-error.js';
 import { recordEvents } from '../../log/event-log.js';
 import type { Processor } from '../../processor/processor.js';
+import type { PluginSpec } from '../../registry/plugin.js';
 import type { Scheduler } from '../../sched/scheduler.js';
 import { WorkerConnection } from '../connection/worker-connection.js';
 import { portTransport } from '../protocol/port-transport.js';
@@ -21,6 +22,14 @@ export interface DedicatedThreadOptions<D, P extends Processor = Processor> {
   entry: URL;
   /** The plugin's own start-up data for the entry's setup hook (structured-cloneable). */
   data: D;
+  /**
+   * The thread number whose task-id range tasks spawned in the thread draw from: ids start at
+   * `(worker * 1024 + idThread) * 2 ** 32`; one no other thread of the process uses
+   * (`@dtask/gpu-tfjs`: 512 + device, `@dtask/gpujs`: 768 + device).
+   */
+  idThread: number;
+  /** Worker-side plugins to re-create in the thread (default none; see `DedicatedThreadStart.hostStore`). */
+  plugins?: PluginSpec[];
   /** `everywhere` modules to load in the thread before it starts, by URL. */
   modules: string[];
   /** The main thread's `everywhere` modules by URL (the context's live map). */
@@ -64,6 +73,9 @@ export class DedicatedThread<R, P extends Processor = Processor> {
     const runningTask = new Float64Array(new SharedArrayBuffer(8));
     const workerData: DedicatedThreadData<unknown> = {
       worker: proc.worker,
+      processor: proc.id,
+      idThread: options.idThread,
+      plugins: options.plugins ?? [],
       port: channel.port2,
       runningTask,
       modules: options.modules,

@@ -3,8 +3,9 @@ import type { LocalStore } from '../../chunk/local-store.js';
 import { serializeError } from '../../errors/serialize-error.js';
 import { now } from '../../log/event-log.js';
 import type { Processor } from '../../processor/processor.js';
+import { setupWorkerPlugins } from '../../registry/worker-plugins.js';
 import { portTransport } from '../protocol/port-transport.js';
-import { importModule } from '../runtime/load-worker-module.js';
+import { importModule, loadWorkerModule } from '../runtime/load-worker-module.js';
 import type { ValueAdapter } from '../runtime/value-adapter.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../runtime/worker-runtime.js';
 import type {
@@ -20,6 +21,12 @@ export interface DedicatedThreadStart<D> {
   readonly worker: number;
   /** The plugin's start-up data (`DedicatedThreadOptions.data`). */
   readonly data: D;
+  /**
+   * The store a re-created worker-side plugin gave (`DedicatedThreadStartOptions.workerPlugins`),
+   * e.g. `@dtask/lmdb`'s spilling store, which keeps host memory under its limit by moving
+   * entries to disk; undefined when none did. A setup that returns no `store` runs with it.
+   */
+  readonly hostStore: LocalStore | undefined;
   /** Relays a log event to the scheduler, recorded there as the processor's (any time). */
   event(e: RelayedEvent): void;
 }
@@ -30,12 +37,6 @@ export interface DedicatedThreadSetup<R> {
   processor: Processor;
   /** What `DedicatedThread.started` resolves with (structured-cloneable), e.g. the backend chosen. */
   report: R;
-  /**
-   * The thread number whose task-id range tasks spawned here draw from: ids start at
-   * `(worker * 1024 + idThread) * 2 ** 32`; one no other thread of the process uses
-   * (`@dtask/gpu-tfjs`: 512 + device, `@dtask/gpujs`: 768 + device).
-   */
-  idThread: number;
   /** Where results are kept (default: a `Map`), e.g. a store of device buffers. */
   store?: LocalStore;
   /** Converts values at the runtime's edges (see `ValueAdapter`). */
@@ -65,9 +66,15 @@ export async function runDedicatedThread<D, R>(
     runtime ? load(runtime, m, reply) : early.push(m),
   );
   try {
+    const hostStore = await setupWorkerPlugins(
+      given.plugins,
+      { worker: given.worker, thread: given.idThread, processor: given.processor },
+      (url) => loadWorkerModule(url, given.processor),
+    );
     const made = await setup({
       worker: given.worker,
       data: given.data,
+      hostStore,
       event: (e) => reply({ op: 'event', ...e, time: now() }),
     });
     const modules = new Map<string, Record<string, unknown>>();
@@ -76,11 +83,11 @@ export async function runDedicatedThread<D, R>(
       worker: given.worker,
       thread: 0,
       processor: made.processor,
-      idBase: (given.worker * 1024 + made.idThread) * 2 ** 32,
+      idBase: (given.worker * 1024 + given.idThread) * 2 ** 32,
       runningTask: given.runningTask,
       modules,
       setProcessWorker: false,
-      store: made.store,
+      store: made.store ?? hostStore,
       adapter: made.adapter,
     });
     for (const [url, ns] of modules) runtime.addModule(url, ns);

@@ -12,5 +12,5 @@ await runDedicatedThread(({ worker, data, event }) => {
   const counters = new SharedCounters(['runs'], data.counters);
   globalThis.tinyDevice = { count: () => counters.add('runs') };
   event({ kind: 'tiny-setup', bytes: 3, detail: 'set up' });
-  return { processor: new TinyProc(worker), report: { greeting: 'hello' }, idThread: 1000 };
+  return { processor: new TinyProc(worker), report: { greeting: 'hello' } };
 });
