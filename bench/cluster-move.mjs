@@ -3,7 +3,9 @@
 // against a raw copy of 64 MiB from another process over a loopback TCP socket into one buffer
 // (rawProcessCopyMs), and against the older in-process stream figure (rawTcpCopyMs). The same
 // case as bench/cluster.mjs's move row, without the Dask side, to measure the transport.
-//   node bench/cluster-move.mjs [--rounds=5]
+//   node bench/cluster-move.mjs [--rounds=15]
+// A raw copy's time swings between about 35 and 65 ms on the 2-core VM (its median over 5
+// rounds moved by a third from run to run), so each figure is a median of 15 rounds.
 // Prints a table and writes bench/results/cluster-move.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,7 +36,7 @@ const settle = async () => {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsFile = join(here, 'results', 'cluster-move.json');
-const { rounds } = parseFlags();
+const { rounds } = parseFlags(process.argv.slice(2), 15);
 const BYTES = 64 * 1024 * 1024;
 
 async function time(fn) {

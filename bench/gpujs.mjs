@@ -12,35 +12,22 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { fixed, median, parseFlags, Results, table } from './shared.mjs';
+import {
+  fixed,
+  matrix,
+  median,
+  parseFlags,
+  plainMatmul,
+  plainPipeline,
+  Results,
+  table,
+} from './shared.mjs';
 
 const { quick, rounds, check } = parseFlags(process.argv.slice(2), 3);
 const sizes = quick ? [256, 512] : [1024, 2048];
 const STAGES = 8;
 const GPUJS = new URL('../packages/gpujs/dist/index.js', import.meta.url);
 const part = process.env.GPUJS_BENCH_PART; // set in the child processes
-
-const matrix = (n, seed) => Float32Array.from({ length: n * n }, (_, i) => ((i * seed) % 13) / 13);
-
-function plainMatmul(a, b, n) {
-  const c = new Float32Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < n; k++) {
-      const aik = a[i * n + k];
-      const row = k * n;
-      const out = i * n;
-      for (let j = 0; j < n; j++) c[out + j] += aik * b[row + j];
-    }
-  }
-  return c;
-}
-
-/** STAGES of x ↦ sqrt(|x·1.5 − 0.25|). */
-function plainPipeline(x) {
-  let y = x;
-  for (let s = 0; s < STAGES; s++) y = y.map((v) => Math.sqrt(Math.abs(v * 1.5 - 0.25)));
-  return y;
-}
 
 /**
  * Median of `rounds` after a warm-up (which compiles the kernels). A 2048² matmul takes 15-35 s
@@ -106,6 +93,15 @@ async function direct(mode) {
     for (const t of made) t.delete?.();
     return r;
   });
+  // The same, each intermediate texture kept until all rounds end: what dtask does while the
+  // user's dropped task handles wait for a garbage collection (their results are freed then).
+  const kept = [];
+  out[`pipeline ${STAGES}×${n}², intermediates kept`] = await time(() => {
+    let y = x;
+    for (let s = 0; s < STAGES - 1; s++) kept.push((y = piped(y)));
+    return last(y);
+  });
+  for (const t of kept) t.delete?.();
   return out;
 }
 
@@ -138,7 +134,7 @@ async function viaDtask(mode) {
     let y = x;
     for (let s = 0; s < STAGES - 1; s++) y = ctx.spawn(piped, y);
     const got = await ctx.spawn(last, y);
-    const want = plainPipeline(x);
+    const want = plainPipeline(x, STAGES);
     const worst = want.reduce((m, v, i) => Math.max(m, Math.abs(v - got[i])), 0);
     if (worst > 1e-3) throw new Error(`dtask gpujs ${mode}: pipeline error ${worst}`);
   }
@@ -168,7 +164,7 @@ for (const n of sizes) {
 }
 const big = sizes[sizes.length - 1];
 const x = matrix(big, 3);
-note(`pipeline ${STAGES}×${big}²`, 'plain JS', 'cpu', await time(() => plainPipeline(x)));
+note(`pipeline ${STAGES}×${big}²`, 'plain JS', 'cpu', await time(() => plainPipeline(x, STAGES)));
 
 function child(kind, mode) {
   const out = execFileSync(
@@ -203,8 +199,14 @@ for (const mode of (process.env.GPUJS_BENCH_MODES ?? 'headlessgl,cpu').split(','
   const label = `${mode}${/\(a GPU\)/.test(first) ? ' (GPU)' : ' (not a GPU)'}`;
   const di = child('direct', mode);
   for (const w of Object.keys(di)) {
+    if (w.endsWith('intermediates kept')) continue;
     note(w, 'gpu.js direct', label, di[w]);
+    const keptMs = di[`${w}, intermediates kept`];
+    if (keptMs !== undefined) note(w, 'gpu.js direct, keeping intermediates', label, keptMs);
     note(w, 'dtask GpujsProc', label, d[w], di[w]);
+    if (keptMs !== undefined) {
+      rows.push([w, '  the same, vs keeping', label, fixed(d[w], 1), fixed(d[w] / keptMs, 2)]);
+    }
   }
   console.log(`stats after the dtask runs: ${JSON.stringify(d.stats)}`);
 }

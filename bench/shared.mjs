@@ -1,4 +1,5 @@
-// What the benchmark drivers share: flags, medians, plain-text tables and results files.
+// What the benchmark drivers share: flags, medians, plain-text tables, results files, raw
+// copy baselines and the GPU benchmarks' inputs and plain-JS references.
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
@@ -59,6 +60,31 @@ export function table(head, rows) {
 export const int = (x) => Math.round(x).toLocaleString('en-US');
 /** A number with `d` decimals. */
 export const fixed = (x, d = 2) => x.toFixed(d);
+
+/** An n×n float32 matrix of small repeating values (the GPU benchmarks' inputs). */
+export const matrix = (n, seed) =>
+  Float32Array.from({ length: n * n }, (_, i) => ((i * seed) % 13) / 13);
+
+/** Plain JS matmul of two n×n Float32Arrays: the i-k-j loop, one thread. */
+export function plainMatmul(a, b, n) {
+  const c = new Float32Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < n; k++) {
+      const aik = a[i * n + k];
+      const row = k * n;
+      const out = i * n;
+      for (let j = 0; j < n; j++) c[out + j] += aik * b[row + j];
+    }
+  }
+  return c;
+}
+
+/** The GPU benchmarks' elementwise pipeline in plain JS: `stages` of x ↦ sqrt(|x·1.5 − 0.25|). */
+export function plainPipeline(x, stages) {
+  let y = x;
+  for (let s = 0; s < stages; s++) y = y.map((v) => Math.sqrt(Math.abs(v * 1.5 - 0.25)));
+  return y;
+}
 
 /**
  * Medians by workload and runner, written to `bench/results/<name>.json` with the date:
