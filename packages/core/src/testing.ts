@@ -7,6 +7,11 @@ export {
   type FakeProcessorOptions,
   fakeProcessorPlugin,
 } from './testing/fake-processor.js';
+export {
+  type DeviceValues,
+  type LocalStoreConformanceOptions,
+  localStoreConformance,
+} from './testing/local-store-conformance.js';
 export { type ProcessorUnderTest, processorConformance } from './testing/processor-conformance.js';
 export { type ProbeOp, processorProbe } from './testing/processor-probe.js';
 export { type RandomDagsSetup, randomDags } from './testing/random-dags.js';

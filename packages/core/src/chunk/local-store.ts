@@ -28,7 +28,9 @@ export interface LocalStore<K = number> {
   set(key: K, value: unknown, bytes?: number): unknown;
   /**
    * The values held in memory now (not those moved elsewhere, which are copies sharing no
-   * buffer with anything). The runtime uses it to tell whether a buffer is still in use.
+   * buffer with anything), and any the store still reads in the background (a write to disk
+   * in flight, even of a deleted entry). The runtime uses it to tell whether a buffer is still
+   * in use.
    */
   values(): IterableIterator<unknown>;
   /** Removes and frees the entry under `key`; true if there was one. */

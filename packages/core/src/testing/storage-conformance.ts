@@ -3,7 +3,7 @@ import { Buffer } from 'node:buffer';
 import { MAX_STORAGE_KEY_LENGTH, type StorageDevice } from '../chunk/storage-device.js';
 import { StorageError } from '../chunk/storage-error.js';
 import { ArgumentError } from '../errors/errors.js';
-import { storageSamples } from './storage-samples.js';
+import { assertSameValue, storageSamples } from './storage-samples.js';
 
 /**
  * The parts of a test runner the conformance suite uses; vitest's and `node:test`'s
@@ -326,16 +326,6 @@ async function expectStorageError(call: () => unknown, code: string, what: strin
       return true;
     },
   );
-}
-
-function typeName(value: unknown): string {
-  if (value === null || typeof value !== 'object') return typeof value;
-  return Buffer.isBuffer(value) ? 'Buffer' : (value.constructor?.name ?? 'Object');
-}
-
-function assertSameValue(got: unknown, expected: unknown, what: string): void {
-  assert.equal(typeName(got), typeName(expected), `${what} comes back as the same type`);
-  assert.deepStrictEqual(got, expected, `${what} comes back with the same contents`);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 
 /** A kind of value the storage conformance suite round-trips, each under its own key. */
@@ -101,3 +102,17 @@ export const storageSamples: readonly StorageSample[] = [
     ],
   },
 ];
+
+function typeName(value: unknown): string {
+  if (value === null || typeof value !== 'object') return typeof value;
+  return Buffer.isBuffer(value) ? 'Buffer' : (value.constructor?.name ?? 'Object');
+}
+
+/**
+ * Asserts that a stored sample came back with the same type and contents (the conformance
+ * kits' check; not part of the package's exports).
+ */
+export function assertSameValue(got: unknown, expected: unknown, what: string): void {
+  assert.equal(typeName(got), typeName(expected), `${what} comes back as the same type`);
+  assert.deepStrictEqual(got, expected, `${what} comes back with the same contents`);
+}
