@@ -71,7 +71,7 @@ export function localStoreConformance(
     for (const sample of storageSamples) {
       test(`gives back ${sample.label} with their type and contents`, (store) => {
         const values = sample.make();
-        values.forEach((v, i) => store.set(i + 1, v, sizeOf(v)));
+        for (let i = 0; i < values.length; i++) store.set(i + 1, values[i], sizeOf(values[i]));
         assert.equal(store.size, values.length);
         const expected = sample.make();
         for (let i = 0; i < values.length; i++) {
