@@ -10,7 +10,7 @@ describe('runCounterStep', () => {
   it('counts exactly across one piece per thread', async () => {
     await ctx.ready();
     const result = await runCounterStep(ctx, 1234);
-    expect(result).toMatchObject({ increments: 1234, total: 1234 });
+    expect(result).toMatchObject({ increments: 1234, total: 1234, rebuilt: [] });
     expect(result.pieces).toBeGreaterThanOrEqual(2);
   });
 });

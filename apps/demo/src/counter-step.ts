@@ -11,6 +11,11 @@ export interface CounterResult {
   total: number;
   /** How many pieces (threads) held part of the count. */
   pieces: number;
+  /**
+   * Processors whose piece was lost with its worker during the step and made again empty (the
+   * count it held is gone, so `total` falls short by it); empty when none was.
+   */
+  rebuilt: string[];
 }
 
 /** Makes `increments` increments of 1 on a per-thread shard of `context` and reduces them. */
@@ -37,7 +42,8 @@ export async function runCounterStep(context: Context, increments: number): Prom
       (piece: { n: number }) => piece.n,
       (a: number, b: number) => a + b,
     );
-    return { increments, total, pieces: counter.processors.length };
+    const rebuilt = counter.rebuilt().map((p) => p.id);
+    return { increments, total, pieces: counter.processors.length, rebuilt };
   } finally {
     counter.release();
   }

@@ -14,7 +14,10 @@ export function summaryLines(r: JobResult): string[] {
     `gpu: ${r.gpu.batches} batches of ${r.gpu.length} values, summed on ${[...new Set(r.gpu.summedOn)].join(', ')}, total ${r.gpu.total === r.gpu.expected ? 'exact' : 'WRONG'}; ${r.gpuBackend.split('\n')[0]}`,
     `gpu.js: ${r.kernels.n}² matmul within ${r.kernels.relativeError.toExponential(1)} of plain JS, scale→relu kept on the device, summed on ${r.kernels.sumOn} ${Math.abs(r.kernels.sum - r.kernels.expectedSum) <= 1e-3 * (1 + Math.abs(r.kernels.expectedSum)) ? 'as expected' : 'WRONG'}; ${r.kernelMode.split('\n')[0]}`,
     `spill: working set ${kib(r.spill.workingSetBytes)}, spilled ${kib(r.spill.bytesSpilled)}, read back ${kib(r.spill.bytesUnspilled)}, sum ${r.spill.sum === r.spill.expectedSum ? 'exact' : 'WRONG'}`,
-    `counter: ${r.counter.total} of ${r.counter.increments} over ${r.counter.pieces} pieces`,
+    `counter: ${r.counter.total} of ${r.counter.increments} over ${r.counter.pieces} pieces` +
+      (r.counter.rebuilt.length > 0
+        ? ` (lost with their worker and rebuilt empty: ${r.counter.rebuilt.join(', ')})`
+        : ''),
     `processors: ${[...r.processors].map(([p, n]) => `${p} ${n}`).join(', ')} (tasks each)`,
     `moved: ${r.moved.count} times, ${kib(r.moved.bytes)} between processors`,
     `time: ${(r.ms / 1000).toFixed(2)} s`,

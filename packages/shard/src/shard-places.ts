@@ -1,4 +1,4 @@
-import { ArgumentError, OSProc, type Processor } from '@dtask/core';
+import { ArgumentError, OSProc, type Processor, ThreadProc } from '@dtask/core';
 
 /** Where a shard puts its pieces (Dagger's `shard` keywords). */
 export interface ShardPlaces {
@@ -74,14 +74,16 @@ export function checkPlaces(places: ShardPlaces, available: readonly Processor[]
 
 /**
  * The processors that should hold a piece now, given the context's processors: `procs` as
- * given; else one per thread (`perThread`) or the first processor (by id) of each worker,
- * limited to `workers` when given.
+ * given; else one per thread (`perThread`) or the first thread (by id) of each worker, limited
+ * to `workers` when given. Only threads (`ThreadProc`s) get a piece that way, as in Dagger: a
+ * device processor of the worker (a GPU plugin's) gets one only when `procs` names it.
  */
 export function placesNow(places: ShardPlaces, available: readonly Processor[]): Processor[] {
   if (places.procs !== undefined) return [...places.procs];
   const wanted = places.workers;
   const inWorkers = available
     .filter((p) => {
+      if (p.kind !== ThreadProc.kind) return false;
       const w = workerOf(p);
       return w !== undefined && (wanted === undefined || wanted.includes(w));
     })

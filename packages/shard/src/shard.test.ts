@@ -16,6 +16,7 @@ import {
   ThreadProc,
   WorkerLostError,
 } from '@dtask/core';
+import { FakeProcessor, fakeProcessorPlugin } from '@dtask/core/testing';
 import { threads } from '@dtask/threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reduceShard, Shard, shard } from './index.js';
@@ -101,6 +102,23 @@ describe('shard on threads', () => {
     // The convenience method is spawn with the shard first.
     expect(await s.spawn({ name: 'alias' }, tasks.addInto, 2)).toBe(one.id);
     expect([...(await s.fetch()).values()][0]?.total).toBe(3);
+  });
+
+  it("a worker's other processors (a device's, here a fake one) get a piece only when procs names them", async () => {
+    const device = new FakeProcessor({ worker: 1, defaultEnabled: true }); // 'fake:1:…' sorts first
+    const ctx = new Context({ plugins: [threads({ count: 2 }), fakeProcessorPlugin([device])] });
+    open.push(ctx);
+    await ctx.ready();
+    const ids = (s: Shard<unknown>) => s.processors.map((p) => p.id);
+    expect(ids(shard(() => ({ total: 0 }), { context: ctx }))).toEqual(['thread:1:1']);
+    expect(ids(shard(() => ({ total: 0 }), { context: ctx, perThread: true }))).toEqual([
+      'thread:1:1',
+      'thread:1:2',
+      'thread:1:3',
+    ]);
+    expect(ids(shard(() => ({ total: 0 }), { context: ctx, procs: [device] }))).toEqual([
+      device.id,
+    ]);
   });
 
   it('tasks spawned while the pieces are being made wait for them; a failed piece fails its tasks', async () => {
