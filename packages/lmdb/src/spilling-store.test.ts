@@ -126,6 +126,49 @@ describe('SpillingStore', () => {
     expect(counters.memory).toBeLessThanOrEqual(1500);
   });
 
+  it('never writes out a value a running task holds: its changes in place are kept', async () => {
+    // Room for one 64-byte value: storing a second spills the least recently used.
+    const { store: s } = await store({ memoryLimit: 100 });
+    const piece = { n: 0, pad: 'x'.repeat(40) };
+    s.set(1, piece, 64);
+    const used = s.get(1) as typeof piece; // a task starts with it...
+    s.hold(1);
+    s.set(2, bytes(64, 2), 64); // ...another result comes in meanwhile (an await, a 2nd input)
+    used.n = 5; // ...and the task changes it in place
+    await s.flush();
+    expect(s.location(1)).toBe('memory');
+    expect(s.get(1)).toBe(used);
+    s.unhold(1);
+    // Released, it may leave memory again, and comes back with the change.
+    s.set(3, bytes(64, 3), 64);
+    s.set(4, bytes(64, 4), 64);
+    await s.flush();
+    expect(s.location(1)).toBe('disk');
+    expect((s.get(1) as typeof piece).n).toBe(5);
+    // Holds nest, and unhold of an absent key does nothing.
+    s.hold(1);
+    s.hold(1);
+    s.unhold(1);
+    s.set(5, bytes(64, 5), 64);
+    await s.flush();
+    expect(s.location(1)).toBe('memory');
+    s.unhold(99);
+  });
+
+  it('a value held while it is being written stays in memory once the write is done', async () => {
+    const { store: s } = await store({ memoryLimit: 100 });
+    const piece = { n: 0, pad: 'y'.repeat(40) };
+    s.set(1, piece, 64);
+    s.set(2, bytes(64, 2), 64); // 1 is being written now
+    expect(s.location(1)).toBe('spilling');
+    s.hold(1);
+    piece.n = 7; // after the write took its bytes
+    await s.flush();
+    expect(s.location(1)).toBe('memory');
+    expect(s.get(1)).toBe(piece);
+    expect((s.get(1) as typeof piece).n).toBe(7);
+  });
+
   it('keeps values it cannot write (functions, class instances) in memory', async () => {
     const { store: s } = await store({ memoryLimit: 1 });
     class Point {

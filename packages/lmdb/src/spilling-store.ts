@@ -47,6 +47,8 @@ interface Entry<K> extends RecencyNode {
   touched: boolean;
   /** Deleted while being spilled: its disk copy is removed once the write is done. */
   deleted: boolean;
+  /** Running tasks using its value now (`hold`): while above 0, it is never spilled. */
+  holds: number;
 }
 
 /**
@@ -63,6 +65,8 @@ interface Entry<K> extends RecencyNode {
  * - A spill that would pass `diskLimit`, or that LMDB refuses (disk or map full), does not
  *   happen: the entry stays in memory, intact; `spillFailures` counts it and a warning says
  *   what to do (once per store).
+ * - A value a running task holds (`hold`, until `unhold`) is never written out: the task may
+ *   change it in place or keep it across an await, and a copy on disk would lose that.
  * - Values that cannot be written (functions, class instances, shared memory) stay in memory.
  * - `delete` frees the entry wherever it is; `values()` also yields values whose writes are
  *   in flight, so the runtime never transfers (detaches) a buffer LMDB is still reading.
@@ -133,6 +137,7 @@ export class SpillingStore<K = number> implements LocalStore<K> {
       location: 'memory',
       touched: false,
       deleted: false,
+      holds: 0,
       older: undefined,
       newer: undefined,
       listed: false,
@@ -160,6 +165,24 @@ export class SpillingStore<K = number> implements LocalStore<K> {
     }
     entry.value = undefined;
     return true;
+  }
+
+  /**
+   * A running task uses the value under `key` (see `LocalStore.hold`): it stays in memory, as
+   * this very object, until as many `unhold`s. An entry being written when it is held stays in
+   * memory once the write is done.
+   */
+  hold(key: K): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    entry.holds++;
+    if (entry.location === 'spilling') entry.touched = true;
+  }
+
+  /** Ends one `hold(key)`. */
+  unhold(key: K): void {
+    const entry = this.entries.get(key);
+    if (entry !== undefined && entry.holds > 0) entry.holds--;
   }
 
   /** Removes every entry. */
@@ -212,10 +235,10 @@ export class SpillingStore<K = number> implements LocalStore<K> {
     let tries = this.entries.size;
     while (entry !== undefined && this.over() && tries-- > 0) {
       const next = lru ? entry.newer : entry.older;
-      if (entry !== keep) this.spill(entry);
+      if (entry !== keep && entry.holds === 0) this.spill(entry);
       entry = next as Entry<K> | undefined;
     }
-    if (keep?.listed && this.over()) this.spill(keep);
+    if (keep?.listed && keep.holds === 0 && this.over()) this.spill(keep);
   }
 
   /** True while the bytes in memory, less those being written out, pass the limit. */

@@ -51,6 +51,15 @@ export interface LocalStore<K = number> {
    * task may run there). Called once, when the runtime starts.
    */
   onMovedToHost?(listener: (keys: readonly number[]) => void): void;
+  /**
+   * Optional, for a store that moves entries away (a spilling store): the value under `key` is
+   * in use by a running task from now until `unhold(key)`. The task may change it in place
+   * (an in-place write, a shard's piece) or hold it across an `await`, so the store keeps that
+   * very object in memory and never writes it out meanwhile. Holds of one key nest.
+   */
+  hold?(key: K): void;
+  /** Ends one `hold(key)`; the entry may move away again. Nothing happens for an absent key. */
+  unhold?(key: K): void;
 }
 
 /** The store a worker runtime uses when no plugin supplies one: a plain `Map`. */
