@@ -10,8 +10,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { cluster } from '@dtask/cluster';
 import { Context, scope } from '@dtask/core';
 import {
@@ -21,18 +19,12 @@ import {
   parseFlags,
   rawProcessCopyMs,
   rawTcpCopyMs,
+  settle,
   table,
 } from './shared.mjs';
 
-// Between rounds the main process collects its dropped task handles, so the workers free the
-// 64 MiB results of earlier rounds (otherwise they pile up there and later rounds run 2-3x
-// slower while memory grows). Outside the timed part.
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc');
-const settle = async () => {
-  collect();
-  await new Promise((resolve) => setTimeout(resolve, 50));
-};
+// Between rounds the main process collects its dropped task handles (settle), so the workers
+// free the 64 MiB results of earlier rounds. Outside the timed part.
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsFile = join(here, 'results', 'cluster-move.json');

@@ -4,7 +4,10 @@
 // thread. The ratio dtask / direct is the scheduler's overhead (task dispatch, moving the typed
 // arrays in and the result out of the worker thread). The direct runs are made in a child
 // process of their own (`--direct=<backend>`): headless-gl (webgl) loads in one thread per
-// process, so the TfjsProc's thread and a direct user cannot share one.
+// process, so the TfjsProc's thread and a direct user cannot share one. Before each round a
+// garbage collection frees the last round's results (dtask frees a result once its dropped
+// handle is collected); the pipeline is also timed directly keeping its intermediates until
+// the round ends, as dtask does, besides disposing each at once.
 //   node bench/gpu.mjs [--quick] [--rounds=3] [--check]
 //   GPU_BENCH_BACKENDS=tensorflow,webgl,wasm,cpu node bench/gpu.mjs   (default: tensorflow,webgl,wasm)
 // cpu is left out by default: a 2048² matmul takes ~30 s on it. --quick: 256², 512². webgl
@@ -23,6 +26,7 @@ import {
   plainMatmul,
   plainPipeline,
   Results,
+  settle,
   table,
 } from './shared.mjs';
 
@@ -39,6 +43,7 @@ async function time(f, n = rounds) {
   await f(); // warm-up
   const ms = [];
   for (let r = 0; r < n; r++) {
+    await settle(); // the last round's dropped handles go, and their tensors with them
     const t = performance.now();
     await f();
     ms.push(performance.now() - t);
@@ -111,20 +116,17 @@ async function measureDirect(tf) {
     await y.data();
     y.dispose();
   });
-  // The same, each intermediate kept until all rounds end: what dtask does while the user's
-  // dropped task handles wait for a garbage collection (their results are freed then).
-  const kept = [];
+  // The same, each intermediate kept until the round ends: what dtask does, whose results are
+  // freed when the dropped task handles are collected (between rounds here).
   out[`pipeline ${STAGES}×${sizes[0]}², intermediates kept`] = await time(async () => {
-    let y = tf.tensor1d(x);
-    kept.push(y);
+    const kept = [tf.tensor1d(x)];
     for (let s = 0; s < STAGES; s++) {
-      const prev = y;
-      y = tf.tidy(() => prev.mul(1.5).sub(0.25).abs().sqrt());
-      kept.push(y);
+      const prev = kept.at(-1);
+      kept.push(tf.tidy(() => prev.mul(1.5).sub(0.25).abs().sqrt()));
     }
-    await y.data();
+    await kept.at(-1).data();
+    for (const t of kept) t.dispose();
   });
-  for (const t of kept) t.dispose();
   return out;
 }
 

@@ -2,7 +2,9 @@
 // gpu.js mode that starts here, three ways: as dtask tasks on a GpujsProc (the gpujs() plugin's
 // worker thread), with gpu.js used directly on one thread, and in plain JS on one thread. The
 // ratio dtask / direct is the scheduler's overhead (task dispatch, moving the typed arrays in
-// and the result out of the worker thread).
+// and the result out of the worker thread). Before each round a garbage collection frees the
+// last round's results (dtask frees a result once its dropped handle is collected); the
+// pipeline is also timed directly keeping its intermediate textures until the round ends.
 //   node bench/gpujs.mjs [--quick] [--rounds=3] [--check]        (xvfb-run -a for headlessgl)
 //   GPUJS_BENCH_MODES=headlessgl,webasm,cpu node bench/gpujs.mjs  (default: headlessgl,cpu)
 // Each mode runs in child processes of its own (headless-gl loads in one thread per process).
@@ -20,6 +22,7 @@ import {
   plainMatmul,
   plainPipeline,
   Results,
+  settle,
   table,
 } from './shared.mjs';
 
@@ -37,6 +40,7 @@ async function time(f, size = 0) {
   await f();
   const ms = [];
   for (let r = 0; r < (size >= 2048 ? 1 : rounds); r++) {
+    await settle(); // the last round's dropped handles go, and their textures with them
     const t = performance.now();
     await f();
     ms.push(performance.now() - t);
@@ -93,15 +97,16 @@ async function direct(mode) {
     for (const t of made) t.delete?.();
     return r;
   });
-  // The same, each intermediate texture kept until all rounds end: what dtask does while the
-  // user's dropped task handles wait for a garbage collection (their results are freed then).
-  const kept = [];
+  // The same, each intermediate texture kept until the round ends: what dtask does, whose
+  // results are freed when the dropped task handles are collected (between rounds here).
   out[`pipeline ${STAGES}×${n}², intermediates kept`] = await time(() => {
     let y = x;
+    const kept = [];
     for (let s = 0; s < STAGES - 1; s++) kept.push((y = piped(y)));
-    return last(y);
+    const r = last(y);
+    for (const t of kept) t.delete?.();
+    return r;
   });
-  for (const t of kept) t.delete?.();
   return out;
 }
 

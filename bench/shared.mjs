@@ -6,6 +6,8 @@ import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /**
  * `--quick`, `--rounds=N` (default `defaultRounds`), `--check`, and `--warmup=N` for a benchmark
@@ -60,6 +62,23 @@ export function table(head, rows) {
 export const int = (x) => Math.round(x).toLocaleString('en-US');
 /** A number with `d` decimals. */
 export const fixed = (x, d = 2) => x.toFixed(d);
+
+let gc;
+
+/**
+ * A full garbage collection, then 50 ms for what it released to be freed (outside the timed
+ * part of a round). Between rounds it lets dtask free the results of the last round's dropped
+ * task handles (freed when the handles are collected), as a long run does in time; without
+ * it later rounds find earlier rounds' results still held (in workers, on a device).
+ */
+export async function settle() {
+  if (gc === undefined) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc');
+  }
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 /** An n×n float32 matrix of small repeating values (the GPU benchmarks' inputs). */
 export const matrix = (n, seed) =>
