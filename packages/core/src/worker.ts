@@ -61,8 +61,5 @@ export { INLINE_RESULT_BYTES } from './worker/protocol/protocol.js';
 export type { Transport } from './worker/protocol/transport.js';
 export { loadWorkerModule } from './worker/runtime/load-worker-module.js';
 export type { ValueAdapter } from './worker/runtime/value-adapter.js';
-export {
-  startWorkerRuntime,
-  WorkerRuntime,
-  type WorkerRuntimeOptions,
-} from './worker/runtime/worker-runtime.js';
+export { startWorkerRuntime, WorkerRuntime } from './worker/runtime/worker-runtime.js';
+export type { WorkerRuntimeOptions } from './worker/runtime/worker-runtime-options.js';
