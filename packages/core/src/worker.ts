@@ -14,10 +14,8 @@ export {
 } from './registry/worker-plugins.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
 export { RemoteResult } from './sched/dispatch/executor.js';
-export {
-  WorkerConnection,
-  type WorkerConnectionOptions,
-} from './worker/connection/worker-connection.js';
+export { WorkerConnection } from './worker/connection/worker-connection.js';
+export type { WorkerConnectionOptions } from './worker/connection/worker-connection-options.js';
 export {
   DedicatedThread,
   type DedicatedThreadOptions,
