@@ -14,10 +14,8 @@ export {
 } from './registry/worker-plugins.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
 export { RemoteResult } from './sched/dispatch/executor.js';
-export {
-  WorkerConnection,
-  type WorkerConnectionOptions,
-} from './worker/connection/worker-connection.js';
+export { WorkerConnection } from './worker/connection/worker-connection.js';
+export type { WorkerConnectionOptions } from './worker/connection/worker-connection-options.js';
 export {
   DedicatedThread,
   type DedicatedThreadOptions,
@@ -61,8 +59,5 @@ export { INLINE_RESULT_BYTES } from './worker/protocol/protocol.js';
 export type { Transport } from './worker/protocol/transport.js';
 export { loadWorkerModule } from './worker/runtime/load-worker-module.js';
 export type { ValueAdapter } from './worker/runtime/value-adapter.js';
-export {
-  startWorkerRuntime,
-  WorkerRuntime,
-  type WorkerRuntimeOptions,
-} from './worker/runtime/worker-runtime.js';
+export { startWorkerRuntime, WorkerRuntime } from './worker/runtime/worker-runtime.js';
+export type { WorkerRuntimeOptions } from './worker/runtime/worker-runtime-options.js';

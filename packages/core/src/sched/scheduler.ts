@@ -1,23 +1,21 @@
 import { isChunk } from '../chunk/chunk.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
-import { InputLostError } from '../errors/errors.js';
-import { logEvent, loggingState, now } from '../log/index.js';
+import { loggingState } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
 import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
-import { callInFrame, outsideFrames } from '../task/frame.js';
+import { outsideFrames } from '../task/frame.js';
 import type { TaskOptions } from '../task/options.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { cancelTask, watchSignal } from './completion/cancel-task.js';
-import { chunkOfTask } from './completion/chunk-of-task.js';
+import { fetchChunkOf } from './completion/chunk-of-task.js';
+import { failTask } from './completion/fail-task.js';
 import { checkpoint, restoreOrRun } from './completion/restore-checkpoint.js';
 import { addDependent, failTree, notifyListeners } from './completion/settle.js';
 import { DEVICE_FAILED, keepOnDevice } from './completion/store-on-device.js';
 import { takeHome } from './completion/take-home.js';
 import type { Executor, ExecutorSink, RemoteResult } from './dispatch/executor.js';
-import { inputIds } from './dispatch/input-ids.js';
-import { isThenable } from './dispatch/is-thenable.js';
-import { logMoves } from './dispatch/log-moves.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
+import { runInline } from './dispatch/run-inline.js';
 import { sendAhead } from './dispatch/send-ahead.js';
 import {
   hasIdleWorker,
@@ -27,12 +25,13 @@ import {
   releaseSlot,
 } from './dispatch/slot-queue.js';
 import { takeInWhileSpawning } from './dispatch/take-in-while-spawning.js';
+import { liveTasks } from './dynamic/dag-walk.js';
 import { runGuards } from './dynamic/wait-guards.js';
 import { keepInputs, weakInputs } from './dynamic/weak-inputs.js';
 import { DEFAULT_LINEAGE_DEPTH, noteLineage } from './faults/lineage.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
-import { withdrawSentAhead } from './faults/withdraw-sent-ahead.js';
-import { recoverLostTasks } from './faults/worker-lost.js';
+import { tasksLost } from './faults/tasks-lost.js';
+import { logSettled, logSpawn, logStart } from './log-task-events.js';
 import { admitFunction } from './placement/admit.js';
 import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
 import { CandidateSlots } from './placement/candidate-slots.js';
@@ -41,7 +40,8 @@ import { CostModel } from './placement/cost-model.js';
 import type { LocalClosures } from './placement/local-closure.js';
 import type { ProcSlot } from './placement/proc-slot.js';
 import { addSlot, removeSlot } from './placement/slot-set.js';
-import { restorePieces, takePieces } from './placement/take-pieces.js';
+import { restorePieces } from './placement/take-pieces.js';
+import { waitForPieces } from './placement/wait-for-pieces.js';
 import { pendingTaskOf } from './ready/pending-task-of.js';
 import { ReadyQueue } from './ready/ready-queue.js';
 
@@ -61,7 +61,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   storageDevice: (name: string) => StorageDevice | undefined = () => undefined;
   /** Compute processors of the context, in order of addition. */
   slots: ProcSlot[] = [];
-  private readonly ready = new ReadyQueue<DTask<unknown>>();
+  /** @internal Tasks ready to be placed, in order. */
+  readonly ready = new ReadyQueue<DTask<unknown>>();
   /** @internal Slots by processor id (removed ones too, until their tasks finish). */
   readonly slotById = new Map<string, ProcSlot>();
   /** Tasks handed to a non-inline executor or awaiting a promise, for cancel/halt/getDagIds. */
@@ -100,19 +101,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early = false): void {
     if (task.state !== TaskState.Queued) return; // cancelled while held by a task queue
     task.state = TaskState.Pending;
-    if (loggingState.enabled) {
-      // Read twice (here and below), so a one-shot iterable becomes an array.
-      if (extraDeps !== undefined && !Array.isArray(extraDeps)) extraDeps = [...extraDeps];
-      const inputs = inputIds(task, extraDeps as unknown[] | undefined);
-      logEvent({
-        kind: 'spawn',
-        time: now(),
-        task: task.id,
-        name: task.options.name,
-        worker: 1,
-        inputs,
-      });
-    }
+    if (loggingState.enabled) extraDeps = logSpawn(task, extraDeps);
     let waiting = 0;
     let failed: DTask<unknown> | undefined;
     const o = task.options;
@@ -183,7 +172,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     else if (--task.waiting === 0) this.makeReady(task);
   }
 
-  private failFromUpstream(task: DTask<unknown>, upstream: DTask<unknown>): void {
+  /** @internal Fails `task` (and its dependents) because its input `upstream` failed. */
+  failFromUpstream(task: DTask<unknown>, upstream: DTask<unknown>): void {
     failTree(task, upstream.value, (t) => this.finished(t), upstream);
   }
 
@@ -295,7 +285,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       const candidates = this.candidates(task);
       slot = candidates.length === 1 ? candidates[0] : chooseSlot(task, candidates, this.costs);
       if (typeof task.fn !== 'function') pinResultToFunctionChunk(task);
-      if ((task.flags & TaskFlags.PieceArgs) !== 0 && this.waitForPieces(task, slot.proc)) return;
+      if ((task.flags & TaskFlags.PieceArgs) !== 0 && waitForPieces(this, task, slot.proc)) return;
     } catch (error) {
       this.fail(task, error);
       return;
@@ -324,33 +314,6 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.start(task, slot);
   }
 
-  /**
-   * Gives `task` the pieces `proc` holds of its per-processor chunks (`takePieces`); true when
-   * it must first wait for pieces still being made (it is placed again once they exist).
-   */
-  private waitForPieces(task: DTask<unknown>, proc: Processor): boolean {
-    // Ends: `takePieces` lists only unfinished tasks, which `link` answers with 1 or -1 (the
-    // loop goes round again only if they all finished in between).
-    for (;;) {
-      const making = takePieces(task, proc);
-      if (making === undefined) return false;
-      let waiting = 0;
-      for (const upstream of making) {
-        const linked = this.link(task, upstream);
-        if (linked === -1) {
-          this.failFromUpstream(task, upstream);
-          return true;
-        }
-        waiting += linked;
-      }
-      if (waiting > 0) {
-        task.state = TaskState.Pending;
-        task.waiting = waiting;
-        return true;
-      }
-    }
-  }
-
   /** @internal Hands a placed task to its executor (its estimate is already in `slot.load`). */
   start(task: DTask<unknown>, slot: ProcSlot): void {
     task.state = TaskState.Running;
@@ -360,17 +323,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       slot.inFlight += task.options.occupancy ?? 1;
       slot.sentLoad += task.estimate;
     }
-    if (loggingState.enabled) {
-      logEvent({
-        kind: 'start',
-        time: now(),
-        task: task.id,
-        name: task.options.name,
-        processor: slot.proc.id,
-        worker: slot.proc.worker,
-      });
-      logMoves(task, slot.proc);
-    }
+    if (loggingState.enabled) logStart(task, slot.proc);
     if (typeof task.options.restore === 'function') restoreOrRun(this, task, slot);
     else this.run(task, slot);
   }
@@ -378,51 +331,13 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** @internal */
   run(task: DTask<unknown>, slot: ProcSlot): void {
     if (task.state !== TaskState.Running) return;
-    if (slot.executor.inline) this.runInline(task, slot);
+    if (slot.executor.inline) runInline(this, task, slot);
     else {
       this.running.add(task);
       slot.executor.run(task, slot.proc, this);
       if (task.dependents !== undefined && slot.executor.acceptsPending)
         sendAhead(this, task, slot);
     }
-  }
-
-  private runInline(task: DTask<unknown>, slot: ProcSlot): void {
-    const args = this.resolveArgs(task, slot.proc);
-    if (!Array.isArray(args)) {
-      this.running.add(task);
-      args.then(
-        (a) => this.callInline(task, a),
-        (error) =>
-          InputLostError.isInstance(error)
-            ? this.lost([task], error, true)
-            : this.fail(task, error),
-      );
-      return;
-    }
-    this.callInline(task, args);
-  }
-
-  private callInline(task: DTask<unknown>, args: unknown[]): void {
-    if (task.state !== TaskState.Running) return;
-    const timed = this.learnInline;
-    const t0 = timed ? performance.now() : 0;
-    let result: unknown;
-    try {
-      result = callInFrame(task, task.fn as Function, args);
-    } catch (error) {
-      this.fail(task, error);
-      return;
-    }
-    if (isThenable(result)) {
-      this.running.add(task);
-      (result as PromiseLike<unknown>).then(
-        (v) => this.complete(task, v, timed ? performance.now() - t0 : undefined),
-        (e) => this.fail(task, e),
-      );
-      return;
-    }
-    this.complete(task, result, timed ? performance.now() - t0 : undefined);
   }
 
   /** See `ExecutorSink.resolveArgs`. */
@@ -461,17 +376,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** See `ExecutorSink.fail`. */
   fail(task: DTask<unknown>, error: unknown): void {
-    if (task.state >= TaskState.Done) return;
-    this.running.delete(task);
-    failTree(task, error, (t) => {
-      // Dependents sent ahead wait on a worker for an input that will never come: take them
-      // back. Silently: a cancel would arm the kill of a worker busy with another task.
-      if (t !== task && (t.flags & TaskFlags.SentAhead) !== 0) {
-        this.running.delete(t);
-        if (t.proc) this.slotById.get(t.proc.id)?.executor.withdraw?.(t);
-      }
-      this.finished(t);
-    });
+    failTask(this, task, error);
   }
 
   /**
@@ -485,16 +390,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** See `ExecutorSink.lost`. */
   lost(tasks: Iterable<DTask<unknown>>, reason: unknown, byUs = false): void {
-    this.losses++;
-    const list = [...tasks];
-    const withdrawn = withdrawSentAhead(this, list);
-    for (const t of list.concat(withdrawn)) {
-      if ((t.flags & TaskFlags.Counted) === 0) continue;
-      t.flags &= ~TaskFlags.Counted;
-      releaseSlot(this, t);
-    }
-    recoverLostTasks(this, list, reason, byUs);
-    recoverLostTasks(this, withdrawn, reason, true);
+    tasksLost(this, tasks, reason, byUs);
   }
 
   private afterRun(task: DTask<unknown>): void {
@@ -511,8 +407,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.finished(task);
   }
 
-  /** Bookkeeping once `task` is settled: frees its slot share and wakes waiters. */
-  private finished(task: DTask<unknown>): void {
+  /** @internal Bookkeeping once `task` is settled: frees its slot share and wakes waiters. */
+  finished(task: DTask<unknown>): void {
     const extra = task.extra;
     if (extra?.unlisten) {
       extra.unlisten();
@@ -523,16 +419,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       task.flags &= ~TaskFlags.Counted;
       releaseSlot(this, task);
     }
-    if (loggingState.enabled) {
-      logEvent({
-        kind: task.state === TaskState.Done ? 'finish' : 'fail',
-        time: now(),
-        task: task.id,
-        name: task.options.name,
-        processor: task.proc?.id,
-        worker: task.proc?.worker,
-      });
-    }
+    if (loggingState.enabled) logSettled(task);
     notifyListeners(task);
   }
 
@@ -544,9 +431,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** See `TaskOwner.fetchChunk`. A task that returned a `Chunk` gives that chunk. */
   fetchChunk(task: DTask<unknown>): Promise<unknown> {
-    if (task.state === TaskState.Failed) return Promise.reject(task.value);
-    if (isChunk(task.value)) return Promise.resolve(task.value);
-    return Promise.resolve(chunkOfTask(task));
+    return fetchChunkOf(task);
   }
 
   /** See `TaskOwner.cancel` and `cancelTask`. */
@@ -556,10 +441,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** Tasks the scheduler holds now (plus `extra`), as roots for walking the graph. */
   liveTasks(extra?: DTask<unknown>): DTask<unknown>[] {
-    const roots: DTask<unknown>[] = [...this.ready, ...this.running];
-    for (const slot of this.slots) roots.push(...slot.backlog);
-    if (extra) roots.push(extra);
-    return roots.filter((t) => t.state < TaskState.Done || t === extra);
+    return liveTasks(this, extra);
   }
 
   /** See `TaskOwner.guardWait`. */

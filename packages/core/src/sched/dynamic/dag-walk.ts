@@ -1,5 +1,7 @@
 import type { DTask } from '../../task/dtask.js';
+import { TaskState } from '../../task/task-state.js';
 import { forEachDependent } from '../completion/settle.js';
+import type { Scheduler } from '../scheduler.js';
 import { forEachInput } from './weak-inputs.js';
 
 /**
@@ -65,4 +67,15 @@ export function isDownstream(from: DTask<unknown>, target: DTask<unknown>): bool
     if (found) return true;
   }
   return false;
+}
+
+/**
+ * Tasks `s` holds now (ready, running, or parked in a processor's backlog) that have not
+ * settled, plus `extra`: the roots `walkDag` starts from for `getDagIds`.
+ */
+export function liveTasks(s: Scheduler, extra?: DTask<unknown>): DTask<unknown>[] {
+  const roots: DTask<unknown>[] = [...s.ready, ...s.running];
+  for (const slot of s.slots) roots.push(...slot.backlog);
+  if (extra) roots.push(extra);
+  return roots.filter((t) => t.state < TaskState.Done || t === extra);
 }

@@ -1,18 +1,14 @@
 import type { Chunk } from '../../chunk/chunk.js';
-import { ArgumentError, InputLostError, WorkerLostError } from '../../errors/errors.js';
+import { InputLostError, WorkerLostError } from '../../errors/errors.js';
 import { deserializeError, serializeError } from '../../errors/serialize-error.js';
 import type { Processor } from '../../processor/processor.js';
 import { type Executor, type ExecutorSink, RemoteResult } from '../../sched/dispatch/executor.js';
-import type { Scheduler } from '../../sched/scheduler.js';
 import type { DTask } from '../../task/dtask.js';
-import { runWithFrame, ScopedFrame } from '../../task/frame.js';
-import { mergeOptions } from '../../task/options.js';
-import { makeTask } from '../../task/spawn-task.js';
-import { TaskFlags, TaskState } from '../../task/task-state.js';
+import { TaskState } from '../../task/task-state.js';
 import { FunctionDecoder, FunctionEncoder } from '../function-travel/function-ref.js';
 import { Batcher } from '../protocol/batcher.js';
-import { describeLent, type LentChunk } from '../protocol/lent-chunk.js';
-import { fromPlainOptions, toPlainOptions } from '../protocol/plain-options.js';
+import type { LentChunk } from '../protocol/lent-chunk.js';
+import { toPlainOptions } from '../protocol/plain-options.js';
 import {
   type ArgRefs,
   type DoneRecord,
@@ -24,47 +20,14 @@ import { Requests } from '../protocol/requests.js';
 import { applyReturnedArgs } from '../protocol/returned-args.js';
 import type { Transport } from '../protocol/transport.js';
 import { transferablesOf } from '../runtime/hand-over.js';
+import { HeldResults, type ResultKey } from './held-results.js';
 import { LogRelay } from './log-relay.js';
-import { hasTaskOrChunkArgs, inputsBeingMade, planArgs } from './outgoing-args.js';
+import { NestedTasks } from './nested-tasks.js';
+import { hasTaskOrChunkArgs } from './outgoing-args.js';
+import { PlannedSends } from './planned-sends.js';
 import { serveDynamic } from './serve-dynamic.js';
 import { unsendableArgument } from './unsendable-argument.js';
-
-/** What the scheduler knows about where a remote result is. */
-interface ResultKey {
-  connection: WorkerConnection;
-  key: number;
-}
-
-/** Options of a `WorkerConnection`. */
-export interface WorkerConnectionOptions {
-  /** The processor the runtime on the other end runs tasks as. */
-  processor: Processor;
-  /** The scheduler that nested `spawn`s from the worker go to. */
-  scheduler: Scheduler;
-  /** Tasks sent ahead per processor beyond the one running (keeps the worker busy). */
-  queueAhead?: number;
-  /** Modules to resolve functions that travel by name (`everywhere`), by specifier. */
-  modules?: Map<string, Record<string, unknown>>;
-  /** Called when the connection closes or breaks, before in-flight tasks are handed back. */
-  onLost?: (connection: WorkerConnection, reason: unknown) => void;
-  /**
-   * Ends the worker by force (e.g. `Worker.terminate`). Used when a cancelled task has not
-   * stopped within `cancelGraceMs`; that kill does not count against the task limit.
-   */
-  terminate?: () => void;
-  /** How long a cancelled running task may take to stop before its worker is ended (ms). */
-  cancelGraceMs?: number;
-  /** The runtime's `runningTask` memory (see `WorkerRuntimeOptions`): names a crash's culprit. */
-  runningTask?: Float64Array;
-  /**
-   * Whether the runtime on the other end has a peer link to the runtime behind `other`, so it
-   * can take `other`'s results directly; when it has none they come through this thread.
-   * Default: linked to none. Plugins that start workers say which of their own are linked
-   * (`@dtask/threads`: all its threads; `@dtask/cluster`: the worker processes that have linked
-   * to each other); a worker in a thread of its own (a GPU processor's) has no peers.
-   */
-  linkedTo?: (other: WorkerConnection) => boolean;
-}
+import type { WorkerConnectionOptions } from './worker-connection-options.js';
 
 /**
  * The scheduler's side of one worker runtime: an `Executor` that sends tasks there in batches,
@@ -83,13 +46,10 @@ export class WorkerConnection implements Executor {
   private readonly decoder: FunctionDecoder;
   /** Tasks sent and not yet reported, by id. */
   readonly inFlight = new Map<number, DTask<unknown>>();
-  /** Tasks placed here that wait for inputs before being sent, with their current attempt. */
-  private readonly planning = new Map<DTask<unknown>, object>();
-  /** Tasks spawned from inside the worker, by id (until the worker drops its handles). */
-  private readonly proxied = new Map<number, DTask<unknown>>();
-  /** Chunks lent to `meta` tasks there, by (negative) key, until the worker drops them. */
-  private readonly lent = new Map<number, Chunk<unknown>>();
-  private lastLent = 0;
+  /** Sends tasks that take tasks or chunks, once their inputs are planned (and have come). */
+  private readonly planned: PlannedSends;
+  /** Tasks spawned from inside the worker, and chunks lent to its `meta` tasks. */
+  private readonly nested: NestedTasks;
   private sink: ExecutorSink | undefined;
   private closed = false;
   /** Cancelled tasks whose worker has not acknowledged the cancel yet. */
@@ -105,8 +65,8 @@ export class WorkerConnection implements Executor {
   private sentBatches = 0;
   /** Set when we close it ourselves: losses then do not count as kills. */
   private closing = false;
-  private readonly released: number[] = [];
-  private readonly finalizer = new FinalizationRegistry<number>((key) => this.release(key));
+  /** The results the worker holds: where they are, and their release. */
+  private readonly held: HeldResults;
   /** The worker's logs and clock (see `LogRelay`). */
   readonly logs: LogRelay;
 
@@ -135,6 +95,9 @@ export class WorkerConnection implements Executor {
     this.logs = new LogRelay(this.out, this.processor);
     const modules = options.modules ?? new Map();
     this.decoder = new FunctionDecoder((m) => modules.get(m));
+    this.held = new HeldResults(this.out, this.isLost);
+    this.planned = new PlannedSends(this, (task, args, refs) => this.send(task, args, refs));
+    this.nested = new NestedTasks(options.scheduler, this.decoder, this.out);
     transport.onMessage((batch) => {
       for (const m of batch as FromWorker[]) this.handle(m);
       this.updateRef();
@@ -161,10 +124,6 @@ export class WorkerConnection implements Executor {
 
   /** Whether results held by this worker are gone (it closed or died). */
   private readonly isLost = (): boolean => this.closed;
-  /** Keys of results the runtime moved from device to host memory (`movedToHost`). */
-  private readonly inHost = new Set<number>();
-  private readonly isInHost = (key: unknown): boolean =>
-    this.inHost.size > 0 && this.inHost.has((key as ResultKey).key);
 
   /**
    * Keeps the process alive exactly while something waits on this worker: a task in flight
@@ -204,61 +163,7 @@ export class WorkerConnection implements Executor {
       return;
     }
     // A copy: the task keeps its inputs (its lineage).
-    this.sendPlanned(task, task.args.slice(), undefined, sink);
-  }
-
-  /**
-   * Plans the arguments at `indices` (see `planArgs`) and sends the task once those being
-   * brought here have come. References are planned again after such a wait: meanwhile a
-   * result may have started moving here, or have been dropped by its holder. And after a
-   * wait, an input still being made on the worker could finish, and let go of a small
-   * result, before this task's message arrives there: the task then waits for it here first.
-   * (Regression: tasks sent ahead waited forever for such inputs, when another input was on
-   * its way here, or on a storage device of this thread.)
-   */
-  private sendPlanned(
-    task: DTask<unknown>,
-    args: unknown[],
-    indices: readonly number[] | undefined,
-    sink: ExecutorSink,
-    again = false,
-  ): void {
-    const plan = planArgs(task, this, args, indices);
-    if (plan.lost >= 0) {
-      // Its holder died after this task was placed: recompute the input, then run again.
-      const i = plan.lost;
-      sink.lost(
-        [task],
-        new InputLostError(`Input ${i} of task #${task.id} was lost with its worker`),
-        true,
-      );
-      return;
-    }
-    const made = again && plan.waits === undefined ? inputsBeingMade(task, plan.refs) : undefined;
-    const waits = plan.waits ?? (made?.length ? made.map(settled) : undefined);
-    if (waits === undefined) {
-      this.send(task, args, plan.refs);
-      return;
-    }
-    const attempt = {};
-    this.planning.set(task, attempt);
-    const refs = plan.refs?.map(([i]) => i) ?? [];
-    const current = () => this.planning.get(task) === attempt && this.planning.delete(task);
-    Promise.all(waits).then(
-      () => {
-        // Withdrawn, cancelled or placed again meanwhile; or failed.
-        if (!current() || task.state !== TaskState.Running) return;
-        if (this.closed) {
-          // The worker died while the inputs came: place the task again elsewhere.
-          sink.lost([task], new WorkerLostError(`Worker ${this.holder} is gone`), true);
-          return;
-        }
-        this.sendPlanned(task, args, refs, sink, true);
-      },
-      (error) => {
-        if (current()) sink.fail(task, error);
-      },
-    );
+    this.planned.plan(task, task.args.slice(), undefined, sink);
   }
 
   /** See `ArgTarget.linked`: a worker of the same scheduler (whose ids other contexts reuse). */
@@ -277,9 +182,7 @@ export class WorkerConnection implements Executor {
 
   /** See `ArgTarget.lend`. */
   lend(chunk: Chunk<unknown>): LentChunk {
-    const key = --this.lastLent;
-    this.lent.set(key, chunk);
-    return describeLent(key, chunk);
+    return this.nested.lend(chunk);
   }
 
   /** See `WorkerConnectionOptions.linkedTo`. */
@@ -329,13 +232,13 @@ export class WorkerConnection implements Executor {
   }
 
   withdraw(task: DTask<unknown>): void {
-    this.planning.delete(task);
+    this.planned.forget(task);
     if (this.inFlight.delete(task.id) && !this.closed)
       this.out.push({ op: 'withdraw', id: task.id });
   }
 
   cancel(task: DTask<unknown>): void {
-    this.planning.delete(task);
+    this.planned.forget(task);
     if (!this.inFlight.delete(task.id) || this.closed) return;
     this.out.push({ op: 'cancel', id: task.id });
     // The worker acknowledges a cancel when it gets to it; a task that blocks its thread
@@ -377,18 +280,6 @@ export class WorkerConnection implements Executor {
     return answer;
   }
 
-  private release(key: number): void {
-    if (this.closed) return;
-    if (this.inHost.size > 0) this.inHost.delete(key);
-    this.released.push(key);
-    if (this.released.length === 1) {
-      queueMicrotask(() => {
-        const keys = this.released.splice(0);
-        if (!this.closed && keys.length > 0) this.out.push({ op: 'release', keys });
-      });
-    }
-  }
-
   // ------------------------------------------------------------------ incoming
 
   private handle(m: FromWorker): void {
@@ -422,20 +313,17 @@ export class WorkerConnection implements Executor {
         this.requests.reject(m.req, m.error);
         return;
       case 'spawn':
-        this.onSpawn(m);
+        this.nested.spawn(m);
         return;
       case 'fetchTask':
       case 'waitTask':
-        this.onTaskQuery(m);
+        this.nested.query(m);
         return;
       case 'cancelTask':
-        this.proxied.get(m.id)?.cancel();
+        this.nested.cancel(m.id);
         return;
       case 'releaseTask':
-        for (const id of m.ids) {
-          if (id < 0) this.lent.delete(id);
-          else this.proxied.delete(id);
-        }
+        this.nested.release(m.ids);
         return;
       case 'logs':
         this.logs.onLogs(m.events);
@@ -444,7 +332,7 @@ export class WorkerConnection implements Executor {
         this.logs.onClock(m.t0, m.t1, m.mono, m.machine);
         return;
       case 'movedToHost':
-        for (const key of m.keys) this.inHost.add(key);
+        this.held.movedToHost(m.keys);
         return;
       case 'dynamic':
         serveDynamic(m, this.inFlight.get(m.task), this.options.scheduler, this.decoder, this.out);
@@ -456,14 +344,14 @@ export class WorkerConnection implements Executor {
     if (this.cancelling.size > 0) this.cancelling.delete(id);
     const task = this.inFlight.get(id);
     if (!task) {
-      if (!inline) this.release(id);
+      if (!inline) this.held.release(id);
       return;
     }
     this.inFlight.delete(id);
     // Copy-out (returned-args.ts): written arguments go home before dependents are released.
     const failed = args === undefined ? undefined : applyReturnedArgs(task, args);
     if (failed !== undefined) {
-      if (!inline) this.release(id);
+      if (!inline) this.held.release(id);
       this.sink?.fail(task, failed);
       return;
     }
@@ -479,53 +367,10 @@ export class WorkerConnection implements Executor {
       key,
       this.isLost,
       () => this.fetch(id, true),
-      this.isInHost,
+      this.held.isInHost,
     );
-    this.finalizer.register(task, id);
+    this.held.releaseWith(task, id);
     this.sink?.completeRemote(task, result, ms);
-  }
-
-  private onSpawn(m: Extract<FromWorker, { op: 'spawn' }>): void {
-    const scheduler = this.options.scheduler;
-    let fn: Function;
-    try {
-      fn = this.decoder.decode(m.fn);
-    } catch (error) {
-      fn = () => {
-        throw error;
-      };
-    }
-    const extra: DTask<unknown>[] = [];
-    for (const [index, id] of m.taskArgs ?? []) {
-      const dep = this.proxied.get(id);
-      if (!dep) continue;
-      if (index >= 0) m.args[index] = dep;
-      else extra.push(dep);
-    }
-    const inherited = fromPlainOptions(m.inherited);
-    const options = mergeOptions(inherited, fromPlainOptions(m.options));
-    const task = runWithFrame(new ScopedFrame(undefined, inherited, undefined), () =>
-      makeTask(scheduler, m.id, fn, m.args, options, inherited),
-    );
-    task.flags |= TaskFlags.Nested;
-    this.proxied.set(m.id, task);
-    scheduler.submit(task, extra.length > 0 ? extra : undefined);
-  }
-
-  private onTaskQuery(m: Extract<FromWorker, { op: 'fetchTask' | 'waitTask' }>): void {
-    const task = m.id < 0 ? this.lent.get(m.id) : this.proxied.get(m.id);
-    if (!task) {
-      const error = new ArgumentError(`Task #${m.id} is not known to the scheduler`);
-      this.out.push({ op: 'reject', req: m.req, error: serializeError(error) });
-      return;
-    }
-    const answer =
-      m.op === 'waitTask' ? ('wait' in task ? task.wait() : Promise.resolve()) : task.fetch();
-    answer.then(
-      (value) =>
-        this.out.push({ op: 'reply', req: m.req, value: m.op === 'waitTask' ? undefined : value }),
-      (error) => this.out.push({ op: 'reject', req: m.req, error: serializeError(error) }),
-    );
   }
 
   /** A task whose arguments cannot be cloned fails; a reply that cannot be becomes an error. */
@@ -566,9 +411,4 @@ function isResultKey(x: unknown): x is ResultKey {
   return (
     typeof x === 'object' && x !== null && (x as ResultKey).connection instanceof WorkerConnection
   );
-}
-
-/** Resolves once `task` has finished, either way. */
-function settled(task: DTask<unknown>): Promise<void> {
-  return new Promise((resolve) => task.onSettled(resolve));
 }

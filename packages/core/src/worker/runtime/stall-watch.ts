@@ -1,3 +1,5 @@
+import type { WorkerTask } from './worker-task.js';
+
 /**
  * Resource kinds that do not count as work a stalled task could still be waiting for: the
  * runtime's own channels (to the scheduler and to peer runtimes).
@@ -68,4 +70,19 @@ export class StallWatch {
   stop(): void {
     clearInterval(this.timer);
   }
+}
+
+/**
+ * A runtime's answer to `StallWatch`'s question, given the tasks it holds (`running`, by id):
+ * true when it holds some and each has started (it runs user code now, or awaits something)
+ * or waits only for a result to be made here; false when one waits on the runtime itself (an
+ * input from a peer, or a store's back-pressure: those can make progress by themselves).
+ */
+export function holdsOnlyWaitingTasks(running: ReadonlyMap<number, WorkerTask>): boolean {
+  if (running.size === 0) return false;
+  for (const t of running.values()) {
+    if (t.startedAt !== 0) continue;
+    if (t.pendingFetches > 0 || t.missing === 0) return false;
+  }
+  return true;
 }

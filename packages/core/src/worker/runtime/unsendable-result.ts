@@ -1,5 +1,7 @@
 import { describeValue } from '../../errors/describe-value.js';
 import { UnsupportedError } from '../../errors/errors.js';
+import { serializeError } from '../../errors/serialize-error.js';
+import type { FromWorker } from '../protocol/protocol.js';
 
 /**
  * Why a result could not leave its thread (structured cloning failed on `value`): an
@@ -16,4 +18,25 @@ export function unsendableResult(what: string, value: unknown, cause: unknown): 
       'it is.',
     { cause },
   );
+}
+
+/**
+ * A runtime's `Batcher.onUnsendable` for messages to the scheduler: what goes in place of a
+ * message that cannot be cloned. A result fails its task, a fetched value becomes the fetch's
+ * error (`unsendableValue`), a nested spawn is released again; anything else is dropped.
+ */
+export function unsendableMessage(m: FromWorker, error: unknown): FromWorker | undefined {
+  if (Array.isArray(m)) {
+    const why = unsendableResult(`The result of task #${m[1]}`, m[5], error);
+    return { op: 'fail', id: m[1], error: serializeError(why), ms: m[3] };
+  }
+  if (m.op === 'value') return unsendableValue(m, error);
+  if (m.op === 'spawn') return { op: 'releaseTask', ids: [m.id] };
+  return undefined;
+}
+
+/** The error answer to a fetch whose value cannot be sent (to the scheduler or to a peer). */
+export function unsendableValue(m: { req: number; key: number; value: unknown }, error: unknown) {
+  const why = unsendableResult(`The result of task #${m.key}`, m.value, error);
+  return { op: 'error' as const, req: m.req, error: serializeError(why) };
 }

@@ -21,3 +21,8 @@ export interface ValueAdapter {
    */
   keptBytes?(value: unknown): number | undefined;
 }
+
+/** `value` as it leaves a runtime with `adapter`: converted by its `toWire`, if any, else as is. */
+export function toWire(adapter: ValueAdapter | undefined, value: unknown): unknown {
+  return adapter?.toWire ? adapter.toWire(value) : value;
+}

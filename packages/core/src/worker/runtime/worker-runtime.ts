@@ -23,19 +23,21 @@ import {
   DONE,
   type FromWorker,
   INLINE_RESULT_BYTES,
-  type PeerMessage,
   type RunRecord,
   type ToWorker,
 } from '../protocol/protocol.js';
 import { Requests } from '../protocol/requests.js';
 import { returnedArgs } from '../protocol/returned-args.js';
 import type { Transport } from '../protocol/transport.js';
-import { transferablesOf } from './hand-over.js';
+import { countLocalConsumers } from './local-consumers.js';
 import { LogShipper } from './log-shipper.js';
+import { PeerLinks } from './peer-links.js';
 import { ProxyOwner } from './proxy-owner.js';
-import { StallWatch } from './stall-watch.js';
-import { unsendableResult } from './unsendable-result.js';
-import type { ValueAdapter } from './value-adapter.js';
+import { ResultServer } from './result-server.js';
+import { holdsOnlyWaitingTasks, StallWatch } from './stall-watch.js';
+import { unsendableMessage } from './unsendable-result.js';
+import { toWire, type ValueAdapter } from './value-adapter.js';
+import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
 import { WorkerTask } from './worker-task.js';
 
 /**
@@ -51,56 +53,6 @@ const REPORT_EVERY_MS = 4;
  * blocks kept its peer waiting for the blocks it held until the whole run was done).
  */
 const YIELD_AFTER_MS = 4;
-
-/** Options of `startWorkerRuntime`. */
-export interface WorkerRuntimeOptions {
-  /** The worker (OS process) id this runtime runs in. */
-  worker: number;
-  /** The thread number of this runtime within its worker. */
-  thread: number;
-  /** The processor it runs tasks as (default `ThreadProc(worker, thread)`). */
-  processor?: Processor;
-  /** Modules loaded here with `everywhere`, by specifier (for functions that travel by name). */
-  modules?: Map<string, Record<string, unknown>>;
-  /** Sets this process's worker id (only for the first runtime of a new process). */
-  setProcessWorker?: boolean;
-  /**
-   * Whether this thread may block until another thread writes a synchronous answer
-   * (`getDagIds`) into memory it waits on, even where the transport does not share memory with
-   * the scheduler. Default: yes in a worker thread whose transport shares memory, no elsewhere
-   * (there `getDagIds` throws `DynamicTaskError`). A worker process whose transport has another
-   * thread write the answers (@dtask/cluster's heartbeat thread) says yes, main thread included.
-   */
-  blockingAnswers?: boolean;
-  /**
-   * First id for tasks spawned in this runtime's thread. A runtime in its own thread or process
-   * must set it to a range of its own (e.g. `(worker * 1024 + thread) * 2 ** 32`); one sharing
-   * the scheduler's thread (tests) leaves it unset.
-   */
-  idBase?: number;
-  /**
-   * Shared memory where the runtime writes the id of the task running synchronously now (0 when
-   * none), so that if the thread dies the scheduler knows which task was running.
-   */
-  runningTask?: Float64Array;
-  /**
-   * Where results are kept (default: a `Map`). A storage plugin's `setupWorker` supplies one,
-   * e.g. `@dtask/lmdb`'s store that spills to disk past a memory limit.
-   */
-  store?: LocalStore;
-  /**
-   * Converts values at this runtime's edges (see `ValueAdapter`): a GPU plugin's worker entry
-   * gives one so that tasks receive tensors and results stay here as tensors.
-   */
-  adapter?: ValueAdapter;
-  /**
-   * Tell the scheduler when every task held here is stalled (unsettled with nothing left that
-   * can make progress: see `StallWatch`), so that such tasks do not keep node alive, as they
-   * would not on the main thread. For worker threads, whose event loop holds only this
-   * runtime's channels besides the tasks' own timers and I/O.
-   */
-  watchStalls?: boolean;
-}
 
 /**
  * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
@@ -122,7 +74,10 @@ export class WorkerRuntime {
   private readonly out: Batcher<FromWorker>;
   private readonly requests = new Requests();
   private readonly decoder: FunctionDecoder;
-  private readonly peers = new Map<string, { out: Batcher<PeerMessage>; requests: Requests }>();
+  /** Answers fetches of the results kept here (the scheduler's and peers'). */
+  private readonly server: ResultServer;
+  /** Direct links to peer runtimes. */
+  private readonly peers: PeerLinks;
   readonly processor: Processor;
   readonly holder: string;
   private readonly modules: Map<string, Record<string, unknown>>;
@@ -155,7 +110,24 @@ export class WorkerRuntime {
     this.modules = options.modules ?? new Map();
     this.decoder = new FunctionDecoder((m) => this.modules.get(m));
     this.out = new Batcher(transport);
-    this.out.onUnsendable = (m, error) => this.unsendable(m, error);
+    this.out.onUnsendable = unsendableMessage;
+    this.server = new ResultServer({
+      store: this.store,
+      holder: this.holder,
+      adapter: this.adapter,
+      out: this.out,
+      running: this.running,
+      consumers: this.consumers,
+      keptForConsumers: this.keptForConsumers,
+    });
+    this.peers = new PeerLinks(this.server, {
+      heard: () => {
+        this.turnStart = performance.now();
+        this.stalls?.soon();
+      },
+      ready: (task) => this.run(task),
+      failed: (task, error) => this.finishFail(task, error),
+    });
     this.owner = new ProxyOwner(
       this.out,
       new FunctionEncoder(),
@@ -171,7 +143,7 @@ export class WorkerRuntime {
     );
     if (options.watchStalls) {
       this.stalls = new StallWatch(
-        () => this.holdsOnlyWaitingTasks(),
+        () => holdsOnlyWaitingTasks(this.running),
         (stalled) => {
           this.out.push({ op: 'stalled', stalled, seen: this.heardBatches });
           this.out.flush();
@@ -181,7 +153,7 @@ export class WorkerRuntime {
     transport.onMessage((batch) => {
       this.turnStart = performance.now();
       this.heardBatches++;
-      this.countLocalConsumers(batch as ToWorker[]);
+      countLocalConsumers(batch as ToWorker[], this.holder, this.consumers);
       for (const m of batch as ToWorker[]) this.handle(m);
       this.stalls?.heard();
     });
@@ -198,75 +170,7 @@ export class WorkerRuntime {
 
   /** Connects to another runtime so results move between the two directly. */
   connectPeer(holder: string, transport: Transport): void {
-    const out = new Batcher<PeerMessage>(transport);
-    out.onUnsendable = (m, error) => (m.op === 'value' ? unsendableValue(m, error) : undefined);
-    const requests = new Requests();
-    const replaced = this.peers.get(holder);
-    this.peers.set(holder, { out, requests });
-    // A link is replaced when its thread died and a new one took its name. The old link may
-    // never close (a port sent to a thread killed before it read it), so what was asked over
-    // it is given up now: those tasks run again and ask the replacement.
-    replaced?.requests.rejectAll(new InputLostError(`Peer ${holder} was replaced`));
-    transport.onMessage((batch) => {
-      this.turnStart = performance.now();
-      for (const m of batch as PeerMessage[]) {
-        if (m.op === 'peerFetch') this.servePeer(out, m.req, m.key);
-        else if (m.op === 'value') requests.resolve(m.req, m.value);
-        else requests.reject(m.req, m.error);
-      }
-      this.stalls?.soon();
-    });
-    transport.onClose(() => {
-      // What was asked over this connection will not be answered, even when a newer connection
-      // to a replacement of that peer has arrived meanwhile (regression: a fetch sent just
-      // before the replacement's link hung its task forever). The task then runs again and
-      // asks the replacement, or its input is recomputed.
-      requests.rejectAll(new InputLostError(`Peer ${holder} closed; what it held is gone`));
-      if (this.peers.get(holder)?.out === out) this.peers.delete(holder);
-    });
-  }
-
-  private servePeer(out: Batcher<PeerMessage>, req: number, key: number): void {
-    const backlog = this.store.backlog?.();
-    if (backlog !== undefined) {
-      // Reading it may bring it back from disk: not while the store is over its limit.
-      backlog.then(() => this.servePeer(out, req, key));
-      return;
-    }
-    if (!this.store.has(key)) {
-      // Asked of a replacement runtime under the same name: the result died with its predecessor.
-      const error = new InputLostError(`No result #${key} here (${this.holder})`);
-      out.push({ op: 'error', req, error: serializeError(error) });
-      return;
-    }
-    let value: unknown;
-    try {
-      value = this.store.get(key);
-    } catch (error) {
-      out.push({ op: 'error', req, error: serializeError(error) });
-      return;
-    }
-    out.push({ op: 'value', req, value: this.wire(value), key });
-  }
-
-  /** `value` as it leaves this runtime (converted by the adapter, if any). */
-  private wire(value: unknown): unknown {
-    return this.adapter?.toWire ? this.adapter.toWire(value) : value;
-  }
-
-  /**
-   * Tasks sent ahead name results of this runtime that may finish before their message is
-   * read: count them first, so such a result is kept here (even a small one, which otherwise
-   * only travels back inline) until each of them has taken it.
-   */
-  private countLocalConsumers(batch: ToWorker[]): void {
-    for (const m of batch) {
-      if (!Array.isArray(m) || m[4] === undefined) continue;
-      for (const [, key, holder] of m[4]) {
-        if (holder === '' || holder === this.holder)
-          this.consumers.set(key, (this.consumers.get(key) ?? 0) + 1);
-      }
-    }
+    this.peers.connect(holder, transport);
   }
 
   /** A local consumer took result `key`: drop it once nobody else here will, if only kept for them. */
@@ -287,20 +191,7 @@ export class WorkerRuntime {
     }
     switch (m.op) {
       case 'fetch':
-        if (!this.store.has(m.key))
-          this.out.push({
-            op: 'error',
-            req: m.req,
-            error: serializeError(new Error(`No result #${m.key} here`)),
-          });
-        else if (m.take) this.handOver(m.req, m.key);
-        else
-          this.out.push({
-            op: 'value',
-            req: m.req,
-            value: this.wire(this.store.get(m.key)),
-            key: m.key,
-          });
+        this.server.toScheduler(m.req, m.key, m.take);
         break;
       case 'release':
         for (const k of m.keys) this.store.delete(k);
@@ -328,27 +219,6 @@ export class WorkerRuntime {
         this.transport.close();
         break;
     }
-  }
-
-  /**
-   * The scheduler takes result `key` for good: drop it and transfer its buffers rather than
-   * copy them, unless tasks sent here still need it (it then goes once they have taken it).
-   */
-  private handOver(req: number, key: number): void {
-    const value = this.wire(this.store.get(key));
-    if (this.consumers.has(key)) {
-      this.keptForConsumers.add(key);
-      this.out.push({ op: 'value', req, value, key });
-      return;
-    }
-    this.store.delete(key);
-    this.out.push({ op: 'value', req, value, key }, transferablesOf(value, this.stillHeld()));
-  }
-
-  /** Values this runtime still uses: stored results and the arguments of its tasks. */
-  private *stillHeld(): Iterable<unknown> {
-    yield* this.store.values();
-    for (const task of this.running.values()) yield* task.args;
   }
 
   private accept([, id, fnRef, args, refs, options, inherited]: RunRecord): void {
@@ -386,38 +256,11 @@ export class WorkerRuntime {
             list.push(task);
             (task.awaited ??= []).push(index, key);
           }
-        } else this.fetchFromPeer(task, index, key, holder);
+        } else this.peers.fetchInput(task, index, key, holder);
       }
     }
     this.running.set(task.id, task);
     if (task.missing === 0 && task.pendingFetches === 0) this.run(task);
-  }
-
-  /** See `StallWatch`: tasks held here, none waiting on the runtime (peer input, back-pressure). */
-  private holdsOnlyWaitingTasks(): boolean {
-    if (this.running.size === 0) return false;
-    for (const t of this.running.values()) {
-      if (t.startedAt !== 0) continue;
-      if (t.pendingFetches > 0 || t.missing === 0) return false;
-    }
-    return true;
-  }
-
-  private fetchFromPeer(task: WorkerTask, index: number, key: number, holder: string): void {
-    const peer = this.peers.get(holder);
-    task.pendingFetches++;
-    const got = peer
-      ? peer.requests.ask((req) => peer.out.push({ op: 'peerFetch', req, key }))
-      : Promise.reject(new InputLostError(`No connection to ${holder}, which held input ${index}`));
-    got.then(
-      (value) => {
-        task.args[index] = value;
-        if (--task.pendingFetches === 0 && task.missing === 0) this.run(task);
-      },
-      // An input lost with its holder (InputLostError) makes the scheduler recompute it; any
-      // other error (a value that cannot be cloned) fails the task.
-      (error) => this.finishFail(task, error),
-    );
   }
 
   private run(task: WorkerTask): void {
@@ -524,7 +367,7 @@ export class WorkerRuntime {
     const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
     this.logs.ran(task.id, task.options.name, this.processor.id, task.startedAt, ms);
     this.logs.ship(); // the task's own events go first
-    const sent = inline ? this.wire(value) : undefined;
+    const sent = inline ? toWire(this.adapter, value) : undefined;
     if (back === undefined) this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent]);
     else this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent, back]);
     // While it works through a run of queued tasks, the runtime reports every few
@@ -583,17 +426,6 @@ export class WorkerRuntime {
     this.running.delete(id);
   }
 
-  /** A result that cannot travel fails its task (or its fetch) instead of vanishing. */
-  private unsendable(m: FromWorker, error: unknown): FromWorker | undefined {
-    if (Array.isArray(m)) {
-      const why = unsendableResult(`The result of task #${m[1]}`, m[5], error);
-      return { op: 'fail', id: m[1], error: serializeError(why), ms: m[3] };
-    }
-    if (m.op === 'value') return unsendableValue(m, error);
-    if (m.op === 'spawn') return { op: 'releaseTask', ids: [m.id] };
-    return undefined;
-  }
-
   /** Ends the runtime: running tasks are cancelled, results dropped. */
   shutdown(): void {
     if (this.closed) return;
@@ -614,10 +446,4 @@ export function startWorkerRuntime(
   options: WorkerRuntimeOptions,
 ): WorkerRuntime {
   return new WorkerRuntime(transport, options);
-}
-
-/** The error answer to a fetch whose value cannot be sent (to the scheduler or to a peer). */
-function unsendableValue(m: { req: number; key: number; value: unknown }, error: unknown) {
-  const why = unsendableResult(`The result of task #${m.key}`, m.value, error);
-  return { op: 'error' as const, req: m.req, error: serializeError(why) };
 }

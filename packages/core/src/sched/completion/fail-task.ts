@@ -1,0 +1,23 @@
+import type { DTask } from '../../task/dtask.js';
+import { TaskFlags, TaskState } from '../../task/task-state.js';
+import type { Scheduler } from '../scheduler.js';
+import { failTree } from './settle.js';
+
+/**
+ * `task` failed with `error` (the scheduler's `ExecutorSink.fail`): it and every task
+ * downstream of it fail (`failTree`), each settled by the scheduler. Dependents sent ahead to a
+ * worker wait there for an input that will never come: they are taken back, silently (a
+ * cancel would arm the kill of a worker busy with another task). A task already settled is
+ * left as it is.
+ */
+export function failTask(s: Scheduler, task: DTask<unknown>, error: unknown): void {
+  if (task.state >= TaskState.Done) return;
+  s.running.delete(task);
+  failTree(task, error, (t) => {
+    if (t !== task && (t.flags & TaskFlags.SentAhead) !== 0) {
+      s.running.delete(t);
+      if (t.proc) s.slotById.get(t.proc.id)?.executor.withdraw?.(t);
+    }
+    s.finished(t);
+  });
+}
