@@ -55,7 +55,9 @@ export interface LocalStore<K = number> {
    * Optional, for a store that moves entries away (a spilling store): the value under `key` is
    * in use by a running task from now until `unhold(key)`. The task may change it in place
    * (an in-place write, a shard's piece) or hold it across an `await`, so the store keeps that
-   * very object in memory and never writes it out meanwhile. Holds of one key nest.
+   * very object in memory and never writes it out meanwhile. Holds of one key nest. The
+   * runtime holds each input a task reads from the store, from the task's start (when a store
+   * offers `hold` or `backlog`, inputs are read as the task starts) to its end, failed or not.
    */
   hold?(key: K): void;
   /** Ends one `hold(key)`; the entry may move away again. Nothing happens for an absent key. */

@@ -31,6 +31,25 @@ afterEach(async () => {
 
 const on = (proc: ThreadProc) => ({ scope: new ExactScope(proc) });
 
+/** A Map that records `hold`/`unhold` (a store that keeps values in use in memory). */
+class HoldingStore extends Map<number, unknown> implements LocalStore {
+  readonly log: ['hold' | 'unhold', number][] = [];
+  private readonly holds = new Map<number, number>();
+  hold(key: number) {
+    this.log.push(['hold', key]);
+    this.holds.set(key, (this.holds.get(key) ?? 0) + 1);
+  }
+  unhold(key: number) {
+    this.log.push(['unhold', key]);
+    const n = (this.holds.get(key) ?? 0) - 1;
+    if (n > 0) this.holds.set(key, n);
+    else this.holds.delete(key);
+  }
+  heldNow(): number[] {
+    return [...this.holds.keys()].sort();
+  }
+}
+
 /** A Map whose backlog (a spilling store over its limit) a test opens and closes. */
 class GatedStore extends Map<number, unknown> implements LocalStore {
   reads = 0;
@@ -204,6 +223,40 @@ describe('worker runtime over an in-memory transport', () => {
     store.set(a.id, { n: 2 }); // the store wrote the object out and read it back: a new copy
     store.unblock();
     expect(await b).toBe(102);
+  });
+
+  it('a store that keeps values in use is told which inputs a task holds, from its start to its end', async () => {
+    const { ctx, procs, runtimes } = (current = rig(1, () => new HoldingStore()));
+    const store = runtimes[0].store as HoldingStore;
+    const a = ctx.spawn(on(procs[0]), () => new Float64Array(300).fill(5));
+    const b = ctx.spawn(on(procs[0]), () => new Float64Array(300).fill(6));
+    await Promise.all([a.wait(), b.wait()]);
+    // While the task runs (across an await), both inputs are held; after it ends, neither.
+    const both = ctx.spawn(
+      on(procs[0]),
+      async (x: Float64Array, y: Float64Array) => {
+        await new Promise((r) => setTimeout(r, 20));
+        return x[0] + y[0];
+      },
+      a,
+      b,
+    );
+    await new Promise((r) => setTimeout(r, 10));
+    expect(store.heldNow()).toEqual([a.id, b.id].sort());
+    expect(await both).toBe(11);
+    expect(store.heldNow()).toEqual([]);
+    // A task that fails lets go too, and holds nest per task.
+    const fails = ctx.spawn(
+      on(procs[0]),
+      (x: Float64Array) => {
+        throw new Error(`no ${x.length}`);
+      },
+      a,
+    );
+    await expect(fails).rejects.toThrow(DTaskFailedError);
+    expect(store.heldNow()).toEqual([]);
+    expect(store.log.filter(([op]) => op === 'hold').length).toBe(3);
+    expect(store.log.filter(([op]) => op === 'unhold').length).toBe(3);
   });
 
   it('a result that cannot be cloned fails its task or its fetch, and the batch still arrives', async () => {

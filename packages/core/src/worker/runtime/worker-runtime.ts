@@ -64,6 +64,11 @@ const YIELD_AFTER_MS = 4;
 export class WorkerRuntime {
   /** Results kept here, by key (the task id that made them); a `Map` unless a plugin gave one. */
   readonly store: LocalStore;
+  /**
+   * Whether tasks read their local inputs as they start (`WorkerTask.localReads`), not as they
+   * arrive: with a store that may write values out (`backlog`) or keeps those in use (`hold`).
+   */
+  private readonly readsAtStart: boolean;
   /** Local consumers still to come for a result, by key (see `countLocalConsumers`). */
   private readonly consumers = new Map<number, number>();
   /** Small results kept only for local consumers (the scheduler got them inline). */
@@ -101,6 +106,7 @@ export class WorkerRuntime {
     options: WorkerRuntimeOptions,
   ) {
     this.store = options.store ?? defaultLocalStore();
+    this.readsAtStart = this.store.backlog !== undefined || this.store.hold !== undefined;
     this.adapter = options.adapter;
     this.processor = options.processor ?? new ThreadProc(options.worker, options.thread);
     this.holder = this.processor.id;
@@ -244,7 +250,7 @@ export class WorkerRuntime {
           task.args[index] = this.owner.borrow(args[index] as LentChunk);
         } else if (holder === '' || holder === this.holder) {
           if (this.store.has(key)) {
-            if (this.store.backlog !== undefined) (task.localReads ??= []).push(index, key);
+            if (this.readsAtStart) (task.localReads ??= []).push(index, key);
             else {
               task.args[index] = this.store.get(key);
               this.consumed(key);
@@ -337,9 +343,22 @@ export class WorkerRuntime {
         this.finishFail(task, error);
         return false;
       }
+      // Kept in memory, this very object, until the task ends: it may change it in place.
+      if (this.store.hold !== undefined) {
+        this.store.hold(key);
+        (task.held ??= []).push(key);
+      }
       this.consumed(key);
     }
     return true;
+  }
+
+  /** Ends the holds `task` took on its inputs (`readLocalInputs`) once it has ended. */
+  private unholdInputs(task: WorkerTask): void {
+    const held = task.held;
+    if (held === undefined) return;
+    task.held = undefined;
+    for (const key of held) this.store.unhold?.(key);
   }
 
   private finishDone(task: WorkerTask, value: unknown): void {
@@ -373,6 +392,7 @@ export class WorkerRuntime {
     // While it works through a run of queued tasks, the runtime reports every few
     // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
     if (end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();
+    if (task.held !== undefined) this.unholdInputs(task);
     if (waiters) this.wake(task.id, value, waiters);
   }
 
@@ -383,7 +403,7 @@ export class WorkerRuntime {
       const awaited = t.awaited!;
       for (let i = 0; i < awaited.length; i += 2) {
         if (awaited[i + 1] !== key) continue;
-        if (this.store.backlog !== undefined && this.store.has(key)) {
+        if (this.readsAtStart && this.store.has(key)) {
           // A spilling store may write the value out (and drop this object) while t waits for
           // the disk: t reads it from the store as it starts, so it takes the live copy.
           (t.localReads ??= []).push(awaited[i], key);
@@ -398,6 +418,7 @@ export class WorkerRuntime {
 
   private finishFail(task: WorkerTask, error: unknown): void {
     if (!this.running.delete(task.id)) return;
+    if (task.held !== undefined) this.unholdInputs(task);
     this.stalls?.soon();
     // Tasks waiting here for its result are taken back by the scheduler (`withdraw`).
     this.waitingFor.delete(task.id);

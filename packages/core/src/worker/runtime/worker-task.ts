@@ -23,6 +23,8 @@ export class WorkerTask implements Frame, FrameTask {
   localReads: number[] | undefined = undefined;
   /** Local results it waits for (sent ahead of its inputs), as pairs (argument index, key). */
   awaited: number[] | undefined = undefined;
+  /** Keys of its inputs the store holds in memory for it while it runs (`LocalStore.hold`). */
+  held: number[] | undefined = undefined;
   tlsValues: Record<string, unknown> | undefined = undefined;
   private abort: AbortController | undefined;
   /** Set when cancelled before or while running. */
@@ -81,7 +83,7 @@ export class WorkerTask implements Frame, FrameTask {
         t.missing = t.pendingFetches = small;
         t.startedAt = number; // milliseconds
         t.cancelled = flag;
-        t.localReads = t.awaited = [...list];
+        t.localReads = t.awaited = t.held = [...list];
         t.tlsValues = {};
         t.abort = new AbortController();
       }
