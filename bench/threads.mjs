@@ -181,8 +181,12 @@ for (const runner of ['dtask', 'piscina', 'tinypool', 'raw']) {
 // (the worker's `accept`, the scheduler's `pump`) around round 16 of 400 tasks (traced with
 // --trace-opt); after 3 warm-up rounds V8's platform threads still used 9-12 ms of CPU a round,
 // after 20 about 2 ms (per-thread /proc schedstat). The figure is the steady state: every
-// runner gets 20 unmeasured rounds here.
-const CPU_WARMUP = 20;
+// runner gets 8,000 unmeasured tasks here, 20 rounds of 400 (200 of 40 with --quick). V8
+// optimises a function after a budget of bytecode run in it, i.e. after so many tasks, not
+// rounds: 20 quick rounds (800 tasks) measured dtask's code mid-way, its compiler threads using
+// 1.9-2.4 ms of CPU a round taken from the two workers (0.2-0.5 ms after 200, as raw workers').
+const CPU_WARMUP_TASKS = 8_000;
+const CPU_WARMUP = Math.ceil(CPU_WARMUP_TASKS / N_CPU);
 const cpuPasses = [{}, {}];
 for (const [pass, order] of [cpuCases, [...cpuCases].reverse()].entries()) {
   for (const [runner, threads] of order) {
