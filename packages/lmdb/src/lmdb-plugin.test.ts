@@ -61,11 +61,15 @@ function run(script: string, args: string[], timeoutMs = 60_000): Promise<string
       if (code === 0) resolve(out);
       else
         reject(
-          Object.assign(new Error(`${script} ended with ${code ?? signal}: ${err}`), {
-            code,
-            signal,
-            out,
-          }),
+          Object.assign(
+            // Its output says how far it got (a result line is printed before the context closes).
+            new Error(`${script} ended with ${code ?? signal}: ${err}; stdout: ${out.slice(-400)}`),
+            {
+              code,
+              signal,
+              out,
+            },
+          ),
         );
     });
   });
