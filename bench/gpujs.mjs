@@ -3,8 +3,9 @@
 // worker thread), with gpu.js used directly on one thread, and in plain JS on one thread. The
 // ratio dtask / direct is the scheduler's overhead (task dispatch, moving the typed arrays in
 // and the result out of the worker thread). Before each round a garbage collection frees the
-// last round's results (dtask frees a result once its dropped handle is collected); the
-// pipeline is also timed directly keeping its intermediate textures until the round ends.
+// last round's results (dtask frees a result once its dropped handle is collected). The direct
+// pipeline deletes its intermediate textures as the round ends, as dtask's are freed between
+// rounds.
 //   node bench/gpujs.mjs [--quick] [--rounds=3] [--check]        (xvfb-run -a for headlessgl)
 //   GPUJS_BENCH_MODES=headlessgl,webasm,cpu node bench/gpujs.mjs  (default: headlessgl,cpu)
 // Each mode runs in child processes of its own (headless-gl loads in one thread per process).
@@ -95,16 +96,6 @@ async function direct(mode) {
     for (let s = 0; s < STAGES - 1; s++) made.push((y = piped(y)));
     const r = last(y);
     for (const t of made) t.delete?.();
-    return r;
-  });
-  // The same, each intermediate texture kept until the round ends: what dtask does, whose
-  // results are freed when the dropped task handles are collected (between rounds here).
-  out[`pipeline ${STAGES}×${n}², intermediates kept`] = await time(() => {
-    let y = x;
-    const kept = [];
-    for (let s = 0; s < STAGES - 1; s++) kept.push((y = piped(y)));
-    const r = last(y);
-    for (const t of kept) t.delete?.();
     return r;
   });
   return out;
@@ -204,14 +195,8 @@ for (const mode of (process.env.GPUJS_BENCH_MODES ?? 'headlessgl,cpu').split(','
   const label = `${mode}${/\(a GPU\)/.test(first) ? ' (GPU)' : ' (not a GPU)'}`;
   const di = child('direct', mode);
   for (const w of Object.keys(di)) {
-    if (w.endsWith('intermediates kept')) continue;
     note(w, 'gpu.js direct', label, di[w]);
-    const keptMs = di[`${w}, intermediates kept`];
-    if (keptMs !== undefined) note(w, 'gpu.js direct, keeping intermediates', label, keptMs);
     note(w, 'dtask GpujsProc', label, d[w], di[w]);
-    if (keptMs !== undefined) {
-      rows.push([w, '  the same, vs keeping', label, fixed(d[w], 1), fixed(d[w] / keptMs, 2)]);
-    }
   }
   console.log(`stats after the dtask runs: ${JSON.stringify(d.stats)}`);
 }
