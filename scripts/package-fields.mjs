@@ -33,7 +33,7 @@ for (const dir of readdirSync(join(root, 'packages')).sort()) {
     license: 'MIT',
     repository: { type: 'git', url: REPOSITORY, directory: `packages/${dir}` },
     engines: { node: '>=20' },
-    files: ['dist'],
+    files: pkg.bin ? ['dist', 'bin'] : ['dist'],
     publishConfig: { access: 'public', exports: published(pkg.exports ?? {}) },
   };
   for (const [key, value] of Object.entries(want)) {
