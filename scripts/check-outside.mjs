@@ -1,13 +1,23 @@
-// The outside-project check (issues 20, 21): packs @dtask/core and @dtask/threads with pnpm
+// The outside-project check: packs @dtask/core, @dtask/threads and the other packages below with pnpm
 // (as they would be published), installs the tarballs with plain npm into an empty folder
 // outside the repository, and there
 // - runs the threads README's example (its `tasks.mjs` and `main.mjs` blocks, taken from the
 //   README itself) in ESM, and the same program in CommonJS, on real worker threads;
 // - type-checks a TypeScript version under `tsc --strict` with `module: nodenext`;
-// - checks that no other @dtask package was pulled in.
+// - checks that no other @dtask package was pulled in;
+// - installs @dtask/gpujs and @dtask/gpu-tfjs with no C/C++ compiler: nothing compiles, no
+//   native extra comes unasked, and both start on their fallbacks, saying so.
 // Run by the test command after the build; `node scripts/check-outside.mjs`.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -35,7 +45,7 @@ function block(readme, name) {
 }
 
 try {
-  for (const pkg of ['core', 'threads', 'example-accelerator']) {
+  for (const pkg of ['core', 'threads', 'example-accelerator', 'gpujs', 'gpu-tfjs']) {
     run(
       'bash',
       [join(root, 'scripts/pnpm.sh'), 'pack', '--pack-destination', packed],
@@ -160,8 +170,56 @@ await shutdown();
   if (!/^20$/m.test(accel) || !/accel:1:0/.test(accel)) {
     fail(`the example-accelerator README example printed:\n${accel}`);
   }
+  // The GPU packages with plain npm and no compiler: their required peers come with them, the
+  // native extras (gl, tfjs-node) do not, nothing is compiled, and they start on a fallback.
+  const gpuApp = join(work, 'gpu-app');
+  mkdirSync(gpuApp);
+  writeFileSync(join(gpuApp, 'package.json'), '{ "name": "outside-gpu", "private": true }\n');
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      ...['core', 'threads', 'gpujs', 'gpu-tfjs'].map(tarball),
+    ],
+    {
+      cwd: gpuApp,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CC: 'false', CXX: 'false' },
+    },
+  );
+  const compiled = run('find', ['node_modules', '-path', '*/build/Release/*.node'], gpuApp).trim();
+  if (compiled !== '') fail(`npm compiled native code for the GPU packages:\n${compiled}`);
+  for (const extra of ['gl', '@tensorflow/tfjs-node', 'gpu.js']) {
+    if (existsSync(join(gpuApp, 'node_modules', extra))) fail(`${extra} was installed unasked`);
+  }
+  writeFileSync(
+    join(gpuApp, 'main.mjs'),
+    `import { configure, shutdown, spawn } from '@dtask/core';
+import { gpu, tfjs } from '@dtask/gpu-tfjs';
+import { gpujs } from '@dtask/gpujs';
+import { threads } from '@dtask/threads';
+const plugin = tfjs();
+await configure({ plugins: [threads({ count: 1 }), plugin] }).ready();
+console.log(plugin.describe());
+console.log(await spawn(gpu((x) => x.sum()), new Float32Array([1, 2, 3])));
+await shutdown();
+await configure({ plugins: [gpujs()] }).ready().catch((error) => console.log(error.code, error.message));
+await shutdown();
+`,
+  );
+  const gpuOut = run(process.execPath, ['main.mjs'], gpuApp);
+  if (
+    !/tfjs backend: cpu/.test(gpuOut) ||
+    !/\[ 6 \]/.test(gpuOut) ||
+    !/DTASK_UNSUPPORTED .*gpu\.js/.test(gpuOut)
+  ) {
+    fail(`the GPU packages without native extras printed:\n${gpuOut}`);
+  }
   console.log(
-    'outside-project check ok: packed @dtask/core with @dtask/threads, and with @dtask/example-accelerator, installed with npm; ESM, CJS and tsc (strict, nodenext) pass',
+    'outside-project check ok: packed @dtask/core with @dtask/threads, with @dtask/example-accelerator, and with @dtask/gpujs and @dtask/gpu-tfjs (no compiler: nothing compiled, cpu fallback), installed with npm; ESM, CJS and tsc (strict, nodenext) pass',
   );
   rmSync(work, { recursive: true, force: true });
 } catch (error) {

@@ -31,8 +31,9 @@ fi
 # @dtask/gpujs's headlessgl mode: gpu.js's optional `gl` (headless-gl) builds from source only
 # with Debian's X and GL headers (libxi-dev libglu1-mesa-dev libglew-dev pkg-config) and
 # npm_config_nodedir=/usr; it runs under an X server (xvfb); glxinfo (mesa-utils) names the GL
-# renderer ANGLE hides. Installed when missing, then gl is rebuilt if the install could not
-# build it (2.5-4.5 min). Never failing: the headlessgl tests print why and skip.
+# renderer ANGLE hides. Set-up never builds gl (pnpm-workspace.yaml ignores its build script), so
+# it is built here, once, with its own node-gyp (2.5-4.5 min). Never failing: the headlessgl
+# tests print why and skip.
 gl_missing=()
 for pair in /usr/include/X11/extensions/XInput2.h:libxi-dev /usr/include/GL/glu.h:libglu1-mesa-dev \
   /usr/include/GL/glew.h:libglew-dev /usr/bin/pkg-config:pkg-config /usr/bin/Xvfb:xvfb \
@@ -54,7 +55,7 @@ gl_dir=$(ls -d node_modules/.pnpm/gl@*/node_modules/gl 2>/dev/null | head -1)
 if [ -n "$gl_dir" ] && [ ! -f "$gl_dir/build/Release/webgl.node" ] && [ -f /usr/include/GL/glew.h ]; then
   echo "test-deps: building headless-gl in $gl_dir (2.5-4.5 min, once)"
   log=$(mktemp)
-  if ! npm_config_nodedir=/usr bash scripts/pnpm.sh rebuild gl >"$log" 2>&1; then
+  if ! (cd "$gl_dir" && npm_config_nodedir=/usr node ../node-gyp/bin/node-gyp.js rebuild) >"$log" 2>&1; then
     echo "test-deps: headless-gl did not build ($(grep -iE 'error' "$log" | head -1 | cut -c1-160)); the headlessgl tests skip"
   fi
   rm -f "$log"

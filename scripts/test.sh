@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+echo '== no native compile in set-up (prebuilt binaries only; native extras optional)'
+node scripts/check-native.mjs
 bash scripts/test-deps.sh # Debian's chromium for the browser tests (apt-get; never fails, says why)
 echo '== type check (tsc --noEmit over the workspace)'
 bash scripts/pnpm.sh exec tsc -p tsconfig.json --noEmit
