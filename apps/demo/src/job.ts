@@ -18,6 +18,7 @@ import { tfjs } from '@dtask/gpu-tfjs';
 import { gpujs } from '@dtask/gpujs';
 import { lmdb } from '@dtask/lmdb';
 import { threads } from '@dtask/threads';
+import { phase } from '@dtask/viz';
 import { type ArrayResult, runArrayStep } from './array-step.js';
 import { type CholeskyResult, runCholeskyStep } from './cholesky-step.js';
 import { type CounterResult, runCounterStep } from './counter-step.js';
@@ -82,13 +83,18 @@ export async function runJob(sizes: DemoSizes, options: JobOptions = {}): Promis
   const ctx = new Context({ plugins });
   try {
     await ctx.ready();
-    const pipeline = await runPipeline(ctx, sizes.inputs, sizes.imageSide, options.onPipelineTasks);
-    const cholesky = await runCholeskyStep(ctx, sizes.tiles, sizes.tileSide);
-    const array = await runArrayStep(ctx, sizes.arraySide, sizes.arrayBlock);
-    const gpuStep = await runGpuStep(ctx, sizes.batches, sizes.batchLength);
-    const kernelStep = await runKernelStep(ctx, sizes.kernelSide);
-    const spill = await runSpillStep(ctx, store, 16, 8192);
-    const counter = await runCounterStep(ctx, sizes.increments);
+    // Each step is a phase of the log: the report shows its own figures beside the run's.
+    const pipeline = await phase('pipeline', () =>
+      runPipeline(ctx, sizes.inputs, sizes.imageSide, options.onPipelineTasks),
+    );
+    const cholesky = await phase('cholesky', () =>
+      runCholeskyStep(ctx, sizes.tiles, sizes.tileSide),
+    );
+    const array = await phase('array', () => runArrayStep(ctx, sizes.arraySide, sizes.arrayBlock));
+    const gpuStep = await phase('gpu', () => runGpuStep(ctx, sizes.batches, sizes.batchLength));
+    const kernelStep = await phase('gpu.js', () => runKernelStep(ctx, sizes.kernelSide));
+    const spill = await phase('spill', () => runSpillStep(ctx, store, 16, 8192));
+    const counter = await phase('counter', () => runCounterStep(ctx, sizes.increments));
     const logs = fetchLogs();
     return {
       pipeline,

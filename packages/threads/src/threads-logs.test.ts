@@ -5,6 +5,8 @@ import { Context, enableLogging, fetchLogs, scope } from '@dtask/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { threads } from './index.js';
 
+declare const dtask: typeof import('@dtask/core');
+
 let ctx: Context | undefined;
 afterEach(async () => {
   await ctx?.close();
@@ -76,5 +78,55 @@ describe('logs on worker threads', () => {
       if (i > 0)
         expect(run.time).toBeGreaterThanOrEqual(runs[i - 1].time + runs[i - 1].duration! - 0.5);
     }
+  });
+
+  it('tasks without a name take their function’s, also one sent as source from a worker', async () => {
+    ctx = new Context({ plugins: [threads({ count: 1 })] });
+    await ctx.ready();
+    enableLogging();
+    fetchLogs();
+    function square(x: number) {
+      return x * x;
+    }
+    const inc = (x: number) => x + 1;
+    const a = ctx.spawn(square, 3);
+    const b = ctx.spawn(inc, a);
+    const c = ctx.spawn((x: number) => x, b); // no name anywhere: `?` in the views
+    // Spawned inside a task on the thread: `twice` travels to the scheduler as source text,
+    // which lacks the name of the const it was assigned to.
+    const nested = ctx.spawn(async () => {
+      const twice = (x: number) => 2 * x;
+      return await dtask.spawn(twice, 21);
+    });
+    expect([await c, await nested]).toEqual([10, 42]);
+    const logs = fetchLogs();
+    const named = (kind: string, task: number) =>
+      logs.filter((e) => e.kind === kind && e.task === task).map((e) => e.name);
+    for (const kind of ['spawn', 'start', 'run', 'finish']) {
+      expect(named(kind, a.id), kind).toEqual(['square']);
+      expect(named(kind, b.id), kind).toEqual(['inc']);
+      expect(named(kind, c.id), kind).toEqual([undefined]);
+    }
+    const twice = logs.find((e) => e.kind === 'spawn' && e.name === 'twice');
+    expect(twice).toBeDefined();
+    expect(named('run', twice!.task!)).toEqual(['twice']);
+    expect(named('finish', twice!.task!)).toEqual(['twice']);
+  });
+
+  it('finish events carry the size of the result', async () => {
+    ctx = new Context({ plugins: [threads({ count: 1 })] });
+    await ctx.ready();
+    enableLogging();
+    fetchLogs();
+    const onThread = { scope: scope({ thread: 2 }) };
+    const big = ctx.spawn(onThread, (n: number) => new Float64Array(n), 1 << 14);
+    const small = ctx.spawn(onThread, (x: Float64Array) => x.length, big);
+    const here = ctx.spawn({ scope: scope({ thread: 1 }) }, () => new Uint8Array(1000));
+    await Promise.all([small, here]);
+    const bytes = (t: { id: number }) =>
+      fetchLogs({ clear: false }).find((e) => e.kind === 'finish' && e.task === t.id)?.bytes;
+    expect(bytes(big)).toBe(8 << 14); // held on the thread, as it reported
+    expect(bytes(small)).toBe(8); // a number, sent back inline
+    expect(bytes(here)).toBe(1000); // on the calling thread
   });
 });

@@ -1,5 +1,6 @@
-import { get } from 'node:http';
-import { ArgumentError, Context, disableLogging, fetchLogs } from '@dtask/core';
+import { get, request } from 'node:http';
+import { ArgumentError, Context, disableLogging, fetchLogs, scope } from '@dtask/core';
+import { threads } from '@dtask/threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dashboard } from './dashboard.js';
 import type { ReportData } from './report-data.js';
@@ -9,13 +10,16 @@ afterEach(() => {
   fetchLogs();
 });
 
+/** One server-sent update: the panels, and the report's data when the log grew. */
+interface Update {
+  data?: ReportData;
+  panels: string;
+}
+
 /** Reads server-sent events from `url` until `enough` says stop; resolves to their data. */
-function readEvents(
-  url: string,
-  enough: (data: { data: ReportData }[]) => boolean,
-): Promise<{ data: ReportData }[]> {
+function readEvents(url: string, enough: (data: Update[]) => boolean): Promise<Update[]> {
   return new Promise((resolve, reject) => {
-    const got: { data: ReportData }[] = [];
+    const got: Update[] = [];
     let buffer = '';
     const req = get(url, (res) => {
       res.setEncoding('utf8');
@@ -49,12 +53,12 @@ describe('dashboard', () => {
     expect(page).toContain('data-live="/events"');
     const events = readEvents(
       `${plugin.url}events`,
-      (got) => (got.at(-1)?.data.summary.tasks ?? 0) >= 6,
+      (got) => (got.findLast((u) => u.data)?.data?.summary.tasks ?? 0) >= 6,
     );
     for (let i = 0; i < 6; i++) {
       await ctx.spawn({ name: 'step' }, () => new Promise((r) => setTimeout(r, 30)));
     }
-    const counts = (await events).map((e) => e.data.summary.tasks);
+    const counts = (await events).flatMap((e) => (e.data ? [e.data.summary.tasks] : []));
     expect(counts.at(-1)).toBe(6);
     expect(new Set(counts).size).toBeGreaterThan(2);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
@@ -97,4 +101,80 @@ describe('dashboard', () => {
     expect(() => dashboard({ hots: 'x' } as never)).toThrow(/unknown option 'hots'/);
     expect(() => dashboard({ interval: -1 })).toThrow(/positive number/);
   });
+
+  it('answers only requests naming its own host: another Host header gets 403 (DNS rebinding)', async () => {
+    const plugin = dashboard({ onListening: () => {} });
+    await using ctx = new Context({ plugins: [plugin] });
+    await ctx.ready();
+    const { port } = new URL(plugin.url as string);
+    const status = (host: string | undefined, path = '/data.json') =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path, setHost: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        if (host !== undefined) req.setHeader('host', host);
+        req.on('error', reject).end();
+      });
+    expect(await status(undefined)).toBe(400); // node itself refuses HTTP/1.1 without a Host
+    for (const own of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LOCALHOST:${port}`,
+      `[::1]:${port}`,
+    ]) {
+      expect(await status(own), own).toBe(200);
+    }
+    for (const other of [
+      `evil.example:${port}`,
+      'evil.example',
+      '127.0.0.1',
+      `127.0.0.1:${Number(port) + 1}`,
+    ]) {
+      expect(await status(other), String(other)).toBe(403);
+      expect(await status(other, '/events'), String(other)).toBe(403);
+    }
+  });
+
+  it('shows progress by name and a memory and CPU gauge per process, live', async () => {
+    const plugin = dashboard({ interval: 20, onListening: () => {} });
+    await using ctx = new Context({ plugins: [plugin, threads({ count: 1 })] });
+    await ctx.ready();
+    const held = (ms: number) => {
+      const until = Date.now() + ms;
+      while (Date.now() < until); // keeps the thread busy
+      return 1;
+    };
+    const on = { scope: scope({ worker: 1, thread: 2 }) };
+    // One 'hold' executes on the one thread; the second waits behind it: queued, not running.
+    const holds = [0, 1].map(() => ctx.spawn({ name: 'hold', ...on }, held, 1500));
+    const quick = Array.from({ length: 3 }, (_, i) =>
+      ctx.spawn({ name: 'quick', scope: scope({ worker: 1, thread: 1 }) }, (x: number) => x, i),
+    );
+    await Promise.all(quick); // on this thread, while the holds run on the other
+    const row = (panels: string, name: string) => {
+      const m = new RegExp(
+        `data-progress-name="${name}" data-done="(\\d+)" data-failed="(\\d+)" data-running="(\\d+)" data-queued="(\\d+)" data-total="(\\d+)"`,
+      ).exec(panels);
+      return m === null ? undefined : m.slice(1).map(Number);
+    };
+    const during = await readEvents(`${plugin.url}events`, (got) => {
+      const hold = row(got.at(-1)?.panels ?? '', 'hold');
+      return hold !== undefined && hold[2] === 1 && hold[3] === 1;
+    });
+    const panels = during.at(-1)!.panels;
+    expect(row(panels, 'hold')).toEqual([0, 0, 1, 1, 2]); // done, failed, running, queued, total
+    expect(row(panels, 'quick')).toEqual([3, 0, 0, 0, 3]);
+    await Promise.all(holds);
+    // The gauges: this process's memory, then its CPU once a span of samples exists (~1 s).
+    const after = await readEvents(`${plugin.url}events`, (got) =>
+      /data-gauge-worker="1" data-memory="\d+" data-cpu="[\d.]+"/.test(got.at(-1)?.panels ?? ''),
+    );
+    const last = after.at(-1)!.panels;
+    expect(row(last, 'hold')).toEqual([2, 0, 0, 0, 2]);
+    const gauge = /data-gauge-worker="1" data-memory="(\d+)" data-cpu="([\d.]+)"/.exec(last)!;
+    expect(Number(gauge[1])).toBeGreaterThan(10 * 2 ** 20);
+    expect(Number(gauge[2])).toBeGreaterThanOrEqual(0);
+    expect(last).toMatch(/% of a core/);
+  }, 30_000);
 });

@@ -1,9 +1,12 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ArgumentError, enableLogging, fetchLogs, type Plugin } from '@dtask/core';
+import { allowedHosts, isAllowedHost } from './host-check.js';
+import { panelsHtml } from './live-panels.js';
 import { checkInterval } from './progress.js';
 import { type ReportData, summarise } from './report-data.js';
 import { embedJson, reportHtml, sectionsHtml } from './report-page.js';
+import { TaskFollower } from './task-follower.js';
 import { describe } from './write-report.js';
 
 /** Options of `dashboard`. */
@@ -29,21 +32,29 @@ export interface DashboardPlugin extends Plugin {
 /**
  * An opt-in core plugin serving the report view live over HTTP; called by the user as
  * `new Context({ plugins: [dashboard()] })`. On setup it turns logging on (`enableLogging()`),
- * listens on `host:port`, and reports its URL. `GET /` is the report page; it follows
- * `GET /events` (server-sent events), which sends the report's data and tables whenever the
- * log has grown (looked at every `interval` ms while a page is open); `GET /data.json` is
- * the data now (memory in use comes from core's `memory` samples, about one a second per
- * process while logging is on). It reads the log with `fetchLogs({ clear: false })`, so a `fetchLogs()` that
- * clears the log also clears the view. Closing the context closes the server.
+ * follows the context's tasks, listens on `host:port`, and reports its URL. `GET /` is the
+ * report page with two live panels above it: progress per task name (done, running, queued,
+ * failed: `progress`'s counts) and a gauge per process of its memory and CPU (core's `memory`
+ * and `cpu` samples, about one a second per process while logging is on). It follows
+ * `GET /events` (server-sent events), which sends the panels, and the report's data and tables
+ * whenever the log has grown (looked at every `interval` ms while a page is open);
+ * `GET /data.json` is the data now. A request whose `Host` header is not one of the server's
+ * own names (`allowedHosts`: localhost, 127.0.0.1, [::1], the bound address, with the port) is
+ * refused with 403, so a page of another site cannot read the view through DNS rebinding. It
+ * reads the log with `fetchLogs({ clear: false })`, so a `fetchLogs()` that clears the log
+ * also clears the view. Closing the context closes the server.
  * @throws ArgumentError (`DTASK_ARGUMENT`) at once for an unknown or ill-typed option; the
  * context's setup rejects with the listen error (e.g. `EADDRINUSE`) if it cannot listen.
  */
 export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
   const { port, host, interval, onListening, title } = checkDashboardOptions(options);
   const clients = new Set<ServerResponse>();
+  const follower = new TaskFollower(true);
   let url: string | undefined;
+  let hosts = new Set<string>();
   let seen = -1;
   let current: ReportData = summarise([]);
+  let panels = '';
   let timer: ReturnType<typeof setInterval> | undefined;
 
   const refresh = (): boolean => {
@@ -53,24 +64,42 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
     current = summarise(logs);
     return true;
   };
-  const send = (res: ServerResponse): void => {
-    res.write(`data: ${embedJson({ data: current, tables: sectionsHtml(current) })}\n\n`);
+  /** The panels now; true when they changed since last sent. */
+  const refreshPanels = (): boolean => {
+    const next = panelsHtml(follower.countsByName(), current);
+    if (next === panels) return false;
+    panels = next;
+    return true;
+  };
+  const send = (res: ServerResponse, withData = true): void => {
+    const update = withData ? { data: current, tables: sectionsHtml(current), panels } : { panels };
+    res.write(`data: ${embedJson(update)}\n\n`);
   };
   const tick = (): void => {
-    if (clients.size === 0 || !refresh()) return;
-    for (const res of clients) send(res);
+    if (clients.size === 0) return;
+    const grew = refresh();
+    const moved = refreshPanels();
+    if (!grew && !moved) return;
+    for (const res of clients) send(res, grew);
   };
   const server = createServer((req, res) => {
+    if (!isAllowedHost(req.headers.host, hosts)) {
+      res
+        .writeHead(403, { 'content-type': 'text/plain' })
+        .end(`forbidden: unknown Host header; open the dashboard at ${url}\n`);
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET') {
       res.writeHead(405, { allow: 'GET' }).end();
     } else if (path === '/') {
       refresh();
+      refreshPanels();
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',
       });
-      res.end(reportHtml(current, { title, live: '/events' }));
+      res.end(reportHtml(current, { title, live: '/events', panels }));
     } else if (path === '/data.json') {
       refresh();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(current));
@@ -81,6 +110,7 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
         connection: 'keep-alive',
       });
       refresh();
+      refreshPanels();
       send(res);
       clients.add(res);
       req.on('close', () => clients.delete(res));
@@ -96,17 +126,22 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
     get url() {
       return url;
     },
-    async setup() {
+    async setup(pluginHost) {
       enableLogging();
+      follower.followContext(pluginHost.context);
       await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
+        server.once('error', (error) => {
+          follower.close();
+          reject(error);
+        });
         server.listen(port, host, () => {
-          server.off('error', reject);
+          server.removeAllListeners('error');
           resolve();
         });
       });
       server.unref();
       const address = server.address() as AddressInfo;
+      hosts = allowedHosts(address.address, address.port, [host]);
       const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       url = `http://${shown}:${address.port}/`;
       timer = setInterval(tick, interval);
@@ -114,6 +149,7 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
       onListening(url);
     },
     async close() {
+      follower.close();
       if (timer !== undefined) clearInterval(timer);
       if (url === undefined) return;
       tick();

@@ -1,8 +1,9 @@
 import type { LogEvent } from '@dtask/core';
+import { type PhaseFigures, phaseFigures } from './phase-figures.js';
+import { taskBars } from './task-bars.js';
 import { type TaskGraph, taskGraph } from './task-graph.js';
 
-/** How a bar ended: 0 finished, 1 failed, 2 cancelled, 3 still running when the logs were read. */
-export type BarStatus = 0 | 1 | 2 | 3;
+export type { BarStatus } from './task-bars.js';
 
 /** The totals a report shows in its summary table (and in `data-summary` attributes). */
 export interface ReportSummary {
@@ -16,9 +17,9 @@ export interface ReportSummary {
   bytesMoved: number;
   /** `move` events. */
   moves: number;
-  /** Bytes of all `spill` events. */
+  /** Bytes of all `spill` events of the whole run (`phases` has each phase's). */
   bytesSpilled: number;
-  /** Bytes of all `unspill` events. */
+  /** Bytes of all `unspill` events of the whole run (`phases` has each phase's). */
   bytesUnspilled: number;
 }
 
@@ -53,12 +54,19 @@ export interface ReportData {
    * `worker`; the dashboard logs its own process's): `[time, bytes]`.
    */
   memory: { worker: number; points: [number, number][] }[];
+  /**
+   * CPU use per OS process over the run, from `cpu` events: `[time, cores]`, the cores it kept
+   * busy (`cpuTime / duration`) over the span that ends at `time`.
+   */
+  cpu: { worker: number; points: [number, number][] }[];
   /** Each task's inputs, flat: `[task, count, input1, …, inputCount]` repeated (for hover). */
   inputs: number[];
   /** The task graph from the `spawn` events' `inputs`, laid out (collapsed by name when large). */
   graph: TaskGraph;
   /** The totals. */
   summary: ReportSummary;
+  /** Figures of each named phase (`phase` events), in time order; empty when none was logged. */
+  phases: PhaseFigures[];
 }
 
 /** Number of entries a bar takes in `ReportData.bars`. */
@@ -66,10 +74,10 @@ export const BAR_WIDTH = 7;
 
 /**
  * Turns `fetchLogs()` events into the data of a report; called by `writeReport` and the
- * dashboard. Pairs each `start` with the next `finish`/`fail`/`cancel` of the same task on
- * the same processor, drawn over the `run` span its runtime recorded if there is one (when it
- * really ran), else from start to end; a start with no end is drawn up to the last event
- * (status 3).
+ * dashboard. Draws a bar for every run of a task on a processor (`taskBars`): over the `run`
+ * span its runtime recorded when there is one (when it really ran), else from its `start` to
+ * its end; one not ended is drawn up to the last event (status 3). Each processor's count is
+ * what ran there.
  */
 export function summarise(logs: readonly LogEvent[]): ReportData {
   const names: string[] = [];
@@ -78,14 +86,13 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
   const processorIndex = new Map<string, number>();
   const taskNames = new Map<number, string>();
   const tasks = new Set<number>();
-  const open = new Map<string, LogEvent>();
-  const runs = new Map<string, LogEvent>(); // `run` spans by task and processor
   const bars: number[] = [];
   const busy: number[] = [];
   const transfers = new Map<string, [string, string, number, number]>();
   const inputs = new Map<number, number[]>();
   const failed = new Set<number>();
   const memory = new Map<number, [number, number][]>();
+  const cpu = new Map<number, [number, number][]>();
   const spillLevel = new Map<string, { level: number; points: [number, number][] }>();
   const summary: ReportSummary = {
     tasks: 0,
@@ -98,6 +105,7 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
   };
   let origin = Number.POSITIVE_INFINITY;
   let end = Number.NEGATIVE_INFINITY;
+  const sorted = inTimeOrder(logs);
 
   const nameOf = (name: string): number => {
     let i = nameIndex.get(name);
@@ -118,13 +126,6 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
     }
     return i;
   };
-  const bar = (start: LogEvent, stop: number, status: BarStatus, bytes: number): void => {
-    const task = start.task ?? -1;
-    const p = processorOf(start.processor ?? '?');
-    const name = start.name ?? taskNames.get(task) ?? '?';
-    const duration = Math.max(0, stop - start.time);
-    bars.push(task, nameOf(name), p, start.time, duration, status, bytes);
-  };
   const level = (device: string, time: number, delta: number): void => {
     let entry = spillLevel.get(device);
     if (entry === undefined) {
@@ -135,7 +136,7 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
     entry.points.push([time, entry.level]);
   };
 
-  for (const e of logs) {
+  for (const e of sorted) {
     const stop = e.time + (e.duration ?? 0);
     if (e.time < origin) origin = e.time;
     if (stop > end) end = stop;
@@ -155,39 +156,21 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
           memory.set(worker, points);
         }
         break;
-      case 'run':
-        runs.set(`${e.task}|${e.processor}`, e);
+      case 'cpu':
+        if (typeof e.cpuTime === 'number' && typeof e.duration === 'number' && e.duration > 0) {
+          const worker = e.worker ?? 1;
+          const points = cpu.get(worker) ?? [];
+          points.push([stop, e.cpuTime / e.duration]);
+          cpu.set(worker, points);
+        }
         break;
       case 'start':
         if (e.task !== undefined) tasks.add(e.task);
-        open.set(`${e.task}|${e.processor}`, e);
         break;
-      case 'finish':
       case 'fail':
-      case 'cancel': {
-        if (e.kind === 'fail') {
-          summary.failures++;
-          if (e.task !== undefined) failed.add(e.task);
-        }
-        const key = `${e.task}|${e.processor}`;
-        const started = open.get(key);
-        if (started === undefined) break;
-        open.delete(key);
-        const status: BarStatus = e.kind === 'finish' ? 0 : e.kind === 'fail' ? 1 : 2;
-        // The span it really ran, where its runtime recorded one (a thread's `start` is when
-        // it was sent, and it may have waited there behind others).
-        const run = runs.get(key);
-        runs.delete(key);
-        if (run !== undefined && run.time >= started.time) {
-          bar(
-            { ...started, time: run.time },
-            run.time + (run.duration ?? 0),
-            status,
-            e.bytes ?? -1,
-          );
-        } else bar(started, e.time, status, e.bytes ?? -1);
+        summary.failures++;
+        if (e.task !== undefined) failed.add(e.task);
         break;
-      }
       case 'move': {
         const from = e.from ?? '?';
         const to = e.to ?? e.processor ?? '?';
@@ -210,8 +193,13 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
         break;
     }
   }
-  for (const started of open.values()) bar(started, end, 3, -1);
   if (origin === Number.POSITIVE_INFINITY) origin = end = 0;
+  taskBars(sorted, end, (b) => {
+    if (b.task >= 0) tasks.add(b.task);
+    const name = b.name ?? taskNames.get(b.task) ?? '?';
+    const duration = b.stop - b.start;
+    bars.push(b.task, nameOf(name), processorOf(b.processor), b.start, duration, b.status, b.bytes);
+  });
   for (let i = 3; i < bars.length; i += BAR_WIDTH) bars[i] -= origin;
   busyTimes(bars, busy);
   summary.tasks = tasks.size;
@@ -236,16 +224,30 @@ export function summarise(logs: readonly LogEvent[]): ReportData {
     busy,
     transfers: [...transfers.values()],
     spills: spills.map(({ device, points }) => ({ device, points: rebase(points) })),
-    memory: [...memory]
-      .sort((a, b) => a[0] - b[0])
-      .map(([worker, points]) => ({
-        worker,
-        points: rebase(points),
-      })),
+    memory: perWorker(memory, rebase),
+    cpu: perWorker(cpu, rebase),
     inputs: flatInputs,
     graph,
     summary,
+    phases: phaseFigures(sorted, bars, origin),
   };
+}
+
+function perWorker(
+  series: Map<number, [number, number][]>,
+  rebase: (points: [number, number][]) => [number, number][],
+): { worker: number; points: [number, number][] }[] {
+  return [...series]
+    .sort((a, b) => a[0] - b[0])
+    .map(([worker, points]) => ({ worker, points: rebase(points) }));
+}
+
+/** `logs` in time order: as they are when already so (`fetchLogs()`), else a sorted copy. */
+function inTimeOrder(logs: readonly LogEvent[]): readonly LogEvent[] {
+  for (let i = 1; i < logs.length; i++) {
+    if (logs[i].time < logs[i - 1].time) return logs.slice().sort((a, b) => a.time - b.time);
+  }
+  return logs;
 }
 
 /** Fills `busy[p]` with the length of the union of processor `p`'s bars. */

@@ -16,6 +16,8 @@ export interface PageOptions {
   title: string;
   /** Server-sent events URL to follow for live updates (the dashboard); none for a file. */
   live?: string;
+  /** The dashboard's live panels (`panelsHtml`), shown above the timeline; none for a file. */
+  panels?: string;
 }
 
 /**
@@ -30,6 +32,7 @@ export function reportHtml(data: ReportData, options: PageOptions): string {
 <style>${STYLE}</style></head>
 <body${options.live === undefined ? '' : ` data-live="${escapeHtml(options.live)}"`}>
 <h1>${escapeHtml(options.title)}</h1>
+${options.panels === undefined ? '' : `<div id="panels">${options.panels}</div>`}
 <section><h2>Timeline</h2><p class="hint">Wheel to zoom, drag to pan, hover a bar for details.</p>
 <div id="gantt-wrap"><canvas id="gantt"></canvas><div id="tip" hidden></div></div></section>
 <div id="tables">${sectionsHtml(data)}</div>
@@ -60,6 +63,10 @@ canvas{display:block;width:100%;cursor:crosshair}
 .hint{color:#777;margin:0 0 4px}
 .graph-wrap{overflow:auto;max-height:520px;background:#fff;border:1px solid #ddd}
 #graph text{font:11px system-ui,sans-serif;fill:#222}
+.stack{display:inline-flex;width:240px;height:12px;background:#eee;vertical-align:middle}
+.stack span{display:block;height:100%}
+.done{background:#59a14f}.failed{background:#d33}.running{background:#4e79a7}.queued{background:#bab0ac}
+#panels{display:flex;flex-wrap:wrap;gap:24px}
 `;
 
 // The page's script: plain ES2017, no dependencies. Bars are indexed per lane (and sub-row)
@@ -152,5 +159,5 @@ window.addEventListener('resize',draw);
 window.dtaskReport={load:load,draw:draw,get data(){return data;}};
 load(JSON.parse(document.getElementById('dtask-data').textContent));
 var live=document.body.dataset.live;
-if(live&&window.EventSource){var es=new EventSource(live);es.onmessage=function(m){var u=JSON.parse(m.data);document.getElementById('tables').innerHTML=u.tables;load(u.data);};}
+if(live&&window.EventSource){var es=new EventSource(live);es.onmessage=function(m){var u=JSON.parse(m.data),p=document.getElementById('panels');if(p&&u.panels!==undefined)p.innerHTML=u.panels;if(u.data){document.getElementById('tables').innerHTML=u.tables;load(u.data);}};}
 })();`;

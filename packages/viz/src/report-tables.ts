@@ -14,8 +14,8 @@ export function tablesHtml(data: ReportData): string {
     ['wallTime', 'Wall time', s.wallTime, formatMs(s.wallTime)],
     ['bytesMoved', 'Bytes moved', s.bytesMoved, formatBytes(s.bytesMoved)],
     ['moves', 'Moves', s.moves, String(s.moves)],
-    ['bytesSpilled', 'Spilled', s.bytesSpilled, formatBytes(s.bytesSpilled)],
-    ['bytesUnspilled', 'Read back', s.bytesUnspilled, formatBytes(s.bytesUnspilled)],
+    ['bytesSpilled', 'Spilled (whole run)', s.bytesSpilled, formatBytes(s.bytesSpilled)],
+    ['bytesUnspilled', 'Read back (whole run)', s.bytesUnspilled, formatBytes(s.bytesUnspilled)],
   ];
   const parts: string[] = ['<section><h2>Summary</h2><table class="summary">'];
   for (const [key, label, value, shown] of summaryRows) {
@@ -24,6 +24,7 @@ export function tablesHtml(data: ReportData): string {
     );
   }
   parts.push('</table></section>');
+  if (data.phases.length > 0) parts.push(phasesHtml(data));
 
   parts.push(
     '<section><h2>Processors</h2><table><tr><th>lane</th><th>tasks</th><th>busy</th><th>utilisation</th></tr>',
@@ -86,18 +87,45 @@ export function tablesHtml(data: ReportData): string {
   }
   if (data.memory.length > 0) {
     parts.push(
-      '<section><h2>Memory in use</h2><table><tr><th>process</th><th>samples</th><th>last</th><th>peak</th><th>over the run</th></tr>',
+      '<section><h2>Memory and CPU in use</h2><table><tr><th>process</th><th>samples</th><th>last</th><th>peak</th><th>over the run</th><th>CPU, mean cores</th></tr>',
     );
     for (const { worker, points } of data.memory) {
       const peak = points.reduce((m, p) => Math.max(m, p[1]), 0);
+      const cores = meanCores(data.cpu.find((c) => c.worker === worker)?.points);
       parts.push(
         `<tr data-memory="${worker}"><td>worker ${worker}</td><td>${points.length}</td><td>${formatBytes(points[points.length - 1][1])}</td>` +
-          `<td data-value="${peak}">${formatBytes(peak)}</td><td>${levelChart(points, peak, wall)}</td></tr>`,
+          `<td data-value="${peak}">${formatBytes(peak)}</td><td>${levelChart(points, peak, wall)}</td>` +
+          `<td data-cpu="${cores ?? ''}">${cores === undefined ? '' : cores.toFixed(2)}</td></tr>`,
       );
     }
     parts.push('</table></section>');
   }
   return parts.join('');
+}
+
+/**
+ * The figures of each named phase beside the whole run's: Spilled and Read back in the summary
+ * cover the whole run, these only what fell within each phase's span.
+ */
+function phasesHtml(data: ReportData): string {
+  const rows = data.phases.map(
+    (p) =>
+      `<tr data-phase="${escapeHtml(p.name)}"><td>${escapeHtml(p.name)}</td><td>${formatMs(p.duration)}</td>` +
+      `<td data-value="${p.tasks}">${p.tasks}</td><td data-value="${p.bytesMoved}">${formatBytes(p.bytesMoved)}</td>` +
+      `<td data-value="${p.bytesSpilled}">${formatBytes(p.bytesSpilled)}</td>` +
+      `<td data-value="${p.bytesUnspilled}">${formatBytes(p.bytesUnspilled)}</td></tr>`,
+  );
+  return (
+    '<section><h2>Phases</h2><p class="hint">Each step of the run on its own; the summary above covers the whole run.</p>' +
+    '<table><tr><th>phase</th><th>time</th><th>task runs</th><th>moved</th><th>spilled</th><th>read back</th></tr>' +
+    `${rows.join('')}</table></section>`
+  );
+}
+
+/** The mean number of cores kept busy over `[time, cores]` samples, each weighted alike. */
+function meanCores(points: readonly [number, number][] | undefined): number | undefined {
+  if (points === undefined || points.length === 0) return undefined;
+  return points.reduce((s, p) => s + p[1], 0) / points.length;
 }
 
 /**
@@ -152,11 +180,13 @@ export function escapeHtml(text: string): string {
   );
 }
 
-function formatMs(ms: number): string {
+/** `12.34 ms` or `1.23 s`. */
+export function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(2)} ms`;
 }
 
-function formatBytes(bytes: number): string {
+/** Bytes in B, KiB, MiB or GiB. */
+export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
   if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;

@@ -44,9 +44,11 @@ const byNumericName = new Intl.Collator('en', { numeric: true }).compare;
  *
  * Guarantees: `{ traceEvents, displayTimeUnit: 'ms' }`; `ts`/`dur` in microseconds from the
  * earliest event; `pid` is the worker (1 = main process); each processor id has one `tid`,
- * unique in the whole trace and numbered in (worker, processor id) order. A task's `start`
- * and its `finish`/`fail`/`cancel` make one complete (`X`) event named after the task (or
- * `#id`); a `start` that never ended runs to the last event with `args.unfinished: true`.
+ * unique in the whole trace and numbered in (worker, processor id) order. Every run of a task
+ * is one complete (`X`) event on the processor where it ran, named after the task (or `#id`):
+ * over the `run` span its runtime recorded when there is one (`args.queued_ms`: how long it
+ * waited there after it was sent), else from its `start` to its `finish`/`fail`/`cancel`; a
+ * run never ended lasts to the last event with `args.unfinished: true`.
  * Spawns are instants on the main thread; moves are on a `moves` row of the receiving
  * worker, spills and unspills on a `storage` row (spans with a `duration`, else instants);
  * other kinds are instants on their processor. A move naming the task it moved for (`task`)
@@ -103,13 +105,40 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
     if (list === undefined) slices.set(start.task!, [slice]);
     else list.push(slice);
   };
+  // A task's slice: the span it really ran (`run`) where its runtime recorded one, else from
+  // when it was sent (`start`) to `end`.
+  const drawRun = (
+    start: LogEvent | undefined,
+    run: LogEvent | undefined,
+    name: string,
+    end: number,
+    args: Record<string, unknown>,
+  ): void => {
+    if (run === undefined) {
+      taskSpan(start as LogEvent, name, end, args);
+      return;
+    }
+    if (start !== undefined && run.time >= start.time) args.queued_ms = run.time - start.time;
+    const ran = { ...(start ?? run), processor: run.processor ?? start?.processor, time: run.time };
+    taskSpan(ran, name, run.time + positive(run.duration), args);
+  };
   const flows: LogEvent[] = [];
   // Open `start`s per task id; a re-run task may have several (one per processor).
   const open = new Map<number, LogEvent[]>();
   // `run` spans recorded by runtimes, by task and processor, until the task's end pairs them.
   const runs = new Map<string, LogEvent>();
+  // Task names from any event that has one (a runtime's `run` may lack it).
+  const names = new Map<number, string>();
+  const nameOf = (...events: (LogEvent | undefined)[]): string => {
+    for (const event of events) if (event?.name !== undefined) return event.name;
+    const task = events.find((e) => e !== undefined)?.task as number;
+    return names.get(task) ?? `#${task}`;
+  };
   for (const event of sorted) {
     const { kind } = event;
+    if (event.task !== undefined && event.name !== undefined && !names.has(event.task)) {
+      names.set(event.task, event.name);
+    }
     if (kind === 'spawn') {
       instant(track(1, MAIN_THREAD, 0), taskName(event), event.time, 'task', taskArgs(event));
     } else if (kind === 'start' && event.task !== undefined) {
@@ -118,20 +147,19 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
       else starts.push(event);
     } else if (kind === 'run' && event.task !== undefined) {
       runs.set(`${event.task}|${event.processor}`, event);
-    } else if (END_KINDS.has(kind) && event.task !== undefined && open.has(event.task)) {
-      const start = takeStart(open, event);
-      const processor = start.processor ?? event.processor;
-      const args = withoutUndefined({ ...taskArgs(start), ...taskArgs(event), processor });
-      args.status = kind;
-      // The span it really ran, where its runtime recorded one; else from when it was sent.
+    } else if (
+      END_KINDS.has(kind) &&
+      event.task !== undefined &&
+      (open.has(event.task) || runs.has(`${event.task}|${event.processor}`))
+    ) {
+      const start = open.has(event.task) ? takeStart(open, event) : undefined;
+      const processor = start?.processor ?? event.processor;
       const key = `${event.task}|${processor}`;
       const run = runs.get(key);
       runs.delete(key);
-      if (run !== undefined && run.time >= start.time) {
-        args.queued_ms = run.time - start.time;
-        const ran = { ...start, time: run.time };
-        taskSpan(ran, taskName(start, event), run.time + positive(run.duration), args);
-      } else taskSpan(start, taskName(start, event), event.time, args);
+      const args = withoutUndefined({ ...taskArgs(start ?? event), ...taskArgs(event), processor });
+      args.status = kind;
+      drawRun(start, run, nameOf(start, event, run), event.time, args);
     } else if (kind === 'move' || kind === 'spill' || kind === 'unspill') {
       const pid = kind === 'move' ? workerOf(event, event.to) : workerOf(event, event.processor);
       const at = track(pid, kind === 'move' ? 'moves' : 'storage', kind === 'move' ? 1 : 2);
@@ -151,9 +179,14 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
   }
   for (const starts of open.values()) {
     for (const start of starts) {
-      const args = { ...taskArgs(start), unfinished: true };
-      taskSpan(start, taskName(start), last, args);
+      const key = `${start.task}|${start.processor}`;
+      const run = runs.get(key);
+      runs.delete(key);
+      drawRun(start, run, nameOf(start, run), last, { ...taskArgs(start), unfinished: true });
     }
+  }
+  for (const run of runs.values()) {
+    drawRun(undefined, run, nameOf(run), last, { ...taskArgs(run), unfinished: true });
   }
   flows.forEach((move, id) => {
     const from = sliceOn(slices.get(move.input!), move.from);

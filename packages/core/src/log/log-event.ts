@@ -10,19 +10,26 @@
  * Kinds and their conventions:
  * - `spawn`: the scheduler recorded a task (`task`, `name`, and in `inputs` the ids of the
  *   tasks it takes results from or waits for: the edges of the task graph).
- * - `start` / `finish` / `fail` / `cancel`: a task began or ended on `processor`; `bytes` on
+ * - `start` / `finish` / `fail` / `cancel`: a task was sent to, or ended on, `processor`: every
+ *   task placed has a `start`, also one sent ahead to the worker making its inputs; `bytes` on
  *   `finish` is the size of the result. A task re-run after a lost worker has several
  *   `start`s; an end is paired with the open `start` on the same `processor`.
  * - `run`: the span a task really ran on a worker thread or process (`time`, `duration`,
  *   `processor`), recorded by the runtime there; a thread's `start` is logged when the scheduler
- *   sends it the task, which may wait there behind others, so reports draw the `run` span when
- *   there is one.
+ *   sends it the task, which may wait there behind others, so views draw a task from its `run`
+ *   span when there is one (and from `start` to its end on the calling thread, which has none).
+ * - `name` of a task's events: its `name` option, else its function's name (`function square`,
+ *   `const inc = (x) => …`), else none.
  * - `move`: data copied to the receiving `worker` (`from`, `to` processor ids, `bytes`), for
  *   task `task`; `input` is the id of the task that produced the data, `name` its name.
  * - `spill` / `unspill`: a chunk written to, or read back from, a storage device.
  * - `clock`: a new estimate of a worker's clock offset (`processor`, `worker`, `detail`); the
  *   events that worker sends are shifted by it onto the main process clock.
  * - `memory`: a sample of the memory in use (`bytes`) by OS process `worker`.
+ * - `cpu`: the CPU time (`cpuTime`, ms, all its threads) OS process `worker` used over the span
+ *   `[time, time + duration]`; `cpuTime / duration` is the number of cores it kept busy.
+ * - `phase`: a named stretch of the run (`name`, `time`, `duration`) that reports split their
+ *   figures by (`phase()` of `@dtask/viz` records one).
  * - any other string: a plugin's own kind, drawn as an instant.
  *
  * For an event with a `duration`, `time` is when it *began*; it spans
@@ -43,6 +50,8 @@ export interface LogEvent {
     | 'unspill'
     | 'clock'
     | 'memory'
+    | 'cpu'
+    | 'phase'
     | (string & {});
   /** Milliseconds on the main process clock, `performance.timeOrigin + performance.now()`. */
   time: number;
@@ -66,6 +75,8 @@ export interface LogEvent {
   input?: number;
   /** Milliseconds the event lasted, when it is a span rather than an instant. */
   duration?: number;
+  /** `cpu`: milliseconds of CPU time the process used over the span. */
+  cpuTime?: number;
   /** Free text: an error message, a reason for a cancel, a device name. */
   detail?: string;
 }

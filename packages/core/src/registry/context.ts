@@ -4,7 +4,7 @@ import type { StorageDevice } from '../chunk/storage-device.js';
 import { type ToChunkOptions, toChunk } from '../chunk/to-chunk.js';
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError, UnsupportedError } from '../errors/errors.js';
-import { sampleProcessMemory } from '../log/memory-sampler.js';
+import { sampleProcess } from '../log/process-sampler.js';
 import { currentWorker } from '../processor/current-worker.js';
 import { registerMove } from '../processor/move-registry.js';
 import { isProcessor, type Processor } from '../processor/processor.js';
@@ -85,7 +85,7 @@ export class Context {
       this.scheduler.localClosures = options.localClosures;
     }
     this.scheduler.storageDevice = (name) => this.devices.get(name);
-    sampleProcessMemory();
+    sampleProcess();
     this.localProc = new LocalThreadProc(currentWorker(), 1);
     topology().add(this.localProc);
     this.addProcessor(this.localProc, new InlineExecutor());

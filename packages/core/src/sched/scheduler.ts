@@ -76,6 +76,11 @@ export class Scheduler implements TaskOwner, ExecutorSink {
    * `getDagIds` lists every finished upstream task that still has a handle (`keepInputs`).
    */
   weakUpstream = false;
+  /**
+   * @internal Told of every task submitted, while something follows this context's tasks
+   * (`progress(context)` of @dtask/viz); unset otherwise, so it costs one property load.
+   */
+  onSubmit: ((task: DTask<unknown>) => void) | undefined = undefined;
 
   /** Adds (or replaces) the processor `proc`, run by `executor`. */
   addProcessor(proc: Processor, executor: Executor): ProcSlot {
@@ -101,6 +106,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early = false): void {
     if (task.state !== TaskState.Queued) return; // cancelled while held by a task queue
     task.state = TaskState.Pending;
+    if (this.onSubmit !== undefined) this.onSubmit(task);
     if (loggingState.enabled) extraDeps = logSpawn(task, extraDeps);
     let waiting = 0;
     let failed: DTask<unknown> | undefined;

@@ -1,6 +1,8 @@
 import { isChunk } from '../../chunk/chunk.js';
+import { loggingState } from '../../log/event-log.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
+import { logStart } from '../log-task-events.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { Scheduler } from '../scheduler.js';
 import { RemoteResult } from './executor.js';
@@ -31,6 +33,7 @@ export function sendAhead(s: Scheduler, root: DTask<unknown>, slot: ProcSlot): v
       slot.load += next.estimate;
       slot.sentLoad += next.estimate;
       s.running.add(next);
+      if (loggingState.enabled) logStart(next, slot.proc);
       slot.executor.run(next, slot.proc, s);
       stack.push(next);
     }

@@ -91,7 +91,10 @@ export class FunctionEncoder {
     this.sent.add(id);
     const mod = moduleRefOf(fn);
     if (mod) return { kind: 'module', id, module: mod.module, name: mod.name };
-    return { kind: 'source', id, source: Function.prototype.toString.call(fn) };
+    const source = Function.prototype.toString.call(fn);
+    // Its name, which the source of an arrow or a function expression bound to a variable
+    // lacks (`const inc = (x) => …`): logs of the tasks spawned there name them after it.
+    return fn.name ? { kind: 'source', id, source, name: fn.name } : { kind: 'source', id, source };
   }
 
   /** Forgets what the receiver knows (after it restarted). */
@@ -158,8 +161,12 @@ export class FunctionDecoder {
       );
     }
     let fn: Function;
-    if (ref.kind === 'source') fn = compileFunction(ref.source);
-    else if (ref.kind === 'module') {
+    if (ref.kind === 'source') {
+      fn = compileFunction(ref.source);
+      if (ref.name && fn.name !== ref.name) {
+        Object.defineProperty(fn, 'name', { value: ref.name, configurable: true });
+      }
+    } else if (ref.kind === 'module') {
       const ns = this.loadModule(ref.module);
       const value = ns?.[ref.name];
       if (typeof value !== 'function') {

@@ -7,10 +7,12 @@ import {
   logRealm,
   now,
 } from '../../log/event-log.js';
+import { functionName } from '../../log/function-name.js';
 import { machineId, monotonicNow } from '../../log/machine-clock.js';
-import type { MemorySampler } from '../../log/memory-sampler.js';
+import type { ProcessSampler } from '../../log/process-sampler.js';
 import type { Batcher } from '../protocol/batcher.js';
 import type { FromWorker } from '../protocol/protocol.js';
+import type { WorkerTask } from './worker-task.js';
 
 /** How often recorded events are sent to the scheduler while logging is on. */
 export const SHIP_EVERY_MS = 100;
@@ -20,7 +22,7 @@ export const SHIP_EVERY_MS = 100;
  * this thread's events (plugins' spills, a task's own `logEvent`s) and sends them to the
  * scheduler in batches, on this thread's clock; the scheduler's `LogRelay` shifts them onto its
  * own. It answers the relay's clock probes. The first runtime of a worker process also samples
- * the process's memory (`memory`). A runtime on the scheduler's own thread (the same
+ * the process's memory and CPU (`memory`, `cpu`). A runtime on the scheduler's own thread (the same
  * log) records nothing of its own and sends nothing.
  */
 export class LogShipper {
@@ -29,7 +31,7 @@ export class LogShipper {
   constructor(
     private readonly out: Batcher<FromWorker>,
     /** Set in the runtime that speaks for its process (a worker process's first). */
-    private readonly memory?: MemorySampler,
+    private readonly memory?: ProcessSampler,
   ) {}
 
   /** The scheduler switched logging on or off; `realm` names its log. */
@@ -37,7 +39,7 @@ export class LogShipper {
     if (realm === logRealm()) return; // one log: the scheduler's thread records it already
     if (enabled) {
       enableLogging();
-      this.memory?.sample(true);
+      this.memory?.begin();
       this.timer ??= setInterval(() => this.ship(), SHIP_EVERY_MS);
       this.timer.unref?.();
     } else {
@@ -56,18 +58,19 @@ export class LogShipper {
   }
 
   /**
-   * Records when task `task` really ran here (a `run` span: `startedAt` on `performance.now()`'s
-   * scale, for `ms`), while shipping: the scheduler logs a task's `start` when it sends it, and
-   * a thread may hold several sent tasks at once, so only the runtime knows the span it ran.
+   * Records when `task` really ran here (a `run` span: its `startedAt` on `performance.now()`'s
+   * scale, for `ms`) on `processor`, while shipping: the scheduler logs a task's `start` when it
+   * sends it, and a thread may hold several sent tasks at once, so only the runtime knows the
+   * span it ran. Named like the scheduler's events (the `name` option, else the function's).
    */
-  ran(task: number, name: string | undefined, processor: string, startedAt: number, ms: number) {
+  ran(task: WorkerTask, processor: string, ms: number) {
     if (this.timer === undefined || !loggingState.enabled) return;
     logEvent({
       kind: 'run',
-      time: performance.timeOrigin + startedAt,
+      time: performance.timeOrigin + task.startedAt,
       duration: ms,
-      task,
-      name,
+      task: task.id,
+      name: task.options.name ?? functionName(task.fn),
       processor,
     });
   }

@@ -3,7 +3,7 @@ import { defaultLocalStore, type LocalStore } from '../../chunk/local-store.js';
 import { sizeOf } from '../../chunk/size-of.js';
 import { CancelledError, InputLostError } from '../../errors/errors.js';
 import { serializeError } from '../../errors/serialize-error.js';
-import { MemorySampler } from '../../log/memory-sampler.js';
+import { ProcessSampler } from '../../log/process-sampler.js';
 import { setCurrentWorker } from '../../processor/current-worker.js';
 import type { Processor } from '../../processor/processor.js';
 import { ThreadProc } from '../../processor/thread-proc.js';
@@ -145,7 +145,7 @@ export class WorkerRuntime {
     this.logs = new LogShipper(
       this.out,
       // The runtime on a worker process's main thread speaks for the process's memory.
-      options.setProcessWorker && isMainThread ? new MemorySampler() : undefined,
+      options.setProcessWorker && isMainThread ? new ProcessSampler() : undefined,
     );
     if (options.watchStalls) {
       this.stalls = new StallWatch(
@@ -384,7 +384,7 @@ export class WorkerRuntime {
       this.keptForConsumers.add(task.id);
     }
     const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
-    this.logs.ran(task.id, task.options.name, this.processor.id, task.startedAt, ms);
+    this.logs.ran(task, this.processor.id, ms);
     this.logs.ship(); // the task's own events go first
     const sent = inline ? toWire(this.adapter, value) : undefined;
     if (back === undefined) this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent]);
@@ -423,8 +423,7 @@ export class WorkerRuntime {
     // Tasks waiting here for its result are taken back by the scheduler (`withdraw`).
     this.waitingFor.delete(task.id);
     const ms = task.startedAt ? performance.now() - task.startedAt : 0;
-    if (task.startedAt)
-      this.logs.ran(task.id, task.options.name, this.processor.id, task.startedAt, ms);
+    if (task.startedAt) this.logs.ran(task, this.processor.id, ms);
     this.logs.ship();
     this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
   }
