@@ -17,7 +17,11 @@ export interface ThreadsOptions {
   count?: number;
   /** Per-thread V8 limits; a thread that runs out of memory is replaced like one that crashed. */
   resourceLimits?: ResourceLimits;
-  /** Node flags for the threads; default: the main thread's (so `--import tsx` carries over). */
+  /**
+   * Node flags for the threads, used as given; default: the main thread's (so `--import tsx`
+   * carries over) without those that change what runs (`-e`, `-p`, `--input-type`, `--test`, …;
+   * see core's `workerExecArgv`).
+   */
   execArgv?: string[];
   /** How long a cancelled running task may take to stop before its thread is replaced (ms). */
   cancelGraceMs?: number;

@@ -152,7 +152,11 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       w.setThreads(hello.threads ?? 0);
       topology().setNode(w.worker, hello.host);
       const joined = w;
-      joined.ready.then(() => startFailures.delete(joined.worker));
+      // A process lost before it serves is counted by `onLost`; nothing more to do here.
+      joined.ready.then(
+        () => startFailures.delete(joined.worker),
+        () => {},
+      );
     } else if (w === undefined || w.exited || w.link === undefined) return false;
     const member = w.members.get(thread);
     if (member === undefined || member.link !== undefined) return false; // not expected, or taken
@@ -170,12 +174,18 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
         address: m.peerAddress!,
       })),
     });
+    const owner = w;
     const local = w.child !== undefined;
-    member.ready.then((linkedTo) => {
-      for (const p of peers) if (linkedTo.includes(p.proc.id)) addEdge(member.proc.id, p.proc.id);
-      // A remote worker's threads are added once they serve (a local one's were at start).
-      if (!local) host!.addProcessor(member.proc, member.connection);
-    });
+    member.ready.then(
+      (linkedTo) => {
+        for (const p of peers)
+          if (linkedTo.includes(p.proc.id)) addEdge(member.proc.id, p.proc.id);
+        // A remote worker's threads are added once they serve (a local one's were at start).
+        if (!local && !owner.exited && !host!.context.isClosed)
+          host!.addProcessor(member.proc, member.connection);
+      },
+      () => {}, // lost before it served: `lose` already removed it
+    );
     return true;
   };
 
