@@ -3,8 +3,8 @@ import { type PluginSpec, ThreadProc, UnsupportedError, WorkerLostError } from '
 import {
   portTransport,
   type Transport,
+  threadExecArgv,
   WorkerConnection,
-  workerExecArgv,
 } from '@dtask/core/worker';
 import type { AdminReply, AdminRequest, PeerPort, ThreadWorkerData } from './protocol.js';
 import { workerEntryUrl } from './worker-entry-url.js';
@@ -72,7 +72,7 @@ export class ThreadWorker {
       workerData: data,
       transferList: [channel.port2, ...options.peers.map((p) => p.port)],
       resourceLimits: options.resourceLimits,
-      execArgv: options.execArgv ?? workerExecArgv(),
+      execArgv: options.execArgv ?? threadExecArgv(),
       name: `dtask ${this.proc.id}`,
     });
     this.transport = portTransport(channel.port1);

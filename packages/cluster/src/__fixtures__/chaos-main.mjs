@@ -3,8 +3,9 @@
 // value is checked against a sequential evaluation of the same DAG. Prints one JSON line
 // ({ seed, tasks, kills, killsWhileRunning, wrong, ms }) and exits 0 only when every value is
 // right and all 5 kills came while the DAG ran.
-import { configure, scope, shutdown, spawn } from '@dtask/core';
+
 import { cluster } from '@dtask/cluster';
+import { configure, scope, shutdown, spawn } from '@dtask/core';
 
 const TASKS = 2000;
 const KILLS = 5;
@@ -48,14 +49,21 @@ const combine = (i, xs) => {
   return v;
 };
 const expected = [];
-for (let i = 0; i < TASKS; i++) expected.push(combine(i, inputs[i].map((j) => expected[j])));
+for (let i = 0; i < TASKS; i++)
+  expected.push(
+    combine(
+      i,
+      inputs[i].map((j) => expected[j]),
+    ),
+  );
 
 const plugin = cluster({ workers: 2 });
 await configure({ plugins: [plugin] }).ready();
 const on = { scope: scope({ workers: plugin.processWorkers().map((w) => w.worker) }) };
 const start = performance.now();
 const tasks = [];
-for (let i = 0; i < TASKS; i++) tasks.push(spawn(on, step, i, 30, ...inputs[i].map((j) => tasks[j])));
+for (let i = 0; i < TASKS; i++)
+  tasks.push(spawn(on, step, i, 30, ...inputs[i].map((j) => tasks[j])));
 
 // Five SIGKILLs at random times, each of a worker process that is serving at that moment.
 let kills = 0;

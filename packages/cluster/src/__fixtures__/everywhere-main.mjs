@@ -2,8 +2,9 @@
 // functions to worker processes. Once the workers are up and idle (nothing of theirs keeps
 // node alive), `await everywhere(url)` must itself keep node running until every worker
 // process has loaded the module.
-import { configure, everywhere, shutdown, spawn } from '@dtask/core';
+
 import { cluster } from '@dtask/cluster';
+import { configure, everywhere, shutdown, spawn } from '@dtask/core';
 
 await configure({ plugins: [cluster({ workers: 2 })] }).ready();
 // Let every start-up handle go, so that only the wait for the module is left.

@@ -10,8 +10,8 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configure, scope, shutdown, spawn } from '@dtask/core';
 import { cluster } from '@dtask/cluster';
+import { configure, scope, shutdown, spawn } from '@dtask/core';
 
 const which = process.argv[2];
 const plugin = cluster(

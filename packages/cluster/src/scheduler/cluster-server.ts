@@ -7,8 +7,8 @@ import { ClusterError } from '../cluster-error.js';
 import type { Address } from '../wire/address.js';
 import { acceptHandshake, type Hello } from '../wire/handshake.js';
 import { Link } from '../wire/link.js';
-import { removeAtExit, removeNow } from './temp-folders.js';
 import type { TlsConfig } from '../wire/tls-config.js';
+import { removeAtExit, removeNow } from './temp-folders.js';
 
 /** Options of a `ClusterServer`. */
 export interface ClusterServerOptions {

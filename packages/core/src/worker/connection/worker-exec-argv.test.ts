@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workerExecArgv } from './worker-exec-argv.js';
+import { threadExecArgv, workerExecArgv } from './worker-exec-argv.js';
 
 describe('workerExecArgv', () => {
   it('drops the code of -e/--eval/-p/--print and how to read it (--input-type)', () => {
@@ -60,5 +60,23 @@ describe('workerExecArgv', () => {
 
   it('defaults to this process execArgv', () => {
     expect(workerExecArgv()).toEqual(workerExecArgv(process.execArgv));
+  });
+
+  it('threads inherit as node does unless a flag must go; then only flags a thread accepts', () => {
+    expect(threadExecArgv(['--expose-gc', '--import', 'tsx'])).toBeUndefined();
+    expect(
+      threadExecArgv([
+        '--expose-gc',
+        '--max-old-space-size=100',
+        '--import',
+        'tsx',
+        '--conditions',
+        'source',
+        '--enable-source-maps',
+        '--input-type=module',
+        '-e',
+        'main()',
+      ]),
+    ).toEqual(['--import', 'tsx', '--conditions', 'source', '--enable-source-maps']);
   });
 });
