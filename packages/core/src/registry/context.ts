@@ -256,7 +256,8 @@ export class Context {
 
   /**
    * Ends the context: plugins stop their workers, storage devices close, registrations made
-   * by plugins are undone. Tasks still running on workers fail with `WorkerLostError`.
+   * by plugins are undone. Tasks still on workers fail: with `CancelledError` if the worker had
+   * not started them, else with `WorkerLostError`.
    */
   async close(): Promise<void> {
     if (this.closed) return;
