@@ -16,6 +16,7 @@ export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
 export { RemoteResult } from './sched/dispatch/executor.js';
 export { WorkerConnection } from './worker/connection/worker-connection.js';
 export type { WorkerConnectionOptions } from './worker/connection/worker-connection-options.js';
+export { threadExecArgv, workerExecArgv } from './worker/connection/worker-exec-argv.js';
 export {
   DedicatedThread,
   type DedicatedThreadOptions,

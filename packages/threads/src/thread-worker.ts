@@ -1,6 +1,11 @@
 import { MessageChannel, type ResourceLimits, Worker } from 'node:worker_threads';
 import { type PluginSpec, ThreadProc, UnsupportedError, WorkerLostError } from '@dtask/core';
-import { portTransport, type Transport, WorkerConnection } from '@dtask/core/worker';
+import {
+  portTransport,
+  type Transport,
+  threadExecArgv,
+  WorkerConnection,
+} from '@dtask/core/worker';
 import type { AdminReply, AdminRequest, PeerPort, ThreadWorkerData } from './protocol.js';
 import { workerEntryUrl } from './worker-entry-url.js';
 
@@ -67,7 +72,7 @@ export class ThreadWorker {
       workerData: data,
       transferList: [channel.port2, ...options.peers.map((p) => p.port)],
       resourceLimits: options.resourceLimits,
-      execArgv: options.execArgv,
+      execArgv: options.execArgv ?? threadExecArgv(),
       name: `dtask ${this.proc.id}`,
     });
     this.transport = portTransport(channel.port1);

@@ -76,4 +76,28 @@ describe.skipIf(!built)('a task that never settles', () => {
     expect(r.out).toContain('[42,7,6,"late"]');
     expect(r.code).toBe(0);
   }, 20_000);
+
+  it('a program run with node --input-type=module -e starts threads that run the worker entry', async () => {
+    // Threads inherit the main thread's flags; `-e` and `--input-type` must not reach them.
+    const script = `
+      const { configure, spawn, scope, shutdown } = await import(${JSON.stringify(CORE)});
+      const { threads } = await import(${JSON.stringify(THREADS)});
+      await configure({ plugins: [threads({ count: 1 })] }).ready();
+      console.log('value', await spawn({ scope: scope({ worker: 1, thread: 2 }) }, (x) => 2 * x, 21));
+      await shutdown();`;
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ['--input-type=module', '-e', script],
+        { timeout: 30_000 },
+        (error, stdout, stderr) =>
+          resolve({
+            code: error ? ((error as { code?: number }).code ?? null) : 0,
+            out: stdout + stderr,
+          }),
+      ),
+    );
+    expect(r.out).toContain('value 42');
+    expect(r.code, r.out).toBe(0);
+  }, 40_000);
 });

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Context, everywhere, WorkerLostError } from '@dtask/core';
+import { Context, everywhere, scope, WorkerLostError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { threads } from './index.js';
 
@@ -88,6 +88,29 @@ describe('threads: lifecycle', () => {
     const error: any = await forever.fetch().catch((e) => e);
     expect(error.code).toBe('DTASK_FAILED');
     expect(error.cause.code).toBe('DTASK_WORKER_LOST');
+  });
+
+  it('close(): a task that never started is cancelled, one that started is lost, one that ends meanwhile keeps its value', async () => {
+    const ctx = new Context({ plugins: [threads({ count: 1 })] });
+    await ctx.ready();
+    const on = { scope: scope({ worker: 1, thread: 2 }) };
+    const started = ctx.spawn(on, () => new Promise(() => {})); // runs until the thread ends
+    const busy = ctx.spawn(on, () => {
+      const end = Date.now() + 400;
+      while (Date.now() < end);
+      return 'finished';
+    });
+    const queued = ctx.spawn(on, () => 'never ran'); // behind the busy one
+    await new Promise((r) => setTimeout(r, 150));
+    await ctx.close();
+    const outcome = async (t: PromiseLike<unknown>) =>
+      Promise.resolve(t).then(
+        (v) => v,
+        (e: any) => `${e.code} ${e.cause?.code}`,
+      );
+    expect(await outcome(started)).toBe('DTASK_FAILED DTASK_WORKER_LOST');
+    expect(await outcome(busy)).toBe('finished');
+    expect(await outcome(queued)).toBe('DTASK_FAILED DTASK_CANCELLED');
   });
 
   it('everywhere() of a module that ends worker threads on import rejects; the threads come back without it', async () => {

@@ -6,7 +6,6 @@ import {
   describeValue,
   type Plugin,
   type PluginHost,
-  WorkerLostError,
 } from '@dtask/core';
 import { workerPluginSpecs } from '@dtask/core/worker';
 import { ThreadWorker } from './thread-worker.js';
@@ -17,7 +16,11 @@ export interface ThreadsOptions {
   count?: number;
   /** Per-thread V8 limits; a thread that runs out of memory is replaced like one that crashed. */
   resourceLimits?: ResourceLimits;
-  /** Node flags for the threads; default: the main thread's (so `--import tsx` carries over). */
+  /**
+   * Node flags for the threads, used as given; default: the main thread's (so `--import tsx`
+   * carries over) without those that change what runs (`-e`, `-p`, `--input-type`, `--test`, …;
+   * see core's `threadExecArgv`).
+   */
   execArgv?: string[];
   /** How long a cancelled running task may take to stop before its thread is replaced (ms). */
   cancelGraceMs?: number;
@@ -201,15 +204,11 @@ export function threads(
     async close() {
       closing = true;
       // Tasks still on the threads fail (as `Context.close` promises) instead of being handed
-      // back, which would run them on the main thread after the context closed.
+      // back, which would run them on the main thread after the context closed: those that
+      // never started are cancelled, the others lost.
       const live = [...workers.values()].filter((w) => !w.exited);
-      for (const w of live) {
-        host?.removeProcessor(w.proc);
-        const error = new WorkerLostError(`The context closed while the task was on ${w.proc.id}`);
-        for (const task of [...w.connection.inFlight.values()]) {
-          host?.context.scheduler.fail(task, error);
-        }
-      }
+      for (const w of live) host?.removeProcessor(w.proc);
+      await Promise.all(live.map((w) => w.connection.failInFlightOnClose()));
       await Promise.all(live.map((w) => w.terminate()));
     },
     threadWorkers: () => [...workers.values()],

@@ -1,4 +1,5 @@
 import { ArgumentError, describeValue } from '@dtask/core';
+import { workerExecArgv } from '@dtask/core/worker';
 import { type Address, isLoopback, parseAddress } from '../wire/address.js';
 import { type TlsConfig, tlsConfig } from '../wire/tls-config.js';
 
@@ -36,7 +37,11 @@ export interface ClusterOptions {
   maxFrameBytes?: number;
   /** How long a worker may take to join (ms); default 30000. */
   startTimeoutMs?: number;
-  /** Node flags for local worker processes; default: this process's `execArgv`. */
+  /**
+   * Node flags for local worker processes, used as given; default: this process's `execArgv`
+   * without the flags that change what a process runs (`-e`, `-p`, `--input-type`, `--test`,
+   * `--watch`, `--inspect`, …; see core's `workerExecArgv`).
+   */
   execArgv?: string[];
 }
 
@@ -132,7 +137,7 @@ export function clusterSettings(options: ClusterOptions): ClusterSettings {
     );
   }
   const tls = options.tls === undefined ? undefined : tlsConfig(options.tls, 'cluster({ tls })');
-  const execArgv = options.execArgv ?? process.execArgv;
+  const execArgv = options.execArgv ?? workerExecArgv();
   if (!(Array.isArray(execArgv) && execArgv.every((a) => typeof a === 'string'))) {
     throw new ArgumentError(
       `cluster({ execArgv }): must be an array of strings; got ${describeValue(execArgv)}`,

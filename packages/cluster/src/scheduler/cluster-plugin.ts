@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Plugin, type PluginHost, WorkerLostError } from '@dtask/core';
+import type { Plugin, PluginHost } from '@dtask/core';
 import { topology, type WorkerConnection, workerPluginSpecs } from '@dtask/core/worker';
 import type { ClusterError } from '../cluster-error.js';
 import type { Hello } from '../wire/handshake.js';
@@ -152,7 +152,11 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       w.setThreads(hello.threads ?? 0);
       topology().setNode(w.worker, hello.host);
       const joined = w;
-      joined.ready.then(() => startFailures.delete(joined.worker));
+      // A process lost before it serves is counted by `onLost`; nothing more to do here.
+      joined.ready.then(
+        () => startFailures.delete(joined.worker),
+        () => {},
+      );
     } else if (w === undefined || w.exited || w.link === undefined) return false;
     const member = w.members.get(thread);
     if (member === undefined || member.link !== undefined) return false; // not expected, or taken
@@ -170,12 +174,17 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
         address: m.peerAddress!,
       })),
     });
+    const owner = w;
     const local = w.child !== undefined;
-    member.ready.then((linkedTo) => {
-      for (const p of peers) if (linkedTo.includes(p.proc.id)) addEdge(member.proc.id, p.proc.id);
-      // A remote worker's threads are added once they serve (a local one's were at start).
-      if (!local) host!.addProcessor(member.proc, member.connection);
-    });
+    member.ready.then(
+      (linkedTo) => {
+        for (const p of peers) if (linkedTo.includes(p.proc.id)) addEdge(member.proc.id, p.proc.id);
+        // A remote worker's threads are added once they serve (a local one's were at start).
+        if (!local && !owner.exited && !host!.context.isClosed)
+          host!.addProcessor(member.proc, member.connection);
+      },
+      () => {}, // lost before it served: `lose` already removed it
+    );
     return true;
   };
 
@@ -228,12 +237,10 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       closing = true;
       if (timer) clearInterval(timer);
       const live = [...workers.values()].filter((w) => !w.exited);
-      for (const m of live.flatMap((w) => [...w.members.values()])) {
-        host?.removeProcessor(m.proc);
-        const error = new WorkerLostError(`The context closed while the task was on ${m.proc.id}`);
-        for (const task of [...m.connection.inFlight.values()])
-          host?.context.scheduler.fail(task, error);
-      }
+      const members = live.flatMap((w) => [...w.members.values()]);
+      for (const m of members) host?.removeProcessor(m.proc);
+      // Tasks still there fail: cancelled if they never started, else lost.
+      await Promise.all(members.map((m) => m.connection.failInFlightOnClose()));
       await Promise.all(live.map((w) => w.terminate()));
       workers.clear();
       server?.close();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import type { Address } from '../wire/address.js';
 import { acceptHandshake, type Hello } from '../wire/handshake.js';
 import { Link } from '../wire/link.js';
 import type { TlsConfig } from '../wire/tls-config.js';
+import { removeAtExit, removeNow } from './temp-folders.js';
 
 /** Options of a `ClusterServer`. */
 export interface ClusterServerOptions {
@@ -41,6 +42,7 @@ export class ClusterServer {
 
   constructor(private readonly options: ClusterServerOptions) {
     this.dir = mkdtempSync(join(tmpdir(), 'dtask-cluster-'));
+    removeAtExit(this.dir);
     this.unixAddress = `unix:${join(this.dir, 'scheduler.sock')}`;
   }
 
@@ -98,15 +100,19 @@ export class ClusterServer {
     });
     this.links.add(link);
     link.onClose(() => this.links.delete(link));
-    acceptHandshake(link, this.options.secret, this.options.handshakeTimeoutMs).then((hello) =>
-      this.options.onJoin(link, hello),
-    );
+    acceptHandshake(link, this.options.secret, this.options.handshakeTimeoutMs)
+      .then((hello) => this.options.onJoin(link, hello))
+      .catch((error) => {
+        // A worker that cannot be taken in is refused; the program it joins goes on.
+        link.close();
+        process.emitWarning(`dtask: a worker from ${link.remote} was refused: ${error}`);
+      });
   }
 
   /** Stops listening, closes every connection, removes the private folder. */
   close(): void {
     for (const s of this.servers) s.close();
     for (const l of [...this.links]) l.close();
-    rmSync(this.dir, { recursive: true, force: true });
+    removeNow(this.dir);
   }
 }

@@ -197,8 +197,13 @@ export class ProcessWorker {
     });
     this.members.set(thread, member);
     // Kept alive while it starts (so awaiting `ready` keeps node running); idle, it does not.
-    member.ready.then(() => {
-      if (this.wasReady) this.child?.unref();
-    });
+    // A thread lost before it serves rejects `ready`: that is handled where it is awaited (and
+    // by `lose`), never left as an unhandled rejection here.
+    member.ready.then(
+      () => {
+        if (this.wasReady) this.child?.unref();
+      },
+      () => {},
+    );
   }
 }

@@ -20,6 +20,7 @@ import type { DTask } from '../task/dtask.js';
 import type { TaskOptionsInput } from '../task/options.js';
 import { registerOption } from '../task/options.js';
 import { type SpawnArgs, spawnTask } from '../task/spawn-task.js';
+import { keepAliveUntil } from './keep-alive.js';
 import { LocalThreadProc } from './main-thread.js';
 import type { Plugin, PluginHost } from './plugin.js';
 import { programModules } from './program-modules.js';
@@ -125,7 +126,7 @@ export class Context {
 
   /** Resolves once every plugin's (possibly async) setup has finished; rejects if one failed. */
   async ready(): Promise<void> {
-    await Promise.all(this.setups);
+    await keepAliveUntil(Promise.all(this.setups));
   }
 
   /** The compute processors tasks can be placed on now. */
@@ -212,7 +213,7 @@ export class Context {
   /** @internal Records a module loaded here and loads it in every plugin's workers. */
   async loadModule(url: string, namespace: Record<string, unknown>): Promise<void> {
     this.modules.set(url, namespace);
-    await Promise.all(this.plugins.map((p) => p.loadModule?.(url)));
+    await keepAliveUntil(Promise.all(this.plugins.map((p) => p.loadModule?.(url))));
   }
 
   /** Starts `count` workers with the first plugin able to; resolves to their worker ids. */
@@ -223,7 +224,7 @@ export class Context {
         `addProcs(ctx, ${count}): no plugin here can start workers; add one such as cluster({ workers })`,
       );
     }
-    return plugin.startWorkers!(count);
+    return keepAliveUntil(Promise.resolve(plugin.startWorkers!(count)));
   }
 
   private host(): PluginHost {
@@ -255,11 +256,16 @@ export class Context {
 
   /**
    * Ends the context: plugins stop their workers, storage devices close, registrations made
-   * by plugins are undone. Tasks still running on workers fail with `WorkerLostError`.
+   * by plugins are undone. Tasks still on workers fail: with `CancelledError` if the worker had
+   * not started them, else with `WorkerLostError`.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await keepAliveUntil(this.closeAll());
+  }
+
+  private async closeAll(): Promise<void> {
     const errors: unknown[] = [];
     for (const plugin of [...this.plugins].reverse()) {
       try {

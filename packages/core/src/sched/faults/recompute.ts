@@ -1,3 +1,4 @@
+import { DTaskFailedError } from '../../errors/task-failed-error.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import { RemoteResult } from '../dispatch/executor.js';
@@ -69,5 +70,16 @@ export function fetchRecomputing(
     return task.fetch();
   };
   if (v.isLost()) return recompute();
-  return read(v).catch((error) => (v.isLost() ? recompute() : Promise.reject(error)));
+  return read(v).catch((error) =>
+    v.isLost() ? recompute() : Promise.reject(asTaskFailure(task, error)),
+  );
+}
+
+/**
+ * A result that cannot be read (one that cannot leave its worker, such as a function) rejects
+ * the fetch as a failed task does: `DTaskFailedError` with the coded error as its `cause`.
+ */
+function asTaskFailure(task: DTask<unknown>, error: unknown): unknown {
+  if (DTaskFailedError.isInstance(error)) return error;
+  return new DTaskFailedError({ task, rootTask: task, cause: error });
 }

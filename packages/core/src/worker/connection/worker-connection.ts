@@ -1,5 +1,5 @@
 import type { Chunk } from '../../chunk/chunk.js';
-import { InputLostError, WorkerLostError } from '../../errors/errors.js';
+import { CancelledError, InputLostError, WorkerLostError } from '../../errors/errors.js';
 import { deserializeError, serializeError } from '../../errors/serialize-error.js';
 import type { Processor } from '../../processor/processor.js';
 import { type Executor, type ExecutorSink, RemoteResult } from '../../sched/dispatch/executor.js';
@@ -252,6 +252,48 @@ export class WorkerConnection implements Executor {
       terminate();
     }, this.options.cancelGraceMs ?? 1000);
     timer.unref();
+  }
+
+  /**
+   * Asks the worker which of the tasks sent here it has started (the context is closing, and
+   * tasks that never started are cancelled rather than lost). Resolves to their ids, or to
+   * `undefined` when the worker is gone or does not answer within `ms` (a task keeps its
+   * thread busy); never rejects. Tasks the worker reports meanwhile settle as usual.
+   */
+  startedTasks(ms: number): Promise<Set<number> | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const answer = this.requests
+      .ask((req) => {
+        this.out.push({ op: 'started', req });
+        this.out.flush();
+      })
+      .then(
+        (ids) => new Set(ids as number[]),
+        () => undefined,
+      );
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, ms, undefined);
+    });
+    return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Settles every task in flight here because the context closes (they are not handed back,
+   * which would run them elsewhere after the close): a task the worker never started fails
+   * with `CancelledError`, one that started, or may have (no answer within `ms`, by default
+   * the cancel grace period), with `WorkerLostError`. Called by plugins' `close()` after
+   * removing the processor.
+   */
+  async failInFlightOnClose(ms = this.options.cancelGraceMs ?? 1000): Promise<void> {
+    const started = this.inFlight.size > 0 ? await this.startedTasks(ms) : undefined;
+    for (const task of [...this.inFlight.values()]) {
+      const error =
+        started !== undefined && !started.has(task.id)
+          ? new CancelledError(`The context closed before task #${task.id} started`)
+          : new WorkerLostError(`The context closed while task #${task.id} ran on ${this.holder}`);
+      this.options.scheduler.fail(task, error);
+    }
   }
 
   async close(): Promise<void> {

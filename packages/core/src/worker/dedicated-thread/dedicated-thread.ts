@@ -6,6 +6,7 @@ import type { Processor } from '../../processor/processor.js';
 import type { PluginSpec } from '../../registry/plugin.js';
 import type { Scheduler } from '../../sched/scheduler.js';
 import { WorkerConnection } from '../connection/worker-connection.js';
+import { threadExecArgv } from '../connection/worker-exec-argv.js';
 import { portTransport } from '../protocol/port-transport.js';
 import type { Transport } from '../protocol/transport.js';
 import type {
@@ -84,6 +85,7 @@ export class DedicatedThread<R, P extends Processor = Processor> {
     this.thread = new Worker(options.entry, {
       workerData,
       transferList: [channel.port2],
+      execArgv: threadExecArgv(),
       name: `dtask ${proc.id}`,
     });
     this.transport = portTransport(channel.port1);

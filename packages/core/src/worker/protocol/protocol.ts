@@ -87,6 +87,12 @@ export type ToWorker =
   | { op: 'logging'; enabled: boolean; realm: number }
   /** A clock probe: answer with this runtime's `now()` (see `LogRelay`). */
   | { op: 'clock'; t0: number }
+  /**
+   * Which tasks sent here have started (the context is closing): answered with `value`, its
+   * `value` the ids of the tasks this runtime holds that started (`key` 0). The runtime starts
+   * no task after it answers.
+   */
+  | { op: 'started'; req: number }
   | { op: 'close' };
 
 /** Runtime → scheduler. */

@@ -279,7 +279,17 @@ describe('worker runtime over an in-memory transport', () => {
     const e: any = await user.fetch().catch((x) => x);
     expect(e.code).toBe('DTASK_FAILED');
     expect(e.cause).toMatchObject(typed);
-    await expect(big.fetch()).rejects.toMatchObject(typed);
+    // Fetching it here fails as a failed task does: DTaskFailedError with the coded cause.
+    await expect(big.fetch()).rejects.toMatchObject({ code: 'DTASK_FAILED', cause: typed });
+    // A function result stays on its worker too: its fetch fails the same way as a symbol's.
+    const fn = ctx.spawn(on(procs[0]), () => () => 1);
+    const symbol = ctx.spawn(on(procs[0]), () => Symbol('s'));
+    for (const t of [fn, symbol]) {
+      await expect(t.fetch()).rejects.toMatchObject({
+        code: 'DTASK_FAILED',
+        cause: { code: 'DTASK_UNSUPPORTED', message: expect.stringContaining('cannot be copied') },
+      });
+    }
   });
 
   it('errors keep their class and message, and dependents fail with DTaskFailedError', async () => {

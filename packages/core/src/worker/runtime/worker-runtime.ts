@@ -90,6 +90,8 @@ export class WorkerRuntime {
   /** The scheduler proxy that tasks spawned here go to. */
   readonly owner: ProxyOwner;
   private closed = false;
+  /** Set when the scheduler asked which tasks started (its context closes): none starts now. */
+  private ending = false;
   private readonly adapter: ValueAdapter | undefined;
   private readonly stalls: StallWatch | undefined;
   /** Batches received from the scheduler (a stall report says how many it had seen). */
@@ -220,6 +222,13 @@ export class WorkerRuntime {
       case 'clock':
         this.logs.answerClock(m.t0);
         break;
+      case 'started': {
+        this.ending = true; // what has not started never will: its task is cancelled
+        const started: number[] = [];
+        for (const t of this.running.values()) if (t.startedAt !== 0) started.push(t.id);
+        this.out.push({ op: 'value', req: m.req, value: started, key: 0 });
+        break;
+      }
       case 'close':
         this.logs.stop();
         this.transport.close();
@@ -270,7 +279,7 @@ export class WorkerRuntime {
   }
 
   private run(task: WorkerTask): void {
-    if (task.cancelled) return;
+    if (task.cancelled || this.ending) return;
     if (performance.now() - this.turnStart > YIELD_AFTER_MS) {
       if (this.deferred.push(task) === 1) setImmediate(this.runDeferred);
       return;

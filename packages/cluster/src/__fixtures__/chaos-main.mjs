@@ -1,0 +1,89 @@
+// Run as `node chaos-main.mjs [seed]` by cluster-chaos.test.ts: a random 2,000-task DAG on
+// two local worker processes while 5 of them are SIGKILLed at random times. Every task's
+// value is checked against a sequential evaluation of the same DAG. Prints one JSON line
+// ({ seed, tasks, kills, killsWhileRunning, wrong, ms }) and exits 0 only when every value is
+// right and all 5 kills came while the DAG ran.
+
+import { cluster } from '@dtask/cluster';
+import { configure, scope, shutdown, spawn } from '@dtask/core';
+
+const TASKS = 2000;
+const KILLS = 5;
+const WIDTH = 20; // tasks per layer: 100 layers
+const seed = Number(process.argv[2] ?? Date.now() % 1e9);
+
+/** A small seeded generator (mulberry32), so a failing DAG can be run again. */
+function random(s) {
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = random(seed);
+
+// Task i of layer L takes 1 to 3 inputs from the layer before, or from any earlier one.
+const inputs = Array.from({ length: TASKS }, (_, i) => {
+  const layer = Math.floor(i / WIDTH);
+  if (layer === 0) return [];
+  const count = 1 + Math.floor(rand() * 3);
+  return Array.from({ length: count }, () => {
+    const from = rand() < 0.8 ? layer - 1 : Math.floor(rand() * layer);
+    return from * WIDTH + Math.floor(rand() * WIDTH);
+  });
+});
+
+/** What task `i` computes from its inputs (self-contained: it travels as source). */
+const step = (i, ms, ...xs) =>
+  new Promise((resolve) =>
+    setTimeout(() => {
+      let v = i + 1;
+      for (const x of xs) v = (v * 31 + x) % 1_000_000_007;
+      resolve(v);
+    }, ms),
+  );
+const combine = (i, xs) => {
+  let v = i + 1;
+  for (const x of xs) v = (v * 31 + x) % 1_000_000_007;
+  return v;
+};
+const expected = [];
+for (let i = 0; i < TASKS; i++)
+  expected.push(
+    combine(
+      i,
+      inputs[i].map((j) => expected[j]),
+    ),
+  );
+
+const plugin = cluster({ workers: 2 });
+await configure({ plugins: [plugin] }).ready();
+const on = { scope: scope({ workers: plugin.processWorkers().map((w) => w.worker) }) };
+const start = performance.now();
+const tasks = [];
+for (let i = 0; i < TASKS; i++)
+  tasks.push(spawn(on, step, i, 30, ...inputs[i].map((j) => tasks[j])));
+
+// Five SIGKILLs at random times, each of a worker process that is serving at that moment.
+let kills = 0;
+const killer = (async () => {
+  while (kills < KILLS) {
+    await new Promise((r) => setTimeout(r, 150 + rand() * 350));
+    const live = plugin.processWorkers().filter((w) => w.wasReady && w.child?.pid);
+    if (live.length === 0) continue;
+    const w = live[Math.floor(rand() * live.length)];
+    process.kill(w.child.pid, 'SIGKILL');
+    kills++;
+  }
+})();
+
+const values = [];
+for (const t of tasks) values.push(await t);
+const killsWhileRunning = kills;
+await killer;
+const wrong = values.filter((v, i) => v !== expected[i]).length;
+const ms = Math.round(performance.now() - start);
+console.log(JSON.stringify({ seed, tasks: values.length, kills, killsWhileRunning, wrong, ms }));
+await shutdown();
+process.exitCode = wrong === 0 && killsWhileRunning === KILLS ? 0 : 1;

@@ -1,0 +1,87 @@
+// Run as `node worker-loss-main.mjs <case>` by cluster-program.test.ts: a plain program on
+// two local worker processes in which a worker process is lost, as a user would write it.
+// It prints what it got and ends with `shutdown()`; it must exit 0 with nothing unhandled.
+//   exit:   a task calls process.exit(1) on its worker process the first time it runs
+//   kill:   the worker process running a task is SIGKILLed; the program ends while its
+//           replacement may still be starting
+//   cancel: a busy task on a worker process is cancelled, then a follow-up runs there
+//   stop:   the same with SIGSTOP (the stopped process is found by heartbeats)
+//   no-shutdown: a task runs, and the program ends without shutdown()
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cluster } from '@dtask/cluster';
+import { configure, scope, shutdown, spawn } from '@dtask/core';
+
+const which = process.argv[2];
+const plugin = cluster(
+  which === 'stop' ? { workers: 2, heartbeatMs: 100, heartbeatTimeoutMs: 800 } : { workers: 2 },
+);
+await configure({ plugins: [plugin] }).ready();
+const onWorkers = { scope: scope({ workers: [2, 3] }) };
+const onTwo = { scope: scope({ worker: 2 }) };
+
+/** The worker process holding a task of ours, once it has one. */
+async function holder() {
+  for (;;) {
+    const w = plugin.processWorkers().find((p) => p.connection.inFlight.size > 0);
+    if (w) return w;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A file a task writes the first time it runs (tasks run in other processes). */
+const marker = join(mkdtempSync(join(tmpdir(), 'marker-')), 'ran');
+
+if (which === 'exit') {
+  const value = await spawn(
+    onTwo,
+    (m) => {
+      const fs = process.getBuiltinModule('node:fs');
+      if (!fs.existsSync(m)) {
+        fs.writeFileSync(m, 'ran');
+        process.exit(1);
+      }
+      return 42;
+    },
+    marker,
+  );
+  console.log(`value ${value}`);
+} else if (which === 'kill' || which === 'stop') {
+  // Slow the first time it runs, quick when run again: the program ends while the lost
+  // worker's replacement may still be starting.
+  const task = spawn(
+    onWorkers,
+    (m) => {
+      const fs = process.getBuiltinModule('node:fs');
+      if (fs.existsSync(m)) return 42;
+      fs.writeFileSync(m, 'ran');
+      return new Promise((r) => setTimeout(() => r(42), 5000));
+    },
+    marker,
+  );
+  const w = await holder();
+  while (!existsSync(marker)) await new Promise((r) => setTimeout(r, 10));
+  process.kill(w.child.pid, which === 'kill' ? 'SIGKILL' : 'SIGSTOP');
+  console.log(`value ${await task}`);
+} else if (which === 'cancel') {
+  const busy = spawn(onTwo, () => {
+    const end = Date.now() + 5000;
+    while (Date.now() < end);
+    return 1;
+  });
+  await holder();
+  await new Promise((r) => setTimeout(r, 200));
+  busy.cancel();
+  try {
+    await busy;
+    console.log('busy finished');
+  } catch (error) {
+    console.log(`busy ${error.cause?.code ?? error.code}`);
+  }
+  console.log(`value ${await spawn(onTwo, (x) => x + 1, 41)}`);
+} else if (which === 'no-shutdown') {
+  console.log(`value ${await spawn(onWorkers, (x) => x + 1, 41)}`);
+} else throw new Error(`unknown case ${which}`);
+if (which !== 'no-shutdown') await shutdown();
+console.log('done');

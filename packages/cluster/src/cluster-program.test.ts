@@ -1,0 +1,56 @@
+// Plain `node` programs on worker processes, as a user runs them (no test runner to catch what
+// a real program dies of): a worker process lost in any way never crashes the program with an
+// unhandled rejection; `await everywhere(url)` keeps node alive while the workers load it; a
+// program run with `node -e` does not fork itself; no socket folder is left in the temp
+// directory, with or without `shutdown()`. Needs the built dist.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { fixture, type ProgramRun, programsBuilt, runProgram } from './__fixtures__/run-program.js';
+
+/** The checks every program here must pass: exit 0, nothing unhandled, no folder left. */
+function expectClean(r: ProgramRun, lines: string[]): void {
+  const said = `exit ${r.code}${r.timedOut ? ' (timed out)' : ''}\n${r.stdout}\n${r.stderr}`;
+  expect(r.stderr, said).not.toMatch(/Unhandled|WorkerLostError|RECURSED/);
+  expect(r.code, said).toBe(0);
+  expect(r.stdout.trim().split('\n'), said).toEqual(lines);
+  expect(r.leftovers, 'dtask-cluster-* folders left in the temp directory').toEqual([]);
+}
+
+describe.skipIf(!programsBuilt)('cluster: plain programs', () => {
+  const losses = [
+    ['a task calls process.exit(1) on its worker process', 'exit'],
+    ['the worker process running a task is SIGKILLed', 'kill'],
+    ['the worker process running a task is SIGSTOPped, then the program ends', 'stop'],
+  ] as const;
+  for (const [what, which] of losses) {
+    it(`${what}: the re-run result is printed, exit 0, nothing unhandled`, async () => {
+      const r = await runProgram([fixture('worker-loss-main.mjs'), which], 90_000);
+      expectClean(r, ['value 42', 'done']);
+    }, 120_000);
+  }
+
+  it('cancel() of a busy task on a worker process, a follow-up there, shutdown(): exit 0, no folder left', async () => {
+    const r = await runProgram([fixture('worker-loss-main.mjs'), 'cancel'], 90_000);
+    expectClean(r, ['busy DTASK_CANCELLED', 'value 42', 'done']);
+  }, 120_000);
+
+  it('a program that ends without shutdown() leaves no socket folder in the temp directory', async () => {
+    const r = await runProgram([fixture('worker-loss-main.mjs'), 'no-shutdown'], 90_000);
+    expectClean(r, ['value 42', 'done']);
+  }, 120_000);
+
+  it('await everywhere(url) keeps node alive while idle worker processes load the module', async () => {
+    // Without a handle held for the wait, node ended such programs with status 13 (an
+    // unsettled top-level await) in about half the runs: three runs side by side.
+    const runs = await Promise.all(
+      [1, 2, 3].map(() => runProgram([fixture('everywhere-main.mjs')], 90_000)),
+    );
+    for (const r of runs) expectClean(r, ['loaded', 'value 42', 'done']);
+  }, 120_000);
+
+  it('a program run with node -e starts workers that run the worker, not the program again', async () => {
+    const code = readFileSync(fixture('eval-program.mjs'), 'utf8');
+    const r = await runProgram(['--input-type=module', '-e', code], 90_000);
+    expectClean(r, ['value 42 flags []', 'done']);
+  }, 120_000);
+});
