@@ -132,7 +132,9 @@ export class DatadepsRegion implements TaskQueue {
    * read or written, travel as compact copies of the elements they cover (`sendArgs`), not as
    * their whole buffer; and written `Chunk`s, `DTask`s and `ChunkView`s, whose data is held
    * somewhere else, are written where it is (`inPlaceArgs`: the task runs on the processor
-   * holding the data and gets that very object).
+   * holding the data and gets that very object); when that data is held on this thread and the
+   * task's scope does not reach it, the scheduler moves it instead: a copy goes to the task and
+   * the written copy comes back through `returnArgs`, written into the data here.
    */
   private configureMemory(task: DTask<unknown>, plans: ArgumentPlan[]): void {
     const indices: number[] = [];
@@ -177,16 +179,17 @@ export class DatadepsRegion implements TaskQueue {
         return out;
       };
     }
-    if (indices.length > 0) {
-      const targets = indices.map((i) => plans[i]);
+    if (indices.length > 0 || inPlaceArgs.length > 0) {
+      // Written Chunk/DTask data held on this thread that the task's scope does not reach is
+      // moved: the scheduler adds it to `indices` and passes that data as its target.
       options.returnArgs = {
         indices,
-        apply: (values) => {
+        apply: (values, _task, into) => {
           const from = task.proc?.memorySpaces()[0];
           const to = new HeapMemorySpace(currentWorker(), 1);
-          for (let k = 0; k < targets.length; k++) {
-            for (const modifier of targets[k].written) {
-              moveInPlace(modifier, from, to, values[k], targets[k].value);
+          for (let k = 0; k < values.length; k++) {
+            for (const modifier of plans[into.indices[k]].written) {
+              moveInPlace(modifier, from, to, values[k], into.targets[k]);
             }
           }
         },
