@@ -1,4 +1,5 @@
 import {
+  ArgumentError,
   ConcurrencyViolationError,
   constrain,
   currentTaskQueue,
@@ -168,9 +169,17 @@ export class DatadepsRegion implements TaskQueue {
     }
     if (inPlace) options.inPlace = true;
     if (inPlaceArgs.length > 0) options.inPlaceArgs = inPlaceArgs;
-    if (packed.length > 0) {
-      const groups = copyInGroups(packed, (i) => plans[i].accesses.flatMap((a) => a.footprints));
+    // The data of written Chunks/DTasks as it leaves this thread: for one on this thread that
+    // the scheduler moves to the task (see below), the very object the copy comes back into.
+    const sent = new Map<number, unknown>();
+    const groups =
+      packed.length === 0
+        ? []
+        : copyInGroups(packed, (i) => plans[i].accesses.flatMap((a) => a.footprints));
+    if (groups.length > 0 || inPlaceArgs.length > 0) {
       options.sendArgs = (args) => {
+        for (const i of inPlaceArgs) sent.set(i, args[i]);
+        if (groups.length === 0) return args as unknown[];
         const out = args.slice();
         for (const group of groups) {
           const copies = compactCopies(group.map((i) => out[i]));
@@ -180,16 +189,26 @@ export class DatadepsRegion implements TaskQueue {
       };
     }
     if (indices.length > 0 || inPlaceArgs.length > 0) {
-      // Written Chunk/DTask data held on this thread that the task's scope does not reach is
-      // moved: the scheduler adds it to `indices` and passes that data as its target.
+      // Written Chunk/DTask data on this thread that the task's scope does not reach is moved:
+      // the scheduler adds it to `indices`; it comes back into the data here (a result held
+      // here is the target core passes; a chunk's data is the value sent).
       options.returnArgs = {
         indices,
         apply: (values, _task, into) => {
           const from = task.proc?.memorySpaces()[0];
           const to = new HeapMemorySpace(currentWorker(), 1);
           for (let k = 0; k < values.length; k++) {
-            for (const modifier of plans[into.indices[k]].written) {
-              moveInPlace(modifier, from, to, values[k], into.targets[k]);
+            const i = into.indices[k];
+            let target = into.targets[k];
+            if (isChunk(target) || isDTask(target)) target = sent.get(i);
+            if (target === undefined || target === null) {
+              throw new ArgumentError(
+                `Argument ${i} was written on a copy, and its data here could not be found to ` +
+                  'write the copy back; scope the task where the data is, or pass the data itself',
+              );
+            }
+            for (const modifier of plans[i].written) {
+              moveInPlace(modifier, from, to, values[k], target);
             }
           }
         },

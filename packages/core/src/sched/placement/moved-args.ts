@@ -1,14 +1,15 @@
 import type { Processor } from '../../processor/processor.js';
 import type { DTask } from '../../task/dtask.js';
-import { dataHome, heldHere } from './data-home.js';
+import { dataHome } from './data-home.js';
 
 /**
- * Arguments written in place (`inPlaceArgs`) whose data is held on the scheduler's thread
- * (`here`) while the task was placed on another processor `proc` (its scope does not reach this
- * thread, see `taskScope`): they travel there as copies, so the runtime must send the written
- * copies back. Adds their positions to the task's `returnArgs.indices`, whose `apply` writes
- * them into the data held here (`applyReturnedArgs` passes that data as the targets). Does
- * nothing when the task runs here or moves nothing.
+ * Arguments written in place (`inPlaceArgs`) whose data is on the scheduler's thread (`here`:
+ * a result held here, a chunk in this thread's storage) while the task was placed on another
+ * processor `proc` (its scope does not reach this thread, see `taskScope`): they travel there
+ * as copies, so the runtime must send the written copies back. Adds their positions to the
+ * task's `returnArgs.indices`, whose `apply` writes them into the data here (for a result held
+ * here, `applyReturnedArgs` passes it as the target; a chunk's data is the value `sendArgs`
+ * saw). Does nothing when the task runs here or moves nothing.
  */
 export function markMovedArgs(
   task: DTask<unknown>,
@@ -22,7 +23,6 @@ export function markMovedArgs(
   let indices: number[] | undefined;
   for (const i of o.inPlaceArgs) {
     if (back.indices.includes(i) || dataHome(task.args[i], here) !== here) continue;
-    if (heldHere(task.args[i]) === undefined) continue;
     (indices ??= [...back.indices]).push(i);
   }
   if (indices === undefined) return;
