@@ -19,7 +19,7 @@ function floats(memory: Memory, n: number): Float64Array {
   return memory === 'shared' ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n);
 }
 
-async function valueOf(h: Holder): Promise<Float64Array> {
+async function heldValue(h: Holder): Promise<Float64Array> {
   return isChunk(h) ? await h.fetch() : await h;
 }
 
@@ -88,7 +88,7 @@ describe('datadeps moves written data to a task scoped elsewhere, and back', () 
                   floats(memory, N),
                 ) as DTask<Float64Array>);
           const ran = await writeOn(ctx, h, at());
-          expect(Array.from(await valueOf(h))).toEqual(sequential(N));
+          expect(Array.from(await heldValue(h))).toEqual(sequential(N));
           expect(new Set(ran)).toEqual(new Set([id]));
         }, 60_000);
       }
