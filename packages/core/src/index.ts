@@ -88,6 +88,7 @@ export { DTask, type FetchOptions, isDTask } from './task/dtask.js';
 export {
   type OptionNormalizer,
   type ReturnArgsOption,
+  type ReturnTargets,
   registerOption,
   type TaskOptions,
   type TaskOptionsInput,

@@ -1,4 +1,5 @@
 import {
+  ArgumentError,
   ConcurrencyViolationError,
   constrain,
   currentTaskQueue,
@@ -132,7 +133,9 @@ export class DatadepsRegion implements TaskQueue {
    * read or written, travel as compact copies of the elements they cover (`sendArgs`), not as
    * their whole buffer; and written `Chunk`s, `DTask`s and `ChunkView`s, whose data is held
    * somewhere else, are written where it is (`inPlaceArgs`: the task runs on the processor
-   * holding the data and gets that very object).
+   * holding the data and gets that very object); when that data is held on this thread and the
+   * task's scope does not reach it, the scheduler moves it instead: a copy goes to the task and
+   * the written copy comes back through `returnArgs`, written into the data here.
    */
   private configureMemory(task: DTask<unknown>, plans: ArgumentPlan[]): void {
     const indices: number[] = [];
@@ -166,9 +169,17 @@ export class DatadepsRegion implements TaskQueue {
     }
     if (inPlace) options.inPlace = true;
     if (inPlaceArgs.length > 0) options.inPlaceArgs = inPlaceArgs;
-    if (packed.length > 0) {
-      const groups = copyInGroups(packed, (i) => plans[i].accesses.flatMap((a) => a.footprints));
+    // The data of written Chunks/DTasks as it leaves this thread: for one on this thread that
+    // the scheduler moves to the task (see below), the very object the copy comes back into.
+    const sent = new Map<number, unknown>();
+    const groups =
+      packed.length === 0
+        ? []
+        : copyInGroups(packed, (i) => plans[i].accesses.flatMap((a) => a.footprints));
+    if (groups.length > 0 || inPlaceArgs.length > 0) {
       options.sendArgs = (args) => {
+        for (const i of inPlaceArgs) sent.set(i, args[i]);
+        if (groups.length === 0) return args as unknown[];
         const out = args.slice();
         for (const group of groups) {
           const copies = compactCopies(group.map((i) => out[i]));
@@ -177,16 +188,27 @@ export class DatadepsRegion implements TaskQueue {
         return out;
       };
     }
-    if (indices.length > 0) {
-      const targets = indices.map((i) => plans[i]);
+    if (indices.length > 0 || inPlaceArgs.length > 0) {
+      // Written Chunk/DTask data on this thread that the task's scope does not reach is moved:
+      // the scheduler adds it to `indices`; it comes back into the data here (a result held
+      // here is the target core passes; a chunk's data is the value sent).
       options.returnArgs = {
         indices,
-        apply: (values) => {
+        apply: (values, _task, into) => {
           const from = task.proc?.memorySpaces()[0];
           const to = new HeapMemorySpace(currentWorker(), 1);
-          for (let k = 0; k < targets.length; k++) {
-            for (const modifier of targets[k].written) {
-              moveInPlace(modifier, from, to, values[k], targets[k].value);
+          for (let k = 0; k < values.length; k++) {
+            const i = into.indices[k];
+            let target = into.targets[k];
+            if (isChunk(target) || isDTask(target)) target = sent.get(i);
+            if (target === undefined || target === null) {
+              throw new ArgumentError(
+                `Argument ${i} was written on a copy, and its data here could not be found to ` +
+                  'write the copy back; scope the task where the data is, or pass the data itself',
+              );
+            }
+            for (const modifier of plans[i].written) {
+              moveInPlace(modifier, from, to, values[k], target);
             }
           }
         },

@@ -37,10 +37,15 @@ describe('moveInPlace (Dagger.move!)', () => {
     expect(obj).toEqual({ x: 10, y: 2 });
   });
 
-  it('does nothing over a SharedArrayBuffer (it is the same memory)', () => {
+  it('over a SharedArrayBuffer: nothing to do from the same memory; a copy from a process is copied', () => {
     const to = new Float64Array(new SharedArrayBuffer(16));
+    const same = new Float64Array(to.buffer);
+    same[0] = 3;
+    moveInPlace(undefined, there, here, same, to);
+    expect([...to]).toEqual([3, 0]);
+    // A worker process wrote a copy, in memory of its own: it comes back into the shared data.
     moveInPlace(undefined, there, here, new Float64Array([1, 2]), to);
-    expect([...to]).toEqual([0, 0]);
+    expect([...to]).toEqual([1, 2]);
   });
 
   it('other classes need a rule: an ArgumentError says so; a registered rule is used', () => {

@@ -66,8 +66,8 @@ export function canMoveInPlace(x: unknown): boolean {
  * Dagger's `move!`: copies the data of `from` (in memory space `fromSpace`) into `to` (in
  * `toSpace`) in place, only the part `modifier` names. Datadeps calls it on the scheduler's
  * thread to write a worker's copy of an `Out`/`InOut` argument back into the caller's object.
- * Built in: typed arrays and `DataView`s (nothing to do over a `SharedArrayBuffer`: it is the
- * same memory), `ArrayBuffer`s, strided views (element by element; modifiers copy only their
+ * Built in: typed arrays and `DataView`s (nothing to do from a view of the same
+ * `SharedArrayBuffer`; a copy from a worker process is copied), `ArrayBuffer`s, strided views (element by element; modifiers copy only their
  * triangle or band), arrays and plain objects (element by element / field by field, nested
  * objects moved into recursively, so references to them stay valid), `Map`s and `Set`s. Other
  * classes need `registerMoveInPlace`; without a rule this throws `ArgumentError`.
@@ -106,8 +106,10 @@ export function moveInPlace(
     return;
   }
   if (ArrayBuffer.isView(to)) {
-    if (to.buffer instanceof SharedArrayBuffer) return; // the same memory on every thread
     const src = from as ArrayBufferView;
+    // The same shared memory (a thread of this process wrote it): nothing to copy. A copy from
+    // a worker process arrives in memory of its own, and is copied.
+    if (to.buffer instanceof SharedArrayBuffer && src.buffer === to.buffer) return;
     new Uint8Array(to.buffer, to.byteOffset, to.byteLength).set(
       new Uint8Array(src.buffer, src.byteOffset, Math.min(src.byteLength, to.byteLength)),
     );
@@ -198,7 +200,14 @@ function moveStrided(
       `moveInPlace(${String(modifier)}): needs two strided views of one shape`,
     );
   }
-  if (isTypedArray(to.data) && to.data.buffer instanceof SharedArrayBuffer) return;
+  if (
+    isTypedArray(to.data) &&
+    to.data.buffer instanceof SharedArrayBuffer &&
+    isTypedArray(from.data) &&
+    from.data.buffer === to.data.buffer
+  ) {
+    return; // the same shared memory: nothing to copy
+  }
   const src = from.data as any;
   const dst = to.data as any;
   const shape = to.shape;

@@ -1,6 +1,7 @@
 import { StorageError } from '@dtask/core';
 import type { Database, RootDatabase } from 'lmdb';
 import { decode, type Encoded } from './codec.js';
+import { COMMIT_MARGIN, commitCause, freeBytes, outOfSpace } from './commit-errors.js';
 
 /** Options of `ChunkDb.open`. */
 export interface ChunkDbOptions {
@@ -30,6 +31,8 @@ const opened = new Map<string, Shared>();
  */
 export class ChunkDb {
   private closed = false;
+  /** A check of the next batch's commit promise is queued (see `handleBatchCommit`). */
+  private batchChecked = false;
 
   private constructor(
     /** The directory of the environment. */
@@ -67,16 +70,46 @@ export class ChunkDb {
     return new ChunkDb(path, env, data, meta);
   }
 
-  /** Writes `value` under `key` in the background; resolves once committed. */
+  /**
+   * Writes `value` under `key` in the background; resolves once committed, rejects with a
+   * `StorageError` (`DTASK_STORAGE_FULL` when the disk or the map is full) when the commit fails.
+   */
   write(key: string, value: Encoded): Promise<void> {
     const data = this.data.put(key, value.bytes as Buffer);
     const meta = this.meta.put(key, Buffer.of(value.tag));
-    return Promise.all([data, meta]).then(
+    this.handleBatchCommit();
+    const bytes = value.bytes.byteLength;
+    return Promise.all([handled(data), handled(meta)]).then(
       () => undefined,
-      (error) => {
-        throw storageErrorOf(error, key);
+      async (error) => {
+        throw storageErrorOf(await commitCause(error), key, { path: this.path, bytes });
       },
     );
+  }
+
+  /**
+   * Whether the filesystem holding the store has room for a value of `bytes` and what LMDB
+   * needs besides (true when that cannot be told). A spill that would not fit is not tried.
+   */
+  hasRoomFor(bytes: number): boolean {
+    const free = freeBytes(this.path);
+    return free === undefined || free >= bytes + COMMIT_MARGIN;
+  }
+
+  /**
+   * lmdb-js starts each event turn's batch with a write of its own whose promise nobody holds;
+   * when that batch's commit fails (a full disk), its rejection is unhandled and would end the
+   * thread or process. The batch begins in the immediate lmdb-js queued with the first write
+   * of the turn, so the one queued here after it finds that promise as the environment's
+   * `committed` and handles it.
+   */
+  private handleBatchCommit(): void {
+    if (this.batchChecked) return;
+    this.batchChecked = true;
+    setImmediate(() => {
+      this.batchChecked = false;
+      Promise.resolve(this.env.committed).catch(() => {});
+    });
   }
 
   /** Writes `value` under `key` and commits before returning (blocks the thread meanwhile). */
@@ -115,7 +148,8 @@ export class ChunkDb {
     if (this.closed) return Promise.resolve();
     const meta = this.meta.remove(key);
     const data = this.data.remove(key);
-    return Promise.all([meta, data]).then(() => undefined);
+    this.handleBatchCommit();
+    return Promise.all([handled(meta), handled(data)]).then(() => undefined);
   }
 
   /** Keys of whole entries that start with `prefix`, in key order. */
@@ -150,15 +184,32 @@ function fastBytes(db: Database<Buffer, string>, key: string): Uint8Array | unde
   return buffer.subarray(0, (db as unknown as { lastSize: number }).lastSize);
 }
 
+/** `write`'s promise of one put, whose failure's `commitError` is handled too (`commitCause`). */
+function handled(put: Promise<unknown>): Promise<unknown> {
+  put.catch((error) => commitCause(error));
+  return put;
+}
+
 /**
- * LMDB's "map full", a full disk or a quota: `StorageError` `DTASK_STORAGE_FULL`; anything
- * else: `StorageError` `DTASK_STORAGE_IO` with the original as `cause`.
+ * LMDB's "map full", a full disk or a quota, or any failure of a write of `bytes` to a store
+ * at `path` whose filesystem has no room left for it (lmdb-js reports a full tmpfs as EIO):
+ * `StorageError` `DTASK_STORAGE_FULL`; anything else: `StorageError` `DTASK_STORAGE_IO` with
+ * the original as `cause`.
  */
-export function storageErrorOf(error: unknown, key: string): StorageError {
+export function storageErrorOf(
+  error: unknown,
+  key: string,
+  write?: { path: string; bytes: number },
+): StorageError {
   if (StorageError.isInstance(error)) return error;
   const text = String((error as Error)?.message ?? error);
   const code = (error as { code?: unknown })?.code;
-  if (/MDB_MAP_FULL|ENOSPC|EDQUOT|No space left/i.test(text) || code === 'ENOSPC') {
+  if (
+    /MDB_MAP_FULL|ENOSPC|EDQUOT|No space left/i.test(text) ||
+    code === 'ENOSPC' ||
+    code === 'EDQUOT' ||
+    (write !== undefined && outOfSpace(write.path, write.bytes))
+  ) {
     return new StorageError(
       StorageError.FULL,
       `Storage device 'lmdb' is full: writing ${JSON.stringify(key)} failed (${text}); free ` +

@@ -65,6 +65,7 @@ describe('SpillingStore', () => {
       path: '/nowhere',
       write: () => Promise.reject(new Error('MDB_MAP_FULL: Environment mapsize limit reached')),
       remove: () => Promise.resolve(),
+      hasRoomFor: () => true, // the disk looks roomy: LMDB itself refuses
     } as unknown as ChunkDb;
     const { store: s, counters } = await store({ db: failing, memoryLimit: 10 });
     const seen = await warnings(async () => {

@@ -62,8 +62,10 @@ interface Entry<K> extends RecencyNode {
  *   commits. If it was read meanwhile it stays in memory (and the disk copy is dropped).
  * - An unspilled entry's disk copy is removed: a value may be changed in place once read
  *   back, so a later spill writes it again.
- * - A spill that would pass `diskLimit`, or that LMDB refuses (disk or map full), does not
- *   happen: the entry stays in memory, intact; `spillFailures` counts it and a warning says
+ * - A spill that would pass `diskLimit`, that the disk holding the store has no room for, or
+ *   that LMDB refuses (disk or map full), does not happen: the entry stays in memory, intact,
+ *   and the graph goes on over the memory limit; `spillFailures` counts it, a `spillFailed` log
+ *   event names the error's code (`DTASK_STORAGE_FULL`) and a warning with that code says
  *   what to do (once per store).
  * - A value a running task holds (`hold`, until `unhold`) is never written out: the task may
  *   change it in place or keep it across an await, and a copy on disk would lose that.
@@ -235,7 +237,8 @@ export class SpillingStore<K = number> implements LocalStore<K> {
     let tries = this.entries.size;
     while (entry !== undefined && this.over() && tries-- > 0) {
       const next = lru ? entry.newer : entry.older;
-      if (entry !== keep && entry.holds === 0) this.spill(entry);
+      // A full disk refuses the others too: the next store or read tries again.
+      if (entry !== keep && entry.holds === 0 && !this.spill(entry)) return;
       entry = next as Entry<K> | undefined;
     }
     if (keep?.listed && keep.holds === 0 && this.over()) this.spill(keep);
@@ -246,11 +249,12 @@ export class SpillingStore<K = number> implements LocalStore<K> {
     return this.counters.memory - this.counters.pending > this.options.memoryLimit;
   }
 
-  private spill(entry: Entry<K>): void {
+  /** Starts writing `entry` out; false when the disk holding the store has no room for it. */
+  private spill(entry: Entry<K>): boolean {
     const encoded = encode(entry.value);
     if (encoded === undefined) {
       this.recency.remove(entry); // cannot be written: it stays in memory, no longer a candidate
-      return;
+      return true;
     }
     const diskBytes = encoded.bytes.byteLength;
     const { diskLimit } = this.options;
@@ -259,7 +263,11 @@ export class SpillingStore<K = number> implements LocalStore<K> {
         entry,
         StorageError.full('lmdb', entry.dbKey, diskBytes, this.counters.disk, diskLimit),
       );
-      return;
+      return true;
+    }
+    if (this.db !== undefined && !this.db.hasRoomFor(diskBytes)) {
+      this.refused(entry, diskFull(this.db.path, entry.dbKey, diskBytes));
+      return false;
     }
     this.recency.remove(entry);
     entry.location = 'spilling';
@@ -276,6 +284,7 @@ export class SpillingStore<K = number> implements LocalStore<K> {
       )
       .finally(() => this.writes.delete(write));
     this.writes.add(write);
+    return true;
   }
 
   private async writeLater(entry: Entry<K>, encoded: NonNullable<ReturnType<typeof encode>>) {
@@ -319,17 +328,33 @@ export class SpillingStore<K = number> implements LocalStore<K> {
     this.refused(entry, storageErrorOf(error, entry.dbKey));
   }
 
-  /** A spill that could not happen: the entry stays in memory, newest, and it is reported. */
+  /**
+   * A spill that could not happen: the entry stays in memory, newest, and it is reported: a
+   * `spillFailed` log event each time (its `detail` starts with the error's code), and a
+   * warning with that code once per store.
+   */
   private refused(entry: Entry<K>, error: unknown): void {
     this.counters.failed();
     this.recency.touch(entry);
+    const code = StorageError.isInstance(error) ? error.code : 'DTASK_STORAGE_IO';
+    const message = String((error as Error)?.message ?? error);
+    if (this.logging()) {
+      (this.options.onEvent ?? logEvent)({
+        kind: 'spillFailed',
+        time: now(),
+        bytes: entry.size,
+        processor: this.options.processor,
+        worker: this.options.worker,
+        to: 'lmdb',
+        detail: `${code}: ${message}`,
+      });
+    }
     if (this.warned || this.closed) return;
     this.warned = true;
     process.emitWarning(
       `dtask lmdb: a chunk could not be spilled and stays in memory, over the memory limit ` +
-        `(${String((error as Error)?.message ?? error)}). Raise diskLimit, free disk space, ` +
-        'or release results sooner.',
-      { code: StorageError.isInstance(error) ? error.code : 'DTASK_STORAGE_IO' },
+        `(${message}). Raise diskLimit, free disk space, or release results sooner.`,
+      { code },
     );
   }
 
@@ -379,4 +404,14 @@ export class SpillingStore<K = number> implements LocalStore<K> {
       detail: entry.dbKey,
     });
   }
+}
+
+/** The disk holding the store at `path` has no room for a spill of `bytes`. */
+function diskFull(path: string, key: string, bytes: number): StorageError {
+  return new StorageError(
+    StorageError.FULL,
+    `Storage device 'lmdb' is full: the disk holding ${path} has no room for ${JSON.stringify(key)} ` +
+      `(${bytes} bytes); free disk space, or give lmdb() a path on a larger disk`,
+    { device: 'lmdb', key },
+  );
 }

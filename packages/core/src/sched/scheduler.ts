@@ -37,7 +37,9 @@ import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
 import { CandidateSlots } from './placement/candidate-slots.js';
 import { chooseSlot } from './placement/choose-slot.js';
 import { CostModel } from './placement/cost-model.js';
+import { hereOf } from './placement/data-home.js';
 import type { LocalClosures } from './placement/local-closure.js';
+import { markMovedArgs } from './placement/moved-args.js';
 import type { ProcSlot } from './placement/proc-slot.js';
 import { addSlot, removeSlot } from './placement/slot-set.js';
 import { restorePieces } from './placement/take-pieces.js';
@@ -291,6 +293,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       const candidates = this.candidates(task);
       slot = candidates.length === 1 ? candidates[0] : chooseSlot(task, candidates, this.costs);
       if (typeof task.fn !== 'function') pinResultToFunctionChunk(task);
+      if (task.options.inPlaceArgs !== undefined)
+        markMovedArgs(task, slot.proc, hereOf(this.slots));
       if ((task.flags & TaskFlags.PieceArgs) !== 0 && waitForPieces(this, task, slot.proc)) return;
     } catch (error) {
       this.fail(task, error);

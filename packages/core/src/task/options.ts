@@ -60,7 +60,9 @@ export interface TaskOptions {
    * `Chunk`/`DTask` arguments): it runs on the processor that holds each one's data (a chunk's,
    * or a finished task's result; this thread for a result kept here), even outside its default
    * scope, and receives those very objects, not copies. Its own result stays where it ran, so a
-   * view of such data it returns stays a view of it.
+   * view of such data it returns stays a view of it. Data kept on this thread that the task's
+   * scope does not reach is moved instead when the task has a `returnArgs.apply`: a copy
+   * travels to the task, and the written copy comes back to `apply` with that data as target.
    */
   inPlaceArgs?: readonly number[];
   /**
@@ -75,8 +77,21 @@ export interface TaskOptions {
 export interface ReturnArgsOption {
   /** Argument positions (0-based) the task writes. */
   readonly indices: readonly number[];
-  /** Receives the values sent back, in the order of `indices` (scheduler's thread only). */
-  readonly apply?: (values: unknown[], task: { readonly id: number }) => void;
+  /**
+   * Receives the values sent back, in the order of `indices` (scheduler's thread only), and
+   * where each goes: `into.indices` are the positions they came from (`indices`, plus the
+   * `inPlaceArgs` the scheduler moved to the task, see `inPlaceArgs`), `into.targets` the
+   * objects to write them into (the argument; for a moved `Chunk`/`DTask`, its data held here).
+   */
+  readonly apply?: (values: unknown[], task: { readonly id: number }, into: ReturnTargets) => void;
+}
+
+/** Where the values a `returnArgs.apply` receives go, in the order of those values. */
+export interface ReturnTargets {
+  /** The argument positions the values came from. */
+  readonly indices: readonly number[];
+  /** The objects to write them into. */
+  readonly targets: readonly unknown[];
 }
 
 /**

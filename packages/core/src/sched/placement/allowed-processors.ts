@@ -1,7 +1,7 @@
 import { isChunk } from '../../chunk/chunk.js';
 import { SchedulingError } from '../../errors/errors.js';
 import { describeTask } from '../../errors/task-failed-error.js';
-import type { ArgType } from '../../processor/processor.js';
+import type { ArgType, Processor } from '../../processor/processor.js';
 import {
   type AbstractScope,
   AnyScope,
@@ -48,12 +48,16 @@ function describeScopes(acc: Narrowed): string {
  * `scope`, else `DefaultScope`) ∩ its `resultScope` ∩ the scopes of its `Chunk` arguments,
  * its `Chunk` function, and the result scopes of its task arguments (a chunk pinned to its
  * processor, a `mutable`, counts as naming it), and the processors holding the data of the
- * arguments it writes in place (`inPlaceArgs`). Throws `SchedulingError`
+ * arguments it writes in place (`inPlaceArgs`; `here`, the scheduler's thread, holds results
+ * kept on it). Data written in place that is on this thread (a result held here, a chunk in
+ * its storage), where the scope so far does not reach, does not narrow it when the task has a
+ * `returnArgs.apply`: it is copied to where the task runs and its written copy comes back
+ * (`markMovedArgs`). Throws `SchedulingError`
  * naming the scopes that clash when the intersection is empty. A default compute scope is
  * kept as an unsimplified `DefaultScope` part, which `allowedSlots` judges per processor
  * (`constrain` alone would drop opt-in processors that declare the function compatible).
  */
-export function taskScope(task: DTask<unknown>): AbstractScope {
+export function taskScope(task: DTask<unknown>, here?: Processor): AbstractScope {
   const o = task.options;
   const compute = o.computeScope ?? o.scope;
   const acc: Narrowed = { scope: compute ?? ANY, narrowed: false };
@@ -78,8 +82,9 @@ export function taskScope(task: DTask<unknown>): AbstractScope {
   }
   // Arguments written in place: the task runs where their data is.
   for (const i of o.inPlaceArgs ?? []) {
-    const home = dataHome(args[i]);
+    const home = dataHome(args[i], here);
     if (home === undefined) continue;
+    if (home === here && movable(task, acc.scope, home)) continue;
     narrow(
       acc,
       new ExactScope(home),
@@ -93,6 +98,16 @@ export function taskScope(task: DTask<unknown>): AbstractScope {
   // threads exist).
   if (compute !== undefined || pinned) return acc.scope;
   return acc.narrowed ? new IntersectionScope([DEFAULT, acc.scope]) : DEFAULT;
+}
+
+/**
+ * Whether in-place argument `i`, whose data is on this thread (`home`: a result held here, or
+ * a chunk in this thread's storage) outside `scope`, may travel to the task and back instead
+ * (`movedArgs`): the task says how to write a copy back (`returnArgs.apply`).
+ */
+function movable(task: DTask<unknown>, scope: AbstractScope, home: Processor): boolean {
+  if (task.options.returnArgs?.apply === undefined) return false;
+  return constrain(scope, new ExactScope(home)) instanceof InvalidScope;
 }
 
 /**

@@ -2,6 +2,7 @@ import { TaskFunctionError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { TaskFlags } from '../../task/task-state.js';
 import { allowedSlots, taskScope } from './allowed-processors.js';
+import { hereOf } from './data-home.js';
 import type { ProcSlot } from './proc-slot.js';
 
 /**
@@ -37,6 +38,7 @@ export class CandidateSlots {
       }
       if (this.defaults !== null) return this.defaults;
     }
-    return allowedSlots(task, taskScope(task), slots);
+    const here = task.options.inPlaceArgs === undefined ? undefined : hereOf(slots);
+    return allowedSlots(task, taskScope(task, here), slots);
   }
 }

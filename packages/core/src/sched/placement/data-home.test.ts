@@ -49,6 +49,36 @@ describe('inPlaceArgs: a task runs where the data it writes is, and writes that 
     const [n, where] = (await ctx.spawn({ inPlaceArgs: [0] }, bump, state)) as [number, string];
     expect([n, where]).toEqual([2, ctx.localProc.id]);
   });
+
+  it('a small result that rode back from a worker is held here, and written here', async () => {
+    current = inMemoryRig(2);
+    const { ctx, procs } = current;
+    const state = ctx.spawn(on(procs[1]), (): State => ({ n: 0, pad: new Float64Array(0) })); // small: sent back inline
+    await state.wait();
+    expect(dataHome(state, ctx.localProc)?.id).toBe(ctx.localProc.id);
+    const [n, where] = (await ctx.spawn({ inPlaceArgs: [0] }, bump, state)) as [number, string];
+    expect([n, where]).toEqual([1, ctx.localProc.id]);
+    expect((await state).n).toBe(1);
+  });
+
+  it('data held here, written by a task scoped to a worker, travels there and back (returnArgs.apply)', async () => {
+    current = inMemoryRig(2);
+    const { ctx, procs } = current;
+    const state = ctx.spawn(on(procs[1]), (): State => ({ n: 0, pad: new Float64Array(0) }));
+    await state.wait();
+    const apply = (values: unknown[], _t: unknown, into: { targets: readonly unknown[] }) => {
+      Object.assign(into.targets[0] as State, values[0]);
+    };
+    for (let i = 0; i < 3; i++) {
+      const [, where] = (await ctx.spawn(
+        { ...on(procs[0]), inPlaceArgs: [0], returnArgs: { indices: [], apply } },
+        bump,
+        state,
+      )) as [number, string];
+      expect(where).toBe(procs[0].id);
+    }
+    expect((await state).n).toBe(3);
+  });
 });
 
 describe('sendArgs: what travels to a worker instead of the arguments', () => {

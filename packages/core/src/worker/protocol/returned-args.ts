@@ -1,3 +1,4 @@
+import { heldHere } from '../../sched/placement/data-home.js';
 import type { DTask } from '../../task/dtask.js';
 import type { ReturnArgsOption, TaskOptions } from '../../task/options.js';
 
@@ -24,14 +25,19 @@ export function returnedArgs(
 
 /**
  * Scheduler side: passes the values a runtime sent back for `task` (see `returnedArgs`) to its
- * `returnArgs.apply`, in the order of `returnArgs.indices`. Called before the task completes,
+ * `returnArgs.apply`, in the order of `returnArgs.indices`, with the objects they go into (a
+ * `Chunk`/`DTask` argument's data held on this thread). Called before the task completes,
  * so dependents see the written data. An `apply` that throws fails the task instead.
  */
 export function applyReturnedArgs(task: DTask<unknown>, values: unknown[] | undefined): unknown {
   const option: ReturnArgsOption | undefined = task.options.returnArgs;
   if (values === undefined || option?.apply === undefined) return undefined;
   try {
-    option.apply(values, task);
+    const targets = option.indices.map((i) => {
+      const a = task.args[i];
+      return heldHere(a)?.value ?? a;
+    });
+    option.apply(values, task, { indices: option.indices, targets });
     return undefined;
   } catch (error) {
     return error;
