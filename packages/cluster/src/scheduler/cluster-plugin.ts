@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Plugin, type PluginHost, WorkerLostError } from '@dtask/core';
 import { topology, type WorkerConnection, workerPluginSpecs } from '@dtask/core/worker';
 import type { ClusterError } from '../cluster-error.js';
+import type { AdminToWorker } from '../wire/admin.js';
 import type { Hello } from '../wire/handshake.js';
 import type { Link } from '../wire/link.js';
 import { type ClusterOptions, clusterSettings } from './cluster-options.js';
@@ -138,6 +139,11 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       const w = workers.get(hello.worker);
       if (!w || w.exited || w.link === undefined) return false;
       w.attachHeartbeat(link);
+      link.sendAdmin({
+        op: 'watch',
+        intervalMs: settings.heartbeatMs,
+        timeoutMs: settings.heartbeatTimeoutMs,
+      } satisfies AdminToWorker);
       return true;
     }
     if (hello.role !== 'worker') return false;
