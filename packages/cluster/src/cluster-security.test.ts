@@ -163,9 +163,9 @@ describe('cluster: security', () => {
       await until(() => idleClosed >= 16, 5000, 'the connections over the cap closed');
       await new Promise((res) => setTimeout(res, 200));
       expect(idleClosed).toBe(16);
-      expect(r.plugin.violations().some((v) => /Too many connections waiting/.test(v.message))).toBe(
-        true,
-      );
+      expect(
+        r.plugin.violations().some((v) => /Too many connections waiting/.test(v.message)),
+      ).toBe(true);
       for (const c of idle) c.socket.destroy();
       // Work still runs.
       expect(await r.ctx.spawn((x: number) => x + 1, 1)).toBe(2);

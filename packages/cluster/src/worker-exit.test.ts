@@ -44,7 +44,10 @@ async function schedulerWithWorker() {
         out += d;
         check();
       };
-      const timer = setTimeout(() => reject(new Error(`no ${what} from the scheduler: ${out}`)), ms);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${what} from the scheduler: ${out}`)),
+        ms,
+      );
       scheduler.stdout!.on('data', onData);
       check();
     });
@@ -72,7 +75,7 @@ describe.skipIf(!built)('a remote worker whose scheduler is gone', () => {
       exited,
       new Promise<undefined>((res) => setTimeout(() => res(undefined), 20_000)),
     ]);
-    expect(end, "the worker still runs 20 s after its scheduler stopped").toBeDefined();
+    expect(end, 'the worker still runs 20 s after its scheduler stopped').toBeDefined();
     // The timeout is 1.5 s; allow for a loaded machine.
     expect(end!.at - t0, stderr()).toBeLessThan(12_000);
     expect(end!.at - t0).toBeGreaterThan(1000);

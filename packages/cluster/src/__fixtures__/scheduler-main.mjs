@@ -1,8 +1,9 @@
 // Run as `node scheduler-main.mjs <secret>` by worker-exit.test.ts: a scheduler listening on
 // loopback for remote workers (heartbeats every 200 ms, a 1.5 s timeout). Prints
 // `address <host:port>`, then `joined` once one worker serves, and stays up until killed.
-import { Context } from '@dtask/core';
+
 import { cluster } from '@dtask/cluster';
+import { Context } from '@dtask/core';
 
 const plugin = cluster({
   workers: 0,

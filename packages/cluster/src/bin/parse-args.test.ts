@@ -73,10 +73,14 @@ describe('dtask-worker arguments', () => {
     writeFileSync(file, SECRET);
     chmodSync(file, 0o644);
     const bin = fileURLToPath(new URL('../../dist/bin/dtask-worker.js', import.meta.url));
-    const r = spawnSync(process.execPath, [bin, '--connect', '127.0.0.1:1', '--secret-file', file], {
-      encoding: 'utf8',
-      timeout: 15_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [bin, '--connect', '127.0.0.1:1', '--secret-file', file],
+      {
+        encoding: 'utf8',
+        timeout: 15_000,
+      },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/chmod 600/);
   });

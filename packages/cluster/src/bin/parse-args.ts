@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { ArgumentError } from '@dtask/core';
 import { parseAddress } from '../wire/address.js';
 import { tlsConfig } from '../wire/tls-config.js';
-import { readSecretFile } from './secret-file.js';
 import type { RunWorkerOptions } from '../worker/run-worker.js';
+import { readSecretFile } from './secret-file.js';
 
 /** `dtask-worker`'s usage text. */
 export const USAGE = `Usage: dtask-worker --connect host:port [--secret-file path] [--threads n] [--peer-host host]

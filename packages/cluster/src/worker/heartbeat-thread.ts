@@ -5,11 +5,11 @@
 // silent for its heartbeat timeout (stopped, or cut off by a partition that closes nothing).
 import { writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { AdminToWorker } from '../wire/admin.js';
 import { parseAddress } from '../wire/address.js';
+import type { AdminToWorker } from '../wire/admin.js';
 import { connectLink } from '../wire/connect.js';
-import type { Link } from '../wire/link.js';
 import { offerHandshake } from '../wire/handshake.js';
+import type { Link } from '../wire/link.js';
 import { type AnswerMessage, answerWriter } from '../wire/sync-answers.js';
 import type { TlsConfig } from '../wire/tls-config.js';
 
