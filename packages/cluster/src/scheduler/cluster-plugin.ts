@@ -114,9 +114,10 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     startFailures.set(w.worker, failed);
     if (failed >= MAX_START_FAILURES) {
       workers.delete(w.worker);
-      process.emitWarning(
-        `dtask: worker process ${w.worker} failed ${failed} times while starting (${reason}); it is not replaced again`,
-      );
+      const why = `worker process ${w.worker} failed ${failed} times while starting (${reason}); it is not replaced again (scope tasks to other workers, or add some with addProcs)`;
+      // Named in the SchedulingError of each task scoped to it from now on.
+      for (const proc of w.procs) host!.removeProcessor(proc, why);
+      process.emitWarning(`dtask: ${why}`);
       return;
     }
     // Like a Dask nanny: a local worker that died is replaced under its id, before its tasks
@@ -175,7 +176,10 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       if (w.child === undefined)
         for (const m of w.members.values()) host!.addProcessor(m.proc, m.connection);
       const joined = w;
-      joined.ready.then(() => startFailures.delete(joined.worker));
+      joined.ready.then(
+        () => startFailures.delete(joined.worker),
+        () => {}, // lost first: onLost counts it
+      );
     } else if (w === undefined || w.exited || w.link === undefined) return false;
     const member = w.members.get(thread);
     if (member === undefined || member.link !== undefined) return false; // not expected, or taken
@@ -193,9 +197,12 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
         address: m.peerAddress!,
       })),
     });
-    member.ready.then((linkedTo) => {
-      for (const p of peers) if (linkedTo.includes(p.proc.id)) addEdge(member.proc.id, p.proc.id);
-    });
+    member.ready.then(
+      (linkedTo) => {
+        for (const p of peers) if (linkedTo.includes(p.proc.id)) addEdge(member.proc.id, p.proc.id);
+      },
+      () => {}, // lost before it served
+    );
     return true;
   };
 
