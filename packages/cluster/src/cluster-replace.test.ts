@@ -40,11 +40,13 @@ describe('cluster: a worker process being replaced', () => {
     for (const task of [waiting!, r.ctx.spawn(on, () => process.pid)]) {
       const error = await task.then(
         () => undefined,
-        (e: { cause?: unknown }) => e.cause,
+        (e: unknown) => (e as { cause?: unknown }).cause,
       );
       expect(error).toBeInstanceOf(SchedulingError);
       expect((error as Error).message).toMatch(
-        new RegExp(`thread:${id}:1 was removed: worker process ${id} failed 3 times while starting`),
+        new RegExp(
+          `thread:${id}:1 was removed: worker process ${id} failed 3 times while starting`,
+        ),
       );
     }
   }, 60_000);
