@@ -1,6 +1,7 @@
 // Run as `node scheduler-main.mjs <secret>` by worker-exit.test.ts: a scheduler listening on
 // loopback for remote workers (heartbeats every 200 ms, a 1.5 s timeout). Prints
-// `address <host:port>`, then `joined` once one worker serves, and stays up until killed.
+// `address <host:port>`, then `joined` once one worker serves with its heartbeat thread
+// joined, and stays up until killed.
 
 import { cluster } from '@dtask/cluster';
 import { Context } from '@dtask/core';
@@ -16,7 +17,8 @@ const ctx = new Context({ plugins: [plugin] });
 await ctx.ready();
 console.log(`address ${plugin.address()}`);
 const poll = setInterval(() => {
-  if (plugin.processWorkers().some((w) => w.wasReady)) {
+  // Serving, and its heartbeat thread has joined (it was told the heartbeat timeout).
+  if (plugin.processWorkers().some((w) => w.wasReady && w.heartbeat !== undefined)) {
     clearInterval(poll);
     console.log('joined');
   }
