@@ -5,7 +5,8 @@ export type ClusterErrorReason =
   | 'auth' // the peer did not prove the shared secret (or took too long)
   | 'frame' // a frame over the size limit, or one that cannot be decoded
   | 'connect' // the scheduler or a peer could not be reached
-  | 'start'; // a worker process ended before it joined
+  | 'start' // a worker process ended before it joined
+  | 'timeout'; // fewer workers than awaited joined in time (`waitForWorkers`)
 
 /**
  * A cluster connection broke one of the wire's rules, or a worker could not join. Only the

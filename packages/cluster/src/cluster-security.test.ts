@@ -126,4 +126,51 @@ describe('cluster: security', () => {
       worker.kill('SIGKILL');
     }
   });
+
+  it('caps connections waiting to authenticate, and their frames, closing the rest at once', async () => {
+    await using r = await clusterRig({ workers: 1, listen: '127.0.0.1:0', secret: SECRET });
+    const [host, port] = r.plugin.address()!.split(':');
+    const open = (): Promise<{ socket: Socket; closed: Promise<void> }> =>
+      new Promise((resolve) => {
+        const socket = connect(Number(port), host, () => resolve({ socket, closed }));
+        socket.on('error', () => {});
+        socket.resume(); // reads (and drops) what the server sends, so its close is seen
+        const closed = new Promise<void>((res) => socket.on('close', () => res()));
+      });
+    // 100 connections, each sending the header of a large handshake frame and part of it.
+    const partial = Buffer.alloc(5 + 2000);
+    partial.writeUInt32BE(60 * 1024, 0);
+    partial.writeUInt8(FrameKind.auth, 4);
+    const conns = [];
+    for (let i = 0; i < 100; i++) {
+      const c = await open();
+      c.socket.write(partial);
+      conns.push(c);
+    }
+    try {
+      let closed = 0;
+      for (const c of conns) c.closed.then(() => closed++);
+      // Every one is closed within a second or two (the frame is over the handshake limit, or
+      // the connection is over the cap), not after the 10 s handshake timeout.
+      await until(() => closed === 100, 5000, 'every partial-frame connection closed');
+      const reasons = r.plugin.violations().map((v) => v.message);
+      expect(reasons.some((m) => /over the limit of 4096 bytes/.test(m))).toBe(true);
+      // Connections that only wait are capped at 64.
+      const idle = [];
+      for (let i = 0; i < 80; i++) idle.push(await open());
+      let idleClosed = 0;
+      for (const c of idle) c.closed.then(() => idleClosed++);
+      await until(() => idleClosed >= 16, 5000, 'the connections over the cap closed');
+      await new Promise((res) => setTimeout(res, 200));
+      expect(idleClosed).toBe(16);
+      expect(
+        r.plugin.violations().some((v) => /Too many connections waiting/.test(v.message)),
+      ).toBe(true);
+      for (const c of idle) c.socket.destroy();
+      // Work still runs.
+      expect(await r.ctx.spawn((x: number) => x + 1, 1)).toBe(2);
+    } finally {
+      for (const c of conns) c.socket.destroy();
+    }
+  });
 });

@@ -1,6 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from './parse-args.js';
@@ -10,7 +12,7 @@ const SECRET = 'a-secret-of-sufficient-length';
 describe('dtask-worker arguments', () => {
   it('reads --connect and the secret from a file or the environment', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'dtask-args-')), 'secret');
-    writeFileSync(file, `${SECRET}\n`);
+    writeFileSync(file, `${SECRET}\n`, { mode: 0o600 });
     expect(parseArgs(['--connect', '10.0.0.1:7000', '--secret-file', file], {})).toEqual({
       connect: '10.0.0.1:7000',
       secret: SECRET,
@@ -49,5 +51,37 @@ describe('dtask-worker arguments', () => {
         DTASK_SECRET: SECRET,
       }),
     ).toThrow(/cannot read --tls-cert/);
+  });
+
+  it('refuses a secret file that other users can read, saying to chmod 600 it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dtask-args-'));
+    for (const mode of [0o644, 0o640, 0o604, 0o620]) {
+      const file = join(dir, `secret-${mode.toString(8)}`);
+      writeFileSync(file, `${SECRET}\n`);
+      chmodSync(file, mode);
+      expect(() => parseArgs(['--connect', 'h:1', '--secret-file', file], {})).toThrow(
+        new RegExp(`other users \\(mode 0${mode.toString(8)}\\).*chmod 600 ${file}`),
+      );
+    }
+    const file = join(dir, 'secret-400');
+    writeFileSync(file, SECRET, { mode: 0o400 });
+    expect(parseArgs(['--connect', 'h:1', '--secret-file', file], {}).secret).toBe(SECRET);
+  });
+
+  it('dtask-worker exits 2 with that message before connecting anywhere', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'dtask-args-')), 'secret');
+    writeFileSync(file, SECRET);
+    chmodSync(file, 0o644);
+    const bin = fileURLToPath(new URL('../../dist/bin/dtask-worker.js', import.meta.url));
+    const r = spawnSync(
+      process.execPath,
+      [bin, '--connect', '127.0.0.1:1', '--secret-file', file],
+      {
+        encoding: 'utf8',
+        timeout: 15_000,
+      },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/chmod 600/);
   });
 });

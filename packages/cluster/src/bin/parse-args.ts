@@ -3,6 +3,7 @@ import { ArgumentError } from '@dtask/core';
 import { parseAddress } from '../wire/address.js';
 import { tlsConfig } from '../wire/tls-config.js';
 import type { RunWorkerOptions } from '../worker/run-worker.js';
+import { readSecretFile } from './secret-file.js';
 
 /** `dtask-worker`'s usage text. */
 export const USAGE = `Usage: dtask-worker --connect host:port [--secret-file path] [--threads n] [--peer-host host]
@@ -61,7 +62,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): RunWorkerOpti
     throw new ArgumentError(`dtask-worker: --connect is required\n\n${USAGE}`);
   parseAddress(connect, '--connect');
   const file = flags.get('--secret-file');
-  const secret = file !== undefined ? readFlagFile('--secret-file', file).trim() : env.DTASK_SECRET;
+  const secret = file !== undefined ? readSecretFile(file) : env.DTASK_SECRET;
   if (!secret || secret.length < 16) {
     throw new ArgumentError(
       'dtask-worker: give the shared secret (at least 16 characters) with --secret-file or the DTASK_SECRET variable',

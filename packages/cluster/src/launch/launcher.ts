@@ -16,7 +16,11 @@ export interface LaunchedWorker {
   readonly where: string;
   /** The local process (`ssh`, `srun`): killing it ends the remote side's link. */
   readonly process: ChildProcess;
-  /** Resolves with the local process's exit code when it ends. */
+  /**
+   * Resolves with the local process's exit code when it ends; rejects with `ClusterError`
+   * when the launcher knows the workers could not be started (`reason: 'connect'`: `ssh`
+   * could not reach the host). Such a failure is also emitted as a process warning.
+   */
   readonly exited: Promise<number | null>;
 }
 
@@ -37,11 +41,25 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Wraps a spawned process as a `LaunchedWorker`. */
-export function launched(where: string, child: ChildProcess): LaunchedWorker {
-  const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code));
+/**
+ * Wraps a spawned process as a `LaunchedWorker`. `failure` turns an exit code into the error
+ * `exited` rejects with (and that is emitted as a warning, so that it is seen even when no
+ * one awaits `exited`); by default every exit resolves.
+ */
+export function launched(
+  where: string,
+  child: ChildProcess,
+  failure?: (code: number | null) => Error | undefined,
+): LaunchedWorker {
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('exit', (code) => {
+      const error = failure?.(code);
+      if (error === undefined) return resolve(code);
+      process.emitWarning(error);
+      reject(error);
+    });
     child.once('error', () => resolve(null));
   });
+  exited.catch(() => {}); // reported as a warning; awaiting `exited` still throws it
   return { where, process: child, exited };
 }

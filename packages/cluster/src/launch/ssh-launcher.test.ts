@@ -1,10 +1,12 @@
 // Workers launched through the real `ssh` into Debian's `sshd` on a loopback port (issue 15):
 // they join the scheduler with the secret and run tasks. Skips, saying why, where sshd is not
 // installed (npm test installs it as root).
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { scope } from '@dtask/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterRig, until } from '../__fixtures__/rig.js';
+import { ClusterError } from '../cluster-error.js';
 import { sshdUnavailable, startSshd, type TestSshd } from '../testing/start-sshd.js';
 import { sshLauncher } from './ssh-launcher.js';
 
@@ -57,6 +59,27 @@ describe.skipIf(why !== undefined)('sshLauncher with a real sshd', () => {
     expect(() => sshLauncher({ hosts: [] })).toThrow(/at least one host/);
     expect(() => sshLauncher({ hosts: ['h'], port: 0 })).toThrow(/TCP port/);
   });
+});
+
+const noSsh = existsSync('/usr/bin/ssh') ? undefined : 'no ssh program (Debian openssh-client)';
+if (noSsh) console.warn(`ssh launcher failure test skipped: ${noSsh}`);
+
+describe.skipIf(noSsh !== undefined)('sshLauncher with a host ssh cannot reach', () => {
+  it('rejects exited with ClusterError reason connect, carrying what ssh said', async () => {
+    const [started] = sshLauncher({
+      hosts: ['no-such-host.invalid'],
+      sshOptions: ['-o', 'ConnectTimeout=5'],
+    }).launch({ connect: '127.0.0.1:7000', secret: SECRET, count: 1 });
+    const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
+    const error = await started.exited.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ClusterError);
+    expect(error).toMatchObject({ code: 'DTASK_CLUSTER', reason: 'connect' });
+    expect((error as Error).message).toMatch(/no-such-host\.invalid \(exit 255\).*resolve/i);
+    expect(await warned).toBe(error);
+  }, 30_000);
 });
 
 declare const dtask: typeof import('@dtask/core');

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { ArgumentError, describeValue } from '@dtask/core';
+import { ClusterError } from '../cluster-error.js';
 import { type LaunchedWorker, type Launcher, launched, shellQuote } from './launcher.js';
 
 /** Options of `sshLauncher`. */
@@ -59,11 +60,27 @@ export function sshLauncher(options: SshLauncherOptions): Launcher {
         const host = hosts[i % hosts.length];
         const remote = `IFS= read -r DTASK_SECRET && export DTASK_SECRET && exec ${command} --connect ${shellQuote(connect)}`;
         const child = spawn(options.ssh ?? 'ssh', [...base, host, remote], {
-          stdio: ['pipe', 'inherit', 'inherit'],
+          stdio: ['pipe', 'inherit', 'pipe'],
         });
         child.stdin!.on('error', () => {}); // ssh that failed early: its exit says why
         child.stdin!.end(`${secret}\n`);
-        started.push(launched(`ssh ${host}`, child));
+        // ssh's own messages go on to this process's stderr; the last ones explain a failure.
+        let said = '';
+        child.stderr!.on('data', (d: Buffer) => {
+          process.stderr.write(d);
+          said = (said + d).slice(-2000);
+        });
+        started.push(
+          launched(`ssh ${host}`, child, (code) =>
+            // ssh exits 255 when it cannot connect or log in (its remote command never ran).
+            code === 255
+              ? new ClusterError(
+                  'connect',
+                  `sshLauncher: ssh could not reach ${host} (exit 255): ${said.trim() || 'no message'}; check the host name, that sshd runs there and that BatchMode key login works (ssh ${host} true)`,
+                )
+              : undefined,
+          ),
+        );
       }
       return started;
     },

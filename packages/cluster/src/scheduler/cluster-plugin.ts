@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Plugin, PluginHost } from '@dtask/core';
 import { topology, type WorkerConnection, workerPluginSpecs } from '@dtask/core/worker';
 import type { ClusterError } from '../cluster-error.js';
+import type { AdminToWorker } from '../wire/admin.js';
 import type { Hello } from '../wire/handshake.js';
 import type { Link } from '../wire/link.js';
 import { type ClusterOptions, clusterSettings } from './cluster-options.js';
@@ -9,7 +10,9 @@ import { ClusterServer } from './cluster-server.js';
 import { launchLocal } from './launch-local.js';
 import type { MemberConnection } from './member-connection.js';
 import { ProcessWorker } from './process-worker.js';
+import { type WaitForWorkersOptions, waitForWorkers } from './wait-for-workers.js';
 import { nextWorkerId } from './worker-ids.js';
+import { type WorkerInfo, workerInfo } from './worker-info.js';
 
 /** A connection closed for breaking a rule, as `violations()` lists them. */
 export interface Violation {
@@ -27,6 +30,14 @@ export interface ClusterPlugin extends Plugin {
   address(): string | undefined;
   /** Connections closed for a wrong secret, a bad or oversized frame (newest last). */
   violations(): Violation[];
+  /** A plain view of each live worker process: `{ id, host, threads, state }`. */
+  workers(): WorkerInfo[];
+  /**
+   * Resolves with `workers()` once at least `n` workers serve tasks (Dask's
+   * `wait_for_workers`); rejects with `ClusterError` (`reason: 'timeout'`) saying how many
+   * joined when `timeoutMs` (default `startTimeoutMs`) passes first.
+   */
+  waitForWorkers(n: number, options?: WaitForWorkersOptions): Promise<WorkerInfo[]>;
 }
 
 /** Consecutive failed starts after which a local worker id is not replaced again. */
@@ -48,6 +59,8 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const linked = new Map<string, Set<string>>();
   const startFailures = new Map<number, number>();
   const violations: Violation[] = [];
+  /** Where each remote worker said it runs. */
+  const hosts = new Map<number, string>();
   const modules: string[] = [];
   let host: PluginHost | undefined;
   let server: ClusterServer | undefined;
@@ -94,15 +107,17 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     }
     if (closing || host!.context.isClosed || w.child === undefined) {
       workers.delete(w.worker);
+      hosts.delete(w.worker);
       return;
     }
     const failed = w.wasReady ? 0 : (startFailures.get(w.worker) ?? 0) + 1;
     startFailures.set(w.worker, failed);
     if (failed >= MAX_START_FAILURES) {
       workers.delete(w.worker);
-      process.emitWarning(
-        `dtask: worker process ${w.worker} failed ${failed} times while starting (${reason}); it is not replaced again`,
-      );
+      const why = `worker process ${w.worker} failed ${failed} times while starting (${reason}); it is not replaced again (scope tasks to other workers, or add some with addProcs)`;
+      // Named in the SchedulingError of each task scoped to it from now on.
+      for (const proc of w.procs) host!.removeProcessor(proc, why);
+      process.emitWarning(`dtask: ${why}`);
       return;
     }
     // Like a Dask nanny: a local worker that died is replaced under its id, before its tasks
@@ -138,6 +153,11 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       const w = workers.get(hello.worker);
       if (!w || w.exited || w.link === undefined) return false;
       w.attachHeartbeat(link);
+      link.sendAdmin({
+        op: 'watch',
+        intervalMs: settings.heartbeatMs,
+        timeoutMs: settings.heartbeatTimeoutMs,
+      } satisfies AdminToWorker);
       return true;
     }
     if (hello.role !== 'worker') return false;
@@ -151,11 +171,14 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       }
       w.setThreads(hello.threads ?? 0);
       topology().setNode(w.worker, hello.host);
+      hosts.set(w.worker, hello.host);
+      // Listed from now on, so usable from now on: tasks scoped to it wait until it serves.
+      if (w.child === undefined)
+        for (const m of w.members.values()) host!.addProcessor(m.proc, m.connection);
       const joined = w;
-      // A process lost before it serves is counted by `onLost`; nothing more to do here.
       joined.ready.then(
         () => startFailures.delete(joined.worker),
-        () => {},
+        () => {}, // lost first: onLost counts it
       );
     } else if (w === undefined || w.exited || w.link === undefined) return false;
     const member = w.members.get(thread);
@@ -174,19 +197,17 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
         address: m.peerAddress!,
       })),
     });
-    const owner = w;
-    const local = w.child !== undefined;
     member.ready.then(
       (linkedTo) => {
         for (const p of peers) if (linkedTo.includes(p.proc.id)) addEdge(member.proc.id, p.proc.id);
-        // A remote worker's threads are added once they serve (a local one's were at start).
-        if (!local && !owner.exited && !host!.context.isClosed)
-          host!.addProcessor(member.proc, member.connection);
       },
-      () => {}, // lost before it served: `lose` already removed it
+      () => {}, // lost before it served
     );
     return true;
   };
+
+  const listWorkers = (): WorkerInfo[] =>
+    [...workers.values()].filter((w) => !w.exited).map((w) => workerInfo(w, hosts.get(w.worker)));
 
   const probeAll = (): void => {
     const now = performance.now();
@@ -246,6 +267,15 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       server?.close();
     },
     processWorkers: () => [...workers.values()].filter((w) => !w.exited),
+    workers: listWorkers,
+    waitForWorkers: (n, options) =>
+      waitForWorkers(
+        n,
+        options,
+        settings.startTimeoutMs,
+        listWorkers,
+        () => closing || host?.context.isClosed === true,
+      ),
     address: () => server?.tcpAddress,
     violations: () => [...violations],
   };

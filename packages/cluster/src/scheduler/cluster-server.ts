@@ -7,6 +7,7 @@ import { ClusterError } from '../cluster-error.js';
 import type { Address } from '../wire/address.js';
 import { acceptHandshake, type Hello } from '../wire/handshake.js';
 import { Link } from '../wire/link.js';
+import { PendingConnections } from '../wire/pending-connections.js';
 import type { TlsConfig } from '../wire/tls-config.js';
 import { removeAtExit, removeNow } from './temp-folders.js';
 
@@ -37,6 +38,8 @@ export class ClusterServer {
   readonly unixAddress: string;
   private readonly servers: Server[] = [];
   private readonly links = new Set<Link>();
+  /** Connections that have not proved the secret yet (capped). */
+  private readonly pending = new PendingConnections();
   /** The TCP address actually bound (the port is chosen when `listen` asks for port 0). */
   tcpAddress: string | undefined;
 
@@ -98,6 +101,7 @@ export class ClusterServer {
       maxFrameBytes: this.options.maxFrameBytes,
       onViolation: (error) => this.options.onViolation(error, link.remote),
     });
+    if (!this.pending.admit(link)) return;
     this.links.add(link);
     link.onClose(() => this.links.delete(link));
     acceptHandshake(link, this.options.secret, this.options.handshakeTimeoutMs)

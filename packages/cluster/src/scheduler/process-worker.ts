@@ -161,7 +161,12 @@ export class ProcessWorker {
     const error = new WorkerLostError(`Worker process ${this.worker} was lost: ${reason}`);
     this.options.onLost(this, reason);
     this.heartbeat?.close();
-    for (const m of this.members.values()) m.fail(error);
+    for (const m of this.members.values()) {
+      // Tasks that waited for a thread that never joined were never delivered: handed back
+      // without counting as kills, so they wait for the replacement.
+      if (m.link === undefined) m.connection.close();
+      m.fail(error);
+    }
   }
 
   /** Ends it on purpose (its tasks are not counted against them); resolves once it is gone. */
@@ -197,13 +202,11 @@ export class ProcessWorker {
     });
     this.members.set(thread, member);
     // Kept alive while it starts (so awaiting `ready` keeps node running); idle, it does not.
-    // A thread lost before it serves rejects `ready`: that is handled where it is awaited (and
-    // by `lose`), never left as an unhandled rejection here.
     member.ready.then(
       () => {
         if (this.wasReady) this.child?.unref();
       },
-      () => {},
+      () => {}, // lost first: `lose` says why
     );
   }
 }

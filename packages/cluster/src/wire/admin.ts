@@ -20,7 +20,12 @@ export type AdminToWorker =
   /** Load an `everywhere` module. */
   | { op: 'load'; req: number; url: string }
   /** Leave: the context is closing or the worker is removed. */
-  | { op: 'exit' };
+  | { op: 'exit' }
+  /**
+   * To a heartbeat thread once it joined: the scheduler probes every `intervalMs`; with no
+   * frame from it for `timeoutMs`, the worker ends itself (its scheduler is gone or cut off).
+   */
+  | { op: 'watch'; intervalMs: number; timeoutMs: number };
 
 /** Administration messages, worker → scheduler. */
 export type AdminFromWorker =

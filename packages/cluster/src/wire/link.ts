@@ -12,8 +12,14 @@ import {
 } from './frames.js';
 import { decodeMessage, encodeMessage, paddingAfter } from './message-codec.js';
 
-/** Frames allowed before the handshake is done: small, so a stranger cannot make us buffer much. */
-export const HANDSHAKE_FRAME_BYTES = 64 * 1024;
+/**
+ * Frames allowed before the handshake is done: small (a handshake frame is a few hundred
+ * bytes), so a stranger cannot make us buffer much.
+ */
+export const HANDSHAKE_FRAME_BYTES = 4 * 1024;
+
+/** Idle time after which TCP keepalive probes start on a link's socket (ms). */
+export const KEEPALIVE_MS = 10_000;
 
 /** Options of a `Link`. */
 export interface LinkOptions {
@@ -42,6 +48,7 @@ export class Link {
   /** Administration messages that came before a handler was set. */
   private earlyAdmin: unknown[] = [];
   private readonly closeHandlers: ((reason?: unknown) => void)[] = [];
+  private readonly authHandlers: (() => void)[] = [];
   /** When a frame last arrived (`performance.now()`), for heartbeats. */
   lastHeard = performance.now();
 
@@ -56,6 +63,9 @@ export class Link {
     direct?: DirectReads,
   ) {
     socket.setNoDelay(true);
+    // A peer that vanished without a word (a machine off, a silent partition) is found by the
+    // kernel's keepalive probes even on a link where nothing is being sent.
+    socket.setKeepAlive(true, KEEPALIVE_MS);
     const reader = new FrameReader(HANDSHAKE_FRAME_BYTES, (kind, body) => this.frame(kind, body));
     this.reader = reader;
     this.direct = direct !== undefined;
@@ -104,6 +114,13 @@ export class Link {
   authenticated(): void {
     this.authed = true;
     this.reader.maxBytes = this.options.maxFrameBytes;
+    for (const handler of this.authHandlers.splice(0)) handler();
+  }
+
+  /** Called once when the handshake succeeds. */
+  onAuthenticated(handler: () => void): void {
+    if (this.authed) handler();
+    else this.authHandlers.push(handler);
   }
 
   /**

@@ -11,6 +11,7 @@ import { connectLink } from '../wire/connect.js';
 import { acceptHandshake, type Hello, offerHandshake } from '../wire/handshake.js';
 import { Link, type LinkOptions } from '../wire/link.js';
 import { linkTransport } from '../wire/link-transport.js';
+import { PendingConnections } from '../wire/pending-connections.js';
 import { answerSender } from '../wire/sync-answers.js';
 import type { TlsConfig } from '../wire/tls-config.js';
 import { loadModule } from './load-module.js';
@@ -194,8 +195,10 @@ async function listenForPeers(
       : { host: address.host, port: bound.port };
   const table = new PeerTable();
   const self: { worker?: number } = {};
+  const pending = new PendingConnections();
   server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     const peer = new Link(socket, { maxFrameBytes: options.maxFrameBytes });
+    if (!pending.admit(peer)) return;
     acceptHandshake(peer, options.secret, options.handshakeTimeoutMs).then((hello) => {
       if (hello.role !== 'peer') return peer.close();
       peer.socket.unref();

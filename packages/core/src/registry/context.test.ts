@@ -143,7 +143,7 @@ describe('addProcs / rmProcs', () => {
     expect(ctx.processors().map((p) => p.id)).toContain(a2.id);
   });
 
-  it('a processor added mid-run gets tasks', async () => {
+  it('a processor added mid-run gets tasks, including some parked on a busy one', async () => {
     const a = fake(2, 1, 10);
     const b = fake(3, 1, 10);
     await using ctx = new Context({ plugins: [fakeProcessorPlugin([a])] });
@@ -154,7 +154,8 @@ describe('addProcs / rmProcs', () => {
     const later = Array.from({ length: 4 }, (_, i) => ctx.spawn((x: number) => x, i));
     await Promise.all([...first, ...later]);
     expect(b.executions).toBeGreaterThan(0);
-    expect(b.ran.every((id) => later.some((t) => t.id === id))).toBe(true);
+    // It steals from the busy processor's backlog as it joins (a runs one task at a time).
+    expect(b.ran.some((id) => first.some((t) => t.id === id))).toBe(true);
   });
 
   it('addProcs(ctx, k) without a plugin that starts workers is an UnsupportedError', async () => {

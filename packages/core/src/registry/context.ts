@@ -177,8 +177,8 @@ export class Context {
   }
 
   /** @internal Removes a compute processor from placement. */
-  removeProcessor(proc: Processor): boolean {
-    const removed = this.scheduler.removeProcessor(proc);
+  removeProcessor(proc: Processor, reason?: string): boolean {
+    const removed = this.scheduler.removeProcessor(proc, reason);
     this.updateLocalEnablement();
     return removed;
   }
@@ -232,8 +232,8 @@ export class Context {
     return {
       context: this,
       addProcessor: (proc, executor) => this.addProcessor(proc, executor),
-      removeProcessor: (proc) => {
-        this.removeProcessor(proc);
+      removeProcessor: (proc, reason) => {
+        this.removeProcessor(proc, reason);
       },
       registerMove: (rule) => undo.push(registerMove(rule)),
       registerScopeKey: (key, def) => undo.push(registerScopeKey(key, def)),

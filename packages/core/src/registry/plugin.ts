@@ -33,8 +33,11 @@ export interface PluginHost {
   readonly context: Context;
   /** Adds a compute processor; without an executor it runs tasks through `proc.execute`. */
   addProcessor(proc: Processor, executor?: Executor): void;
-  /** Stops placing tasks on `proc` (it finishes what it holds). */
-  removeProcessor(proc: Processor): void;
+  /**
+   * Stops placing tasks on `proc` (it finishes what it holds). `reason`, for a processor gone
+   * for good, is named in the error of tasks scoped to it that can run nowhere else.
+   */
+  removeProcessor(proc: Processor, reason?: string): void;
   /** Adds a move rule (see `registerMove`). */
   registerMove(rule: MoveRule): void;
   /** Adds a scope key (see `registerScopeKey`). */

@@ -33,7 +33,7 @@ import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { tasksLost } from './faults/tasks-lost.js';
 import { logSettled, logSpawn, logStart } from './log-task-events.js';
 import { admitFunction } from './placement/admit.js';
-import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
+import { explainRemoved, pinResultToFunctionChunk } from './placement/allowed-processors.js';
 import { CandidateSlots } from './placement/candidate-slots.js';
 import { chooseSlot } from './placement/choose-slot.js';
 import { CostModel } from './placement/cost-model.js';
@@ -89,8 +89,13 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     return addSlot(this, proc, executor);
   }
 
-  /** Stops giving `proc` new tasks; what it holds finishes. */
-  removeProcessor(proc: Processor): boolean {
+  /**
+   * Stops giving `proc` new tasks; what it holds finishes. `reason` (why it is gone for good)
+   * is named to tasks that can run nowhere else.
+   */
+  removeProcessor(proc: Processor, reason?: string): boolean {
+    const slot = this.slotById.get(proc.id);
+    if (slot !== undefined && reason !== undefined) slot.removedReason = reason;
     return removeSlot(this, proc);
   }
 
@@ -282,7 +287,11 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** @internal The processors `task` may run on (throws `SchedulingError` when none). */
   candidates(task: DTask<unknown>): ProcSlot[] {
-    return this.candidateSlots.of(task, this.slots);
+    try {
+      return this.candidateSlots.of(task, this.slots);
+    } catch (error) {
+      throw explainRemoved(task, error, this.slotById.values());
+    }
   }
 
   /** `early`: placed while its spawner still runs, so never on the calling thread (see `submit`). */

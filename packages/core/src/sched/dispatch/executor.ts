@@ -49,6 +49,12 @@ export interface Executor {
    */
   withdraw?(task: DTask<unknown>): void;
   /**
+   * Asks the worker to hand back those of `tasks` (sent to it) that have not started yet;
+   * resolves to the ones it handed back, which are no longer in flight here (the scheduler
+   * places them again). Lets a processor that joins while work runs take queued work.
+   */
+  giveBack?(tasks: DTask<unknown>[]): Promise<DTask<unknown>[]>;
+  /**
    * Sends what `run` has queued now instead of at the end of the microtask queue (an executor
    * that batches its messages). The scheduler calls it when an idle processor got work, so the
    * processor starts while the rest of the burst is still being placed.

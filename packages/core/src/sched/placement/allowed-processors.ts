@@ -180,3 +180,28 @@ export function allowedSlots(
   }
   return out;
 }
+
+/**
+ * `error` (no processor for `task`), told why: the processors its scope names that were
+ * removed with a reason (a worker process that could not be replaced) are named with it.
+ */
+export function explainRemoved(
+  task: DTask<unknown>,
+  error: unknown,
+  slots: Iterable<ProcSlot>,
+): unknown {
+  if (!SchedulingError.isInstance(error)) return error;
+  let scope: AbstractScope;
+  try {
+    scope = taskScope(task);
+  } catch {
+    return error;
+  }
+  const why: string[] = [];
+  for (const slot of slots) {
+    if (slot.removed && slot.removedReason !== undefined && admits(scope, slot.proc))
+      why.push(`${slot.proc.id} was removed: ${slot.removedReason}`);
+  }
+  if (why.length === 0) return error;
+  return new SchedulingError(`${(error as Error).message}. ${why.join('; ')}`);
+}

@@ -19,6 +19,8 @@ export class ProcSlot {
   readonly backlog = new ReadyQueue<DTask<unknown>>();
   /** Removed by `rmProcs`: finishes what it holds, gets nothing new. */
   removed = false;
+  /** Why it was removed, when its plugin said (named when a task scoped to it cannot run). */
+  removedReason: string | undefined = undefined;
 
   constructor(
     readonly proc: Processor,

@@ -1,12 +1,14 @@
 import type { Processor } from '../../processor/processor.js';
 import type { Executor } from '../dispatch/executor.js';
+import { stealForNewSlot } from '../dispatch/slot-queue.js';
 import type { Scheduler } from '../scheduler.js';
 import { ProcSlot } from './proc-slot.js';
 
 /**
  * `Scheduler.addProcessor`: a new slot for `proc`, or one replacing the slot of the same id
  * (a thread restarted under its number), which takes over the old one's accounts and parked
- * tasks, since tasks still running there release into the new slot.
+ * tasks, since tasks still running there release into the new slot. An idle new slot steals
+ * parked tasks from the busiest processor (`stealForNewSlot`).
  */
 export function addSlot(s: Scheduler, proc: Processor, executor: Executor): ProcSlot {
   const slot = new ProcSlot(proc, executor);
@@ -21,6 +23,8 @@ export function addSlot(s: Scheduler, proc: Processor, executor: Executor): Proc
   }
   s.slotById.set(proc.id, slot);
   slotsChanged(s);
+  // A processor added while work runs takes its share of what is parked on busy ones.
+  stealForNewSlot(s, slot);
   return slot;
 }
 

@@ -237,6 +237,28 @@ export class WorkerConnection implements Executor {
       this.out.push({ op: 'withdraw', id: task.id });
   }
 
+  async giveBack(tasks: DTask<unknown>[]): Promise<DTask<unknown>[]> {
+    const ids = tasks.filter((t) => this.inFlight.get(t.id) === t).map((t) => t.id);
+    if (ids.length === 0 || this.closed) return [];
+    let dropped: number[];
+    try {
+      dropped = (await this.requests.ask((req) =>
+        this.out.push({ op: 'giveBack', req, ids }),
+      )) as number[];
+    } catch {
+      return []; // lost meanwhile: its tasks are handed back as lost
+    }
+    const back: DTask<unknown>[] = [];
+    for (const id of dropped) {
+      const task = this.inFlight.get(id);
+      if (task === undefined) continue; // cancelled meanwhile
+      this.inFlight.delete(id);
+      back.push(task);
+    }
+    this.updateRef();
+    return back;
+  }
+
   cancel(task: DTask<unknown>): void {
     this.planned.forget(task);
     if (!this.inFlight.delete(task.id) || this.closed) return;

@@ -78,6 +78,11 @@ export type ToWorker =
   | { op: 'cancel'; id: number }
   /** Forget a task sent ahead that has not started (it is placed again); no answer. */
   | { op: 'withdraw'; id: number }
+  /**
+   * Hand back those of these tasks that have not started (a processor that joined while they
+   * waited here takes them): answered with `value`, the ids dropped here.
+   */
+  | { op: 'giveBack'; req: number; ids: number[] }
   | { op: 'reply'; req: number; value: unknown }
   | { op: 'reject'; req: number; error: SerializedError }
   /**

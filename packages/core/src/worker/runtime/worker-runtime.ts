@@ -210,6 +210,14 @@ export class WorkerRuntime {
       case 'withdraw':
         this.withdraw(m.id);
         break;
+      case 'giveBack':
+        this.out.push({
+          op: 'value',
+          req: m.req,
+          value: m.ids.filter((id) => this.withdraw(id)),
+          key: 0,
+        });
+        break;
       case 'reply':
         this.requests.resolve(m.req, m.value);
         break;
@@ -446,13 +454,15 @@ export class WorkerRuntime {
 
   /**
    * The scheduler placed a task sent ahead here again elsewhere (an input it waited for is made
-   * elsewhere now): drop it silently. It has not started: it waits for that input.
+   * elsewhere now, or an idle processor takes it): drop it silently, if it has not started.
+   * Returns whether it was dropped.
    */
-  private withdraw(id: number): void {
+  private withdraw(id: number): boolean {
     const task = this.running.get(id);
-    if (task === undefined || task.startedAt !== 0) return;
+    if (task === undefined || task.startedAt !== 0) return false;
     task.cancelled = true; // a wake-up or a fetch that still ends does not run it
     this.running.delete(id);
+    return true;
   }
 
   /** Ends the runtime: running tasks are cancelled, results dropped. */
