@@ -83,6 +83,7 @@ export {
   scope,
   UnionScope,
 } from './scope/index.js';
+export { asCompleted } from './task/as-completed.js';
 export { defaultOption, type OptionMatcher } from './task/default-option.js';
 export { DTask, type FetchOptions, isDTask } from './task/dtask.js';
 export {
@@ -93,6 +94,7 @@ export {
   type TaskOptionsInput,
   type TaskOptionsRegistry,
 } from './task/options.js';
+export { type MapOptions, map } from './task/map-tasks.js';
 export { spawn } from './task/spawn.js';
 export type { SpawnArgs } from './task/spawn-task.js';
 export {
@@ -112,6 +114,7 @@ export {
   type TaskQueue,
   withTaskQueue,
 } from './task/task-queue.js';
+export { type WaitOptions, type WaitResult, wait, waitAny } from './task/wait-tasks.js';
 export { getOptions, withOptions } from './task/with-options.js';
 
 // The `dtask` global (see `installGlobalApi`): the same API everywhere a task may run.
