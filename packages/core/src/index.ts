@@ -86,6 +86,7 @@ export {
 export { asCompleted } from './task/as-completed.js';
 export { defaultOption, type OptionMatcher } from './task/default-option.js';
 export { DTask, type FetchOptions, isDTask } from './task/dtask.js';
+export { type MapOptions, map } from './task/map-tasks.js';
 export {
   type OptionNormalizer,
   type ReturnArgsOption,
@@ -94,7 +95,6 @@ export {
   type TaskOptionsInput,
   type TaskOptionsRegistry,
 } from './task/options.js';
-export { type MapOptions, map } from './task/map-tasks.js';
 export { spawn } from './task/spawn.js';
 export type { SpawnArgs } from './task/spawn-task.js';
 export {
