@@ -50,7 +50,7 @@ export {
   ThreadProc,
 } from './processor/index.js';
 export { Context, type ContextOptions } from './registry/context.js';
-export { configure, shutdown } from './registry/default-context.js';
+export { configure, shutdown, whenQueueHasRoom } from './registry/default-context.js';
 export { everywhere } from './registry/everywhere.js';
 export type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from './registry/plugin.js';
 export { addProcs, rmProcs } from './registry/procs.js';
