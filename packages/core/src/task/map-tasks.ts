@@ -8,7 +8,7 @@ import { spawn } from './spawn.js';
 export interface MapOptions extends TaskOptionsInput {
   /**
    * Items read and spawned together, in one pass of the scheduler (Dask's `batch_size`).
-   * Default: 64 for a sync iterable; 1 for an async one, so a slow source's items start as
+   * Default: 256 for a sync iterable; 1 for an async one, so a slow source's items start as
    * they come.
    */
   batchSize?: number;
@@ -49,7 +49,12 @@ export function map<T, R>(
   }
   const checked: unknown = options;
   if (!isPlainObject(checked)) throw new ArgumentError(`${where}: options must be an object`);
-  const { batchSize = asyncSource ? 1 : 64, concurrency = 1024, context, ...taskOptions } = options;
+  const {
+    batchSize = asyncSource ? 1 : 256,
+    concurrency = 1024,
+    context,
+    ...taskOptions
+  } = options;
   if (context !== undefined && typeof context?.spawn !== 'function') {
     throw new ArgumentError(`${where}: context must be a Context`);
   }
@@ -82,21 +87,28 @@ interface ItemSource {
   isAsync: boolean;
 }
 
+/** Tasks spawned together, and their values as one promise. */
+interface Batch<R> {
+  tasks: DTask<R>[];
+  values: Promise<R[]>;
+}
+
 async function* results<R>(
   { iterator, isAsync }: ItemSource,
   run: (item: unknown) => DTask<R>,
   batchSize: number,
   concurrency: number,
 ): AsyncGenerator<R> {
-  const inFlight: DTask<R>[] = [];
+  const batches: Batch<R>[] = [];
   let head = 0;
+  let inFlight = 0;
   let ended = false;
   try {
     while (true) {
       // Refill a batch at a time, and only once a whole batch fits.
-      while (!ended && inFlight.length - head + batchSize <= concurrency) {
-        const batch: unknown[] = [];
-        while (batch.length < batchSize) {
+      while (!ended && inFlight + batchSize <= concurrency) {
+        const tasks: DTask<R>[] = [];
+        while (tasks.length < batchSize) {
           // A sync source is read without an await per item.
           const next = isAsync
             ? await iterator.next()
@@ -105,21 +117,30 @@ async function* results<R>(
             ended = true;
             break;
           }
-          batch.push(next.value);
+          tasks.push(run(next.value));
         }
-        for (const item of batch) inFlight.push(run(item));
+        if (tasks.length === 0) break;
+        // One promise per batch, not one await per item; a rejection is read in order below.
+        const values = Promise.all(tasks);
+        values.catch(() => {});
+        batches.push({ tasks, values });
+        inFlight += tasks.length;
       }
-      if (head === inFlight.length) return;
-      const task = inFlight[head] as DTask<R>;
-      inFlight[head++] = undefined as unknown as DTask<R>;
-      if (head > 4096 && head * 2 > inFlight.length) {
-        inFlight.splice(0, head);
+      if (head === batches.length) return;
+      const batch = batches[head] as Batch<R>;
+      batches[head++] = undefined as unknown as Batch<R>;
+      if (head > 1024 && head * 2 > batches.length) {
+        batches.splice(0, head);
         head = 0;
       }
-      yield await task;
+      const values = await batch.values.catch(() => undefined);
+      inFlight -= batch.tasks.length;
+      if (values !== undefined) for (const value of values) yield value;
+      else for (const task of batch.tasks) yield await task; // throws at the failed one
     }
   } finally {
-    for (let i = head; i < inFlight.length; i++) inFlight[i]?.cancel();
+    for (let i = head; i < batches.length; i++)
+      for (const task of batches[i]?.tasks ?? []) task.cancel();
     if (!ended) await iterator.return?.();
   }
 }
