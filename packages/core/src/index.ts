@@ -50,7 +50,7 @@ export {
   ThreadProc,
 } from './processor/index.js';
 export { Context, type ContextOptions } from './registry/context.js';
-export { configure, shutdown } from './registry/default-context.js';
+export { configure, shutdown, whenQueueHasRoom } from './registry/default-context.js';
 export { everywhere } from './registry/everywhere.js';
 export type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from './registry/plugin.js';
 export { addProcs, rmProcs } from './registry/procs.js';
@@ -83,8 +83,10 @@ export {
   scope,
   UnionScope,
 } from './scope/index.js';
+export { asCompleted } from './task/as-completed.js';
 export { defaultOption, type OptionMatcher } from './task/default-option.js';
 export { DTask, type FetchOptions, isDTask } from './task/dtask.js';
+export { type MapOptions, map } from './task/map-tasks.js';
 export {
   type OptionNormalizer,
   type ReturnArgsOption,
@@ -113,6 +115,7 @@ export {
   type TaskQueue,
   withTaskQueue,
 } from './task/task-queue.js';
+export { type WaitOptions, type WaitResult, wait, waitAny } from './task/wait-tasks.js';
 export { getOptions, withOptions } from './task/with-options.js';
 
 // The `dtask` global (see `installGlobalApi`): the same API everywhere a task may run.

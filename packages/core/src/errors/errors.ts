@@ -128,3 +128,20 @@ export class UnsupportedError extends DTaskError {
     return isDTaskErrorWithCode(error, UnsupportedError.code);
   }
 }
+
+/**
+ * `spawn` in a context already holding its `maxQueue` unfinished tasks. Wait for room with
+ * `await whenQueueHasRoom()` before spawning, or raise `maxQueue`.
+ */
+export class QueueFullError extends DTaskError {
+  /** The class name, fixed so that minified or bundled copies keep it. */
+  override readonly name: string = 'QueueFullError';
+  static readonly code = 'DTASK_QUEUE_FULL';
+  constructor(message: string, options?: DTaskErrorOptions) {
+    super(QueueFullError.code, message, options);
+  }
+  /** Cross-copy `instanceof`. */
+  static override isInstance(error: unknown): error is QueueFullError {
+    return isDTaskErrorWithCode(error, QueueFullError.code);
+  }
+}

@@ -6,6 +6,7 @@ export {
   ConcurrencyViolationError,
   DynamicTaskError,
   InputLostError,
+  QueueFullError,
   SchedulingError,
   TaskFunctionError,
   UnsupportedError,

@@ -6,6 +6,7 @@ import {
   ConcurrencyViolationError,
   DynamicTaskError,
   InputLostError,
+  QueueFullError,
   SchedulingError,
   TaskFunctionError,
   UnsupportedError,
@@ -46,6 +47,7 @@ const byCode = new Map<string, Rebuild>([
   [DynamicTaskError.code, simple(DynamicTaskError)],
   [InputLostError.code, simple(InputLostError)],
   [UnsupportedError.code, simple(UnsupportedError)],
+  [QueueFullError.code, simple(QueueFullError)],
   [
     DTaskFailedError.code,
     (_message, data, cause) =>

@@ -37,10 +37,17 @@ export interface ContextOptions {
    * `spawn` throw `TaskFunctionError`; `'allow'` says nothing.
    */
   localClosures?: LocalClosures;
+  /**
+   * The most unfinished tasks (waiting or running) the context holds: past it, a top-level
+   * `spawn` throws `QueueFullError` (Piscina's `maxQueue`), so a producer cannot grow memory
+   * without bound; `await whenQueueHasRoom()` waits for room instead. Tasks spawned inside
+   * tasks are counted but never refused. Default: no limit.
+   */
+  maxQueue?: number;
 }
 
 /** The keys `ContextOptions` has (anything else is a misspelling, refused). */
-const CONTEXT_OPTIONS = ['plugins', 'localClosures'];
+const CONTEXT_OPTIONS = ['plugins', 'localClosures', 'maxQueue'];
 
 /**
  * A set of processors and the scheduler that places tasks on them (Dagger's `Context`).
@@ -85,6 +92,14 @@ export class Context {
       }
       this.scheduler.localClosures = options.localClosures;
     }
+    if (options.maxQueue !== undefined) {
+      if (!Number.isInteger(options.maxQueue) || options.maxQueue < 1) {
+        throw new ArgumentError(
+          `Context option \`maxQueue\` must be a positive integer (the most unfinished tasks); got ${describeValue(options.maxQueue)}`,
+        );
+      }
+      this.scheduler.queueLimit.max = options.maxQueue;
+    }
     this.scheduler.storageDevice = (name) => this.devices.get(name);
     sampleProcess();
     this.localProc = new LocalThreadProc(currentWorker(), 1);
@@ -122,6 +137,17 @@ export class Context {
   ): Chunk<T> {
     this.assertOpen();
     return toChunk(x, proc, scope, { ...options, context: this });
+  }
+
+  /** Tasks spawned into this context and not yet settled, waiting or running (Piscina's `queueSize`). */
+  get queueSize(): number {
+    return this.scheduler.queueLimit.unfinished;
+  }
+
+  /** Resolves once a top-level `spawn` here would be taken under `maxQueue` (at once without one). */
+  whenQueueHasRoom(): Promise<void> {
+    this.assertOpen();
+    return this.scheduler.queueLimit.whenRoom();
   }
 
   /** Resolves once every plugin's (possibly async) setup has finished; rejects if one failed. */

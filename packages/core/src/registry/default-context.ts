@@ -1,3 +1,4 @@
+import type { QueueLimit } from '../sched/ready/queue-limit.js';
 import { currentFrame } from '../task/frame.js';
 import type { TaskSink } from '../task/spawn-task.js';
 import { Context, type ContextOptions } from './context.js';
@@ -37,4 +38,20 @@ export async function shutdown(): Promise<void> {
 export function currentScheduler(): TaskSink {
   const owner = currentFrame()?.frameTask?.handleOwner as TaskSink | undefined;
   return owner ?? defaultContext().scheduler;
+}
+
+/**
+ * Resolves once the current context (a task's own, else the default one) takes a top-level
+ * `spawn` under its `maxQueue`: the producer's side of backpressure.
+ *
+ * ```ts
+ * for await (const item of source) {
+ *   await whenQueueHasRoom();
+ *   spawn(work, item);
+ * }
+ * ```
+ */
+export function whenQueueHasRoom(): Promise<void> {
+  const owner = currentFrame()?.frameTask?.handleOwner as { queueLimit?: QueueLimit } | undefined;
+  return (owner?.queueLimit ?? defaultContext().scheduler.queueLimit).whenRoom();
 }

@@ -3,7 +3,7 @@ import type { StorageDevice } from '../chunk/storage-device.js';
 import { loggingState } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
 import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
-import { outsideFrames } from '../task/frame.js';
+import { currentFrame, outsideFrames } from '../task/frame.js';
 import type { TaskOptions } from '../task/options.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { cancelTask, watchSignal } from './completion/cancel-task.js';
@@ -45,6 +45,7 @@ import { addSlot, removeSlot } from './placement/slot-set.js';
 import { restorePieces } from './placement/take-pieces.js';
 import { waitForPieces } from './placement/wait-for-pieces.js';
 import { pendingTaskOf } from './ready/pending-task-of.js';
+import { QueueLimit } from './ready/queue-limit.js';
 import { ReadyQueue } from './ready/ready-queue.js';
 
 /** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
@@ -69,6 +70,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   readonly slotById = new Map<string, ProcSlot>();
   /** Tasks handed to a non-inline executor or awaiting a promise, for cancel/halt/getDagIds. */
   readonly running = new Set<DTask<unknown>>();
+  /** Unfinished tasks, and the context's `maxQueue` on them. */
+  readonly queueLimit = new QueueLimit();
   private scheduled = false;
   /** @internal Whether to time inline tasks (only useful once there is a choice of processor). */
   learnInline = false;
@@ -113,6 +116,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early = false): void {
     if (task.state !== TaskState.Queued) return; // cancelled while held by a task queue
     task.state = TaskState.Pending;
+    task.flags |= TaskFlags.Unfinished;
+    this.queueLimit.unfinished++;
     if (this.onSubmit !== undefined) this.onSubmit(task);
     if (loggingState.enabled) extraDeps = logSpawn(task, extraDeps);
     let waiting = 0;
@@ -277,6 +282,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** See `TaskSink.admit` and `admitFunction`. */
   admit(fn: unknown, options: TaskOptions): number {
+    // Tasks spawned inside tasks are never refused: their parent may be waiting for them.
+    if (this.queueLimit.max !== undefined && currentFrame()?.frameTask === undefined) {
+      this.queueLimit.admit();
+    }
     return admitFunction(this, fn, options);
   }
 
@@ -437,6 +446,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if ((task.flags & TaskFlags.Counted) !== 0) {
       task.flags &= ~TaskFlags.Counted;
       releaseSlot(this, task);
+    }
+    if ((task.flags & TaskFlags.Unfinished) !== 0) {
+      task.flags &= ~TaskFlags.Unfinished;
+      this.queueLimit.settled();
     }
     if (loggingState.enabled) logSettled(task);
     notifyListeners(task);

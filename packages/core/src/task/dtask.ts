@@ -263,6 +263,8 @@ export interface TaskExtra {
   bytes?: number;
   /** Times this task's worker died while running it. */
   kills?: number;
+  /** Times this task was run again after it threw (its `retries` option). */
+  retried?: number;
   /** A copy of its worker-held result kept on the scheduler's thread, its lineage let go. */
   kept?: { value: unknown };
   /** Its arguments before per-processor chunks were replaced by pieces (placed again: restored). */

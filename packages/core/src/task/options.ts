@@ -71,6 +71,17 @@ export interface TaskOptions {
    * again could apply its effect twice.
    */
   inPlace?: boolean;
+  /**
+   * Runs the task again, up to this many times, when its function throws (Dask's `retries`,
+   * Ray's `max_retries` with `retry_exceptions`); default 0. Only the task's own error counts:
+   * a cancel, an input that failed or a misuse is never retried. Re-runs after a lost worker
+   * are apart from these and need no option.
+   */
+  retries?: number;
+  /** Retries only errors whose `name` or `code` is in this list (default: any the task throws). */
+  retryOn?: readonly string[];
+  /** Milliseconds to wait before each retry (default 0). */
+  retryDelayMs?: number;
 }
 
 /** The `returnArgs` option: which arguments come back, and who writes them home. */
@@ -187,6 +198,18 @@ const builtins: Record<string, OptionNormalizer> = {
   ),
   sendArgs: check((v) => typeof v === 'function', 'a function (args) => args to send'),
   inPlace: check((v) => typeof v === 'boolean', 'a boolean'),
+  retries: check(
+    (v) => Number.isInteger(v) && (v as number) >= 0,
+    'a whole number of retries (0 or more)',
+  ),
+  retryOn: check(
+    (v) => Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== ''),
+    "a list of error names or codes, e.g. ['TypeError', 'ECONNRESET']",
+  ),
+  retryDelayMs: check(
+    (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
+    'a number of milliseconds (0 or more)',
+  ),
   inPlaceArgs: check(
     (v) => Array.isArray(v) && v.every((i) => Number.isInteger(i) && i >= 0),
     'an array of argument positions (0-based integers)',

@@ -30,4 +30,6 @@ export enum TaskFlags {
   PieceArgs = 32,
   /** Finished: its `args` hold its input tasks' ids in place of the tasks (weak-inputs.ts). */
   InputIds = 64,
+  /** Counted among its context's unfinished tasks (`maxQueue`, `queueSize`) until it settles. */
+  Unfinished = 128,
 }

@@ -1,6 +1,7 @@
 import type { DTask } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import type { Scheduler } from '../scheduler.js';
+import { retryInstead } from './retry-task.js';
 import { failTree } from './settle.js';
 
 /**
@@ -8,10 +9,10 @@ import { failTree } from './settle.js';
  * downstream of it fail (`failTree`), each settled by the scheduler. Dependents sent ahead to a
  * worker wait there for an input that will never come: they are taken back, silently (a
  * cancel would arm the kill of a worker busy with another task). A task already settled is
- * left as it is.
+ * left as it is; one with retries left for its error runs again instead (`retryInstead`).
  */
 export function failTask(s: Scheduler, task: DTask<unknown>, error: unknown): void {
-  if (task.state >= TaskState.Done) return;
+  if (task.state >= TaskState.Done || retryInstead(s, task, error)) return;
   s.running.delete(task);
   failTree(task, error, (t) => {
     if (t !== task && (t.flags & TaskFlags.SentAhead) !== 0) {

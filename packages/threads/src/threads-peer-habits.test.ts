@@ -1,0 +1,101 @@
+// What Dask, Ray and Piscina users reach for first, on real worker threads: results as they
+// finish (asCompleted, wait, waitAny) and map over an iterable.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { asCompleted, Context, map, QueueFullError, wait, waitAny } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { rig } from './__fixtures__/harness.js';
+import { threads } from './index.js';
+
+const sleepThen = async (ms: number, v: string) => {
+  await new Promise((r) => setTimeout(r, ms));
+  return [v, dtask.taskProcessor().id];
+};
+
+describe('first-completed and map on threads', () => {
+  it('asCompleted and wait see tasks on worker threads finish in their order', async () => {
+    const { ctx } = await rig();
+    const tasks = [ctx.spawn(sleepThen, 150, 'slow'), ctx.spawn(sleepThen, 1, 'fast')];
+    const first = await waitAny(tasks);
+    expect(first.done).toEqual([tasks[1]]);
+    const order = [];
+    for await (const t of asCompleted(tasks)) order.push(await t);
+    expect(order.map(([v]) => v)).toEqual(['fast', 'slow']);
+    expect(order.every(([, where]) => /^thread:1:[23]$/.test(where as string))).toBe(true);
+    expect((await wait(tasks)).pending).toEqual([]);
+  });
+
+  it('map runs each item on the threads and keeps input order', async () => {
+    const { ctx } = await rig();
+    const where = new Set<string>();
+    const out: number[] = [];
+    for await (const [x, proc] of map(
+      (i: number) => [i * 2, dtask.taskProcessor().id] as const,
+      Array.from({ length: 2_000 }, (_, i) => i),
+      { context: ctx },
+    )) {
+      out.push(x);
+      where.add(proc);
+    }
+    expect(out).toEqual(Array.from({ length: 2_000 }, (_, i) => i * 2));
+    expect([...where].every((id) => /^thread:1:[23]$/.test(id))).toBe(true);
+  });
+
+  it('maxQueue refuses a spawn past the limit with real threads busy, and takes it once there is room', async () => {
+    const limited = new Context({ plugins: [threads({ count: 2 })], maxQueue: 4 });
+    try {
+      await limited.ready();
+      const slow = (ms: number) => {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+        return dtask.taskProcessor().id;
+      };
+      const held = [1, 2, 3, 4].map(() => limited.spawn(slow, 100));
+      expect(() => limited.spawn(slow, 1)).toThrow(QueueFullError);
+      await limited.whenQueueHasRoom();
+      expect(limited.queueSize).toBeLessThan(4);
+      expect(await limited.spawn(slow, 1)).toMatch(/^thread:/);
+      expect(new Set(await Promise.all(held)).size).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('a plain program maps over an endless generator: 1,000,000 results exact, heap flat', () => {
+    const script = fileURLToPath(new URL('./__fixtures__/map-endless.mjs', import.meta.url));
+    const child = spawnSync(process.execPath, ['--expose-gc', script, '1000000'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(child.signal, 'killed by the timeout').toBeNull();
+    expect(child.status, child.stderr).toBe(0);
+    const { n, sum, growth, perSecond } = JSON.parse(child.stdout.trim());
+    let expected = 0;
+    for (let i = 0; i < 1_000_000; i++) expected += i % 7;
+    expect({ n, sum }).toEqual({ n: 1_000_000, sum: expected });
+    console.log(
+      `map over 1,000,000 items: heap growth ${(growth / 2 ** 20).toFixed(2)} MiB, ${perSecond} items/s`,
+    );
+    expect(growth).toBeLessThan(10 * 2 ** 20);
+  }, 130_000);
+
+  it('a plain program spawns from an endless generator under maxQueue: 1,000,000 results exact, heap flat', () => {
+    const script = fileURLToPath(new URL('./__fixtures__/spawn-endless.mjs', import.meta.url));
+    const child = spawnSync(process.execPath, ['--expose-gc', script, '1000000'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(child.signal, 'killed by the timeout').toBeNull();
+    expect(child.status, child.stderr).toBe(0);
+    const { n, sum, peak, growth, perSecond } = JSON.parse(child.stdout.trim());
+    let expected = 0;
+    for (let i = 0; i < 1_000_000; i++) expected += i % 7;
+    expect({ n, sum }).toEqual({ n: 1_000_000, sum: expected });
+    expect(peak).toBeLessThanOrEqual(1024);
+    console.log(
+      `spawn under maxQueue, 1,000,000 items: heap growth ${(growth / 2 ** 20).toFixed(2)} MiB, ${perSecond} items/s`,
+    );
+    expect(growth).toBeLessThan(10 * 2 ** 20);
+  }, 130_000);
+});
