@@ -5,20 +5,22 @@ import { asCompleted, map, scope, wait, waitAny } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { clusterRig } from './__fixtures__/rig.js';
 
+declare const dtask: typeof import('@dtask/core');
+
 describe('peer habits on worker processes', () => {
   it('retries a task that throws on a worker process, and its dependent there gets the result', async () => {
     await using r = await clusterRig();
     const [w] = r.plugin.processWorkers().map((p) => p.worker);
     const onW = { scope: scope({ worker: w }) };
     // A file-free counter that survives the throw: the worker process's global state.
-    const flaky = () => {
+    const flaky = (): [number, number] => {
       const g = globalThis as { tries?: number };
       g.tries = (g.tries ?? 0) + 1;
       if (g.tries < 3) throw new Error(`try ${g.tries}`);
       return [g.tries, dtask.currentWorker()];
     };
     const t = r.ctx.spawn({ ...onW, retries: 2 }, flaky);
-    const dependent = r.ctx.spawn(onW, ([n]: [number]) => n * 10, t);
+    const dependent = r.ctx.spawn(onW, ([n]: [number, number]) => n * 10, t);
     expect(await dependent).toBe(30);
     expect(await t).toEqual([3, w]);
   });
@@ -32,7 +34,7 @@ describe('peer habits on worker processes', () => {
     const tasks = [r.ctx.spawn(nap, 200), r.ctx.spawn(nap, 1)];
     expect((await waitAny(tasks)).done).toEqual([tasks[1]]);
     const order = [];
-    for await (const t of asCompleted(tasks)) order.push(await t);
+    for await (const { task } of asCompleted(tasks)) order.push(await task);
     expect(order.map(([ms]) => ms)).toEqual([1, 200]);
     expect(order.every(([, worker]) => worker !== 1)).toBe(true);
     // Both finished before this call: they come in the order given.

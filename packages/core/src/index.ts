@@ -83,7 +83,7 @@ export {
   scope,
   UnionScope,
 } from './scope/index.js';
-export { asCompleted } from './task/as-completed.js';
+export { asCompleted, type Completed } from './task/as-completed.js';
 export { defaultOption, type OptionMatcher } from './task/default-option.js';
 export { DTask, type FetchOptions, isDTask } from './task/dtask.js';
 export { type MapOptions, map } from './task/map-tasks.js';

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { rig } from './__fixtures__/harness.js';
 import { threads } from './index.js';
 
+declare const dtask: typeof import('@dtask/core');
+
 const sleepThen = async (ms: number, v: string) => {
   await new Promise((r) => setTimeout(r, ms));
   return [v, dtask.taskProcessor().id];
@@ -19,7 +21,7 @@ describe('first-completed and map on threads', () => {
     const first = await waitAny(tasks);
     expect(first.done).toEqual([tasks[1]]);
     const order = [];
-    for await (const t of asCompleted(tasks)) order.push(await t);
+    for await (const { task } of asCompleted(tasks)) order.push(await task);
     expect(order.map(([v]) => v)).toEqual(['fast', 'slow']);
     expect(order.every(([, where]) => /^thread:1:[23]$/.test(where as string))).toBe(true);
     expect((await wait(tasks)).pending).toEqual([]);

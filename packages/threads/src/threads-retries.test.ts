@@ -4,10 +4,12 @@ import { disableLogging, enableLogging, fetchLogs } from '@dtask/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rig, sharedInts } from './__fixtures__/harness.js';
 
+declare const dtask: typeof import('@dtask/core');
+
 afterEach(() => disableLogging());
 
 /** Throws until it has been called `fails + 1` times (counted in shared memory, across threads). */
-const flaky = (tries: Int32Array, fails: number) => {
+const flaky = (tries: Int32Array, fails: number): [number, string] => {
   const n = Atomics.add(tries, 0, 1);
   if (n < fails) throw new RangeError(`try ${n + 1} failed`);
   return [n + 1, dtask.taskProcessor().id];
@@ -19,7 +21,7 @@ describe('retries on threads', () => {
     enableLogging();
     const tries = sharedInts();
     const t = ctx.spawn({ retries: 3, retryOn: ['RangeError'], name: 'flaky' }, flaky, tries, 2);
-    const chain = ctx.spawn(([n]: [number]) => n * 10, t);
+    const chain = ctx.spawn(([n]: [number, string]) => n * 10, t);
     const last = ctx.spawn((x: number) => x + 1, chain);
     expect(await last).toBe(31);
     const [n, where] = (await t) as [number, string];
@@ -36,7 +38,7 @@ describe('retries on threads', () => {
     const tries = sharedInts();
     const t = ctx.spawn({ retries: 1 }, flaky, tries, 5);
     const dependent = ctx.spawn((x: unknown) => x, t);
-    const error = await dependent.fetch().catch((e) => e);
+    const error: any = await dependent.fetch().catch((e: unknown) => e);
     expect(error.code).toBe('DTASK_FAILED');
     expect(error.cause.message).toBe('try 2 failed');
     expect(Atomics.load(tries, 0)).toBe(2);

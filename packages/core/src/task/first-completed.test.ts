@@ -26,9 +26,9 @@ describe('asCompleted', () => {
   it('gives the same handles in finishing order, failed ones too', async () => {
     const tasks = [after(60, 'c'), failAfter(30), after(5, 'a')];
     const seen: unknown[] = [];
-    for await (const t of asCompleted(tasks)) {
-      expect(tasks).toContain(t);
-      seen.push(await t.fetch().catch((e) => e));
+    for await (const { task, index } of asCompleted(tasks)) {
+      expect(tasks[index]).toBe(task);
+      seen.push(await task.fetch().catch((e: unknown) => e));
     }
     expect(seen[0]).toBe('a');
     expect(seen[1]).toBeInstanceOf(DTaskFailedError);
@@ -41,7 +41,7 @@ describe('asCompleted', () => {
     const it = asCompleted([slow, fast]);
     await sleep(80);
     const order: number[] = [];
-    for await (const t of it) order.push(await t);
+    for await (const { task } of it) order.push(await task);
     expect(order).toEqual([1, 2]);
   });
 

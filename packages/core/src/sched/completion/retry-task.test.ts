@@ -5,9 +5,9 @@ import { disableLogging, enableLogging, fetchLogs } from '../../log/index.js';
 import { spawn } from '../../task/spawn.js';
 
 /** A function that throws `times` times (counted in `tries`), then returns `value`. */
-function flaky(times: number, value: unknown, error: () => Error = () => new Error('flaky')) {
+function flaky<T>(times: number, value: T, error: () => Error = () => new Error('flaky')) {
   const tries = { n: 0 };
-  const fn = async () => {
+  const fn = async (): Promise<T> => {
     tries.n++;
     if (tries.n <= times) throw error();
     return value;
@@ -64,7 +64,7 @@ describe('retries', () => {
     const t = spawn({ retries: 1, retryDelayMs: 5_000 }, waiting.fn);
     await new Promise((r) => setTimeout(r, 20));
     expect(t.cancel()).toBe(true);
-    const error = await t.fetch().catch((e) => e);
+    const error = await t.fetch().catch((e: any) => e);
     expect(error.cause ?? error).toBeInstanceOf(CancelledError);
     expect(waiting.tries.n).toBe(1);
     expect(tries.n).toBe(2);
@@ -83,7 +83,8 @@ describe('retries', () => {
       },
       bad,
     );
-    expect((await dependent.fetch().catch((e) => e)).cause.message).toBe('upstream');
+    const error: any = await dependent.fetch().catch((e: unknown) => e);
+    expect(error.cause.message).toBe('upstream');
     expect(runs).toBe(0);
   });
 
