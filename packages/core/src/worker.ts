@@ -5,6 +5,7 @@ export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
 export { logEvent, loggingState, now, recordEvents } from './log/index.js';
 export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';
+export { defaultContext } from './registry/default-context.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';
 export {
