@@ -44,6 +44,11 @@ export {
   moduleRefOf,
   registerModuleFunctions,
 } from './worker/function-travel/function-ref.js';
+export {
+  checkFunctionTravel,
+  type TravelFailure,
+  type TravelVerdict,
+} from './worker/function-travel/function-travel.js';
 export { Batcher } from './worker/protocol/batcher.js';
 export { inMemoryTransportPair } from './worker/protocol/in-memory-transport.js';
 export { fromPlainOptions, toPlainOptions } from './worker/protocol/plain-options.js';
