@@ -1,3 +1,4 @@
+import { runInThisContext } from 'node:vm';
 import { TaskFunctionError } from '../../errors/errors.js';
 import type { FnRef } from '../protocol/protocol.js';
 
@@ -91,7 +92,8 @@ export class FunctionEncoder {
     this.sent.add(id);
     const mod = moduleRefOf(fn);
     if (mod) return { kind: 'module', id, module: mod.module, name: mod.name };
-    return { kind: 'source', id, source: Function.prototype.toString.call(fn) };
+    const source = Function.prototype.toString.call(fn);
+    return fn.name ? { kind: 'source', id, source, name: fn.name } : { kind: 'source', id, source };
   }
 
   /** Forgets what the receiver knows (after it restarted). */
@@ -109,8 +111,26 @@ function installNameShim(): void {
     Object.defineProperty(fn, 'name', { value: name, configurable: true });
 }
 
-/** Compiles a function's source text in this runtime (global scope only). */
-export function compileFunction(source: string): Function {
+/**
+ * The file name stacks show for a task function compiled from its source text:
+ * `dtask:task/<name>.js` (its name made safe for a URL; `anonymous` when it has none).
+ */
+export function taskSourceName(name?: string): string {
+  const safe = (name ?? '').replace(/[^\w$.-]/g, '_').slice(0, 80);
+  return `dtask:task/${safe || 'anonymous'}.js`;
+}
+
+/** Runs `code` as a script in the global scope, named `file` in stacks, its line 2 counted as 1. */
+function runNamed(code: string, file: string): unknown {
+  return runInThisContext(code, { filename: file, lineOffset: -1 });
+}
+
+/**
+ * Compiles a function's source text in this runtime (global scope only). Errors thrown in it
+ * name the function's own file in their stacks (`at double (dtask:task/double.js:2:9)`, lines
+ * and columns counted in the function's source text), not the compiling code's.
+ */
+export function compileFunction(source: string, name?: string): Function {
   installNameShim();
   if (/\{\s*\[native code\]\s*\}\s*$/.test(source)) {
     throw new TaskFunctionError(
@@ -118,12 +138,14 @@ export function compileFunction(source: string): Function {
     );
   }
   let fn: unknown;
+  const file = taskSourceName(name);
   try {
-    fn = new Function(`return (${source}\n);`)();
+    // The source starts on line 1 of the named script (the opening parenthesis is on line 0).
+    fn = runNamed(`(\n${source}\n)`, file);
   } catch {
     try {
       // Method shorthand (`name(x) { ... }`) is not an expression on its own.
-      const holder = new Function(`return ({ ${source}\n });`)() as Record<string, unknown>;
+      const holder = runNamed(`({\n${source}\n })`, file) as Record<string, unknown>;
       fn = Object.values(holder)[0];
     } catch (error) {
       throw new TaskFunctionError(
@@ -158,7 +180,7 @@ export class FunctionDecoder {
       );
     }
     let fn: Function;
-    if (ref.kind === 'source') fn = compileFunction(ref.source);
+    if (ref.kind === 'source') fn = compileFunction(ref.source, ref.name);
     else if (ref.kind === 'module') {
       const ns = this.loadModule(ref.module);
       const value = ns?.[ref.name];

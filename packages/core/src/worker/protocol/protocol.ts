@@ -7,7 +7,7 @@ import type { ScopeSpec } from '../../scope/index.js';
  * a module every worker loaded (`everywhere`), or by a number the receiver already knows.
  */
 export type FnRef =
-  | { kind: 'source'; id: number; source: string }
+  | { kind: 'source'; id: number; source: string; name?: string }
   | { kind: 'module'; id: number; module: string; name: string }
   | { kind: 'known'; id: number };
 
