@@ -28,6 +28,7 @@ describe('tfjs plugin', () => {
     await gpuRig();
     expect(String(scope({ gpu: 0 }))).toMatch(/tfjs:1:0/);
     expect(() => scope({ gpu: -1 })).toThrow(ArgumentError);
+    // @ts-expect-error a device index or 'any'
     expect(() => scope({ tfjs: 'first' })).toThrow(/device index ≥ 0 or 'any'/);
   });
 

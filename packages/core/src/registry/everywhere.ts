@@ -45,10 +45,7 @@ function exportedFunctions(ns: Record<string, unknown>): Record<string, unknown>
  * install tsx. Relative paths are
  * relative to the current directory; pass `new URL('./m.js', import.meta.url)` to be exact.
  */
-export async function everywhere(
-  specifier: string | URL,
-  ctx?: Context,
-): Promise<void> {
+export async function everywhere(specifier: string | URL, ctx?: Context): Promise<void> {
   if (!(specifier instanceof URL) && (typeof specifier !== 'string' || specifier === '')) {
     throw new ArgumentError('everywhere(specifier): pass a module path, package name or URL');
   }

@@ -15,6 +15,17 @@ import {
   UnionScope,
 } from './index.js';
 
+// The keys the tests below register, declared as a plugin declares its keys.
+declare module '../index.js' {
+  interface ScopeSpecifierObject {
+    gpu?: number | 'any';
+    label?: string;
+    tpu?: number;
+    fpga?: number;
+    broken?: number;
+  }
+}
+
 const p = (w: number) => new ProcessScope(w);
 const ex = (w: number, t: number) => new ExactScope(new ThreadProc(w, t));
 
@@ -116,6 +127,7 @@ describe('scope(): bad specifiers throw ArgumentError', () => {
 
   it('a known key mixed with an unknown key', () => {
     expectArgumentError(
+      // @ts-expect-error 'colour' is no scope key: a compile error as well as an ArgumentError
       () => scope({ worker: 2, colour: 'red' }),
       /unknown key "colour" \(mixed with worker\)/,
     );
@@ -192,6 +204,7 @@ describe('registerScopeKey', () => {
     expectScope(s, new ExactScope('fake-gpu:2:1'));
     expect(seen).toEqual([{ gpu: 1, worker: 2 }]);
     expectScope(scope({ worker: 2 }), p(2));
+    // @ts-expect-error 'gpus' is no scope key (misspelt 'gpu')
     expectArgumentError(() => scope({ gpus: 1 }), /Known keys: gpu, thread, threads, worker/);
   });
 

@@ -58,7 +58,9 @@ function fromSpecifier(spec: ScopeSpecifier): AbstractScope {
 
 function fromObject(spec: ScopeSpecifierObject): AbstractScope {
   const registry = scopeKeyRegistry();
-  const keys = Object.keys(spec).filter((k) => spec[k] !== undefined);
+  const keys = Object.entries(spec)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);
   const known = () =>
     `Known keys: ${[...registry.keys()].sort().join(', ')} ` +
     '(plugins add more with registerScopeKey)';

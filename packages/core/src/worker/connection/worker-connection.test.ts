@@ -71,7 +71,9 @@ describe('WorkerConnection: a DTask or Chunk nested inside an argument', () => {
     const error: any = await nested.catch((e: unknown) => e);
     expect(error.cause.code).toBe('DTASK_ARGUMENT');
     expect(error.cause.message).toMatch(
-      new RegExp(`Argument 0 of task #\\d+ \\(an array of length 1\\) holds a DTask \\(task #${upstream.id}\\) at \\[0\\]`),
+      new RegExp(
+        `Argument 0 of task #\\d+ \\(an array of length 1\\) holds a DTask \\(task #${upstream.id}\\) at \\[0\\]`,
+      ),
     );
     expect(error.cause.message).toMatch(/not a dependency/);
     expect(error.cause.message).toMatch(/pass it as an argument of its own/);
