@@ -87,14 +87,15 @@ describe('scope(): built-in specifiers', () => {
     );
   });
 
-  it('several arguments → their union; none → the empty union', () => {
+  it('several arguments → their union; none → ArgumentError, as an empty union is', () => {
     expectScope(
       scope({ worker: 1, thread: 2 }, { worker: 3, thread: 1 }),
       new UnionScope(ex(1, 2), ex(3, 1)),
     );
-    const empty = scope();
-    expectScope(empty, new UnionScope());
-    expect((empty as UnionScope).scopes).toHaveLength(0);
+    expectArgumentError(
+      () => scope(),
+      /scope\(\): no specifiers name no processor.*scope\('any'\)/,
+    );
   });
 
   it('an array is the union of its specifiers, like a Dagger tuple', () => {
