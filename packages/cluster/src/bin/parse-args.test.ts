@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from './parse-args.js';
+import { parseArgs, wantsHelp } from './parse-args.js';
 
 const SECRET = 'a-secret-of-sufficient-length';
 
@@ -49,5 +50,23 @@ describe('dtask-worker arguments', () => {
         DTASK_SECRET: SECRET,
       }),
     ).toThrow(/cannot read --tls-cert/);
+  });
+
+  it('--help or -h asks for the usage; the built program prints it and exits 0', () => {
+    expect(wantsHelp(['--help'])).toBe(true);
+    expect(wantsHelp(['--connect', 'h:1', '-h'])).toBe(true);
+    expect(wantsHelp(['--connect', 'h:1'])).toBe(false);
+    const bin = new URL('../../dist/bin/dtask-worker.js', import.meta.url);
+    for (const flag of ['--help', '-h']) {
+      const run = spawnSync(process.execPath, [bin.pathname, flag], {
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: {},
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: dtask-worker --connect host:port/);
+      expect(run.stdout).toMatch(/--help, -h +print this and exit/);
+      expect(run.stderr).toBe('');
+    }
   });
 });
