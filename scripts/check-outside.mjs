@@ -3,7 +3,8 @@
 // outside the repository, and there
 // - runs the threads README's example (its `tasks.mjs` and `main.mjs` blocks, taken from the
 //   README itself) in ESM, and the same program in CommonJS, on real worker threads;
-// - type-checks a TypeScript version under `tsc --strict` with `module: nodenext`;
+// - type-checks a TypeScript version under `tsc --strict` with `module: nodenext` (a misspelt
+//   scope key is an error; a plugin's key, declared in its packed declarations, is not);
 // - checks that no other @dtask package was pulled in;
 // - installs @dtask/gpujs and @dtask/gpu-tfjs with no C/C++ compiler: nothing compiles, no
 //   native extra comes unasked, and both start on their fallbacks, saying so.
@@ -122,6 +123,8 @@ await configure({ plugins: [threads({ count: 2 })] }).ready();
 const t: DTask<number> = spawn({ scope: scope({ worker: 1 }) }, (x: number) => x * 2, 21);
 const n: number = await t;
 console.log(n);
+// @ts-expect-error scope specifiers are exact: a misspelt key does not compile
+scope({ wroker: 2 });
 await shutdown();
 `,
   );
@@ -141,11 +144,14 @@ await shutdown();
     }),
   );
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  try {
-    run(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
-  } catch (error) {
-    fail(`tsc --strict (nodenext) reported:\n${error.stdout}${error.stderr}`);
-  }
+  const typeCheck = (where) => {
+    try {
+      run(process.execPath, [tsc, '-p', 'tsconfig.json'], where);
+    } catch (error) {
+      fail(`tsc --strict (nodenext) in ${where} reported:\n${error.stdout}${error.stderr}`);
+    }
+  };
+  typeCheck(app);
   // The example processor package, on its own beside core: its README example runs.
   const other = join(work, 'accelerator-app');
   mkdirSync(other);
@@ -159,6 +165,7 @@ await shutdown();
       '--prefer-offline',
       tarball('core'),
       tarball('example-accelerator'),
+      `@types/node@${typesNode}`,
     ],
     other,
   );
@@ -170,6 +177,22 @@ await shutdown();
   if (!/^20$/m.test(accel) || !/accel:1:0/.test(accel)) {
     fail(`the example-accelerator README example printed:\n${accel}`);
   }
+  // A plugin's scope key, declared in its packed declarations, compiles; a misspelt one not.
+  writeFileSync(
+    join(other, 'keys.mts'),
+    `import { scope } from '@dtask/core';
+import { accelerator } from '@dtask/example-accelerator';
+
+console.log(accelerator().name, scope({ accel: 0 }), scope({ accel: 'any', worker: 1 }));
+// @ts-expect-error 'acel' is no scope key (misspelt 'accel')
+scope({ acel: 0 });
+`,
+  );
+  writeFileSync(
+    join(other, 'tsconfig.json'),
+    readFileSync(join(app, 'tsconfig.json'), 'utf8').replace('main.mts', 'keys.mts'),
+  );
+  typeCheck(other);
   // The GPU packages with plain npm and no compiler: their required peers come with them, the
   // native extras (gl, tfjs-node) do not, nothing is compiled, and they start on a fallback.
   const gpuApp = join(work, 'gpu-app');

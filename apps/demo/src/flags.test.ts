@@ -1,6 +1,6 @@
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SIZES, parseDemoFlags } from './flags.js';
+import { DEMO_HELP, DEMO_SIZES, parseDemoFlags } from './flags.js';
 
 describe('parseDemoFlags', () => {
   it('defaults to the default size and no output path', () => {
@@ -18,12 +18,20 @@ describe('parseDemoFlags', () => {
     expect(flags.out).toBe('/tmp/r.html');
   });
 
+  it('--help or -h anywhere asks for the usage, before any other flag is checked', () => {
+    expect(parseDemoFlags(['--help']).help).toBe(true);
+    expect(parseDemoFlags(['--size', 'huge', '-h']).help).toBe(true);
+    expect(parseDemoFlags([]).help).toBeUndefined();
+    expect(DEMO_HELP).toMatch(/^usage: npm run demo -- /);
+  });
+
   it.each([
     [['--size', 'huge'], /--size 'huge' is not one of small, default, large/],
     [['--inputs', '0'], /--inputs '0' must be an integer/],
     [['--inputs', '2.5'], /--inputs '2.5' must be an integer/],
     [['--out'], /--out needs a value/],
     [['--colour', 'red'], /unknown flag '--colour'/],
+    [['--verbose'], /unknown flag '--verbose'/],
   ])('rejects %j with an ArgumentError saying what to pass', (argv, message) => {
     let caught: unknown;
     try {
@@ -34,6 +42,6 @@ describe('parseDemoFlags', () => {
     expect(ArgumentError.isInstance(caught)).toBe(true);
     expect((caught as ArgumentError).code).toBe('DTASK_ARGUMENT');
     expect((caught as Error).message).toMatch(message);
-    expect((caught as Error).message).toMatch(/usage: pnpm demo/);
+    expect((caught as Error).message).toMatch(/usage: npm run demo -- \[--size/);
   });
 });

@@ -34,6 +34,8 @@ export interface DemoFlags {
   sizes: DemoSizes;
   /** Where the HTML report goes; `undefined`: a temp folder. */
   out: string | undefined;
+  /** `--help` (or `-h`) was given: print `DEMO_HELP` and run nothing. */
+  help?: true;
 }
 
 /** The named sizes. */
@@ -79,17 +81,38 @@ export const DEMO_SIZES: Readonly<Record<DemoSize, Readonly<DemoSizes>>> = {
   },
 };
 
-const USAGE = 'usage: pnpm demo [--size small|default|large] [--inputs N] [--out report.html]';
+const USAGE =
+  'usage: npm run demo -- [--size small|default|large] [--inputs N] [--out report.html] [--help]';
 
-/** Parses `argv` (without node and the script); throws `ArgumentError` naming the bad flag. */
+/** What `--help` prints: the usage line and what each flag does. */
+export const DEMO_HELP = `${USAGE}
+
+Runs a job on worker threads, a worker process, TensorFlow.js and gpu.js processors and an
+LMDB store, prints a summary and writes an HTML report of the run.
+
+  --size small|default|large  how much work (default: default)
+  --inputs N                  images in the pipeline step, 1 to 100000 (default: the size's)
+  --out report.html           where the report goes (default: a new temporary folder)
+  --help, -h                  print this and exit`;
+
+/**
+ * Parses `argv` (without node and the script); throws `ArgumentError` naming the bad flag.
+ * `--help` or `-h` anywhere wins: the result has `help: true` and nothing else is checked.
+ */
 export function parseDemoFlags(argv: readonly string[]): DemoFlags {
   let size: DemoSize = 'default';
   let inputs: number | undefined;
   let out: string | undefined;
+  if (argv.includes('--help') || argv.includes('-h')) {
+    return { size, sizes: DEMO_SIZES[size], out, help: true };
+  }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (name !== '--size' && name !== '--inputs' && name !== '--out') {
+      throw new ArgumentError(`unknown flag '${name}'; ${USAGE}`);
+    }
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined || value === '') {
       throw new ArgumentError(`${name} needs a value; ${USAGE}`);
@@ -107,11 +130,7 @@ export function parseDemoFlags(argv: readonly string[]): DemoFlags {
         );
       }
       inputs = n;
-    } else if (name === '--out') {
-      out = value;
-    } else {
-      throw new ArgumentError(`unknown flag '${name}'; ${USAGE}`);
-    }
+    } else out = value;
   }
   return { size, sizes: { ...DEMO_SIZES[size], ...(inputs === undefined ? {} : { inputs }) }, out };
 }

@@ -93,5 +93,18 @@ describe('the demo program', () => {
     const run = spawnSync(process.execPath, [main, '--size', 'huge'], { encoding: 'utf8' });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/--size 'huge' is not one of small, default, large/);
+    expect(run.stderr).toMatch(/usage: npm run demo -- /);
+  });
+
+  it('--help prints the usage and what each flag does, and exits 0 without running', () => {
+    const run = spawnSync(process.execPath, [main, '--help'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^usage: npm run demo -- \[--size small\|default\|large\]/);
+    expect(run.stdout).toMatch(/--out report\.html +where the report goes/);
+    expect(run.stdout).not.toMatch(/dtask demo \(--size/); // the job did not start
+    expect(run.stderr).toBe('');
   });
 });

@@ -9,9 +9,12 @@ export class Blocks {
   /** The block size along each dimension. */
   readonly sizes: readonly number[];
 
-  /** `new Blocks(4, 4)`: blocks of 4×4 elements; each size a positive integer. */
+  /**
+   * `new Blocks(4, 4)`: blocks of 4×4 elements; each size a positive integer. `new Blocks()`
+   * blocks a 0-dimensional array (shape `[]`, one element), as Julia's `Blocks()` does.
+   */
   constructor(...sizes: number[]) {
-    if (sizes.length === 0 || sizes.some((s) => !Number.isInteger(s) || s < 1)) {
+    if (sizes.some((s) => !Number.isInteger(s) || s < 1)) {
       throw new ArgumentError(
         `new Blocks(...sizes): give one positive integer block size per dimension; got (${sizes.join(', ')})`,
       );

@@ -5,6 +5,7 @@ import {
   enableLogging,
   fetchLogs,
   scope,
+  TaskFunctionError,
 } from '@dtask/core';
 import { InOut, type StridedView, spawnDatadeps, view } from '@dtask/datadeps';
 import { addInto, treeReduce } from '@dtask/datadeps/examples';
@@ -298,7 +299,13 @@ describe('DArray on 2 worker threads', () => {
     expect(() => a.map(Math.sqrt)).toThrow(/self-contained/);
     expect(() => a.map('x' as never)).toThrow(ArgumentError);
     const outer = 3;
-    await expect(a.map((v) => v + outer).collect()).rejects.toThrow(/outer/);
+    // A closure over a local fails at the call, as spawn's check does, not late at collect().
+    expect(() => a.map((v) => v + outer)).toThrow(TaskFunctionError);
+    expect(() => a.map((v) => v + outer)).toThrow(
+      /da\.map\(f, \.\.\.others\): f uses variables of its enclosing scope \(outer\)/,
+    );
+    expect(() => a.reduce((acc: number, v: number) => acc + v * outer)).toThrow(/\(outer\)/);
+    expect(await a.map((v) => v + Math.PI).collect()).toBeDefined(); // globals are fine
     expect(() => DArray.zeros([4, 4], new Blocks(2), { context })).toThrow(ArgumentError);
     expect(() => distribute([1, 2, 3], [2, 2], new Blocks(1, 1), { context })).toThrow(
       ArgumentError,
@@ -315,6 +322,8 @@ describe('DArray on 2 worker threads', () => {
     expect(() => DArray.zeros([2, 2, 2], new Blocks(1, 1, 1), { context }).transpose()).toThrow(
       /only 2-D arrays; got \[2, 2, 2\]/,
     );
-    expect(() => a.sum({ dims: [2] })).toThrow(/dims must list dimensions 0…1 of \[4, 4\]/);
+    expect(() => a.sum({ dims: [2] })).toThrow(
+      /dims must be a dimension or a list of dimensions 0…1 of \[4, 4\]/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { type AbstractScope, ArgumentError, type Context, type DTask } from '@dtask/core';
 import {
-  type Blocks,
+  Blocks,
   blockRanges,
   checkBlocks,
   checkShape,
@@ -25,7 +25,10 @@ export interface DArrayOptions {
   dtype?: DType;
   /** The context whose processors run the chunks' tasks; default: the default context. */
   context?: Context;
-  /** Seed of `DArray.rand` (each block gets its own stream); default 1. */
+  /**
+   * Seed of `DArray.rand` (each block gets its own stream): the same seed gives the same
+   * numbers. Without one, each call draws fresh numbers (as Julia's, NumPy's and Dask's do).
+   */
   seed?: number;
   /**
    * Explicit placement: the scope of the task that makes the block at each grid index (e.g.
@@ -120,7 +123,10 @@ export class DArray {
     checkShape(shape, what);
     checkBlocks(shape, blocks, what);
     const dtype = checkDtype(options.dtype ?? 'float64', what);
-    const seed = options.seed ?? 1;
+    if (options.seed !== undefined && !Number.isInteger(options.seed)) {
+      throw new ArgumentError(`${what}: seed must be an integer; got ${String(options.seed)}`);
+    }
+    const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
     const spawn = spawnerOf(options.context);
     const chunks = gridIndices(gridOf(shape, blocks)).map((idx, k) => {
       const bshape = blockRanges(shape, blocks, idx).map(([a, b]) => b - a);
@@ -160,8 +166,8 @@ export class DArray {
   }
 
   /**
-   * Pseudo-random values (uniform in [0, 1); integers 0–99 for int32) from `options.seed`,
-   * each block made by a task where it lives.
+   * Pseudo-random values (uniform in [0, 1); integers 0–99 for int32), each block made by a
+   * task where it lives: fresh numbers each call, or reproducible ones from `options.seed`.
    */
   static rand(shape: readonly number[], blocks: Blocks, options: DArrayOptions = {}): DArray {
     return DArray.#make(shape, blocks, 'rand', 0, options, 'DArray.rand');
@@ -203,12 +209,32 @@ export class DArray {
   }
 
   #binary(other: DArray | number, op: BinaryOp, options?: ElementwiseOptions): DArray {
-    return this.#derive(binaryParts(this, spawnerOf(this.context), other, op, options));
+    // Missing trailing dimensions count as 1 (Julia's broadcasting: a 10×10 array .+ a
+    // 10-vector adds the vector to every column).
+    const rank = other instanceof DArray ? Math.max(this.shape.length, other.shape.length) : 0;
+    const a = this.#withRank(rank);
+    const b = other instanceof DArray ? other.#withRank(rank) : other;
+    return this.#derive(binaryParts(a, spawnerOf(this.context), b, op, options));
+  }
+
+  /** This array seen with `rank` dimensions, the added trailing ones of size 1 (same chunks). */
+  #withRank(rank: number): DArray {
+    const extra = rank - this.shape.length;
+    if (extra <= 0) return this;
+    const ones = Array<number>(extra).fill(1);
+    return new DArray(
+      [...this.shape, ...ones],
+      new Blocks(...this.blocks.sizes, ...ones),
+      this.dtype,
+      this.chunks,
+      this.context,
+    );
   }
 
   /**
-   * Element-wise sum with a number or an array (broadcast along dimensions of size 1, like
-   * Julia's `a .+ b`); blockings must agree where sizes do, unless `{ reblock: true }`.
+   * Element-wise sum with a number or an array (broadcast along dimensions of size 1, and a
+   * missing trailing dimension counts as 1, like Julia's `a .+ b`); blockings must agree where
+   * sizes do, unless `{ reblock: true }`.
    */
   add(other: DArray | number, options?: ElementwiseOptions): DArray {
     return this.#binary(other, 'add', options);
@@ -244,28 +270,28 @@ export class DArray {
 
   /** Sum of all elements (a number), or along `dims` (a Float64 `DArray` with those dims of size 1). */
   sum(): Promise<number>;
-  sum(options: { dims: number[] }): DArray;
+  sum(options: { dims: number | number[] }): DArray;
   sum(options?: ReduceOptions): Promise<number> | DArray {
     return this.#reduce('sum', options, 'sum');
   }
 
   /** Mean of all elements (a number), or along `dims` (a Float64 `DArray`). */
   mean(): Promise<number>;
-  mean(options: { dims: number[] }): DArray;
+  mean(options: { dims: number | number[] }): DArray;
   mean(options?: ReduceOptions): Promise<number> | DArray {
     return this.#reduce('sum', options, 'mean', { mean: true });
   }
 
   /** Smallest element (a number), or along `dims` (a Float64 `DArray`). */
   min(): Promise<number>;
-  min(options: { dims: number[] }): DArray;
+  min(options: { dims: number | number[] }): DArray;
   min(options?: ReduceOptions): Promise<number> | DArray {
     return this.#reduce('min', options, 'min');
   }
 
   /** Largest element (a number), or along `dims` (a Float64 `DArray`). */
   max(): Promise<number>;
-  max(options: { dims: number[] }): DArray;
+  max(options: { dims: number | number[] }): DArray;
   max(options?: ReduceOptions): Promise<number> | DArray {
     return this.#reduce('max', options, 'max');
   }
@@ -275,7 +301,7 @@ export class DArray {
    * then their partial results combined): a number, or along `dims` a Float64 `DArray`.
    */
   reduce(f: (acc: number, x: number) => number): Promise<number>;
-  reduce(f: (acc: number, x: number) => number, options: { dims: number[] }): DArray;
+  reduce(f: (acc: number, x: number) => number, options: { dims: number | number[] }): DArray;
   reduce(f: (acc: number, x: number) => number, options?: ReduceOptions): Promise<number> | DArray {
     return this.#reduce('fn', options, 'reduce', { f });
   }
@@ -325,7 +351,7 @@ export class DArray {
     blocks.forEach((block, k) => {
       const starts = blockRanges(this.shape, this.blocks, indices[k]).map(([a]) => a);
       const nd = block.shape.length;
-      const run = block.shape[0];
+      const run = nd === 0 ? 1 : block.shape[0]; // a 0-dimensional block is one element
       const idx = new Array(nd).fill(0);
       for (let i = 0; i < block.data.length; i += run) {
         let o = 0;

@@ -1,4 +1,5 @@
-import { ArgumentError } from '@dtask/core';
+import { ArgumentError, TaskFunctionError } from '@dtask/core';
+import { checkFunctionTravel } from '@dtask/core/worker';
 import { Blocks, columnMajorStrides, gridIndices, gridOf } from './blocks.js';
 import type { DArray } from './darray.js';
 import type { DType } from './dtype.js';
@@ -20,9 +21,22 @@ export interface ElementwiseOptions {
 
 const WIDTH: Record<DType, number> = { int32: 0, float32: 1, float64: 2 };
 
-/** The source text of a self-contained function, or `ArgumentError` if it cannot travel. */
+/**
+ * The source text of a self-contained function: `ArgumentError` if it is not a function or
+ * not JS source, `TaskFunctionError` naming the variables if it uses its enclosing scope's
+ * (core's free-variable check, as `spawn` does), since blocks compile it from its source.
+ */
 export function functionSource(f: unknown, what: string, expects: string): string {
   if (typeof f !== 'function') throw new ArgumentError(`${what}: f must be a function ${expects}`);
+  const verdict = checkFunctionTravel(f);
+  if (!verdict.ok && verdict.reason === 'free-variables') {
+    throw new TaskFunctionError(
+      `${what}: f uses variables of its enclosing scope (${verdict.freeVariables.join(', ')}); ` +
+        'it runs where the blocks are, compiled from its source text, so it may use only its ' +
+        'parameters and globals. Write the values into it (da.map((x) => x + 3)), use the ' +
+        "element-wise operations with a number (da.add(offset)), or build it from a string: new Function('x', `return x + ${offset}`)",
+    );
+  }
   const source = f.toString();
   try {
     new Function(`return (${source});`);

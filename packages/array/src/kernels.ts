@@ -102,9 +102,12 @@ export function binaryBlock(a: Block, b: Block | number, op: string, dtype: stri
     return { data, shape: a.shape, strides: a.strides, offset: 0 };
   }
   const y = b.data;
-  const nd = a.shape.length;
-  let same = true;
-  for (let d = 0; d < nd; d++) if (a.shape[d] !== b.shape[d]) same = false;
+  // A dimension one block lacks (a trailing one) counts as size 1.
+  const nd = Math.max(a.shape.length, b.shape.length);
+  const as = (d: number) => (d < a.shape.length ? a.shape[d] : 1);
+  const bs = (d: number) => (d < b.shape.length ? b.shape[d] : 1);
+  let same = a.shape.length === b.shape.length;
+  for (let d = 0; d < nd; d++) if (as(d) !== bs(d)) same = false;
   if (same) {
     const n = x.length;
     const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
@@ -116,7 +119,7 @@ export function binaryBlock(a: Block, b: Block | number, op: string, dtype: stri
   const strides: number[] = [];
   let n = 1;
   for (let d = 0; d < nd; d++) {
-    shape.push(Math.max(a.shape[d], b.shape[d]));
+    shape.push(Math.max(as(d), bs(d)));
     strides.push(n);
     n *= shape[d];
   }
@@ -126,8 +129,8 @@ export function binaryBlock(a: Block, b: Block | number, op: string, dtype: stri
     let ia = 0;
     let ib = 0;
     for (let d = 0; d < nd; d++) {
-      if (a.shape[d] !== 1) ia += idx[d] * a.strides[d];
-      if (b.shape[d] !== 1) ib += idx[d] * b.strides[d];
+      if (as(d) !== 1) ia += idx[d] * a.strides[d];
+      if (bs(d) !== 1) ib += idx[d] * b.strides[d];
     }
     data[i] = apply(x[ia], y[ib]);
     for (let d = 0; d < nd; d++) {

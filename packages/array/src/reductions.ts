@@ -8,8 +8,11 @@ import { combineBlocks, reduceBlock } from './reduce-kernels.js';
 
 /** Options of the reductions: which dimensions to reduce (default: all). */
 export interface ReduceOptions {
-  /** The dimensions to reduce, 0-based; the result has size 1 along them. */
-  dims?: number[];
+  /**
+   * The dimensions to reduce, 0-based: a list, or one number (Julia's `dims=1`, NumPy's
+   * `axis=0`); the result has size 1 along them.
+   */
+  dims?: number | number[];
 }
 
 /**
@@ -30,10 +33,11 @@ export function reduceParts(
   const nd = a.shape.length;
   const source =
     op === 'fn' ? functionSource(extra.f, `da.${what}(f)`, '(acc, x) => number') : undefined;
-  const dims = options?.dims ?? [...Array(nd).keys()];
+  const given = options?.dims;
+  const dims = typeof given === 'number' ? [given] : (given ?? [...Array(nd).keys()]);
   if (!Array.isArray(dims) || dims.some((d) => !Number.isInteger(d) || d < 0 || d >= nd)) {
     throw new ArgumentError(
-      `da.${what}({ dims }): dims must list dimensions 0…${nd - 1} of ${describe(a)}; got ${JSON.stringify(dims)}`,
+      `da.${what}({ dims }): dims must be a dimension or a list of dimensions 0…${nd - 1} of ${describe(a)}; got ${JSON.stringify(given)}`,
     );
   }
   if (lengthOf(a.shape) === 0) {

@@ -23,17 +23,16 @@ export function selections(a: DArray, ranges: readonly Range[]): Selection[] {
     const [start = Number.NaN, end = Number.NaN, step = 1] = Array.isArray(r)
       ? (r as number[])
       : [];
-    if (
-      !Array.isArray(r) ||
-      (r.length !== 2 && r.length !== 3) ||
-      ![start, end, step].every(Number.isInteger) ||
-      start < 0 ||
-      end > n ||
-      start > end ||
-      step < 1
-    ) {
+    const shaped =
+      Array.isArray(r) &&
+      (r.length === 2 || r.length === 3) &&
+      [start, end, step].every(Number.isInteger);
+    // A range with start ≥ end is empty wherever it starts, as in Julia (5:2), NumPy (a[5:2])
+    // and Array.prototype.slice.
+    if (shaped && step >= 1 && start >= end) return { start: 0, step: 1, count: 0 };
+    if (!shaped || start < 0 || end > n || step < 1) {
       throw new ArgumentError(
-        `da.slice(...ranges): range ${d} must be ':' or [start, end(, step)] with 0 ≤ start ≤ end ≤ ${n} and step ≥ 1, for ${describe(a)}; got ${JSON.stringify(r)}`,
+        `da.slice(...ranges): range ${d} must be ':' or [start, end(, step)] with 0 ≤ start, end ≤ ${n} and step ≥ 1 (start ≥ end is empty), for ${describe(a)}; got ${JSON.stringify(r)}`,
       );
     }
     return { start, step, count: Math.ceil((end - start) / step) };

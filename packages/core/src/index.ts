@@ -80,6 +80,7 @@ export {
   registerScopeKey,
   type ScopeKeyDefinition,
   type ScopeSpecifier,
+  type ScopeSpecifierObject,
   scope,
   UnionScope,
 } from './scope/index.js';

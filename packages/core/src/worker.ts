@@ -5,6 +5,7 @@ export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
 export { logEvent, loggingState, now, recordEvents } from './log/index.js';
 export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';
+export { defaultContext } from './registry/default-context.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';
 export {
@@ -44,6 +45,11 @@ export {
   moduleRefOf,
   registerModuleFunctions,
 } from './worker/function-travel/function-ref.js';
+export {
+  checkFunctionTravel,
+  type TravelFailure,
+  type TravelVerdict,
+} from './worker/function-travel/function-travel.js';
 export { Batcher } from './worker/protocol/batcher.js';
 export { inMemoryTransportPair } from './worker/protocol/in-memory-transport.js';
 export { fromPlainOptions, toPlainOptions } from './worker/protocol/plain-options.js';

@@ -9,6 +9,13 @@ import {
 import { AccelProc } from './accel-proc.js';
 import { DeviceArray } from './device-array.js';
 
+declare module '@dtask/core' {
+  interface ScopeSpecifierObject {
+    /** Accelerator i (0-based), or `'any'` (registered by `accelerator()`). */
+    accel?: number | 'any';
+  }
+}
+
 /** Options of `accelerator()`. */
 export interface AcceleratorOptions {
   /** Accelerators to add (`accel:1:0` …); default 1. */

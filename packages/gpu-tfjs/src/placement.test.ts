@@ -50,6 +50,32 @@ describe.each(['wasm', 'cpu'] as const)(
       expect(a).toEqual(['tfjs:1:0', 'tensor']);
       expect(b).toEqual(['thread:1:3', 'Float32Array']);
     });
+
+    it('fetching a tensor result copies it to the caller; dependents still find it on the device', async () => {
+      const { ctx, plugin } = await gpuRig({ backend });
+      const n = 1 << 18;
+      const onGpu = ctx.spawn(
+        { scope: scope({ gpu: 0 }) },
+        (k: number) => (globalThis as any).tf.fill([k], 1.5),
+        n,
+      );
+      const fetched = (await onGpu) as Float32Array;
+      expect(fetched).toBeInstanceOf(Float32Array);
+      expect(fetched.length).toBe(n);
+      expect(fetched[n - 1]).toBe(1.5);
+      const probe = gpuOrCpu((x: any) => [
+        dtask.taskProcessor().id,
+        typeof x.dataSync === 'function' ? 'tensor' : x.constructor.name,
+      ]);
+      const uploads = plugin.stats().toTensor;
+      expect(await ctx.spawn(probe, onGpu)).toEqual(['tfjs:1:0', 'tensor']);
+      expect(plugin.stats().toTensor).toBe(uploads); // used in place, not uploaded again
+      // A second fetch is another copy of the same data; the caller's copy is its own.
+      fetched[0] = 99;
+      const again = (await onGpu.fetch()) as Float32Array;
+      expect(again[0]).toBe(1.5);
+      expect(await ctx.spawn(probe, onGpu)).toEqual(['tfjs:1:0', 'tensor']);
+    });
   },
 );
 

@@ -13,6 +13,15 @@ import type { BackendReport, TfjsThreadData } from './protocol.js';
 import { TFJS_BACKENDS, type TfjsBackendName } from './select-backend.js';
 import { TfjsProc } from './tfjs-proc.js';
 
+declare module '@dtask/core' {
+  interface ScopeSpecifierObject {
+    /** The i-th TfjsProc (0-based), or `'any'` for any of them (registered by `tfjs()`). */
+    gpu?: number | 'any';
+    /** The same as `gpu`, naming TensorFlow.js. */
+    tfjs?: number | 'any';
+  }
+}
+
 /** Options of `tfjs()`. */
 export interface TfjsOptions {
   /** The backend to use; default: the best that loads (tensorflow, webgl, wasm, cpu). */

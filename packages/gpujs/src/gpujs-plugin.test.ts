@@ -30,6 +30,12 @@ describe('gpujs() options and report', () => {
     expect(text).toMatch(/^gpujs mode: (headlessgl|webgpu|cpu)/);
     if (plugin.mode === 'cpu') {
       expect(text).toContain('not taken: headlessgl');
+      // An npm user has no scripts/ of this repository: say what to install instead.
+      expect(text).not.toMatch(/scripts\/|test-deps/);
+      if (/does not load/.test(text)) {
+        expect(text).toMatch(/libxi-dev libglu1-mesa-dev libglew-dev pkg-config/);
+        expect(text).toContain('npm_config_nodedir=/usr npm rebuild gl');
+      }
       expect(text).toContain('not taken: webgpu');
       expect(text).toContain('(on the CPU, not a GPU)');
     }

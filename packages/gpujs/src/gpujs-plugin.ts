@@ -14,6 +14,13 @@ import { isGpujsTask } from './markers.js';
 import { GPUJS_MODES, type GpujsMode, type GpujsRunMode, type ModeReport } from './modes.js';
 import type { GpujsThreadData } from './protocol.js';
 
+declare module '@dtask/core' {
+  interface ScopeSpecifierObject {
+    /** The i-th GpujsProc (0-based), or `'any'` for any of them (registered by `gpujs()`). */
+    gpujs?: number | 'any';
+  }
+}
+
 /** Options of `gpujs()`. */
 export interface GpujsOptions {
   /**

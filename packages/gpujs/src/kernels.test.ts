@@ -1,5 +1,6 @@
 // Kernel results against plain JavaScript on every mode here (cpu; headlessgl under an X
 // server), the texture pipeline, and the compile cache.
+import { disableLogging, enableLogging, fetchLogs } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { gpujsRig, modesHere } from './__fixtures__/rig.js';
 import { kernel } from './index.js';
@@ -89,6 +90,28 @@ describe.each(MODES)('gpu.js kernels in %s mode', (mode) => {
     const onThread = await ctx.spawn((x: Float32Array) => [x.constructor.name, x[5]], scaled);
     expect(onThread[0]).toBe('Float32Array');
     expect(onThread[1]).toBeCloseTo(a[5] * 3, 4);
+  });
+
+  it('fetching a pipeline output copies it to the caller; the next kernel still uses it in place', async () => {
+    const { ctx, plugin } = await gpujsRig({ mode });
+    const a = randomMatrix(N, 5);
+    const scaled = ctx.spawn(scaleP, a, 2);
+    const fetched = (await scaled) as Float32Array;
+    expect(fetched).toBeInstanceOf(Float32Array);
+    expect(fetched[9]).toBeCloseTo(a[9] * 2, 4);
+    const texturesAfterFetch = plugin.stats().textures;
+    enableLogging();
+    fetchLogs();
+    const plusOne = ctx.spawn(addOneP, scaled);
+    const got = (await plusOne) as Float32Array;
+    const moves = fetchLogs().filter((e) => e.kind === 'move' && e.task === plusOne.id);
+    disableLogging();
+    expect(got[9]).toBeCloseTo(a[9] * 2 + 1, 4);
+    // The input stayed with the GpujsProc: nothing had to travel back to it.
+    expect(moves).toEqual([]);
+    if (mode === 'headlessgl') expect(texturesAfterFetch).toBeGreaterThanOrEqual(1);
+    fetched[9] = -1; // the caller's copy is its own
+    expect(((await scaled.fetch()) as Float32Array)[9]).toBeCloseTo(a[9] * 2, 4);
   });
 
   it('compiles each kernel once per processor, cached by source and settings', async () => {

@@ -122,7 +122,7 @@ function probeHeadlessGl(gpujs: GpujsModule): string {
     }
     if (loadError) {
       throw new Error(
-        `gpu.js's optional 'gl' (headless-gl) does not load (${loadError.split('\n')[0]}); it builds only with npm_config_nodedir=/usr and Debian's libxi-dev libglu1-mesa-dev libglew-dev pkg-config: bash scripts/test-deps.sh builds it`,
+        `gpu.js's optional 'gl' (headless-gl) does not load (${loadError.split('\n')[0]}); it builds from source: install a C++ toolchain and Debian's libxi-dev libglu1-mesa-dev libglew-dev pkg-config (and xvfb to run it), then run npm_config_nodedir=/usr npm rebuild gl in your project`,
       );
     }
     throw new Error(

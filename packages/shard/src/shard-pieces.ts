@@ -1,11 +1,13 @@
 import {
   type AbstractScope,
+  AnyScope,
   ArgumentError,
   Chunk,
   type ChunkHandle,
   type Context,
   type DTask,
   ExactScope,
+  InvalidScope,
   isDataLost,
   type Processor,
   UnionScope,
@@ -47,7 +49,16 @@ export class ShardPieces implements ChunkHandle {
 
   /** Tasks taking the shard run on a processor that holds (or is to hold) a piece. */
   get scope(): AbstractScope {
-    return new UnionScope(...this.holders().map((p) => new ExactScope(p)));
+    const holders = this.holders();
+    if (holders.length === 0) {
+      // Every processor it named was removed: tasks taking it fail with SchedulingError.
+      return new InvalidScope(
+        new AnyScope(),
+        new AnyScope(),
+        'no processor holds a piece of the shard',
+      );
+    }
+    return new UnionScope(...holders.map((p) => new ExactScope(p)));
   }
 
   /**

@@ -2,7 +2,10 @@ import { ArgumentError, OSProc, type Processor, ThreadProc } from '@dtask/core';
 
 /** Where a shard puts its pieces (Dagger's `shard` keywords). */
 export interface ShardPlaces {
-  /** One piece on each of these processors. Not with `workers` or `perThread`. */
+  /**
+   * One piece on each of these processors; an `OSProc` means its process's first thread (as
+   * the default picks). Not with `workers` or `perThread`.
+   */
   procs?: readonly Processor[];
   /** One piece on each of these worker processes (by worker number). Default: every worker. */
   workers?: readonly number[];
@@ -43,6 +46,14 @@ export function checkPlaces(places: ShardPlaces, available: readonly Processor[]
       );
     }
     for (const p of procs) {
+      if (p instanceof OSProc) {
+        if (firstThreadOf(p.worker, available) === undefined) {
+          throw new ArgumentError(
+            `shard(f, { procs }): ${p.id} has no thread in this context (an OSProc stands for its process's first thread); pass some of: ${ids}`,
+          );
+        }
+        continue;
+      }
       if (!available.some((a) => a.id === p?.id)) {
         throw new ArgumentError(
           `shard(f, { procs }): processor ${String(p?.id ?? p)} does not exist in this context; pass some of: ${ids}`,
@@ -72,14 +83,28 @@ export function checkPlaces(places: ShardPlaces, available: readonly Processor[]
   }
 }
 
+/** The first thread of worker `worker` among `available` (the one a default shard uses). */
+function firstThreadOf(worker: number, available: readonly Processor[]): Processor | undefined {
+  return placesNow({ workers: [worker] }, available)[0];
+}
+
 /**
  * The processors that should hold a piece now, given the context's processors: `procs` as
- * given; else one per thread (`perThread`) or the first thread (by id) of each worker, limited
+ * given (an `OSProc` as its process's first thread); else one per thread (`perThread`) or the first thread (by id) of each worker, limited
  * to `workers` when given. Only threads (`ThreadProc`s) get a piece that way, as in Dagger: a
  * device processor of the worker (a GPU plugin's) gets one only when `procs` names it.
  */
 export function placesNow(places: ShardPlaces, available: readonly Processor[]): Processor[] {
-  if (places.procs !== undefined) return [...places.procs];
+  if (places.procs !== undefined) {
+    // An OSProc stands for its process's first thread, the one the default picks (Dagger's
+    // shard takes an OSProc in procs).
+    const out = new Map<string, Processor>();
+    for (const p of places.procs) {
+      const proc = p instanceof OSProc ? firstThreadOf(p.worker, available) : p;
+      if (proc !== undefined && !out.has(proc.id)) out.set(proc.id, proc);
+    }
+    return [...out.values()];
+  }
   const wanted = places.workers;
   const inWorkers = available
     .filter((p) => {

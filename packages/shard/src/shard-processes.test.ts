@@ -10,6 +10,7 @@ import {
   Context,
   ExactScope,
   everywhere,
+  OSProc,
   type Processor,
   WorkerLostError,
 } from '@dtask/core';
@@ -89,6 +90,21 @@ describe('shard on worker processes', () => {
     );
     expect(() => shard(tasks.makePiece, { context: ctx, workers: [] })).toThrow(
       /workers must be a non-empty array/,
+    );
+  });
+
+  it("procs: [new OSProc(w)] is that process's first thread, as in Dagger's own shard test", async () => {
+    const { ctx, tasks, ids } = await rig();
+    const [w] = ids;
+    const s = shard(tasks.makePiece, { context: ctx, procs: [new OSProc(w), new OSProc(w)] });
+    expect(s.processors.map((p) => p.id)).toEqual([`thread:${w}:1`]);
+    const ran = await Promise.all(Array.from({ length: 4 }, () => ctx.spawn(tasks.addInto, s, 1)));
+    expect(ran).toEqual(Array(4).fill(`thread:${w}:1`));
+    const pieces = byId(await s.fetch());
+    expect([...pieces.keys()]).toEqual([`thread:${w}:1`]);
+    expect(pieces.get(`thread:${w}:1`)?.total).toBe(4);
+    expect(() => shard(tasks.makePiece, { context: ctx, procs: [new OSProc(9)] })).toThrow(
+      /os:9 has no thread in this context/,
     );
   });
 

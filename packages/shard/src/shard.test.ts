@@ -6,6 +6,7 @@ import {
   ArgumentError,
   addProcs,
   Context,
+  configure,
   DTaskFailedError,
   ExactScope,
   everywhere,
@@ -13,6 +14,7 @@ import {
   rmProcs,
   SchedulingError,
   scope,
+  shutdown,
   ThreadProc,
   WorkerLostError,
 } from '@dtask/core';
@@ -179,6 +181,18 @@ describe('shard on threads', () => {
     const late = ctx.spawn(tasks.addInto, s, 1);
     const error = await late.fetch().catch((e: unknown) => e);
     expect(causeOf(error, (e) => e instanceof ArgumentError)).toBeDefined();
+  });
+
+  it('after shutdown(), shard on the default context is refused as spawn is, until configure()', async () => {
+    configure();
+    await shutdown();
+    expect(() => shard(() => ({ total: 0 }))).toThrow(ArgumentError);
+    expect(() => shard(() => ({ total: 0 }))).toThrow(/shut down.*call configure/);
+    configure();
+    const s = shard(() => ({ total: 0 }));
+    expect([...(await s.fetch()).values()]).toEqual([{ total: 0 }]);
+    await shutdown();
+    configure();
   });
 
   it('a task whose scope allows no processor with a piece fails with SchedulingError naming the holders', async () => {

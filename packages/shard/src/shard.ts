@@ -2,13 +2,13 @@ import {
   ArgumentError,
   Chunk,
   type Context,
-  configure,
   type DTask,
   type PieceChunk,
   type Processor,
   type SpawnArgs,
   type TaskOptions,
 } from '@dtask/core';
+import { defaultContext } from '@dtask/core/worker';
 import { ShardPieces } from './shard-pieces.js';
 import { checkPlaces, type ShardPlaces } from './shard-places.js';
 
@@ -19,13 +19,6 @@ export interface ShardOptions extends ShardPlaces {
 }
 
 const OPTION_KEYS = ['procs', 'workers', 'perThread', 'context'];
-
-const DEFAULT_CONTEXT = Symbol.for('dtask.defaultContext');
-
-function defaultContext(): Context {
-  const existing = (globalThis as { [DEFAULT_CONTEXT]?: Context })[DEFAULT_CONTEXT];
-  return existing && !existing.isClosed ? existing : configure();
-}
 
 /**
  * Dagger's `Shard`: a `Chunk` of one piece of state per worker, thread or processor, each

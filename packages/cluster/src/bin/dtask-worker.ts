@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // `dtask-worker --connect host:port`: joins a running scheduler as a worker process.
 import { runWorker } from '../worker/run-worker.js';
-import { parseArgs } from './parse-args.js';
+import { parseArgs, USAGE, wantsHelp } from './parse-args.js';
 
+if (wantsHelp(process.argv.slice(2))) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 try {
   const options = parseArgs(process.argv.slice(2), process.env);
   delete process.env.DTASK_SECRET;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from './parse-args.js';
+import { parseArgs, wantsHelp } from './parse-args.js';
 
 const SECRET = 'a-secret-of-sufficient-length';
 
@@ -83,5 +83,23 @@ describe('dtask-worker arguments', () => {
     );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/chmod 600/);
+  });
+
+  it('--help or -h asks for the usage; the built program prints it and exits 0', () => {
+    expect(wantsHelp(['--help'])).toBe(true);
+    expect(wantsHelp(['--connect', 'h:1', '-h'])).toBe(true);
+    expect(wantsHelp(['--connect', 'h:1'])).toBe(false);
+    const bin = new URL('../../dist/bin/dtask-worker.js', import.meta.url);
+    for (const flag of ['--help', '-h']) {
+      const run = spawnSync(process.execPath, [bin.pathname, flag], {
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: {},
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: dtask-worker --connect host:port/);
+      expect(run.stdout).toMatch(/--help, -h +print this and exit/);
+      expect(run.stderr).toBe('');
+    }
   });
 });

@@ -17,7 +17,8 @@ Joins a dtask scheduler started with cluster({ listen: 'host:port', secret }).
                         to reach the scheduler)
   --tls-cert path       TLS (a scheduler started with cluster({ tls })): this worker's
   --tls-key path          certificate and key, shown to its peers (PEM files)
-  --tls-ca path         the authority the scheduler's and peers' certificates chain to`;
+  --tls-ca path         the authority the scheduler's and peers' certificates chain to
+  --help, -h            print this and exit`;
 
 const FLAGS = [
   '--connect',
@@ -92,4 +93,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): RunWorkerOpti
           'dtask-worker --tls-*',
         );
   return { connect, secret, threads, peerHost: flags.get('--peer-host'), ...(tls && { tls }) };
+}
+
+/** True when the command line asks for the usage (`--help` or `-h` anywhere): print it, exit 0. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
 }

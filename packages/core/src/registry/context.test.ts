@@ -17,6 +17,13 @@ declare module '../task/options.js' {
   }
 }
 
+// The scope key the test plugin below registers, declared as a plugin declares its keys.
+declare module '../index.js' {
+  interface ScopeSpecifierObject {
+    fancy?: number;
+  }
+}
+
 const all = () => true;
 const fake = (worker: number, index: number, delayMs = 0) =>
   new FakeProcessor({ worker, index, defaultEnabled: true, compatible: all, delayMs });

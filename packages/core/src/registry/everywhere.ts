@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { ArgumentError } from '../errors/errors.js';
 import { registerModuleFunctions } from '../worker/function-travel/function-ref.js';
 import type { Context } from './context.js';
-import { defaultContext } from './default-context.js';
+import { openDefaultContext } from './default-context.js';
 import { programModules } from './program-modules.js';
 import { isTypeScriptModule, typescriptLoaderMissing } from './typescript-module.js';
 
@@ -45,10 +45,7 @@ function exportedFunctions(ns: Record<string, unknown>): Record<string, unknown>
  * install tsx. Relative paths are
  * relative to the current directory; pass `new URL('./m.js', import.meta.url)` to be exact.
  */
-export async function everywhere(
-  specifier: string | URL,
-  ctx: Context = defaultContext(),
-): Promise<void> {
+export async function everywhere(specifier: string | URL, ctx?: Context): Promise<void> {
   if (!(specifier instanceof URL) && (typeof specifier !== 'string' || specifier === '')) {
     throw new ArgumentError('everywhere(specifier): pass a module path, package name or URL');
   }
@@ -74,5 +71,7 @@ export async function everywhere(
   }
   registerModuleFunctions(url, ns);
   programModules().set(url, ns);
-  await ctx.loadModule(url, ns);
+  // With no default context yet (or after shutdown()) the module is only program-wide: the
+  // context the next configure() makes starts with it and loads it in its workers.
+  await (ctx ?? openDefaultContext())?.loadModule(url, ns);
 }

@@ -33,8 +33,9 @@ function ids(
   many: string,
   where: string,
 ): number[] | undefined {
-  const single = spec[one];
-  const list = spec[many];
+  const keys = spec as Readonly<Record<string, unknown>>;
+  const single = keys[one];
+  const list = keys[many];
   if (single !== undefined && list !== undefined) {
     throw new ArgumentError(
       `${where}: give either ${one} or ${many}, not both, e.g. { ${one}: 2 } or { ${many}: [2, 3] }`,

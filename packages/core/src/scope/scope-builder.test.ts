@@ -15,6 +15,17 @@ import {
   UnionScope,
 } from './index.js';
 
+// The keys the tests below register, declared as a plugin declares its keys.
+declare module '../index.js' {
+  interface ScopeSpecifierObject {
+    gpu?: number | 'any';
+    label?: string;
+    tpu?: number;
+    fpga?: number;
+    broken?: number;
+  }
+}
+
 const p = (w: number) => new ProcessScope(w);
 const ex = (w: number, t: number) => new ExactScope(new ThreadProc(w, t));
 
@@ -76,14 +87,15 @@ describe('scope(): built-in specifiers', () => {
     );
   });
 
-  it('several arguments → their union; none → the empty union', () => {
+  it('several arguments → their union; none → ArgumentError, as an empty union is', () => {
     expectScope(
       scope({ worker: 1, thread: 2 }, { worker: 3, thread: 1 }),
       new UnionScope(ex(1, 2), ex(3, 1)),
     );
-    const empty = scope();
-    expectScope(empty, new UnionScope());
-    expect((empty as UnionScope).scopes).toHaveLength(0);
+    expectArgumentError(
+      () => scope(),
+      /scope\(\): no specifiers name no processor.*scope\('any'\)/,
+    );
   });
 
   it('an array is the union of its specifiers, like a Dagger tuple', () => {
@@ -116,6 +128,7 @@ describe('scope(): bad specifiers throw ArgumentError', () => {
 
   it('a known key mixed with an unknown key', () => {
     expectArgumentError(
+      // @ts-expect-error 'colour' is no scope key: a compile error as well as an ArgumentError
       () => scope({ worker: 2, colour: 'red' }),
       /unknown key "colour" \(mixed with worker\)/,
     );
@@ -192,6 +205,7 @@ describe('registerScopeKey', () => {
     expectScope(s, new ExactScope('fake-gpu:2:1'));
     expect(seen).toEqual([{ gpu: 1, worker: 2 }]);
     expectScope(scope({ worker: 2 }), p(2));
+    // @ts-expect-error 'gpus' is no scope key (misspelt 'gpu')
     expectArgumentError(() => scope({ gpus: 1 }), /Known keys: gpu, thread, threads, worker/);
   });
 

@@ -18,8 +18,8 @@ export type ScopeSpecifier =
 
 /**
  * Builds a scope from specifiers (Dagger's `scope`), for the `scope`, `computeScope` and
- * `resultScope` options and for `toChunk`. No argument → an empty `UnionScope`; one → its
- * scope; several → the `UnionScope` of theirs. `scope('any')` → `AnyScope`, `scope('default')`
+ * `resultScope` options and for `toChunk`. One specifier → its scope; several → the
+ * `UnionScope` of theirs; none → `ArgumentError` (Dagger refuses an empty union too). `scope('any')` → `AnyScope`, `scope('default')`
  * → `DefaultScope`, `scope({ worker: 2 })` → `ProcessScope(2)`, `scope({ workers: [2, 3] })` →
  * their union, `scope({ thread: 1 })` → thread 1 of every worker known now, `scope({ worker: 2,
  * thread: 3 })` → `ExactScope(ThreadProc(2, 3))`. Keys added with `registerScopeKey` take part
@@ -27,6 +27,11 @@ export type ScopeSpecifier =
  */
 export function scope(...specifiers: ScopeSpecifier[]): AbstractScope {
   if (specifiers.length === 1) return fromSpecifier(specifiers[0]);
+  if (specifiers.length === 0) {
+    throw new ArgumentError(
+      "scope(): no specifiers name no processor; pass at least one, such as scope({ worker: 2 }), or use scope('any')",
+    );
+  }
   return new UnionScope(...specifiers.map(fromSpecifier));
 }
 
@@ -58,7 +63,9 @@ function fromSpecifier(spec: ScopeSpecifier): AbstractScope {
 
 function fromObject(spec: ScopeSpecifierObject): AbstractScope {
   const registry = scopeKeyRegistry();
-  const keys = Object.keys(spec).filter((k) => spec[k] !== undefined);
+  const keys = Object.entries(spec)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);
   const known = () =>
     `Known keys: ${[...registry.keys()].sort().join(', ')} ` +
     '(plugins add more with registerScopeKey)';

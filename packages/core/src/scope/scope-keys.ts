@@ -4,8 +4,17 @@ import { BUILTIN_SCOPE_KEYS, builtinToScope } from './builtin-scope-keys.js';
 import type { AbstractScope } from './scope.js';
 
 /**
- * One object specifier of `scope(...)`, e.g. `{ worker: 2, thread: 3 }`. Plugins add keys with
- * `registerScopeKey` (and may declare them here by module augmentation).
+ * One object specifier of `scope(...)`, e.g. `{ worker: 2, thread: 3 }`. An exact type: a
+ * misspelt key (`{ wroker: 2 }`) fails to compile. Plugins add keys with `registerScopeKey`
+ * and declare their types by declaration merging, as they do task options:
+ *
+ * ```ts
+ * declare module '@dtask/core' {
+ *   interface ScopeSpecifierObject {
+ *     gpu?: number | 'any';
+ *   }
+ * }
+ * ```
  */
 export interface ScopeSpecifierObject {
   /** One OS process: `ProcessScope(worker)`, or with `thread(s)` those threads of it. */
@@ -16,7 +25,6 @@ export interface ScopeSpecifierObject {
   thread?: number;
   /** Several thread ids, on every worker known now (or on `worker(s)`). */
   threads?: readonly number[];
-  readonly [key: string]: unknown;
 }
 
 /** What a plugin passes to `registerScopeKey` (Dagger's `scope_key_precedence` + `to_scope`). */

@@ -22,7 +22,7 @@ import {
 const samples: AbstractScope[] = [
   new AnyScope(),
   new DefaultScope(),
-  new UnionScope(),
+  new UnionScope(new ProcessScope(4)),
   scope({ workers: [2, 3] }),
   new IntersectionScope([new DefaultScope(), new ProcessScope(2)]),
   new NodeScope('host-a'),
@@ -33,7 +33,7 @@ const samples: AbstractScope[] = [
   new ProcessorTypeScope(ThreadProc),
   new ProcessorTypeScope('fake-gpu'),
   new InvalidScope(new ProcessScope(2), new ProcessScope(3), 'workers 2 and 3 differ'),
-  new InvalidScope(new AnyScope(), new UnionScope()),
+  new InvalidScope(new AnyScope(), new UnionScope(new NodeScope('host-b'))),
   scope({ worker: 1, thread: 2 }, { worker: 3, thread: 1 }),
 ];
 

@@ -15,6 +15,7 @@ import {
   ProcessScope,
   UnionScope,
 } from './index.js';
+import { fromScopeSpec } from './scope-spec.js';
 
 const t21 = new ThreadProc(2, 1);
 const t31 = new ThreadProc(3, 1);
@@ -143,12 +144,13 @@ describe('ProcessorTypeScope', () => {
 });
 
 describe('UnionScope and IntersectionScope', () => {
-  it('a union contains what any part contains; the empty union contains nothing', () => {
+  it('a union contains what any part contains; a union of nothing is refused (as Dagger does)', () => {
     const u = new UnionScope(new ProcessScope(2), new ExactScope(t31));
     expect(u.contains(gpu)).toBe(true);
     expect(u.contains(t31)).toBe(true);
     expect(u.contains(new ThreadProc(3, 2))).toBe(false);
-    expect(new UnionScope().contains(t21)).toBe(false);
+    expectArgumentError(() => new UnionScope(), /a union of no scopes names no processor/);
+    expectArgumentError(() => fromScopeSpec({ type: 'union', scopes: [] }), /UnionScope/);
     expect(String(u)).toBe('UnionScope(ProcessScope(2), ExactScope(thread:3:1))');
   });
 

@@ -4,9 +4,10 @@ import { AbstractScope, addUnique, isScope, sameMembers } from './scope.js';
 import type { ScopeSpec } from './scope-spec.js';
 
 /**
- * The processors in any of `scopes` (Dagger's `UnionScope`); `new UnionScope()` is empty.
- * Built by `scope(a, b, ...)` and by `constrain` when distributing over a union. Nested
- * unions are flattened and equal parts kept once, so `scopes` lists distinct non-union scopes.
+ * The processors in any of `scopes` (Dagger's `UnionScope`), at least one: `new UnionScope()`
+ * throws `ArgumentError`, as Dagger refuses an empty union (and `scope([])`). Built by
+ * `scope(a, b, ...)` and by `constrain` when distributing over a union. Nested unions are
+ * flattened and equal parts kept once, so `scopes` lists distinct non-union scopes.
  */
 export class UnionScope extends AbstractScope {
   /** The distinct parts, in first-seen order. */
@@ -14,6 +15,11 @@ export class UnionScope extends AbstractScope {
 
   constructor(...scopes: AbstractScope[]) {
     super();
+    if (scopes.length === 0) {
+      throw new ArgumentError(
+        "UnionScope: a union of no scopes names no processor; pass at least one scope, or use new AnyScope() (scope('any')) for every processor",
+      );
+    }
     const parts: AbstractScope[] = [];
     for (const [i, s] of scopes.entries()) {
       if (!isScope(s)) {
@@ -27,7 +33,7 @@ export class UnionScope extends AbstractScope {
     this.scopes = parts;
   }
 
-  /** True when some part contains `proc` (never for the empty union). */
+  /** True when some part contains `proc`. */
   contains(proc: Processor): boolean {
     return this.scopes.some((s) => s.contains(proc));
   }

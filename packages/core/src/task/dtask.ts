@@ -1,4 +1,5 @@
 import type { Chunk } from '../chunk/chunk.js';
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import type { Frame, FrameTask } from './frame.js';
@@ -29,6 +30,22 @@ export interface TaskOwner {
 export interface FetchOptions {
   /** Resolve to the result's `Chunk` instead of its value (Dagger's `fetch(t; raw=true)`). */
   raw?: boolean;
+}
+
+/** What is wrong with `fetch`'s options, as a message that says what to pass; else undefined. */
+function badFetchOptions(options: unknown): string | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    return `fetch(options): options must be { raw?: boolean }; got ${describeValue(options)}`;
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'raw') return `fetch(options): unknown option '${key}'; known: raw`;
+  }
+  const raw = (options as FetchOptions).raw;
+  if (raw !== undefined && typeof raw !== 'boolean') {
+    return `fetch({ raw }): raw must be true or false; got ${describeValue(raw)}`;
+  }
+  return undefined;
 }
 
 /** A listener: a function, or an object (a pending `then`) told through `onTaskSettled`. */
@@ -112,9 +129,8 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
   fetch(options?: FetchOptions): Promise<T>;
   fetch(options?: FetchOptions): Promise<T | Chunk<T>> {
     this.owner.guardWait(this);
-    if (options !== undefined && (typeof options !== 'object' || options === null)) {
-      return Promise.reject(new ArgumentError('fetch(options): options must be { raw?: boolean }'));
-    }
+    const bad = badFetchOptions(options);
+    if (bad) return Promise.reject(new ArgumentError(bad));
     const raw = options?.raw === true;
     if (this.state >= TaskState.Done || this.owner.remote) {
       return (raw ? this.owner.fetchChunk(this) : this.owner.fetchValue(this)) as Promise<T>;

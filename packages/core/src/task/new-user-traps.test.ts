@@ -7,7 +7,6 @@ import {
   DTaskFailedError,
   SchedulingError,
   scope,
-  shutdown,
   spawn,
 } from '../index.js';
 
@@ -20,7 +19,6 @@ describe('what a new user trips over', () => {
     expect(() => configure({ plugin: [] } as never)).toThrow(
       /unknown option 'plugin'.*threads\(\{ count: 2 \}\)/,
     );
-    await shutdown();
   });
 
   it('a Promise argument (a forgotten await) is refused, asking about the await', () => {

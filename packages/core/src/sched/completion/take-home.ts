@@ -5,7 +5,8 @@ import type { Scheduler } from '../scheduler.js';
 
 /**
  * Brings a finished task's remote result to the scheduler's thread for good, when the caller
- * fetches it: the holder transfers its `ArrayBuffer`s instead of copying them, and drops its
+ * fetches it (unless the result is pinned elsewhere by its `resultScope`, or lives in a
+ * device's memory: then the caller gets a copy and the holder keeps the data): the holder transfers its `ArrayBuffer`s instead of copying them, and drops its
  * entry, since the caller now owns the data. The task's value becomes that local value, so
  * later fetches return it at once, it can no longer be lost with a worker, and its lineage is
  * let go. Concurrent readers share the one transfer (`RemoteResult.moving`). A holder that
@@ -24,6 +25,9 @@ export function takeHome(
   const home = localProcessor(s);
   const rs = task.options.resultScope;
   if (rs !== undefined && home !== undefined && !rs.contains(home)) return v.fetch();
+  // A result in a device's memory (a tensor, a texture) stays there for the dependents that
+  // may use it in place: the caller gets a host copy, as Ray's `get` and Dask's `result()` do.
+  if (onDevice(v.processor)) return v.fetch();
   const moving = v.take().then(
     (value) => {
       if (task.value === v) {
@@ -42,6 +46,15 @@ export function takeHome(
   v.moving = moving;
   return moving;
 }
+
+/** True when `proc` holds its results in memory of its own, not a thread's or process's. */
+function onDevice(proc: Processor): boolean {
+  const spaces = proc.memorySpaces();
+  return spaces.length > 0 && !spaces.some((m) => HOST_MEMORY.has(m.kind));
+}
+
+/** The memory-space kinds of host memory (`HeapMemorySpace`, `SharedMemorySpace`). */
+const HOST_MEMORY = new Set(['heap', 'shared']);
 
 /** The processor of the scheduler's own thread, when it runs tasks (the main thread). */
 function localProcessor(s: Scheduler): Processor | undefined {

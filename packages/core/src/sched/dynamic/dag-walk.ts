@@ -50,6 +50,21 @@ export function walkDag(roots: Iterable<DTask<unknown>>): {
   return { tasks, edges };
 }
 
+/**
+ * `getDagIds`' answer from `walkDag`'s: every task reached, each with the dependents that still
+ * wait for it or run (Dagger's DAG querying: once `b` and `c` have finished, `a`'s set is empty,
+ * its result no longer needed; `b`'s and `c`'s hold `d` while `d` runs).
+ */
+export function pendingDependents(dag: ReturnType<typeof walkDag>): Map<number, Set<number>> {
+  for (const dependents of dag.edges.values()) {
+    for (const id of dependents) {
+      const d = dag.tasks.get(id);
+      if (d === undefined || d.state >= TaskState.Done) dependents.delete(id);
+    }
+  }
+  return dag.edges;
+}
+
 /** True when `target` is downstream of `from` (reachable through dependents). */
 export function isDownstream(from: DTask<unknown>, target: DTask<unknown>): boolean {
   const seen = new Set<number>();

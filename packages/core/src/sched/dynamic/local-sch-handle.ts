@@ -3,7 +3,7 @@ import type { DTask } from '../../task/dtask.js';
 import { runWithFrame } from '../../task/frame.js';
 import { spawnTask } from '../../task/spawn-task.js';
 import type { Scheduler } from '../scheduler.js';
-import { isDownstream, walkDag } from './dag-walk.js';
+import { isDownstream, pendingDependents, walkDag } from './dag-walk.js';
 import { SchedulerHandle } from './scheduler-handle.js';
 
 /**
@@ -52,7 +52,7 @@ export class LocalSchedulerHandle extends SchedulerHandle {
   }
 
   dagIds(): Map<number, Set<number>> {
-    return this.dag().edges;
+    return pendingDependents(this.dag());
   }
 
   private dag() {

@@ -60,6 +60,31 @@ describe('WorkerConnection: arguments that cannot travel', () => {
   });
 });
 
+describe('WorkerConnection: a DTask or Chunk nested inside an argument', () => {
+  it('fails its task with an ArgumentError saying it is not a dependency and what to pass', async () => {
+    const { ctx, scope } = oneWorker();
+    await ctx.ready();
+    const upstream = ctx.spawn({ name: 'g' }, () => 2);
+    const chunk = ctx.toChunk(3);
+    const nested = ctx.spawn({ scope }, (xs: unknown[]) => xs.length, [upstream] as never);
+    const deep = ctx.spawn({ scope }, (o: unknown) => typeof o, { a: [1, { c: chunk }] } as never);
+    const error: any = await nested.catch((e: unknown) => e);
+    expect(error.cause.code).toBe('DTASK_ARGUMENT');
+    expect(error.cause.message).toMatch(
+      new RegExp(
+        `Argument 0 of task #\\d+ \\(an array of length 1\\) holds a DTask \\(task #${upstream.id}\\) at \\[0\\]`,
+      ),
+    );
+    expect(error.cause.message).toMatch(/not a dependency/);
+    expect(error.cause.message).toMatch(/pass it as an argument of its own/);
+    const deepError: any = await deep.catch((e: unknown) => e);
+    expect(deepError.cause.message).toMatch(/holds a Chunk at \.a\[1\]\.c/);
+    // As an argument of its own it is a dependency: the task receives its value.
+    expect(await ctx.spawn({ scope }, (...xs: number[]) => xs, upstream, chunk)).toEqual([2, 3]);
+    await ctx.close();
+  });
+});
+
 describe('WorkerConnection batching', () => {
   it('an idle worker gets the first task of a burst at once, the rest in one batch', async () => {
     const { ctx, batches, scope } = oneWorker();

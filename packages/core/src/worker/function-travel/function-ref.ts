@@ -1,3 +1,4 @@
+import { runInThisContext } from 'node:vm';
 import { TaskFunctionError } from '../../errors/errors.js';
 import type { FnRef } from '../protocol/protocol.js';
 
@@ -112,8 +113,26 @@ function installNameShim(): void {
     Object.defineProperty(fn, 'name', { value: name, configurable: true });
 }
 
-/** Compiles a function's source text in this runtime (global scope only). */
-export function compileFunction(source: string): Function {
+/**
+ * The file name stacks show for a task function compiled from its source text:
+ * `dtask:task/<name>.js` (its name made safe for a URL; `anonymous` when it has none).
+ */
+export function taskSourceName(name?: string): string {
+  const safe = (name ?? '').replace(/[^\w$.-]/g, '_').slice(0, 80);
+  return `dtask:task/${safe || 'anonymous'}.js`;
+}
+
+/** Runs `code` as a script in the global scope, named `file` in stacks, its line 2 counted as 1. */
+function runNamed(code: string, file: string): unknown {
+  return runInThisContext(code, { filename: file, lineOffset: -1 });
+}
+
+/**
+ * Compiles a function's source text in this runtime (global scope only). Errors thrown in it
+ * name the function's own file in their stacks (`at double (dtask:task/double.js:2:9)`, lines
+ * and columns counted in the function's source text), not the compiling code's.
+ */
+export function compileFunction(source: string, name?: string): Function {
   installNameShim();
   if (/\{\s*\[native code\]\s*\}\s*$/.test(source)) {
     throw new TaskFunctionError(
@@ -121,12 +140,14 @@ export function compileFunction(source: string): Function {
     );
   }
   let fn: unknown;
+  const file = taskSourceName(name);
   try {
-    fn = new Function(`return (${source}\n);`)();
+    // The source starts on line 1 of the named script (the opening parenthesis is on line 0).
+    fn = runNamed(`(\n${source}\n)`, file);
   } catch {
     try {
       // Method shorthand (`name(x) { ... }`) is not an expression on its own.
-      const holder = new Function(`return ({ ${source}\n });`)() as Record<string, unknown>;
+      const holder = runNamed(`({\n${source}\n })`, file) as Record<string, unknown>;
       fn = Object.values(holder)[0];
     } catch (error) {
       throw new TaskFunctionError(
@@ -162,7 +183,7 @@ export class FunctionDecoder {
     }
     let fn: Function;
     if (ref.kind === 'source') {
-      fn = compileFunction(ref.source);
+      fn = compileFunction(ref.source, ref.name);
       if (ref.name && fn.name !== ref.name) {
         Object.defineProperty(fn, 'name', { value: ref.name, configurable: true });
       }
