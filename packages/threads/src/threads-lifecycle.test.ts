@@ -77,8 +77,16 @@ describe('threads: lifecycle', () => {
     const plugin = threads({ count: 2 });
     const ctx = new Context({ plugins: [plugin] });
     await ctx.ready();
-    const forever = ctx.spawn(() => new Promise(() => {}));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // It says when it has started (a task that never started is cancelled instead, below).
+    const started = new Int32Array(new SharedArrayBuffer(4));
+    const forever = ctx.spawn((flag: Int32Array) => {
+      Atomics.store(flag, 0, 1);
+      return new Promise(() => {});
+    }, started);
+    const until = Date.now() + 10_000;
+    while (Atomics.load(started, 0) === 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     await ctx.close();
     const outcome = await Promise.race([
       forever.wait().then(() => 'settled'),
