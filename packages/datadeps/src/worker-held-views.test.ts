@@ -44,7 +44,9 @@ function matrixOn(ctx: Context, home: AbstractScope, m: number, memory: Memory) 
   return ctx.spawn(
     { scope: home },
     (k: number, shared: boolean) => {
-      const data = shared ? new Float64Array(new SharedArrayBuffer(8 * k * k)) : new Float64Array(k * k);
+      const data = shared
+        ? new Float64Array(new SharedArrayBuffer(8 * k * k))
+        : new Float64Array(k * k);
       for (let i = 0; i < k * k; i++) data[i] = i;
       return { data, shape: [k, k], strides: [k, 1], offset: 0 };
     },
