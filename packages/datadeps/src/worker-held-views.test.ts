@@ -56,7 +56,11 @@ function matrixOn(ctx: Context, home: AbstractScope, m: number, memory: Memory) 
 }
 
 /** The data as `home` holds it (a task there reads it in place). */
-async function readOn(ctx: Context, h: DTask<unknown>, home: AbstractScope): Promise<unknown[]> {
+async function readOn(
+  ctx: Context,
+  h: DTask<Float64Array | { data: Float64Array }>,
+  home: AbstractScope,
+): Promise<unknown[]> {
   return (await ctx.spawn(
     { scope: home },
     (x: Float64Array | { data: Float64Array }) => [
@@ -84,17 +88,23 @@ describe('datadeps moves views of data held by a worker to tasks scoped elsewher
         await spawnDatadeps(() => {
           ctx.spawn(
             { scope: THREAD() },
-            (x: Float64Array) => x.forEach((_, i) => (x[i] = i + 1)),
+            (x: Float64Array) => {
+              for (let i = 0; i < x.length; i++) x[i] = i + 1;
+            },
             Out(view(h, [0, half])),
           );
           ctx.spawn(
             { scope: PROCESS() },
-            (x: Float64Array) => x.forEach((_, i) => (x[i] = 1000 + i)),
+            (x: Float64Array) => {
+              for (let i = 0; i < x.length; i++) x[i] = 1000 + i;
+            },
             Out(view(h, [half, N])),
           );
           ctx.spawn(
             { scope: THREAD() },
-            (x: Float64Array) => x.forEach((v, i) => (x[i] = v * 10 + 1)),
+            (x: Float64Array) => {
+              for (let i = 0; i < x.length; i++) x[i] = x[i] * 10 + 1;
+            },
             InOut(h),
           );
         });
