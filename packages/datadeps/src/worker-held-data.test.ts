@@ -136,11 +136,15 @@ describe('datadeps moves data held by a worker to a task scoped elsewhere, and b
     [PROCESS, THREAD],
     [PROCESS, OTHER_PROCESS],
     [PROCESS, MAIN],
+    // Written where it is held: in place there (a raw-fetched chunk too, not a copy of it).
+    [THREAD, THREAD],
+    [PROCESS, PROCESS],
   ];
   for (const [home, writer] of cases) {
     for (const kind of ['Chunk', 'DTask'] as Kind[]) {
       for (const memory of ['ordinary', 'shared'] as Memory[]) {
-        it(`${kind} held by ${home.name}, ${memory} memory, written on ${writer.name}: equals the sequential program`, async () => {
+        const on = writer === home ? 'that worker' : writer.name;
+        it(`${kind} held by ${home.name}, ${memory} memory, written on ${on}: equals the sequential program`, async () => {
           const { h } = await madeOn(ctx, home, kind, memory);
           const ran = await writeOn(ctx, h, writer.scope());
           expect(new Set(ran)).toEqual(new Set([writer.id]));
