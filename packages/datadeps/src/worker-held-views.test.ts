@@ -1,11 +1,11 @@
 // Views and structured parts (seed 002, "Chunk Data": views, triangular views, views_overlap)
-// of data a worker thread or process holds, written by tasks scoped to other workers: each
-// task gets a copy of its part where it runs, and only that part is written back where the
-// data lives, so tasks writing parts that do not overlap run at once without undoing each
-// other's writes. Ordinary and shared memory; each equals the sequential program, read back
-// where the data lives.
+// of data the main thread, a worker thread or a worker process holds, written by tasks scoped
+// to other workers: each task gets a copy of its part where it runs, and only that part is
+// written back where the data lives, so tasks writing parts that do not overlap run at once
+// without undoing each other's writes. Ordinary and shared memory; each equals the
+// sequential program, read back where the data lives.
 import { cluster } from '@dtask/cluster';
-import { type AbstractScope, Context, type DTask, scope } from '@dtask/core';
+import { type AbstractScope, Context, type DTask, scope, withOptions } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deps, In, InOut, Out } from './annotations.js';
@@ -22,6 +22,7 @@ const N = 300; // 2.4 KiB: stays on the worker that made it
 const M = 20; // a 20 × 20 matrix, 3.2 KiB
 
 const HOMES: [string, () => AbstractScope, string][] = [
+  ['the main thread', () => scope({ worker: 1, thread: 1 }), 'thread:1:1'],
   ['a worker thread', () => scope({ worker: 1, thread: 2 }), 'thread:1:2'],
   ['a worker process', () => scope({ worker: 2 }), 'thread:2:1'],
 ];
@@ -111,6 +112,27 @@ describe('datadeps moves views of data held by a worker to tasks scoped elsewher
         const expected = Array.from({ length: N }, (_, i) =>
           i < half ? (i + 1) * 10 + 1 : (1000 + i - half) * 10 + 1,
         );
+        expect(await readOn(ctx, h, home())).toEqual([id, ...expected]);
+      }, 60_000);
+
+      it(`a view of a vector held by ${where}, ${memory} memory, written in a region scoped to a worker process: equals the sequential program`, async () => {
+        const h = vectorOn(ctx, home(), N, memory);
+        await h.wait();
+        let ran: DTask<string> | undefined;
+        // The region's scope reaches neither the data nor, for the view, its slicing.
+        await withOptions({ scope: PROCESS() }, () =>
+          spawnDatadeps(() => {
+            ran = ctx.spawn(
+              (x: Float64Array) => {
+                for (let i = 0; i < x.length; i++) x[i] = i + 7;
+                return dtask.taskProcessor().id;
+              },
+              InOut(view(h, [10, 20])),
+            ) as DTask<string>;
+          }),
+        );
+        expect(await ran).toBe('thread:3:1');
+        const expected = Array.from({ length: N }, (_, i) => (i >= 10 && i < 20 ? i - 3 : 0));
         expect(await readOn(ctx, h, home())).toEqual([id, ...expected]);
       }, 60_000);
 
