@@ -1,4 +1,5 @@
 import {
+  AnyScope,
   ArgumentError,
   ConcurrencyViolationError,
   constrain,
@@ -20,7 +21,11 @@ import { isChunkView } from './chunk-view.js';
 import { compactCopies, copyInGroups, needsCompactCopy } from './copy-in.js';
 import { DependencyTracker } from './dependency-tracker.js';
 import { moveInPlace } from './move-in-place.js';
+import { sameSharedMemory } from './same-shared-memory.js';
 import { sliceValue } from './slice-value.js';
+import { writeBackOn } from './write-back.js';
+
+const ANYWHERE = new AnyScope();
 
 /** Which region spawned a task, for the wait guard. */
 const regionOf = new WeakMap<DTask<unknown>, DatadepsRegion>();
@@ -116,8 +121,10 @@ export class DatadepsRegion implements TaskQueue {
     written: boolean,
   ): DTask<unknown> {
     this.helperDeps = deps;
+    // A written view is sliced where the data is, whatever scope the region gives its tasks
+    // (`task`, scoped elsewhere, then gets a copy of the view and writes it back).
     const options = written
-      ? { name: 'datadeps.view', inPlaceArgs: [0] }
+      ? { name: 'datadeps.view', inPlaceArgs: [0], scope: ANYWHERE, computeScope: ANYWHERE }
       : { name: 'datadeps.view' };
     try {
       return spawnBeside(task, options, sliceValue, source, slices);
@@ -197,8 +204,24 @@ export class DatadepsRegion implements TaskQueue {
         apply: (values, _task, into) => {
           const from = task.proc?.memorySpaces()[0];
           const to = new HeapMemorySpace(currentWorker(), 1);
+          let away: Promise<unknown>[] | undefined;
           for (let k = 0; k < values.length; k++) {
             const i = into.indices[k];
+            const holder = into.holders[k];
+            if (holder !== undefined) {
+              // Held by a worker: written back there, unless the task wrote that very memory.
+              if (!sameSharedMemory(values[k], holder, task.proc)) {
+                const back = writeBackOn(
+                  task,
+                  holder,
+                  into.targets[k],
+                  values[k],
+                  plans[i].written,
+                );
+                (away ??= []).push(back);
+              }
+              continue;
+            }
             let target = into.targets[k];
             if (isChunk(target) || isDTask(target)) target = sent.get(i);
             if (target === undefined || target === null) {
@@ -211,6 +234,7 @@ export class DatadepsRegion implements TaskQueue {
               moveInPlace(modifier, from, to, values[k], target);
             }
           }
+          return away && Promise.all(away).then(() => undefined);
         },
       };
     }

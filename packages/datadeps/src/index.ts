@@ -35,3 +35,4 @@ export type { Slice } from './slices.js';
 export { type DatadepsOptions, spawnDatadeps } from './spawn-datadeps.js';
 export { isStridedView, type StridedView, strided, type TypedArray } from './strided-view.js';
 export { type Sliced, view } from './view.js';
+export { moveWrittenParts, type WrittenPart } from './written-parts.js';

@@ -1,5 +1,6 @@
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
+import type { Processor } from '../processor/processor.js';
 import type { AbstractScope } from '../scope/index.js';
 import { scope as buildScope, isScope, type ScopeSpecifier } from '../scope/index.js';
 
@@ -92,9 +93,15 @@ export interface ReturnArgsOption {
    * Receives the values sent back, in the order of `indices` (scheduler's thread only), and
    * where each goes: `into.indices` are the positions they came from (`indices`, plus the
    * `inPlaceArgs` the scheduler moved to the task, see `inPlaceArgs`), `into.targets` the
-   * objects to write them into (the argument; for a moved `Chunk`/`DTask`, its data held here).
+   * objects to write them into (the argument; for a moved `Chunk`/`DTask`, its data held here),
+   * `into.holders` the worker holding a moved argument's data instead. It may return a promise
+   * (a write-back on that worker): the task completes once it settles, failing if it rejects.
    */
-  readonly apply?: (values: unknown[], task: { readonly id: number }, into: ReturnTargets) => void;
+  readonly apply?: (
+    values: unknown[],
+    task: { readonly id: number },
+    into: ReturnTargets,
+  ) => void | Promise<void>;
 }
 
 /** Where the values a `returnArgs.apply` receives go, in the order of those values. */
@@ -103,6 +110,12 @@ export interface ReturnTargets {
   readonly indices: readonly number[];
   /** The objects to write them into. */
   readonly targets: readonly unknown[];
+  /**
+   * For each value, the processor of the worker holding its target's data (a moved
+   * `Chunk`/`DTask` whose data is not on this thread; its target is then the argument itself),
+   * else undefined.
+   */
+  readonly holders: readonly (Processor | undefined)[];
 }
 
 /**

@@ -6,20 +6,26 @@ import { RemoteResult } from '../dispatch/executor.js';
 
 const ANY = new AnyScope();
 
-/** A `Chunk` for a finished task's result, scoped by its result scope. */
+/**
+ * A `Chunk` for a finished task's result, scoped by its result scope. It names the task
+ * (`ChunkHandle.task`): a task taking the chunk takes that result where it is held (by
+ * reference on its worker, so a task writing it in place writes that data), and `fetch` reads
+ * the result where it is now (it may have come to this thread since).
+ */
 export function chunkOfTask(task: DTask<unknown>): Chunk<unknown> {
   const v = task.value;
   const proc = task.proc!;
+  const now = () => {
+    const x = task.value;
+    return x instanceof RemoteResult ? x.fetch() : Promise.resolve(x);
+  };
   if (v instanceof RemoteResult) {
     return new Chunk(
-      { processor: v.processor, fetch: () => v.fetch(), bytes: v.bytes },
+      { processor: v.processor, fetch: now, bytes: v.bytes, task },
       task.options.resultScope ?? ANY,
     );
   }
-  return new Chunk(
-    { processor: proc, fetch: () => Promise.resolve(v) },
-    task.options.resultScope ?? ANY,
-  );
+  return new Chunk({ processor: proc, fetch: now, task }, task.options.resultScope ?? ANY);
 }
 
 /**

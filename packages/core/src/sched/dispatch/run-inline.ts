@@ -2,6 +2,8 @@ import { InputLostError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { callInFrame } from '../../task/frame.js';
 import { TaskState } from '../../task/task-state.js';
+import { applyReturnedArgs } from '../../worker/protocol/returned-args.js';
+import { heldRemotely } from '../placement/data-home.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { Scheduler } from '../scheduler.js';
 import { isThenable } from './is-thenable.js';
@@ -39,13 +41,36 @@ function callInline(s: Scheduler, task: DTask<unknown>, args: unknown[]): void {
     s.fail(task, error);
     return;
   }
+  const settle = (v: unknown) => {
+    const ms = timed ? performance.now() - t0 : undefined;
+    const failed = writeBackMoved(task, args);
+    if (failed instanceof Promise) {
+      s.running.add(task);
+      failed.then((error) => (error === undefined ? s.complete(task, v, ms) : s.fail(task, error)));
+    } else if (failed !== undefined) s.fail(task, failed);
+    else s.complete(task, v, ms);
+  };
   if (isThenable(result)) {
     s.running.add(task);
-    (result as PromiseLike<unknown>).then(
-      (v) => s.complete(task, v, timed ? performance.now() - t0 : undefined),
-      (e) => s.fail(task, e),
-    );
+    (result as PromiseLike<unknown>).then(settle, (e) => s.fail(task, e));
     return;
   }
-  s.complete(task, result, timed ? performance.now() - t0 : undefined);
+  settle(result);
+}
+
+/**
+ * Arguments written in place whose data a worker holds (`inPlaceArgs` moved here, see
+ * `markMovedArgs`): the task wrote copies, which go to `returnArgs.apply` to be written back
+ * there. Returns what `applyReturnedArgs` does; undefined when nothing was moved.
+ */
+function writeBackMoved(task: DTask<unknown>, args: unknown[]): unknown {
+  const o = task.options;
+  if (o.inPlaceArgs === undefined || o.returnArgs?.apply === undefined) return undefined;
+  const moved = o.returnArgs.indices.filter((i) => heldRemotely(task.args[i]) !== undefined);
+  if (moved.length === 0) return undefined;
+  return applyReturnedArgs(
+    task,
+    moved.map((i) => args[i]),
+    moved,
+  );
 }

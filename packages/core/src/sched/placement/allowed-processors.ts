@@ -49,10 +49,10 @@ function describeScopes(acc: Narrowed): string {
  * its `Chunk` function, and the result scopes of its task arguments (a chunk pinned to its
  * processor, a `mutable`, counts as naming it), and the processors holding the data of the
  * arguments it writes in place (`inPlaceArgs`; `here`, the scheduler's thread, holds results
- * kept on it). Data written in place that is on this thread (a result held here, a chunk in
- * its storage), where the scope so far does not reach, does not narrow it when the task has a
- * `returnArgs.apply`: it is copied to where the task runs and its written copy comes back
- * (`markMovedArgs`). Throws `SchedulingError`
+ * kept on it). Data written in place where the scope so far does not reach (on this thread: a
+ * result held here, a chunk in its storage; or on a worker) does not narrow it when the task
+ * has a `returnArgs.apply`: it is copied to where the task runs and its written copy comes
+ * back (`markMovedArgs`), to be written where the data is. Throws `SchedulingError`
  * naming the scopes that clash when the intersection is empty. A default compute scope is
  * kept as an unsimplified `DefaultScope` part, which `allowedSlots` judges per processor
  * (`constrain` alone would drop opt-in processors that declare the function compatible).
@@ -84,7 +84,7 @@ export function taskScope(task: DTask<unknown>, here?: Processor): AbstractScope
   for (const i of o.inPlaceArgs ?? []) {
     const home = dataHome(args[i], here);
     if (home === undefined) continue;
-    if (home === here && movable(task, acc.scope, home)) continue;
+    if (movable(task, acc.scope, home)) continue;
     narrow(
       acc,
       new ExactScope(home),
@@ -101,9 +101,9 @@ export function taskScope(task: DTask<unknown>, here?: Processor): AbstractScope
 }
 
 /**
- * Whether in-place argument `i`, whose data is on this thread (`home`: a result held here, or
- * a chunk in this thread's storage) outside `scope`, may travel to the task and back instead
- * (`movedArgs`): the task says how to write a copy back (`returnArgs.apply`).
+ * Whether in-place argument `i`, whose data is on `home` (this thread, or a worker) outside
+ * `scope`, may travel to the task and back instead (`markMovedArgs`): the task says how to
+ * write a copy back (`returnArgs.apply`).
  */
 function movable(task: DTask<unknown>, scope: AbstractScope, home: Processor): boolean {
   if (task.options.returnArgs?.apply === undefined) return false;

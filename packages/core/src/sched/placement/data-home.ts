@@ -47,6 +47,25 @@ export function heldHere(a: unknown): { value: unknown } | undefined {
   return { value: v };
 }
 
+/**
+ * The processor of a worker holding the data of argument `a` (a finished task's result kept
+ * there, or a chunk that is one), which a write-back must reach; undefined for data on this
+ * thread and for anything else.
+ */
+export function heldRemotely(a: unknown): Processor | undefined {
+  if (isChunk(a)) {
+    const held = resultTaskOf(a);
+    return held !== undefined ? heldRemotely(held) : undefined;
+  }
+  if (!isDTask(a)) return undefined;
+  const t = a as DTask<unknown>;
+  if (t.state !== TaskState.Done) return undefined;
+  const v = t.value;
+  if (v instanceof RemoteResult) return v.processor;
+  if (isChunk(v)) return heldRemotely(v);
+  return undefined;
+}
+
 /** The processor of the scheduler's own thread among `slots`, when it runs tasks. */
 export function hereOf(slots: readonly ProcSlot[]): Processor | undefined {
   for (const slot of slots) if (slot.executor.inline && !slot.removed) return slot.proc;

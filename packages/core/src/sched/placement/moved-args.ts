@@ -3,13 +3,13 @@ import type { DTask } from '../../task/dtask.js';
 import { dataHome } from './data-home.js';
 
 /**
- * Arguments written in place (`inPlaceArgs`) whose data is on the scheduler's thread (`here`:
- * a result held here, a chunk in this thread's storage) while the task was placed on another
- * processor `proc` (its scope does not reach this thread, see `taskScope`): they travel there
- * as copies, so the runtime must send the written copies back. Adds their positions to the
- * task's `returnArgs.indices`, whose `apply` writes them into the data here (for a result held
- * here, `applyReturnedArgs` passes it as the target; a chunk's data is the value `sendArgs`
- * saw). Does nothing when the task runs here or moves nothing.
+ * Arguments written in place (`inPlaceArgs`) whose data is not where the task was placed
+ * (`proc`, outside the scope of the processor holding it, see `taskScope`): on the scheduler's
+ * thread (`here`: a result held here, a chunk in this thread's storage) or on a worker. They
+ * travel to the task as copies, so the runtime must send the written copies back. Adds their
+ * positions to the task's `returnArgs.indices`, whose `apply` writes them where the data is
+ * (`applyReturnedArgs` names it: the result held here, or the worker holding it; a chunk's
+ * data here is the value `sendArgs` saw). Does nothing when the task runs where its data is.
  */
 export function markMovedArgs(
   task: DTask<unknown>,
@@ -17,12 +17,14 @@ export function markMovedArgs(
   here: Processor | undefined,
 ): void {
   const o = task.options;
-  if (o.inPlaceArgs === undefined || here === undefined || proc === here) return;
+  if (o.inPlaceArgs === undefined) return;
   const back = o.returnArgs;
   if (back?.apply === undefined) return;
   let indices: number[] | undefined;
   for (const i of o.inPlaceArgs) {
-    if (back.indices.includes(i) || dataHome(task.args[i], here) !== here) continue;
+    if (back.indices.includes(i)) continue;
+    const home = dataHome(task.args[i], here);
+    if (home === undefined || home === proc) continue;
     (indices ??= [...back.indices]).push(i);
   }
   if (indices === undefined) return;

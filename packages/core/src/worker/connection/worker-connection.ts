@@ -412,8 +412,26 @@ export class WorkerConnection implements Executor {
       return;
     }
     this.inFlight.delete(id);
-    // Copy-out (returned-args.ts): written arguments go home before dependents are released.
+    // Copy-out (returned-args.ts): written arguments go home before dependents are released;
+    // a write-back on the worker holding their data completes first.
     const failed = args === undefined ? undefined : applyReturnedArgs(task, args);
+    if (failed instanceof Promise) {
+      failed.then((error) => this.settle(task, id, bytes, ms, inline, value, error));
+      return;
+    }
+    this.settle(task, id, bytes, ms, inline, value, failed);
+  }
+
+  /** Completes `task` with what its runtime reported, or fails it with `failed`. */
+  private settle(
+    task: DTask<unknown>,
+    id: number,
+    bytes: number,
+    ms: number,
+    inline: 0 | 1,
+    value: unknown,
+    failed: unknown,
+  ): void {
     if (failed !== undefined) {
       if (!inline) this.held.release(id);
       this.sink?.fail(task, failed);
