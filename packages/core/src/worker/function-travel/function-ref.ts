@@ -1,4 +1,3 @@
-import { runInThisContext } from 'node:vm';
 import { TaskFunctionError } from '../../errors/errors.js';
 import type { FnRef } from '../protocol/protocol.js';
 
@@ -122,9 +121,15 @@ export function taskSourceName(name?: string): string {
   return `dtask:task/${safe || 'anonymous'}.js`;
 }
 
-/** Runs `code` as a script in the global scope, named `file` in stacks, its line 2 counted as 1. */
+/**
+ * Evaluates the expression `code` in the global scope, named `file` in stacks (`sourceURL`).
+ * Indirect `eval`, not `node:vm`: a dynamic `import()` in the task resolves as it does in this
+ * module (vm scripts need an experimental loader for it), and unlike `new Function` it adds no
+ * lines, so a stack's line numbers are the function's own.
+ */
 function runNamed(code: string, file: string): unknown {
-  return runInThisContext(code, { filename: file, lineOffset: -1 });
+  // biome-ignore lint/security/noGlobalEval: compiling a task function's own source is the point.
+  return (0, eval)(`${code}\n//# sourceURL=${file}`);
 }
 
 /**
@@ -142,12 +147,11 @@ export function compileFunction(source: string, name?: string): Function {
   let fn: unknown;
   const file = taskSourceName(name);
   try {
-    // The source starts on line 1 of the named script (the opening parenthesis is on line 0).
-    fn = runNamed(`(\n${source}\n)`, file);
+    fn = runNamed(`(${source}\n)`, file);
   } catch {
     try {
       // Method shorthand (`name(x) { ... }`) is not an expression on its own.
-      const holder = runNamed(`({\n${source}\n })`, file) as Record<string, unknown>;
+      const holder = runNamed(`({${source}\n })`, file) as Record<string, unknown>;
       fn = Object.values(holder)[0];
     } catch (error) {
       throw new TaskFunctionError(
