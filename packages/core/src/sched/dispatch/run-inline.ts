@@ -41,6 +41,18 @@ function callInline(s: Scheduler, task: DTask<unknown>, args: unknown[]): void {
     s.fail(task, error);
     return;
   }
+  // The common case first, with no closure: nothing written in place came from a worker.
+  const o = task.options;
+  if (o.inPlaceArgs === undefined || o.returnArgs?.apply === undefined) {
+    if (isThenable(result)) {
+      s.running.add(task);
+      (result as PromiseLike<unknown>).then(
+        (v) => s.complete(task, v, timed ? performance.now() - t0 : undefined),
+        (e) => s.fail(task, e),
+      );
+    } else s.complete(task, result, timed ? performance.now() - t0 : undefined);
+    return;
+  }
   const settle = (v: unknown) => {
     const ms = timed ? performance.now() - t0 : undefined;
     const failed = writeBackMoved(task, args);
@@ -65,8 +77,7 @@ function callInline(s: Scheduler, task: DTask<unknown>, args: unknown[]): void {
  */
 function writeBackMoved(task: DTask<unknown>, args: unknown[]): unknown {
   const o = task.options;
-  if (o.inPlaceArgs === undefined || o.returnArgs?.apply === undefined) return undefined;
-  const moved = o.returnArgs.indices.filter((i) => heldRemotely(task.args[i]) !== undefined);
+  const moved = o.returnArgs!.indices.filter((i) => heldRemotely(task.args[i]) !== undefined);
   if (moved.length === 0) return undefined;
   return applyReturnedArgs(
     task,
