@@ -4,7 +4,7 @@ import { stats } from '../../registry/current-stats.js';
 import { rmProcs } from '../../registry/procs.js';
 import { ExactScope } from '../../scope/exact-scope.js';
 import { FakeProcessor, fakeProcessorPlugin } from '../../testing/fake-processor.js';
-import { SAMPLE_EVERY } from './task-timing.js';
+import { SAMPLE_EVERY, WAIT_ALL_FIRST, WAIT_SAMPLE_EVERY } from './task-timing.js';
 
 /** Keeps the thread busy for `ms` (a task that really uses its processor). */
 const spin = (ms: number): number => {
@@ -69,6 +69,17 @@ describe('stats(): utilisation per processor', () => {
       busyMs: 0,
       runMs: { count: 0, p50: 0, max: 0 },
     });
+  });
+
+  it('with a choice of processor times every run, and the wait of the first WAIT_ALL_FIRST ready tasks, then one in WAIT_SAMPLE_EVERY', async () => {
+    const fake = new FakeProcessor({ worker: 2, index: 1, compatible: () => true });
+    await using ctx = new Context({ plugins: [fakeProcessorPlugin([fake])] });
+    const n = WAIT_ALL_FIRST + WAIT_SAMPLE_EVERY * 10;
+    await Promise.all(Array.from({ length: n }, (_, i) => ctx.spawn((x: number) => x, i)));
+    const main = ctx.stats().processors.find((p) => p.id === ctx.localProc.id)!;
+    expect(main.tasks).toBe(n);
+    expect(main.runMs.count).toBe(n);
+    expect(main.waitMs.count).toBe(WAIT_ALL_FIRST + 10);
   });
 
   it("records a processor's runs and the wait behind its one-at-a-time executor", async () => {
