@@ -76,7 +76,7 @@ function newHistogram(): RecordableHistogram {
 /** Whole µs, at least 1 (the histogram's lowest value) and at most `HIGHEST_US`. */
 function toMicroseconds(ms: number): number {
   const us = Math.round(ms * 1000);
-  return us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : us;
+  return Math.min(HIGHEST_US, Math.max(1, us));
 }
 
 function summarize(h: RecordableHistogram | undefined): DurationSummary {

@@ -89,7 +89,7 @@ export function noteRun(s: Scheduler, task: DTask<unknown>, durationMs: number):
   task.readyAt = undefined;
   if (slot.executor.inline || (task.flags & TaskFlags.SentAhead) !== 0) return;
   const waited = performance.now() - durationMs - readyAt;
-  slot.stats.recordWait(waited > 0 ? waited : 0);
+  slot.stats.recordWait(Math.max(0, waited));
 }
 
 /** A task settled (`Scheduler.finished`): counts it as finished or failed. */
