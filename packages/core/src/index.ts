@@ -50,6 +50,7 @@ export {
   ThreadProc,
 } from './processor/index.js';
 export { Context, type ContextOptions } from './registry/context.js';
+export { stats } from './registry/current-stats.js';
 export { configure, shutdown, whenQueueHasRoom } from './registry/default-context.js';
 export { everywhere } from './registry/everywhere.js';
 export type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from './registry/plugin.js';
@@ -65,6 +66,8 @@ export {
 export { registerWaitGuard, type WaitGuard } from './sched/dynamic/wait-guards.js';
 export { isDataLost } from './sched/faults/data-lost.js';
 export type { LocalClosures } from './sched/placement/local-closure.js';
+export type { ProcessorUtilization, Stats } from './sched/stats/collect-stats.js';
+export type { DurationSummary } from './sched/stats/processor-stats.js';
 export {
   AbstractScope,
   AnyScope,

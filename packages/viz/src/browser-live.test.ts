@@ -122,6 +122,58 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     await page.close();
   }, 90_000);
 
+  it('the dashboard shows utilisation per processor: busy, runs, run and wait percentiles', async () => {
+    const plugin = dashboard({ interval: 50, onListening: () => {} });
+    await using ctx = new Context({ plugins: [plugin, threads({ count: 2 })] });
+    await ctx.ready();
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(plugin.url as string);
+    const sleep = (ms: number) => {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+      return ms;
+    };
+    await Promise.all(Array.from({ length: 20 }, () => ctx.spawn({ name: 'sleep' }, sleep, 25)));
+    const row = (id: string) => page.locator(`tr[data-util-processor="${id}"]`);
+    await page.waitForFunction(
+      () =>
+        ['thread:1:2', 'thread:1:3'].reduce(
+          (n, id) =>
+            n +
+            Number(
+              document
+                .querySelector(`tr[data-util-processor="${id}"]`)
+                ?.getAttribute('data-tasks') ?? 0,
+            ),
+          0,
+        ) === 20,
+      undefined,
+      { timeout: 20_000 },
+    );
+    const figures = ctx.stats();
+    for (const id of ['thread:1:2', 'thread:1:3']) {
+      const p = figures.processors.find((x) => x.id === id)!;
+      expect(await row(id).getAttribute('data-tasks')).toBe(String(p.tasks));
+      expect(Number(await row(id).getAttribute('data-run-p50'))).toBeGreaterThanOrEqual(24.5);
+      expect(Number(await row(id).getAttribute('data-busy'))).toBeGreaterThan(0);
+    }
+    expect(await row(ctx.localProc.id).count()).toBe(1);
+    // The panel is redrawn on every update (busy fractions move with the clock): clip the page.
+    const box = (await page.evaluate(
+      `(() => { const r = document.getElementById('utilisation-panel').getBoundingClientRect();
+        return { x: r.x, y: r.y + window.scrollY, width: r.width, height: r.height }; })()`,
+    )) as { x: number; y: number; width: number; height: number };
+    expect(box.height).toBeGreaterThan(50);
+    await page.screenshot({
+      path: join(ARTIFACTS, 'dashboard-utilisation.png'),
+      clip: box,
+      fullPage: true,
+    });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 90_000);
+
   it('the progress bar, as a terminal shows it during and after a run', async () => {
     await using ctx = new Context({ plugins: [threads({ count: 2 })] });
     await ctx.ready();

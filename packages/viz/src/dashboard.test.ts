@@ -136,7 +136,7 @@ describe('dashboard', () => {
     }
   });
 
-  it('shows progress by name and a memory and CPU gauge per process, live', async () => {
+  it('shows progress by name, a memory and CPU gauge per process and utilisation per processor, live', async () => {
     const plugin = dashboard({ interval: 20, onListening: () => {} });
     await using ctx = new Context({ plugins: [plugin, threads({ count: 1 })] });
     await ctx.ready();
@@ -176,5 +176,19 @@ describe('dashboard', () => {
     expect(Number(gauge[1])).toBeGreaterThan(10 * 2 ** 20);
     expect(Number(gauge[2])).toBeGreaterThanOrEqual(0);
     expect(last).toMatch(/% of a core/);
+    // Utilisation (ctx.stats()): tasks, busy, run p50 and p99, wait p50 and p99 per processor.
+    const util = (id: string) =>
+      new RegExp(
+        `data-util-processor="${id}" data-tasks="(\\d+)" data-busy="([\\d.]+)" data-run-p50="([\\d.]+)" data-run-p99="([\\d.]+)" data-wait-p50="([\\d.]+)" data-wait-p99="([\\d.]+)"`,
+      )
+        .exec(last)
+        ?.slice(1)
+        .map(Number);
+    const [tasks, busy, runP50, , , waitP99] = util('thread:1:2')!;
+    expect(tasks).toBe(2);
+    expect(busy).toBeGreaterThan(0);
+    expect(runP50).toBeGreaterThanOrEqual(1490);
+    expect(waitP99).toBeGreaterThanOrEqual(1400); // the second hold waited for the first
+    expect(util('thread:1:1')?.[0]).toBe(3);
   }, 30_000);
 });

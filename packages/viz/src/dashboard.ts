@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ArgumentError, enableLogging, fetchLogs, type Plugin } from '@dtask/core';
+import { ArgumentError, type Context, enableLogging, fetchLogs, type Plugin } from '@dtask/core';
 import { allowedHosts, isAllowedHost } from './host-check.js';
 import { panelsHtml } from './live-panels.js';
 import { checkInterval } from './progress.js';
@@ -33,9 +33,10 @@ export interface DashboardPlugin extends Plugin {
  * An opt-in core plugin serving the report view live over HTTP; called by the user as
  * `new Context({ plugins: [dashboard()] })`. On setup it turns logging on (`enableLogging()`),
  * follows the context's tasks, listens on `host:port`, and reports its URL. `GET /` is the
- * report page with two live panels above it: progress per task name (done, running, queued,
- * failed: `progress`'s counts) and a gauge per process of its memory and CPU (core's `memory`
- * and `cpu` samples, about one a second per process while logging is on). It follows
+ * report page with three live panels above it: progress per task name (done, running, queued,
+ * failed: `progress`'s counts), a gauge per process of its memory and CPU (core's `memory`
+ * and `cpu` samples, about one a second per process while logging is on), and utilisation per
+ * processor (`ctx.stats()`: busy fraction, runs, run and wait percentiles). It follows
  * `GET /events` (server-sent events), which sends the panels, and the report's data and tables
  * whenever the log has grown (looked at every `interval` ms while a page is open);
  * `GET /data.json` is the data now. A request whose `Host` header is not one of the server's
@@ -56,6 +57,7 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
   let current: ReportData = summarise([]);
   let panels = '';
   let timer: ReturnType<typeof setInterval> | undefined;
+  let context: Context | undefined;
 
   const refresh = (): boolean => {
     const logs = fetchLogs({ clear: false });
@@ -66,7 +68,7 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
   };
   /** The panels now; true when they changed since last sent. */
   const refreshPanels = (): boolean => {
-    const next = panelsHtml(follower.countsByName(), current);
+    const next = panelsHtml(follower.countsByName(), current, context?.stats());
     if (next === panels) return false;
     panels = next;
     return true;
@@ -128,7 +130,8 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
     },
     async setup(pluginHost) {
       enableLogging();
-      follower.followContext(pluginHost.context);
+      context = pluginHost.context;
+      follower.followContext(context);
       await new Promise<void>((resolve, reject) => {
         server.once('error', (error) => {
           follower.close();

@@ -1,17 +1,44 @@
 import { availableParallelism, totalmem } from 'node:os';
+import type { Stats } from '@dtask/core';
 import type { ReportData } from './report-data.js';
 import { escapeHtml, formatBytes } from './report-tables.js';
 import type { NameCounts } from './task-follower.js';
 
 /**
- * The dashboard's two live panels, as HTML: progress per task name (done, running, queued and
- * failed of each name, as Dask's progress panel shows task prefixes) and a gauge per OS process
+ * The dashboard's live panels, as HTML: progress per task name (done, running, queued and
+ * failed of each name, as Dask's progress panel shows task prefixes), a gauge per OS process
  * of its memory in use (against this machine's memory) and its CPU (cores kept busy, against
- * this machine's cores), from the last `memory` and `cpu` samples in `data`. Called by the
- * dashboard on every update; the numbers are also in `data-*` attributes, for scripts and tests.
+ * this machine's cores), from the last `memory` and `cpu` samples in `data`, and, given the
+ * context's `stats()`, utilisation per processor. Called by the dashboard on every update; the
+ * numbers are also in `data-*` attributes, for scripts and tests.
  */
-export function panelsHtml(names: readonly NameCounts[], data: ReportData): string {
-  return `${namesPanel(names)}${gaugesPanel(data)}`;
+export function panelsHtml(names: readonly NameCounts[], data: ReportData, stats?: Stats): string {
+  return `${namesPanel(names)}${gaugesPanel(data)}${stats === undefined ? '' : utilisationPanel(stats)}`;
+}
+
+/** Per processor: busy fraction, runs, and run and wait percentiles (Piscina's utilisation). */
+function utilisationPanel(stats: Stats): string {
+  const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+  const rows = stats.processors.map((p) => {
+    const r = p.runMs;
+    const w = p.waitMs;
+    return (
+      `<tr data-util-processor="${escapeHtml(p.id)}" data-tasks="${p.tasks}" data-busy="${p.busyFraction}" ` +
+      `data-run-p50="${r.p50}" data-run-p99="${r.p99}" data-wait-p50="${w.p50}" data-wait-p99="${w.p99}">` +
+      `<td>${escapeHtml(p.id)}${p.removed ? ' (removed)' : ''}</td>` +
+      `<td>${meter(p.busyFraction)} ${(p.busyFraction * 100).toFixed(0)}%</td><td>${p.tasks}</td>` +
+      `<td>${ms(r.p50)} / ${ms(r.p90)} / ${ms(r.p99)} / ${ms(r.max)}</td>` +
+      `<td>${ms(w.p50)} / ${ms(w.p90)} / ${ms(w.p99)} / ${ms(w.max)}</td></tr>`
+    );
+  });
+  const t = stats.tasks;
+  return (
+    '<section id="utilisation-panel"><h2>Utilisation</h2>' +
+    `<p class="hint">since the context began (${(stats.elapsedMs / 1000).toFixed(1)} s): ` +
+    `${t.finished} finished, ${t.failed} failed, ${t.unfinished} unfinished</p>` +
+    '<table><tr><th>processor</th><th>busy</th><th>runs</th><th>run ms p50 / p90 / p99 / max</th>' +
+    `<th>wait ms p50 / p90 / p99 / max</th></tr>${rows.join('')}</table></section>`
+  );
 }
 
 function namesPanel(names: readonly NameCounts[]): string {

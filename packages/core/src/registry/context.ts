@@ -14,6 +14,7 @@ import { InlineExecutor } from '../sched/dispatch/inline-executor.js';
 import { ProcessorExecutor } from '../sched/dispatch/processor-executor.js';
 import { LOCAL_CLOSURES, type LocalClosures } from '../sched/placement/local-closure.js';
 import { Scheduler } from '../sched/scheduler.js';
+import { collectStats, type Stats } from '../sched/stats/collect-stats.js';
 import { type AbstractScope, registerScopeKey } from '../scope/index.js';
 import { addDefaultOption } from '../task/default-option.js';
 import type { DTask } from '../task/dtask.js';
@@ -142,6 +143,17 @@ export class Context {
   /** Tasks spawned into this context and not yet settled, waiting or running (Piscina's `queueSize`). */
   get queueSize(): number {
     return this.scheduler.queueLimit.unfinished;
+  }
+
+  /**
+   * Utilisation since the context was made (Piscina's `utilization` and run/wait histograms,
+   * Dask's worker gauges): for every processor it has had, its task runs, busy time and
+   * fraction, and run- and wait-time percentiles (ms); and its task counts. Plain data, read
+   * on demand (also after `close()`); busy fraction over a stretch of the run is the
+   * difference of two calls' `busyMs` over that of their `elapsedMs`.
+   */
+  stats(): Stats {
+    return collectStats(this.scheduler);
   }
 
   /** Resolves once a top-level `spawn` here would be taken under `maxQueue` (at once without one). */

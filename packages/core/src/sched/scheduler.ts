@@ -47,6 +47,7 @@ import { waitForPieces } from './placement/wait-for-pieces.js';
 import { pendingTaskOf } from './ready/pending-task-of.js';
 import { QueueLimit } from './ready/queue-limit.js';
 import { ReadyQueue } from './ready/ready-queue.js';
+import { noteReady, noteRun, noteSettled, SchedulerStats } from './stats/task-timing.js';
 
 /** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
 const SLICE_MS = 8;
@@ -60,6 +61,8 @@ const SLICE_MS = 8;
 export class Scheduler implements TaskOwner, ExecutorSink {
   /** Learned run times and bandwidths. */
   readonly costs = new CostModel();
+  /** Settled-task counts and the sampling countdown of `stats()` (sched/stats). */
+  readonly stats = new SchedulerStats();
   /** @internal The context's storage devices by name (the `device` option); set by `Context`. */
   storageDevice: (name: string) => StorageDevice | undefined = () => undefined;
   /** Compute processors of the context, in order of addition. */
@@ -197,6 +200,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   private makeReady(task: DTask<unknown>, early = false): void {
     task.state = TaskState.Ready;
+    noteReady(this, task);
     this.ready.push(task);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -383,7 +387,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.running.delete(task);
     task.value = value;
     task.state = TaskState.Done;
-    if (durationMs !== undefined) this.costs.recordRun(task.fn, task.args.length, durationMs);
+    if (durationMs !== undefined) {
+      this.costs.recordRun(task.fn, task.args.length, durationMs);
+      noteRun(this, task, durationMs);
+    }
     this.afterRun(task);
     // A local result needs no lineage: let the inputs be collected (getDagIds still walks up
     // through their ids, or weak references once a handle was asked for).
@@ -397,7 +404,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     task.value = handle;
     task.state = TaskState.Done;
     if (handle.bytes !== undefined) taskExtra(task).bytes = handle.bytes;
-    if (durationMs !== undefined) this.costs.recordRun(task.fn, task.args.length, durationMs);
+    if (durationMs !== undefined) {
+      this.costs.recordRun(task.fn, task.args.length, durationMs);
+      noteRun(this, task, durationMs);
+    }
     noteLineage(this, task, handle);
     this.afterRun(task);
   }
@@ -450,6 +460,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if ((task.flags & TaskFlags.Unfinished) !== 0) {
       task.flags &= ~TaskFlags.Unfinished;
       this.queueLimit.settled();
+      noteSettled(this, task);
     }
     if (loggingState.enabled) logSettled(task);
     notifyListeners(task);

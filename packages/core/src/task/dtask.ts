@@ -80,6 +80,11 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
   flags = 0;
   /** @internal Estimated run time (ms) counted in its processor's load while placed there. */
   estimate = 0;
+  /**
+   * @internal When it became ready (`performance.now()` ms), while it is timed for `stats()`
+   * (sched/stats/task-timing.ts); undefined otherwise, so an untimed task holds no number.
+   */
+  readyAt: number | undefined = undefined;
   /** @internal Longest chain of worker-held results its own result's lineage spans (faults/lineage.ts). */
   lineage = 0;
   /** @internal Tasks waiting on this one (one task, or several). */

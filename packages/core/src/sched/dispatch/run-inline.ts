@@ -6,6 +6,7 @@ import { applyReturnedArgs } from '../../worker/protocol/returned-args.js';
 import { heldRemotely } from '../placement/data-home.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { Scheduler } from '../scheduler.js';
+import { noteInlineStart } from '../stats/task-timing.js';
 import { isThenable } from './is-thenable.js';
 
 /**
@@ -20,20 +21,24 @@ export function runInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot): v
   if (!Array.isArray(args)) {
     s.running.add(task);
     args.then(
-      (a) => callInline(s, task, a),
+      (a) => callInline(s, task, slot, a),
       (error) =>
         InputLostError.isInstance(error) ? s.lost([task], error, true) : s.fail(task, error),
     );
     return;
   }
-  callInline(s, task, args);
+  callInline(s, task, slot, args);
 }
 
-/** Calls `task`'s function with `args` and settles it (timed while `learnInline` is on). */
-function callInline(s: Scheduler, task: DTask<unknown>, args: unknown[]): void {
+/**
+ * Calls `task`'s function with `args` and settles it: timed while `learnInline` is on, or when
+ * sampled for `stats()` (it has a `readyAt`); an untimed run is only counted.
+ */
+function callInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot, args: unknown[]): void {
   if (task.state !== TaskState.Running) return;
-  const timed = s.learnInline;
+  const timed = s.learnInline || task.readyAt !== undefined;
   const t0 = timed ? performance.now() : 0;
+  if (timed) noteInlineStart(task, slot, t0);
   let result: unknown;
   try {
     result = callInFrame(task, task.fn as Function, args);
@@ -47,14 +52,21 @@ function callInline(s: Scheduler, task: DTask<unknown>, args: unknown[]): void {
     if (isThenable(result)) {
       s.running.add(task);
       (result as PromiseLike<unknown>).then(
-        (v) => s.complete(task, v, timed ? performance.now() - t0 : undefined),
+        (v) => {
+          if (!timed) slot.stats.tasks++;
+          s.complete(task, v, timed ? performance.now() - t0 : undefined);
+        },
         (e) => s.fail(task, e),
       );
-    } else s.complete(task, result, timed ? performance.now() - t0 : undefined);
+      return;
+    }
+    if (!timed) slot.stats.tasks++;
+    s.complete(task, result, timed ? performance.now() - t0 : undefined);
     return;
   }
   const settle = (v: unknown) => {
     const ms = timed ? performance.now() - t0 : undefined;
+    if (!timed) slot.stats.tasks++;
     const failed = writeBackMoved(task, args);
     if (failed instanceof Promise) {
       s.running.add(task);

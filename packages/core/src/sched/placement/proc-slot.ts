@@ -2,6 +2,7 @@ import type { Processor } from '../../processor/processor.js';
 import type { DTask } from '../../task/dtask.js';
 import type { Executor } from '../dispatch/executor.js';
 import { ReadyQueue } from '../ready/ready-queue.js';
+import { ProcessorStats } from '../stats/processor-stats.js';
 
 /**
  * The scheduler's record of one compute processor of its context: who runs its tasks and
@@ -21,6 +22,8 @@ export class ProcSlot {
   removed = false;
   /** Why it was removed, when its plugin said (named when a task scoped to it cannot run). */
   removedReason: string | undefined = undefined;
+  /** Runs, run and wait times seen here, for `stats()` (a replacing slot takes them over). */
+  stats = new ProcessorStats();
 
   constructor(
     readonly proc: Processor,

@@ -19,6 +19,7 @@ export function addSlot(s: Scheduler, proc: Processor, executor: Executor): Proc
     slot.inFlight = old.inFlight;
     slot.load = old.load;
     slot.sentLoad = old.sentLoad;
+    slot.stats = old.stats;
     for (const t of old.backlog.drain()) slot.backlog.push(t);
   }
   s.slotById.set(proc.id, slot);
