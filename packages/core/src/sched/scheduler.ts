@@ -200,7 +200,9 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   private makeReady(task: DTask<unknown>, early = false): void {
     task.state = TaskState.Ready;
-    noteReady(this, task);
+    // Most tasks are not timed: count them down here, without a call.
+    if (this.learnInline || this.stats.countdown <= 1) noteReady(this, task);
+    else this.stats.countdown--;
     this.ready.push(task);
     if (!this.scheduled) {
       this.scheduled = true;
