@@ -107,8 +107,10 @@ async function* results<R>(
     while (true) {
       // Refill a batch at a time, and only once a whole batch fits.
       while (!ended && inFlight + batchSize <= concurrency) {
-        const tasks: DTask<R>[] = [];
-        while (tasks.length < batchSize) {
+        // Read the whole batch, then spawn it without an await between: the scheduler then
+        // places it in one pass (spawns across awaits would each go alone).
+        const items: unknown[] = [];
+        while (items.length < batchSize) {
           // A sync source is read without an await per item.
           const next = isAsync
             ? await iterator.next()
@@ -117,8 +119,9 @@ async function* results<R>(
             ended = true;
             break;
           }
-          tasks.push(run(next.value));
+          items.push(next.value);
         }
+        const tasks = items.map(run);
         if (tasks.length === 0) break;
         // One promise per batch, not one await per item; a rejection is read in order below.
         const values = Promise.all(tasks);
