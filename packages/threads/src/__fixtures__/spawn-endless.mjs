@@ -22,7 +22,7 @@ let peak = 0;
 const started = performance.now();
 for (const i of naturals()) {
   if (i === total) break;
-  await whenQueueHasRoom();
+  if (ctx.queueSize >= 1024) await whenQueueHasRoom(); // awaits only when full
   peak = Math.max(peak, ctx.queueSize);
   spawn((x) => x % 7, i).then((y) => {
     sum += y;
