@@ -109,7 +109,7 @@ describe('threads({ min, max, idleTimeoutMs }): a pool that grows and shrinks', 
     let spawned = 0;
     for (const round of [1, 2]) {
       const t0 = performance.now();
-      const tasks = Array.from({ length: 40 }, (_, i) => ctx.spawn(busy, counter, i, 20));
+      const tasks = Array.from({ length: 60 }, (_, i) => ctx.spawn(busy, counter, i, 20));
       spawned += tasks.length;
       await until(() => threadIds(ctx).length === 2, 10_000, 'a second thread');
       const grewMs = performance.now() - t0;
@@ -149,8 +149,14 @@ describe('threads({ min, max, idleTimeoutMs }): a pool that grows and shrinks', 
     fetchLogs();
     const { ctx } = await pool(200);
     const counter = sharedInts(1);
-    const tasks = Array.from({ length: 30 }, (_, i) => ctx.spawn(busyBig, counter, i, 20));
+    const burst = Array.from({ length: 30 }, (_, i) => ctx.spawn(busyBig, counter, i, 20));
     await until(() => threadIds(ctx).length === 2, 10_000, 'a second thread');
+    // Whichever thread retires holds some results: five are made on each.
+    const on = (thread: number) => ({ scope: scope({ worker: 1, thread }) });
+    const pinned = Array.from({ length: 10 }, (_, i) =>
+      ctx.spawn(on(2 + (i % 2)), busyBig, counter, 30 + i, 1),
+    );
+    const tasks = [...burst, ...pinned];
     await Promise.all(tasks.map((t) => t.wait())); // finished, results left on the threads
     await until(() => threadIds(ctx).length === 1, 10_000, 'the idle thread to retire');
     const logs: LogEvent[] = [];
@@ -159,11 +165,14 @@ describe('threads({ min, max, idleTimeoutMs }): a pool that grows and shrinks', 
       return events(logs, 'thread-retire').length > 0;
     };
     await until(retired, 10_000, 'the retired thread to end');
-    expect(events(logs, 'thread-retire')[0].detail).toMatch(/; [1-9]\d* result\(s\) brought home$/);
+    const [retire] = events(logs, 'thread-retire');
+    expect(
+      Number(/; (\d+) result\(s\) brought home$/.exec(retire.detail!)?.[1]),
+    ).toBeGreaterThanOrEqual(5);
     const sums = tasks.map((t) => ctx.spawn((xs: Float64Array) => xs[0] + xs[1023] + 1, t));
     expect(await Promise.all(sums)).toEqual(tasks.map((_, i) => i * 2 + 1));
     expect((await Promise.all(tasks)).map((xs) => xs[0])).toEqual(tasks.map((_, i) => i));
-    expect(Atomics.load(counter, 0)).toBe(30);
+    expect(Atomics.load(counter, 0)).toBe(40);
   }, 30_000);
 
   it('everywhere() modules load on threads grown later', async () => {
