@@ -53,7 +53,13 @@ export { Context, type ContextOptions } from './registry/context.js';
 export { stats } from './registry/current-stats.js';
 export { configure, shutdown, whenQueueHasRoom } from './registry/default-context.js';
 export { everywhere } from './registry/everywhere.js';
-export type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from './registry/plugin.js';
+export type {
+  Plugin,
+  PluginHost,
+  PluginSpec,
+  ProcessorLoad,
+  WorkerPluginHost,
+} from './registry/plugin.js';
 export { addProcs, rmProcs } from './registry/procs.js';
 export {
   addThunk,

@@ -141,6 +141,11 @@ export class ThreadWorker {
     options.onLost(this);
   }
 
+  /** Whether an `everywhere` module is being loaded here (such a thread is not retired). */
+  get loading(): boolean {
+    return this.loads.size > 0;
+  }
+
   /** Sends a peer link to this thread's runtime. */
   addPeer(peer: PeerPort): void {
     this.thread.postMessage(

@@ -1,113 +1,11 @@
-import { availableParallelism } from 'node:os';
-import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
-import {
-  ArgumentError,
-  currentWorker,
-  describeValue,
-  type Plugin,
-  type PluginHost,
-} from '@dtask/core';
+import { MessageChannel } from 'node:worker_threads';
+import { currentWorker, type Plugin, type PluginHost } from '@dtask/core';
 import { workerPluginSpecs } from '@dtask/core/worker';
+import { ElasticPool } from './elastic-pool.js';
 import { ThreadWorker } from './thread-worker.js';
+import { type ThreadsOptions, validateThreadsOptions } from './threads-options.js';
 
-/** Options of `threads()`. */
-export interface ThreadsOptions {
-  /** Worker threads to start (threads 2 … count+1); default: available parallelism. */
-  count?: number;
-  /** Per-thread V8 limits; a thread that runs out of memory is replaced like one that crashed. */
-  resourceLimits?: ResourceLimits;
-  /**
-   * Node flags for the threads, used as given; default: the main thread's (so `--import tsx`
-   * carries over) without those that change what runs (`-e`, `-p`, `--input-type`, `--test`, …;
-   * see core's `threadExecArgv`).
-   */
-  execArgv?: string[];
-  /** How long a cancelled running task may take to stop before its thread is replaced (ms). */
-  cancelGraceMs?: number;
-  /**
-   * Most tasks queued ahead on each thread beyond the running one (default 1024); the scheduler
-   * also keeps only about 8 ms of estimated work queued there.
-   */
-  queueAhead?: number;
-}
-
-const KNOWN = new Set(['count', 'resourceLimits', 'execArgv', 'cancelGraceMs', 'queueAhead']);
-
-function validate(
-  options: ThreadsOptions,
-): Required<Pick<ThreadsOptions, 'count' | 'cancelGraceMs' | 'queueAhead'>> {
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError(
-      `threads(options): options must be an object such as { count: 2 }; got ${describeValue(options)}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) {
-      throw new ArgumentError(
-        `threads(options): unknown option '${key}'; known: ${[...KNOWN].join(', ')}`,
-      );
-    }
-  }
-  const count = options.count ?? availableParallelism();
-  if (!Number.isInteger(count) || count < 1) {
-    throw new ArgumentError(
-      `threads({ count }): count must be a positive integer; got ${describeValue(options.count)}`,
-    );
-  }
-  const cancelGraceMs = options.cancelGraceMs ?? 1000;
-  if (!(typeof cancelGraceMs === 'number' && cancelGraceMs >= 0)) {
-    throw new ArgumentError(
-      `threads({ cancelGraceMs }): must be a number of milliseconds ≥ 0; got ${describeValue(options.cancelGraceMs)}`,
-    );
-  }
-  const queueAhead = options.queueAhead ?? 1024;
-  if (!Number.isInteger(queueAhead) || queueAhead < 0) {
-    throw new ArgumentError(
-      `threads({ queueAhead }): must be an integer ≥ 0; got ${describeValue(queueAhead)}`,
-    );
-  }
-  checkResourceLimits(options.resourceLimits);
-  const { execArgv } = options;
-  if (execArgv !== undefined && !(Array.isArray(execArgv) && execArgv.every(isString))) {
-    throw new ArgumentError(
-      `threads({ execArgv }): must be an array of strings, such as ['--max-semi-space-size=64']; got ${describeValue(execArgv)}`,
-    );
-  }
-  return { count, cancelGraceMs, queueAhead };
-}
-
-const LIMITS = [
-  'maxOldGenerationSizeMb',
-  'maxYoungGenerationSizeMb',
-  'codeRangeSizeMb',
-  'stackSizeMb',
-];
-
-/** `resourceLimits` as `new Worker` takes it: an object of positive sizes in MB. */
-function checkResourceLimits(limits: unknown): void {
-  if (limits === undefined) return;
-  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
-    throw new ArgumentError(
-      `threads({ resourceLimits }): must be an object such as { maxOldGenerationSizeMb: 512 }; got ${describeValue(limits)}`,
-    );
-  }
-  for (const [key, value] of Object.entries(limits)) {
-    if (!LIMITS.includes(key)) {
-      throw new ArgumentError(
-        `threads({ resourceLimits }): unknown limit '${key}'; known: ${LIMITS.join(', ')}`,
-      );
-    }
-    if (!(typeof value === 'number' && value > 0)) {
-      throw new ArgumentError(
-        `threads({ resourceLimits }): ${key} must be a positive number of MB; got ${describeValue(value)}`,
-      );
-    }
-  }
-}
-
-function isString(x: unknown): x is string {
-  return typeof x === 'string';
-}
+export type { ThreadsOptions } from './threads-options.js';
 
 /** Consecutive deaths before a thread is ready after which its number is not replaced again. */
 const MAX_START_FAILURES = 3;
@@ -116,13 +14,18 @@ const MAX_START_FAILURES = 3;
  * The threads plugin: adds a `ThreadProc` per `node:worker_threads` worker (threads 2 …
  * count+1 of this process) running the core worker runtime over MessagePorts, with a direct
  * channel between every two threads for moving results. A thread that dies is replaced under
- * the same number; the tasks it held run again.
+ * the same number; the tasks it held run again. With `min`/`max` the pool grows under load
+ * and retires idle threads (`ElasticPool`); a thread started then takes the lowest free
+ * number, so thread numbers stay within 2 … max+1.
  */
 export function threads(
   options: ThreadsOptions = {},
 ): Plugin & { threadWorkers(): ThreadWorker[] } {
-  const { count, cancelGraceMs, queueAhead } = validate(options);
+  const { min, max, idleTimeoutMs, cancelGraceMs, queueAhead } = validateThreadsOptions(options);
   const workers = new Map<number, ThreadWorker>();
+  /** Threads being retired: out of `workers`, their numbers not free until they have ended. */
+  const retiring = new Map<number, ThreadWorker>();
+  let pool: ElasticPool | undefined;
   const modules: string[] = [];
   let host: PluginHost | undefined;
   let closing = false;
@@ -175,6 +78,34 @@ export function threads(
     return worker;
   };
 
+  /** Starts a thread under the lowest free number and adds its processor. */
+  const grow = (): ThreadWorker => {
+    let thread = 2;
+    while (workers.has(thread) || retiring.has(thread)) thread++;
+    startFailures.delete(thread); // a number freed by a retired thread starts afresh
+    const w = start(thread);
+    host!.addProcessor(w.proc, w.connection);
+    return w;
+  };
+
+  /**
+   * Ends an idle thread for good: no task is placed there any more, the results it holds
+   * come to the main thread (so they are not recomputed), then it exits. Never rejects.
+   */
+  const retire = async (w: ThreadWorker): Promise<{ moved: number }> => {
+    const thread = w.proc.thread;
+    workers.delete(thread);
+    retiring.set(thread, w);
+    host!.removeProcessor(w.proc, `its thread was retired after ${idleTimeoutMs} ms idle`);
+    try {
+      const moved = await w.connection.bringResultsHome();
+      await w.terminate();
+      return { moved };
+    } finally {
+      retiring.delete(thread);
+    }
+  };
+
   return {
     name: 'threads',
     spec: { module: '@dtask/threads', factory: 'threads', options },
@@ -183,10 +114,18 @@ export function threads(
       // `everywhere` modules loaded before this context was made: its threads load them too.
       for (const url of h.context.modules.keys()) if (!modules.includes(url)) modules.push(url);
       const started: ThreadWorker[] = [];
-      for (let i = 0; i < count; i++) {
-        const w = start(i + 2);
-        h.addProcessor(w.proc, w.connection);
-        started.push(w);
+      for (let i = 0; i < min; i++) started.push(grow());
+      if (max > min) {
+        pool = new ElasticPool({
+          host: h,
+          min,
+          max,
+          idleTimeoutMs,
+          threads: () => workers.values(),
+          size: () => workers.size + retiring.size,
+          grow,
+          retire,
+        });
       }
       await Promise.all(started.map((w) => w.online));
     },
@@ -203,13 +142,14 @@ export function threads(
     },
     async close() {
       closing = true;
+      pool?.close();
       // Tasks still on the threads fail (as `Context.close` promises) instead of being handed
       // back, which would run them on the main thread after the context closed: those that
       // never started are cancelled, the others lost.
       const live = [...workers.values()].filter((w) => !w.exited);
       for (const w of live) host?.removeProcessor(w.proc);
       await Promise.all(live.map((w) => w.connection.failInFlightOnClose()));
-      await Promise.all(live.map((w) => w.terminate()));
+      await Promise.all([...live, ...retiring.values()].map((w) => w.terminate()));
     },
     threadWorkers: () => [...workers.values()],
   };

@@ -30,6 +30,10 @@
  *   `[time, time + duration]`; `cpuTime / duration` is the number of cores it kept busy.
  * - `phase`: a named stretch of the run (`name`, `time`, `duration`) that reports split their
  *   figures by (`phase()` of `@dtask/viz` records one).
+ * - `thread-start` / `thread-retire` (plugin kinds, `@dtask/threads` with `min`/`max`): a thread
+ *   added under load, or retired after `idleTimeoutMs` idle (`processor`, `worker`); `time` is
+ *   the decision, `duration` until the thread was online, or had ended; `detail` says why (tasks
+ *   waiting, threads busy; how long it idled and how many results it brought home).
  * - any other string: a plugin's own kind, drawn as an instant.
  *
  * For an event with a `duration`, `time` is when it *began*; it spans

@@ -23,7 +23,7 @@ import { registerOption } from '../task/options.js';
 import { type SpawnArgs, spawnTask } from '../task/spawn-task.js';
 import { keepAliveUntil } from './keep-alive.js';
 import { LocalThreadProc } from './main-thread.js';
-import type { Plugin, PluginHost } from './plugin.js';
+import type { Plugin, PluginHost, ProcessorLoad } from './plugin.js';
 import { programModules } from './program-modules.js';
 
 /** Options of `new Context()` and `configure()`. */
@@ -265,6 +265,26 @@ export class Context {
     return keepAliveUntil(Promise.resolve(plugin.startWorkers!(count)));
   }
 
+  /** Listeners of `PluginHost.onLoadChange`. */
+  private readonly loadListeners = new Set<() => void>();
+
+  private onLoadChange(listener: () => void): () => void {
+    const listeners = this.loadListeners;
+    listeners.add(listener);
+    this.scheduler.onLoadChange = () => {
+      for (const l of listeners) l();
+    };
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.scheduler.onLoadChange = undefined;
+    };
+  }
+
+  private processorLoad(proc: Processor): ProcessorLoad | undefined {
+    const slot = this.scheduler.slotOf(proc?.id);
+    return slot && { inFlight: slot.inFlight, parked: slot.backlog.length };
+  }
+
   private host(): PluginHost {
     const undo = this.undo;
     return {
@@ -279,6 +299,8 @@ export class Context {
       defaultOption: (name, match, value) =>
         undo.push(addDefaultOption(name, match, value, this.scheduler)),
       addStorageDevice: (device) => this.addStorageDevice(device),
+      processorLoad: (proc) => this.processorLoad(proc),
+      onLoadChange: (listener) => undo.push(this.onLoadChange(listener)),
     };
   }
 

@@ -25,6 +25,20 @@ export interface PluginSpec {
 }
 
 /**
+ * How busy one compute processor is (`PluginHost.processorLoad`): what a plugin that sizes its
+ * pool of workers reads (`@dtask/threads`' `min`/`max`).
+ */
+export interface ProcessorLoad {
+  /**
+   * Occupancy units handed to its executor and not finished: the task it runs plus those
+   * queued ahead on it (a worker's queue; `occupancy` 1 per task by default).
+   */
+  readonly inFlight: number;
+  /** Tasks placed on it that wait in the scheduler for room there. */
+  readonly parked: number;
+}
+
+/**
  * What a plugin may do to the context it is added to. Registrations made here are undone
  * when the context closes.
  */
@@ -48,6 +62,16 @@ export interface PluginHost {
   defaultOption(name: string, match: OptionMatcher, value: unknown): void;
   /** Makes a storage device available to tasks (`device` option) and `toChunk`. */
   addStorageDevice(device: StorageDevice): void;
+  /** How busy `proc` is now; undefined when it is not a processor of this context (or removed). */
+  processorLoad(proc: Processor): ProcessorLoad | undefined;
+  /**
+   * Calls `listener` when the load of the processors may have changed: after the scheduler
+   * placed a round of ready tasks, and each time a task on a worker (not the calling thread)
+   * ends. It runs inside the scheduler, possibly once per task: it must be cheap and must not
+   * add or remove processors itself (defer that, e.g. with `queueMicrotask`). Undone when the
+   * context closes.
+   */
+  onLoadChange(listener: () => void): void;
 }
 
 /**

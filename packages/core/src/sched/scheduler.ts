@@ -89,6 +89,11 @@ export class Scheduler implements TaskOwner, ExecutorSink {
    * (`progress(context)` of @dtask/viz); unset otherwise, so it costs one property load.
    */
   onSubmit: ((task: DTask<unknown>) => void) | undefined = undefined;
+  /**
+   * @internal Told when processors' load may have changed (after a round of placements, and
+   * when a task on a worker ends), while a plugin listens (`PluginHost.onLoadChange`).
+   */
+  onLoadChange: (() => void) | undefined = undefined;
 
   /** Adds (or replaces) the processor `proc`, run by `executor`. */
   addProcessor(proc: Processor, executor: Executor): ProcSlot {
@@ -272,6 +277,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     }
     this.pumping = false;
     queueSeconds(this);
+    if (this.onLoadChange !== undefined) this.onLoadChange();
   };
 
   /** @internal Which processors a task may run on (kept for default-placed tasks). */
@@ -458,6 +464,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if ((task.flags & TaskFlags.Counted) !== 0) {
       task.flags &= ~TaskFlags.Counted;
       releaseSlot(this, task);
+      if (this.onLoadChange !== undefined) this.onLoadChange();
     }
     if ((task.flags & TaskFlags.Unfinished) !== 0) {
       task.flags &= ~TaskFlags.Unfinished;

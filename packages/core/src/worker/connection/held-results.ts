@@ -23,6 +23,8 @@ export class HeldResults {
   /** Keys released this turn, not yet sent. */
   private readonly released: number[] = [];
   private readonly finalizer = new FinalizationRegistry<number>((key) => this.release(key));
+  /** The tasks whose results the worker may still hold, by key (weakly: see `tasks`). */
+  private readonly live = new Map<number, WeakRef<DTask<unknown>>>();
 
   constructor(
     /** Messages to the worker. */
@@ -43,10 +45,23 @@ export class HeldResults {
   /** Releases result `key` once `task`, whose result it is, has been collected. */
   releaseWith(task: DTask<unknown>, key: number): void {
     this.finalizer.register(task, key);
+    this.live.set(key, new WeakRef(task));
+  }
+
+  /**
+   * The tasks not yet collected whose results the worker was given to hold (some may have
+   * been fetched home since: their value is no longer this worker's `RemoteResult`).
+   */
+  *tasks(): Iterable<DTask<unknown>> {
+    for (const ref of this.live.values()) {
+      const task = ref.deref();
+      if (task !== undefined) yield task;
+    }
   }
 
   /** Tells the worker to drop result `key`, with the others released this turn. */
   release(key: number): void {
+    this.live.delete(key);
     if (this.isLost()) return;
     if (this.inHost.size > 0) this.inHost.delete(key);
     this.released.push(key);

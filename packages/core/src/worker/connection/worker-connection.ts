@@ -318,6 +318,28 @@ export class WorkerConnection implements Executor {
     }
   }
 
+  /**
+   * Brings every result this worker holds for a live task to the scheduler's thread, as
+   * fetching it would (the task's value becomes local), so that the worker can be ended
+   * without those results being recomputed from lineage: a plugin retiring an idle worker
+   * calls it after removing the processor and before `close()`. A result pinned away from
+   * the scheduler's thread by its `resultScope` is only copied there, and one that cannot be
+   * read fails to come: if still wanted, they are recomputed from lineage once the worker is
+   * gone. Resolves to how many results were moved; never rejects.
+   */
+  async bringResultsHome(): Promise<number> {
+    const sink = this.options.scheduler;
+    const moving: Promise<unknown>[] = [];
+    for (const task of this.held.tasks()) {
+      const v = task.value;
+      if (task.state !== TaskState.Done || !(v instanceof RemoteResult)) continue;
+      if (!isResultKey(v.key) || v.key.connection !== this) continue;
+      moving.push(sink.fetchValue(task));
+    }
+    const settled = await Promise.allSettled(moving);
+    return settled.filter((r) => r.status === 'fulfilled').length;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closing = true;
