@@ -3,7 +3,7 @@ import type { StorageDevice } from '../chunk/storage-device.js';
 import { loggingState } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
 import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
-import { currentFrame, outsideFrames } from '../task/frame.js';
+import { outsideFrames } from '../task/frame.js';
 import type { TaskOptions } from '../task/options.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { cancelTask, watchSignal } from './completion/cancel-task.js';
@@ -294,10 +294,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** See `TaskSink.admit` and `admitFunction`. */
   admit(fn: unknown, options: TaskOptions): number {
-    // Tasks spawned inside tasks are never refused: their parent may be waiting for them.
-    if (this.queueLimit.max !== undefined && currentFrame()?.frameTask === undefined) {
-      this.queueLimit.admit();
-    }
+    this.queueLimit.admit();
     return admitFunction(this, fn, options);
   }
 

@@ -1,7 +1,7 @@
 import { logEvent, loggingState, now } from '../../log/index.js';
 import { type DTask, taskExtra } from '../../task/dtask.js';
-import { TaskFlags, TaskState } from '../../task/task-state.js';
-import { releaseSlot } from '../dispatch/slot-queue.js';
+import { TaskState } from '../../task/task-state.js';
+import { releaseCounted } from '../dispatch/slot-queue.js';
 import { withdrawSentAhead } from '../faults/withdraw-sent-ahead.js';
 import type { Scheduler } from '../scheduler.js';
 
@@ -34,11 +34,7 @@ export function retryInstead(s: Scheduler, task: DTask<unknown>, error: unknown)
   if (attempt > retries || !retriable(error, retryOn)) return false;
   extra.retried = attempt;
   const withdrawn = withdrawSentAhead(s, [task]);
-  for (const t of [task, ...withdrawn]) {
-    if ((t.flags & TaskFlags.Counted) === 0) continue;
-    t.flags &= ~TaskFlags.Counted;
-    releaseSlot(s, t);
-  }
+  releaseCounted(s, [task, ...withdrawn]);
   if (loggingState.enabled) {
     logEvent({
       kind: 'retry',

@@ -52,6 +52,15 @@ function aheadBudget(s: Scheduler): number {
   return workers === 0 ? AHEAD_MS : Math.min(AHEAD_MS, Math.max(MIN_AHEAD_MS, parked / workers));
 }
 
+/** Frees the processor share of each of `tasks` that still holds one (placed again, not settled). */
+export function releaseCounted(s: Scheduler, tasks: Iterable<DTask<unknown>>): void {
+  for (const task of tasks) {
+    if ((task.flags & TaskFlags.Counted) === 0) continue;
+    task.flags &= ~TaskFlags.Counted;
+    releaseSlot(s, task);
+  }
+}
+
 /** Frees `task`'s share of its processor, then starts or steals work for it. */
 export function releaseSlot(s: Scheduler, task: DTask<unknown>): void {
   const slot = s.slotById.get(task.proc!.id);
@@ -176,11 +185,7 @@ function stealSent(s: Scheduler, slot: ProcSlot): void {
     const taken = back.filter((task) => task.state === TaskState.Running);
     // Dependents sent ahead behind them would wait there for results now made elsewhere.
     const withdrawn = withdrawSentAhead(s, taken);
-    for (const task of taken.concat(withdrawn)) {
-      if ((task.flags & TaskFlags.Counted) === 0) continue;
-      task.flags &= ~TaskFlags.Counted;
-      releaseSlot(s, task);
-    }
+    releaseCounted(s, taken.concat(withdrawn));
     for (const task of withdrawn) s.requeue(task);
     // Parked on the thief, as `steal` does; other idle processors may steal them from there.
     for (const task of taken) {

@@ -1,6 +1,5 @@
 import type { DTask } from '../../task/dtask.js';
-import { TaskFlags } from '../../task/task-state.js';
-import { releaseSlot } from '../dispatch/slot-queue.js';
+import { releaseCounted } from '../dispatch/slot-queue.js';
 import type { Scheduler } from '../scheduler.js';
 import { withdrawSentAhead } from './withdraw-sent-ahead.js';
 import { recoverLostTasks } from './worker-lost.js';
@@ -21,11 +20,7 @@ export function tasksLost(
   s.losses++;
   const list = [...tasks];
   const withdrawn = withdrawSentAhead(s, list);
-  for (const t of list.concat(withdrawn)) {
-    if ((t.flags & TaskFlags.Counted) === 0) continue;
-    t.flags &= ~TaskFlags.Counted;
-    releaseSlot(s, t);
-  }
+  releaseCounted(s, list.concat(withdrawn));
   recoverLostTasks(s, list, reason, byUs);
   recoverLostTasks(s, withdrawn, reason, true);
 }

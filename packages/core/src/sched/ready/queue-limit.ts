@@ -1,4 +1,5 @@
 import { QueueFullError } from '../../errors/errors.js';
+import { currentFrame } from '../../task/frame.js';
 
 /**
  * Backpressure on submission (Piscina's `maxQueue` and `queueSize`): counts a context's
@@ -12,9 +13,13 @@ export class QueueLimit {
   unfinished = 0;
   private waiters: (() => void)[] | undefined = undefined;
 
-  /** Throws `QueueFullError` when a new top-level task would pass the limit. */
+  /**
+   * Throws `QueueFullError` when a new top-level task would pass the limit. Tasks spawned
+   * inside tasks are never refused: their parent may be waiting for them.
+   */
   admit(): void {
-    if (this.max !== undefined && this.unfinished >= this.max) {
+    if (this.max === undefined || this.unfinished < this.max) return;
+    if (currentFrame()?.frameTask === undefined) {
       throw new QueueFullError(
         `spawn: the context holds ${this.unfinished} unfinished tasks, its maxQueue. ` +
           'Wait for room before spawning (await whenQueueHasRoom()), or raise maxQueue',

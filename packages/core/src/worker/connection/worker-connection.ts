@@ -1,5 +1,5 @@
 import type { Chunk } from '../../chunk/chunk.js';
-import { CancelledError, InputLostError, WorkerLostError } from '../../errors/errors.js';
+import { InputLostError, WorkerLostError } from '../../errors/errors.js';
 import { deserializeError, serializeError } from '../../errors/serialize-error.js';
 import type { Processor } from '../../processor/processor.js';
 import { type Executor, type ExecutorSink, RemoteResult } from '../../sched/dispatch/executor.js';
@@ -28,6 +28,7 @@ import { PlannedSends } from './planned-sends.js';
 import { serveDynamic } from './serve-dynamic.js';
 import { unsendableArgument } from './unsendable-argument.js';
 import type { WorkerConnectionOptions } from './worker-connection-options.js';
+import { answerWithin, failOnClose, fetchHome } from './worker-ending.js';
 
 /**
  * The scheduler's side of one worker runtime: an `Executor` that sends tasks there in batches,
@@ -284,20 +285,14 @@ export class WorkerConnection implements Executor {
    */
   startedTasks(ms: number): Promise<Set<number> | undefined> {
     if (this.closed) return Promise.resolve(undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const answer = this.requests
-      .ask((req) => {
-        this.out.push({ op: 'started', req });
-        this.out.flush();
-      })
-      .then(
-        (ids) => new Set(ids as number[]),
-        () => undefined,
-      );
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, ms, undefined);
+    const ask = this.requests.ask((req) => {
+      this.out.push({ op: 'started', req });
+      this.out.flush();
     });
-    return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+    return answerWithin(
+      ask.then((ids) => new Set(ids as number[])),
+      ms,
+    );
   }
 
   /**
@@ -309,13 +304,7 @@ export class WorkerConnection implements Executor {
    */
   async failInFlightOnClose(ms = this.options.cancelGraceMs ?? 1000): Promise<void> {
     const started = this.inFlight.size > 0 ? await this.startedTasks(ms) : undefined;
-    for (const task of [...this.inFlight.values()]) {
-      const error =
-        started !== undefined && !started.has(task.id)
-          ? new CancelledError(`The context closed before task #${task.id} started`)
-          : new WorkerLostError(`The context closed while task #${task.id} ran on ${this.holder}`);
-      this.options.scheduler.fail(task, error);
-    }
+    failOnClose(this.options.scheduler, this.inFlight.values(), started, this.holder);
   }
 
   /**
@@ -327,17 +316,9 @@ export class WorkerConnection implements Executor {
    * read fails to come: if still wanted, they are recomputed from lineage once the worker is
    * gone. Resolves to how many results were moved; never rejects.
    */
-  async bringResultsHome(): Promise<number> {
-    const sink = this.options.scheduler;
-    const moving: Promise<unknown>[] = [];
-    for (const task of this.held.tasks()) {
-      const v = task.value;
-      if (task.state !== TaskState.Done || !(v instanceof RemoteResult)) continue;
-      if (!isResultKey(v.key) || v.key.connection !== this) continue;
-      moving.push(sink.fetchValue(task));
-    }
-    const settled = await Promise.allSettled(moving);
-    return settled.filter((r) => r.status === 'fulfilled').length;
+  bringResultsHome(): Promise<number> {
+    const isHere = (key: unknown) => isResultKey(key) && key.connection === this;
+    return fetchHome(this.options.scheduler, this.held.tasks(), isHere);
   }
 
   async close(): Promise<void> {
