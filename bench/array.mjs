@@ -1,6 +1,10 @@
 // @dtask/array (issue 18) on the built dist: a 2048×2048 Float64 blocked matrix product and a
 // whole-array sum of DArrays on 2 worker threads, against the same computation in plain JS on
-// one thread with the very same block kernels (@dtask/array/kernels) over the same blocks.
+// one thread with the very same block kernels (@dtask/array/kernels) over the same blocks. The
+// sum runs both ways: as a small operation (one task per thread holding blocks, the default
+// under DEFAULT_SMALL_WORK_ELEMENTS) and with a task per block (setSmallWorkElements(0)),
+// interleaved round by round with the plain loop; then a sum of twice the side (4× the
+// elements, over the limit: a task per block) against its plain loop.
 //   node bench/array.mjs [--quick] [--rounds=3] [--warmup=1] [--check]
 // Medians of `rounds` timed runs after `warmup` unmeasured ones; prints a table with the
 // speed-up and the matmul's GFLOP/s beside the single-thread figure, and writes
@@ -11,7 +15,12 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { Blocks, distribute } from '@dtask/array';
+import {
+  Blocks,
+  DEFAULT_SMALL_WORK_ELEMENTS,
+  distribute,
+  setSmallWorkElements,
+} from '@dtask/array';
 import { combineBlocks, matmulBlocks, reduceBlock } from '@dtask/array/kernels';
 import { Context } from '@dtask/core';
 import { threads } from '@dtask/threads';
@@ -19,7 +28,8 @@ import { fixed, median, parseFlags, table } from './shared.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsFile = join(here, 'results', 'array.json');
-const { quick, rounds, warmup, check } = parseFlags(undefined, 3, 1);
+const { quick, check, ...flags } = parseFlags(undefined, 3, 1);
+let { rounds, warmup } = flags;
 const TARGET_MATMUL_SPEEDUP = 1.8;
 const N = quick ? 1024 : 2048;
 const B = 256;
@@ -49,6 +59,38 @@ async function time(run) {
     cores.push((c.user + c.system) / 1000 / t);
   }
   return { ms: median(ms), cores: median(cores), result };
+}
+
+/**
+ * Medians of `rounds` runs of each of `runs` after `warmup` rounds, interleaved (A, B, C, A, B,
+ * C, ...) so that a machine that slows down slows all of them alike: ms, cores used, result.
+ */
+async function timeInterleaved(runs) {
+  const samples = runs.map(() => ({ ms: [], cores: [], result: undefined }));
+  for (let r = 0; r < warmup + rounds; r++) {
+    for (let i = 0; i < runs.length; i++) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const result = await runs[i]();
+      const t = performance.now() - t0;
+      const c = process.cpuUsage(c0);
+      if (r < warmup) continue;
+      samples[i].ms.push(t);
+      samples[i].cores.push((c.user + c.system) / 1000 / t);
+      samples[i].result = result;
+    }
+  }
+  return samples.map((x) => ({ ms: median(x.ms), cores: median(x.cores), result: x.result }));
+}
+
+/** `da.sum()` with the small-operation limit set to `limit` (restored after). */
+async function sumWithLimit(da, limit) {
+  const previous = setSmallWorkElements(limit);
+  try {
+    return await da.sum();
+  } finally {
+    setSmallWorkElements(previous);
+  }
 }
 
 /** The plain single-threaded product: every result block, one after the other, on this thread. */
@@ -84,8 +126,36 @@ try {
     product = a.matmul(b);
     await Promise.all(product.chunks.map((c) => c.wait()));
   });
-  const sPlain = await time(() => sumPlain(as));
-  const sArray = await time(() => a.sum());
+  // The sum: plain loop, the default (small: one task per thread holding blocks), a task per
+  // block; interleaved. Sum rounds are cheap: at least 15 of them.
+  const sumRounds = Math.max(rounds, 15);
+  const [sPlain, sArray, sPerBlock] = await (async () => {
+    const saved = [rounds, warmup];
+    [rounds, warmup] = [sumRounds, Math.max(warmup, 5)];
+    try {
+      return await timeInterleaved([() => sumPlain(as), () => a.sum(), () => sumWithLimit(a, 0)]);
+    } finally {
+      [rounds, warmup] = saved;
+    }
+  })();
+  // A large sum (twice the side, 4× the elements: over the limit, a task per block).
+  const L = 2 * N;
+  const big = distribute(random(L * L, 3), [L, L], new Blocks(B, B), { context });
+  const bigs = await Promise.all(
+    distribute(random(L * L, 3), [L, L], new Blocks(B, B), { context }).chunks.map((c) =>
+      c.fetch(),
+    ),
+  );
+  await Promise.all(big.chunks.map((c) => c.wait()));
+  const [lPlain, lArray] = await (async () => {
+    const saved = [rounds, warmup];
+    [rounds, warmup] = [Math.max(rounds, 9), Math.max(warmup, 3)];
+    try {
+      return await timeInterleaved([() => sumPlain(bigs), () => big.sum()]);
+    } finally {
+      [rounds, warmup] = saved;
+    }
+  })();
 
   // Results: the DArray product's blocks against the plain ones; the sums.
   const got = await Promise.all(product.chunks.map((c) => c.fetch()));
@@ -95,7 +165,12 @@ try {
     for (let i = 0; i < want.length; i++)
       worst = Math.max(worst, Math.abs(block.data[i] - want[i]));
   });
-  const sumDelta = Math.abs(sPlain.result - sArray.result);
+  const sumDelta = Math.max(
+    Math.abs(sPlain.result - sArray.result),
+    Math.abs(sPlain.result - sPerBlock.result),
+    Math.abs(lPlain.result - lArray.result),
+  );
+  const small = L * L <= DEFAULT_SMALL_WORK_ELEMENTS ? 'small' : 'a task per block';
   const gflops = (ms) => (2 * N ** 3) / (ms * 1e6);
   const matmulSpeedup = mmPlain.ms / mmArray.ms;
   const sumSpeedup = sPlain.ms / sArray.ms;
@@ -110,13 +185,31 @@ try {
       `${fixed(matmulSpeedup)}×`,
     ],
     [
-      `sum ${N}×${N} f64, blocks ${B}`,
-      fixed(sPlain.ms, 1),
+      `sum ${N}×${N} f64, blocks ${B}: small (a task per thread holding blocks)`,
+      fixed(sPlain.ms, 2),
       '',
-      fixed(sArray.ms, 1),
+      fixed(sArray.ms, 2),
       '',
       fixed(sArray.cores),
       `${fixed(sumSpeedup)}×`,
+    ],
+    [
+      `sum ${N}×${N} f64, blocks ${B}: a task per block (setSmallWorkElements(0))`,
+      fixed(sPlain.ms, 2),
+      '',
+      fixed(sPerBlock.ms, 2),
+      '',
+      fixed(sPerBlock.cores),
+      `${fixed(sPlain.ms / sPerBlock.ms)}×`,
+    ],
+    [
+      `sum ${L}×${L} f64, blocks ${B}: ${small} (default)`,
+      fixed(lPlain.ms, 2),
+      '',
+      fixed(lArray.ms, 2),
+      '',
+      fixed(lArray.cores),
+      `${fixed(lPlain.ms / lArray.ms)}×`,
     ],
   ];
   console.log(
@@ -155,12 +248,25 @@ try {
       matmulGflopsDArrayTwoThreads: gflops(mmArray.ms),
       matmulSpeedup,
       sumSpeedup,
+      sumPerBlockSpeedup: sPlain.ms / sPerBlock.ms,
+      largeSumSpeedup: lPlain.ms / lArray.ms,
     },
+    smallWorkElements: DEFAULT_SMALL_WORK_ELEMENTS,
     matmul: {
       plainOneThread: { medianMs: mmPlain.ms },
       darrayTwoThreads: { medianMs: mmArray.ms },
     },
-    sum: { plainOneThread: { medianMs: sPlain.ms }, darrayTwoThreads: { medianMs: sArray.ms } },
+    sum: {
+      rounds: sumRounds,
+      plainOneThread: { medianMs: sPlain.ms },
+      darrayTwoThreads: { medianMs: sArray.ms },
+      darrayTaskPerBlock: { medianMs: sPerBlock.ms },
+    },
+    largeSum: {
+      n: L,
+      plainOneThread: { medianMs: lPlain.ms },
+      darrayTwoThreads: { medianMs: lArray.ms },
+    },
     verdicts: { [`matmul ≥ ${TARGET_MATMUL_SPEEDUP}×`]: verdict },
   };
   writeFileSync(resultsFile, `${JSON.stringify(result, null, 2)}\n`);

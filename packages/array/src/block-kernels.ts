@@ -14,4 +14,10 @@ export {
 } from './kernels.js';
 export { assembleBlock, type Piece, transposeBlock } from './layout-kernels.js';
 export { matmulBlocks } from './matmul-kernel.js';
-export { combineBlocks, reduceBlock } from './reduce-kernels.js';
+export {
+  combineBlocks,
+  combineInOrder,
+  reduceBlock,
+  reduceBlocks,
+  reduceBlocksWhole,
+} from './reduce-kernels.js';

@@ -15,8 +15,9 @@ import { type Block, makeBlock } from './kernels.js';
 import { describe, type Parts, sameList } from './parts.js';
 import { placement, spawnerOf } from './placement.js';
 import { matmulParts, transposeParts } from './products.js';
-import { type ReduceOptions, reduceParts } from './reductions.js';
+import { type ReduceOptions, reduceAll, reduceParts } from './reductions.js';
 import { assembleParts, type Range, selections } from './slicing.js';
+import { isSmallWork } from './small-work.js';
 import { splitArray } from './split-array.js';
 
 /** Options of the `DArray` constructors. */
@@ -261,6 +262,9 @@ export class DArray {
     what: string,
     extra?: { mean?: boolean; f?: unknown },
   ): Promise<number> | DArray {
+    if (options?.dims === undefined && isSmallWork(lengthOf(this.shape))) {
+      return reduceAll(this, spawnerOf(this.context), op, what, extra);
+    }
     const result = this.#derive(
       reduceParts(this, spawnerOf(this.context), op, options, what, extra),
     );

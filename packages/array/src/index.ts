@@ -9,3 +9,4 @@ export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
 export type { Block } from './kernels.js';
 export type { ReduceOptions } from './reductions.js';
 export type { Range } from './slicing.js';
+export { DEFAULT_SMALL_WORK_ELEMENTS, setSmallWorkElements } from './small-work.js';

@@ -1,12 +1,20 @@
-// Reduction kernels: self-contained, so they travel to worker threads as source text.
+// Reduction kernels: `reduceBlocks` and `combineInOrder` are self-contained, so they travel to
+// worker threads as source text; `reduceBlock` and `combineBlocks` call them, for direct use.
 import type { Block } from './kernels.js';
 
 /**
- * Reduce block `a` along `dims` with `op`: `'sum'`, `'min'`, `'max'`, or `'fn'` with `source`
- * the text of a self-contained `(acc, x) => number`. Returns a Float64 block with those
- * dimensions of size 1. With `'fn'`, each output element starts from its first input.
+ * Reduce each of `blocks` along `dims` with `op`: `'sum'`, `'min'`, `'max'`, or `'fn'` with
+ * `source` the text of a self-contained `(acc, x) => number`. Returns one Float64 block per
+ * input block, in order, with those dimensions of size 1 (over an ordinary `ArrayBuffer`). With `'fn'`, each output element
+ * starts from its first input. Self-contained: a task may reduce several blocks that live on
+ * its processor at once.
  */
-export function reduceBlock(a: Block, dims: number[], op: string, source?: string): Block {
+export function reduceBlocks(
+  dims: number[],
+  op: string,
+  source: string | undefined,
+  ...blocks: Block[]
+): Block[] {
   const f =
     op === 'fn'
       ? (new Function(`return (${source});`)() as (acc: number, x: number) => number)
@@ -15,52 +23,97 @@ export function reduceBlock(a: Block, dims: number[], op: string, source?: strin
         : op === 'min'
           ? Math.min
           : Math.max;
-  const nd = a.shape.length;
-  const oshape = a.shape.map((s, d) => (dims.includes(d) ? 1 : s));
-  const ostr: number[] = [];
-  let m = 1;
-  for (const s of oshape) {
-    ostr.push(m);
-    m *= s;
-  }
-  const out = new Float64Array(new SharedArrayBuffer(8 * m));
-  const x = a.data;
-  const n = x.length;
-  if (m === 1) {
-    // Everything reduced: one accumulator, no index arithmetic.
-    let acc = x[0];
-    if (op === 'sum') for (let i = 1; i < n; i++) acc += x[i];
-    else for (let i = 1; i < n; i++) acc = f(acc, x[i]);
-    out[0] = acc;
-    return { data: out, shape: oshape, strides: ostr, offset: 0 };
-  }
-  const seen = new Uint8Array(m);
-  const idx = new Array(nd).fill(0);
-  for (let i = 0; i < n; i++) {
-    let o = 0;
-    for (let d = 0; d < nd; d++) if (oshape[d] !== 1) o += idx[d] * ostr[d];
-    if (seen[o] === 0) {
-      out[o] = x[i];
-      seen[o] = 1;
-    } else out[o] = f(out[o], x[i]);
-    for (let d = 0; d < nd; d++) {
-      idx[d]++;
-      if (idx[d] < a.shape[d]) break;
-      idx[d] = 0;
+  const results: Block[] = [];
+  for (const a of blocks) {
+    const nd = a.shape.length;
+    const oshape = a.shape.map((s, d) => (dims.includes(d) ? 1 : s));
+    const ostr: number[] = [];
+    let m = 1;
+    for (const s of oshape) {
+      ostr.push(m);
+      m *= s;
     }
+    // An ordinary buffer: a partial result is combined at once, and a small one rides back
+    // with its task's completion.
+    const out = new Float64Array(m);
+    const x = a.data;
+    const n = x.length;
+    if (m === 1) {
+      // Everything reduced: one accumulator, no index arithmetic.
+      let acc = x[0];
+      if (op === 'sum') for (let i = 1; i < n; i++) acc += x[i];
+      else for (let i = 1; i < n; i++) acc = f(acc, x[i]);
+      out[0] = acc;
+      results.push({ data: out, shape: oshape, strides: ostr, offset: 0 });
+      continue;
+    }
+    const seen = new Uint8Array(m);
+    const idx = new Array(nd).fill(0);
+    for (let i = 0; i < n; i++) {
+      let o = 0;
+      for (let d = 0; d < nd; d++) if (oshape[d] !== 1) o += idx[d] * ostr[d];
+      if (seen[o] === 0) {
+        out[o] = x[i];
+        seen[o] = 1;
+      } else out[o] = f(out[o], x[i]);
+      for (let d = 0; d < nd; d++) {
+        idx[d]++;
+        if (idx[d] < a.shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    results.push({ data: out, shape: oshape, strides: ostr, offset: 0 });
   }
-  return { data: out, shape: oshape, strides: ostr, offset: 0 };
+  return results;
 }
 
 /**
- * Combine same-shaped partial results element-wise with `op` (as in `reduceBlock`), then
- * multiply by `scale` (a mean's 1/count; 1 otherwise).
+ * Reduce every element of each of `blocks` with `op` (as `reduceBlocks` with every dimension):
+ * the partial results as one Float64Array, in order, each computed as `reduceBlocks` computes
+ * it. Compact, so a task's result rides back with its completion. Self-contained.
  */
-export function combineBlocks(
+export function reduceBlocksWhole(
+  op: string,
+  source: string | undefined,
+  ...blocks: Block[]
+): Float64Array {
+  const f =
+    op === 'fn'
+      ? (new Function(`return (${source});`)() as (acc: number, x: number) => number)
+      : op === 'min'
+        ? Math.min
+        : Math.max;
+  const out = new Float64Array(blocks.length);
+  for (let b = 0; b < blocks.length; b++) {
+    const x = blocks[b].data;
+    const n = x.length;
+    let acc = x[0];
+    if (op === 'sum') for (let i = 1; i < n; i++) acc += x[i];
+    else for (let i = 1; i < n; i++) acc = f(acc, x[i]);
+    out[b] = acc;
+  }
+  return out;
+}
+
+/** Reduce block `a` along `dims` with `op` (as `reduceBlocks` does for one block). */
+export function reduceBlock(a: Block, dims: number[], op: string, source?: string): Block {
+  return reduceBlocks(dims, op, source, a)[0];
+}
+
+/**
+ * Combine same-shaped partial results element-wise with `op` (as in `reduceBlocks`), in the
+ * order of the blocks they came from, then multiply by `scale` (a mean's 1/count; 1 otherwise).
+ * `groups` are lists of partial results (what `reduceBlocks` tasks return); `positions[g][j]`
+ * is the place of `groups[g][j]` in that order, or `positions` is null when the groups are
+ * already in order. Self-contained. The fold is the same whatever the grouping, so a result is
+ * the same to the bit however the blocks were grouped into tasks.
+ */
+export function combineInOrder(
   op: string,
   source: string | undefined,
   scale: number,
-  ...parts: Block[]
+  positions: number[][] | null,
+  ...groups: Block[][]
 ): Block {
   const f =
     op === 'fn'
@@ -70,6 +123,13 @@ export function combineBlocks(
         : op === 'min'
           ? Math.min
           : Math.max;
+  let parts: Block[] = [];
+  if (positions === null) for (const g of groups) for (const b of g) parts.push(b);
+  else {
+    parts = new Array(positions.reduce((n, p) => n + p.length, 0));
+    for (let g = 0; g < groups.length; g++)
+      for (let j = 0; j < groups[g].length; j++) parts[positions[g][j]] = groups[g][j];
+  }
   const first = parts[0];
   const n = first.data.length;
   const out = new Float64Array(new SharedArrayBuffer(8 * n));
@@ -81,4 +141,17 @@ export function combineBlocks(
   }
   if (scale !== 1) for (let i = 0; i < n; i++) out[i] *= scale;
   return { data: out, shape: first.shape, strides: first.strides, offset: 0 };
+}
+
+/**
+ * Combine same-shaped partial results (`reduceBlock`'s) element-wise with `op`, in the order
+ * given, then multiply by `scale` (as `combineInOrder` does).
+ */
+export function combineBlocks(
+  op: string,
+  source: string | undefined,
+  scale: number,
+  ...parts: Block[]
+): Block {
+  return combineInOrder(op, source, scale, null, parts);
 }

@@ -1,10 +1,12 @@
-import { ArgumentError } from '@dtask/core';
+import { ArgumentError, type DTask } from '@dtask/core';
 import { Blocks, columnMajorStrides, gridIndices, gridOf, lengthOf } from './blocks.js';
 import type { DArray } from './darray.js';
 import { functionSource } from './elementwise.js';
+import type { Block } from './kernels.js';
 import { describe, type Parts } from './parts.js';
 import type { SpawnFn } from './placement.js';
-import { combineBlocks, reduceBlock } from './reduce-kernels.js';
+import { combineInOrder, reduceBlocks, reduceBlocksWhole } from './reduce-kernels.js';
+import { groupByHome, isSmallWork } from './small-work.js';
 
 /** Options of the reductions: which dimensions to reduce (default: all). */
 export interface ReduceOptions {
@@ -15,21 +17,22 @@ export interface ReduceOptions {
   dims?: number | number[];
 }
 
-/**
- * A reduction along `dims` (all by default): one task per block reduces it where it is, then
- * one task per result block combines the partial results of the blocks it covers. `op` is
- * `'sum'`, `'min'`, `'max'` or `'fn'` (with `f`, a self-contained `(acc, x) => number` that is
- * associative); `mean` scales the sums by 1/count. The result is a Float64 array with size 1
- * along `dims`.
- */
-export function reduceParts(
+/** What a reduction needs, checked: its dimensions, the source of `f`, the result's layout. */
+interface Reduction {
+  dims: number[];
+  source: string | undefined;
+  shape: number[];
+  blocks: Blocks;
+  scale: number;
+}
+
+function checkReduction(
   a: DArray,
-  spawn: SpawnFn,
   op: 'sum' | 'min' | 'max' | 'fn',
   options: ReduceOptions | undefined,
   what: string,
-  extra: { mean?: boolean; f?: unknown } = {},
-): Parts {
+  extra: { mean?: boolean; f?: unknown },
+): Reduction {
   const nd = a.shape.length;
   const source =
     op === 'fn' ? functionSource(extra.f, `da.${what}(f)`, '(acc, x) => number') : undefined;
@@ -43,19 +46,90 @@ export function reduceParts(
   if (lengthOf(a.shape) === 0) {
     throw new ArgumentError(`da.${what}(): the array ${describe(a)} is empty`);
   }
-  const partial = a.chunks.map((c) => spawn(reduceBlock, c, dims, op, source));
   const shape = a.shape.map((s, d) => (dims.includes(d) ? 1 : s));
   const blocks = new Blocks(...a.blocks.sizes.map((s, d) => (dims.includes(d) ? 1 : s)));
-  const gridStrides = columnMajorStrides(a.grid);
   const scale = extra.mean === true ? lengthOf(shape) / lengthOf(a.shape) : 1;
-  const reducedGrid = a.grid.map((g, d) => (dims.includes(d) ? g : 1));
-  const chunks = gridIndices(gridOf(shape, blocks)).map((outIndex) => {
-    const parts = gridIndices(reducedGrid).map((r) => {
+  return { dims, source, shape, blocks, scale };
+}
+
+/** For each result block, the flat indices (in `a.chunks`) of the blocks it combines, in order. */
+function inputsOfResultBlocks(a: DArray, r: Reduction): number[][] {
+  const nd = a.shape.length;
+  const gridStrides = columnMajorStrides(a.grid);
+  const reducedGrid = a.grid.map((g, d) => (r.dims.includes(d) ? g : 1));
+  return gridIndices(gridOf(r.shape, r.blocks)).map((outIndex) =>
+    gridIndices(reducedGrid).map((k) => {
       let flat = 0;
-      for (let d = 0; d < nd; d++) flat += (dims.includes(d) ? r[d] : outIndex[d]) * gridStrides[d];
-      return partial[flat];
+      for (let d = 0; d < nd; d++)
+        flat += (r.dims.includes(d) ? k[d] : outIndex[d]) * gridStrides[d];
+      return flat;
+    }),
+  );
+}
+
+/**
+ * A reduction along `dims` (all by default). `op` is `'sum'`, `'min'`, `'max'` or `'fn'` (with
+ * `f`, a self-contained `(acc, x) => number` that is associative); `mean` scales the sums by
+ * 1/count. The result is a Float64 array with size 1 along `dims`. A large array: one task per
+ * block reduces it where it is, then one task per result block combines the partial results of
+ * the blocks it covers. A small one (`isSmallWork`): one task per processor holding its blocks
+ * reduces all of them there, then the combine; the same result to the bit.
+ */
+export function reduceParts(
+  a: DArray,
+  spawn: SpawnFn,
+  op: 'sum' | 'min' | 'max' | 'fn',
+  options: ReduceOptions | undefined,
+  what: string,
+  extra: { mean?: boolean; f?: unknown } = {},
+): Parts {
+  const r = checkReduction(a, op, options, what, extra);
+  const inputs = inputsOfResultBlocks(a, r);
+  if (isSmallWork(lengthOf(a.shape))) {
+    const chunks = inputs.map((ks) => {
+      const groups = groupByHome(ks.map((k) => a.chunks[k]));
+      const partial = groups.map((g) => spawn(reduceBlocks, r.dims, op, r.source, ...g.chunks));
+      const positions = groups.map((g) => g.positions);
+      return spawn(combineInOrder, op, r.source, r.scale, positions, ...partial);
     });
-    return spawn(combineBlocks, op, source, scale, ...parts);
-  });
-  return { shape, blocks, dtype: 'float64', chunks };
+    return { shape: r.shape, blocks: r.blocks, dtype: 'float64', chunks };
+  }
+  const partial = a.chunks.map((c) => spawn(reduceBlocks, r.dims, op, r.source, c));
+  const chunks = inputs.map((ks) =>
+    spawn(combineInOrder, op, r.source, r.scale, null, ...ks.map((k) => partial[k])),
+  );
+  return { shape: r.shape, blocks: r.blocks, dtype: 'float64', chunks };
+}
+
+/**
+ * A reduction of every element of a small array (`isSmallWork`) to one number: once its blocks
+ * are made, one task per processor holding some of them reduces those there, and the partial
+ * results are combined here, in block order (no combine task, no fetch of a result block). The
+ * same result to the bit as `reduceParts`. Argument errors throw at the call.
+ */
+export function reduceAll(
+  a: DArray,
+  spawn: SpawnFn,
+  op: 'sum' | 'min' | 'max' | 'fn',
+  what: string,
+  extra: { mean?: boolean; f?: unknown } = {},
+): Promise<number> {
+  const r = checkReduction(a, op, undefined, what, extra);
+  return (async () => {
+    await Promise.all(a.chunks.map((c) => c.wait()));
+    const groups = groupByHome(a.chunks);
+    const partial = groups.map(
+      (g) => spawn(reduceBlocksWhole, op, r.source, ...g.chunks) as unknown as DTask<Float64Array>,
+    );
+    const results = await Promise.all(partial);
+    // The same fold as the combine task of the per-block path, over the same partial results.
+    const one = r.shape.map(() => 1);
+    const parts: Block[] = new Array(a.chunks.length);
+    groups.forEach((g, i) => {
+      g.positions.forEach((k, j) => {
+        parts[k] = { data: results[i].subarray(j, j + 1), shape: one, strides: one, offset: 0 };
+      });
+    });
+    return combineInOrder(op, r.source, r.scale, null, parts).data[0];
+  })();
 }

@@ -15,6 +15,7 @@ export {
 } from './registry/worker-plugins.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
 export { RemoteResult } from './sched/dispatch/executor.js';
+export { heldRemotely } from './sched/placement/data-home.js';
 export { WorkerConnection } from './worker/connection/worker-connection.js';
 export type { WorkerConnectionOptions } from './worker/connection/worker-connection-options.js';
 export { threadExecArgv, workerExecArgv } from './worker/connection/worker-exec-argv.js';
