@@ -1,4 +1,5 @@
 import {
+  type AbstractScope,
   AnyScope,
   ArgumentError,
   ConcurrencyViolationError,
@@ -26,9 +27,9 @@ import { sliceValue } from './slice-value.js';
 import { writeBackOn } from './write-back.js';
 
 const ANYWHERE = new AnyScope();
+/** The default scope, as a key of the scopes a region narrowed to this process. */
+const DEFAULT_SCOPE = new DefaultScope();
 
-/** Which region spawned a task, for the wait guard. */
-const regionOf = new WeakMap<DTask<unknown>, DatadepsRegion>();
 let guarded = false;
 
 /** Installs (once per thread) the guard that forbids waiting on a region's tasks inside it. */
@@ -36,8 +37,8 @@ function installGuard(): void {
   if (guarded) return;
   guarded = true;
   registerWaitGuard((task) => {
-    const region = regionOf.get(task);
-    if (region === undefined || !region.open || currentTaskQueue() !== region) return;
+    const region = currentTaskQueue();
+    if (!(region instanceof DatadepsRegion) || !region.spawnedHere(task)) return;
     throw new ConcurrencyViolationError(
       `Task #${task.id} was spawned in this spawnDatadeps region, and code inside the region ` +
         'fetched, waited for or awaited it. A region orders its tasks by their In/Out/InOut ' +
@@ -58,8 +59,12 @@ function installGuard(): void {
 export class DatadepsRegion implements TaskQueue {
   /** The region's tasks, in submission order. */
   readonly tasks: DTask<unknown>[] = [];
-  /** False once the region's function has returned (the guard is off; tasks pass through). */
-  open = true;
+  /**
+   * The region's tasks while its function runs, for the wait guard; undefined once it has
+   * returned (the guard is off; tasks pass through). A set the region drops at its end, rather
+   * than a weak map entry per task, which the garbage collector pays for on every task.
+   */
+  private open: Set<DTask<unknown>> | undefined = new Set();
   /**
    * The first tasks start on idle threads while the region is still spawning (aliasing analysis
    * takes 1-10 ms for a 120-task Cholesky). Region tasks wait for each other through extra
@@ -67,6 +72,8 @@ export class DatadepsRegion implements TaskQueue {
    */
   readonly startEarly = true;
   private readonly tracker = new DependencyTracker();
+  /** Scopes narrowed to this process, by the scope they narrow (`inThisProcess`). */
+  private readonly narrowed = new Map<AbstractScope, AbstractScope>();
   /** Set while the region spawns a helper task: it goes straight to the scheduler. */
   private helperDeps: Iterable<unknown> | undefined | null = null;
 
@@ -103,7 +110,7 @@ export class DatadepsRegion implements TaskQueue {
     }
     this.configureMemory(task, plans);
     this.tasks.push(task);
-    regionOf.set(task, this);
+    this.open?.add(task);
     submit(task, extra);
   }
 
@@ -170,9 +177,8 @@ export class DatadepsRegion implements TaskQueue {
     const options = { ...task.options } as typeof task.options;
     if (thisProcess) {
       // Shared memory is shared by this process's threads only: keep the task among them.
-      const here = new ProcessScope(currentWorker());
-      if (options.computeScope) options.computeScope = constrain(options.computeScope, here);
-      else options.scope = constrain(options.scope ?? new DefaultScope(), here);
+      if (options.computeScope) options.computeScope = this.inThisProcess(options.computeScope);
+      else options.scope = this.inThisProcess(options.scope);
     }
     if (inPlace) options.inPlace = true;
     if (inPlaceArgs.length > 0) options.inPlaceArgs = inPlaceArgs;
@@ -242,10 +248,30 @@ export class DatadepsRegion implements TaskQueue {
   }
 
   /**
+   * `scope` (the default scope when undefined) narrowed to this process. Worked out once per
+   * scope and region: the region's tasks mostly share one scope, and one scope object for all
+   * of them spares a scope intersection and two objects per task.
+   */
+  private inThisProcess(scope: AbstractScope | undefined): AbstractScope {
+    const key = scope ?? DEFAULT_SCOPE;
+    let narrowed = this.narrowed.get(key);
+    if (narrowed === undefined) {
+      narrowed = constrain(key, new ProcessScope(currentWorker()));
+      this.narrowed.set(key, narrowed);
+    }
+    return narrowed;
+  }
+
+  /**
    * Ends the region: waits on its tasks are allowed from now on. Tasks still spawned in it
    * later (from a timer the region's function left behind) are ordered as before but not awaited.
    */
   close(): void {
-    this.open = false;
+    this.open = undefined;
+  }
+
+  /** Whether `task` was spawned in this region while its function runs (the wait guard). */
+  spawnedHere(task: DTask<unknown>): boolean {
+    return this.open?.has(task) === true;
   }
 }
