@@ -54,17 +54,13 @@ export async function spawnDatadeps<R>(
   }
   region.close();
   const errors: unknown[] = [];
-  // A raw fetch settles like the task without moving its data here.
-  await Promise.all(
-    region.tasks.map((t) =>
-      t.fetch({ raw: true }).then(
-        () => undefined,
-        (e) => {
-          errors.push(e);
-        },
-      ),
-    ),
-  );
+  // A raw fetch settles like the task without moving its data here. The two handlers are
+  // made once for the region, not once per task.
+  const settled = (): undefined => undefined;
+  const failed = (e: unknown): void => {
+    errors.push(e);
+  };
+  await Promise.all(region.tasks.map((t) => t.fetch({ raw: true }).then(settled, failed)));
   if (failure) throw failure.error;
   if (errors.length > 0) throw errors[0];
   return result as Awaited<R>;
