@@ -24,6 +24,15 @@ export class Batcher<M> {
     }
   }
 
+  /**
+   * The message queued last for the next batch, if any: a flat pack (see `packs.ts`) may still
+   * grow there, since nothing is cloned before the batch is sent.
+   */
+  last(): M | undefined {
+    const n = this.batch.length;
+    return n === 0 ? undefined : this.batch[n - 1];
+  }
+
   /** Sends what is queued now. */
   readonly flush = (): void => {
     this.scheduled = false;

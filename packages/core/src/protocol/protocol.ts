@@ -46,6 +46,25 @@ export type RunRecord = [
   inherited?: PlainOptions | undefined,
 ];
 
+/** Tag of a `RunPack`. */
+export const RUNS = 3;
+/** Tag of a `DonePack`. */
+export const DONES = 4;
+
+/**
+ * Many plain "run task" records in one flat array: for each task its `id`, `fn` and `argc`,
+ * then its `argc` arguments. Only tasks with no refs, options or transfer whose arguments are
+ * all primitives (which always clone) travel so: a batch of them clones as one array, where
+ * `RunRecord`s cost two objects per task to clone on one side and to build on the other.
+ */
+export type RunPack = [tag: typeof RUNS, ...fields: unknown[]];
+
+/**
+ * Many `DoneRecord`s in one flat array, for each task `id, bytes, ms, inline, value`: results
+ * with no returned arguments whose wire value is a primitive (or that stay on the runtime).
+ */
+export type DonePack = [tag: typeof DONES, ...fields: unknown[]];
+
 /**
  * "Task `id` finished": its result is kept under key `id`; `inline` results (small ones)
  * ride along as `value`.
@@ -64,6 +83,7 @@ export type DoneRecord = [
 /** Scheduler → runtime. */
 export type ToWorker =
   | RunRecord
+  | RunPack
   /** `take`: the scheduler keeps the value from now on; drop it and transfer its buffers. */
   | { op: 'fetch'; req: number; key: number; take?: boolean }
   | { op: 'release'; keys: number[] }
@@ -95,6 +115,7 @@ export type ToWorker =
 /** Runtime → scheduler. */
 export type FromWorker =
   | DoneRecord
+  | DonePack
   | { op: 'ready'; holder: string }
   /**
    * Every task held here is stalled (true), or one can make progress again (false); `seen`:
@@ -150,3 +171,9 @@ export type PeerMessage =
 
 /** Results up to this many bytes ride along in the completion message. */
 export const INLINE_RESULT_BYTES = 1024;
+
+/** Whether `v` clones as itself, whatever it is (no object, function or symbol). */
+export function isPlainPrimitive(v: unknown): boolean {
+  const t = typeof v;
+  return v === null || (t !== 'object' && t !== 'function' && t !== 'symbol');
+}

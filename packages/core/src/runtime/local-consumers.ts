@@ -1,4 +1,4 @@
-import type { ToWorker } from '../protocol/protocol.js';
+import { type ArgRefs, RUN, type ToWorker } from '../protocol/protocol.js';
 
 /**
  * Called by a runtime on each batch from the scheduler, before it handles any message in it:
@@ -13,8 +13,9 @@ export function countLocalConsumers(
   consumers: Map<number, number>,
 ): void {
   for (const m of batch) {
-    if (!Array.isArray(m) || m[4] === undefined) continue;
-    for (const [, key, from] of m[4]) {
+    // Only a `RunRecord` names results (a `RunPack`'s tasks take primitives).
+    if (!Array.isArray(m) || m[0] !== RUN || m[4] === undefined) continue;
+    for (const [, key, from] of m[4] as ArgRefs) {
       if (from === '' || from === holder) consumers.set(key, (consumers.get(key) ?? 0) + 1);
     }
   }

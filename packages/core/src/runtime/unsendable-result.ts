@@ -1,7 +1,7 @@
 import { describeValue } from '../errors/describe-value.js';
 import { UnsupportedError } from '../errors/errors.js';
 import { serializeError } from '../errors/serialize-error.js';
-import type { FromWorker } from '../protocol/protocol.js';
+import { DONE, type FromWorker } from '../protocol/protocol.js';
 
 /**
  * Why a result could not leave its thread (structured cloning failed on `value`): an
@@ -27,8 +27,10 @@ export function unsendableResult(what: string, value: unknown, cause: unknown): 
  */
 export function unsendableMessage(m: FromWorker, error: unknown): FromWorker | undefined {
   if (Array.isArray(m)) {
+    // A `DonePack` holds primitives only, which always clone: it never comes here.
+    if (m[0] !== DONE) return undefined;
     const why = unsendableResult(`The result of task #${m[1]}`, m[5], error);
-    return { op: 'fail', id: m[1], error: serializeError(why), ms: m[3] };
+    return { op: 'fail', id: m[1] as number, error: serializeError(why), ms: m[3] as number };
   }
   if (m.op === 'value') return unsendableValue(m, error);
   if (m.op === 'spawn') return { op: 'releaseTask', ids: [m.id] };

@@ -9,12 +9,15 @@ import type { Processor } from '../processor/processor.js';
 import { ThreadProc } from '../processor/thread-proc.js';
 import { Batcher } from '../protocol/batcher.js';
 import { LENT_HOLDER, type LentChunk } from '../protocol/lent-chunk.js';
+import { forEachRun, pushDone } from '../protocol/packs.js';
 import { fromPlainOptions } from '../protocol/plain-options.js';
 import {
-  DONE,
+  type ArgRefs,
   type FromWorker,
   INLINE_RESULT_BYTES,
-  type RunRecord,
+  type PlainOptions,
+  RUNS,
+  type RunPack,
   type ToWorker,
 } from '../protocol/protocol.js';
 import { Requests } from '../protocol/requests.js';
@@ -25,6 +28,7 @@ import { callInFrame } from '../task/frame.js';
 import { NO_OPTIONS } from '../task/options.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
 import {
+  type FnRef,
   FunctionDecoder,
   FunctionEncoder,
   registerModuleFunctions,
@@ -194,7 +198,8 @@ export class WorkerRuntime {
 
   private handle(m: ToWorker): void {
     if (Array.isArray(m)) {
-      this.accept(m as RunRecord);
+      if (m[0] === RUNS) forEachRun(m as RunPack, this.accept);
+      else this.accept(m[1], m[2], m[3], m[4], m[5], m[6]);
       return;
     }
     switch (m.op) {
@@ -244,7 +249,15 @@ export class WorkerRuntime {
     }
   }
 
-  private accept([, id, fnRef, args, refs, options, inherited]: RunRecord): void {
+  /** Task `id` came to run here (the fields of a `RunRecord`). */
+  private readonly accept = (
+    id: number,
+    fnRef: FnRef | number,
+    args: unknown[],
+    refs?: ArgRefs,
+    options?: PlainOptions,
+    inherited?: PlainOptions,
+  ): void => {
     let fn: Function;
     try {
       fn = this.decoder.decode(fnRef);
@@ -284,7 +297,7 @@ export class WorkerRuntime {
     }
     this.running.set(task.id, task);
     if (task.missing === 0 && task.pendingFetches === 0) this.run(task);
-  }
+  };
 
   private run(task: WorkerTask): void {
     if (task.cancelled || this.ending) return;
@@ -404,8 +417,7 @@ export class WorkerRuntime {
     this.logs.ran(task, this.processor.id, ms);
     this.logs.ship(); // the task's own events go first
     const sent = inline ? toWire(this.adapter, value) : undefined;
-    if (back === undefined) this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent]);
-    else this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent, back]);
+    pushDone(this.out, task.id, bytes, ms, inline ? 1 : 0, sent, back);
     // While it works through a run of queued tasks, the runtime reports every few
     // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
     if (end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();

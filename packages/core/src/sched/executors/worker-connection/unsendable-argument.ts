@@ -1,6 +1,9 @@
 import { isChunk } from '../../../chunk/chunk.js';
 import { describeValue } from '../../../errors/describe-value.js';
 import { ArgumentError } from '../../../errors/errors.js';
+import { serializeError } from '../../../errors/serialize-error.js';
+import { forEachRun } from '../../../protocol/packs.js';
+import { RUNS, type RunPack, type ToWorker } from '../../../protocol/protocol.js';
 import { isDTask } from '../../../task/dtask.js';
 
 /** How deep `nestedHandle` looks into an argument. */
@@ -94,4 +97,25 @@ export function unsendableArgument(
     }
   }
   return error;
+}
+
+/**
+ * The scheduler's `Batcher.onUnsendable` for messages to a runtime: each task of a message that
+ * cannot be cloned fails through `fail(id, error)` with `unsendableArgument`; a reply becomes
+ * a rejection; anything else is dropped. Returns what to send instead, if anything.
+ */
+export function unsendableToWorker(
+  m: ToWorker,
+  error: unknown,
+  holder: string,
+  fail: (id: number, error: unknown) => void,
+): ToWorker | undefined {
+  if (Array.isArray(m) && m[0] === RUNS) {
+    // Not expected (a pack holds primitives and function references only): fail its tasks.
+    forEachRun(m as RunPack, (id, _fn, args) =>
+      fail(id, unsendableArgument(id, args, holder, error)),
+    );
+  } else if (Array.isArray(m)) fail(m[1], unsendableArgument(m[1], m[3], holder, error));
+  else if (m.op === 'reply') return { op: 'reject', req: m.req, error: serializeError(error) };
+  return undefined;
 }

@@ -1,16 +1,17 @@
 import type { Chunk } from '../../../chunk/chunk.js';
 import { InputLostError, WorkerLostError } from '../../../errors/errors.js';
-import { deserializeError, serializeError } from '../../../errors/serialize-error.js';
+import { deserializeError } from '../../../errors/serialize-error.js';
 import type { Processor } from '../../../processor/processor.js';
 import { Batcher } from '../../../protocol/batcher.js';
 import { transferablesOf } from '../../../protocol/hand-over.js';
 import type { LentChunk } from '../../../protocol/lent-chunk.js';
+import { forEachDone, pushRun } from '../../../protocol/packs.js';
 import { toPlainOptions } from '../../../protocol/plain-options.js';
 import {
   type ArgRefs,
-  type DoneRecord,
+  DONES,
+  type DonePack,
   type FromWorker,
-  RUN,
   type ToWorker,
 } from '../../../protocol/protocol.js';
 import { Requests } from '../../../protocol/requests.js';
@@ -27,9 +28,9 @@ import { NestedTasks } from './nested-tasks.js';
 import { hasTaskOrChunkArgs } from './outgoing-args.js';
 import { PlannedSends } from './planned-sends.js';
 import { serveDynamic } from './serve-dynamic.js';
-import { unsendableArgument } from './unsendable-argument.js';
+import { unsendableToWorker } from './unsendable-argument.js';
 import type { WorkerConnectionOptions } from './worker-connection-options.js';
-import { answerWithin, failOnClose, fetchHome } from './worker-ending.js';
+import { answerWithin, failOnClose, fetchHome, splitCulprit } from './worker-ending.js';
 
 /**
  * The scheduler's side of one worker runtime: an `Executor` that sends tasks there in batches,
@@ -93,7 +94,8 @@ export class WorkerConnection implements Executor {
       onClose: (handler) => transport.onClose(handler),
       close: () => transport.close(),
     });
-    this.out.onUnsendable = (m, error) => this.unsendable(m, error);
+    this.out.onUnsendable = (m, error) =>
+      unsendableToWorker(m, error, this.holder, (id, e) => this.failSent(id, e));
     this.logs = new LogRelay(this.out, this.processor);
     const modules = options.modules ?? new Map();
     this.decoder = new FunctionDecoder((m) => modules.get(m));
@@ -216,13 +218,7 @@ export class WorkerConnection implements Executor {
     const fn = this.encoder.encode(task.fn as Function);
     const options = toPlainOptions(task.options);
     const inherited = toPlainOptions(task.inherited);
-    // Trailing undefined fields are left out: a shorter tuple to allocate and to clone.
-    if (inherited !== undefined)
-      this.out.push([RUN, task.id, fn, args, refs, options, inherited], transfer);
-    else if (options !== undefined)
-      this.out.push([RUN, task.id, fn, args, refs, options], transfer);
-    else if (refs !== undefined) this.out.push([RUN, task.id, fn, args, refs], transfer);
-    else this.out.push([RUN, task.id, fn, args], transfer);
+    pushRun(this.out, task.id, fn, args, refs, options, inherited, transfer);
   }
 
   flush(): void {
@@ -352,7 +348,8 @@ export class WorkerConnection implements Executor {
 
   private handle(m: FromWorker): void {
     if (Array.isArray(m)) {
-      this.onDone(m);
+      if (m[0] === DONES) forEachDone(m as DonePack, this.onDone);
+      else this.onDone(m[1], m[2], m[3], m[4], m[5], m[6]);
       return;
     }
     switch (m.op) {
@@ -408,7 +405,15 @@ export class WorkerConnection implements Executor {
     }
   }
 
-  private onDone([, id, bytes, ms, inline, value, args]: DoneRecord): void {
+  /** Task `id` finished (the fields of a `DoneRecord`). */
+  private readonly onDone = (
+    id: number,
+    bytes: number,
+    ms: number,
+    inline: 0 | 1,
+    value: unknown,
+    args?: unknown[],
+  ): void => {
     if (this.cancelling.size > 0) this.cancelling.delete(id);
     const task = this.inFlight.get(id);
     if (!task) {
@@ -424,7 +429,7 @@ export class WorkerConnection implements Executor {
       return;
     }
     this.settle(task, id, bytes, ms, inline, value, failed);
-  }
+  };
 
   /** Completes `task` with what its runtime reported, or fails it with `failed`. */
   private settle(
@@ -459,16 +464,11 @@ export class WorkerConnection implements Executor {
     this.sink?.completeRemote(task, result, ms);
   }
 
-  /** A task whose arguments cannot be cloned fails; a reply that cannot be becomes an error. */
-  private unsendable(m: ToWorker, error: unknown): ToWorker | undefined {
-    if (Array.isArray(m)) {
-      const task = this.inFlight.get(m[1]);
-      this.inFlight.delete(m[1]);
-      if (task) this.sink?.fail(task, unsendableArgument(task.id, m[3], this.holder, error));
-      return undefined;
-    }
-    if (m.op === 'reply') return { op: 'reject', req: m.req, error: serializeError(error) };
-    return undefined;
+  /** Fails task `id`, sent here, with `error` (its message could not be cloned). */
+  private failSent(id: number, error: unknown): void {
+    const task = this.inFlight.get(id);
+    this.inFlight.delete(id);
+    if (task) this.sink?.fail(task, error);
   }
 
   private lost(reason: unknown): void {
@@ -480,11 +480,7 @@ export class WorkerConnection implements Executor {
       reason === undefined ? undefined : { cause: reason },
     );
     this.requests.rejectAll(error);
-    // Only the task that was running is charged with the kill: the one the runtime named in
-    // shared memory, else (a crash from async code) the oldest in flight.
-    const named = this.options.runningTask?.[0];
-    const culprit = (named && this.inFlight.get(named)) || this.inFlight.values().next().value;
-    const rest = [...this.inFlight.values()].filter((t) => t !== culprit);
+    const [culprit, rest] = splitCulprit(this.inFlight, this.options.runningTask?.[0]);
     this.inFlight.clear();
     // Remove the processor first, so the tasks handed back are placed elsewhere.
     this.options.onLost?.(this, reason);

@@ -55,3 +55,16 @@ export async function fetchHome(
   const settled = await Promise.allSettled(moving);
   return settled.filter((r) => r.status === 'fulfilled').length;
 }
+
+/**
+ * The tasks in flight on a lost worker, split into the one charged with the loss (the task the
+ * runtime named in shared memory as running, else, for a crash from async code, the oldest in
+ * flight) and the rest, which are handed back uncharged.
+ */
+export function splitCulprit(
+  inFlight: Map<number, DTask<unknown>>,
+  named: number | undefined,
+): [culprit: DTask<unknown> | undefined, rest: DTask<unknown>[]] {
+  const culprit = (named && inFlight.get(named)) || inFlight.values().next().value;
+  return [culprit, [...inFlight.values()].filter((t) => t !== culprit)];
+}
