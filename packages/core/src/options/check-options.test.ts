@@ -49,6 +49,8 @@ describe('checkOptions', () => {
   it('refuses arrays and class instances only when plain is set', () => {
     expect(message([])).toBe('passed');
     expect(message(new Map(), { ...shape, plain: true })).toMatch(/must be an object/);
+    expect(message([], { ...shape, noArrays: true })).toMatch(/must be an object/);
+    expect(message(new Map(), { ...shape, noArrays: true })).toBe('passed');
     expect(message(Object.create(null), { ...shape, plain: true })).toBe('passed');
   });
 

@@ -15,6 +15,8 @@ export interface OptionsShape<K extends string = string> {
   fields?: { [P in K]?: FieldCheck };
   /** Also refuse arrays and class instances (default: any non-null object is an object). */
   plain?: boolean;
+  /** Also refuse arrays (class instances pass). */
+  noArrays?: boolean;
 }
 
 /** True for `{}`-like objects: a prototype of `Object.prototype` or none. */
@@ -37,7 +39,9 @@ export function checkOptions<K extends string>(
 ): asserts options is { [P in K]?: unknown } {
   const isObject = shape.plain
     ? isPlainObject(options)
-    : typeof options === 'object' && options !== null;
+    : typeof options === 'object' &&
+      options !== null &&
+      !(shape.noArrays === true && Array.isArray(options));
   if (!isObject) throw new ArgumentError(shape.notObject(options));
   const known = new Set<string>(shape.known);
   for (const key of Object.keys(options as object)) {
