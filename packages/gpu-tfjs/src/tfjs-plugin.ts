@@ -6,8 +6,15 @@ import {
   type Plugin,
   ProcessorTypeScope,
 } from '@dtask/core';
-import { checkOptions, isOneOf, type OptionsShape, rule, unknownOption } from '@dtask/core/plugin';
-import { DedicatedThreadSlot, findWorkerEntry } from '@dtask/core/worker';
+import {
+  checkOptions,
+  DedicatedThreadSlot,
+  findWorkerEntry,
+  isOneOf,
+  type OptionsShape,
+  rule,
+  unknownOption,
+} from '@dtask/core/plugin';
 import { DeviceStats, type TfjsStats } from './device-stats.js';
 import { placementOf } from './markers.js';
 import type { BackendReport, TfjsThreadData } from './protocol.js';

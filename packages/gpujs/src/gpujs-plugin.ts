@@ -7,8 +7,15 @@ import {
   ProcessorTypeScope,
   UnsupportedError,
 } from '@dtask/core';
-import { checkOptions, isOneOf, type OptionsShape, rule, unknownOption } from '@dtask/core/plugin';
-import { DedicatedThreadSlot, findWorkerEntry } from '@dtask/core/worker';
+import {
+  checkOptions,
+  DedicatedThreadSlot,
+  findWorkerEntry,
+  isOneOf,
+  type OptionsShape,
+  rule,
+  unknownOption,
+} from '@dtask/core/plugin';
 import { DeviceStats, type GpujsStats } from './device-stats.js';
 import { GpujsProc } from './gpujs-proc.js';
 import { isGpujsTask } from './markers.js';

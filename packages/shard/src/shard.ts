@@ -8,8 +8,7 @@ import {
   type SpawnArgs,
   type TaskOptions,
 } from '@dtask/core';
-import { checkOptions, type OptionsShape } from '@dtask/core/plugin';
-import { defaultContext } from '@dtask/core/worker';
+import { checkOptions, defaultContext, type OptionsShape } from '@dtask/core/plugin';
 import { ShardPieces } from './shard-pieces.js';
 import { checkPlaces, type ShardPlaces } from './shard-places.js';
 

@@ -1,6 +1,5 @@
 import { ArgumentError, describeValue } from '@dtask/core';
-import { checkOptions, type OptionsShape, unknownOption } from '@dtask/core/plugin';
-import { workerExecArgv } from '@dtask/core/worker';
+import { checkOptions, type OptionsShape, unknownOption, workerExecArgv } from '@dtask/core/plugin';
 import { type Address, isLoopback, parseAddress } from '../wire/address.js';
 import { type TlsConfig, tlsConfig } from '../wire/tls-config.js';
 
