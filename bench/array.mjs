@@ -1,4 +1,4 @@
-// @dtask/array (issue 18) on the built dist: a 2048×2048 Float64 blocked matrix product and a
+// @dtask/array on the built dist: a 2048×2048 Float64 blocked matrix product and a
 // whole-array sum of DArrays on 2 worker threads, against the same computation in plain JS on
 // one thread with the very same block kernels (@dtask/array/kernels) over the same blocks. The
 // sum runs both ways: as a small operation (one task per thread holding blocks, the default

@@ -1,4 +1,4 @@
-// @dtask/datadeps (issue 4) on the built dist: a tiled Cholesky factorisation on 2 worker threads
+// @dtask/datadeps on the built dist: a tiled Cholesky factorisation on 2 worker threads
 // against the same tile code run serially in one thread, with peers scheduling the same tile
 // tasks on 2 threads (a scheduler written by hand over raw worker_threads, Piscina, tinypool),
 // and seed 002's tree reduction against a serial loop; dtask also on an ordinary (non-shared)

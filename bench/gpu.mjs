@@ -1,4 +1,4 @@
-// GPU benchmark (issue 16): f32 matmul (1024², 2048²) and an elementwise pipeline on each
+// GPU benchmark: f32 matmul (1024², 2048²) and an elementwise pipeline on each
 // TensorFlow.js backend @dtask/gpu-tfjs can load, three ways: as dtask tasks on a TfjsProc (the
 // tfjs() plugin's worker thread), with the same backend used directly, and in plain JS on one
 // thread. The ratio dtask / direct is the scheduler's overhead (task dispatch, moving the typed

@@ -1,4 +1,4 @@
-// gpu.js benchmark (issue 16): f32 matmul (1024², 2048²) and an elementwise pipeline in each
+// gpu.js benchmark: f32 matmul (1024², 2048²) and an elementwise pipeline in each
 // gpu.js mode that starts here, three ways: as dtask tasks on a GpujsProc (the gpujs() plugin's
 // worker thread), with gpu.js used directly on one thread, and in plain JS on one thread. The
 // ratio dtask / direct is the scheduler's overhead (task dispatch, moving the typed arrays in

@@ -1,4 +1,4 @@
-// In-process scheduler overhead of @dtask/core (issue "core"), against the built dist.
+// In-process scheduler overhead of @dtask/core, against the built dist.
 //   node bench/in-process.mjs [--quick] [--rounds=5] [--check]
 // Each measurement runs in a fresh Node process (in-process-cases.mjs), so that one
 // measurement's heap and JIT state do not skew another. Prints a table and writes

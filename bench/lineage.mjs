@@ -1,4 +1,4 @@
-// Lineage that does not grow forever (issue 14 point 6), on the built dist:
+// Lineage that does not grow forever, on the built dist:
 //   node bench/lineage.mjs [--n=1000000] [--quick] [--depth=64] [--no-kill] [--from=CHECKOUT]
 // A pipeline of n tasks on 2 threads, each taking the previous three results (1,100 bytes each,
 // above the inline size, so every result stays on the thread that made it), handles dropped as

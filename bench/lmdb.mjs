@@ -1,4 +1,4 @@
-// @dtask/lmdb (issue 5) on the built dist: spill and unspill throughput of 16 MiB chunks
+// @dtask/lmdb on the built dist: spill and unspill throughput of 16 MiB chunks
 // against raw lmdb put/get of the same bytes in the same run, and a DAG over a working set 4×
 // the memory limit against the same job with unlimited memory.
 //   node bench/lmdb.mjs [--quick] [--rounds=5] [--check]

@@ -1,4 +1,4 @@
-// Worker-thread throughput and latency of @dtask/threads (issue "threads") against Piscina 5,
+// Worker-thread throughput and latency of @dtask/threads against Piscina 5,
 // tinypool 2 and raw worker_threads, on the built dist:
 //   node bench/threads.mjs [--quick] [--rounds=5] [--check]
 // Each measurement runs in a fresh Node process (threads-cases.mjs), so that one runner's heap,

@@ -12,6 +12,8 @@ echo '== lint and format (biome ci)'
 bash scripts/pnpm.sh exec biome ci .
 echo '== docs/architecture.md names every source folder'
 node scripts/check-architecture.mjs
+echo '== core folders import one way (scripts/check-import-order.mjs)'
+node scripts/check-import-order.mjs
 echo '== package fields (publishing shape, LICENSE and README per package)'
 node scripts/package-fields.mjs
 echo '== packages as published (publint --strict, @arethetypeswrong/cli)'

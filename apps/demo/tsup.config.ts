@@ -1,10 +1,5 @@
 import { defineConfig } from 'tsup';
+import { program } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/main.ts'],
-  format: ['esm'],
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  keepNames: true,
-});
+// The demo is a program run by node: ESM only.
+export default defineConfig({ ...program(['src/main.ts']), clean: true });

@@ -1,12 +1,9 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', kernels: 'src/block-kernels.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  keepNames: true,
-  external: ['@dtask/core', '@dtask/datadeps'],
-});
+export default defineConfig(
+  library({ index: 'src/index.ts', kernels: 'src/block-kernels.ts' }, [
+    '@dtask/core',
+    '@dtask/datadeps',
+  ]),
+);

@@ -1,14 +1,7 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/worker.ts', 'src/testing.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  shims: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  keepNames: true,
-  // Loaded lazily by workers that meet a `.ts` module, from the user's own install.
-  external: ['tsx'],
-});
+export default defineConfig(
+  // tsx: loaded lazily by workers that meet a `.ts` module, from the user's own install.
+  library(['src/index.ts', 'src/worker.ts', 'src/testing.ts', 'src/plugin.ts'], ['tsx']),
+);

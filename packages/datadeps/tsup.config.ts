@@ -1,12 +1,6 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', 'examples/index': 'src/examples/index.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  keepNames: true,
-  external: ['@dtask/core'],
-});
+export default defineConfig(
+  library({ index: 'src/index.ts', 'examples/index': 'src/examples/index.ts' }, ['@dtask/core']),
+);

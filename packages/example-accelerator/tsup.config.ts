@@ -1,12 +1,4 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  keepNames: true,
-  external: ['@dtask/core'],
-});
+export default defineConfig(library(['src/index.ts'], ['@dtask/core']));

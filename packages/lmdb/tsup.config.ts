@@ -1,13 +1,4 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  keepNames: true,
-  shims: true,
-  external: ['@dtask/core', 'lmdb'],
-});
+export default defineConfig(library(['src/index.ts'], ['@dtask/core', 'lmdb']));

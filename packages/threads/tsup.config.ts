@@ -1,21 +1,12 @@
 import { defineConfig } from 'tsup';
+import { library, program } from '../../tsup.base.js';
 
-const common = {
-  sourcemap: true,
-  target: 'node20' as const,
-  keepNames: true,
-  external: ['@dtask/core', 'tsx'],
-};
+const external = ['@dtask/core', 'tsx'];
 
 export default defineConfig([
-  {
-    ...common,
-    entry: ['src/index.ts'],
-    format: ['esm', 'cjs'],
-    dts: true,
-    shims: true,
-    clean: true,
-  },
-  // Runs inside each worker thread, loaded by URL: ESM only (it uses top-level await).
-  { ...common, entry: ['src/worker-entry.ts'], format: ['esm'] },
+  library(['src/index.ts'], external),
+  // Runs inside each worker thread, which loads it by URL as an ES module: never required, so
+  // ESM only. It starts without a top-level await (see the file: in Node 20 a thread ended
+  // while an async module evaluates aborts the process).
+  program(['src/worker-entry.ts'], external),
 ]);

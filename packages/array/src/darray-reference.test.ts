@@ -1,4 +1,4 @@
-// Issue 18, "Must show": on 2 real worker threads, DArray operations on arrays of odd sizes that
+// On 2 real worker threads, DArray operations on arrays of odd sizes that
 // do not divide evenly into blocks equal a plain single-threaded reference within 1e-10.
 import { In, Out, spawnDatadeps, view } from '@dtask/datadeps';
 import { sumArrayRow } from '@dtask/datadeps/examples';

@@ -1,5 +1,5 @@
 import { ArgumentError, TaskFunctionError } from '@dtask/core';
-import { checkFunctionTravel } from '@dtask/core/worker';
+import { checkFunctionTravel } from '@dtask/core/plugin';
 import { Blocks, columnMajorStrides, gridIndices, gridOf } from './blocks.js';
 import type { DArray } from './darray.js';
 import type { DType } from './dtype.js';

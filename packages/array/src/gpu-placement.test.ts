@@ -1,4 +1,4 @@
-// Issue 18, mixed placement with a GPU processor (@dtask/gpu-tfjs on the wasm backend, which
+// Mixed placement with a GPU processor (@dtask/gpu-tfjs on the wasm backend, which
 // loads here; a real GPU takes the same path): blocks alternate between the TfjsProc and a CPU
 // thread; the operations work across them and equal the plain reference. The TfjsProc is not
 // default-enabled (Dagger's rule), so only the tasks assigned to it run there; the operations'

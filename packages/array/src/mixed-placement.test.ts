@@ -1,4 +1,4 @@
-// Issue 18, mixed placement: chunks on a worker thread of this process and on a worker process
+// Mixed placement: chunks on a worker thread of this process and on a worker process
 // (@dtask/cluster); the operations work across them and equal the plain reference. Worker
 // processes run the built dist: build before running this test.
 

@@ -1,4 +1,4 @@
-// Issue 18: where chunks live. The logs say which processor made and holds each chunk; the
+// Where chunks live. The logs say which processor made and holds each chunk; the
 // constructors build nothing of full size on the caller (memory figures of the main thread).
 import { disableLogging, enableLogging, fetchLogs, scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
 import { DTaskError } from '@dtask/core';
+import { registerErrorClass } from '@dtask/core/plugin';
 
 /** Why a cluster connection or worker failed; `reason` says which rule was broken. */
 export type ClusterErrorReason =
@@ -8,9 +9,15 @@ export type ClusterErrorReason =
   | 'start' // a worker process ended before it joined
   | 'timeout'; // fewer workers than awaited joined in time (`waitForWorkers`)
 
+/** Options of `ClusterError`: the underlying cause (a socket's error, a frame decoder's). */
+export interface ClusterErrorOptions {
+  cause?: unknown;
+}
+
 /**
  * A cluster connection broke one of the wire's rules, or a worker could not join. Only the
- * connection concerned is closed; the rest of the cluster keeps running.
+ * connection concerned is closed; the rest of the cluster keeps running. It crosses threads
+ * and processes as itself, `reason` and `cause` kept.
  */
 export class ClusterError extends DTaskError {
   /** The class name, fixed so that bundled copies keep it. */
@@ -18,8 +25,20 @@ export class ClusterError extends DTaskError {
   static readonly code = 'DTASK_CLUSTER';
   /** Which rule was broken. */
   readonly reason: ClusterErrorReason;
-  constructor(reason: ClusterErrorReason, message: string) {
-    super(ClusterError.code, message);
+  constructor(reason: ClusterErrorReason, message: string, options: ClusterErrorOptions = {}) {
+    super(ClusterError.code, message, options);
     this.reason = reason;
   }
+
+  /** True when `error` is a `ClusterError`, from any copy of the package (not any dtask error). */
+  static override isInstance(error: unknown): error is ClusterError {
+    return DTaskError.isInstance(error) && error.code === ClusterError.code;
+  }
 }
+
+registerErrorClass({
+  code: ClusterError.code,
+  fields: ['reason'],
+  rebuild: (message, fields, cause) =>
+    new ClusterError(fields.reason as ClusterErrorReason, message, { cause }),
+});

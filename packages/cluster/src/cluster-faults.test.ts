@@ -1,4 +1,4 @@
-// Worker processes that die (issue 15): SIGKILL mid-graph, a process stopped with SIGSTOP
+// Worker processes that die: SIGKILL mid-graph, a process stopped with SIGSTOP
 // (found by heartbeats), a chaos run with a random worker killed every 500 ms. Needs the
 // built dist.
 import { scope } from '@dtask/core';

@@ -1,4 +1,4 @@
-// Issue 15: `fetchLogs()` holds every process's events on one clock. A worker process records
+// `fetchLogs()` holds every process's events on one clock. A worker process records
 // its own events (here @dtask/lmdb's spills) and its runtime sends them to the scheduler, which
 // shifts them by the process's clock offset: exact on one machine (from the monotonic clock all
 // its processes share), estimated from probes across machines. Worker processes run the

@@ -1,4 +1,4 @@
-// A worker process re-creates the context's other plugins from their specs (issue 15): with
+// A worker process re-creates the context's other plugins from their specs: with
 // @dtask/lmdb, each worker process has its own memory budget and spills into the same store.
 import { Context, scope } from '@dtask/core';
 import { ChunkDb, lmdb } from '@dtask/lmdb';

@@ -1,4 +1,4 @@
-// Connections that do not prove the secret, or break the wire's rules (issue 15): each is
+// Connections that do not prove the secret, or break the wire's rules: each is
 // closed and logged, and a graph running meanwhile finishes with the exact result. A worker
 // started by hand with `dtask-worker` joins over TCP with the secret, and not without it.
 import { spawn as spawnProcess } from 'node:child_process';

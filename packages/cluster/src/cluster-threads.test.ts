@@ -1,4 +1,4 @@
-// Threads inside worker processes (issue 15: `cluster({ workers, threads })`): each worker
+// Threads inside worker processes (`cluster({ workers, threads })`): each worker
 // process runs threads 2 … m+1 beside its main thread, so `scope({ worker, thread })` means
 // what it means in Dagger; results move directly between threads of different processes; a
 // process lost takes all its threads with it and is replaced whole. Needs the built dist.

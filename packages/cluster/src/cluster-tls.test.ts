@@ -1,4 +1,4 @@
-// TLS on TCP links (issue 15: "TLS when certificates are given"): a scheduler started with
+// TLS on TCP links: a scheduler started with
 // cluster({ listen, secret, tls }) accepts `dtask-worker --tls-*` workers over TLS, their peer
 // links use TLS too, and a worker that does not speak TLS is refused. The certificate is made
 // for the test by openssl (skipped, saying why, where openssl is missing).

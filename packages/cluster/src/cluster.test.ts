@@ -1,4 +1,4 @@
-// Real worker processes (issue 15): placement by worker, results moving between workers
+// Real worker processes: placement by worker, results moving between workers
 // directly, nested spawns from a worker, addProcs, closing. Needs the built dist (worker
 // processes run dist/worker-main.js).
 import { ArgumentError, addProcs, rmProcs, scope } from '@dtask/core';

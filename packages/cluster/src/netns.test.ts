@@ -1,4 +1,4 @@
-// Several hosts (issue 15): one worker per Linux network namespace, each joined to this one by
+// Several hosts: one worker per Linux network namespace, each joined to this one by
 // a veth pair, talking over its own address. Cutting one namespace's link mid-run loses that
 // worker (its heartbeats stall) and the graph still gives the exact result. Skips, saying
 // why, where namespaces cannot be made (not root, no iproute2).

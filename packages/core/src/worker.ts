@@ -1,11 +1,9 @@
 // @dtask/core/worker: the runtime that executes tasks in another thread or process over an
-// abstract transport, and the scheduler's side of it. Plugins (threads, cluster) add transports.
+// abstract transport, the scheduler's side of it, the protocol between them and the
+// transports. Plugins (threads, cluster) add transports; the rest of what plugin authors use
+// (logging, GPU threads, worker flags) is in @dtask/core/plugin.
 
 export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
-export { threadExecArgv, workerExecArgv } from './host/worker-exec-argv.js';
-export { logEvent, loggingState, now, recordEvents } from './log/index.js';
-export { glxRenderer } from './processor/glx-renderer.js';
-export { topology } from './processor/topology.js';
 export { Batcher } from './protocol/batcher.js';
 export { inMemoryTransportPair } from './protocol/in-memory-transport.js';
 export { fromPlainOptions, toPlainOptions } from './protocol/plain-options.js';
@@ -19,9 +17,6 @@ export type {
 } from './protocol/protocol.js';
 export { INLINE_RESULT_BYTES } from './protocol/protocol.js';
 export type { Transport } from './protocol/transport.js';
-export { defaultContext } from './registry/default-context.js';
-export { recreatePlugin } from './registry/recreate-plugin.js';
-export { typescriptLoaderMissing } from './registry/typescript-module.js';
 export {
   setupWorkerPlugins,
   type WorkerPlace,
@@ -44,28 +39,3 @@ export {
   moduleRefOf,
   registerModuleFunctions,
 } from './travel/function-ref.js';
-export {
-  checkFunctionTravel,
-  type TravelFailure,
-  type TravelVerdict,
-} from './travel/function-travel.js';
-export {
-  DedicatedThread,
-  type DedicatedThreadOptions,
-} from './worker/dedicated-thread/dedicated-thread.js';
-export type {
-  DedicatedThreadData,
-  RelayedEvent,
-} from './worker/dedicated-thread/dedicated-thread-protocol.js';
-export {
-  DedicatedThreadSlot,
-  type DedicatedThreadSlotOptions,
-  type DedicatedThreadStartOptions,
-} from './worker/dedicated-thread/dedicated-thread-slot.js';
-export { findWorkerEntry } from './worker/dedicated-thread/find-worker-entry.js';
-export {
-  type DedicatedThreadSetup,
-  type DedicatedThreadStart,
-  runDedicatedThread,
-} from './worker/dedicated-thread/run-dedicated-thread.js';
-export { SharedCounters } from './worker/dedicated-thread/shared-counters.js';

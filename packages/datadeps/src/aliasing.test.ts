@@ -152,7 +152,7 @@ describe('aliasing decides the order on worker threads', () => {
     ]);
   });
 
-  it('Deps(chunk, InOut(upperTriangular)) works as on a DTask (issue 22: it threw)', async () => {
+  it('Deps(chunk, InOut(upperTriangular)) works as on a DTask (regression: it threw)', async () => {
     const { ctx, k } = await rig();
     const A = strided(sharedF64(16), [4, 4]);
     const chunk = await toChunk(A);

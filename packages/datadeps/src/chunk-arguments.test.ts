@@ -1,4 +1,4 @@
-// Issue 22 point 6: datadeps with `Chunk` and `DTask` arguments (Dagger's "Chunk Data" tests):
+// Datadeps with `Chunk` and `DTask` arguments (Dagger's "Chunk Data" tests):
 // writes through `InOut(chunk)`, `InOut(task)` and `InOut(view(chunk, …))` are not lost, on
 // ordinary memory as on shared memory. Seed 002's add-to-copy, tree reduction and tiled
 // Cholesky run on chunks and on tasks and equal the sequential program (the plain-array runs

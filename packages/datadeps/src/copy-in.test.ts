@@ -1,4 +1,4 @@
-// Copy-in of views over ordinary buffers (issue 21 point 9): a worker thread gets the elements a
+// Copy-in of views over ordinary buffers: a worker thread gets the elements a
 // task's view covers, not the view's whole buffer, and what it writes comes back into place.
 import { describe, expect, it } from 'vitest';
 import { rig } from './__fixtures__/harness.js';

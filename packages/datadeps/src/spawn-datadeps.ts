@@ -1,4 +1,5 @@
 import { ArgumentError, withTaskQueue } from '@dtask/core';
+import { checkOptions, isOneOf, rule } from '@dtask/core/plugin';
 import { DatadepsRegion } from './datadeps-region.js';
 
 /** Options of `spawnDatadeps`. */
@@ -28,21 +29,18 @@ export async function spawnDatadeps<R>(
   if (typeof fn !== 'function') {
     throw new ArgumentError('spawnDatadeps(fn, options?): fn must be a function');
   }
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError(
-      "spawnDatadeps(fn, options?): options must be { traversal?: 'inorder' }",
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'traversal') {
-      throw new ArgumentError(`spawnDatadeps: unknown option '${key}'. Known options: traversal`);
-    }
-  }
-  if (options.traversal !== undefined && options.traversal !== 'inorder') {
-    throw new ArgumentError(
-      `spawnDatadeps: traversal '${String(options.traversal)}' is not supported; use 'inorder'`,
-    );
-  }
+  checkOptions(options, {
+    known: ['traversal'],
+    notObject: () => "spawnDatadeps(fn, options?): options must be { traversal?: 'inorder' }",
+    unknownKey: (key, known) =>
+      `spawnDatadeps: unknown option '${key}'. Known options: ${known.join(', ')}`,
+    fields: {
+      traversal: rule(
+        isOneOf(['inorder']),
+        (t) => `spawnDatadeps: traversal '${String(t)}' is not supported; use 'inorder'`,
+      ),
+    },
+  });
   const region = new DatadepsRegion();
   let result: R | undefined;
   let failure: { error: unknown } | undefined;

@@ -96,7 +96,7 @@ describe('view(chunkOrTask, ...) → ChunkView in a region', () => {
     expect([...m.data.subarray(0, 4)]).toEqual([100, 100, 100, 100]);
   });
 
-  it('a view of a ChunkView is a ChunkView of the same source (issue 22: it was rejected)', async () => {
+  it('a view of a ChunkView is a ChunkView of the same source (regression: it was rejected)', async () => {
     const { ctx, k } = await rig();
     const m = strided(
       sharedF64(16, (i) => i),

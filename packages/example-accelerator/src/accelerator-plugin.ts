@@ -6,6 +6,7 @@ import {
   type Processor,
   ProcessorTypeScope,
 } from '@dtask/core';
+import { checkOptions, type OptionsShape, unknownOption } from '@dtask/core/plugin';
 import { AccelProc } from './accel-proc.js';
 import { DeviceArray } from './device-array.js';
 
@@ -32,7 +33,12 @@ export interface AcceleratorPlugin extends Plugin {
   stats(): { id: string; inUse: number; peak: number; transfers: number }[];
 }
 
-const KNOWN = ['count', 'memory'];
+const SHAPE: OptionsShape<keyof AcceleratorOptions> = {
+  known: ['count', 'memory'],
+  notObject: (options) =>
+    `accelerator(options): options must be an object such as { count: 1 }; got ${describeValue(options)}`,
+  unknownKey: unknownOption('accelerator(options)'),
+};
 
 /**
  * The example processor plugin (docs/processor-guide.md walks through it). In `setup` it
@@ -45,18 +51,7 @@ const KNOWN = ['count', 'memory'];
  * @throws ArgumentError for an unknown option or a bad value.
  */
 export function accelerator(options: AcceleratorOptions = {}): AcceleratorPlugin {
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError(
-      `accelerator(options): options must be an object such as { count: 1 }; got ${describeValue(options)}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.includes(key)) {
-      throw new ArgumentError(
-        `accelerator(options): unknown option '${key}'; known: ${KNOWN.join(', ')}`,
-      );
-    }
-  }
+  checkOptions(options, SHAPE);
   const count = options.count ?? 1;
   const memory = options.memory ?? 64 * 1024 * 1024;
   if (!Number.isInteger(count) || count < 1) {

@@ -1,4 +1,4 @@
-import { SharedCounters } from '@dtask/core/worker';
+import { SharedCounters } from '@dtask/core/plugin';
 
 /** What `tfjs().stats()` reports: device memory in use and conversions, as the worker counted. */
 export interface TfjsStats {

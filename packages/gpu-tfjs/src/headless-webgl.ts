@@ -1,4 +1,4 @@
-import { glxRenderer } from '@dtask/core/worker';
+import { glxRenderer } from '@dtask/core/plugin';
 import type { Tf } from './select-backend.js';
 
 /** The parts of `@tensorflow/tfjs` (re-exported from its webgl backend) used here. */

@@ -6,7 +6,15 @@ import {
   type Plugin,
   ProcessorTypeScope,
 } from '@dtask/core';
-import { DedicatedThreadSlot, findWorkerEntry } from '@dtask/core/worker';
+import {
+  checkOptions,
+  DedicatedThreadSlot,
+  findWorkerEntry,
+  isOneOf,
+  type OptionsShape,
+  rule,
+  unknownOption,
+} from '@dtask/core/plugin';
 import { DeviceStats, type TfjsStats } from './device-stats.js';
 import { placementOf } from './markers.js';
 import type { BackendReport, TfjsThreadData } from './protocol.js';
@@ -45,33 +53,28 @@ export interface TfjsPlugin extends Plugin {
   stats(): TfjsStats;
 }
 
-const KNOWN = new Set(['backend', 'memoryLimit']);
+const SHAPE: OptionsShape<keyof TfjsOptions> = {
+  known: ['backend', 'memoryLimit'],
+  notObject: (options) =>
+    `tfjs(options): options must be an object such as { backend: 'wasm' }; got ${describeValue(options)}`,
+  unknownKey: unknownOption('tfjs(options)'),
+  fields: {
+    backend: rule(
+      isOneOf(TFJS_BACKENDS),
+      (backend) =>
+        `tfjs({ backend }): unknown backend ${describeValue(backend)}; use one of ${TFJS_BACKENDS.join(', ')} or leave it out to pick the best`,
+    ),
+    memoryLimit: rule(
+      (limit) => typeof limit === 'number' && limit > 0,
+      (limit) =>
+        `tfjs({ memoryLimit }): must be a positive number of bytes; got ${describeValue(limit)}`,
+    ),
+  },
+};
 
 function validate(options: TfjsOptions): { memoryLimit: number } {
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError(
-      `tfjs(options): options must be an object such as { backend: 'wasm' }; got ${describeValue(options)}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) {
-      throw new ArgumentError(
-        `tfjs(options): unknown option '${key}'; known: ${[...KNOWN].join(', ')}`,
-      );
-    }
-  }
-  const { backend, memoryLimit = Number.POSITIVE_INFINITY } = options;
-  if (backend !== undefined && !(TFJS_BACKENDS as readonly string[]).includes(backend)) {
-    throw new ArgumentError(
-      `tfjs({ backend }): unknown backend ${describeValue(backend)}; use one of ${TFJS_BACKENDS.join(', ')} or leave it out to pick the best`,
-    );
-  }
-  if (!(typeof memoryLimit === 'number' && memoryLimit > 0)) {
-    throw new ArgumentError(
-      `tfjs({ memoryLimit }): must be a positive number of bytes; got ${describeValue(memoryLimit)}`,
-    );
-  }
-  return { memoryLimit };
+  checkOptions(options, SHAPE);
+  return { memoryLimit: options.memoryLimit ?? Number.POSITIVE_INFINITY };
 }
 
 /** The scope a `gpu`/`tfjs` key names: device `i` of the process, or every TfjsProc for 'any'. */

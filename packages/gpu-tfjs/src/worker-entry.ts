@@ -2,7 +2,7 @@
 // backend, installs the tensor move rules, the tensor store and core's value adapter; core's
 // `runDedicatedThread` starts its worker runtime on the channel the main thread handed over.
 import * as dtask from '@dtask/core';
-import { logEvent, now, runDedicatedThread } from '@dtask/core/worker';
+import { logEvent, now, runDedicatedThread } from '@dtask/core/plugin';
 import type { Tensor } from '@tensorflow/tfjs';
 import { DeviceStats } from './device-stats.js';
 import type { BackendReport, TfjsThreadData } from './protocol.js';

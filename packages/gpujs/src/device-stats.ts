@@ -1,4 +1,4 @@
-import { SharedCounters } from '@dtask/core/worker';
+import { SharedCounters } from '@dtask/core/plugin';
 
 /** What `gpujs().stats()` reports, as the processor's worker thread counted. */
 export interface GpujsStats {

@@ -7,7 +7,15 @@ import {
   ProcessorTypeScope,
   UnsupportedError,
 } from '@dtask/core';
-import { DedicatedThreadSlot, findWorkerEntry } from '@dtask/core/worker';
+import {
+  checkOptions,
+  DedicatedThreadSlot,
+  findWorkerEntry,
+  isOneOf,
+  type OptionsShape,
+  rule,
+  unknownOption,
+} from '@dtask/core/plugin';
 import { DeviceStats, type GpujsStats } from './device-stats.js';
 import { GpujsProc } from './gpujs-proc.js';
 import { isGpujsTask } from './markers.js';
@@ -44,27 +52,22 @@ export interface GpujsPlugin extends Plugin {
   stats(): GpujsStats;
 }
 
-const KNOWN = new Set(['mode']);
+const SHAPE: OptionsShape<keyof GpujsOptions> = {
+  known: ['mode'],
+  notObject: (options) =>
+    `gpujs(options): options must be an object such as { mode: 'cpu' }; got ${describeValue(options)}`,
+  unknownKey: unknownOption('gpujs(options)'),
+  fields: {
+    mode: rule(
+      isOneOf(GPUJS_MODES),
+      (mode) =>
+        `gpujs({ mode }): unknown mode ${describeValue(mode)}; use one of ${GPUJS_MODES.join(', ')} or leave it out to pick the best that starts`,
+    ),
+  },
+};
 
 function validate(options: GpujsOptions): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError(
-      `gpujs(options): options must be an object such as { mode: 'cpu' }; got ${describeValue(options)}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) {
-      throw new ArgumentError(
-        `gpujs(options): unknown option '${key}'; known: ${[...KNOWN].join(', ')}`,
-      );
-    }
-  }
-  const { mode } = options;
-  if (mode !== undefined && !(GPUJS_MODES as readonly string[]).includes(mode)) {
-    throw new ArgumentError(
-      `gpujs({ mode }): unknown mode ${describeValue(mode)}; use one of ${GPUJS_MODES.join(', ')} or leave it out to pick the best that starts`,
-    );
-  }
+  checkOptions(options, SHAPE);
 }
 
 /** The scope the `gpujs` key names: processor `i` of the process, or every GpujsProc for 'any'. */

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { UnsupportedError } from '@dtask/core';
-import { glxRenderer } from '@dtask/core/worker';
+import { glxRenderer } from '@dtask/core/plugin';
 import { EMULATED_DEVICE, type GpujsMode, type GpujsRunMode, type ModeReport } from './modes.js';
 
 /** The parts of gpu.js this package uses (it ships no types that load without its `gl`). */

@@ -3,7 +3,7 @@
 // the kernel runtime as the global `gpujs`; core's `runDedicatedThread` starts its worker
 // runtime on the channel the main thread handed over.
 import * as dtask from '@dtask/core';
-import { runDedicatedThread } from '@dtask/core/worker';
+import { runDedicatedThread } from '@dtask/core/plugin';
 import { DeviceStats } from './device-stats.js';
 import { GpujsProc } from './gpujs-proc.js';
 import { KernelRuntime } from './kernel-runtime.js';

@@ -1,4 +1,5 @@
 import { ArgumentError, describeValue } from '@dtask/core';
+import { checkOptions, type OptionsShape } from '@dtask/core/plugin';
 
 /** Which chunks leave memory first when a process passes its memory limit. */
 export type SpillPolicy = 'lru' | 'mru';
@@ -41,7 +42,14 @@ export interface ResolvedLmdbOptions {
   sharedCounters: SharedArrayBuffer | undefined;
 }
 
-const KNOWN = ['path', 'memoryLimit', 'diskLimit', 'policy', 'durable', 'sharedCounters'];
+const SHAPE: OptionsShape<keyof LmdbOptions> = {
+  known: ['path', 'memoryLimit', 'diskLimit', 'policy', 'durable', 'sharedCounters'],
+  notObject: () =>
+    'lmdb(options): options must be an object such as { memoryLimit: 512 * 2 ** 20 }',
+  // The message lists the options users pass (not sharedCounters).
+  unknownKey: (key) =>
+    `lmdb(options): unknown option '${key}'; the options are path, memoryLimit, diskLimit, policy, durable`,
+};
 
 function positiveBytes(value: unknown, name: string, required: boolean): number | undefined {
   if (value === undefined && !required) return undefined;
@@ -59,18 +67,7 @@ function positiveBytes(value: unknown, name: string, required: boolean): number 
  * unknown policies are `ArgumentError`s naming the option and what to pass instead.
  */
 export function validateLmdbOptions(options: LmdbOptions): ResolvedLmdbOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError(
-      'lmdb(options): options must be an object such as { memoryLimit: 512 * 2 ** 20 }',
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.includes(key)) {
-      throw new ArgumentError(
-        `lmdb(options): unknown option '${key}'; the options are path, memoryLimit, diskLimit, policy, durable`,
-      );
-    }
-  }
+  checkOptions(options, SHAPE);
   const { path, policy = 'lru', durable = false, sharedCounters } = options;
   if (path !== undefined && (typeof path !== 'string' || path === '')) {
     throw new ArgumentError(

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from '@dtask/core';
-import { logEvent } from '@dtask/core/worker';
+import { logEvent } from '@dtask/core/plugin';
 import { Checkpoints } from './checkpoints.js';
 import { ChunkDb } from './chunk-db.js';
 import { LmdbDevice } from './lmdb-device.js';

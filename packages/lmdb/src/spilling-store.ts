@@ -1,6 +1,6 @@
 import { type LogEvent, StorageError, sizeOf } from '@dtask/core';
+import { logEvent, loggingState, now } from '@dtask/core/plugin';
 import type { LocalStore } from '@dtask/core/worker';
-import { logEvent, loggingState, now } from '@dtask/core/worker';
 import { ABSENT, type ChunkDb, storageErrorOf } from './chunk-db.js';
 import { encode } from './codec.js';
 import type { SpillPolicy } from './lmdb-options.js';

@@ -8,7 +8,7 @@ import {
   type SpawnArgs,
   type TaskOptions,
 } from '@dtask/core';
-import { defaultContext } from '@dtask/core/worker';
+import { checkOptions, defaultContext, type OptionsShape } from '@dtask/core/plugin';
 import { ShardPieces } from './shard-pieces.js';
 import { checkPlaces, type ShardPlaces } from './shard-places.js';
 
@@ -18,7 +18,12 @@ export interface ShardOptions extends ShardPlaces {
   context?: Context;
 }
 
-const OPTION_KEYS = ['procs', 'workers', 'perThread', 'context'];
+const SHAPE: OptionsShape<keyof ShardOptions> = {
+  known: ['procs', 'workers', 'perThread', 'context'],
+  notObject: () => 'shard(f, options): options must be { procs?, workers?, perThread?, context? }',
+  unknownKey: (key) =>
+    `shard(f, options): unknown option '${key}'; pass { procs?, workers?, perThread?, context? }`,
+};
 
 /**
  * Dagger's `Shard`: a `Chunk` of one piece of state per worker, thread or processor, each
@@ -113,18 +118,7 @@ export function shard<T>(f: () => T, options: ShardOptions = {}): Shard<Awaited<
       'shard(f, options): f must be a function that makes one piece, e.g. shard(() => ({ total: 0 }))',
     );
   }
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError(
-      'shard(f, options): options must be { procs?, workers?, perThread?, context? }',
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key)) {
-      throw new ArgumentError(
-        `shard(f, options): unknown option '${key}'; pass { procs?, workers?, perThread?, context? }`,
-      );
-    }
-  }
+  checkOptions(options, SHAPE);
   const { context, ...places } = options;
   if (context !== undefined && typeof (context as Partial<Context>)?.spawn !== 'function') {
     throw new ArgumentError('shard(f, { context }): context must be a Context (new Context(...))');

@@ -1,5 +1,5 @@
 import type { PluginHost } from '@dtask/core';
-import { logEvent, loggingState, now } from '@dtask/core/worker';
+import { logEvent, loggingState, now } from '@dtask/core/plugin';
 import type { ThreadWorker } from './thread-worker.js';
 
 /** What the threads plugin lends its pool: its threads, and starting and ending one. */

@@ -1,11 +1,7 @@
 import { MessageChannel, type ResourceLimits, Worker } from 'node:worker_threads';
 import { type PluginSpec, ThreadProc, UnsupportedError, WorkerLostError } from '@dtask/core';
-import {
-  portTransport,
-  type Transport,
-  threadExecArgv,
-  WorkerConnection,
-} from '@dtask/core/worker';
+import { threadExecArgv } from '@dtask/core/plugin';
+import { portTransport, type Transport, WorkerConnection } from '@dtask/core/worker';
 import type { AdminReply, AdminRequest, PeerPort, ThreadWorkerData } from './protocol.js';
 import { workerEntryUrl } from './worker-entry-url.js';
 

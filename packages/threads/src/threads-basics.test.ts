@@ -1,4 +1,4 @@
-// Real worker threads (issue "@dtask/threads"): where tasks run, which functions travel,
+// Real worker threads: where tasks run, which functions travel,
 // everywhere() modules, data placement, nested tasks. Worker threads load the built dist of
 // @dtask/threads and @dtask/core (build first).
 import * as core from '@dtask/core';
@@ -109,7 +109,7 @@ describe('threads: everywhere', () => {
     expect(await ctx.spawn(onThread(3), fns.cjsWhere)).toBe('thread:1:3');
   });
 
-  it('the threads of a Context made after everywhere() load the module (issue 22)', async () => {
+  it('the threads of a Context made after everywhere() load the module', async () => {
     const { ctx } = await rig();
     await everywhere(CJS_URL, ctx);
     const cjs = (await import('./__fixtures__/tasks.cjs')) as any;

@@ -1,5 +1,5 @@
-// schHandle() inside tasks on worker threads (issue "@dtask/threads": "From inside a task on a
-// worker: spawn, await of other tasks, withOptions, taskProcessor(), schHandle() all work").
+// schHandle() inside tasks on worker threads: from inside a task on a worker, spawn, await of
+// other tasks, withOptions, taskProcessor() and schHandle() all work.
 import { CancelledError, DTaskFailedError, scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { failureOf, rig, sharedInts } from './__fixtures__/harness.js';

@@ -1,4 +1,4 @@
-// Issue 21 point 7: a task that never settles on a worker thread does not keep node alive after
+// A task that never settles on a worker thread does not keep node alive after
 // the script ends, the same as on the main thread; a program awaiting a long thread task (a
 // timer, a CPU loop, a nested task) still waits for it. Real `node` child processes on the
 // built packages.

@@ -1,4 +1,4 @@
-// Real worker threads (issue "@dtask/threads"): cancellation, threads that die (process.exit,
+// Real worker threads: cancellation, threads that die (process.exit,
 // uncaught errors, out of memory, terminate from outside), the 3-kill limit, recomputation of
 // lost results from lineage, and a chaos run. Needs the built dist (worker threads load it).
 import { CancelledError, DTaskFailedError, scope, WorkerLostError } from '@dtask/core';

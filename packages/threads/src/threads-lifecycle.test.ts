@@ -1,4 +1,4 @@
-// Real worker threads (issue "@dtask/threads"): idle threads do not keep node alive, close()
+// Real worker threads: idle threads do not keep node alive, close()
 // ends them, and a context's threads come and go with it. Needs the built dist.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';

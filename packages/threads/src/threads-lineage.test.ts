@@ -1,4 +1,4 @@
-// Lineage that does not grow forever (issue 14 point 6), on real worker threads: a long
+// Lineage that does not grow forever, on real worker threads: a long
 // pipeline whose results stay on the threads keeps a bounded number of tasks alive for
 // recomputation, whatever its length, and a thread killed near the end still gives the exact
 // result. Needs the built dist (worker threads load it).

@@ -1,4 +1,4 @@
-// Issue 21 point 4: a task function kept on the main thread (it closes over a local variable)
+// A task function kept on the main thread (it closes over a local variable)
 // while worker threads exist is reported once per context, naming the variables and the two
 // fixes; `localClosures: 'error'` makes it an error.
 import { Context, TaskFunctionError } from '@dtask/core';

@@ -1,4 +1,4 @@
-// Issue 22 point 2: a `meta: true` task on a worker thread receives its `Chunk` and `DTask`
+// A `meta: true` task on a worker thread receives its `Chunk` and `DTask`
 // arguments as `Chunk` handles (Dagger's `meta`), as it does on the main thread, and can fetch
 // their data through them.
 import * as core from '@dtask/core';

@@ -1,4 +1,4 @@
-// Issue 22 point 5: a `mutable` on worker threads. Its tasks run where it lives and see each
+// A `mutable` on worker threads. Its tasks run where it lives and see each
 // other's writes (a small state is not copied inline to the next task), `{ worker: 1 }` can be
 // taken by default-scoped tasks once threads exist, and its scope does not drift after first use.
 import * as core from '@dtask/core';

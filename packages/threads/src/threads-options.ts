@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
 import { ArgumentError, describeValue } from '@dtask/core';
+import { checkOptions, type OptionsShape, unknownOption } from '@dtask/core/plugin';
 
 /** Options of `threads()`. */
 export interface ThreadsOptions {
@@ -59,31 +60,25 @@ export const IDLE_TIMEOUT_MS = 1000;
 /** The longest delay `setTimeout` takes (longer ones fire at once). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-const KNOWN = new Set([
-  'count',
-  'min',
-  'max',
-  'idleTimeoutMs',
-  'resourceLimits',
-  'execArgv',
-  'cancelGraceMs',
-  'queueAhead',
-]);
+const SHAPE: OptionsShape<keyof ThreadsOptions> = {
+  known: [
+    'count',
+    'min',
+    'max',
+    'idleTimeoutMs',
+    'resourceLimits',
+    'execArgv',
+    'cancelGraceMs',
+    'queueAhead',
+  ],
+  notObject: (options) =>
+    `threads(options): options must be an object such as { count: 2 }; got ${describeValue(options)}`,
+  unknownKey: unknownOption('threads(options)'),
+};
 
 /** Checks `threads()`' options; throws `ArgumentError` saying what to write instead. */
 export function validateThreadsOptions(options: ThreadsOptions): ValidThreadsOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError(
-      `threads(options): options must be an object such as { count: 2 }; got ${describeValue(options)}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) {
-      throw new ArgumentError(
-        `threads(options): unknown option '${key}'; known: ${[...KNOWN].join(', ')}`,
-      );
-    }
-  }
+  checkOptions(options, SHAPE);
   const { min, max, idleTimeoutMs } = poolSize(options);
   const cancelGraceMs = options.cancelGraceMs ?? 1000;
   if (!(typeof cancelGraceMs === 'number' && cancelGraceMs >= 0)) {

@@ -1,4 +1,4 @@
-// Issue 21 point 2: a second configure() replaces the default context and carries the modules
+// A second configure() replaces the default context and carries the modules
 // loaded with everywhere() over: its threads load them, so module functions still travel by
 // reference instead of failing with "not loaded here".
 import { configure, everywhere, scope, shutdown, spawn } from '@dtask/core';

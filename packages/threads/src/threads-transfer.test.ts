@@ -1,5 +1,5 @@
-// Results that move to the caller for good are transferred, not copied (issue "@dtask/threads":
-// "ArrayBuffers are transferred where the sender no longer needs them").
+// Results that move to the caller for good are transferred, not copied:
+// ArrayBuffers are transferred where the sender no longer needs them.
 import { scope } from '@dtask/core';
 import { RemoteResult } from '@dtask/core/worker';
 import { describe, expect, it } from 'vitest';

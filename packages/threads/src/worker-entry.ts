@@ -54,7 +54,7 @@ async function start(): Promise<void> {
     modules,
     setProcessWorker: false,
     store,
-    // Tasks that wait on nothing but promises must not keep node alive (issue 21 point 7).
+    // Tasks that wait on nothing but promises must not keep node alive.
     watchStalls: true,
   });
   started = runtime;

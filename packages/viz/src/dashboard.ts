@@ -1,6 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ArgumentError, type Context, enableLogging, fetchLogs, type Plugin } from '@dtask/core';
+import { checkOptions } from '@dtask/core/plugin';
 import { allowedHosts, isAllowedHost } from './host-check.js';
 import { panelsHtml } from './live-panels.js';
 import { checkInterval } from './progress.js';
@@ -168,17 +169,12 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
 }
 
 function checkDashboardOptions(options: DashboardOptions): Required<DashboardOptions> {
-  if (options === null || typeof options !== 'object') {
-    throw new ArgumentError(`dashboard: options must be an object, got ${describe(options)}`);
-  }
-  const known = ['port', 'host', 'interval', 'onListening', 'title'];
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw new ArgumentError(
-        `dashboard: unknown option '${key}'; the options are ${known.join(', ')}`,
-      );
-    }
-  }
+  checkOptions(options, {
+    known: ['port', 'host', 'interval', 'onListening', 'title'],
+    notObject: (o) => `dashboard: options must be an object, got ${describe(o)}`,
+    unknownKey: (key, known) =>
+      `dashboard: unknown option '${key}'; the options are ${known.join(', ')}`,
+  });
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ArgumentError(

@@ -1,5 +1,5 @@
 import { ArgumentError } from '@dtask/core';
-import { logEvent, loggingState, now } from '@dtask/core/worker';
+import { logEvent, loggingState, now } from '@dtask/core/plugin';
 import { describe } from './write-report.js';
 
 /**

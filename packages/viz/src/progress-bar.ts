@@ -1,4 +1,5 @@
 import { ArgumentError, type Context, type DTask } from '@dtask/core';
+import { checkOptions } from '@dtask/core/plugin';
 import { checkInterval, checkTasksOrContext, type Progress, progress } from './progress.js';
 import { describe } from './write-report.js';
 
@@ -88,16 +89,12 @@ function rate(perSecond: number): string {
 }
 
 function checkBarOptions(options: ProgressBarOptions): Required<ProgressBarOptions> {
-  if (options === null || typeof options !== 'object') {
-    throw new ArgumentError(`progressBar: options must be an object, got ${describe(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'stream' && key !== 'width' && key !== 'lineInterval') {
-      throw new ArgumentError(
-        `progressBar: unknown option '${key}'; the options are stream, width and lineInterval`,
-      );
-    }
-  }
+  checkOptions(options, {
+    known: ['stream', 'width', 'lineInterval'],
+    notObject: (o) => `progressBar: options must be an object, got ${describe(o)}`,
+    unknownKey: (key) =>
+      `progressBar: unknown option '${key}'; the options are stream, width and lineInterval`,
+  });
   const stream = options.stream ?? process.stderr;
   if (stream === null || typeof stream !== 'object' || typeof stream.write !== 'function') {
     throw new ArgumentError(

@@ -1,4 +1,5 @@
 import { ArgumentError, Context, type DTask, isDTask } from '@dtask/core';
+import { checkOptions } from '@dtask/core/plugin';
 import { type TaskCounts, TaskFollower } from './task-follower.js';
 import { describe } from './write-report.js';
 
@@ -151,16 +152,12 @@ function checkProgressOptions(options: ProgressOptions): {
   onProgress?: (p: Progress) => void;
   interval: number;
 } {
-  if (options === null || typeof options !== 'object') {
-    throw new ArgumentError(`progress: options must be an object, got ${describe(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'onProgress' && key !== 'interval') {
-      throw new ArgumentError(
-        `progress: unknown option '${key}'; the options are onProgress and interval`,
-      );
-    }
-  }
+  checkOptions(options, {
+    known: ['onProgress', 'interval'],
+    notObject: (o) => `progress: options must be an object, got ${describe(o)}`,
+    unknownKey: (key) =>
+      `progress: unknown option '${key}'; the options are onProgress and interval`,
+  });
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
     throw new ArgumentError(
       `progress: options.onProgress must be a function, got ${describe(options.onProgress)}`,

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { ArgumentError, type LogEvent } from '@dtask/core';
+import { checkOptions } from '@dtask/core/plugin';
 import { type ReportData, summarise } from './report-data.js';
 import { reportHtml } from './report-page.js';
 
@@ -58,13 +59,11 @@ export function checkLogs(caller: string, logs: unknown): asserts logs is LogEve
 }
 
 function checkTitle(options: WriteReportOptions): string {
-  if (options === null || typeof options !== 'object') {
-    throw new ArgumentError(`writeReport: options must be an object, got ${describe(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'title')
-      throw new ArgumentError(`writeReport: unknown option '${key}'; the only option is title`);
-  }
+  checkOptions(options, {
+    known: ['title'],
+    notObject: (o) => `writeReport: options must be an object, got ${describe(o)}`,
+    unknownKey: (key) => `writeReport: unknown option '${key}'; the only option is title`,
+  });
   if (options.title === undefined) return 'dtask run';
   if (typeof options.title !== 'string') {
     throw new ArgumentError(

@@ -1,4 +1,4 @@
-// The Kubernetes launcher (issue 15): the Job it applies, its checks, and a real run where
+// The Kubernetes launcher: the Job it applies, its checks, and a real run where
 // kubectl and a cluster it can reach exist (this machine has neither: that part says why and
 // skips; it never fakes kubectl).
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
-// Workers launched with the real `srun` into a one-node Slurm cluster started by the test
-// (issue 15): they join, run tasks, and end when the job is cancelled. Skips, saying why,
+// Workers launched with the real `srun` into a one-node Slurm cluster started by the test:
+// they join, run tasks, and end when the job is cancelled. Skips, saying why,
 // where Slurm is not installed or we are not root (npm test installs it as root).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

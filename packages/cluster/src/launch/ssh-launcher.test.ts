@@ -1,4 +1,4 @@
-// Workers launched through the real `ssh` into Debian's `sshd` on a loopback port (issue 15):
+// Workers launched through the real `ssh` into Debian's `sshd` on a loopback port:
 // they join the scheduler with the secret and run tasks. Skips, saying why, where sshd is not
 // installed (npm test installs it as root).
 import { existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 import { ArgumentError, describeValue } from '@dtask/core';
-import { workerExecArgv } from '@dtask/core/worker';
+import { checkOptions, type OptionsShape, unknownOption, workerExecArgv } from '@dtask/core/plugin';
 import { type Address, isLoopback, parseAddress } from '../wire/address.js';
 import { type TlsConfig, tlsConfig } from '../wire/tls-config.js';
 
@@ -59,19 +59,24 @@ export interface ClusterSettings {
   execArgv: string[];
 }
 
-const KNOWN = [
-  'workers',
-  'threads',
-  'listen',
-  'secret',
-  'tls',
-  'allowRemote',
-  'heartbeatMs',
-  'heartbeatTimeoutMs',
-  'maxFrameBytes',
-  'startTimeoutMs',
-  'execArgv',
-];
+const SHAPE: OptionsShape<keyof ClusterOptions> = {
+  known: [
+    'workers',
+    'threads',
+    'listen',
+    'secret',
+    'tls',
+    'allowRemote',
+    'heartbeatMs',
+    'heartbeatTimeoutMs',
+    'maxFrameBytes',
+    'startTimeoutMs',
+    'execArgv',
+  ],
+  notObject: (options) =>
+    `cluster(options): options must be an object such as { workers: 2 }; got ${describeValue(options)}`,
+  unknownKey: unknownOption('cluster(options)'),
+};
 
 function positive(options: ClusterOptions, key: keyof ClusterOptions, fallback: number): number {
   const value = options[key] ?? fallback;
@@ -89,18 +94,7 @@ function positive(options: ClusterOptions, key: keyof ClusterOptions, fallback: 
  * non-loopback `listen` without `allowRemote`.
  */
 export function clusterSettings(options: ClusterOptions): ClusterSettings {
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError(
-      `cluster(options): options must be an object such as { workers: 2 }; got ${describeValue(options)}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.includes(key)) {
-      throw new ArgumentError(
-        `cluster(options): unknown option '${key}'; known: ${KNOWN.join(', ')}`,
-      );
-    }
-  }
+  checkOptions(options, SHAPE);
   const listen =
     options.listen === undefined ? undefined : parseAddress(options.listen, 'cluster({ listen })');
   const workers = options.workers ?? (listen ? 0 : 2);

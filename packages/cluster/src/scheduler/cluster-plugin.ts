@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Plugin, PluginHost } from '@dtask/core';
-import { topology, type WorkerConnection, workerPluginSpecs } from '@dtask/core/worker';
+import { topology } from '@dtask/core/plugin';
+import { type WorkerConnection, workerPluginSpecs } from '@dtask/core/worker';
 import type { ClusterError } from '../cluster-error.js';
 import type { AdminToWorker } from '../wire/admin.js';
 import type { Hello } from '../wire/handshake.js';

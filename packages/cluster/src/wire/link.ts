@@ -219,8 +219,8 @@ export class Link {
     } catch (error) {
       this.violate(
         ClusterError.isInstance(error)
-          ? (error as ClusterError)
-          : new ClusterError('frame', `Malformed frame: ${error}`),
+          ? error
+          : new ClusterError('frame', `Malformed frame: ${error}`, { cause: error }),
       );
     }
   }
@@ -258,7 +258,7 @@ export class Link {
         value = kind === FrameKind.message ? decodeMessage(body) : deserialize(body);
       } catch (error) {
         if (ClusterError.isInstance(error)) throw error;
-        throw new ClusterError('frame', `Malformed frame body: ${error}`);
+        throw new ClusterError('frame', `Malformed frame body: ${error}`, { cause: error });
       }
       if (kind === FrameKind.admin) {
         if (this.adminHandler !== undefined) this.adminHandler(value);

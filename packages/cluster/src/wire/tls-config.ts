@@ -1,4 +1,5 @@
 import { ArgumentError, describeValue } from '@dtask/core';
+import { checkOptions } from '@dtask/core/plugin';
 
 /**
  * TLS for links over TCP: this side's certificate and key (PEM), and the certificate authority
@@ -20,17 +21,13 @@ const PEM = /-----BEGIN [A-Z0-9 ]+-----/;
  * @throws ArgumentError naming the field that is missing or not PEM.
  */
 export function tlsConfig(value: unknown, what: string): TlsConfig {
-  if (typeof value !== 'object' || value === null) {
-    throw new ArgumentError(
-      `${what}: must be { cert, key, ca? } with PEM text (e.g. readFileSync('cert.pem')); got ${describeValue(value)}`,
-    );
-  }
+  checkOptions(value, {
+    known: ['cert', 'key', 'ca'],
+    notObject: (v) =>
+      `${what}: must be { cert, key, ca? } with PEM text (e.g. readFileSync('cert.pem')); got ${describeValue(v)}`,
+    unknownKey: (key, known) => `${what}: unknown field '${key}'; known: ${known.join(', ')}`,
+  });
   const v = value as Record<string, unknown>;
-  for (const key of Object.keys(v)) {
-    if (!['cert', 'key', 'ca'].includes(key)) {
-      throw new ArgumentError(`${what}: unknown field '${key}'; known: cert, key, ca`);
-    }
-  }
   const pem = (field: string, required: boolean): string | undefined => {
     const x = v[field];
     if (x === undefined && !required) return undefined;

@@ -1,6 +1,7 @@
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { StorageError } from '../errors/storage-error.js';
+import { checkOptions } from '../options/index.js';
 import {
   type StorageDevice,
   type StoragePutOptions,
@@ -39,18 +40,12 @@ export class RamDevice implements StorageDevice {
 
   /** Throws `ArgumentError` for an unknown option or a capacity that is not a positive finite number. */
   constructor(options: RamDeviceOptions = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new ArgumentError(
-        `RamDevice options must be an object (got ${describeValue(options)})`,
-      );
-    }
-    for (const name of Object.keys(options)) {
-      if (!OPTION_NAMES.includes(name)) {
-        throw new ArgumentError(
-          `RamDevice has no option '${name}'; the options are: ${OPTION_NAMES.join(', ')}`,
-        );
-      }
-    }
+    checkOptions(options, {
+      known: OPTION_NAMES,
+      notObject: (o) => `RamDevice options must be an object (got ${describeValue(o)})`,
+      unknownKey: (name, known) =>
+        `RamDevice has no option '${name}'; the options are: ${known.join(', ')}`,
+    });
     const { capacity } = options;
     if (
       capacity !== undefined &&

@@ -1,5 +1,10 @@
 import { DTaskError } from './dtask-error.js';
 import {
+  addErrorClass,
+  type ErrorClassRegistration,
+  registeredErrorClass,
+} from './error-classes.js';
+import {
   ArgumentError,
   CancelledError,
   ConcurrencyViolationError,
@@ -28,6 +33,8 @@ export interface SerializedError {
   device?: string | undefined;
   /** A `StorageError`'s key. */
   key?: string | undefined;
+  /** The own fields a plugin's registered error class sends along (`registerErrorClass`). */
+  fields?: Record<string, unknown> | undefined;
 }
 
 type Rebuild = (message: string, data: SerializedError, cause: unknown) => Error;
@@ -59,6 +66,28 @@ const byCode = new Map<string, Rebuild>([
       }),
   ],
 ]);
+
+/** A plugin's error class, if it registered its code. */
+function plugin(code: string): Rebuild | undefined {
+  const registered = registeredErrorClass(code);
+  return (
+    registered && ((message, data, cause) => registered.rebuild(message, data.fields ?? {}, cause))
+  );
+}
+
+/**
+ * Lets a plugin's error class survive the wire: `deserializeError` rebuilds an error whose
+ * `code` is `registration.code` with its `rebuild`, as an instance of the plugin's class with
+ * its `fields`, instead of a plain `Error`. Call it where the class is defined, so that the
+ * scheduler and every worker that loads the plugin know it. Registering a code again replaces
+ * the entry; core's own codes (and `DTASK_STORAGE_*`, rebuilt as `StorageError`) are kept.
+ *
+ * @throws ArgumentError (`DTASK_ARGUMENT`) for a registration without a non-empty string `code`
+ * or a `rebuild` function, `fields` that are not names, or one of core's own codes.
+ */
+export function registerErrorClass(registration: ErrorClassRegistration): void {
+  addErrorClass(registration, (code) => byCode.has(code) || code.startsWith('DTASK_STORAGE'));
+}
 
 /** Any `DTASK_STORAGE_*` code, the plugins' own included. */
 const storage: Rebuild = (message, data, cause) =>
@@ -96,6 +125,15 @@ export function serializeError(error: unknown, depth = 0): SerializedError {
     if (error.device !== undefined) out.device = error.device;
     if (error.key !== undefined) out.key = error.key;
   }
+  const registered = typeof e.code === 'string' ? registeredErrorClass(e.code) : undefined;
+  if (registered?.fields !== undefined) {
+    const fields: Record<string, unknown> = {};
+    for (const name of registered.fields) {
+      const value = (error as unknown as Record<string, unknown>)[name];
+      if (value !== undefined) fields[name] = safeValue(value);
+    }
+    out.fields = fields;
+  }
   if (e.cause !== undefined && depth < 8) out.cause = serializeError(e.cause, depth + 1);
   return out;
 }
@@ -121,7 +159,9 @@ export function deserializeError(data: SerializedError): unknown {
   const rebuild =
     data.code === undefined
       ? undefined
-      : (byCode.get(data.code) ?? (data.code.startsWith('DTASK_STORAGE') ? storage : undefined));
+      : (byCode.get(data.code) ??
+        plugin(data.code) ??
+        (data.code.startsWith('DTASK_STORAGE') ? storage : undefined));
   let error: Error;
   if (rebuild) {
     error = rebuild(data.message, data, cause);

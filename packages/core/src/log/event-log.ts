@@ -1,5 +1,6 @@
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
+import { checkOptions } from '../options/index.js';
 import type { LogEvent } from './log-event.js';
 
 /** Options of `enableLogging`. */
@@ -245,16 +246,13 @@ function validateFetchOptions(options: FetchLogsOptions): boolean {
 }
 
 function checkOptionsObject(caller: string, options: unknown, known: readonly string[]): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new ArgumentError(`${caller}: options must be an object, got ${describe(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw new ArgumentError(
-        `${caller}: unknown option ${JSON.stringify(key)}; known options: ${known.join(', ')}`,
-      );
-    }
-  }
+  checkOptions(options, {
+    known,
+    noArrays: true,
+    notObject: (o) => `${caller}: options must be an object, got ${describe(o)}`,
+    unknownKey: (key) =>
+      `${caller}: unknown option ${JSON.stringify(key)}; known options: ${known.join(', ')}`,
+  });
 }
 
 const describe = describeValue;

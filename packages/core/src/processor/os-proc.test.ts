@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 describe('OSProc.isCompatible', () => {
-  it('is true when one of its child processors is compatible (issue 22: it was always false)', () => {
+  it('is true when one of its child processors is compatible (regression: it was always false)', () => {
     const thread = new ThreadProc(WORKER, 1);
     topology().add(thread);
     added.push(thread);

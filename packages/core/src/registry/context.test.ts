@@ -235,7 +235,7 @@ describe('a processor removed and added back', () => {
   });
 });
 
-describe('everywhere reaches contexts made afterwards (issue 22: it did not)', () => {
+describe('everywhere reaches contexts made afterwards (regression: it did not)', () => {
   it('a Context made after everywhere(url) starts with that module', async () => {
     const url = 'data:text/javascript,export const answer = () => 42;';
     await using first = new Context();

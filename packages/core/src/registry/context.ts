@@ -4,6 +4,7 @@ import type { StorageDevice } from '../chunk/storage-device.js';
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError, UnsupportedError } from '../errors/errors.js';
 import { sampleProcess } from '../log/process-sampler.js';
+import { checkOptions, type OptionsShape } from '../options/index.js';
 import { currentWorker } from '../processor/current-worker.js';
 import { registerMove } from '../processor/move-registry.js';
 import { isProcessor, type Processor } from '../processor/processor.js';
@@ -48,7 +49,13 @@ export interface ContextOptions {
 }
 
 /** The keys `ContextOptions` has (anything else is a misspelling, refused). */
-const CONTEXT_OPTIONS = ['plugins', 'localClosures', 'maxQueue'];
+const CONTEXT_OPTIONS: OptionsShape<keyof ContextOptions> = {
+  known: ['plugins', 'localClosures', 'maxQueue'],
+  notObject: () => 'new Context(options): options must be an object such as { plugins: [] }',
+  unknownKey: (key, known) =>
+    `Context options (new Context or configure): unknown option '${key}'; known: ${known.join(', ')}. ` +
+    'Worker threads and other processors come from plugins: { plugins: [threads({ count: 2 })] }',
+};
 
 /**
  * A set of processors and the scheduler that places tasks on them (Dagger's `Context`).
@@ -68,19 +75,7 @@ export class Context {
   private closed = false;
 
   constructor(options: ContextOptions = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new ArgumentError(
-        'new Context(options): options must be an object such as { plugins: [] }',
-      );
-    }
-    for (const key of Object.keys(options)) {
-      if (!CONTEXT_OPTIONS.includes(key)) {
-        throw new ArgumentError(
-          `Context options (new Context or configure): unknown option '${key}'; known: ${CONTEXT_OPTIONS.join(', ')}. ` +
-            'Worker threads and other processors come from plugins: { plugins: [threads({ count: 2 })] }',
-        );
-      }
-    }
+    checkOptions(options, CONTEXT_OPTIONS);
     const plugins = options.plugins ?? [];
     if (!Array.isArray(plugins)) {
       throw new ArgumentError('Context option `plugins` must be an array of plugin objects');

@@ -1,7 +1,8 @@
 import type { Chunk } from '../chunk/chunk.js';
 import { ArgumentError } from '../errors/errors.js';
+import { isPlainObject } from '../options/index.js';
 import type { DTask } from '../task/dtask.js';
-import { isPlainObject, normalizeOptions, type TaskOptionsInput } from '../task/options.js';
+import { normalizeOptions, type TaskOptionsInput } from '../task/options.js';
 import { spawn } from './spawn.js';
 
 /** Options of `map`: how many tasks at once, plus any task option for every task. */

@@ -1,6 +1,13 @@
 import { Chunk } from '../chunk/chunk.js';
 import { mutablePlace } from '../chunk/mutable-place.js';
 import { ArgumentError } from '../errors/errors.js';
+import {
+  checkOptions,
+  isIntegerAtLeast,
+  type OptionsShape,
+  rule,
+  unknownOption,
+} from '../options/index.js';
 import { currentWorker } from '../processor/current-worker.js';
 import { OSProc } from '../processor/os-proc.js';
 import { isProcessor, type Processor } from '../processor/processor.js';
@@ -20,6 +27,20 @@ export interface MutableOptions {
   scope?: AbstractScope;
 }
 
+const MUTABLE_OPTIONS: OptionsShape<keyof MutableOptions> = {
+  known: ['worker', 'processor', 'scope'],
+  notObject: () => 'mutable(f, options): options must be { worker?, processor?, scope? }',
+  unknownKey: unknownOption('mutable(f, options)'),
+  fields: {
+    worker: rule(
+      isIntegerAtLeast(1),
+      () => 'mutable(f, { worker }): worker must be a positive integer',
+    ),
+    processor: rule(isProcessor, () => 'mutable(f, { processor }): processor must be a Processor'),
+    scope: rule(isScope, () => 'mutable(f, { scope }): scope must be a scope'),
+  },
+};
+
 /**
  * Dagger's `mutable`: runs `f()` on one processor of the given place and returns at once a
  * `Chunk` of its result, pinned there: tasks that take the chunk run on that processor, get
@@ -37,19 +58,8 @@ export interface MutableOptions {
  */
 export function mutable<T>(f: () => T, options: MutableOptions = {}): Chunk<Awaited<T>> {
   if (typeof f !== 'function') throw new ArgumentError('mutable(f, options): f must be a function');
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError('mutable(f, options): options must be { worker?, processor?, scope? }');
-  }
+  checkOptions(options, MUTABLE_OPTIONS);
   const { worker, processor, scope } = options;
-  if (worker !== undefined && !(Number.isInteger(worker) && worker > 0)) {
-    throw new ArgumentError('mutable(f, { worker }): worker must be a positive integer');
-  }
-  if (processor !== undefined && !isProcessor(processor)) {
-    throw new ArgumentError('mutable(f, { processor }): processor must be a Processor');
-  }
-  if (scope !== undefined && !isScope(scope)) {
-    throw new ArgumentError('mutable(f, { scope }): scope must be a scope');
-  }
   const where =
     scope ??
     (processor

@@ -232,7 +232,7 @@ describe('Context', () => {
   });
 });
 
-describe('spawn: a task that returns a Chunk (issue 22: it resolved to the Chunk)', () => {
+describe('spawn: a task that returns a Chunk (regression: it resolved to the Chunk)', () => {
   it('fetch and await give the chunk’s value; fetch({ raw: true }) gives the chunk', async () => {
     await using ctx = new Context();
     const chunk = await toChunk({ rows: 3 });

@@ -190,5 +190,8 @@ describe('mutable', () => {
     expect(() => mutable(() => 1, { worker: 0 })).toThrow(ArgumentError);
     expect(() => mutable(() => 1, { processor: {} as never })).toThrow(ArgumentError);
     expect(() => mutable(() => 1, { scope: 'any' as never })).toThrow(ArgumentError);
+    expect(() => mutable(() => 1, { wroker: 2 } as never)).toThrow(
+      "mutable(f, options): unknown option 'wroker'; known: worker, processor, scope",
+    );
   });
 });

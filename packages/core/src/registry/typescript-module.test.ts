@@ -1,4 +1,4 @@
-// Issue 21 point 6: `everywhere` of a `.ts` module with no TypeScript loader is a coded error
+// `everywhere` of a `.ts` module with no TypeScript loader is a coded error
 // that says to install tsx. Runs a real `node` (no loader) on the built package.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -114,7 +114,7 @@ describe('scope(): built-in specifiers', () => {
 });
 
 describe('scope(): bad specifiers throw ArgumentError', () => {
-  it('an empty list (issue 22: scope([]) was an empty UnionScope)', () => {
+  it('an empty list (regression: scope([]) was an empty UnionScope)', () => {
     expectArgumentError(() => scope([]), /scope\(\[\]\): an empty list/);
     expectArgumentError(() => scope({ worker: 1 }, []), /an empty list/);
   });

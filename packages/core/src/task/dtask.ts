@@ -1,6 +1,7 @@
 import type { Chunk } from '../chunk/chunk.js';
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
+import { checkOptions, type OptionsShape, rule, unknownOption } from '../options/index.js';
 import type { Processor } from '../processor/processor.js';
 import type { Frame, FrameTask } from './frame.js';
 import { keepShape } from './keep-shapes.js';
@@ -32,18 +33,26 @@ export interface FetchOptions {
   raw?: boolean;
 }
 
+const FETCH_OPTIONS: OptionsShape<keyof FetchOptions> = {
+  known: ['raw'],
+  noArrays: true,
+  notObject: (o) => `fetch(options): options must be { raw?: boolean }; got ${describeValue(o)}`,
+  unknownKey: unknownOption('fetch(options)'),
+  fields: {
+    raw: rule(
+      (raw) => typeof raw === 'boolean',
+      (raw) => `fetch({ raw }): raw must be true or false; got ${describeValue(raw)}`,
+    ),
+  },
+};
+
 /** What is wrong with `fetch`'s options, as a message that says what to pass; else undefined. */
 function badFetchOptions(options: unknown): string | undefined {
   if (options === undefined) return undefined;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    return `fetch(options): options must be { raw?: boolean }; got ${describeValue(options)}`;
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'raw') return `fetch(options): unknown option '${key}'; known: raw`;
-  }
-  const raw = (options as FetchOptions).raw;
-  if (raw !== undefined && typeof raw !== 'boolean') {
-    return `fetch({ raw }): raw must be true or false; got ${describeValue(raw)}`;
+  try {
+    checkOptions(options, FETCH_OPTIONS);
+  } catch (error) {
+    return (error as Error).message;
   }
   return undefined;
 }

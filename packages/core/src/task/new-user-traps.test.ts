@@ -1,4 +1,4 @@
-// Issue 21: traps a new user fell into, each now a clear, coded error at the call.
+// Traps a new user fell into, each now a clear, coded error at the call.
 import { describe, expect, it } from 'vitest';
 import {
   ArgumentError,

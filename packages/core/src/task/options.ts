@@ -289,10 +289,3 @@ export function mergeOptions(inherited: TaskOptions, explicit: TaskOptions): Tas
   if (inherited === NO_OPTIONS) return explicit;
   return { ...inherited, ...explicit };
 }
-
-/** True for a plain options object (`{...}`), as opposed to a function, chunk or task. */
-export function isPlainObject(x: unknown): x is Record<string, unknown> {
-  if (typeof x !== 'object' || x === null) return false;
-  const proto = Object.getPrototypeOf(x);
-  return proto === Object.prototype || proto === null;
-}

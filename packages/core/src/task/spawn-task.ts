@@ -1,17 +1,12 @@
 import { type Chunk, isChunk, type PieceChunk } from '../chunk/chunk.js';
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
+import { isPlainObject } from '../options/index.js';
 import { argTypesOf } from './arg-types-of.js';
 import { applyDefaultOptions, hasDefaultOptions } from './default-option.js';
 import { DTask, isDTask, type TaskOwner } from './dtask.js';
 import { currentFrame } from './frame.js';
-import {
-  isPlainObject,
-  mergeOptions,
-  NO_OPTIONS,
-  normalizeOptions,
-  type TaskOptions,
-} from './options.js';
+import { mergeOptions, NO_OPTIONS, normalizeOptions, type TaskOptions } from './options.js';
 import { TaskFlags } from './task-state.js';
 
 /**

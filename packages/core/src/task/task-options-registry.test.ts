@@ -1,4 +1,4 @@
-// Issue 21 point 11: task options are checked at compile time; plugins add theirs by
+// Task options are checked at compile time; plugins add theirs by
 // declaration merging into `TaskOptionsRegistry`. The `@ts-expect-error` lines below are the
 // test: `tsc -p tsconfig.json --noEmit` (the test command) fails if any of them compiles.
 import { describe, expect, it } from 'vitest';

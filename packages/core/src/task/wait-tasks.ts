@@ -1,7 +1,7 @@
 import { ArgumentError } from '../errors/errors.js';
+import { checkOptions as checkShape, isPlainObject } from '../options/index.js';
 import { CompletionOrder, taskList } from './completion-order.js';
 import type { DTask } from './dtask.js';
-import { isPlainObject } from './options.js';
 
 /** Options of `wait` and `waitAny`. */
 export interface WaitOptions {
@@ -55,14 +55,13 @@ export function waitAny<T>(
 }
 
 function checkOptions(where: string, options: unknown, n: number): WaitOptions {
-  if (!isPlainObject(options)) throw new ArgumentError(`${where}: options must be an object`);
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.includes(key)) {
-      throw new ArgumentError(
-        `${where}: unknown option '${key}'. Known options: ${KNOWN.join(', ')}`,
-      );
-    }
-  }
+  checkShape(options, {
+    known: KNOWN,
+    plain: true,
+    notObject: () => `${where}: options must be an object`,
+    unknownKey: (key, known) =>
+      `${where}: unknown option '${key}'. Known options: ${known.join(', ')}`,
+  });
   const { count, timeoutMs } = options as WaitOptions;
   if (count !== undefined && (!Number.isInteger(count) || count < 0 || count > n)) {
     throw new ArgumentError(

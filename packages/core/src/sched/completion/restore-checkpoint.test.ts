@@ -13,7 +13,7 @@ describe('the restore task option', () => {
     expect(ran).toBe(false);
   });
 
-  it('a restore that throws runs the task and warns (issue 22: it failed the task)', async () => {
+  it('a restore that throws runs the task and warns (regression: it failed the task)', async () => {
     await using ctx = new Context();
     const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
     const t = ctx.spawn(

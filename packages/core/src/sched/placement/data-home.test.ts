@@ -1,4 +1,4 @@
-// The copy-in and in-place options datadeps builds on (issue 21 point 9, issue 22 point 6),
+// The copy-in and in-place options datadeps builds on,
 // over in-memory worker runtimes: messages are cloned as between threads, so a task that gets
 // a copy cannot write the original.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
 // relays an event, counts the tasks that call `tinyDevice.count()` in shared counters, and
 // reports a greeting.
 import * as dtask from '@dtask/core';
-import { runDedicatedThread, SharedCounters } from '@dtask/core/worker';
+import { runDedicatedThread, SharedCounters } from '@dtask/core/plugin';
 import { TinyProc } from './tiny-proc.mjs';
 
 globalThis.dtask ??= dtask;

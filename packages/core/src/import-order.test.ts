@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// The import-direction check that the test command runs (scripts/check-import-order.mjs).
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const script = join(repo, 'scripts/check-import-order.mjs');
+const made: string[] = [];
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'dtask-import-order-'));
+  made.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+function check(root: string) {
+  const run = spawnSync(process.execPath, [script, root], { encoding: 'utf8' });
+  return { status: run.status, out: run.stdout + run.stderr };
+}
+
+afterEach(() => {
+  for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+describe('import order check', () => {
+  it('passes on core as it is', () => {
+    const run = check(join(repo, 'packages/core/src'));
+    expect(run.out).toContain('every import runs down the folder order');
+    expect(run.status).toBe(0);
+  });
+
+  it('passes imports that run down the order, and ignores tests and fixtures', () => {
+    const root = tree({
+      'errors/a.ts': 'export const a = 1;\n',
+      'task/b.ts': "import { a } from '../errors/a.js';\nexport const b = a;\n",
+      'errors/a.test.ts': "import { b } from '../task/b.js';\n",
+      'errors/__fixtures__/f.ts': "import { b } from '../../task/b.js';\n",
+      'index.ts': "export { b } from './task/b.js';\n",
+    });
+    expect(check(root).status).toBe(0);
+  });
+
+  it('fails on an import that runs back up, naming the file and the import', () => {
+    const root = tree({
+      'errors/a.ts': "import { b } from '../task/b.js';\nexport const a = b;\n",
+      'task/b.ts': 'export const b = 1;\n',
+    });
+    const run = check(root);
+    expect(run.status).toBe(1);
+    expect(run.out).toMatch(
+      /errors[/\\]a\.ts:1 imports '\.\.\/task\/b\.js': errors may not import from task/,
+    );
+  });
+
+  it('fails on a dynamic import of an entry point from a folder', () => {
+    const root = tree({
+      'sched/s.ts': "export const load = () => import('../index.js');\n",
+      'index.ts': 'export const x = 1;\n',
+    });
+    const run = check(root);
+    expect(run.status).toBe(1);
+    expect(run.out).toContain("imports '../index.js': sched may not import from an entry point");
+  });
+
+  it('fails on a folder the order does not place', () => {
+    const root = tree({ 'misc/m.ts': 'export const m = 1;\n' });
+    const run = check(root);
+    expect(run.status).toBe(1);
+    expect(run.out).toContain('misc/: folder not in the import order');
+  });
+});
