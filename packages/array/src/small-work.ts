@@ -1,5 +1,5 @@
 import { ArgumentError, type DTask } from '@dtask/core';
-import { heldRemotely } from '@dtask/core/worker';
+import { heldRemotely } from '@dtask/core/plugin';
 
 /**
  * Below this many elements an operation's whole work is small: a task per block would cost
