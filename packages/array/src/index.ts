@@ -1,6 +1,16 @@
 // @dtask/array: distributed arrays over dtask tasks (API.md, "Distributed arrays").
 
 export { Blocks } from './blocks.js';
+export {
+  AntiReflect,
+  Boundary,
+  type BoundarySpec,
+  Clamp,
+  LinearExtrapolate,
+  Pad,
+  Reflect,
+  Wrap,
+} from './boundary.js';
 export { type CholeskyOptions, cholesky } from './cholesky.js';
 export { type Collected, DArray, type DArrayOptions } from './darray.js';
 export { type DistributeOptions, distribute } from './distribute.js';
@@ -9,3 +19,5 @@ export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
 export type { Block } from './kernels.js';
 export type { ReduceOptions } from './reductions.js';
 export type { Range } from './slicing.js';
+export { type StencilOptions, type StencilStep, stencil, stencilSteps } from './stencil.js';
+export type { StencilKernel } from './stencil-compile.js';

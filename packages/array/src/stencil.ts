@@ -1,0 +1,294 @@
+import { ArgumentError, type DTask } from '@dtask/core';
+import { InOut, spawnDatadeps } from '@dtask/datadeps';
+import { blockRanges, gridIndices } from './blocks.js';
+import { Boundary, type BoundarySpec, Pad } from './boundary.js';
+import { DArray } from './darray.js';
+import type { Block } from './kernels.js';
+import { describe, sameList } from './parts.js';
+import { type SpawnFn, spawnerOf } from './placement.js';
+import { type CompiledKernel, compileKernel, type StencilKernel } from './stencil-compile.js';
+import { haloStrip, type StencilPlan, stencilBlock } from './stencil-kernel.js';
+
+/** Options of `stencil` and `stencilSteps`. */
+export interface StencilOptions {
+  /** How far the kernel reads: one integer, or one per dimension; default 1. */
+  radius?: number | readonly number[];
+  /**
+   * What reads past the array's edges give: one condition for every array, one per
+   * dimension (an array), or per array name (`{ A: new Wrap(), B: [new Clamp(), new Pad(0)] }`);
+   * default `new Pad(0)`.
+   */
+  boundary?:
+    | Boundary
+    | readonly Boundary[]
+    | Readonly<Record<string, Boundary | readonly Boundary[]>>;
+}
+
+/** One step of `stencilSteps`: `out` (a name) gets `kernel` at every element. */
+export interface StencilStep {
+  /** The name of the array this step writes. */
+  out: string;
+  /** The kernel (as `stencil`'s). */
+  kernel: StencilKernel;
+}
+
+interface Checked {
+  names: string[];
+  arrays: DArray[];
+  radius: number[];
+  bcs: Map<string, BoundarySpec[]>;
+}
+
+/**
+ * Dagger's `@stencil`, allocating: a new `DArray` shaped, blocked and typed like the first
+ * input whose element `idx` is `kernel(at, idx)`, where `at.NAME(o₀, o₁, …)` reads input
+ * `NAME` at `idx + o` (offsets within `radius`; past the edges, the boundary condition).
+ * Returns at once: one task per block, taking its own blocks and only the halo strips of the
+ * neighbouring blocks (small tasks cut them where those blocks live).
+ */
+export function stencil(
+  inputs: Readonly<Record<string, DArray>>,
+  kernel: StencilKernel,
+  options: StencilOptions = {},
+): DArray {
+  const what = 'stencil(inputs, kernel, options)';
+  const c = check(inputs, options, what);
+  const compiled = compileKernel(kernel, c.names, c.radius, what);
+  const first = c.arrays[0];
+  const spawn = spawnerOf(first.context);
+  const chunks = gridIndices(first.grid).map((g, k) => {
+    const { plan, args } = planBlock(c, compiled, g, k, null, spawn, first.dtype);
+    return spawn(stencilBlock, plan, null, ...args) as DTask<Block>;
+  });
+  return new DArray(first.shape, first.blocks, first.dtype, chunks, first.context);
+}
+
+/**
+ * Dagger's `@stencil` inside `spawn_datadeps`: the steps in order, each writing the named
+ * array `out` in place (its blocks stay where they live) from the arrays' values after the
+ * previous step, so the result equals running the steps one after the other over the whole
+ * array. Each block task takes its own block `InOut` and the neighbours' halo strips; a
+ * step may not read, with a non-zero offset, the array it writes (use a second buffer).
+ * Resolves when every step is done.
+ */
+export async function stencilSteps(
+  arrays: Readonly<Record<string, DArray>>,
+  steps: readonly StencilStep[],
+  options: StencilOptions = {},
+): Promise<void> {
+  const what = 'stencilSteps(arrays, steps, options)';
+  const c = check(arrays, options, what);
+  if (!Array.isArray(steps) || steps.length === 0) {
+    throw new ArgumentError(`${what}: steps must be a non-empty list of { out, kernel }`);
+  }
+  const compiled = steps.map((step, s) => {
+    const at = `${what}: step ${s}`;
+    if (typeof step !== 'object' || step === null || !c.names.includes(step.out)) {
+      throw new ArgumentError(
+        `${at}: out must name one of the arrays (${c.names.join(', ')}); got ${String(step?.out)}`,
+      );
+    }
+    const ck = compileKernel(step.kernel, c.names, c.radius, at);
+    if (ck.reads.get(step.out)?.halo) {
+      throw new ArgumentError(
+        `${at}: the kernel reads ${step.out} with offsets while writing it (a kernel with a block body reads every input with its halo); write into another array (a double buffer) and copy back in a later step`,
+      );
+    }
+    return ck;
+  });
+  const first = c.arrays[0];
+  const spawn = spawnerOf(first.context);
+  await spawnDatadeps(() => {
+    steps.forEach((step, s) => {
+      const out = c.arrays[c.names.indexOf(step.out)];
+      gridIndices(first.grid).forEach((g, k) => {
+        const { plan, args } = planBlock(c, compiled[s], g, k, step.out, spawn, out.dtype);
+        spawn(stencilBlock, plan, InOut(out.chunks[k]), ...args);
+      });
+    });
+  });
+}
+
+/** The checks at the call: same shapes and blockings, the radius, the boundary conditions. */
+function check(
+  inputs: Readonly<Record<string, DArray>>,
+  options: StencilOptions,
+  what: string,
+): Checked {
+  if (typeof inputs !== 'object' || inputs === null || Object.keys(inputs).length === 0) {
+    throw new ArgumentError(`${what}: pass the arrays by name, e.g. { A }`);
+  }
+  const names = Object.keys(inputs);
+  const arrays = names.map((n) => inputs[n]);
+  arrays.forEach((a, i) => {
+    if (!(a instanceof DArray)) {
+      throw new ArgumentError(`${what}: ${names[i]} must be a DArray; got ${String(a)}`);
+    }
+  });
+  const first = arrays[0];
+  const nd = first.shape.length;
+  if (nd === 0) throw new ArgumentError(`${what}: ${names[0]} has no dimensions (shape [])`);
+  arrays.forEach((a, i) => {
+    if (!sameList(a.shape, first.shape) || !sameList(a.blocks.sizes, first.blocks.sizes)) {
+      throw new ArgumentError(
+        `${what}: every array must have the same shape and blocks; ${names[0]} is ${describe(first)} but ${names[i]} is ${describe(a)} (re-block with ${names[i]}.reblock(${names[0]}.blocks))`,
+      );
+    }
+  });
+  const r = options.radius ?? 1;
+  const radius = typeof r === 'number' ? new Array<number>(nd).fill(r) : [...r];
+  if (radius.length !== nd || radius.some((x) => !Number.isInteger(x) || x < 1)) {
+    throw new ArgumentError(
+      `${what}: radius must be a positive integer or one per dimension (${nd}); got ${String(r)}`,
+    );
+  }
+  // The smallest block along each dimension (the last one may be short).
+  const smallest = first.shape.map((n, d) => {
+    const b = first.blocks.sizes[d];
+    return Math.min(b, n - (Math.ceil(n / b) - 1) * b);
+  });
+  radius.forEach((x, d) => {
+    if (x > smallest[d]) {
+      throw new ArgumentError(
+        `${what}: radius ${x} along dimension ${d} is larger than a block of ${describe(first)} (the smallest is ${smallest[d]} there); use larger blocks or a smaller radius`,
+      );
+    }
+  });
+  const bcs = new Map<string, BoundarySpec[]>();
+  const given = options.boundary ?? new Pad(0);
+  names.forEach((name, i) => {
+    const own =
+      given instanceof Boundary || Array.isArray(given)
+        ? given
+        : ((given as Record<string, Boundary | Boundary[]>)[name] ?? new Pad(0));
+    const list = own instanceof Boundary ? new Array<Boundary>(nd).fill(own) : own;
+    if (!Array.isArray(list) || list.length !== nd || list.some((b) => !(b instanceof Boundary))) {
+      throw new ArgumentError(
+        `${what}: the boundary of ${name} must be one condition (new Wrap(), new Pad(0), …) or one per dimension (${nd}); got ${String(own)}`,
+      );
+    }
+    const specs = list.map((b: Boundary, d: number) => {
+      b.checkDtype(arrays[i].dtype, `${what}: ${name} (${describe(arrays[i])})`);
+      const spec = b.spec();
+      const n = first.shape[d];
+      const needs =
+        spec.kind === 'linear'
+          ? 2
+          : (spec.kind === 'reflect' || spec.kind === 'antireflect') && !spec.symmetric
+            ? radius[d] + 1
+            : 1;
+      if (n < needs) {
+        throw new ArgumentError(
+          `${what}: ${b.constructor.name} along dimension ${d} of ${name} needs at least ${needs} elements there; ${name} is ${describe(arrays[i])}`,
+        );
+      }
+      return spec;
+    });
+    bcs.set(name, specs);
+  });
+  return { names, arrays, radius, bcs };
+}
+
+/** The plan and arguments of the task of block `g` (flat index `k`): own blocks and strips. */
+function planBlock(
+  c: Checked,
+  compiled: CompiledKernel,
+  g: readonly number[],
+  k: number,
+  outName: string | null,
+  spawn: SpawnFn,
+  dtype: string,
+): { plan: StencilPlan; args: unknown[] } {
+  const first = c.arrays[0];
+  const nd = g.length;
+  const ranges = blockRanges(first.shape, first.blocks, g);
+  const shape = ranges.map(([a, b]) => b - a);
+  const inputs: StencilPlan['inputs'] = [];
+  const args: unknown[] = [];
+  const codes = neighbourCodes(nd);
+  c.names.forEach((name, i) => {
+    const read = compiled.reads.get(name);
+    if (read === undefined) return;
+    const array = c.arrays[i];
+    const bc = c.bcs.get(name) as BoundarySpec[];
+    const isOut = name === outName;
+    const present: number[][] = [];
+    if (!isOut) args.push(array.chunks[k]);
+    if (read.halo) {
+      for (const code of codes) {
+        const nb = neighbour(g, code, first.grid, bc);
+        if (nb === null) continue;
+        const nbRanges = blockRanges(first.shape, first.blocks, nb);
+        const lo = code.map((cd, d) =>
+          cd < 0 ? nbRanges[d][1] - nbRanges[d][0] - c.radius[d] : 0,
+        );
+        const hi = code.map((cd, d) =>
+          cd < 0 ? nbRanges[d][1] - nbRanges[d][0] : cd > 0 ? c.radius[d] : shape[d],
+        );
+        present.push(code);
+        args.push(spawn({ name: 'haloStrip' }, haloStrip, array.chunk(...nb), lo, hi));
+      }
+    }
+    inputs.push({
+      padded: read.halo,
+      isOut,
+      codes: present,
+      bc,
+      low: g.map((x, d) => x === 0 && bc[d].kind !== 'wrap'),
+      high: g.map((x, d) => x === first.grid[d] - 1 && bc[d].kind !== 'wrap'),
+    });
+  });
+  // Input indices in the rewritten kernel follow `c.names`; unread inputs are left out.
+  const order = c.names.filter((n) => compiled.reads.has(n));
+  const remap = (text: string) =>
+    text.replace(
+      /\$\$([PU])(\d+)/g,
+      (_, kind: string, i: string) => `$$${kind}${order.indexOf(c.names[Number(i)])}`,
+    );
+  const plan: StencilPlan = {
+    source: remap(compiled.source),
+    expr: compiled.expr === null ? null : remap(compiled.expr),
+    atName: compiled.atName,
+    idxName: compiled.idxName,
+    dtype,
+    shape,
+    start: ranges.map(([a]) => a),
+    radius: c.radius,
+    inputs,
+  };
+  return { plan, args };
+}
+
+/** Every neighbour direction: each dimension -1, 0 or +1, not all 0 (first dimension fastest). */
+function neighbourCodes(nd: number): number[][] {
+  const out: number[][] = [];
+  for (let i = 0; i < 3 ** nd; i++) {
+    const code: number[] = [];
+    let r = i;
+    for (let d = 0; d < nd; d++) {
+      code.push((r % 3) - 1);
+      r = Math.floor(r / 3);
+    }
+    if (code.some((x) => x !== 0)) out.push(code);
+  }
+  return out;
+}
+
+/** The grid index of the neighbour of `g` in direction `code`, wrapping where `Wrap` holds; null past an edge. */
+function neighbour(
+  g: readonly number[],
+  code: readonly number[],
+  grid: readonly number[],
+  bc: readonly BoundarySpec[],
+): number[] | null {
+  const nb: number[] = [];
+  for (let d = 0; d < g.length; d++) {
+    let x = g[d] + code[d];
+    if (x < 0 || x >= grid[d]) {
+      if (bc[d].kind !== 'wrap') return null;
+      x = (x + grid[d]) % grid[d];
+    }
+    nb.push(x);
+  }
+  return nb;
+}
