@@ -17,8 +17,11 @@ export interface CompiledKernel {
   atName: string;
   /** The second parameter's name, or null. */
   idxName: string | null;
-  /** Per input read (by name): whether it needs a halo (any offset that is not all zeros). */
-  reads: Map<string, { halo: boolean }>;
+  /**
+   * Per input read (by name): whether it needs a halo (any offset that is not all zeros) and
+   * its literal offsets (null when some offset is computed at run time).
+   */
+  reads: Map<string, { halo: boolean; offsets: number[][] | null }>;
 }
 
 const IDENT = '[A-Za-z_$][\\w$]*';
@@ -58,7 +61,7 @@ export function compileKernel(
   }
   const [atName = '$$at', idxName = null] = params;
   const body = source.slice(head[0].length);
-  const reads = new Map<string, { halo: boolean }>();
+  const reads = new Map<string, { halo: boolean; offsets: number[][] | null }>();
   const sites: { name: string; halo: boolean; args: string[]; literal: boolean }[] = [];
   const call = new RegExp(
     `(?<![\\w$.])${atName.replace(/\$/g, '\\$')}\\s*\\.\\s*(${IDENT})\\s*\\(([^()]*)\\)`,
@@ -89,7 +92,10 @@ export function compileKernel(
     }
     const halo = !literal || args.some((a) => Number(a) !== 0);
     sites.push({ name, halo, args, literal });
-    reads.set(name, { halo: (reads.get(name)?.halo ?? false) || halo });
+    const before = reads.get(name) ?? { halo: false, offsets: [] };
+    const offsets =
+      before.offsets === null || !literal ? null : [...before.offsets, args.map(Number)];
+    reads.set(name, { halo: before.halo || halo, offsets });
   }
   const expression = /^\s*[^{\s]/.test(body) && head[1] === undefined;
   // A block body calls the kernel per element, so its inputs are read through `at` (padded).

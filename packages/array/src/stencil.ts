@@ -1,4 +1,4 @@
-import { ArgumentError, type DTask } from '@dtask/core';
+import { ArgumentError, type DTask, ExactScope } from '@dtask/core';
 import { InOut, spawnDatadeps } from '@dtask/datadeps';
 import { blockRanges, gridIndices } from './blocks.js';
 import { Boundary, type BoundarySpec, Pad } from './boundary.js';
@@ -58,7 +58,7 @@ export function stencil(
   const spawn = spawnerOf(first.context);
   const chunks = gridIndices(first.grid).map((g, k) => {
     const { plan, args } = planBlock(c, compiled, g, k, null, spawn, first.dtype);
-    return spawn(stencilBlock, plan, null, ...args) as DTask<Block>;
+    return spawn(home(first.chunks[k]), stencilBlock, plan, null, ...args) as DTask<Block>;
   });
   return new DArray(first.shape, first.blocks, first.dtype, chunks, first.context);
 }
@@ -98,12 +98,14 @@ export async function stencilSteps(
   });
   const first = c.arrays[0];
   const spawn = spawnerOf(first.context);
+  // Where each block lives, so its tasks run there and only halo strips move.
+  await Promise.all(c.arrays.flatMap((a) => a.chunks.map((chunk) => chunk.wait())));
   await spawnDatadeps(() => {
     steps.forEach((step, s) => {
       const out = c.arrays[c.names.indexOf(step.out)];
       gridIndices(first.grid).forEach((g, k) => {
         const { plan, args } = planBlock(c, compiled[s], g, k, step.out, spawn, out.dtype);
-        spawn(stencilBlock, plan, InOut(out.chunks[k]), ...args);
+        spawn(home(out.chunks[k]), stencilBlock, plan, InOut(out.chunks[k]), ...args);
       });
     });
   });
@@ -206,9 +208,10 @@ function planBlock(
   const inputs: StencilPlan['inputs'] = [];
   const args: unknown[] = [];
   const codes = neighbourCodes(nd);
+  const used = usedInputs(c, compiled, outName);
   c.names.forEach((name, i) => {
-    const read = compiled.reads.get(name);
-    if (read === undefined) return;
+    if (!used.includes(name)) return;
+    const read = compiled.reads.get(name) ?? { halo: false, offsets: [] };
     const array = c.arrays[i];
     const bc = c.bcs.get(name) as BoundarySpec[];
     const isOut = name === outName;
@@ -216,6 +219,7 @@ function planBlock(
     if (!isOut) args.push(array.chunks[k]);
     if (read.halo) {
       for (const code of codes) {
+        if (!needed(code, read.offsets, bc)) continue;
         const nb = neighbour(g, code, first.grid, bc);
         if (nb === null) continue;
         const nbRanges = blockRanges(first.shape, first.blocks, nb);
@@ -226,7 +230,8 @@ function planBlock(
           cd < 0 ? nbRanges[d][1] - nbRanges[d][0] : cd > 0 ? c.radius[d] : shape[d],
         );
         present.push(code);
-        args.push(spawn({ name: 'haloStrip' }, haloStrip, array.chunk(...nb), lo, hi));
+        const from = array.chunk(...nb);
+        args.push(spawn({ name: 'haloStrip', ...home(from) }, haloStrip, from, lo, hi));
       }
     }
     inputs.push({
@@ -238,8 +243,8 @@ function planBlock(
       high: g.map((x, d) => x === first.grid[d] - 1 && bc[d].kind !== 'wrap'),
     });
   });
-  // Input indices in the rewritten kernel follow `c.names`; unread inputs are left out.
-  const order = c.names.filter((n) => compiled.reads.has(n));
+  // Input indices in the rewritten kernel follow `c.names`; the plan's follow `used`.
+  const order = used;
   const remap = (text: string) =>
     text.replace(
       /\$\$([PU])(\d+)/g,
@@ -257,6 +262,40 @@ function planBlock(
     inputs,
   };
   return { plan, args };
+}
+
+/** Spawn options that run a task on the processor holding `chunk` (none while it is unknown). */
+function home(chunk: DTask<Block>): { name?: string; scope?: ExactScope } {
+  const proc = chunk.processor;
+  return proc === undefined ? {} : { scope: new ExactScope(proc) };
+}
+
+/**
+ * The inputs a block task takes: those the kernel reads, and, for the allocating form, the
+ * first input's own block in any case, so each new block is made where that block lives.
+ */
+function usedInputs(c: Checked, compiled: CompiledKernel, outName: string | null): string[] {
+  return c.names.filter((n, i) => compiled.reads.has(n) || (outName === null && i === 0));
+}
+
+/**
+ * Whether a kernel reading `offsets` (null: any, computed at run time) reads the halo region
+ * in direction `code`: some offset points that way along every dimension where `code` does.
+ * Filling an edge by reflection or extrapolation reads inwards, which in a block thinner
+ * than the radius reaches the opposite halo: along such dimensions either side counts.
+ */
+function needed(
+  code: readonly number[],
+  offsets: number[][] | null,
+  bc: readonly BoundarySpec[],
+): boolean {
+  if (offsets === null) return true;
+  const inwards = bc.map(
+    (b) => b.kind === 'reflect' || b.kind === 'antireflect' || b.kind === 'linear',
+  );
+  return offsets.some((o) =>
+    code.every((c, d) => c === 0 || Math.sign(o[d]) === c || (inwards[d] && o[d] !== 0)),
+  );
 }
 
 /** Every neighbour direction: each dimension -1, 0 or +1, not all 0 (first dimension fastest). */
