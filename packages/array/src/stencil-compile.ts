@@ -9,10 +9,12 @@ export type StencilKernel = (
 
 /** A kernel rewritten for the block tasks (see `StencilPlan`). */
 export interface CompiledKernel {
-  /** The rewritten function source. */
+  /** The function source with each `at.NAME(offsets)` replaced by the token `$$SITE<k>$$`. */
   source: string;
-  /** The rewritten expression body of an arrow kernel, else null. */
+  /** The expression body of an arrow kernel so tokenised, else null. */
   expr: string | null;
+  /** Each read, in token order: the input's name and its offsets (source text). */
+  sites: { name: string; args: string[]; literal: boolean }[];
   /** The first parameter's name. */
   atName: string;
   /** The second parameter's name, or null. */
@@ -27,10 +29,9 @@ export interface CompiledKernel {
 const IDENT = '[A-Za-z_$][\\w$]*';
 
 /**
- * Checks a kernel at the call and rewrites each `at.NAME(o₀, o₁, …)` into a direct index of
- * input `NAME`'s padded buffer (`$$P<i>[at + o₀·S₀ + o₁·S₁ …]`, the strides constants of the
- * compiled loop) or, for `at.NAME(0, …, 0)` of an input read only there, its own block
- * (`$$U<i>[$$o]`). Literal offsets are checked against `radius` here; others when they run.
+ * Checks a kernel at the call and marks each `at.NAME(o₀, o₁, …)` with a token that the block
+ * task replaces by a direct typed-array index (see `stencilBlock`). Literal offsets are
+ * checked against `radius` here; others when they run.
  * Throws `TaskFunctionError` for a kernel using outer variables (naming them) and
  * `ArgumentError` for an unknown name, a wrong number of offsets or an offset past the radius.
  */
@@ -101,25 +102,16 @@ export function compileKernel(
   // A block body calls the kernel per element, so its inputs are read through `at` (padded).
   if (!expression) for (const r of reads.values()) r.halo = true;
   let k = 0;
-  const rewritten = body.replace(call, () => {
-    const site = sites[k++];
-    const i = names.indexOf(site.name);
-    if (!reads.get(site.name)?.halo) return `$$U${i}[$$o]`;
-    const terms = site.args.map((a, d) =>
-      site.literal ? `(${Number(a)}) * $$S${d}` : `$$chk(${a}, ${radius[d]}) * $$S${d}`,
-    );
-    return `$$P${i}[${atName} + ${terms.join(' + ')}]`;
-  });
-  const leftover = rewritten.replace(/\$\$P\d+\[[^\]]*\]/g, '');
-  if (new RegExp(`(?<![\\w$.])${atName.replace(/\$/g, '\\$')}(?![\\w$])`).test(leftover)) {
+  const rewritten = body.replace(call, () => `$$SITE${k++}$$`);
+  if (new RegExp(`(?<![\\w$.])${atName.replace(/\$/g, '\\$')}(?![\\w$])`).test(rewritten)) {
     throw new ArgumentError(
       `${what}: use the kernel's first parameter only as ${atName}.NAME(...offsets) with plain offsets (no calls inside them); got ${source.slice(0, 80)}`,
     );
   }
-  const fnSource = `${source.slice(0, head[0].length)}${rewritten}`;
   return {
-    source: fnSource,
+    source: `${source.slice(0, head[0].length)}${rewritten}`,
     expr: expression ? rewritten : null,
+    sites: sites.map(({ name, args, literal }) => ({ name, args, literal })),
     atName,
     idxName,
     reads,

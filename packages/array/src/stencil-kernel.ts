@@ -4,10 +4,12 @@ import type { Block } from './kernels.js';
 
 /** What a stencil block task needs to know, a plain object (see `stencilBlock`). */
 export interface StencilPlan {
-  /** The kernel's source with `at.NAME(offsets)` rewritten to direct indexing. */
+  /** The kernel's source, each `at.NAME(offsets)` a token `$$SITE<k>$$`. */
   source: string;
-  /** The rewritten expression when the kernel is an arrow with an expression body. */
+  /** The tokenised expression when the kernel is an arrow with an expression body. */
   expr: string | null;
+  /** Per token: which input of `inputs` it reads and its offsets (source text). */
+  sites: { input: number; args: string[]; literal: boolean }[];
   /** The kernel's first parameter (the element's position in the padded inputs). */
   atName: string;
   /** The kernel's second parameter (the global index), or null when it has none. */
@@ -78,7 +80,9 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     PS.push(total);
     total *= p;
   }
-  const copyBox = (src: Block, buf: Float64Array, origin: number[]) => {
+  // Copies `src` into `buf` at `origin`; with `frame`, only the elements within frame[d] of
+  // an edge along some dimension (the rest of an own block is read in place).
+  const copyBox = (src: Block, buf: Float64Array, origin: number[], frame: number[] | null) => {
     const sh = src.shape;
     const idx = new Array(nd).fill(0);
     const run = sh[0];
@@ -89,7 +93,18 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
       let t = origin[0];
       for (let d = 0; d < nd; d++) s += idx[d] * src.strides[d];
       for (let d = 1; d < nd; d++) t += (origin[d] + idx[d]) * PS[d];
-      for (let i = 0; i < run; i++) buf[t + i] = src.data[s + i * src.strides[0]];
+      let whole = frame === null || run <= 2 * frame[0];
+      for (let d = 1; d < nd && !whole; d++) {
+        if (idx[d] < (frame as number[])[d] || idx[d] >= sh[d] - (frame as number[])[d])
+          whole = true;
+      }
+      const st = src.strides[0];
+      if (whole) for (let i = 0; i < run; i++) buf[t + i] = src.data[s + i * st];
+      else {
+        const f = (frame as number[])[0];
+        for (let i = 0; i < f; i++) buf[t + i] = src.data[s + i * st];
+        for (let i = run - f; i < run; i++) buf[t + i] = src.data[s + i * st];
+      }
       for (let d = 1; d < nd; d++) {
         if (++idx[d] < sh[d]) break;
         idx[d] = 0;
@@ -142,6 +157,10 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
       }
     }
   };
+  // The rim of a block (within `radius` of an edge) reads the padded buffers, whose own part
+  // needs only a frame twice as wide (what the rim reads; a reflection reads r + 1 in); the
+  // interior reads the blocks in place.
+  const frame = radius.map((r) => 2 * r);
   const padded: (Float64Array | null)[] = [];
   const own: (Float64Array | Float32Array | Int32Array)[] = [];
   let b = 0;
@@ -153,10 +172,10 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
       continue;
     }
     const buf = new Float64Array(total);
-    copyBox(block, buf, radius);
+    copyBox(block, buf, radius, frame);
     for (const code of input.codes) {
       const origin = code.map((c, d) => (c < 0 ? 0 : c === 0 ? radius[d] : radius[d] + shape[d]));
-      copyBox(blocks[b++], buf, origin);
+      copyBox(blocks[b++], buf, origin, null);
     }
     for (let d = 0; d < nd; d++) {
       if (input.low[d]) fillEdge(buf, input, d, false);
@@ -186,38 +205,92 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
   const g = globalThis as unknown as { __dtaskStencilCache?: Map<string, Function> };
   const cache = g.__dtaskStencilCache ?? new Map<string, Function>();
   g.__dtaskStencilCache = cache;
-  const key = `${plan.source}\u0000${shape.join(',')}\u0000${radius.join(',')}\u0000${plan.inputs.map((i) => (i.padded ? 1 : 0)).join('')}`;
+  const key = JSON.stringify([
+    plan.source,
+    plan.expr,
+    plan.sites,
+    shape,
+    radius,
+    plan.idxName,
+    plan.inputs.map((i) => i.padded),
+  ]);
   let run = cache.get(key);
   if (run === undefined) {
     const at = plan.atName;
-    const lines: string[] = ['"use strict";', 'return function ($$P, $$U, $$out, $$start) {'];
-    for (let d = 0; d < nd; d++) lines.push(`const $$S${d} = ${PS[d]};`);
-    for (let i = 0; i < plan.inputs.length; i++) {
-      lines.push(
-        plan.inputs[i].padded ? `const $$P${i} = $$P[${i}];` : `const $$U${i} = $$U[${i}];`,
-      );
+    const idx = plan.idxName;
+    const BS: number[] = [];
+    let m = 1;
+    for (const x of shape) {
+      BS.push(m);
+      m *= x;
     }
-    if (plan.idxName) lines.push(`const ${plan.idxName} = $$start.slice();`);
+    // Each token becomes an index: into the padded buffer (`P`, strides $$S) or the own block
+    // in place (`U`, strides $$T); an input read only at offset 0 is its own block at $$o.
+    const subst = (text: string, variant: string) =>
+      text.replace(/\$\$SITE(\d+)\$\$/g, (_: string, k: string) => {
+        const site = plan.sites[Number(k)];
+        const i = site.input;
+        if (!plan.inputs[i].padded) return `$$U${i}[$$o]`;
+        const terms = site.args.map((a, d) => {
+          const v = site.literal ? `(${Number(a)})` : `$$chk(${a}, ${radius[d]})`;
+          return `${v} * $$${variant === 'P' ? 'S' : 'T'}${d}`;
+        });
+        return `${variant === 'P' ? '$$P' : '$$U'}${i}[${at} + ${terms.join(' + ')}]`;
+      });
+    const lines: string[] = ['"use strict";', 'return function ($$P, $$U, $$out, $$start) {'];
+    for (let d = 0; d < nd; d++)
+      lines.push(`const $$S${d} = ${PS[d]};`, `const $$T${d} = ${BS[d]};`);
+    for (let i = 0; i < plan.inputs.length; i++) {
+      if (plan.inputs[i].padded) lines.push(`const $$P${i} = $$P[${i}];`);
+      lines.push(`const $$U${i} = $$U[${i}];`);
+    }
+    if (idx) lines.push(`const ${idx} = $$start.slice();`);
     lines.push(
       'const $$chk = (v, r) => { if (!Number.isInteger(v) || v < -r || v > r) throw new RangeError("stencil: offset " + v + " is not an integer within the radius " + r); return v; };',
     );
-    if (plan.expr === null) lines.push(`const $$k = (${plan.source});`);
-    lines.push('let $$o = 0;');
+    if (plan.expr === null) {
+      lines.push(`const $$kP = (${subst(plan.source, 'P')});`);
+      lines.push(`const $$kU = (${subst(plan.source, 'U')});`);
+    }
+    const value = (variant: string) =>
+      plan.expr === null
+        ? `$$k${variant}(${at}${idx ? `, ${idx}` : ''})`
+        : `(${subst(plan.expr, variant)})`;
+    // One run along dimension 0 from j0 = a to b: padded or in place.
+    const segment = (a: string, b: string, variant: string) => {
+      const first = variant === 'P' ? `$$p0 + ${a}` : `$$o0 + ${a}`;
+      lines.push(`{ let ${at} = ${first}; let $$o = $$o0 + ${a};`);
+      lines.push(`for (let $$j0 = ${a}; $$j0 < ${b}; $$j0++, ${at}++, $$o++) {`);
+      if (idx) lines.push(`${idx}[0] = $$start[0] + $$j0;`);
+      lines.push(`$$out[$$o] = ${value(variant)}; } }`);
+    };
     for (let d = nd - 1; d >= 1; d--) {
       lines.push(`for (let $$j${d} = 0; $$j${d} < ${shape[d]}; $$j${d}++) {`);
-      if (plan.idxName) lines.push(`${plan.idxName}[${d}] = $$start[${d}] + $$j${d};`);
+      if (idx) lines.push(`${idx}[${d}] = $$start[${d}] + $$j${d};`);
     }
-    let base = `${radius[0]}`;
-    for (let d = 1; d < nd; d++) base += ` + ($$j${d} + ${radius[d]}) * ${PS[d]}`;
-    lines.push(`let ${at} = ${base};`);
-    lines.push(`for (let $$j0 = 0; $$j0 < ${shape[0]}; $$j0++, ${at}++, $$o++) {`);
-    if (plan.idxName) lines.push(`${plan.idxName}[0] = $$start[0] + $$j0;`);
-    lines.push(
-      plan.expr === null
-        ? `$$out[$$o] = $$k(${at}${plan.idxName ? `, ${plan.idxName}` : ''});`
-        : `$$out[$$o] = (${plan.expr});`,
-    );
-    for (let d = 0; d < nd; d++) lines.push('}');
+    let p0 = `${radius[0]}`;
+    let o0 = '0';
+    let rim = 'false';
+    for (let d = 1; d < nd; d++) {
+      p0 += ` + ($$j${d} + ${radius[d]}) * ${PS[d]}`;
+      o0 += ` + $$j${d} * ${BS[d]}`;
+      rim += ` || $$j${d} < ${radius[d]} || $$j${d} >= ${shape[d] - radius[d]}`;
+    }
+    lines.push(`const $$p0 = ${p0}; const $$o0 = ${o0};`);
+    const r0 = radius[0];
+    const n0 = shape[0];
+    if (!plan.inputs.some((i) => i.padded)) segment('0', `${n0}`, 'U');
+    else if (n0 <= 2 * r0) segment('0', `${n0}`, 'P');
+    else {
+      lines.push(`if (${rim}) {`);
+      segment('0', `${n0}`, 'P');
+      lines.push('} else {');
+      segment('0', `${r0}`, 'P');
+      segment(`${r0}`, `${n0 - r0}`, 'U');
+      segment(`${n0 - r0}`, `${n0}`, 'P');
+      lines.push('}');
+    }
+    for (let d = 1; d < nd; d++) lines.push('}');
     lines.push('};');
     run = new Function(lines.join('\n'))() as Function;
     cache.set(key, run);

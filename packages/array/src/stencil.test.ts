@@ -164,6 +164,17 @@ describe('stencil against a plain single-threaded loop (2 threads)', () => {
       got3.data,
       referenceStencil({ A: { data: y, shape: [7, 5, 9] } }, { A: specs(mixed, 3) }, k3),
     );
+    // Blocks with an interior (read in place) as well as a rim, radius 2.
+    const z = random(14 * 11 * 9, 10);
+    const Z = distribute(z, [14, 11, 9], new Blocks(7, 6, 5), { context: ctx });
+    const k5 = (at: Record<string, (...o: number[]) => number>) =>
+      at.A(-2, 1, 2) - at.A(2, -2, 0) + 0.5 * at.A(0, 0, -2) + at.A(1, 2, -1);
+    const mixed2: Boundary[] = [new AntiReflect(false), new Clamp(), new Reflect(false)];
+    const got5 = await stencil({ A: Z }, k5, { radius: 2, boundary: mixed2 }).collect();
+    expectClose(
+      got5.data,
+      referenceStencil({ A: { data: z, shape: [14, 11, 9] } }, { A: specs(mixed2, 3) }, k5),
+    );
   });
 
   it('a kernel with a block body, and the allocating form keeps the first input’s dtype and blocks', async () => {

@@ -243,16 +243,15 @@ function planBlock(
       high: g.map((x, d) => x === first.grid[d] - 1 && bc[d].kind !== 'wrap'),
     });
   });
-  // Input indices in the rewritten kernel follow `c.names`; the plan's follow `used`.
   const order = used;
-  const remap = (text: string) =>
-    text.replace(
-      /\$\$([PU])(\d+)/g,
-      (_, kind: string, i: string) => `$$${kind}${order.indexOf(c.names[Number(i)])}`,
-    );
   const plan: StencilPlan = {
-    source: remap(compiled.source),
-    expr: compiled.expr === null ? null : remap(compiled.expr),
+    source: compiled.source,
+    expr: compiled.expr,
+    sites: compiled.sites.map(({ name, args, literal }) => ({
+      input: order.indexOf(name),
+      args,
+      literal,
+    })),
     atName: compiled.atName,
     idxName: compiled.idxName,
     dtype,
