@@ -47,7 +47,7 @@ export class AutoBlocks {
       if (best < 0) break;
       grid[best] *= 2;
     }
-    return new Blocks(...shape.map((n, d) => Math.max(1, size(d))));
+    return new Blocks(...shape.map((_, d) => Math.max(1, size(d))));
   }
 
   /** `AutoBlocks` (the processors of `context`, or of the default context). */

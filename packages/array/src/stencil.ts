@@ -1,6 +1,6 @@
 import { ArgumentError, type DTask, ExactScope } from '@dtask/core';
 import { InOut, spawnDatadeps } from '@dtask/datadeps';
-import { blockRanges, gridIndices } from './blocks.js';
+import { blockRanges, columnMajorStrides, gridIndices } from './blocks.js';
 import { Boundary, type BoundarySpec, Pad } from './boundary.js';
 import { DArray } from './darray.js';
 import type { Block } from './kernels.js';
@@ -67,9 +67,12 @@ export function stencil(
  * Dagger's `@stencil` inside `spawn_datadeps`: the steps in order, each writing the named
  * array `out` in place (its blocks stay where they live) from the arrays' values after the
  * previous step, so the result equals running the steps one after the other over the whole
- * array. Each block task takes its own block `InOut` and the neighbours' halo strips; a
- * step may not read, with a non-zero offset, the array it writes (use a second buffer).
- * Resolves when every step is done.
+ * array. Each block task takes its own block (written in place) and the neighbours' halo
+ * strips. Blocks in worker processes are written through a datadeps region (`InOut`); blocks
+ * in this process's shared memory by tasks that wait for what they read and for the earlier
+ * readers of the block they write (datadeps' rule, tracked per block). A step may not read,
+ * with a non-zero offset, the array it writes (use a second buffer). Resolves when every
+ * step is done; rejects with the first failure.
  */
 export async function stencilSteps(
   arrays: Readonly<Record<string, DArray>>,
@@ -100,15 +103,65 @@ export async function stencilSteps(
   const spawn = spawnerOf(first.context);
   // Where each block lives, so its tasks run there and only halo strips move.
   await Promise.all(c.arrays.flatMap((a) => a.chunks.map((chunk) => chunk.wait())));
-  await spawnDatadeps(() => {
-    steps.forEach((step, s) => {
-      const out = c.arrays[c.names.indexOf(step.out)];
-      gridIndices(first.grid).forEach((g, k) => {
-        const { plan, args } = planBlock(c, compiled[s], g, k, step.out, spawn, out.dtype);
-        spawn(home(out.chunks[k]), stencilBlock, plan, InOut(out.chunks[k]), ...args);
+  const shared = c.arrays.every((a) => a.chunks.every((chunk) => chunk.processor?.worker === 1));
+  if (!shared) {
+    // Blocks in other processes: datadeps writes them where they live (InOut).
+    await spawnDatadeps(() => {
+      steps.forEach((step, s) => {
+        const out = c.arrays[c.names.indexOf(step.out)];
+        gridIndices(first.grid).forEach((g, k) => {
+          const { plan, args } = planBlock(c, compiled[s], g, k, step.out, spawn, out.dtype);
+          spawn(home(out.chunks[k]), stencilBlock, plan, InOut(out.chunks[k]), ...args);
+        });
       });
     });
+    return;
+  }
+  // Shared memory (this process's threads): each task writes the block's memory itself, so
+  // the order is kept per block here, cheaper than a region's analysis of every argument.
+  const versions: Versions = {
+    current: new Map(c.names.map((n, i) => [n, [...c.arrays[i].chunks]])),
+    readers: new Map(c.names.map((n, i) => [n, c.arrays[i].chunks.map(() => [])])),
+  };
+  const all: DTask<unknown>[] = [];
+  steps.forEach((step, s) => {
+    const out = c.arrays[c.names.indexOf(step.out)];
+    gridIndices(first.grid).forEach((g, k) => {
+      const { plan, args } = planBlock(c, compiled[s], g, k, step.out, spawn, out.dtype, versions);
+      const previous = (versions.current.get(step.out) as DTask<Block>[])[k];
+      const readers = (versions.readers.get(step.out) as DTask<unknown>[][])[k];
+      // Written in place once the block's earlier readers are done (datadeps' rule).
+      const writer = spawn(
+        { ...home(out.chunks[k]), ...(readers.length > 0 ? { syncdeps: readers } : {}) },
+        stencilBlock,
+        plan,
+        previous,
+        ...args,
+      );
+      for (const a of args) if (isTask(a)) all.push(a);
+      all.push(writer);
+      (versions.current.get(step.out) as DTask<Block>[])[k] = writer;
+      (versions.readers.get(step.out) as DTask<unknown>[][])[k] = [];
+      for (const name of usedInputs(c, compiled[s], step.out)) {
+        if (name !== step.out) (versions.readers.get(name) as DTask<unknown>[][])[k].push(writer);
+      }
+    });
   });
+  // Settles like the tasks without bringing their blocks here; the first failure rejects.
+  await Promise.all(all.map((t) => t.fetch({ raw: true })));
+}
+
+/**
+ * `stencilSteps`' ordering: per array, the task whose result is each block's current value
+ * (the chunk, then the last step writing it in place) and the tasks reading that value since.
+ */
+interface Versions {
+  current: Map<string, DTask<Block>[]>;
+  readers: Map<string, DTask<unknown>[][]>;
+}
+
+function isTask(x: unknown): x is DTask<unknown> {
+  return typeof x === 'object' && x !== null && typeof (x as DTask<unknown>).fetch === 'function';
 }
 
 /** The checks at the call: same shapes and blockings, the radius, the boundary conditions. */
@@ -200,6 +253,7 @@ function planBlock(
   outName: string | null,
   spawn: SpawnFn,
   dtype: string,
+  versions?: Versions,
 ): { plan: StencilPlan; args: unknown[] } {
   const first = c.arrays[0];
   const nd = g.length;
@@ -208,6 +262,7 @@ function planBlock(
   const inputs: StencilPlan['inputs'] = [];
   const args: unknown[] = [];
   const codes = neighbourCodes(nd);
+  const gridStrides = columnMajorStrides(first.grid);
   const used = usedInputs(c, compiled, outName);
   c.names.forEach((name, i) => {
     if (!used.includes(name)) return;
@@ -216,7 +271,8 @@ function planBlock(
     const bc = c.bcs.get(name) as BoundarySpec[];
     const isOut = name === outName;
     const present: number[][] = [];
-    if (!isOut) args.push(array.chunks[k]);
+    const value = (flat: number) => versions?.current.get(name)?.[flat] ?? array.chunks[flat];
+    if (!isOut) args.push(value(k));
     if (read.halo) {
       for (const code of codes) {
         if (!needed(code, read.offsets, bc)) continue;
@@ -230,8 +286,16 @@ function planBlock(
           cd < 0 ? nbRanges[d][1] - nbRanges[d][0] : cd > 0 ? c.radius[d] : shape[d],
         );
         present.push(code);
-        const from = array.chunk(...nb);
-        args.push(spawn({ name: 'haloStrip', ...home(from) }, haloStrip, from, lo, hi));
+        const flat = nb.reduce((acc, x, d) => acc + x * gridStrides[d], 0);
+        const strip = spawn(
+          { name: 'haloStrip', ...home(array.chunks[flat]) },
+          haloStrip,
+          value(flat),
+          lo,
+          hi,
+        );
+        versions?.readers.get(name)?.[flat].push(strip);
+        args.push(strip);
       }
     }
     inputs.push({
