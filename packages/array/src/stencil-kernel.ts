@@ -161,6 +161,19 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
   // needs only a frame twice as wide (what the rim reads; a reflection reads r + 1 in); the
   // interior reads the blocks in place.
   const frame = radius.map((r) => 2 * r);
+  // Padded buffers are reused by the next tasks on this thread (a task runs to its end before
+  // the next starts): no allocation and zeroing of a block-sized buffer per task. What a task
+  // reads of one is written first (frame, strips, edges); a new one starts as NaN, so a read
+  // of anything else would show.
+  const g = globalThis as unknown as { __dtaskStencilPads?: Map<number, Float64Array[]> };
+  const pool = g.__dtaskStencilPads ?? new Map<number, Float64Array[]>();
+  g.__dtaskStencilPads = pool;
+  const taken: Float64Array[] = [];
+  const take = (n: number) => {
+    const buf = pool.get(n)?.pop() ?? new Float64Array(n).fill(Number.NaN);
+    taken.push(buf);
+    return buf;
+  };
   const padded: (Float64Array | null)[] = [];
   const own: (Float64Array | Float32Array | Int32Array)[] = [];
   let b = 0;
@@ -171,7 +184,7 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
       padded.push(null);
       continue;
     }
-    const buf = new Float64Array(total);
+    const buf = take(total);
     copyBox(block, buf, radius, frame);
     for (const code of input.codes) {
       const origin = code.map((c, d) => (c < 0 ? 0 : c === 0 ? radius[d] : radius[d] + shape[d]));
@@ -202,9 +215,9 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     };
   }
   // Compiled once per kernel and block layout on each thread.
-  const g = globalThis as unknown as { __dtaskStencilCache?: Map<string, Function> };
-  const cache = g.__dtaskStencilCache ?? new Map<string, Function>();
-  g.__dtaskStencilCache = cache;
+  const gc = globalThis as unknown as { __dtaskStencilCache?: Map<string, Function> };
+  const cache = gc.__dtaskStencilCache ?? new Map<string, Function>();
+  gc.__dtaskStencilCache = cache;
   const key = JSON.stringify([
     plan.source,
     plan.expr,
@@ -295,6 +308,14 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     run = new Function(lines.join('\n'))() as Function;
     cache.set(key, run);
   }
-  run(padded, own, result.data, plan.start);
+  try {
+    run(padded, own, result.data, plan.start);
+  } finally {
+    for (const buf of taken) {
+      const list = pool.get(buf.length) ?? [];
+      if (list.length < 4) list.push(buf);
+      pool.set(buf.length, list);
+    }
+  }
   return result;
 }
