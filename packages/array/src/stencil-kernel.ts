@@ -24,12 +24,13 @@ export interface StencilPlan {
   radius: number[];
   /**
    * Per input read: padded with a halo or not, whether it is `out` itself (then its own block is
-   * `out`, not an argument), the halo strips that follow it, and the edges to fill.
+   * `out`, not an argument), the halo strips that follow it (a strip, or, with `lo`, a whole
+   * neighbouring block on the same processor whose strip starts there), and the edges to fill.
    */
   inputs: {
     padded: boolean;
     isOut: boolean;
-    codes: number[][];
+    codes: { code: number[]; lo?: number[] }[];
     bc: { kind: string; value?: number; symmetric?: boolean }[];
     low: boolean[];
     high: boolean[];
@@ -186,9 +187,17 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     }
     const buf = take(total);
     copyBox(block, buf, radius, frame);
-    for (const code of input.codes) {
+    for (const { code, lo } of input.codes) {
       const origin = code.map((c, d) => (c < 0 ? 0 : c === 0 ? radius[d] : radius[d] + shape[d]));
-      copyBox(blocks[b++], buf, origin, null);
+      let src = blocks[b++];
+      if (lo !== undefined) {
+        // A whole neighbouring block (on this processor): its strip in place.
+        let offset = src.offset;
+        for (let d = 0; d < nd; d++) offset += lo[d] * src.strides[d];
+        const sh = code.map((c, d) => (c === 0 ? shape[d] : radius[d]));
+        src = { data: src.data, shape: sh, strides: src.strides, offset };
+      }
+      copyBox(src, buf, origin, null);
     }
     for (let d = 0; d < nd; d++) {
       if (input.low[d]) fillEdge(buf, input, d, false);

@@ -98,4 +98,40 @@ describe('stencils across worker threads and worker processes', () => {
     expect(moved.haloStrip - faceBytes).toBeGreaterThanOrEqual(0);
     expect((moved.haloStrip - faceBytes) / strips).toBeLessThan(200);
   });
+
+  it('blocks in two halves (by columns): only the strips across the seam move', async () => {
+    await using ctx = await threadsRig();
+    const places = [scope({ worker: 1, thread: 2 }), scope({ worker: 1, thread: 3 })];
+    const assign = ([, j]: readonly number[]) => places[j < 4 ? 0 : 1];
+    const [n, b] = [256, 32];
+    const x = random(n * n, 8);
+    const A = distribute(x, [n, n], new Blocks(b, b), { context: ctx, assign });
+    const B = DArray.zeros([n, n], new Blocks(b, b), { context: ctx, assign });
+    enableLogging();
+    try {
+      await stencilSteps({ A, B }, [
+        { out: 'B', kernel: jacobi },
+        { out: 'A', kernel: copy },
+      ]);
+    } finally {
+      disableLogging();
+    }
+    const logs = fetchLogs();
+    const moved = movedBytes(logs);
+    expect(Object.keys(moved)).toEqual(['haloStrip']);
+    // Neighbours on the same thread are read in place: strip tasks only across the seam.
+    const strips = logs.filter(
+      (e) => e.kind === 'finish' && (e as { name?: string }).name === 'haloStrip',
+    );
+    expect(strips.length).toBe(16);
+    // The seam between block columns 3 and 4: 8 blocks on each side, a column of b both ways.
+    const seamBytes = 2 * 8 * b * 8;
+    expect(moved.haloStrip - seamBytes).toBeGreaterThanOrEqual(0);
+    expect((moved.haloStrip - seamBytes) / 16).toBeLessThan(200);
+    const pad = { A: [new Pad(0).spec(), new Pad(0).spec()] };
+    expectClose(
+      (await A.collect()).data,
+      referenceStencil({ A: { data: x, shape: [n, n] } }, pad, jacobi),
+    );
+  });
 });

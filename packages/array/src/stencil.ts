@@ -57,7 +57,8 @@ export function stencil(
   const first = c.arrays[0];
   const spawn = spawnerOf(first.context);
   const chunks = gridIndices(first.grid).map((g, k) => {
-    const { plan, args } = planBlock(c, compiled, g, k, null, spawn, first.dtype);
+    const where = first.chunks[k].processor?.id;
+    const { plan, args } = planBlock(c, compiled, g, k, null, spawn, first.dtype, where);
     return spawn(home(first.chunks[k]), stencilBlock, plan, null, ...args) as DTask<Block>;
   });
   return new DArray(first.shape, first.blocks, first.dtype, chunks, first.context);
@@ -110,7 +111,8 @@ export async function stencilSteps(
       steps.forEach((step, s) => {
         const out = c.arrays[c.names.indexOf(step.out)];
         gridIndices(first.grid).forEach((g, k) => {
-          const { plan, args } = planBlock(c, compiled[s], g, k, step.out, spawn, out.dtype);
+          const where = out.chunks[k].processor?.id;
+          const { plan, args } = planBlock(c, compiled[s], g, k, step.out, spawn, out.dtype, where);
           spawn(home(out.chunks[k]), stencilBlock, plan, InOut(out.chunks[k]), ...args);
         });
       });
@@ -127,7 +129,18 @@ export async function stencilSteps(
   steps.forEach((step, s) => {
     const out = c.arrays[c.names.indexOf(step.out)];
     gridIndices(first.grid).forEach((g, k) => {
-      const { plan, args } = planBlock(c, compiled[s], g, k, step.out, spawn, out.dtype, versions);
+      const where = out.chunks[k].processor?.id;
+      const { plan, args, direct } = planBlock(
+        c,
+        compiled[s],
+        g,
+        k,
+        step.out,
+        spawn,
+        out.dtype,
+        where,
+        versions,
+      );
       const previous = (versions.current.get(step.out) as DTask<Block>[])[k];
       const readers = (versions.readers.get(step.out) as DTask<unknown>[][])[k];
       // Written in place once the block's earlier readers are done (datadeps' rule).
@@ -144,6 +157,9 @@ export async function stencilSteps(
       (versions.readers.get(step.out) as DTask<unknown>[][])[k] = [];
       for (const name of usedInputs(c, compiled[s], step.out)) {
         if (name !== step.out) (versions.readers.get(name) as DTask<unknown>[][])[k].push(writer);
+      }
+      for (const [name, flat] of direct) {
+        (versions.readers.get(name) as DTask<unknown>[][])[flat].push(writer);
       }
     });
   });
@@ -253,8 +269,9 @@ function planBlock(
   outName: string | null,
   spawn: SpawnFn,
   dtype: string,
+  where: string | undefined,
   versions?: Versions,
-): { plan: StencilPlan; args: unknown[] } {
+): { plan: StencilPlan; args: unknown[]; direct: [string, number][] } {
   const first = c.arrays[0];
   const nd = g.length;
   const ranges = blockRanges(first.shape, first.blocks, g);
@@ -264,13 +281,14 @@ function planBlock(
   const codes = neighbourCodes(nd);
   const gridStrides = columnMajorStrides(first.grid);
   const used = usedInputs(c, compiled, outName);
+  const direct: [string, number][] = [];
   c.names.forEach((name, i) => {
     if (!used.includes(name)) return;
     const read = compiled.reads.get(name) ?? { halo: false, offsets: [] };
     const array = c.arrays[i];
     const bc = c.bcs.get(name) as BoundarySpec[];
     const isOut = name === outName;
-    const present: number[][] = [];
+    const present: { code: number[]; lo?: number[] }[] = [];
     const value = (flat: number) => versions?.current.get(name)?.[flat] ?? array.chunks[flat];
     if (!isOut) args.push(value(k));
     if (read.halo) {
@@ -285,8 +303,15 @@ function planBlock(
         const hi = code.map((cd, d) =>
           cd < 0 ? nbRanges[d][1] - nbRanges[d][0] : cd > 0 ? c.radius[d] : shape[d],
         );
-        present.push(code);
         const flat = nb.reduce((acc, x, d) => acc + x * gridStrides[d], 0);
+        if (where !== undefined && array.chunks[flat].processor?.id === where) {
+          // A neighbour on this task's own processor: read in place, nothing moves.
+          present.push({ code, lo });
+          args.push(value(flat));
+          direct.push([name, flat]);
+          continue;
+        }
+        present.push({ code });
         const strip = spawn(
           { name: 'haloStrip', ...home(array.chunks[flat]) },
           haloStrip,
@@ -324,7 +349,7 @@ function planBlock(
     radius: c.radius,
     inputs,
   };
-  return { plan, args };
+  return { plan, args, direct };
 }
 
 /** Spawn options that run a task on the processor holding `chunk` (none while it is unknown). */
