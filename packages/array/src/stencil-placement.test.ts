@@ -50,6 +50,7 @@ describe('stencils across worker threads and worker processes', () => {
           { out: 'A', kernel: copy },
           { out: 'B', kernel: jacobi },
           { out: 'A', kernel: copy },
+          { out: 'B', kernel: (at: At) => at.B(0, 0) * 2 }, // reads the block it writes
         ],
         { boundary: new Pad(0) },
       );
@@ -62,7 +63,10 @@ describe('stencils across worker threads and worker processes', () => {
     for (let s = 0; s < 2; s++)
       want = referenceStencil({ A: { data: want, shape: [m, n] } }, pad, jacobi);
     expectClose((await A.collect()).data, want);
-    expectClose((await B.collect()).data, want);
+    expectClose(
+      (await B.collect()).data,
+      want.map((v) => 2 * v),
+    );
     expect(A.chunks.map((c) => c.processor?.id)).toEqual(homes); // blocks stay where they live
     // Only halo strips moved: no whole block, and only the face strips the kernel reads
     // (checkerboard: every face neighbour is elsewhere), 2 sweeps, 1 element deep both ways:

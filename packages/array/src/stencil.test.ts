@@ -225,7 +225,7 @@ describe('stencilSteps: steps in order, written in place (2 threads)', () => {
     expect(A.chunks).toBe(chunks); // the same blocks, written in place
   });
 
-  it("Dagger's several statements: A = 1, then B = A·2, then C = A + B", async () => {
+  it("Dagger's several statements: A = 1, B = A·2, C = A + B + A(1, 0), then A = A + 1", async () => {
     await using ctx = await threadsRig();
     const A = DArray.zeros([4, 4], new Blocks(2, 2), { dtype: 'int32', context: ctx });
     const B = DArray.zeros([4, 4], new Blocks(2, 2), { dtype: 'int32', context: ctx });
@@ -234,8 +234,9 @@ describe('stencilSteps: steps in order, written in place (2 threads)', () => {
       { out: 'A', kernel: () => 1 },
       { out: 'B', kernel: (at) => at.A(0, 0) * 2 },
       { out: 'C', kernel: (at) => at.A(0, 0) + at.B(0, 0) + at.A(1, 0) },
+      { out: 'A', kernel: (at) => at.A(0, 0) + 1 }, // Dagger's A[idx] = A[idx] + 1
     ]);
-    expect(Array.from((await A.collect()).data)).toEqual(new Array(16).fill(1));
+    expect(Array.from((await A.collect()).data)).toEqual(new Array(16).fill(2));
     expect(Array.from((await B.collect()).data)).toEqual(new Array(16).fill(2));
     expect(Array.from((await C.collect()).data)).toEqual([
       4, 4, 4, 3, 4, 4, 4, 3, 4, 4, 4, 3, 4, 4, 4, 3,
