@@ -1,4 +1,5 @@
 import { type AbstractScope, ArgumentError, type Context, type DTask } from '@dtask/core';
+import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
 import {
   Blocks,
   blockRanges,
@@ -76,11 +77,12 @@ export class DArray {
   /** Wrap existing chunk tasks (column-major over the grid of `shape` by `blocks`). */
   constructor(
     shape: readonly number[],
-    blocks: Blocks,
+    blocksOrAuto: Blocks | AutoBlocks,
     dtype: DType,
     chunks: readonly DTask<Block>[],
     context?: Context,
   ) {
+    const blocks = resolveBlocks(shape, blocksOrAuto, context);
     checkShape(shape, 'new DArray');
     checkBlocks(shape, blocks, 'new DArray');
     checkDtype(dtype, 'new DArray');
@@ -115,12 +117,13 @@ export class DArray {
 
   static #make(
     shape: readonly number[],
-    blocks: Blocks,
+    blocksOrAuto: Blocks | AutoBlocks,
     kind: string,
     value: number,
     options: DArrayOptions,
     what: string,
   ): DArray {
+    const blocks = resolveBlocks(shape, blocksOrAuto, options.context);
     checkShape(shape, what);
     checkBlocks(shape, blocks, what);
     const dtype = checkDtype(options.dtype ?? 'float64', what);
@@ -145,19 +148,27 @@ export class DArray {
   }
 
   /** An array of zeros, each block made by a task where it lives. */
-  static zeros(shape: readonly number[], blocks: Blocks, options: DArrayOptions = {}): DArray {
+  static zeros(
+    shape: readonly number[],
+    blocks: Blocks | AutoBlocks,
+    options: DArrayOptions = {},
+  ): DArray {
     return DArray.#make(shape, blocks, 'fill', 0, options, 'DArray.zeros');
   }
 
   /** An array of ones, each block made by a task where it lives. */
-  static ones(shape: readonly number[], blocks: Blocks, options: DArrayOptions = {}): DArray {
+  static ones(
+    shape: readonly number[],
+    blocks: Blocks | AutoBlocks,
+    options: DArrayOptions = {},
+  ): DArray {
     return DArray.#make(shape, blocks, 'fill', 1, options, 'DArray.ones');
   }
 
   /** An array filled with `value`, each block made by a task where it lives. */
   static fill(
     shape: readonly number[],
-    blocks: Blocks,
+    blocks: Blocks | AutoBlocks,
     value: number,
     options: DArrayOptions = {},
   ): DArray {
@@ -170,7 +181,11 @@ export class DArray {
    * Pseudo-random values (uniform in [0, 1); integers 0–99 for int32), each block made by a
    * task where it lives: fresh numbers each call, or reproducible ones from `options.seed`.
    */
-  static rand(shape: readonly number[], blocks: Blocks, options: DArrayOptions = {}): DArray {
+  static rand(
+    shape: readonly number[],
+    blocks: Blocks | AutoBlocks,
+    options: DArrayOptions = {},
+  ): DArray {
     return DArray.#make(shape, blocks, 'rand', 0, options, 'DArray.rand');
   }
 
@@ -181,7 +196,7 @@ export class DArray {
    */
   static from(
     source: { data: ArrayLike<number>; shape: readonly number[] } | ArrayLike<number>,
-    blocks: Blocks,
+    blocks: Blocks | AutoBlocks,
     options: DArrayOptions = {},
   ): DArray {
     const what = 'DArray.from(source, blocks)';
@@ -339,7 +354,8 @@ export class DArray {
    * assembled from the old blocks it overlaps, where the scheduler places it (this array
    * itself when the blocks are the same).
    */
-  reblock(blocks: Blocks): DArray {
+  reblock(blocksOrAuto: Blocks | AutoBlocks): DArray {
+    const blocks = resolveBlocks(this.shape, blocksOrAuto, this.context);
     checkBlocks(this.shape, blocks, `da.reblock(blocks) of ${describe(this)}`);
     if (sameList(blocks.sizes, this.blocks.sizes)) return this; // arrays are immutable
     const all = this.shape.map((count) => ({ start: 0, step: 1, count }));
@@ -389,10 +405,11 @@ export class DArray {
 export function distributeArray(
   array: ArrayLike<number>,
   shape: readonly number[],
-  blocks: Blocks,
+  blocksOrAuto: Blocks | AutoBlocks,
   options: DArrayOptions,
   what: string,
 ): DArray {
+  const blocks = resolveBlocks(shape, blocksOrAuto, options.context);
   checkShape(shape, what);
   checkBlocks(shape, blocks, what);
   if (array === null || typeof array !== 'object' || typeof array.length !== 'number') {

@@ -1,3 +1,4 @@
+import type { AutoBlocks } from './auto-blocks.js';
 import type { Blocks } from './blocks.js';
 import { type DArray, type DArrayOptions, distributeArray } from './darray.js';
 import type { DType } from './dtype.js';
@@ -20,7 +21,7 @@ export interface DistributeOptions {
 export function distribute(
   array: ArrayLike<number>,
   shape: readonly number[],
-  blocks: Blocks,
+  blocks: Blocks | AutoBlocks,
   options: DistributeOptions = {},
 ): DArray {
   return distributeArray(array, shape, blocks, options, 'distribute(array, shape, blocks)');

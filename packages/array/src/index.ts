@@ -1,6 +1,17 @@
 // @dtask/array: distributed arrays over dtask tasks (API.md, "Distributed arrays").
 
+export { AutoBlocks } from './auto-blocks.js';
 export { Blocks } from './blocks.js';
+export {
+  AntiReflect,
+  Boundary,
+  type BoundarySpec,
+  Clamp,
+  LinearExtrapolate,
+  Pad,
+  Reflect,
+  Wrap,
+} from './boundary.js';
 export { type CholeskyOptions, cholesky } from './cholesky.js';
 export { type Collected, DArray, type DArrayOptions } from './darray.js';
 export { type DistributeOptions, distribute } from './distribute.js';
@@ -10,3 +21,5 @@ export type { Block } from './kernels.js';
 export type { ReduceOptions } from './reductions.js';
 export type { Range } from './slicing.js';
 export { DEFAULT_SMALL_WORK_ELEMENTS, setSmallWorkElements } from './small-work.js';
+export { type StencilOptions, type StencilStep, stencil, stencilSteps } from './stencil.js';
+export type { StencilKernel } from './stencil-compile.js';

@@ -1,0 +1,122 @@
+import { ArgumentError } from '@dtask/core';
+import type { DType } from './dtype.js';
+
+/**
+ * How a boundary condition travels to the block tasks: a plain object the stencil kernel
+ * reads (`kind`, and `value` of `Pad`, `symmetric` of `Reflect`/`AntiReflect`).
+ */
+export interface BoundarySpec {
+  /** Which condition. */
+  kind: 'wrap' | 'pad' | 'reflect' | 'antireflect' | 'clamp' | 'linear';
+  /** `Pad`'s value. */
+  value?: number;
+  /** `Reflect`/`AntiReflect`: whether the mirror includes the edge element. */
+  symmetric?: boolean;
+}
+
+/** What every boundary condition has: its travelling form. */
+export abstract class Boundary {
+  /** The plain form the block tasks read. */
+  abstract spec(): BoundarySpec;
+  /** Throws `ArgumentError` when the condition cannot hold elements of `dtype`. */
+  checkDtype(_dtype: DType, _what: string): void {}
+}
+
+/** Reads past an edge wrap around to the other side of the array (periodic). */
+export class Wrap extends Boundary {
+  /** The travelling form. */
+  spec(): BoundarySpec {
+    return { kind: 'wrap' };
+  }
+}
+
+/** Reads past an edge give `value`. */
+export class Pad extends Boundary {
+  /** `new Pad(0)`: every element past an edge reads `value`. */
+  constructor(readonly value: number) {
+    super();
+    if (typeof value !== 'number') {
+      throw new ArgumentError(`new Pad(value): value must be a number; got ${String(value)}`);
+    }
+  }
+  /** The travelling form. */
+  spec(): BoundarySpec {
+    return { kind: 'pad', value: this.value };
+  }
+  /** An int32 array pads only with an integer in int32's range. */
+  override checkDtype(dtype: DType, what: string): void {
+    if (dtype === 'int32' && (!Number.isInteger(this.value) || (this.value | 0) !== this.value)) {
+      throw new ArgumentError(
+        `${what}: new Pad(${this.value}) does not fit an int32 array; pad it with an integer, or use a float64 array`,
+      );
+    }
+  }
+}
+
+/**
+ * Reads past an edge mirror the array at the edge: with `symmetric` the mirror includes the
+ * edge element (`[1, 2, 3]` with radius 2 reads `[2, 1, 1, 2, 3, 3, 2]`), without it the
+ * edge element is the mirror's axis (`[3, 2, 1, 2, 3, 2, 1]`).
+ */
+// biome-ignore lint/suspicious/noShadowRestrictedNames: Dagger's name for the condition
+export class Reflect extends Boundary {
+  /** `new Reflect(true)` (symmetric) or `new Reflect(false)` (the edge is the axis). */
+  constructor(readonly symmetric = true) {
+    super();
+  }
+  /** The travelling form. */
+  spec(): BoundarySpec {
+    return { kind: 'reflect', symmetric: this.symmetric === true };
+  }
+}
+
+/**
+ * Reads past an edge are the mirrored element reflected through the edge value as well
+ * (odd reflection: `2·edge − mirrored`, the mirror as `Reflect(symmetric)`'s), which
+ * continues a linear trend; float arrays only.
+ */
+export class AntiReflect extends Boundary {
+  /** `new AntiReflect(true)` or `new AntiReflect(false)`, the mirror as `Reflect`'s. */
+  constructor(readonly symmetric = true) {
+    super();
+  }
+  /** The travelling form. */
+  spec(): BoundarySpec {
+    return { kind: 'antireflect', symmetric: this.symmetric === true };
+  }
+  /** Needs a float array (its values are not integers in general). */
+  override checkDtype(dtype: DType, what: string): void {
+    if (dtype === 'int32') {
+      throw new ArgumentError(
+        `${what}: new AntiReflect() needs a float64 or float32 array; got int32 (use Reflect, or convert the array with map)`,
+      );
+    }
+  }
+}
+
+/** Reads past an edge give the edge element (`[1, 2, 3]`, radius 2: `[1, 1, 1, 2, 3, 3, 3]`). */
+export class Clamp extends Boundary {
+  /** The travelling form. */
+  spec(): BoundarySpec {
+    return { kind: 'clamp' };
+  }
+}
+
+/**
+ * Reads past an edge continue the line through the two elements at the edge (`[1, 2, 4]`,
+ * radius 2: `[-1, 0, 1, 2, 4, 6, 8]`); float arrays only.
+ */
+export class LinearExtrapolate extends Boundary {
+  /** The travelling form. */
+  spec(): BoundarySpec {
+    return { kind: 'linear' };
+  }
+  /** Needs a float array. */
+  override checkDtype(dtype: DType, what: string): void {
+    if (dtype === 'int32') {
+      throw new ArgumentError(
+        `${what}: new LinearExtrapolate() needs a float64 or float32 array; got int32 (use Clamp, or convert the array with map)`,
+      );
+    }
+  }
+}

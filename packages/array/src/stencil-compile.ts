@@ -1,0 +1,119 @@
+import { ArgumentError } from '@dtask/core';
+import { functionSource } from './elementwise.js';
+
+/** A stencil kernel: `at.NAME(...offsets)` reads input `NAME` near the element; `idx` is its global index. */
+export type StencilKernel = (
+  at: Record<string, (...offsets: number[]) => number>,
+  idx: readonly number[],
+) => number;
+
+/** A kernel rewritten for the block tasks (see `StencilPlan`). */
+export interface CompiledKernel {
+  /** The function source with each `at.NAME(offsets)` replaced by the token `$$SITE<k>$$`. */
+  source: string;
+  /** The expression body of an arrow kernel so tokenised, else null. */
+  expr: string | null;
+  /** Each read, in token order: the input's name and its offsets (source text). */
+  sites: { name: string; args: string[]; literal: boolean }[];
+  /** The first parameter's name. */
+  atName: string;
+  /** The second parameter's name, or null. */
+  idxName: string | null;
+  /**
+   * Per input read (by name): whether it needs a halo (any offset that is not all zeros) and
+   * its literal offsets (null when some offset is computed at run time).
+   */
+  reads: Map<string, { halo: boolean; offsets: number[][] | null }>;
+}
+
+const IDENT = '[A-Za-z_$][\\w$]*';
+
+/**
+ * Checks a kernel at the call and marks each `at.NAME(o₀, o₁, …)` with a token that the block
+ * task replaces by a direct typed-array index (see `stencilBlock`). Literal offsets are
+ * checked against `radius` here; others when they run.
+ * Throws `TaskFunctionError` for a kernel using outer variables (naming them) and
+ * `ArgumentError` for an unknown name, a wrong number of offsets or an offset past the radius.
+ */
+export function compileKernel(
+  kernel: unknown,
+  names: readonly string[],
+  radius: readonly number[],
+  what: string,
+): CompiledKernel {
+  const source = functionSource(kernel, what, '(at, idx) => number').trim();
+  const nd = radius.length;
+  const head = new RegExp(
+    `^(?:async\\s+)?(?:function\\b\\s*(?:${IDENT})?\\s*\\(([^)]*)\\)|\\(([^)]*)\\)\\s*=>|(${IDENT})\\s*=>)`,
+  ).exec(source);
+  if (head === null || /^async\b/.test(source)) {
+    throw new ArgumentError(
+      `${what}: the kernel must be a plain function (at, idx) => number; got ${source.slice(0, 60)}`,
+    );
+  }
+  const params = (head[1] ?? head[2] ?? head[3] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (params.length > 2 || params.some((p) => !new RegExp(`^${IDENT}$`).test(p))) {
+    throw new ArgumentError(
+      `${what}: the kernel takes (at) or (at, idx) as plain parameter names; got (${params.join(', ')})`,
+    );
+  }
+  const [atName = '$$at', idxName = null] = params;
+  const body = source.slice(head[0].length);
+  const reads = new Map<string, { halo: boolean; offsets: number[][] | null }>();
+  const sites: { name: string; halo: boolean; args: string[]; literal: boolean }[] = [];
+  const call = new RegExp(
+    `(?<![\\w$.])${atName.replace(/\$/g, '\\$')}\\s*\\.\\s*(${IDENT})\\s*\\(([^()]*)\\)`,
+    'g',
+  );
+  for (const m of body.matchAll(call)) {
+    const name = m[1];
+    if (!names.includes(name)) {
+      throw new ArgumentError(
+        `${what}: the kernel reads ${atName}.${name}, but the inputs are ${names.join(', ')}`,
+      );
+    }
+    const args = m[2].split(',').map((a) => a.trim());
+    if (args.length !== nd || args.some((a) => a === '')) {
+      throw new ArgumentError(
+        `${what}: ${m[0]} gives ${args.length} offsets; give one per dimension (${nd})`,
+      );
+    }
+    const literal = args.every((a) => /^[-+]?\d+$/.test(a));
+    if (literal) {
+      args.forEach((a, d) => {
+        if (Math.abs(Number(a)) > radius[d]) {
+          throw new ArgumentError(
+            `${what}: ${m[0]} reads offset ${a} along dimension ${d}, past the radius ${radius[d]}; pass { radius: ${Math.abs(Number(a))} } or more`,
+          );
+        }
+      });
+    }
+    const halo = !literal || args.some((a) => Number(a) !== 0);
+    sites.push({ name, halo, args, literal });
+    const before = reads.get(name) ?? { halo: false, offsets: [] };
+    const offsets =
+      before.offsets === null || !literal ? null : [...before.offsets, args.map(Number)];
+    reads.set(name, { halo: before.halo || halo, offsets });
+  }
+  const expression = /^\s*[^{\s]/.test(body) && head[1] === undefined;
+  // A block body calls the kernel per element, so its inputs are read through `at` (padded).
+  if (!expression) for (const r of reads.values()) r.halo = true;
+  let k = 0;
+  const rewritten = body.replace(call, () => `$$SITE${k++}$$`);
+  if (new RegExp(`(?<![\\w$.])${atName.replace(/\$/g, '\\$')}(?![\\w$])`).test(rewritten)) {
+    throw new ArgumentError(
+      `${what}: use the kernel's first parameter only as ${atName}.NAME(...offsets) with plain offsets (no calls inside them); got ${source.slice(0, 80)}`,
+    );
+  }
+  return {
+    source: `${source.slice(0, head[0].length)}${rewritten}`,
+    expr: expression ? rewritten : null,
+    sites: sites.map(({ name, args, literal }) => ({ name, args, literal })),
+    atName,
+    idxName,
+    reads,
+  };
+}

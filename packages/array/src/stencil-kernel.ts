@@ -1,0 +1,330 @@
+// The stencil's block kernels. Each is self-contained (no imports, no outer variables) so it
+// travels to worker threads and processes as source text.
+import type { Block } from './kernels.js';
+
+/** What a stencil block task needs to know, a plain object (see `stencilBlock`). */
+export interface StencilPlan {
+  /** The kernel's source, each `at.NAME(offsets)` a token `$$SITE<k>$$`. */
+  source: string;
+  /** The tokenised expression when the kernel is an arrow with an expression body. */
+  expr: string | null;
+  /** Per token: which input of `inputs` it reads and its offsets (source text). */
+  sites: { input: number; args: string[]; literal: boolean }[];
+  /** The kernel's first parameter (the element's position in the padded inputs). */
+  atName: string;
+  /** The kernel's second parameter (the global index), or null when it has none. */
+  idxName: string | null;
+  /** The element type of a result the task allocates. */
+  dtype: string;
+  /** The block's shape. */
+  shape: number[];
+  /** The block's first element's global index. */
+  start: number[];
+  /** The halo width along each dimension. */
+  radius: number[];
+  /**
+   * Per input read: padded with a halo or not, whether it is `out` itself (then its own block is
+   * `out`, not an argument), the halo strips that follow it (a strip, or, with `lo`, a whole
+   * neighbouring block on the same processor whose strip starts there), and the edges to fill.
+   */
+  inputs: {
+    padded: boolean;
+    isOut: boolean;
+    codes: { code: number[]; lo?: number[] }[];
+    bc: { kind: string; value?: number; symmetric?: boolean }[];
+    low: boolean[];
+    high: boolean[];
+  }[];
+}
+
+/** A compact copy of the box `[lo, hi)` (block-local, per dimension) of `block`. */
+export function haloStrip(block: Block, lo: number[], hi: number[]): Block {
+  const C = block.data.constructor as Float64ArrayConstructor;
+  const nd = lo.length;
+  const shape = lo.map((a, d) => hi[d] - a);
+  const strides: number[] = [];
+  let n = 1;
+  for (const s of shape) {
+    strides.push(n);
+    n *= s;
+  }
+  const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
+  const idx = new Array(nd).fill(0);
+  const run = shape[0];
+  for (let o = 0; o < n; o += run) {
+    let src = block.offset;
+    for (let d = 0; d < nd; d++) src += (lo[d] + idx[d]) * block.strides[d];
+    if (block.strides[0] === 1) data.set(block.data.subarray(src, src + run), o);
+    else for (let i = 0; i < run; i++) data[o + i] = block.data[src + i * block.strides[0]];
+    for (let d = 1; d < nd; d++) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return { data, shape, strides, offset: 0 };
+}
+
+/**
+ * One block of one stencil step: `blocks` holds, per input of `plan.inputs`, its own block
+ * and then its halo strips (in `codes` order). Padded inputs are copied with their halo
+ * into a buffer `radius` wider on each side, the edges of the whole array filled by the
+ * boundary conditions (dimension by dimension, in order); then the compiled kernel runs over
+ * the block's elements, writing `out` in place (a datadeps `InOut`) or a new block.
+ */
+export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Block[]): Block {
+  const { shape, radius } = plan;
+  const nd = shape.length;
+  const P = shape.map((s, d) => s + 2 * radius[d]);
+  const PS: number[] = [];
+  let total = 1;
+  for (const p of P) {
+    PS.push(total);
+    total *= p;
+  }
+  // Copies `src` into `buf` at `origin`; with `frame`, only the elements within frame[d] of
+  // an edge along some dimension (the rest of an own block is read in place).
+  const copyBox = (src: Block, buf: Float64Array, origin: number[], frame: number[] | null) => {
+    const sh = src.shape;
+    const idx = new Array(nd).fill(0);
+    const run = sh[0];
+    let count = 1;
+    for (const s of sh) count *= s;
+    for (let k = 0; k < count; k += run) {
+      let s = src.offset;
+      let t = origin[0];
+      for (let d = 0; d < nd; d++) s += idx[d] * src.strides[d];
+      for (let d = 1; d < nd; d++) t += (origin[d] + idx[d]) * PS[d];
+      let whole = frame === null || run <= 2 * frame[0];
+      for (let d = 1; d < nd && !whole; d++) {
+        if (idx[d] < (frame as number[])[d] || idx[d] >= sh[d] - (frame as number[])[d])
+          whole = true;
+      }
+      const st = src.strides[0];
+      if (whole) for (let i = 0; i < run; i++) buf[t + i] = src.data[s + i * st];
+      else {
+        const f = (frame as number[])[0];
+        for (let i = 0; i < f; i++) buf[t + i] = src.data[s + i * st];
+        for (let i = run - f; i < run; i++) buf[t + i] = src.data[s + i * st];
+      }
+      for (let d = 1; d < nd; d++) {
+        if (++idx[d] < sh[d]) break;
+        idx[d] = 0;
+      }
+    }
+  };
+  // Corners: the conditions apply dimension by dimension, in order, each over the values the
+  // earlier ones filled; LinearExtrapolate extrapolates along the first dimension past an
+  // edge only and clamps along later ones (as Dagger's).
+  const fillEdge = (
+    buf: Float64Array,
+    input: StencilPlan['inputs'][number],
+    d: number,
+    high: boolean,
+  ) => {
+    const bc = input.bc[d];
+    const r = radius[d];
+    const st = PS[d];
+    const e = high ? r + shape[d] - 1 : r;
+    const dir = high ? 1 : -1;
+    const skip = bc.symmetric ? 0 : 1;
+    const pos = new Array(nd).fill(0);
+    const lines = total / P[d];
+    for (let l = 0; l < lines; l++) {
+      let base = 0;
+      for (let x = 0; x < nd; x++) if (x !== d) base += pos[x] * PS[x];
+      const edge = buf[base + e * st];
+      let linear = bc.kind === 'linear';
+      for (let x = 0; x < d && linear; x++) {
+        const past =
+          (input.low[x] && pos[x] < radius[x]) || (input.high[x] && pos[x] >= radius[x] + shape[x]);
+        if (past && input.bc[x].kind === 'linear') linear = false;
+      }
+      for (let k = 1; k <= r; k++) {
+        const q = base + (e + dir * k) * st;
+        let v: number;
+        if (bc.kind === 'pad') v = bc.value as number;
+        else if (bc.kind === 'clamp' || (bc.kind === 'linear' && !linear)) v = edge;
+        else if (linear) v = edge + k * (edge - buf[base + (e - dir) * st]);
+        else {
+          v = buf[base + (e - dir * (k - 1 + skip)) * st];
+          if (bc.kind === 'antireflect') v = 2 * edge - v;
+        }
+        buf[q] = v;
+      }
+      for (let x = 0; x < nd; x++) {
+        if (x === d) continue;
+        if (++pos[x] < P[x]) break;
+        pos[x] = 0;
+      }
+    }
+  };
+  // The rim of a block (within `radius` of an edge) reads the padded buffers, whose own part
+  // needs only a frame twice as wide (what the rim reads; a reflection reads r + 1 in); the
+  // interior reads the blocks in place.
+  const frame = radius.map((r) => 2 * r);
+  // Padded buffers are reused by the next tasks on this thread (a task runs to its end before
+  // the next starts): no allocation and zeroing of a block-sized buffer per task. What a task
+  // reads of one is written first (frame, strips, edges); a new one starts as NaN, so a read
+  // of anything else would show.
+  const g = globalThis as unknown as { __dtaskStencilPads?: Map<number, Float64Array[]> };
+  const pool = g.__dtaskStencilPads ?? new Map<number, Float64Array[]>();
+  g.__dtaskStencilPads = pool;
+  const taken: Float64Array[] = [];
+  const take = (n: number) => {
+    const buf = pool.get(n)?.pop() ?? new Float64Array(n).fill(Number.NaN);
+    taken.push(buf);
+    return buf;
+  };
+  const padded: (Float64Array | null)[] = [];
+  const own: (Float64Array | Float32Array | Int32Array)[] = [];
+  let b = 0;
+  for (const input of plan.inputs) {
+    const block = input.isOut ? (out as Block) : blocks[b++];
+    own.push(block.data);
+    if (!input.padded) {
+      padded.push(null);
+      continue;
+    }
+    const buf = take(total);
+    copyBox(block, buf, radius, frame);
+    for (const { code, lo } of input.codes) {
+      const origin = code.map((c, d) => (c < 0 ? 0 : c === 0 ? radius[d] : radius[d] + shape[d]));
+      let src = blocks[b++];
+      if (lo !== undefined) {
+        // A whole neighbouring block (on this processor): its strip in place.
+        let offset = src.offset;
+        for (let d = 0; d < nd; d++) offset += lo[d] * src.strides[d];
+        const sh = code.map((c, d) => (c === 0 ? shape[d] : radius[d]));
+        src = { data: src.data, shape: sh, strides: src.strides, offset };
+      }
+      copyBox(src, buf, origin, null);
+    }
+    for (let d = 0; d < nd; d++) {
+      if (input.low[d]) fillEdge(buf, input, d, false);
+      if (input.high[d]) fillEdge(buf, input, d, true);
+    }
+    padded.push(buf);
+  }
+  let result = out;
+  if (result === null) {
+    const C = (
+      plan.dtype === 'float32' ? Float32Array : plan.dtype === 'int32' ? Int32Array : Float64Array
+    ) as Float64ArrayConstructor;
+    let n = 1;
+    const strides: number[] = [];
+    for (const s of shape) {
+      strides.push(n);
+      n *= s;
+    }
+    result = {
+      data: new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT)),
+      shape,
+      strides,
+      offset: 0,
+    };
+  }
+  // Compiled once per kernel and block layout on each thread.
+  const gc = globalThis as unknown as { __dtaskStencilCache?: Map<string, Function> };
+  const cache = gc.__dtaskStencilCache ?? new Map<string, Function>();
+  gc.__dtaskStencilCache = cache;
+  const key = JSON.stringify([
+    plan.source,
+    plan.expr,
+    plan.sites,
+    shape,
+    radius,
+    plan.idxName,
+    plan.inputs.map((i) => i.padded),
+  ]);
+  let run = cache.get(key);
+  if (run === undefined) {
+    const at = plan.atName;
+    const idx = plan.idxName;
+    const BS: number[] = [];
+    let m = 1;
+    for (const x of shape) {
+      BS.push(m);
+      m *= x;
+    }
+    // Each token becomes an index: into the padded buffer (`P`, strides $$S) or the own block
+    // in place (`U`, strides $$T); an input read only at offset 0 is its own block at $$o.
+    const subst = (text: string, variant: string) =>
+      text.replace(/\$\$SITE(\d+)\$\$/g, (_: string, k: string) => {
+        const site = plan.sites[Number(k)];
+        const i = site.input;
+        if (!plan.inputs[i].padded) return `$$U${i}[$$o]`;
+        const terms = site.args.map((a, d) => {
+          const v = site.literal ? `(${Number(a)})` : `$$chk(${a}, ${radius[d]})`;
+          return `${v} * $$${variant === 'P' ? 'S' : 'T'}${d}`;
+        });
+        return `${variant === 'P' ? '$$P' : '$$U'}${i}[${at} + ${terms.join(' + ')}]`;
+      });
+    const lines: string[] = ['"use strict";', 'return function ($$P, $$U, $$out, $$start) {'];
+    for (let d = 0; d < nd; d++)
+      lines.push(`const $$S${d} = ${PS[d]};`, `const $$T${d} = ${BS[d]};`);
+    for (let i = 0; i < plan.inputs.length; i++) {
+      if (plan.inputs[i].padded) lines.push(`const $$P${i} = $$P[${i}];`);
+      lines.push(`const $$U${i} = $$U[${i}];`);
+    }
+    if (idx) lines.push(`const ${idx} = $$start.slice();`);
+    lines.push(
+      'const $$chk = (v, r) => { if (!Number.isInteger(v) || v < -r || v > r) throw new RangeError("stencil: offset " + v + " is not an integer within the radius " + r); return v; };',
+    );
+    if (plan.expr === null) {
+      lines.push(`const $$kP = (${subst(plan.source, 'P')});`);
+      lines.push(`const $$kU = (${subst(plan.source, 'U')});`);
+    }
+    const value = (variant: string) =>
+      plan.expr === null
+        ? `$$k${variant}(${at}${idx ? `, ${idx}` : ''})`
+        : `(${subst(plan.expr, variant)})`;
+    // One run along dimension 0 from j0 = a to b: padded or in place.
+    const segment = (a: string, b: string, variant: string) => {
+      const first = variant === 'P' ? `$$p0 + ${a}` : `$$o0 + ${a}`;
+      lines.push(`{ let ${at} = ${first}; let $$o = $$o0 + ${a};`);
+      lines.push(`for (let $$j0 = ${a}; $$j0 < ${b}; $$j0++, ${at}++, $$o++) {`);
+      if (idx) lines.push(`${idx}[0] = $$start[0] + $$j0;`);
+      lines.push(`$$out[$$o] = ${value(variant)}; } }`);
+    };
+    for (let d = nd - 1; d >= 1; d--) {
+      lines.push(`for (let $$j${d} = 0; $$j${d} < ${shape[d]}; $$j${d}++) {`);
+      if (idx) lines.push(`${idx}[${d}] = $$start[${d}] + $$j${d};`);
+    }
+    let p0 = `${radius[0]}`;
+    let o0 = '0';
+    let rim = 'false';
+    for (let d = 1; d < nd; d++) {
+      p0 += ` + ($$j${d} + ${radius[d]}) * ${PS[d]}`;
+      o0 += ` + $$j${d} * ${BS[d]}`;
+      rim += ` || $$j${d} < ${radius[d]} || $$j${d} >= ${shape[d] - radius[d]}`;
+    }
+    lines.push(`const $$p0 = ${p0}; const $$o0 = ${o0};`);
+    const r0 = radius[0];
+    const n0 = shape[0];
+    if (!plan.inputs.some((i) => i.padded)) segment('0', `${n0}`, 'U');
+    else if (n0 <= 2 * r0) segment('0', `${n0}`, 'P');
+    else {
+      lines.push(`if (${rim}) {`);
+      segment('0', `${n0}`, 'P');
+      lines.push('} else {');
+      segment('0', `${r0}`, 'P');
+      segment(`${r0}`, `${n0 - r0}`, 'U');
+      segment(`${n0 - r0}`, `${n0}`, 'P');
+      lines.push('}');
+    }
+    for (let d = 1; d < nd; d++) lines.push('}');
+    lines.push('};');
+    run = new Function(lines.join('\n'))() as Function;
+    cache.set(key, run);
+  }
+  try {
+    run(padded, own, result.data, plan.start);
+  } finally {
+    for (const buf of taken) {
+      const list = pool.get(buf.length) ?? [];
+      if (list.length < 4) list.push(buf);
+      pool.set(buf.length, list);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,141 @@
+// Stencils over blocks on a worker thread and in a worker process (@dtask/cluster): results
+// equal the plain reference, blocks stay where they live and only halo strips move between
+// them (the logs' `move` events). Worker processes run the built dist: build first.
+import { cluster } from '@dtask/cluster';
+import { Context, disableLogging, enableLogging, fetchLogs, scope } from '@dtask/core';
+import { threads } from '@dtask/threads';
+import { describe, expect, it } from 'vitest';
+import { expectClose, random } from './__fixtures__/reference.js';
+import { threadsRig } from './__fixtures__/rig.js';
+import { referenceStencil } from './__fixtures__/stencil-reference.js';
+import { Blocks, Clamp, DArray, distribute, Pad, stencil, stencilSteps, Wrap } from './index.js';
+
+type At = Record<string, (...o: number[]) => number>;
+const jacobi = (at: At) => (at.A(-1, 0) + at.A(1, 0) + at.A(0, -1) + at.A(0, 1)) / 4;
+const copy = (at: At) => at.B(0, 0);
+
+/** The bytes of the `move` events in `logs`, by the moved task's name ('block' for chunks). */
+function movedBytes(logs: ReturnType<typeof fetchLogs>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of logs) {
+    if (e.kind !== 'move') continue;
+    const key = (e as { name?: string }).name ?? 'block';
+    out[key] = (out[key] ?? 0) + ((e as { bytes?: number }).bytes ?? 0);
+  }
+  return out;
+}
+
+describe('stencils across worker threads and worker processes', () => {
+  it('a worker thread and a worker process: equal to the reference, only halo strips move', async () => {
+    await using ctx = new Context({ plugins: [threads({ count: 1 }), cluster({ workers: 1 })] });
+    await ctx.ready();
+    const places = [scope({ worker: 1, thread: 2 }), scope({ worker: 2 })];
+    const assign = ([i, j]: readonly number[]) => places[(i + j) % 2];
+    const [m, n] = [23, 17];
+    const x = random(m * n, 21);
+    const A = distribute(x, [m, n], new Blocks(6, 5), { context: ctx, assign });
+    const B = DArray.zeros([m, n], new Blocks(6, 5), { context: ctx, assign });
+    await Promise.all([...A.chunks, ...B.chunks].map((c) => c.wait()));
+    const homes = A.chunks.map((c) => c.processor?.id);
+    expect(new Set(homes)).toEqual(new Set(['thread:1:2', 'thread:2:1']));
+    const bcs = { A: [new Wrap().spec(), new Clamp().spec()] };
+    const got = await stencil({ A }, jacobi, { boundary: [new Wrap(), new Clamp()] }).collect();
+    expectClose(got.data, referenceStencil({ A: { data: x, shape: [m, n] } }, bcs, jacobi));
+    enableLogging();
+    try {
+      await stencilSteps(
+        { A, B },
+        [
+          { out: 'B', kernel: jacobi },
+          { out: 'A', kernel: copy },
+          { out: 'B', kernel: jacobi },
+          { out: 'A', kernel: copy },
+          { out: 'B', kernel: (at: At) => at.B(0, 0) * 2 }, // reads the block it writes
+        ],
+        { boundary: new Pad(0) },
+      );
+    } finally {
+      disableLogging();
+    }
+    const moved = movedBytes(fetchLogs());
+    let want: Float64Array = x;
+    const pad = { A: [new Pad(0).spec(), new Pad(0).spec()] };
+    for (let s = 0; s < 2; s++)
+      want = referenceStencil({ A: { data: want, shape: [m, n] } }, pad, jacobi);
+    expectClose((await A.collect()).data, want);
+    expectClose(
+      (await B.collect()).data,
+      want.map((v) => 2 * v),
+    );
+    expect(A.chunks.map((c) => c.processor?.id)).toEqual(homes); // blocks stay where they live
+    // Only halo strips moved: no whole block, and only the face strips the kernel reads
+    // (checkerboard: every face neighbour is elsewhere), 2 sweeps, 1 element deep both ways:
+    // grid 4×4, 3 interfaces per dimension, each as long as the array's other side.
+    expect(Object.keys(moved)).toEqual(['haloStrip']);
+    const faceBytes = 2 * 2 * (3 * n + 3 * m) * 8;
+    const strips = 2 * 2 * (3 * 4 + 3 * 4);
+    expect(moved.haloStrip - faceBytes).toBeGreaterThanOrEqual(0);
+    expect((moved.haloStrip - faceBytes) / strips).toBeLessThan(200); // each strip's small header
+  });
+
+  it('on 2 threads with 64 blocks, a Jacobi sweep moves only the face strips', async () => {
+    await using ctx = await threadsRig();
+    const places = [scope({ worker: 1, thread: 2 }), scope({ worker: 1, thread: 3 })];
+    const assign = ([i, j]: readonly number[]) => places[(i + j) % 2];
+    const [n, b] = [256, 32];
+    const A = DArray.rand([n, n], new Blocks(b, b), { context: ctx, seed: 3, assign });
+    const B = DArray.zeros([n, n], new Blocks(b, b), { context: ctx, assign });
+    enableLogging();
+    try {
+      await stencilSteps({ A, B }, [
+        { out: 'B', kernel: jacobi },
+        { out: 'A', kernel: copy },
+      ]);
+    } finally {
+      disableLogging();
+    }
+    const moved = movedBytes(fetchLogs());
+    expect(Object.keys(moved)).toEqual(['haloStrip']);
+    // 8×8 grid: 7 interfaces per dimension, 8 blocks long, b elements each, both ways.
+    const faceBytes = 2 * 2 * 7 * 8 * b * 8;
+    const strips = 2 * 2 * 7 * 8;
+    expect(moved.haloStrip - faceBytes).toBeGreaterThanOrEqual(0);
+    expect((moved.haloStrip - faceBytes) / strips).toBeLessThan(200);
+  });
+
+  it('blocks in two halves (by columns): only the strips across the seam move', async () => {
+    await using ctx = await threadsRig();
+    const places = [scope({ worker: 1, thread: 2 }), scope({ worker: 1, thread: 3 })];
+    const assign = ([, j]: readonly number[]) => places[j < 4 ? 0 : 1];
+    const [n, b] = [256, 32];
+    const x = random(n * n, 8);
+    const A = distribute(x, [n, n], new Blocks(b, b), { context: ctx, assign });
+    const B = DArray.zeros([n, n], new Blocks(b, b), { context: ctx, assign });
+    enableLogging();
+    try {
+      await stencilSteps({ A, B }, [
+        { out: 'B', kernel: jacobi },
+        { out: 'A', kernel: copy },
+      ]);
+    } finally {
+      disableLogging();
+    }
+    const logs = fetchLogs();
+    const moved = movedBytes(logs);
+    expect(Object.keys(moved)).toEqual(['haloStrip']);
+    // Neighbours on the same thread are read in place: strip tasks only across the seam.
+    const strips = logs.filter(
+      (e) => e.kind === 'finish' && (e as { name?: string }).name === 'haloStrip',
+    );
+    expect(strips.length).toBe(16);
+    // The seam between block columns 3 and 4: 8 blocks on each side, a column of b both ways.
+    const seamBytes = 2 * 8 * b * 8;
+    expect(moved.haloStrip - seamBytes).toBeGreaterThanOrEqual(0);
+    expect((moved.haloStrip - seamBytes) / 16).toBeLessThan(200);
+    const pad = { A: [new Pad(0).spec(), new Pad(0).spec()] };
+    expectClose(
+      (await A.collect()).data,
+      referenceStencil({ A: { data: x, shape: [n, n] } }, pad, jacobi),
+    );
+  });
+});
