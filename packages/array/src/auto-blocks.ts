@@ -1,5 +1,5 @@
 import { ArgumentError, type Context } from '@dtask/core';
-import { defaultContext } from '@dtask/core/worker';
+import { defaultContext } from '@dtask/core/plugin';
 import { Blocks } from './blocks.js';
 
 /**

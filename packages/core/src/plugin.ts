@@ -22,10 +22,10 @@ export {
 } from './options/index.js';
 export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';
-export { heldRemotely } from './sched/placement/data-home.js';
 export { defaultContext } from './registry/default-context.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';
+export { heldRemotely } from './sched/placement/data-home.js';
 export {
   checkFunctionTravel,
   type TravelFailure,
