@@ -1,0 +1,85 @@
+import { EMPTY } from './edge-buffer.js';
+import { isFinishStream } from './finish-stream.js';
+import type { StreamNode } from './stream-node.js';
+
+/** How long a stream may run on without letting timers and I/O in. */
+const SLICE_MS = 8;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return (
+    (typeof x === 'object' || typeof x === 'function') &&
+    x !== null &&
+    typeof (x as { then?: unknown }).then === 'function'
+  );
+}
+
+/** True for an `async function*`: such a function is a source that yields one value per step. */
+export function isAsyncGeneratorFunction(fn: Function): boolean {
+  return Object.prototype.toString.call(fn) === '[object AsyncGeneratorFunction]';
+}
+
+/**
+ * The loop of a streaming task on this thread: per step, one value from each streaming input
+ * (waiting for it), the function called with them in place, its value sent to every consumer
+ * (waiting for room). Ends when the function returns `finishStream`, an input has nothing more,
+ * `streamMaxEvals` steps are done, or the node is stopped; resolves to the task's result.
+ */
+export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<unknown> {
+  const fn = node.fn as (...a: unknown[]) => unknown;
+  const inputs = node.inputs;
+  const max = node.maxEvals ?? Number.POSITIVE_INFINITY;
+  const source = isAsyncGeneratorFunction(fn)
+    ? (fn(...args) as AsyncIterator<unknown, unknown>)
+    : undefined;
+  let slice = performance.now();
+  try {
+    steps: while (!node.stopped && node.steps < max) {
+      for (let i = 0; i < inputs.length; i++) {
+        const input = inputs[i] as (typeof inputs)[number];
+        let v = input.edge.poll();
+        while (v === EMPTY) {
+          if (input.edge.exhausted || node.stopped) break steps;
+          await input.edge.data();
+          v = input.edge.poll();
+        }
+        args[input.pos] = v;
+      }
+      let r: unknown;
+      if (source) {
+        const next = await source.next();
+        if (next.done) {
+          node.result = next.value;
+          break;
+        }
+        r = next.value;
+      } else {
+        r = fn(...args);
+        if (isThenable(r)) r = await r;
+      }
+      node.steps++;
+      if (isFinishStream(r)) {
+        if (r.hasValue) {
+          const p = node.emit(r.value);
+          if (p) await p;
+        }
+        node.result = r.result;
+        break;
+      }
+      const p = node.emit(r);
+      if (p) await p;
+      if ((node.steps & 255) === 0 && performance.now() - slice > SLICE_MS) {
+        await nextTurn();
+        slice = performance.now();
+      }
+    }
+  } catch (error) {
+    node.graph.fail(error, node);
+    throw error;
+  } finally {
+    node.end();
+    if (source) await source.return?.(undefined);
+  }
+  return node.result;
+}
