@@ -39,6 +39,8 @@ export class StreamGraph {
       if (n.finished || n === except) continue;
       n.stop();
       n.task.cancel(cancelled);
+      // A task running elsewhere sends no last exchange now: end its edges here.
+      n.end();
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { DTask } from '../task/dtask.js';
 import { EdgeBuffer } from './edge-buffer.js';
+import { remoteNodes } from './stream-exchange.js';
 import type { StreamGraph } from './stream-graph.js';
 
 /** A streaming input of a node: the argument position it fills and the edge it reads. */
@@ -105,6 +106,7 @@ export class StreamNode {
     if (this.finished) return;
     this.finished = true;
     this.stopped = true;
+    remoteNodes.delete(this.task.id);
     for (const o of this.outputs) o.end();
     this.held?.end();
     for (const i of this.inputs) {

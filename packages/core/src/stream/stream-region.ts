@@ -1,8 +1,10 @@
-import { DTask } from '../task/dtask.js';
+import { DTask, taskExtra } from '../task/dtask.js';
 import type { SubmitTask, TaskQueue } from '../task/task-queue.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { EdgeBuffer } from './edge-buffer.js';
-import { runStreamNode } from './run-stream-node.js';
+import type { StreamDescriptor } from './remote-stream-node.js';
+import { streamDriver } from './stream-driver.js';
+import { remoteNodes } from './stream-exchange.js';
 import { StreamGraph } from './stream-graph.js';
 import { DEFAULT_STREAM_BUFFER, StreamNode, streamNodeOf } from './stream-node.js';
 
@@ -48,10 +50,21 @@ export class StreamRegion implements TaskQueue {
     }
     for (const [node, submit] of held) {
       const task = node.task;
-      const args = task.args;
-      task.fn = (..._: unknown[]) => runStreamNode(node, args);
-      task.flags |= TaskFlags.LocalOnly;
+      const driver = streamDriver(node);
+      task.fn = driver.fn;
+      const desc: StreamDescriptor = {
+        node: task.id,
+        inputs: node.inputs.map((i) => i.pos),
+        maxEvals: node.maxEvals,
+        batch: node.bufferSize,
+      };
+      task.args = [desc, ...task.args];
+      task.flags |= TaskFlags.Streaming;
+      if (driver.travels) remoteNodes.set(task.id, node);
+      else task.flags |= TaskFlags.LocalOnly;
+      // It holds no processor while it waits for values, and is never re-run after a worker loss.
       task.options = { ...task.options, occupancy: 0 };
+      taskExtra(task).notRerun = STREAM_NOT_RERUN;
       submit(task);
       task.wait().then(() => {
         if (task.state === TaskState.Failed) {
@@ -70,6 +83,9 @@ export class StreamRegion implements TaskQueue {
     }
   }
 }
+
+const STREAM_NOT_RERUN =
+  'it is a streaming task: running it again would repeat or lose values its consumers already had. Spawn the streaming DAG again';
 
 /** A failed task's error, or the `CancelledError` under it. */
 function causeOf(error: unknown): unknown {

@@ -13,7 +13,7 @@ export interface StreamingSetup {
   /** The context the streaming tasks run in. */
   context: Context;
   /** Options for each spawned task, e.g. a scope chosen at random (as Dagger's tests do). */
-  pick: () => Record<string, unknown>;
+  pick: () => object;
   /** Ends what the factory started; the suite closes `context` itself afterwards. */
   cleanup?: () => unknown;
 }
