@@ -1,7 +1,6 @@
 // @dtask/core: the public surface (API.md). Internals stay out of this file.
 
 export { Chunk, type ChunkHandle, isChunk, type PieceChunk } from './chunk/chunk.js';
-export { type MutableOptions, mutable } from './chunk/mutable.js';
 export { RamDevice, type RamDeviceOptions } from './chunk/ram-device.js';
 export { sizeOf } from './chunk/size-of.js';
 export {
@@ -13,13 +12,12 @@ export {
   type StorageUsage,
   storagePutSize,
 } from './chunk/storage-device.js';
+export * from './errors/index.js';
 export {
   StorageError,
   type StorageErrorCode,
   type StorageErrorOptions,
-} from './chunk/storage-error.js';
-export { type ToChunkOptions, toChunk } from './chunk/to-chunk.js';
-export * from './errors/index.js';
+} from './errors/storage-error.js';
 export {
   disableLogging,
   enableLogging,
@@ -53,6 +51,8 @@ export { Context, type ContextOptions } from './registry/context.js';
 export { stats } from './registry/current-stats.js';
 export { configure, shutdown, whenQueueHasRoom } from './registry/default-context.js';
 export { everywhere } from './registry/everywhere.js';
+export { type MapOptions, map } from './registry/map-tasks.js';
+export { type MutableOptions, mutable } from './registry/mutable.js';
 export type {
   Plugin,
   PluginHost,
@@ -61,6 +61,8 @@ export type {
   WorkerPluginHost,
 } from './registry/plugin.js';
 export { addProcs, rmProcs } from './registry/procs.js';
+export { spawn } from './registry/spawn.js';
+export { type ToChunkOptions, toChunk } from './registry/to-chunk.js';
 export {
   addThunk,
   exec,
@@ -103,7 +105,6 @@ export { streamValues } from './stream/stream-values.js';
 export { asCompleted, type Completed } from './task/as-completed.js';
 export { defaultOption, type OptionMatcher } from './task/default-option.js';
 export { DTask, type FetchOptions, isDTask } from './task/dtask.js';
-export { type MapOptions, map } from './task/map-tasks.js';
 export {
   type OptionNormalizer,
   type ReturnArgsOption,
@@ -113,7 +114,6 @@ export {
   type TaskOptionsInput,
   type TaskOptionsRegistry,
 } from './task/options.js';
-export { spawn } from './task/spawn.js';
 export type { SpawnArgs } from './task/spawn-task.js';
 export {
   getTls,

@@ -2,9 +2,23 @@
 // abstract transport, and the scheduler's side of it. Plugins (threads, cluster) add transports.
 
 export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
+export { threadExecArgv, workerExecArgv } from './host/worker-exec-argv.js';
 export { logEvent, loggingState, now, recordEvents } from './log/index.js';
 export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';
+export { Batcher } from './protocol/batcher.js';
+export { inMemoryTransportPair } from './protocol/in-memory-transport.js';
+export { fromPlainOptions, toPlainOptions } from './protocol/plain-options.js';
+export { portTransport } from './protocol/port-transport.js';
+export type {
+  ArgRefs,
+  FromWorker,
+  PeerMessage,
+  PlainOptions,
+  ToWorker,
+} from './protocol/protocol.js';
+export { INLINE_RESULT_BYTES } from './protocol/protocol.js';
+export type { Transport } from './protocol/transport.js';
 export { defaultContext } from './registry/default-context.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';
@@ -13,11 +27,27 @@ export {
   type WorkerPlace,
   workerPluginSpecs,
 } from './registry/worker-plugins.js';
+export { loadWorkerModule } from './runtime/load-worker-module.js';
+export type { ValueAdapter } from './runtime/value-adapter.js';
+export { startWorkerRuntime, WorkerRuntime } from './runtime/worker-runtime.js';
+export type { WorkerRuntimeOptions } from './runtime/worker-runtime-options.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
-export { RemoteResult } from './sched/dispatch/executor.js';
-export { WorkerConnection } from './worker/connection/worker-connection.js';
-export type { WorkerConnectionOptions } from './worker/connection/worker-connection-options.js';
-export { threadExecArgv, workerExecArgv } from './worker/connection/worker-exec-argv.js';
+export { WorkerConnection } from './sched/executors/worker-connection/worker-connection.js';
+export type { WorkerConnectionOptions } from './sched/executors/worker-connection/worker-connection-options.js';
+export { RemoteResult } from './task/remote-result.js';
+export {
+  compileFunction,
+  type FnRef,
+  FunctionDecoder,
+  FunctionEncoder,
+  moduleRefOf,
+  registerModuleFunctions,
+} from './travel/function-ref.js';
+export {
+  checkFunctionTravel,
+  type TravelFailure,
+  type TravelVerdict,
+} from './travel/function-travel.js';
 export {
   DedicatedThread,
   type DedicatedThreadOptions,
@@ -38,33 +68,3 @@ export {
   runDedicatedThread,
 } from './worker/dedicated-thread/run-dedicated-thread.js';
 export { SharedCounters } from './worker/dedicated-thread/shared-counters.js';
-export {
-  compileFunction,
-  FunctionDecoder,
-  FunctionEncoder,
-  moduleRefOf,
-  registerModuleFunctions,
-} from './worker/function-travel/function-ref.js';
-export {
-  checkFunctionTravel,
-  type TravelFailure,
-  type TravelVerdict,
-} from './worker/function-travel/function-travel.js';
-export { Batcher } from './worker/protocol/batcher.js';
-export { inMemoryTransportPair } from './worker/protocol/in-memory-transport.js';
-export { fromPlainOptions, toPlainOptions } from './worker/protocol/plain-options.js';
-export { portTransport } from './worker/protocol/port-transport.js';
-export type {
-  ArgRefs,
-  FnRef,
-  FromWorker,
-  PeerMessage,
-  PlainOptions,
-  ToWorker,
-} from './worker/protocol/protocol.js';
-export { INLINE_RESULT_BYTES } from './worker/protocol/protocol.js';
-export type { Transport } from './worker/protocol/transport.js';
-export { loadWorkerModule } from './worker/runtime/load-worker-module.js';
-export type { ValueAdapter } from './worker/runtime/value-adapter.js';
-export { startWorkerRuntime, WorkerRuntime } from './worker/runtime/worker-runtime.js';
-export type { WorkerRuntimeOptions } from './worker/runtime/worker-runtime-options.js';

@@ -1,6 +1,6 @@
 // Random DAGs against their sequential meaning (core's `randomDags` kit) on 2 worker threads
 // and the main thread: scopes, big and small results, cancellation, and results fetched while
-// the graph still runs (regression: that hung tasks sent ahead, see core/src/worker/connection/outgoing-args.ts;
+// the graph still runs (regression: that hung tasks sent ahead, see core/src/sched/executors/worker-connection/outgoing-args.ts;
 // two of these four seeds hung).
 import { scope } from '@dtask/core';
 import { randomDags } from '@dtask/core/testing';

@@ -8,9 +8,9 @@ import {
   ThreadProc,
   toChunk,
 } from '../index.js';
-import { WorkerConnection } from '../worker/connection/worker-connection.js';
-import { inMemoryTransportPair } from '../worker/protocol/in-memory-transport.js';
-import { startWorkerRuntime, type WorkerRuntime } from '../worker/runtime/worker-runtime.js';
+import { inMemoryTransportPair } from '../protocol/in-memory-transport.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../runtime/worker-runtime.js';
+import { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 

@@ -1,6 +1,6 @@
 import type { Processor } from '../processor/processor.js';
 import type { AbstractScope } from '../scope/index.js';
-import { checkFunctionTravel } from '../worker/function-travel/function-travel.js';
+import { checkFunctionTravel } from '../travel/function-travel.js';
 
 /** What `mutablePlace` reads of a scheduler: its processors (`Scheduler.slots`). */
 interface WithSlots {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ArgumentError } from '../errors/errors.js';
+import { StorageError } from '../errors/storage-error.js';
 import { storageDeviceConformance } from '../testing/storage-conformance.js';
 import { RamDevice } from './ram-device.js';
 import { sizeOf } from './size-of.js';
-import { StorageError } from './storage-error.js';
 
 storageDeviceConformance(
   'RamDevice',

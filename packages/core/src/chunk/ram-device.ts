@@ -1,12 +1,12 @@
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
+import { StorageError } from '../errors/storage-error.js';
 import {
   type StorageDevice,
   type StoragePutOptions,
   type StorageUsage,
   storagePutSize,
 } from './storage-device.js';
-import { StorageError } from './storage-error.js';
 
 /** Options of `new RamDevice(options)`. */
 export interface RamDeviceOptions {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RamDevice } from '../chunk/ram-device.js';
+import { spawn } from '../registry/spawn.js';
 import { ExactScope } from '../scope/exact-scope.js';
-import { spawn } from '../task/spawn.js';
 import { describeValue } from './describe-value.js';
 import { ArgumentError } from './errors.js';
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { StorageError } from '../chunk/storage-error.js';
 import { DTaskError } from './dtask-error.js';
 import {
   ArgumentError,
@@ -12,6 +11,7 @@ import {
   WorkerLostError,
 } from './errors.js';
 import { deserializeError, serializeError } from './serialize-error.js';
+import { StorageError } from './storage-error.js';
 import { DTaskFailedError } from './task-failed-error.js';
 
 /** Through plain data and a structured clone, as across a MessagePort or a process pipe. */

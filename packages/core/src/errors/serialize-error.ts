@@ -1,4 +1,3 @@
-import { StorageError, type StorageErrorCode } from '../chunk/storage-error.js';
 import { DTaskError } from './dtask-error.js';
 import {
   ArgumentError,
@@ -12,6 +11,7 @@ import {
   UnsupportedError,
   WorkerLostError,
 } from './errors.js';
+import { StorageError, type StorageErrorCode } from './storage-error.js';
 import { DTaskFailedError, type TaskRef } from './task-failed-error.js';
 
 /** An error as plain data: what crosses a MessagePort, a process pipe or a socket. */

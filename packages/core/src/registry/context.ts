@@ -1,7 +1,6 @@
 import type { Chunk } from '../chunk/chunk.js';
 import { RamDevice } from '../chunk/ram-device.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
-import { type ToChunkOptions, toChunk } from '../chunk/to-chunk.js';
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError, UnsupportedError } from '../errors/errors.js';
 import { sampleProcess } from '../log/process-sampler.js';
@@ -25,6 +24,7 @@ import { keepAliveUntil } from './keep-alive.js';
 import { LocalThreadProc } from './main-thread.js';
 import type { Plugin, PluginHost, ProcessorLoad } from './plugin.js';
 import { programModules } from './program-modules.js';
+import { type ToChunkOptions, toChunk } from './to-chunk.js';
 
 /** Options of `new Context()` and `configure()`. */
 export interface ContextOptions {

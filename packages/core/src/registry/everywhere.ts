@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ArgumentError } from '../errors/errors.js';
-import { registerModuleFunctions } from '../worker/function-travel/function-ref.js';
+import { registerModuleFunctions } from '../travel/function-ref.js';
 import type { Context } from './context.js';
 import { openDefaultContext } from './default-context.js';
 import { programModules } from './program-modules.js';

@@ -3,8 +3,8 @@ import { functionName } from '../log/function-name.js';
 import { logEvent, now } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
 import type { DTask } from '../task/dtask.js';
+import { RemoteResult } from '../task/remote-result.js';
 import { TaskState } from '../task/task-state.js';
-import { RemoteResult } from './dispatch/executor.js';
 import { inputIds } from './dispatch/input-ids.js';
 import { logMoves } from './dispatch/log-moves.js';
 

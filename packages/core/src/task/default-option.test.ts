@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ArgumentError } from '../errors/errors.js';
 import type { ArgType } from '../processor/processor.js';
 import { Context } from '../registry/context.js';
+import { spawn } from '../registry/spawn.js';
 import { ProcessScope } from '../scope/process-scope.js';
 import { defaultOption } from './default-option.js';
-import { spawn } from './spawn.js';
 import { getOptions, withOptions } from './with-options.js';
 
 const removers: (() => void)[] = [];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ArgumentError } from '../errors/errors.js';
 import { DTaskFailedError } from '../errors/task-failed-error.js';
+import { spawn } from '../registry/spawn.js';
 import { asCompleted } from './as-completed.js';
 import type { DTask } from './dtask.js';
-import { spawn } from './spawn.js';
 import { wait, waitAny } from './wait-tasks.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

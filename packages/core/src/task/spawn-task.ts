@@ -1,7 +1,7 @@
 import { type Chunk, isChunk, type PieceChunk } from '../chunk/chunk.js';
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
-import { argTypesOf } from '../sched/placement/allowed-processors.js';
+import { argTypesOf } from './arg-types-of.js';
 import { applyDefaultOptions, hasDefaultOptions } from './default-option.js';
 import { DTask, isDTask, type TaskOwner } from './dtask.js';
 import { currentFrame } from './frame.js';

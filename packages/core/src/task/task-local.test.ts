@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ArgumentError } from '../errors/errors.js';
 import { Context } from '../registry/context.js';
+import { spawn } from '../registry/spawn.js';
 import { ExactScope } from '../scope/exact-scope.js';
 import { FakeProcessor, fakeProcessorPlugin } from '../testing/fake-processor.js';
-import { spawn } from './spawn.js';
 import { getTls, inTask, setTls, type TaskTls, taskProcessor } from './task-local.js';
 import { getOptions, withOptions } from './with-options.js';
 

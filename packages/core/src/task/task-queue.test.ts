@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ArgumentError } from '../errors/errors.js';
 import { Context } from '../registry/context.js';
+import { spawn } from '../registry/spawn.js';
 import type { DTask } from './dtask.js';
-import { spawn } from './spawn.js';
 import { spawnBulk, spawnSequential, type TaskQueue, withTaskQueue } from './task-queue.js';
 import { TaskState } from './task-state.js';
 

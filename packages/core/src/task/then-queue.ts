@@ -1,7 +1,7 @@
 import { isChunk } from '../chunk/chunk.js';
-import { RemoteResult } from '../sched/dispatch/executor.js';
 import type { DTask } from './dtask.js';
 import { keepShape } from './keep-shapes.js';
+import { RemoteResult } from './remote-result.js';
 import { TaskState } from './task-state.js';
 
 type Callback = ((value: unknown) => unknown) | null | undefined;

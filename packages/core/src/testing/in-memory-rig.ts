@@ -1,12 +1,12 @@
 import type { LocalStore } from '../chunk/local-store.js';
 import { ThreadProc } from '../processor/thread-proc.js';
+import { inMemoryTransportPair } from '../protocol/in-memory-transport.js';
+import type { Transport } from '../protocol/transport.js';
 import { Context } from '../registry/context.js';
 import type { Plugin } from '../registry/plugin.js';
-import { WorkerConnection } from '../worker/connection/worker-connection.js';
-import { inMemoryTransportPair } from '../worker/protocol/in-memory-transport.js';
-import type { Transport } from '../worker/protocol/transport.js';
-import type { ValueAdapter } from '../worker/runtime/value-adapter.js';
-import { startWorkerRuntime, type WorkerRuntime } from '../worker/runtime/worker-runtime.js';
+import type { ValueAdapter } from '../runtime/value-adapter.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../runtime/worker-runtime.js';
+import { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
 
 /** What `inMemoryRig` made: the context, its worker processors, their runtimes and links. */
 export interface InMemoryRig {

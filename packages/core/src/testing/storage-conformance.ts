@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { MAX_STORAGE_KEY_LENGTH, type StorageDevice } from '../chunk/storage-device.js';
-import { StorageError } from '../chunk/storage-error.js';
 import { ArgumentError } from '../errors/errors.js';
+import { StorageError } from '../errors/storage-error.js';
 import { assertSameValue, storageSamples } from './storage-samples.js';
 
 /**

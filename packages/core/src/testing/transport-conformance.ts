@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Transport } from '../worker/protocol/transport.js';
+import type { Transport } from '../protocol/transport.js';
 import type { ConformanceRunner } from './storage-conformance.js';
 
 /** Makes two connected transport ends; `dispose` frees what the pair holds (ports, threads). */

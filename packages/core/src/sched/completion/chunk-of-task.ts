@@ -1,8 +1,8 @@
 import { Chunk, isChunk } from '../../chunk/chunk.js';
 import { AnyScope } from '../../scope/index.js';
 import type { DTask } from '../../task/dtask.js';
+import { RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
-import { RemoteResult } from '../dispatch/executor.js';
 
 const ANY = new AnyScope();
 

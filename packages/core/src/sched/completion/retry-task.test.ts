@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ArgumentError, CancelledError } from '../../errors/errors.js';
 import { DTaskFailedError } from '../../errors/task-failed-error.js';
 import { disableLogging, enableLogging, fetchLogs } from '../../log/index.js';
-import { spawn } from '../../task/spawn.js';
+import { spawn } from '../../registry/spawn.js';
 
 /** A function that throws `times` times (counted in `tries`), then returns `value`. */
 function flaky<T>(times: number, value: T, error: () => Error = () => new Error('flaky')) {

@@ -2,7 +2,7 @@ import { sizeOf } from '../../chunk/size-of.js';
 import type { StorageDevice } from '../../chunk/storage-device.js';
 import { ArgumentError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
-import { RemoteResult } from '../dispatch/executor.js';
+import { RemoteResult } from '../../task/remote-result.js';
 import type { Scheduler } from '../scheduler.js';
 
 /** Device entries of results whose tasks are gone: deleted once their task is collected. */

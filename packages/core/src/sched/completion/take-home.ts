@@ -1,6 +1,6 @@
 import type { Processor } from '../../processor/processor.js';
 import type { DTask } from '../../task/dtask.js';
-import type { RemoteResult } from '../dispatch/executor.js';
+import type { RemoteResult } from '../../task/remote-result.js';
 import type { Scheduler } from '../scheduler.js';
 
 /**

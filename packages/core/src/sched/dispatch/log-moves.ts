@@ -2,7 +2,7 @@ import { sizeOf } from '../../chunk/size-of.js';
 import { logEvent, now } from '../../log/event-log.js';
 import type { Processor } from '../../processor/processor.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
-import { RemoteResult } from './executor.js';
+import { RemoteResult } from '../../task/remote-result.js';
 
 /**
  * Logs a `move` for each input of `task` that is held on another processor than `proc`, where

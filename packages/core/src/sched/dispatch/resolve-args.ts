@@ -4,8 +4,8 @@ import { move } from '../../processor/dispatch.js';
 import { hasMoveRules } from '../../processor/move-registry.js';
 import type { Processor } from '../../processor/processor.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
+import { RemoteResult } from '../../task/remote-result.js';
 import type { Scheduler } from '../scheduler.js';
-import { RemoteResult } from './executor.js';
 
 /**
  * Argument values for `task` on `proc`: task results and chunks are replaced by their

@@ -2,12 +2,12 @@ import { InputLostError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { callInFrame } from '../../task/frame.js';
 import { TaskState } from '../../task/task-state.js';
-import { applyReturnedArgs } from '../../worker/protocol/returned-args.js';
 import { heldRemotely } from '../placement/data-home.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { Scheduler } from '../scheduler.js';
 import { noteInlineStart } from '../stats/task-timing.js';
 import { isThenable } from './is-thenable.js';
+import { applyReturnedArgs } from './returned-args.js';
 
 /**
  * Runs `task` on the calling thread, inside the scheduler's loop (the slot of an

@@ -1,11 +1,11 @@
 import { isChunk } from '../../chunk/chunk.js';
 import { loggingState } from '../../log/event-log.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
+import { RemoteResult } from '../../task/remote-result.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { logStart } from '../log-task-events.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { Scheduler } from '../scheduler.js';
-import { RemoteResult } from './executor.js';
 
 /**
  * Places the dependents of `root` (just sent to `slot`'s worker) on the same worker at once

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ArgumentError, CancelledError, DynamicTaskError } from '../../errors/errors.js';
 import { DTaskFailedError } from '../../errors/task-failed-error.js';
 import { Context } from '../../registry/context.js';
+import { spawn } from '../../registry/spawn.js';
 import type { DTask } from '../../task/dtask.js';
-import { spawn } from '../../task/spawn.js';
 import type { Scheduler } from '../scheduler.js';
 import { addThunk, exec, getDagIds, halt, type SchedulerHandle, schHandle } from './sch-handle.js';
 

@@ -1,7 +1,7 @@
 import { isChunk } from '../../chunk/chunk.js';
 import { isDTask } from '../../task/dtask.js';
+import { RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
-import { RemoteResult } from '../dispatch/executor.js';
 
 /**
  * True when the data of `x`, a finished `DTask` or a `Chunk` whose data is a task's result (a

@@ -3,9 +3,9 @@ import type { Processor } from '../../processor/processor.js';
 import { AnyScope } from '../../scope/index.js';
 import type { DTask } from '../../task/dtask.js';
 import { NO_OPTIONS } from '../../task/options.js';
+import { RemoteResult } from '../../task/remote-result.js';
 import { makeTask } from '../../task/spawn-task.js';
 import { TaskState } from '../../task/task-state.js';
-import { RemoteResult } from '../dispatch/executor.js';
 import { Scheduler } from '../scheduler.js';
 import { resurrect } from './recompute.js';
 

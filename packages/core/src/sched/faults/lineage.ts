@@ -1,6 +1,6 @@
 import { type DTask, isDTask, taskExtra } from '../../task/dtask.js';
+import type { RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
-import type { RemoteResult } from '../dispatch/executor.js';
 import type { Scheduler } from '../scheduler.js';
 
 /**

@@ -1,7 +1,7 @@
 import { DTaskFailedError } from '../../errors/task-failed-error.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
+import { RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
-import { RemoteResult } from '../dispatch/executor.js';
 import type { Scheduler } from '../scheduler.js';
 import { restoreKeptCopy } from './lineage.js';
 

@@ -2,7 +2,7 @@ import { TaskFunctionError } from '../../errors/errors.js';
 import type { AbstractScope } from '../../scope/index.js';
 import type { TaskOptions } from '../../task/options.js';
 import { TaskFlags } from '../../task/task-state.js';
-import { checkFunctionTravel } from '../../worker/function-travel/function-travel.js';
+import { checkFunctionTravel } from '../../travel/function-travel.js';
 import type { Scheduler } from '../scheduler.js';
 import { keptOnMainThread } from './local-closure.js';
 

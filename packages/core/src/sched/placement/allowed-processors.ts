@@ -12,6 +12,7 @@ import {
   InvalidScope,
   UnionScope,
 } from '../../scope/index.js';
+import { argTypesOf } from '../../task/arg-types-of.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
 import { dataHome } from './data-home.js';
 import type { ProcSlot } from './proc-slot.js';
@@ -133,17 +134,6 @@ function admits(scope: AbstractScope, proc: ProcSlot['proc']): boolean {
   if (scope instanceof IntersectionScope) return scope.scopes.every((s) => admits(s, proc));
   if (scope instanceof UnionScope) return scope.scopes.some((s) => admits(s, proc));
   return scope.contains(proc);
-}
-
-/** Types of a task's arguments as `isCompatible` and `defaultOption` matchers see them. */
-export function argTypesOf(args: readonly unknown[]): ArgType[] {
-  return args.map((a) => {
-    if (a === null) return 'null';
-    if (typeof a !== 'object') return typeof a;
-    if (isDTask(a)) return 'DTask';
-    if (isChunk(a)) return 'Chunk';
-    return (a as object).constructor ?? 'object';
-  });
 }
 
 /**

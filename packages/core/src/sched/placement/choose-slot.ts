@@ -2,8 +2,8 @@ import { sizeOf } from '../../chunk/size-of.js';
 import { OSProc } from '../../processor/os-proc.js';
 import type { Processor } from '../../processor/processor.js';
 import { type DTask, isDTask, taskExtra } from '../../task/dtask.js';
+import { RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
-import { RemoteResult } from '../dispatch/executor.js';
 import type { CostModel } from './cost-model.js';
 import type { ProcSlot } from './proc-slot.js';
 

@@ -1,5 +1,5 @@
 import type { Processor } from '../../processor/processor.js';
-import { functionId } from '../../worker/function-travel/function-ref.js';
+import { functionId } from '../../travel/function-ref.js';
 
 /** Running mean of one function's run time. */
 interface RunStats {

@@ -1,8 +1,8 @@
 import { isChunk } from '../../chunk/chunk.js';
 import type { Processor } from '../../processor/processor.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
+import { RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
-import { RemoteResult } from '../dispatch/executor.js';
 import { resultTaskOf } from '../ready/pending-task-of.js';
 import type { ProcSlot } from './proc-slot.js';
 

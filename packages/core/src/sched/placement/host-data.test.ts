@@ -3,13 +3,13 @@
 // CPU thread then runs on the CPU instead of beside the data.
 import { describe, expect, it } from 'vitest';
 import { Context, type Plugin } from '../../index.js';
+import { inMemoryTransportPair } from '../../protocol/in-memory-transport.js';
+import { startWorkerRuntime } from '../../runtime/worker-runtime.js';
 import { ExactScope } from '../../scope/exact-scope.js';
 import type { DTask } from '../../task/dtask.js';
+import type { RemoteResult } from '../../task/remote-result.js';
 import { FakeProcessor } from '../../testing/fake-processor.js';
-import { WorkerConnection } from '../../worker/connection/worker-connection.js';
-import { inMemoryTransportPair } from '../../worker/protocol/in-memory-transport.js';
-import { startWorkerRuntime } from '../../worker/runtime/worker-runtime.js';
-import type { RemoteResult } from '../dispatch/executor.js';
+import { WorkerConnection } from '../executors/worker-connection/worker-connection.js';
 
 /** A store that moves an entry "to host memory" when told, as a device's store spills. */
 class DeviceStore extends Map<number, unknown> {

@@ -1,5 +1,5 @@
 import { TaskFunctionError } from '../../errors/errors.js';
-import type { TravelVerdict } from '../../worker/function-travel/function-travel.js';
+import type { TravelVerdict } from '../../travel/function-travel.js';
 
 /**
  * What a context does when a task function cannot travel (it closes over local variables, or is

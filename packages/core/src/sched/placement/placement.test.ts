@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { toChunk } from '../../chunk/to-chunk.js';
 import { SchedulingError } from '../../errors/errors.js';
 import { DTaskFailedError } from '../../errors/task-failed-error.js';
 import { Context } from '../../registry/context.js';
 import { rmProcs } from '../../registry/procs.js';
+import { toChunk } from '../../registry/to-chunk.js';
 import { ExactScope } from '../../scope/exact-scope.js';
 import { ProcessScope } from '../../scope/process-scope.js';
 import { scope } from '../../scope/scope-builder.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArgumentError, QueueFullError } from '../../errors/errors.js';
 import { Context } from '../../registry/context.js';
-import { spawn } from '../../task/spawn.js';
+import { spawn } from '../../registry/spawn.js';
 
 const gate = () => {
   let open!: () => void;

@@ -1,14 +1,14 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { WorkerLostError } from '../../errors/errors.js';
 import { deserializeError } from '../../errors/serialize-error.js';
+import { threadExecArgv } from '../../host/worker-exec-argv.js';
 import { recordEvents } from '../../log/event-log.js';
 import type { Processor } from '../../processor/processor.js';
+import { portTransport } from '../../protocol/port-transport.js';
+import type { Transport } from '../../protocol/transport.js';
 import type { PluginSpec } from '../../registry/plugin.js';
+import { WorkerConnection } from '../../sched/executors/worker-connection/worker-connection.js';
 import type { Scheduler } from '../../sched/scheduler.js';
-import { WorkerConnection } from '../connection/worker-connection.js';
-import { threadExecArgv } from '../connection/worker-exec-argv.js';
-import { portTransport } from '../protocol/port-transport.js';
-import type { Transport } from '../protocol/transport.js';
 import type {
   DedicatedThreadData,
   DedicatedThreadReply,

@@ -3,11 +3,11 @@ import type { LocalStore } from '../../chunk/local-store.js';
 import { serializeError } from '../../errors/serialize-error.js';
 import { now } from '../../log/event-log.js';
 import type { Processor } from '../../processor/processor.js';
+import { portTransport } from '../../protocol/port-transport.js';
 import { setupWorkerPlugins } from '../../registry/worker-plugins.js';
-import { portTransport } from '../protocol/port-transport.js';
-import { importModule, loadWorkerModule } from '../runtime/load-worker-module.js';
-import type { ValueAdapter } from '../runtime/value-adapter.js';
-import { startWorkerRuntime, type WorkerRuntime } from '../runtime/worker-runtime.js';
+import { importModule, loadWorkerModule } from '../../runtime/load-worker-module.js';
+import type { ValueAdapter } from '../../runtime/value-adapter.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../../runtime/worker-runtime.js';
 import type {
   DedicatedThreadData,
   DedicatedThreadReply,

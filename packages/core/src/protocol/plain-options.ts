@@ -1,0 +1,53 @@
+import type { AbstractScope } from '../scope/index.js';
+import { fromScopeSpec, toScopeSpec } from '../scope/index.js';
+import { NO_OPTIONS, type TaskOptions } from '../task/options.js';
+import type { PlainOptions } from './protocol.js';
+
+function spec(scope: AbstractScope | undefined) {
+  if (scope === undefined) return undefined;
+  try {
+    return toScopeSpec(scope);
+  } catch {
+    return undefined; // a scope that cannot travel (e.g. a class-based type scope) stays behind
+  }
+}
+
+/**
+ * Options as plain data for another thread or process: scopes become specs; a signal, a
+ * checkpoint function or a device object cannot travel and are left out (cancellation
+ * travels as a `cancel` message instead).
+ */
+export function toPlainOptions(options: TaskOptions): PlainOptions | undefined {
+  if (options === NO_OPTIONS) return undefined;
+  const out: PlainOptions = {};
+  if (options.name !== undefined) out.name = options.name;
+  if (options.meta !== undefined) out.meta = options.meta;
+  if (options.occupancy !== undefined) out.occupancy = options.occupancy;
+  const s = spec(options.scope);
+  if (s) out.scope = s;
+  const c = spec(options.computeScope);
+  if (c) out.computeScope = c;
+  const r = spec(options.resultScope);
+  if (r) out.resultScope = r;
+  if (typeof options.device === 'string') out.device = options.device;
+  else if (options.device !== undefined) out.device = options.device.name;
+  if (options.returnArgs !== undefined) out.returnArgs = [...options.returnArgs.indices];
+  if (options.inPlaceArgs !== undefined) out.inPlaceArgs = [...options.inPlaceArgs];
+  return out;
+}
+
+/** The inverse of `toPlainOptions`. */
+export function fromPlainOptions(plain: PlainOptions | undefined): TaskOptions {
+  if (plain === undefined) return NO_OPTIONS;
+  const out: TaskOptions = {};
+  if (plain.name !== undefined) out.name = plain.name;
+  if (plain.meta !== undefined) out.meta = plain.meta;
+  if (plain.occupancy !== undefined) out.occupancy = plain.occupancy;
+  if (plain.scope) out.scope = fromScopeSpec(plain.scope);
+  if (plain.computeScope) out.computeScope = fromScopeSpec(plain.computeScope);
+  if (plain.resultScope) out.resultScope = fromScopeSpec(plain.resultScope);
+  if (plain.device !== undefined) out.device = plain.device;
+  if (plain.returnArgs !== undefined) out.returnArgs = { indices: plain.returnArgs };
+  if (plain.inPlaceArgs !== undefined) out.inPlaceArgs = plain.inPlaceArgs;
+  return out;
+}

@@ -1,0 +1,149 @@
+import type { Chunk } from '../chunk/chunk.js';
+import { ArgumentError } from '../errors/errors.js';
+import type { DTask } from '../task/dtask.js';
+import { isPlainObject, normalizeOptions, type TaskOptionsInput } from '../task/options.js';
+import { spawn } from './spawn.js';
+
+/** Options of `map`: how many tasks at once, plus any task option for every task. */
+export interface MapOptions extends TaskOptionsInput {
+  /**
+   * Items read and spawned together, in one pass of the scheduler (Dask's `batch_size`).
+   * Default: 256 for a sync iterable; 1 for an async one, so a slow source's items start as
+   * they come.
+   */
+  batchSize?: number;
+  /** The most items whose results are not yet read back (default 1024): the memory bound. */
+  concurrency?: number;
+  /** Spawn into this context (a `Context`) instead of the current one. */
+  context?: { spawn(first: unknown, ...rest: unknown[]): DTask<unknown> };
+}
+
+type Source<T> = Iterable<T> | AsyncIterable<T>;
+
+/**
+ * `f(item)` as a task for each item of a sync or async iterable (Dask's `client.map`, one
+ * Piscina `run` per item), with the results read back in input order:
+ *
+ * ```ts
+ * for await (const y of map((x: number) => x * x, naturals())) if (y > 1e6) break;
+ * ```
+ *
+ * Items are read lazily, so an endless source works and memory stays flat: at most
+ * `concurrency` items are in flight, and reading stops while the consumer does not read.
+ * A failed task throws its `DTaskFailedError` from the loop at its place. Tasks go to the current context (the
+ * default one, or a task's own), or to `options.context`. When the loop ends
+ * early (`break`, `return`, a throw), the tasks still running are cancelled and the source's
+ * iterator is closed. Other options are task options for every task (`scope`, `name`, ...).
+ * Throws `ArgumentError` at the call for a bad source or bad options (task options included),
+ * and `spawn`'s errors (a function that cannot travel, say) when the first batch is read.
+ */
+export function map<T, R>(
+  f: ((item: T) => R) | Chunk<(item: T) => R>,
+  items: Source<T | DTask<T>>,
+  options: MapOptions = {},
+): AsyncIterableIterator<Awaited<R>> {
+  const where = 'map(f, items, options)';
+  const asyncSource = typeof (items as AsyncIterable<T>)?.[Symbol.asyncIterator] === 'function';
+  if (!asyncSource && typeof (items as Iterable<T>)?.[Symbol.iterator] !== 'function') {
+    throw new ArgumentError(`${where}: items must be an iterable or an async iterable`);
+  }
+  const checked: unknown = options;
+  if (!isPlainObject(checked)) throw new ArgumentError(`${where}: options must be an object`);
+  const {
+    batchSize = asyncSource ? 1 : 256,
+    concurrency = 1024,
+    context,
+    ...taskOptions
+  } = options;
+  if (context !== undefined && typeof context?.spawn !== 'function') {
+    throw new ArgumentError(`${where}: context must be a Context`);
+  }
+  for (const [key, value] of [
+    ['batchSize', batchSize],
+    ['concurrency', concurrency],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new ArgumentError(`${where}: ${key} must be a positive integer, got ${String(value)}`);
+    }
+  }
+  // Checked now (with the names the user wrote), so a typo fails at the call, not at the first read.
+  normalizeOptions(taskOptions, where);
+  const spawnHere = (context?.spawn.bind(context) ?? spawn) as (...a: unknown[]) => DTask<R>;
+  const run = (item: unknown) => spawnHere(taskOptions, f, item);
+  const source = asyncSource
+    ? { iterator: (items as AsyncIterable<unknown>)[Symbol.asyncIterator](), isAsync: true }
+    : { iterator: (items as Iterable<unknown>)[Symbol.iterator](), isAsync: false };
+  return results(
+    source,
+    run,
+    Math.min(batchSize, concurrency),
+    concurrency,
+  ) as AsyncIterableIterator<Awaited<R>>;
+}
+
+/** The items' iterator, and whether its `next` returns promises. */
+interface ItemSource {
+  iterator: Iterator<unknown> | AsyncIterator<unknown>;
+  isAsync: boolean;
+}
+
+/** Tasks spawned together, and their values as one promise. */
+interface Batch<R> {
+  tasks: DTask<R>[];
+  values: Promise<R[]>;
+}
+
+async function* results<R>(
+  { iterator, isAsync }: ItemSource,
+  run: (item: unknown) => DTask<R>,
+  batchSize: number,
+  concurrency: number,
+): AsyncGenerator<R> {
+  const batches: Batch<R>[] = [];
+  let head = 0;
+  let inFlight = 0;
+  let ended = false;
+  try {
+    while (true) {
+      // Refill a batch at a time, and only once a whole batch fits.
+      while (!ended && inFlight + batchSize <= concurrency) {
+        // Read the whole batch, then spawn it without an await between: the scheduler then
+        // places it in one pass (spawns across awaits would each go alone).
+        const items: unknown[] = [];
+        while (items.length < batchSize) {
+          // A sync source is read without an await per item.
+          const next = isAsync
+            ? await iterator.next()
+            : (iterator.next() as IteratorResult<unknown>);
+          if (next.done) {
+            ended = true;
+            break;
+          }
+          items.push(next.value);
+        }
+        const tasks = items.map(run);
+        if (tasks.length === 0) break;
+        // One promise per batch, not one await per item; a rejection is read in order below.
+        const values = Promise.all(tasks);
+        values.catch(() => {});
+        batches.push({ tasks, values });
+        inFlight += tasks.length;
+      }
+      if (head === batches.length) return;
+      const batch = batches[head] as Batch<R>;
+      batches[head++] = undefined as unknown as Batch<R>;
+      if (head > 1024 && head * 2 > batches.length) {
+        batches.splice(0, head);
+        head = 0;
+      }
+      const values = await batch.values.catch(() => undefined);
+      inFlight -= batch.tasks.length;
+      if (values !== undefined) for (const value of values) yield value;
+      else for (const task of batch.tasks) yield await task; // throws at the failed one
+    }
+  } finally {
+    for (let i = head; i < batches.length; i++)
+      for (const task of batches[i]?.tasks ?? []) task.cancel();
+    if (!ended) await iterator.return?.();
+  }
+}

@@ -1,0 +1,488 @@
+import { isMainThread } from 'node:worker_threads';
+import { defaultLocalStore, type LocalStore } from '../chunk/local-store.js';
+import { sizeOf } from '../chunk/size-of.js';
+import { CancelledError, InputLostError } from '../errors/errors.js';
+import { serializeError } from '../errors/serialize-error.js';
+import { ProcessSampler } from '../log/process-sampler.js';
+import { setCurrentWorker } from '../processor/current-worker.js';
+import type { Processor } from '../processor/processor.js';
+import { ThreadProc } from '../processor/thread-proc.js';
+import { Batcher } from '../protocol/batcher.js';
+import { LENT_HOLDER, type LentChunk } from '../protocol/lent-chunk.js';
+import { fromPlainOptions } from '../protocol/plain-options.js';
+import {
+  DONE,
+  type FromWorker,
+  INLINE_RESULT_BYTES,
+  type RunRecord,
+  type ToWorker,
+} from '../protocol/protocol.js';
+import { Requests } from '../protocol/requests.js';
+import type { Transport } from '../protocol/transport.js';
+import { returnedArgs } from '../sched/dispatch/returned-args.js';
+import { ExactScope } from '../scope/exact-scope.js';
+import { callInFrame } from '../task/frame.js';
+import { NO_OPTIONS } from '../task/options.js';
+import { reserveTaskIds } from '../task/spawn-task.js';
+import {
+  FunctionDecoder,
+  FunctionEncoder,
+  registerModuleFunctions,
+} from '../travel/function-ref.js';
+import { countLocalConsumers } from './local-consumers.js';
+import { LogShipper } from './log-shipper.js';
+import { PeerLinks } from './peer-links.js';
+import { ProxyOwner } from './proxy-owner.js';
+import { ResultServer } from './result-server.js';
+import { holdsOnlyWaitingTasks, StallWatch } from './stall-watch.js';
+import { unsendableMessage } from './unsendable-result.js';
+import { toWire, type ValueAdapter } from './value-adapter.js';
+import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
+import { WorkerTask } from './worker-task.js';
+
+/**
+ * Longest a busy runtime holds back completion reports (ms): half the scheduler's queue-ahead
+ * budget (`AHEAD_MS`, slot-queue.ts), so that more work arrives before the queue runs dry.
+ */
+const REPORT_EVERY_MS = 4;
+
+/**
+ * Longest a runtime runs tasks in one turn of its event loop (ms) before the next ready task
+ * waits for a `setImmediate`: between long tasks it then serves peers' fetches and reads the
+ * scheduler's messages (regression: a thread working through a run of 60 ms matrix-product
+ * blocks kept its peer waiting for the blocks it held until the whole run was done).
+ */
+const YIELD_AFTER_MS = 4;
+
+/**
+ * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
+ * results here (only small ones travel back with the completion), serves results to the
+ * scheduler and to peer runtimes, runs a task sent ahead as soon as its local inputs exist, and
+ * proxies `spawn`/`fetch` made inside tasks back to the scheduler. Transport-agnostic: the
+ * threads and cluster plugins give it a MessagePort or a socket.
+ */
+export class WorkerRuntime {
+  /** Results kept here, by key (the task id that made them); a `Map` unless a plugin gave one. */
+  readonly store: LocalStore;
+  /**
+   * Whether tasks read their local inputs as they start (`WorkerTask.localReads`), not as they
+   * arrive: with a store that may write values out (`backlog`) or keeps those in use (`hold`).
+   */
+  private readonly readsAtStart: boolean;
+  /** Local consumers still to come for a result, by key (see `countLocalConsumers`). */
+  private readonly consumers = new Map<number, number>();
+  /** Small results kept only for local consumers (the scheduler got them inline). */
+  private readonly keptForConsumers = new Set<number>();
+  /** Tasks waiting for local results, by the key they wait for. */
+  private readonly waitingFor = new Map<number, WorkerTask[]>();
+  private readonly running = new Map<number, WorkerTask>();
+  private readonly out: Batcher<FromWorker>;
+  private readonly requests = new Requests();
+  private readonly decoder: FunctionDecoder;
+  /** Answers fetches of the results kept here (the scheduler's and peers'). */
+  private readonly server: ResultServer;
+  /** Direct links to peer runtimes. */
+  private readonly peers: PeerLinks;
+  readonly processor: Processor;
+  readonly holder: string;
+  private readonly modules: Map<string, Record<string, unknown>>;
+  private readonly runningTask: Float64Array | undefined;
+  /** The scheduler proxy that tasks spawned here go to. */
+  readonly owner: ProxyOwner;
+  private closed = false;
+  /** Set when the scheduler asked which tasks started (its context closes): none starts now. */
+  private ending = false;
+  private readonly adapter: ValueAdapter | undefined;
+  private readonly stalls: StallWatch | undefined;
+  /** Batches received from the scheduler (a stall report says how many it had seen). */
+  private heardBatches = 0;
+  /** When this turn of the event loop began running tasks (see `YIELD_AFTER_MS`). */
+  private turnStart = 0;
+  /** Ready tasks waiting for the next turn, in order. */
+  private deferred: WorkerTask[] = [];
+  /** This thread's log events, sent to the scheduler while it logs. */
+  private readonly logs: LogShipper;
+
+  constructor(
+    private readonly transport: Transport,
+    options: WorkerRuntimeOptions,
+  ) {
+    this.store = options.store ?? defaultLocalStore();
+    this.readsAtStart = this.store.backlog !== undefined || this.store.hold !== undefined;
+    this.adapter = options.adapter;
+    this.processor = options.processor ?? new ThreadProc(options.worker, options.thread);
+    this.holder = this.processor.id;
+    this.runningTask = options.runningTask;
+    if (options.setProcessWorker) setCurrentWorker(options.worker);
+    if (options.idBase !== undefined) reserveTaskIds(options.idBase);
+    this.modules = options.modules ?? new Map();
+    this.decoder = new FunctionDecoder((m) => this.modules.get(m));
+    this.out = new Batcher(transport);
+    this.out.onUnsendable = unsendableMessage;
+    this.server = new ResultServer({
+      store: this.store,
+      holder: this.holder,
+      adapter: this.adapter,
+      out: this.out,
+      running: this.running,
+      consumers: this.consumers,
+      keptForConsumers: this.keptForConsumers,
+    });
+    this.peers = new PeerLinks(this.server, {
+      heard: () => {
+        this.turnStart = performance.now();
+        this.stalls?.soon();
+      },
+      ready: (task) => this.run(task),
+      failed: (task, error) => this.finishFail(task, error),
+    });
+    this.owner = new ProxyOwner(
+      this.out,
+      new FunctionEncoder(),
+      this.requests,
+      this.processor,
+      transport.sharesMemory === true || options.blockingAnswers === true,
+      options.blockingAnswers ?? !isMainThread,
+    );
+    this.logs = new LogShipper(
+      this.out,
+      // The runtime on a worker process's main thread speaks for the process's memory.
+      options.setProcessWorker && isMainThread ? new ProcessSampler() : undefined,
+    );
+    if (options.watchStalls) {
+      this.stalls = new StallWatch(
+        () => holdsOnlyWaitingTasks(this.running),
+        (stalled) => {
+          this.out.push({ op: 'stalled', stalled, seen: this.heardBatches });
+          this.out.flush();
+        },
+      );
+    }
+    transport.onMessage((batch) => {
+      this.turnStart = performance.now();
+      this.heardBatches++;
+      countLocalConsumers(batch as ToWorker[], this.holder, this.consumers);
+      for (const m of batch as ToWorker[]) this.handle(m);
+      this.stalls?.heard();
+    });
+    transport.onClose(() => this.shutdown());
+    this.store.onMovedToHost?.((keys) => this.out.push({ op: 'movedToHost', keys: [...keys] }));
+    this.out.push({ op: 'ready', holder: this.holder });
+  }
+
+  /** Makes a module loaded here (`everywhere`) known, so its functions can travel by name. */
+  addModule(specifier: string, namespace: Record<string, unknown>): void {
+    this.modules.set(specifier, namespace);
+    registerModuleFunctions(specifier, namespace);
+  }
+
+  /** Connects to another runtime so results move between the two directly. */
+  connectPeer(holder: string, transport: Transport): void {
+    this.peers.connect(holder, transport);
+  }
+
+  /** A local consumer took result `key`: drop it once nobody else here will, if only kept for them. */
+  private consumed(key: number): void {
+    const left = (this.consumers.get(key) ?? 1) - 1;
+    if (left > 0) {
+      this.consumers.set(key, left);
+      return;
+    }
+    this.consumers.delete(key);
+    if (this.keptForConsumers.delete(key)) this.store.delete(key);
+  }
+
+  private handle(m: ToWorker): void {
+    if (Array.isArray(m)) {
+      this.accept(m as RunRecord);
+      return;
+    }
+    switch (m.op) {
+      case 'fetch':
+        this.server.toScheduler(m.req, m.key, m.take);
+        break;
+      case 'release':
+        for (const k of m.keys) this.store.delete(k);
+        break;
+      case 'cancel':
+        this.cancel(m.id);
+        break;
+      case 'withdraw':
+        this.withdraw(m.id);
+        break;
+      case 'giveBack':
+        this.out.push({
+          op: 'value',
+          req: m.req,
+          value: m.ids.filter((id) => this.withdraw(id)),
+          key: 0,
+        });
+        break;
+      case 'reply':
+        this.requests.resolve(m.req, m.value);
+        break;
+      case 'reject':
+        this.requests.reject(m.req, m.error);
+        break;
+      case 'logging':
+        this.logs.switch(m.enabled, m.realm);
+        break;
+      case 'clock':
+        this.logs.answerClock(m.t0);
+        break;
+      case 'started': {
+        this.ending = true; // what has not started never will: its task is cancelled
+        const started: number[] = [];
+        for (const t of this.running.values()) if (t.startedAt !== 0) started.push(t.id);
+        this.out.push({ op: 'value', req: m.req, value: started, key: 0 });
+        break;
+      }
+      case 'close':
+        this.logs.stop();
+        this.transport.close();
+        break;
+    }
+  }
+
+  private accept([, id, fnRef, args, refs, options, inherited]: RunRecord): void {
+    let fn: Function;
+    try {
+      fn = this.decoder.decode(fnRef);
+    } catch (error) {
+      this.out.push({ op: 'fail', id, error: serializeError(error), ms: 0 });
+      return;
+    }
+    const task = new WorkerTask(
+      id,
+      fn,
+      args,
+      options === undefined ? NO_OPTIONS : fromPlainOptions(options),
+      inherited === undefined ? NO_OPTIONS : fromPlainOptions(inherited),
+      this.processor,
+      this.owner,
+    );
+    if (refs) {
+      for (const [index, key, holder] of refs) {
+        if (holder === LENT_HOLDER) {
+          task.args[index] = this.owner.borrow(args[index] as LentChunk);
+        } else if (holder === '' || holder === this.holder) {
+          if (this.store.has(key)) {
+            if (this.readsAtStart) (task.localReads ??= []).push(index, key);
+            else {
+              task.args[index] = this.store.get(key);
+              this.consumed(key);
+            }
+          } else {
+            task.missing++;
+            let list = this.waitingFor.get(key);
+            if (!list) this.waitingFor.set(key, (list = []));
+            list.push(task);
+            (task.awaited ??= []).push(index, key);
+          }
+        } else this.peers.fetchInput(task, index, key, holder);
+      }
+    }
+    this.running.set(task.id, task);
+    if (task.missing === 0 && task.pendingFetches === 0) this.run(task);
+  }
+
+  private run(task: WorkerTask): void {
+    if (task.cancelled || this.ending) return;
+    if (performance.now() - this.turnStart > YIELD_AFTER_MS) {
+      if (this.deferred.push(task) === 1) setImmediate(this.runDeferred);
+      return;
+    }
+    const backlog = this.store.backlog?.();
+    if (backlog !== undefined) {
+      // The store is over its memory limit and writing to disk: start once a write is done.
+      backlog.then(() => {
+        if (this.running.get(task.id) === task) this.run(task);
+      });
+      return;
+    }
+    if (task.localReads !== undefined && !this.readLocalInputs(task)) return;
+    task.startedAt = performance.now();
+    const slot = this.runningTask;
+    if (slot !== undefined) slot[0] = task.id;
+    let result: unknown;
+    try {
+      const fn = this.adapter?.wrap ? this.adapter.wrap(task.fn as never) : task.fn;
+      result = callInFrame(task, fn, task.args);
+    } catch (error) {
+      if (slot !== undefined) slot[0] = 0;
+      this.finishFail(task, error);
+      return;
+    }
+    if (slot !== undefined) slot[0] = 0;
+    if (
+      result !== null &&
+      (typeof result === 'object' || typeof result === 'function') &&
+      typeof (result as PromiseLike<unknown>).then === 'function'
+    ) {
+      (result as PromiseLike<unknown>).then(
+        (v) => this.finishDone(task, v),
+        (e) => this.finishFail(task, e),
+      );
+    } else this.finishDone(task, result);
+  }
+
+  /** A new turn: runs the deferred tasks in order until this turn has run long enough. */
+  private readonly runDeferred = (): void => {
+    const queue = this.deferred;
+    this.deferred = [];
+    this.turnStart = performance.now();
+    for (let i = 0; i < queue.length; i++) {
+      if (i > 0 && performance.now() - this.turnStart > YIELD_AFTER_MS) {
+        const rest = queue.slice(i);
+        const later = this.deferred;
+        this.deferred = rest.concat(later);
+        if (later.length === 0) setImmediate(this.runDeferred);
+        return;
+      }
+      const task = queue[i];
+      if (this.running.get(task.id) === task) this.run(task);
+    }
+  };
+
+  /** Reads the inputs `task` left in the store until it starts; false (and it fails) if one is gone. */
+  private readLocalInputs(task: WorkerTask): boolean {
+    const reads = task.localReads!;
+    task.localReads = undefined;
+    for (let i = 0; i < reads.length; i += 2) {
+      const key = reads[i + 1];
+      if (!this.store.has(key)) {
+        this.finishFail(task, new InputLostError(`Input ${reads[i]} (result ${key}) is gone`));
+        return false;
+      }
+      try {
+        task.args[reads[i]] = this.store.get(key); // may read it back from disk
+      } catch (error) {
+        this.finishFail(task, error);
+        return false;
+      }
+      // Kept in memory, this very object, until the task ends: it may change it in place.
+      if (this.store.hold !== undefined) {
+        this.store.hold(key);
+        (task.held ??= []).push(key);
+      }
+      this.consumed(key);
+    }
+    return true;
+  }
+
+  /** Ends the holds `task` took on its inputs (`readLocalInputs`) once it has ended. */
+  private unholdInputs(task: WorkerTask): void {
+    const held = task.held;
+    if (held === undefined) return;
+    task.held = undefined;
+    for (const key of held) this.store.unhold?.(key);
+  }
+
+  private finishDone(task: WorkerTask, value: unknown): void {
+    if (!this.running.delete(task.id) || task.cancelled) return;
+    this.stalls?.soon();
+    const end = performance.now();
+    const ms = end - task.startedAt;
+    const kept = this.adapter?.keptBytes?.(value);
+    const bytes = kept ?? sizeOf(value);
+    const waiters = this.waitingFor.get(task.id);
+    // A result whose resultScope is exactly this processor (pinned state, e.g. a shard's piece)
+    // stays here even when small: its consumers take this very object, and may mutate it.
+    // So does the result of a task that wrote its arguments in place (a view of that data).
+    const rs = task.options.resultScope;
+    const pinned =
+      (rs instanceof ExactScope && rs.id === this.processor.id) ||
+      task.options.inPlaceArgs !== undefined;
+    const inline =
+      kept === undefined && !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
+    if (!inline) this.store.set(task.id, value, bytes);
+    else if (this.consumers.has(task.id)) {
+      this.store.set(task.id, value, bytes);
+      this.keptForConsumers.add(task.id);
+    }
+    const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
+    this.logs.ran(task, this.processor.id, ms);
+    this.logs.ship(); // the task's own events go first
+    const sent = inline ? toWire(this.adapter, value) : undefined;
+    if (back === undefined) this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent]);
+    else this.out.push([DONE, task.id, bytes, ms, inline ? 1 : 0, sent, back]);
+    // While it works through a run of queued tasks, the runtime reports every few
+    // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
+    if (end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();
+    if (task.held !== undefined) this.unholdInputs(task);
+    if (waiters) this.wake(task.id, value, waiters);
+  }
+
+  /** Local successor execution: tasks sent ahead start the moment their input exists here. */
+  private wake(key: number, value: unknown, waiters: WorkerTask[]): void {
+    this.waitingFor.delete(key);
+    for (const t of waiters) {
+      const awaited = t.awaited!;
+      for (let i = 0; i < awaited.length; i += 2) {
+        if (awaited[i + 1] !== key) continue;
+        if (this.readsAtStart && this.store.has(key)) {
+          // A spilling store may write the value out (and drop this object) while t waits for
+          // the disk: t reads it from the store as it starts, so it takes the live copy.
+          (t.localReads ??= []).push(awaited[i], key);
+        } else {
+          t.args[awaited[i]] = value;
+          this.consumed(key);
+        }
+      }
+      if (--t.missing === 0 && t.pendingFetches === 0) this.run(t);
+    }
+  }
+
+  private finishFail(task: WorkerTask, error: unknown): void {
+    if (!this.running.delete(task.id)) return;
+    if (task.held !== undefined) this.unholdInputs(task);
+    this.stalls?.soon();
+    // Tasks waiting here for its result are taken back by the scheduler (`withdraw`).
+    this.waitingFor.delete(task.id);
+    const ms = task.startedAt ? performance.now() - task.startedAt : 0;
+    if (task.startedAt) this.logs.ran(task, this.processor.id, ms);
+    this.logs.ship();
+    this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
+  }
+
+  private cancel(id: number): void {
+    const task = this.running.get(id);
+    if (!task) return;
+    task.cancel(new CancelledError(`Task #${id} was cancelled`));
+    this.finishFail(task, new CancelledError(`Task #${id} was cancelled`));
+  }
+
+  /**
+   * The scheduler placed a task sent ahead here again elsewhere (an input it waited for is made
+   * elsewhere now, or an idle processor takes it): drop it silently, if it has not started.
+   * Returns whether it was dropped.
+   */
+  private withdraw(id: number): boolean {
+    const task = this.running.get(id);
+    if (task === undefined || task.startedAt !== 0) return false;
+    task.cancelled = true; // a wake-up or a fetch that still ends does not run it
+    this.running.delete(id);
+    return true;
+  }
+
+  /** Ends the runtime: running tasks are cancelled, results dropped. */
+  shutdown(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stalls?.stop();
+    this.logs.stop(false);
+    for (const t of this.running.values())
+      t.cancel(new CancelledError('The worker runtime shut down'));
+    this.running.clear();
+    this.store.clear();
+    this.requests.rejectAll(new CancelledError('The worker runtime shut down'));
+  }
+}
+
+/** Starts a worker runtime on `transport` (call once per thread or process). */
+export function startWorkerRuntime(
+  transport: Transport,
+  options: WorkerRuntimeOptions,
+): WorkerRuntime {
+  return new WorkerRuntime(transport, options);
+}

@@ -1,0 +1,70 @@
+import { ArgumentError, DynamicTaskError } from '../errors/errors.js';
+import { SchedulerHandle } from '../sched/dynamic/scheduler-handle.js';
+import type { Scheduler } from '../sched/scheduler.js';
+import type { DTask } from '../task/dtask.js';
+import { runWithFrame } from '../task/frame.js';
+import { spawnTask } from '../task/spawn-task.js';
+import type { ProxyOwner } from './proxy-owner.js';
+import type { WorkerTask } from './worker-task.js';
+
+/**
+ * `schHandle()` inside a task on a worker thread: tasks it adds go to the scheduler like any
+ * nested `spawn`; `fetch`, `wait`, `exec` and `halt` ask the scheduler, which checks them
+ * against its graph exactly as for a local handle; `getDagIds` blocks the worker thread on
+ * shared memory until the scheduler answers.
+ */
+export class WorkerSchedulerHandle extends SchedulerHandle {
+  private readonly added = new Map<number, DTask<unknown>>();
+
+  constructor(
+    private readonly proxy: ProxyOwner,
+    private readonly task: WorkerTask,
+  ) {
+    super();
+  }
+
+  get taskId(): number {
+    return this.task.id;
+  }
+
+  fetch(id: number): Promise<unknown> {
+    this.check(id, 'fetch');
+    const own = this.added.get(id);
+    return own ? own.fetch() : this.proxy.askForTask('fetch', this.task.id, id);
+  }
+
+  wait(id: number): Promise<void> {
+    this.check(id, 'wait');
+    const own = this.added.get(id);
+    return (own ? own.wait() : this.proxy.askForTask('wait', this.task.id, id)) as Promise<void>;
+  }
+
+  addThunk(f: unknown, args: unknown[]): number {
+    const task = runWithFrame(this.task, () => spawnTask(this.proxy, f, args));
+    this.added.set(task.id, task);
+    return task.id;
+  }
+
+  exec(f: (scheduler: Scheduler) => unknown): Promise<unknown> {
+    return this.proxy.execInScheduler(this.task.id, f);
+  }
+
+  halt(): void {
+    this.proxy.halt(this.task.id);
+  }
+
+  dagIds(): Map<number, Set<number>> {
+    return this.proxy.dagIds(this.task.id);
+  }
+
+  /** The checks that need no scheduler; the rest (unknown ids, dependents) happen there. */
+  private check(id: number, verb: string): void {
+    if (!Number.isInteger(id))
+      throw new ArgumentError(`handle.${verb}(id): id must be a task id (an integer)`);
+    if (id === this.task.id) {
+      throw new DynamicTaskError(
+        `handle.${verb}(${id}): a task cannot ${verb} itself; that would wait forever`,
+      );
+    }
+  }
+}

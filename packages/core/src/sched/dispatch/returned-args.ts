@@ -1,0 +1,59 @@
+import type { DTask } from '../../task/dtask.js';
+import type { ReturnArgsOption, TaskOptions } from '../../task/options.js';
+import { heldHere, heldRemotely } from '../placement/data-home.js';
+import { isThenable } from './is-thenable.js';
+
+/**
+ * Copy-in/copy-out of arguments (the `returnArgs` task option). A task that runs in another
+ * thread or process receives copies of its arguments; when it writes into some of them in
+ * place (a datadeps `Out`/`InOut` of data that is not in a `SharedArrayBuffer`), the runtime
+ * that ran it sends the final values of those arguments back with its completion, and the
+ * scheduler hands them to the option's `apply` before the task's dependents are released.
+ *
+ * Worker side: the values to send back for a task that finished, or undefined when the task
+ * has no `returnArgs` option (then nothing extra travels).
+ */
+export function returnedArgs(
+  options: TaskOptions,
+  args: readonly unknown[],
+): unknown[] | undefined {
+  const indices = options.returnArgs?.indices;
+  if (indices === undefined || indices.length === 0) return undefined;
+  const out = new Array<unknown>(indices.length);
+  for (let i = 0; i < indices.length; i++) out[i] = args[indices[i]];
+  return out;
+}
+
+/**
+ * Scheduler side: passes the values a runtime sent back for `task` (see `returnedArgs`) to its
+ * `returnArgs.apply`, in the order of `indices` (default `returnArgs.indices`), with the
+ * objects they go into (a `Chunk`/`DTask` argument's data held on this thread) and the workers
+ * holding the data of the others. Called before the task completes, so dependents see the
+ * written data. Returns the error that should fail the task (an `apply` that throws or
+ * rejects), or undefined; a promise of it when `apply` returned one.
+ */
+export function applyReturnedArgs(
+  task: DTask<unknown>,
+  values: unknown[] | undefined,
+  indices?: readonly number[],
+): unknown {
+  const option: ReturnArgsOption | undefined = task.options.returnArgs;
+  if (values === undefined || option?.apply === undefined) return undefined;
+  try {
+    const at = indices ?? option.indices;
+    const targets = at.map((i) => {
+      const a = task.args[i];
+      return heldHere(a)?.value ?? a;
+    });
+    const holders = at.map((i) => heldRemotely(task.args[i]));
+    const done = option.apply(values, task, { indices: at, targets, holders });
+    return isThenable(done)
+      ? Promise.resolve(done).then(
+          () => undefined,
+          (error: unknown) => error ?? new Error('returnArgs.apply rejected'),
+        )
+      : undefined;
+  } catch (error) {
+    return error;
+  }
+}

@@ -1,0 +1,75 @@
+import type { Batcher } from '../../../protocol/batcher.js';
+import type { ToWorker } from '../../../protocol/protocol.js';
+import type { DTask } from '../../../task/dtask.js';
+import type { WorkerConnection } from './worker-connection.js';
+
+/** What the scheduler knows about where a remote result is (a `RemoteResult`'s key). */
+export interface ResultKey {
+  /** The connection to the worker holding it. */
+  connection: WorkerConnection;
+  /** Its key there (the id of the task that made it). */
+  key: number;
+}
+
+/**
+ * A `WorkerConnection`'s bookkeeping of the results its worker holds for finished tasks: which
+ * ones the worker moved from device to host memory, and their release. A result is released
+ * once its task has been collected (a `FinalizationRegistry`), or at once when no task wants
+ * it; the releases of one turn go to the worker in one message.
+ */
+export class HeldResults {
+  /** Keys of results the runtime moved from device to host memory (`movedToHost`). */
+  private readonly inHost = new Set<number>();
+  /** Keys released this turn, not yet sent. */
+  private readonly released: number[] = [];
+  private readonly finalizer = new FinalizationRegistry<number>((key) => this.release(key));
+  /** The tasks whose results the worker may still hold, by key (weakly: see `tasks`). */
+  private readonly live = new Map<number, WeakRef<DTask<unknown>>>();
+
+  constructor(
+    /** Messages to the worker. */
+    private readonly out: Batcher<ToWorker>,
+    /** Whether the worker is gone (its results with it): nothing is released then. */
+    private readonly isLost: () => boolean,
+  ) {}
+
+  /** Whether the result under `key` (a `ResultKey`) is in host memory (`RemoteResult`'s `inHost`). */
+  readonly isInHost = (key: unknown): boolean =>
+    this.inHost.size > 0 && this.inHost.has((key as ResultKey).key);
+
+  /** The worker moved these results from device to host memory. */
+  movedToHost(keys: readonly number[]): void {
+    for (const key of keys) this.inHost.add(key);
+  }
+
+  /** Releases result `key` once `task`, whose result it is, has been collected. */
+  releaseWith(task: DTask<unknown>, key: number): void {
+    this.finalizer.register(task, key);
+    this.live.set(key, new WeakRef(task));
+  }
+
+  /**
+   * The tasks not yet collected whose results the worker was given to hold (some may have
+   * been fetched home since: their value is no longer this worker's `RemoteResult`).
+   */
+  *tasks(): Iterable<DTask<unknown>> {
+    for (const ref of this.live.values()) {
+      const task = ref.deref();
+      if (task !== undefined) yield task;
+    }
+  }
+
+  /** Tells the worker to drop result `key`, with the others released this turn. */
+  release(key: number): void {
+    this.live.delete(key);
+    if (this.isLost()) return;
+    if (this.inHost.size > 0) this.inHost.delete(key);
+    this.released.push(key);
+    if (this.released.length === 1) {
+      queueMicrotask(() => {
+        const keys = this.released.splice(0);
+        if (!this.isLost() && keys.length > 0) this.out.push({ op: 'release', keys });
+      });
+    }
+  }
+}

@@ -1,0 +1,500 @@
+import type { Chunk } from '../../../chunk/chunk.js';
+import { InputLostError, WorkerLostError } from '../../../errors/errors.js';
+import { deserializeError, serializeError } from '../../../errors/serialize-error.js';
+import type { Processor } from '../../../processor/processor.js';
+import { Batcher } from '../../../protocol/batcher.js';
+import { transferablesOf } from '../../../protocol/hand-over.js';
+import type { LentChunk } from '../../../protocol/lent-chunk.js';
+import { toPlainOptions } from '../../../protocol/plain-options.js';
+import {
+  type ArgRefs,
+  type DoneRecord,
+  type FromWorker,
+  RUN,
+  type ToWorker,
+} from '../../../protocol/protocol.js';
+import { Requests } from '../../../protocol/requests.js';
+import type { Transport } from '../../../protocol/transport.js';
+import type { DTask } from '../../../task/dtask.js';
+import { RemoteResult } from '../../../task/remote-result.js';
+import { TaskState } from '../../../task/task-state.js';
+import { FunctionDecoder, FunctionEncoder } from '../../../travel/function-ref.js';
+import type { Executor, ExecutorSink } from '../../dispatch/executor.js';
+import { applyReturnedArgs } from '../../dispatch/returned-args.js';
+import { HeldResults, type ResultKey } from './held-results.js';
+import { LogRelay } from './log-relay.js';
+import { NestedTasks } from './nested-tasks.js';
+import { hasTaskOrChunkArgs } from './outgoing-args.js';
+import { PlannedSends } from './planned-sends.js';
+import { serveDynamic } from './serve-dynamic.js';
+import { unsendableArgument } from './unsendable-argument.js';
+import type { WorkerConnectionOptions } from './worker-connection-options.js';
+import { answerWithin, failOnClose, fetchHome } from './worker-ending.js';
+
+/**
+ * The scheduler's side of one worker runtime: an `Executor` that sends tasks there in batches,
+ * keeps results there (as `RemoteResult`s), fetches them on demand, answers the runtime's
+ * nested `spawn`/`fetch`, and hands back every task in flight if the connection breaks.
+ */
+export class WorkerConnection implements Executor {
+  readonly inline = false;
+  readonly shipsFunctions = true;
+  readonly acceptsPending = true;
+  readonly capacity: number;
+  readonly processor: Processor;
+  private readonly out: Batcher<ToWorker>;
+  private readonly requests = new Requests();
+  private readonly encoder = new FunctionEncoder();
+  private readonly decoder: FunctionDecoder;
+  /** Tasks sent and not yet reported, by id. */
+  readonly inFlight = new Map<number, DTask<unknown>>();
+  /** Sends tasks that take tasks or chunks, once their inputs are planned (and have come). */
+  private readonly planned: PlannedSends;
+  /** Tasks spawned from inside the worker, and chunks lent to its `meta` tasks. */
+  private readonly nested: NestedTasks;
+  private sink: ExecutorSink | undefined;
+  private closed = false;
+  /** Cancelled tasks whose worker has not acknowledged the cancel yet. */
+  private readonly cancelling = new Set<number>();
+  /** Whether the transport currently keeps the process alive. */
+  private referenced = true;
+  /**
+   * The worker said every task it holds is stalled (unsettled, waiting on nothing that can
+   * make progress): they do not keep node alive, as they would not on the main thread.
+   */
+  private stalled = false;
+  /** Batches sent to the worker: a stall report counts only if it had seen all of them. */
+  private sentBatches = 0;
+  /** Set when we close it ourselves: losses then do not count as kills. */
+  private closing = false;
+  /** The results the worker holds: where they are, and their release. */
+  private readonly held: HeldResults;
+  /** The worker's logs and clock (see `LogRelay`). */
+  readonly logs: LogRelay;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly options: WorkerConnectionOptions,
+  ) {
+    this.processor = options.processor;
+    this.capacity = 1 + (options.queueAhead ?? 1024);
+    // Anything sent to a worker that said it is stalled is work it may make progress on: the
+    // connection keeps node alive again until the worker says it is stalled again.
+    this.out = new Batcher({
+      send: (message, transfer) => {
+        this.sentBatches++;
+        if (this.stalled) {
+          this.stalled = false;
+          this.updateRef();
+        }
+        transport.send(message, transfer);
+      },
+      onMessage: (handler) => transport.onMessage(handler),
+      onClose: (handler) => transport.onClose(handler),
+      close: () => transport.close(),
+    });
+    this.out.onUnsendable = (m, error) => this.unsendable(m, error);
+    this.logs = new LogRelay(this.out, this.processor);
+    const modules = options.modules ?? new Map();
+    this.decoder = new FunctionDecoder((m) => modules.get(m));
+    this.held = new HeldResults(this.out, this.isLost);
+    this.planned = new PlannedSends(this, (task, args, refs) => this.send(task, args, refs));
+    this.nested = new NestedTasks(options.scheduler, this.decoder, this.out);
+    transport.onMessage((batch) => {
+      for (const m of batch as FromWorker[]) this.handle(m);
+      this.updateRef();
+    });
+    transport.onClose((reason) => this.lost(reason));
+    this.updateRef();
+  }
+
+  /** The holder id the runtime reports for its results (its processor id). */
+  get holder(): string {
+    return this.processor.id;
+  }
+
+  /**
+   * True once the runtime said it is ready (it started and loaded what it must load). A worker
+   * lost before that failed to start, which its plugin may treat differently from a crash.
+   */
+  wasReady = false;
+
+  /** True once the connection closed or broke. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Whether results held by this worker are gone (it closed or died). */
+  private readonly isLost = (): boolean => this.closed;
+
+  /**
+   * Keeps the process alive exactly while something waits on this worker: a task in flight
+   * that is not stalled, or a pending fetch. An idle worker does not keep node running, nor
+   * does one whose tasks wait on nothing but promises (see `StallWatch`).
+   */
+  private updateRef(): void {
+    const busy = (this.inFlight.size > 0 && !this.stalled) || this.requests.size > 0;
+    if (busy === this.referenced || this.closed) return;
+    this.referenced = busy;
+    if (busy) this.transport.ref?.();
+    else this.transport.unref?.();
+  }
+
+  // ------------------------------------------------------------------ Executor
+
+  run(task: DTask<unknown>, _proc: Processor, sink: ExecutorSink): void {
+    this.sink = sink;
+    if (this.closed) {
+      // Placed here just before the loss was noticed: place it again elsewhere.
+      sink.lost([task], new WorkerLostError(`Worker ${this.holder} is gone`), true);
+      return;
+    }
+    if (typeof task.fn !== 'function') {
+      // A function chunk: resolve it here first, then send the function.
+      Promise.resolve((task.fn as { fetch(): Promise<unknown> }).fetch()).then(
+        (fn) => {
+          task.fn = fn;
+          this.run(task, _proc, sink);
+        },
+        (error) => sink.fail(task, error),
+      );
+      return;
+    }
+    if (!hasTaskOrChunkArgs(task)) {
+      this.send(task, task.args, undefined);
+      return;
+    }
+    // A copy: the task keeps its inputs (its lineage).
+    this.planned.plan(task, task.args.slice(), undefined, sink);
+  }
+
+  /** See `ArgTarget.linked`: a worker of the same scheduler (whose ids other contexts reuse). */
+  linked(v: RemoteResult): boolean {
+    const k = v.key;
+    return !isResultKey(k) || k.connection.options.scheduler === this.options.scheduler;
+  }
+
+  /** See `ArgTarget.refOf`. */
+  refOf(v: RemoteResult): [holder: string, key: number] | undefined {
+    const k = v.key;
+    if (!isResultKey(k)) return undefined;
+    if (k.connection === this) return ['', k.key];
+    return this.isLinkedTo(k.connection) ? [k.connection.holder, k.key] : undefined;
+  }
+
+  /** See `ArgTarget.lend`. */
+  lend(chunk: Chunk<unknown>): LentChunk {
+    return this.nested.lend(chunk);
+  }
+
+  /** See `WorkerConnectionOptions.linkedTo`. */
+  private isLinkedTo(other: WorkerConnection): boolean {
+    return this.options.linkedTo?.(other) ?? false;
+  }
+
+  private send(task: DTask<unknown>, args: unknown[], refs: ArgRefs | undefined): void {
+    if (task.state !== TaskState.Running) return;
+    const pack = task.options.sendArgs;
+    let transfer: ArrayBuffer[] | undefined;
+    if (pack !== undefined) {
+      // Copy-in (the `sendArgs` option): what travels in place of the arguments. The values it
+      // made for the message are the message's: their buffers move instead of being copied.
+      try {
+        const packed = pack(args);
+        transfer = transferablesOf(
+          packed.filter((x, i) => x !== args[i]),
+          [],
+        );
+        args = packed;
+      } catch (error) {
+        this.sink?.fail(task, error);
+        return;
+      }
+    }
+    this.inFlight.set(task.id, task);
+    if (!this.referenced) this.updateRef();
+    const fn = this.encoder.encode(task.fn as Function);
+    const options = toPlainOptions(task.options);
+    const inherited = toPlainOptions(task.inherited);
+    // Trailing undefined fields are left out: a shorter tuple to allocate and to clone.
+    if (inherited !== undefined)
+      this.out.push([RUN, task.id, fn, args, refs, options, inherited], transfer);
+    else if (options !== undefined)
+      this.out.push([RUN, task.id, fn, args, refs, options], transfer);
+    else if (refs !== undefined) this.out.push([RUN, task.id, fn, args, refs], transfer);
+    else this.out.push([RUN, task.id, fn, args], transfer);
+  }
+
+  flush(): void {
+    this.out.flush();
+  }
+
+  poll(): void {
+    if (!this.closed) this.transport.poll?.();
+  }
+
+  withdraw(task: DTask<unknown>): void {
+    this.planned.forget(task);
+    if (this.inFlight.delete(task.id) && !this.closed)
+      this.out.push({ op: 'withdraw', id: task.id });
+  }
+
+  async giveBack(tasks: DTask<unknown>[]): Promise<DTask<unknown>[]> {
+    const ids = tasks.filter((t) => this.inFlight.get(t.id) === t).map((t) => t.id);
+    if (ids.length === 0 || this.closed) return [];
+    let dropped: number[];
+    try {
+      dropped = (await this.requests.ask((req) =>
+        this.out.push({ op: 'giveBack', req, ids }),
+      )) as number[];
+    } catch {
+      return []; // lost meanwhile: its tasks are handed back as lost
+    }
+    const back: DTask<unknown>[] = [];
+    for (const id of dropped) {
+      const task = this.inFlight.get(id);
+      if (task === undefined) continue; // cancelled meanwhile
+      this.inFlight.delete(id);
+      back.push(task);
+    }
+    this.updateRef();
+    return back;
+  }
+
+  cancel(task: DTask<unknown>): void {
+    this.planned.forget(task);
+    if (!this.inFlight.delete(task.id) || this.closed) return;
+    this.out.push({ op: 'cancel', id: task.id });
+    // The worker acknowledges a cancel when it gets to it; a task that blocks its thread
+    // never lets it, so after the grace period the worker is ended and replaced.
+    const terminate = this.options.terminate;
+    if (!terminate) return;
+    this.cancelling.add(task.id);
+    const timer = setTimeout(() => {
+      if (!this.cancelling.delete(task.id) || this.closed) return;
+      this.closing = true;
+      terminate();
+    }, this.options.cancelGraceMs ?? 1000);
+    timer.unref();
+  }
+
+  /**
+   * Asks the worker which of the tasks sent here it has started (the context is closing, and
+   * tasks that never started are cancelled rather than lost). Resolves to their ids, or to
+   * `undefined` when the worker is gone or does not answer within `ms` (a task keeps its
+   * thread busy); never rejects. Tasks the worker reports meanwhile settle as usual.
+   */
+  startedTasks(ms: number): Promise<Set<number> | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    const ask = this.requests.ask((req) => {
+      this.out.push({ op: 'started', req });
+      this.out.flush();
+    });
+    return answerWithin(
+      ask.then((ids) => new Set(ids as number[])),
+      ms,
+    );
+  }
+
+  /**
+   * Settles every task in flight here because the context closes (they are not handed back,
+   * which would run them elsewhere after the close): a task the worker never started fails
+   * with `CancelledError`, one that started, or may have (no answer within `ms`, by default
+   * the cancel grace period), with `WorkerLostError`. Called by plugins' `close()` after
+   * removing the processor.
+   */
+  async failInFlightOnClose(ms = this.options.cancelGraceMs ?? 1000): Promise<void> {
+    const started = this.inFlight.size > 0 ? await this.startedTasks(ms) : undefined;
+    failOnClose(this.options.scheduler, this.inFlight.values(), started, this.holder);
+  }
+
+  /**
+   * Brings every result this worker holds for a live task to the scheduler's thread, as
+   * fetching it would (the task's value becomes local), so that the worker can be ended
+   * without those results being recomputed from lineage: a plugin retiring an idle worker
+   * calls it after removing the processor and before `close()`. A result pinned away from
+   * the scheduler's thread by its `resultScope` is only copied there, and one that cannot be
+   * read fails to come: if still wanted, they are recomputed from lineage once the worker is
+   * gone. Resolves to how many results were moved; never rejects.
+   */
+  bringResultsHome(): Promise<number> {
+    const isHere = (key: unknown) => isResultKey(key) && key.connection === this;
+    return fetchHome(this.options.scheduler, this.held.tasks(), isHere);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closing = true;
+    this.out.push({ op: 'close' });
+    this.out.flush();
+    this.transport.close();
+  }
+
+  // ------------------------------------------------------------------ data
+
+  /**
+   * Pulls result `key` from the runtime. With `take`, the runtime hands it over for good: it
+   * drops its entry and transfers the value's `ArrayBuffer`s instead of copying them.
+   */
+  fetch(key: number, take = false): Promise<unknown> {
+    if (this.closed)
+      return Promise.reject(
+        new WorkerLostError(`Worker ${this.holder} is gone; its results are lost`),
+      );
+    const answer = this.requests.ask((req) =>
+      this.out.push(take ? { op: 'fetch', req, key, take } : { op: 'fetch', req, key }),
+    );
+    this.updateRef();
+    return answer;
+  }
+
+  // ------------------------------------------------------------------ incoming
+
+  private handle(m: FromWorker): void {
+    if (Array.isArray(m)) {
+      this.onDone(m);
+      return;
+    }
+    switch (m.op) {
+      case 'ready':
+        this.wasReady = true;
+        break;
+      case 'stalled':
+        // A report made before the worker saw the latest batch (new work) is stale.
+        this.stalled = m.stalled && m.seen === this.sentBatches;
+        break;
+      case 'fail': {
+        this.cancelling.delete(m.id);
+        const task = this.inFlight.get(m.id);
+        if (!task) return;
+        this.inFlight.delete(m.id);
+        const error = deserializeError(m.error);
+        // An input held by a worker that died: recompute it and run this task again.
+        if (InputLostError.isInstance(error)) this.sink?.lost([task], error, true);
+        else this.sink?.fail(task, error);
+        return;
+      }
+      case 'value':
+        this.requests.resolve(m.req, m.value);
+        return;
+      case 'error':
+        this.requests.reject(m.req, m.error);
+        return;
+      case 'spawn':
+        this.nested.spawn(m);
+        return;
+      case 'fetchTask':
+      case 'waitTask':
+        this.nested.query(m);
+        return;
+      case 'cancelTask':
+        this.nested.cancel(m.id);
+        return;
+      case 'releaseTask':
+        this.nested.release(m.ids);
+        return;
+      case 'logs':
+        this.logs.onLogs(m.events);
+        return;
+      case 'clock':
+        this.logs.onClock(m.t0, m.t1, m.mono, m.machine);
+        return;
+      case 'movedToHost':
+        this.held.movedToHost(m.keys);
+        return;
+      case 'dynamic':
+        serveDynamic(m, this.inFlight.get(m.task), this.options.scheduler, this.decoder, this.out);
+        return;
+    }
+  }
+
+  private onDone([, id, bytes, ms, inline, value, args]: DoneRecord): void {
+    if (this.cancelling.size > 0) this.cancelling.delete(id);
+    const task = this.inFlight.get(id);
+    if (!task) {
+      if (!inline) this.held.release(id);
+      return;
+    }
+    this.inFlight.delete(id);
+    // Copy-out (returned-args.ts): written arguments go home before dependents are released;
+    // a write-back on the worker holding their data completes first.
+    const failed = args === undefined ? undefined : applyReturnedArgs(task, args);
+    if (failed instanceof Promise) {
+      failed.then((error) => this.settle(task, id, bytes, ms, inline, value, error));
+      return;
+    }
+    this.settle(task, id, bytes, ms, inline, value, failed);
+  }
+
+  /** Completes `task` with what its runtime reported, or fails it with `failed`. */
+  private settle(
+    task: DTask<unknown>,
+    id: number,
+    bytes: number,
+    ms: number,
+    inline: 0 | 1,
+    value: unknown,
+    failed: unknown,
+  ): void {
+    if (failed !== undefined) {
+      if (!inline) this.held.release(id);
+      this.sink?.fail(task, failed);
+      return;
+    }
+    if (inline) {
+      this.sink?.complete(task, value, ms);
+      return;
+    }
+    const key: ResultKey = { connection: this, key: id };
+    const result = new RemoteResult(
+      this.processor,
+      () => this.fetch(id),
+      bytes,
+      key,
+      this.isLost,
+      () => this.fetch(id, true),
+      this.held.isInHost,
+    );
+    this.held.releaseWith(task, id);
+    this.sink?.completeRemote(task, result, ms);
+  }
+
+  /** A task whose arguments cannot be cloned fails; a reply that cannot be becomes an error. */
+  private unsendable(m: ToWorker, error: unknown): ToWorker | undefined {
+    if (Array.isArray(m)) {
+      const task = this.inFlight.get(m[1]);
+      this.inFlight.delete(m[1]);
+      if (task) this.sink?.fail(task, unsendableArgument(task.id, m[3], this.holder, error));
+      return undefined;
+    }
+    if (m.op === 'reply') return { op: 'reject', req: m.req, error: serializeError(error) };
+    return undefined;
+  }
+
+  private lost(reason: unknown): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.logs.close();
+    const error = new WorkerLostError(
+      `Worker ${this.holder} was lost`,
+      reason === undefined ? undefined : { cause: reason },
+    );
+    this.requests.rejectAll(error);
+    // Only the task that was running is charged with the kill: the one the runtime named in
+    // shared memory, else (a crash from async code) the oldest in flight.
+    const named = this.options.runningTask?.[0];
+    const culprit = (named && this.inFlight.get(named)) || this.inFlight.values().next().value;
+    const rest = [...this.inFlight.values()].filter((t) => t !== culprit);
+    this.inFlight.clear();
+    // Remove the processor first, so the tasks handed back are placed elsewhere.
+    this.options.onLost?.(this, reason);
+    if (culprit) this.sink?.lost([culprit], error, this.closing);
+    if (rest.length > 0) this.sink?.lost(rest, error, true);
+  }
+}
+
+function isResultKey(x: unknown): x is ResultKey {
+  return (
+    typeof x === 'object' && x !== null && (x as ResultKey).connection instanceof WorkerConnection
+  );
+}

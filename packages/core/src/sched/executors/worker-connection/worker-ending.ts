@@ -1,0 +1,57 @@
+import { CancelledError, WorkerLostError } from '../../../errors/errors.js';
+import type { DTask } from '../../../task/dtask.js';
+import { RemoteResult } from '../../../task/remote-result.js';
+import { TaskState } from '../../../task/task-state.js';
+import type { Scheduler } from '../../scheduler.js';
+
+// How a worker connection's tasks and results are settled when the worker ends on purpose: the
+// context closes (`WorkerConnection.failInFlightOnClose`), or a plugin retires an idle worker
+// (`WorkerConnection.bringResultsHome`).
+
+/** `answer`, or `undefined` once `ms` have passed without it; never rejects. */
+export function answerWithin<T>(answer: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+  });
+  return Promise.race([answer.catch(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Fails each task in `inFlight` because the context closes: `CancelledError` for one the
+ * worker said it never `started`, `WorkerLostError` for the others (and for all when it did
+ * not answer).
+ */
+export function failOnClose(
+  scheduler: Scheduler,
+  inFlight: Iterable<DTask<unknown>>,
+  started: Set<number> | undefined,
+  holder: string,
+): void {
+  for (const task of [...inFlight]) {
+    const error =
+      started !== undefined && !started.has(task.id)
+        ? new CancelledError(`The context closed before task #${task.id} started`)
+        : new WorkerLostError(`The context closed while task #${task.id} ran on ${holder}`);
+    scheduler.fail(task, error);
+  }
+}
+
+/**
+ * Fetches to the scheduler's thread every result of `tasks` that `isHere` says this worker
+ * holds. Resolves to how many came; never rejects.
+ */
+export async function fetchHome(
+  scheduler: Scheduler,
+  tasks: Iterable<DTask<unknown>>,
+  isHere: (key: unknown) => boolean,
+): Promise<number> {
+  const moving: Promise<unknown>[] = [];
+  for (const task of tasks) {
+    const v = task.value;
+    if (task.state !== TaskState.Done || !(v instanceof RemoteResult) || !isHere(v.key)) continue;
+    moving.push(scheduler.fetchValue(task));
+  }
+  const settled = await Promise.allSettled(moving);
+  return settled.filter((r) => r.status === 'fulfilled').length;
+}
