@@ -1,6 +1,6 @@
+import { spawn } from '../registry/spawn.js';
 import { scope } from '../scope/scope-builder.js';
 import { currentFrame, runWithFrame } from '../task/frame.js';
-import { spawn } from '../task/spawn.js';
 import { isFinishStream } from './finish-stream.js';
 import { isAsyncGeneratorFunction } from './run-stream-node.js';
 import { type ExchangeReply, streamExchange } from './stream-exchange.js';

@@ -1,6 +1,6 @@
-import { analyzeFunctionSource } from '../worker/function-travel/free-variables.js';
-import { compileFunction, moduleRefOf } from '../worker/function-travel/function-ref.js';
-import { checkFunctionTravel } from '../worker/function-travel/function-travel.js';
+import { analyzeFunctionSource } from '../travel/free-variables.js';
+import { compileFunction, moduleRefOf } from '../travel/function-ref.js';
+import { checkFunctionTravel } from '../travel/function-travel.js';
 import { runRemoteStreamNode, type StreamDescriptor } from './remote-stream-node.js';
 import { runStreamNode } from './run-stream-node.js';
 import { remoteNodes } from './stream-exchange.js';
