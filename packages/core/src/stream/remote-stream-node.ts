@@ -77,6 +77,12 @@ export async function runRemoteStreamNode(
     }
     if (!r.stop) ended = r.ended;
   };
+  let inFlight: Promise<void> | undefined;
+  const settle = async (): Promise<void> => {
+    const p = inFlight;
+    inFlight = undefined;
+    await p;
+  };
   const source = isAsyncGeneratorFunction(fn)
     ? (fn(...args) as AsyncIterator<unknown, unknown>)
     : undefined;
@@ -85,7 +91,8 @@ export async function runRemoteStreamNode(
       for (let i = 0; i < positions.length; i++) {
         while ((heads[i] as number) >= (queues[i] as unknown[]).length) {
           if (ended[i] || stop) break steps;
-          await exchange(false);
+          if (inFlight !== undefined) await settle();
+          else await exchange(false);
         }
         const q = queues[i] as unknown[];
         const h = heads[i] as number;
@@ -112,11 +119,16 @@ export async function runRemoteStreamNode(
         break;
       }
       out.push(r);
-      if (out.length >= desc.batch || performance.now() - sentAt > FLUSH_MS) await exchange(false);
+      if (out.length >= desc.batch || performance.now() - sentAt > FLUSH_MS) {
+        // One exchange may be in flight while the next batch is made.
+        if (inFlight !== undefined) await settle();
+        if (!stop) inFlight = exchange(false);
+      }
     }
   } finally {
     if (source) await source.return?.(undefined);
   }
+  if (inFlight !== undefined) await settle();
   await exchange(true);
   return result;
 }

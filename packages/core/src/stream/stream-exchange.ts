@@ -36,6 +36,7 @@ export async function exchange(
 ): Promise<ExchangeReply> {
   const node = remoteNodes.get(id);
   if (node === undefined) return STOP;
+  forgetLastReply(node);
   node.steps = steps;
   for (let i = 0; i < out.length && !node.stopped; i++) {
     const p = node.emit(out[i]);
@@ -53,11 +54,27 @@ export async function exchange(
     while (input.edge.length === 0 && !input.edge.ended && !node.stopped) await input.edge.data();
   }
   if (node.stopped) return STOP;
-  return {
+  const reply = {
     batches: inputs.map((i) => i.edge.take(node.bufferSize)),
     ended: inputs.map((i) => i.edge.ended && i.edge.length === 0),
     stop: false,
   };
+  lastReplies.set(node, reply);
+  return reply;
+}
+
+/**
+ * The reply each node was sent last. The exchange task keeps it as its value until the worker
+ * drops its handle (after a garbage collection there); a node's next exchange proves the worker
+ * has it, so its values are let go then, and memory stays flat however long the stream runs.
+ */
+const lastReplies = new WeakMap<StreamNode, ExchangeReply>();
+
+function forgetLastReply(node: StreamNode): void {
+  const previous = lastReplies.get(node);
+  if (previous === undefined) return;
+  lastReplies.delete(node);
+  for (const batch of previous.batches) batch.length = 0;
 }
 
 /** Where the exchange task, which travels as source text, finds `exchange`. */
