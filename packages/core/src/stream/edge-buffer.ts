@@ -16,8 +16,13 @@ export class EdgeBuffer {
   dropped = false;
   private dataWaiter: (() => void) | undefined;
   private roomWaiter: (() => void) | undefined;
+  /** Values that wake a waiting consumer at once; fewer wake it on the next turn. */
+  private readonly wakeAt: number;
+  private wakeScheduled = false;
 
-  constructor(readonly capacity: number) {}
+  constructor(readonly capacity: number) {
+    this.wakeAt = Math.min(64, capacity);
+  }
 
   /** Values waiting. */
   get length(): number {
@@ -34,10 +39,14 @@ export class EdgeBuffer {
     if (this.dropped) return true;
     if (this.items.length - this.head >= this.capacity) return false;
     this.items.push(value);
-    const w = this.dataWaiter;
-    if (w) {
-      this.dataWaiter = undefined;
-      w();
+    if (this.dataWaiter !== undefined) {
+      // Waking the consumer for each value would make every stage wait once per value; it
+      // wakes once a few are in, or on the next turn of the event loop.
+      if (this.items.length - this.head >= this.wakeAt) this.wakeData();
+      else if (!this.wakeScheduled) {
+        this.wakeScheduled = true;
+        setImmediate(this.lateWake);
+      }
     }
     return true;
   }
@@ -121,6 +130,11 @@ export class EdgeBuffer {
     this.wakeRoom();
     this.wakeData();
   }
+
+  private readonly lateWake = (): void => {
+    this.wakeScheduled = false;
+    this.wakeData();
+  };
 
   private wakeData(): void {
     const w = this.dataWaiter;

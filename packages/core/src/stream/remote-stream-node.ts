@@ -87,10 +87,10 @@ export async function runRemoteStreamNode(
     ? (fn(...args) as AsyncIterator<unknown, unknown>)
     : undefined;
   try {
-    steps: while (!stop && steps < max) {
+    loop: while (!stop && steps < max) {
       for (let i = 0; i < positions.length; i++) {
         while ((heads[i] as number) >= (queues[i] as unknown[]).length) {
-          if (ended[i] || stop) break steps;
+          if (ended[i] || stop) break loop;
           if (inFlight !== undefined) await settle();
           else await exchange(false);
         }
