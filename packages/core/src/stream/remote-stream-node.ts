@@ -1,6 +1,6 @@
 import { spawn } from '../registry/spawn.js';
 import { scope } from '../scope/scope-builder.js';
-import { currentFrame, runWithFrame } from '../task/frame.js';
+import { callInFrame, currentFrame } from '../task/frame.js';
 import { isFinishStream } from './finish-stream.js';
 import { isAsyncGeneratorFunction } from './run-stream-node.js';
 import { type ExchangeReply, streamExchange } from './stream-exchange.js';
@@ -61,7 +61,9 @@ export async function runRemoteStreamNode(
         end,
         steps,
       );
-    return frame === undefined ? run() : runWithFrame(frame, run);
+    // Held in a variable for the synchronous spawn, not through AsyncLocalStorage, whose
+    // promise hooks would slow every promise in this thread once on.
+    return (frame === undefined ? run() : callInFrame(frame, run, [])) as PromiseLike<unknown>;
   };
   const exchange = async (end: boolean): Promise<void> => {
     const sending = out;
