@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Context, finishStream, spawnStreaming, streamValues } from '../index.js';
+import {
+  Context,
+  disableLogging,
+  enableLogging,
+  fetchLogs,
+  finishStream,
+  spawnStreaming,
+  streamValues,
+} from '../index.js';
 import { streamingConformance } from '../testing/streaming-conformance.js';
 
 streamingConformance('main thread', async () => ({ context: new Context(), pick: () => ({}) }), {
@@ -63,5 +71,24 @@ describe('spawnStreaming on the main thread', () => {
     ).toThrow('bad region');
     await expect(Promise.resolve(x)).rejects.toThrow();
     await ctx.close();
+  });
+
+  it('logs a streaming task as one start and one end with its step count, not an event per step', async () => {
+    const ctx = new Context();
+    enableLogging();
+    try {
+      const x = spawnStreaming(() =>
+        ctx.spawn({ name: 'counter', streamMaxEvals: 1000 }, () => Math.random()),
+      );
+      for await (const _ of streamValues(x)) {
+      }
+      await x;
+      const mine = fetchLogs().filter((e) => e.task === x.id);
+      expect(mine.map((e) => e.kind).sort()).toEqual(['finish', 'spawn', 'start', 'stream']);
+      expect(mine.find((e) => e.kind === 'stream')?.detail).toBe('1000 steps');
+    } finally {
+      disableLogging();
+      await ctx.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { logEvent, loggingState, now } from '../log/event-log.js';
 import type { DTask } from '../task/dtask.js';
 import { EdgeBuffer } from './edge-buffer.js';
 import { remoteNodes } from './stream-exchange.js';
@@ -107,6 +108,17 @@ export class StreamNode {
     this.finished = true;
     this.stopped = true;
     remoteNodes.delete(this.task.id);
+    // One event per streaming task, not one per step: a report draws the task as one span.
+    if (loggingState.enabled) {
+      const t = this.task;
+      logEvent({
+        kind: 'stream',
+        time: now(),
+        task: t.id,
+        ...(t.name === undefined ? {} : { name: t.name }),
+        detail: `${this.steps} steps`,
+      });
+    }
     for (const o of this.outputs) o.end();
     this.held?.end();
     for (const i of this.inputs) {
