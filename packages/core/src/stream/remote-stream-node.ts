@@ -1,8 +1,8 @@
 import { spawn } from '../registry/spawn.js';
 import { scope } from '../scope/scope-builder.js';
-import { callInFrame, currentFrame } from '../task/frame.js';
+import { callInFrame, currentFrame, type Frame } from '../task/frame.js';
 import { isFinishStream } from './finish-stream.js';
-import { isAsyncGeneratorFunction } from './run-stream-node.js';
+import { inFrame, isAsyncGeneratorFunction } from './run-stream-node.js';
 import { type ExchangeReply, streamExchange } from './stream-exchange.js';
 
 /** What a streaming task running on another processor is told about itself. */
@@ -32,6 +32,7 @@ export async function runRemoteStreamNode(
   desc: StreamDescriptor,
   fn: (...a: unknown[]) => unknown,
   args: unknown[],
+  frame: Frame | undefined = currentFrame(),
 ): Promise<unknown> {
   exchangeOptions ??= {
     scope: scope({ worker: 1, thread: 1 }),
@@ -50,7 +51,6 @@ export async function runRemoteStreamNode(
   let sentAt = performance.now();
   // The task's frame holds only for its synchronous part: each exchange is spawned in it, so it
   // goes to this task's scheduler as a nested task.
-  const frame = currentFrame();
   const send = (sending: unknown[], end: boolean): PromiseLike<unknown> => {
     const run = () =>
       spawn(
@@ -85,9 +85,12 @@ export async function runRemoteStreamNode(
     inFlight = undefined;
     await p;
   };
+  // Each call runs in the task's frame (taskProcessor(), a nested spawn), which otherwise
+  // holds only until the loop's first await.
   const source = isAsyncGeneratorFunction(fn)
-    ? (fn(...args) as AsyncIterator<unknown, unknown>)
+    ? (inFrame(frame, fn, args) as AsyncIterator<unknown, unknown>)
     : undefined;
+  const next = source && (() => source.next());
   try {
     loop: while (!stop && steps < max) {
       for (let i = 0; i < positions.length; i++) {
@@ -104,14 +107,16 @@ export async function runRemoteStreamNode(
       }
       let r: unknown;
       if (source) {
-        const next = await source.next();
-        if (next.done) {
-          result = next.value;
+        const step = await (inFrame(frame, next as () => unknown, []) as Promise<
+          IteratorResult<unknown, unknown>
+        >);
+        if (step.done) {
+          result = step.value;
           break;
         }
-        r = next.value;
+        r = step.value;
       } else {
-        r = fn(...args);
+        r = frame === undefined ? fn(...args) : inFrame(frame, fn, args);
         if (typeof (r as { then?: unknown })?.then === 'function') r = await r;
       }
       steps++;

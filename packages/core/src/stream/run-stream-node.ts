@@ -1,3 +1,4 @@
+import { callInFrame, currentFrame, type Frame } from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
 import type { StreamNode } from './stream-node.js';
@@ -15,6 +16,11 @@ function isThenable(x: unknown): x is PromiseLike<unknown> {
   );
 }
 
+/** Calls `fn(...args)` in `frame` (held for its synchronous run), or as it is without one. */
+export function inFrame(frame: Frame | undefined, fn: Function, args: unknown[]): unknown {
+  return frame === undefined ? Reflect.apply(fn, undefined, args) : callInFrame(frame, fn, args);
+}
+
 /** True for an `async function*`: such a function is a source that yields one value per step. */
 export function isAsyncGeneratorFunction(fn: Function): boolean {
   return Object.prototype.toString.call(fn) === '[object AsyncGeneratorFunction]';
@@ -30,9 +36,13 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
   const fn = node.fn as (...a: unknown[]) => unknown;
   const inputs = node.inputs;
   const max = node.maxEvals ?? Number.POSITIVE_INFINITY;
+  const frame = currentFrame();
+  // Each call runs in the task's frame (taskProcessor(), a nested spawn), which otherwise
+  // holds only until the loop's first await.
   const source = isAsyncGeneratorFunction(fn)
-    ? (fn(...args) as AsyncIterator<unknown, unknown>)
+    ? (inFrame(frame, fn, args) as AsyncIterator<unknown, unknown>)
     : undefined;
+  const next = source && (() => source.next());
   let slice = performance.now();
   try {
     steps: while (!node.stopped && node.steps < max) {
@@ -48,14 +58,16 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
       }
       let r: unknown;
       if (source) {
-        const next = await source.next();
-        if (next.done) {
-          node.result = next.value;
+        const step = await (inFrame(frame, next as () => unknown, []) as Promise<
+          IteratorResult<unknown, unknown>
+        >);
+        if (step.done) {
+          node.result = step.value;
           break;
         }
-        r = next.value;
+        r = step.value;
       } else {
-        r = fn(...args);
+        r = frame === undefined ? fn(...args) : inFrame(frame, fn, args);
         if (isThenable(r)) r = await r;
       }
       node.steps++;

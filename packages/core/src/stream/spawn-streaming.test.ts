@@ -7,6 +7,7 @@ import {
   finishStream,
   spawnStreaming,
   streamValues,
+  taskProcessor,
 } from '../index.js';
 import { streamingConformance } from '../testing/streaming-conformance.js';
 
@@ -90,5 +91,23 @@ describe('spawnStreaming on the main thread', () => {
       disableLogging();
       await ctx.close();
     }
+  });
+
+  it('every step runs inside its task (taskProcessor() works after the loop has waited)', async () => {
+    const ctx = new Context();
+    const a = spawnStreaming(() => {
+      const x = ctx.spawn({ streamMaxEvals: 5 }, async function* () {
+        for (;;) {
+          const here = taskProcessor().id;
+          await new Promise((r) => setTimeout(r, 1));
+          yield here;
+        }
+      });
+      return ctx.spawn((v: string) => `${v} ${taskProcessor().id}`, x);
+    });
+    const got: unknown[] = [];
+    for await (const v of streamValues(a)) got.push(v);
+    expect(got).toEqual(Array(5).fill('thread:1:1 thread:1:1'));
+    await ctx.close();
   });
 });

@@ -1,3 +1,4 @@
+import { currentFrame } from '../task/frame.js';
 import { analyzeFunctionSource } from '../travel/free-variables.js';
 import { compileFunction, moduleRefOf } from '../travel/function-ref.js';
 import { checkFunctionTravel } from '../travel/function-travel.js';
@@ -19,6 +20,27 @@ function runStream(desc: StreamDescriptor, fn: Function, args: unknown[]): Promi
 }
 (globalThis as Record<symbol, unknown>)[RUN_KEY] ??= runStream;
 
+const RUN_MODULE_KEY = Symbol.for('dtask.runStreamModule');
+
+/**
+ * `runStream` for a function exported by a module loaded with `everywhere`: elsewhere it is
+ * imported there by its module and name (its own source may use the module's other names).
+ */
+function runStreamModule(
+  desc: StreamDescriptor,
+  module: string,
+  name: string,
+  args: unknown[],
+): Promise<unknown> {
+  const node = remoteNodes.get(desc.node);
+  if (node !== undefined) return runStreamNode(node, args);
+  const frame = currentFrame();
+  return import(module).then((ns: Record<string, unknown>) =>
+    runRemoteStreamNode(desc, ns[name] as (...a: unknown[]) => unknown, args, frame),
+  );
+}
+(globalThis as Record<symbol, unknown>)[RUN_MODULE_KEY] ??= runStreamModule;
+
 /** A name safe inside an identifier. */
 function identifier(name: string): string {
   const safe = name.replace(/[^\w$]/g, '_');
@@ -35,7 +57,15 @@ function identifier(name: string): string {
 export function streamDriver(node: StreamNode): { fn: Function; travels: boolean } {
   const user = node.fn;
   const local = (_desc: unknown, ...args: unknown[]) => runStreamNode(node, args);
-  if (moduleRefOf(user) !== undefined || !checkFunctionTravel(user).ok) {
+  const ref = moduleRefOf(user);
+  if (ref !== undefined) {
+    const name = `stream_${identifier(ref.name)}`;
+    const text =
+      `function ${name}(desc, ...args) {\n` +
+      `  return globalThis[Symbol.for('dtask.runStreamModule')](desc, ${JSON.stringify(ref.module)}, ${JSON.stringify(ref.name)}, args);\n}`;
+    return { fn: compileFunction(text, name), travels: true };
+  }
+  if (!checkFunctionTravel(user).ok) {
     return { fn: local, travels: false };
   }
   const source = Function.prototype.toString.call(user);
