@@ -103,7 +103,7 @@ describe('spawnStreaming on the main thread', () => {
           yield here;
         }
       });
-      return ctx.spawn((v: string) => `${v} ${taskProcessor().id}`, x);
+      return ctx.spawn((v: string) => `${v} ${taskProcessor().id}`, x as never);
     });
     const got: unknown[] = [];
     for await (const v of streamValues(a)) got.push(v);
