@@ -95,6 +95,13 @@ export {
   scope,
   UnionScope,
 } from './scope/index.js';
+export {
+  type FinishStream,
+  type FinishStreamOptions,
+  finishStream,
+} from './stream/finish-stream.js';
+export { type SpawnStreamingOptions, spawnStreaming } from './stream/spawn-streaming.js';
+export { streamValues } from './stream/stream-values.js';
 export { asCompleted, type Completed } from './task/as-completed.js';
 export { defaultOption, type OptionMatcher } from './task/default-option.js';
 export { DTask, type FetchOptions, isDTask } from './task/dtask.js';

@@ -21,4 +21,5 @@ export {
   storageDeviceConformance,
 } from './testing/storage-conformance.js';
 export { type StorageSample, storageSamples } from './testing/storage-samples.js';
+export { type StreamingSetup, streamingConformance } from './testing/streaming-conformance.js';
 export { type MakeTransportPair, transportConformance } from './testing/transport-conformance.js';

@@ -34,6 +34,8 @@
  *   added under load, or retired after `idleTimeoutMs` idle (`processor`, `worker`); `time` is
  *   the decision, `duration` until the thread was online, or had ended; `detail` says why (tasks
  *   waiting, threads busy; how long it idled and how many results it brought home).
+ * - `stream`: a streaming task ended (`task`, `name`, `detail`: its step count, `"1000 steps"`);
+ *   its steps are not logged one by one, so it is drawn as one span from `start` to its end.
  * - any other string: a plugin's own kind, drawn as an instant.
  *
  * For an event with a `duration`, `time` is when it *began*; it spans

@@ -293,6 +293,8 @@ export interface TaskExtra {
   bytes?: number;
   /** Times this task's worker died while running it. */
   kills?: number;
+  /** Why the task is not run again after its worker died (it fails with `WorkerLostError`). */
+  notRerun?: string;
   /** Times this task was run again after it threw (its `retries` option). */
   retried?: number;
   /** A copy of its worker-held result kept on the scheduler's thread, its lineage let go. */

@@ -32,6 +32,13 @@ export interface TaskOptions {
   priority?: number;
   /** Cancels the task when aborted. */
   signal?: AbortSignal;
+  /**
+   * For a streaming task (`spawnStreaming`): values buffered on each edge it sends along; a
+   * full edge makes it wait (backpressure, never loss). Default 1024.
+   */
+  streamBufferSize?: number;
+  /** For a streaming task: it stops after this many steps (a whole number, 1 or more). */
+  streamMaxEvals?: number;
   /** Dagger's `checkpoint`: called with the result once the task succeeds (a storage plugin adds more forms). */
   checkpoint?: unknown;
   /** Dagger's `restore`: returns a saved result (not undefined) to skip running the task. */
@@ -186,6 +193,14 @@ const builtins: Record<string, OptionNormalizer> = {
   signal: check(
     (v) => typeof v === 'object' && v !== null && typeof (v as AbortSignal).aborted === 'boolean',
     'an AbortSignal',
+  ),
+  streamBufferSize: check(
+    (v) => Number.isInteger(v) && (v as number) >= 1,
+    'a whole number of values, 1 or more',
+  ),
+  streamMaxEvals: check(
+    (v) => Number.isInteger(v) && (v as number) >= 1,
+    'a whole number of steps, 1 or more (a streaming task makes at least one step)',
   ),
   checkpoint: (v) => v,
   restore: (v) => v,

@@ -32,4 +32,6 @@ export enum TaskFlags {
   InputIds = 64,
   /** Counted among its context's unfinished tasks (`maxQueue`, `queueSize`) until it settles. */
   Unfinished = 128,
+  /** A streaming task (`spawnStreaming`): a task reading it waits for its last value. */
+  Streaming = 256,
 }

@@ -61,6 +61,8 @@ function canSendAhead(
       if (isChunk(a)) return false;
       continue;
     }
+    // A streaming input's value is substituted on this thread when its stream ends.
+    if ((a.flags & TaskFlags.Streaming) !== 0) return false;
     if (a.state !== TaskState.Done) argWaits++;
     if (a.state === TaskState.Done) {
       const v = a.value;

@@ -26,6 +26,16 @@ export function recoverLostTasks(
   for (const task of tasks) {
     const extra = taskExtra(task);
     if (!byUs) extra.kills = (extra.kills ?? 0) + 1;
+    if (!byUs && extra.notRerun !== undefined) {
+      sink.fail(
+        task,
+        new WorkerLostError(
+          `Task ${describeTask(task)} lost its worker while it ran; ${extra.notRerun}.`,
+          { cause: reason },
+        ),
+      );
+      continue;
+    }
     if (!byUs && task.options.inPlace === true) {
       // It was running and may have written shared memory already: running it again could
       // apply its effect twice (DESIGN.md). Copy-in/copy-out tasks are not inPlace: their

@@ -1,0 +1,127 @@
+// One measurement of bench/streaming.mjs, run in a fresh Node process:
+//   node bench/streaming-cases.mjs <case> <count>
+// Prints one JSON line { case, count, sum, ms }. Every case moves the numbers 0..count-1 through
+// three stages (make, double, add one) and sums them where they end, so each must print the
+// same sum.
+
+import { Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { MessageChannel, Worker } from 'node:worker_threads';
+
+const [which, countText] = process.argv.slice(2);
+const count = Number(countText);
+
+async function* numbers(n) {
+  for (let i = 0; i < n; i++) yield i;
+}
+
+async function dtaskStream(onThreads) {
+  const core = await import('@dtask/core');
+  const plugins = [];
+  if (onThreads) {
+    const { threads } = await import('@dtask/threads');
+    plugins.push(threads({ count: 2 }));
+  }
+  const ctx = new core.Context({ plugins });
+  await ctx.ready();
+  const at = (thread) => (onThreads ? { scope: core.scope({ worker: 1, thread }) } : {});
+  const t0 = performance.now();
+  const last = core.spawnStreaming(() => {
+    const source = ctx.spawn({ ...at(2), streamMaxEvals: count }, async function* () {
+      for (let i = 0; ; i++) yield i;
+    });
+    const doubled = ctx.spawn(at(3), (v) => v * 2, source);
+    return ctx.spawn(at(3), (v) => v + 1, doubled);
+  });
+  let sum = 0;
+  for await (const v of core.streamValues(last)) sum += v;
+  const ms = performance.now() - t0;
+  await ctx.close();
+  return { sum, ms };
+}
+
+async function nodePipeline() {
+  const t0 = performance.now();
+  let sum = 0;
+  const map = (f) =>
+    new Transform({
+      objectMode: true,
+      transform(v, _e, done) {
+        done(null, f(v));
+      },
+    });
+  await pipeline(
+    Readable.from(numbers(count)),
+    map((v) => v * 2),
+    map((v) => v + 1),
+    new Writable({
+      objectMode: true,
+      write(v, _e, done) {
+        sum += v;
+        done();
+      },
+    }),
+  );
+  return { sum, ms: performance.now() - t0 };
+}
+
+/** Hand-written worker_threads: a maker thread, a mapping thread, the sum here. */
+async function rawThreads(batch) {
+  const maker = `
+    const { workerData: { port, count, batch } } = require('node:worker_threads');
+    if (batch === 1) for (let i = 0; i < count; i++) port.postMessage(i);
+    else for (let i = 0; i < count; i += batch) {
+      const a = []; for (let j = i; j < Math.min(i + batch, count); j++) a.push(j);
+      port.postMessage(a);
+    }`;
+  const mapper = `
+    const { workerData: { from, batch }, parentPort } = require('node:worker_threads');
+    from.on('message', (m) => {
+      if (batch === 1) parentPort.postMessage(m * 2 + 1);
+      else parentPort.postMessage(m.map((v) => v * 2 + 1));
+    });`;
+  const { port1, port2 } = new MessageChannel();
+  const t0 = performance.now();
+  const b = new Worker(mapper, {
+    eval: true,
+    workerData: { from: port2, batch },
+    transferList: [port2],
+  });
+  const a = new Worker(maker, {
+    eval: true,
+    workerData: { port: port1, count, batch },
+    transferList: [port1],
+  });
+  let sum = 0;
+  let seen = 0;
+  await new Promise((resolve) => {
+    b.on('message', (m) => {
+      if (batch === 1) {
+        sum += m;
+        seen++;
+      } else {
+        for (const v of m) sum += v;
+        seen += m.length;
+      }
+      if (seen === count) resolve();
+    });
+  });
+  const ms = performance.now() - t0;
+  await Promise.all([a.terminate(), b.terminate()]);
+  return { sum, ms };
+}
+
+const cases = {
+  'dtask-in-process': () => dtaskStream(false),
+  'node-pipeline': nodePipeline,
+  'dtask-2-threads': () => dtaskStream(true),
+  'raw-per-value': () => rawThreads(1),
+  'raw-batch-256': () => rawThreads(256),
+};
+const run = cases[which];
+if (!run) {
+  console.error(`unknown case ${which}; known: ${Object.keys(cases).join(', ')}`);
+  process.exit(2);
+}
+const { sum, ms } = await run();
+console.log(JSON.stringify({ case: which, count, sum, ms }));

@@ -1,0 +1,97 @@
+import { callInFrame, currentFrame, type Frame } from '../task/frame.js';
+import { EMPTY } from './edge-buffer.js';
+import { isFinishStream } from './finish-stream.js';
+import type { StreamNode } from './stream-node.js';
+
+/** How long a stream may run on without letting timers and I/O in. */
+const SLICE_MS = 8;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return (
+    (typeof x === 'object' || typeof x === 'function') &&
+    x !== null &&
+    typeof (x as { then?: unknown }).then === 'function'
+  );
+}
+
+/** Calls `fn(...args)` in `frame` (held for its synchronous run), or as it is without one. */
+export function inFrame(frame: Frame | undefined, fn: Function, args: unknown[]): unknown {
+  return frame === undefined ? Reflect.apply(fn, undefined, args) : callInFrame(frame, fn, args);
+}
+
+/** True for an `async function*`: such a function is a source that yields one value per step. */
+export function isAsyncGeneratorFunction(fn: Function): boolean {
+  return Object.prototype.toString.call(fn) === '[object AsyncGeneratorFunction]';
+}
+
+/**
+ * The loop of a streaming task on this thread: per step, one value from each streaming input
+ * (waiting for it), the function called with them in place, its value sent to every consumer
+ * (waiting for room). Ends when the function returns `finishStream`, an input has nothing more,
+ * `streamMaxEvals` steps are done, or the node is stopped; resolves to the task's result.
+ */
+export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<unknown> {
+  const fn = node.fn as (...a: unknown[]) => unknown;
+  const inputs = node.inputs;
+  const max = node.maxEvals ?? Number.POSITIVE_INFINITY;
+  const frame = currentFrame();
+  // Each call runs in the task's frame (taskProcessor(), a nested spawn), which otherwise
+  // holds only until the loop's first await.
+  const source = isAsyncGeneratorFunction(fn)
+    ? (inFrame(frame, fn, args) as AsyncIterator<unknown, unknown>)
+    : undefined;
+  const next = source && (() => source.next());
+  let slice = performance.now();
+  try {
+    steps: while (!node.stopped && node.steps < max) {
+      for (let i = 0; i < inputs.length; i++) {
+        const input = inputs[i] as (typeof inputs)[number];
+        let v = input.edge.poll();
+        while (v === EMPTY) {
+          if (input.edge.exhausted || node.stopped) break steps;
+          await input.edge.data();
+          v = input.edge.poll();
+        }
+        args[input.pos] = v;
+      }
+      let r: unknown;
+      if (source) {
+        const step = await (inFrame(frame, next as () => unknown, []) as Promise<
+          IteratorResult<unknown, unknown>
+        >);
+        if (step.done) {
+          node.result = step.value;
+          break;
+        }
+        r = step.value;
+      } else {
+        r = frame === undefined ? fn(...args) : inFrame(frame, fn, args);
+        if (isThenable(r)) r = await r;
+      }
+      node.steps++;
+      if (isFinishStream(r)) {
+        if (r.hasValue) {
+          const p = node.emit(r.value);
+          if (p) await p;
+        }
+        node.result = r.result;
+        break;
+      }
+      const p = node.emit(r);
+      if (p) await p;
+      if ((node.steps & 255) === 0 && performance.now() - slice > SLICE_MS) {
+        await nextTurn();
+        slice = performance.now();
+      }
+    }
+  } catch (error) {
+    node.graph.fail(error, node);
+    throw error;
+  } finally {
+    node.end();
+    if (source) await source.return?.(undefined);
+  }
+  return node.result;
+}

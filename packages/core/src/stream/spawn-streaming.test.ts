@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import {
+  Context,
+  disableLogging,
+  enableLogging,
+  fetchLogs,
+  finishStream,
+  spawnStreaming,
+  streamValues,
+  taskProcessor,
+} from '../index.js';
+import { streamingConformance } from '../testing/streaming-conformance.js';
+
+streamingConformance('main thread', async () => ({ context: new Context(), pick: () => ({}) }), {
+  describe,
+  it,
+});
+
+describe('spawnStreaming on the main thread', () => {
+  it('starts no task until the region function returns', async () => {
+    const ctx = new Context();
+    const seen: number[] = [];
+    const x = spawnStreaming(() => {
+      const x = ctx.spawn({ streamMaxEvals: 3 }, () => {
+        seen.push(seen.length);
+        return seen.length;
+      });
+      expect(seen).toEqual([]);
+      return x;
+    });
+    expect(await x).toBe(undefined);
+    expect(seen).toEqual([0, 1, 2]);
+    await ctx.close();
+  });
+
+  it('teardown: false lets the source run on after its consumer finished', async () => {
+    const ctx = new Context();
+    let steps = 0;
+    const [x, a] = spawnStreaming(
+      () => {
+        const x = ctx.spawn({ streamMaxEvals: 50 }, () => ++steps);
+        const a = ctx.spawn((v: number) => (v === 5 ? finishStream(v) : v), x);
+        return [x, a];
+      },
+      { teardown: false },
+    );
+    await a;
+    await x;
+    expect(steps).toBe(50);
+    await ctx.close();
+  });
+
+  it('streamValues: breaking out stops the task; misuse is an ArgumentError', async () => {
+    const ctx = new Context();
+    const x = spawnStreaming(() => ctx.spawn(() => 1));
+    let n = 0;
+    for await (const v of streamValues(x)) if (v === 1 && ++n === 5) break;
+    expect(await x).toBe(undefined);
+    expect(() => streamValues(ctx.spawn(() => 1))).toThrow(/not a streaming task/);
+    expect(() => spawnStreaming(() => 1, { tear: 1 } as never)).toThrow(/unknown option 'tear'/);
+    await ctx.close();
+  });
+
+  it('a region whose function throws starts nothing and fails its tasks', async () => {
+    const ctx = new Context();
+    let x: PromiseLike<unknown> | undefined;
+    expect(() =>
+      spawnStreaming(() => {
+        x = ctx.spawn(() => 1);
+        throw new TypeError('bad region');
+      }),
+    ).toThrow('bad region');
+    await expect(Promise.resolve(x)).rejects.toThrow();
+    await ctx.close();
+  });
+
+  it('logs a streaming task as one start and one end with its step count, not an event per step', async () => {
+    const ctx = new Context();
+    enableLogging();
+    try {
+      const x = spawnStreaming(() =>
+        ctx.spawn({ name: 'counter', streamMaxEvals: 1000 }, () => Math.random()),
+      );
+      for await (const _ of streamValues(x)) {
+      }
+      await x;
+      const mine = fetchLogs().filter((e) => e.task === x.id);
+      expect(mine.map((e) => e.kind).sort()).toEqual(['finish', 'spawn', 'start', 'stream']);
+      expect(mine.find((e) => e.kind === 'stream')?.detail).toBe('1000 steps');
+    } finally {
+      disableLogging();
+      await ctx.close();
+    }
+  });
+
+  it('every step runs inside its task (taskProcessor() works after the loop has waited)', async () => {
+    const ctx = new Context();
+    const a = spawnStreaming(() => {
+      const x = ctx.spawn({ streamMaxEvals: 5 }, async function* () {
+        for (;;) {
+          const here = taskProcessor().id;
+          await new Promise((r) => setTimeout(r, 1));
+          yield here;
+        }
+      });
+      return ctx.spawn((v: string) => `${v} ${taskProcessor().id}`, x as never);
+    });
+    const got: unknown[] = [];
+    for await (const v of streamValues(a)) got.push(v);
+    expect(got).toEqual(Array(5).fill('thread:1:1 thread:1:1'));
+    await ctx.close();
+  });
+});

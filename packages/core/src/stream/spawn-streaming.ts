@@ -1,0 +1,65 @@
+import { ArgumentError } from '../errors/errors.js';
+import { callInFrame, currentFrame, ScopedFrame } from '../task/frame.js';
+import { StreamRegion } from './stream-region.js';
+
+/** Options of `spawnStreaming`. */
+export interface SpawnStreamingOptions {
+  /**
+   * When every downstream task of the region has finished, its upstream tasks stop too
+   * (default true). With false, a producer runs on until it finishes itself.
+   */
+  teardown?: boolean;
+}
+
+/**
+ * Dagger's `spawn_streaming`: every task spawned directly inside `fn` becomes a streaming task,
+ * which calls its function once per step with the next value of each streaming-task argument.
+ * None starts until `fn` returns (or its promise settles), so no value is lost while the DAG is
+ * built. Returns what `fn` returns.
+ */
+export function spawnStreaming<R>(fn: () => R, options: SpawnStreamingOptions = {}): R {
+  if (typeof fn !== 'function') {
+    throw new ArgumentError(
+      'spawnStreaming(fn, options?): fn must be a function that spawns the streaming tasks',
+    );
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw new ArgumentError('spawnStreaming(fn, options?): options must be an object');
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'teardown') {
+      throw new ArgumentError(`spawnStreaming: unknown option '${key}'. Known options: teardown`);
+    }
+  }
+  const teardown = options.teardown ?? true;
+  if (typeof teardown !== 'boolean') {
+    throw new ArgumentError('spawnStreaming: option teardown must be a boolean');
+  }
+  const region = new StreamRegion(teardown);
+  let result: R;
+  try {
+    // As withTaskQueue, but a plain function gets the frame without AsyncLocalStorage, whose
+    // promise hooks, once on, slow every promise of the process (and so every stream).
+    const outer = currentFrame();
+    const frame = new ScopedFrame(outer?.frameTask, outer?.propagated ?? {}, region);
+    result = callInFrame(frame, fn, []) as R;
+  } catch (error) {
+    region.abandon(error);
+    throw error;
+  }
+  // Only an async function's promise defers the start: a task (itself thenable) is a value.
+  if (result instanceof Promise) {
+    return (result as Promise<unknown>).then(
+      (value) => {
+        region.start();
+        return value;
+      },
+      (error: unknown) => {
+        region.abandon(error);
+        throw error;
+      },
+    ) as R;
+  }
+  region.start();
+  return result;
+}

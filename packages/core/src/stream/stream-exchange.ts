@@ -1,0 +1,91 @@
+import type { StreamNode } from './stream-node.js';
+
+/** What the scheduler's thread answers a streaming task running elsewhere. */
+export interface ExchangeReply {
+  /** Values for each streaming input, in order. */
+  readonly batches: unknown[][];
+  /** Per input: nothing more will come after these. */
+  readonly ended: boolean[];
+  /** The task must stop (teardown, cancellation, a failure in its DAG). */
+  readonly stop: boolean;
+}
+
+const STOP: ExchangeReply = Object.freeze({ batches: [], ended: [], stop: true });
+
+const NODES_KEY = Symbol.for('dtask.remoteStreamNodes');
+
+/**
+ * Streaming nodes whose task may run on another thread or process, by task id (one map per
+ * thread, shared by every copy of the package loaded there).
+ */
+export const remoteNodes: Map<number, StreamNode> = ((globalThis as Record<symbol, unknown>)[
+  NODES_KEY
+] ??= new Map()) as Map<number, StreamNode>;
+
+/**
+ * The scheduler's side of a streaming task running on another processor: takes the values it
+ * made (`out`, in order; waiting for room on each edge, so a full edge holds the task back),
+ * then gives it the values waiting on its inputs, waiting until each input has one or has
+ * ended. `end` says the task's loop is over.
+ */
+export async function exchange(
+  id: number,
+  out: unknown[],
+  end: boolean,
+  steps: number,
+): Promise<ExchangeReply> {
+  const node = remoteNodes.get(id);
+  if (node === undefined) return STOP;
+  forgetLastReply(node);
+  node.steps = steps;
+  for (let i = 0; i < out.length && !node.stopped; i++) {
+    const p = node.emit(out[i]);
+    if (p) await p;
+  }
+  if (end || node.stopped) {
+    if (end) {
+      remoteNodes.delete(id);
+      node.end();
+    }
+    return STOP;
+  }
+  const inputs = node.inputs;
+  for (const input of inputs) {
+    while (input.edge.length === 0 && !input.edge.ended && !node.stopped) await input.edge.data();
+  }
+  if (node.stopped) return STOP;
+  const reply = {
+    batches: inputs.map((i) => i.edge.take(node.bufferSize)),
+    ended: inputs.map((i) => i.edge.ended && i.edge.length === 0),
+    stop: false,
+  };
+  lastReplies.set(node, reply);
+  return reply;
+}
+
+/**
+ * The reply each node was sent last. The exchange task keeps it as its value until the worker
+ * drops its handle (after a garbage collection there); a node's next exchange proves the worker
+ * has it, so its values are let go then, and memory stays flat however long the stream runs.
+ */
+const lastReplies = new WeakMap<StreamNode, ExchangeReply>();
+
+function forgetLastReply(node: StreamNode): void {
+  const previous = lastReplies.get(node);
+  if (previous === undefined) return;
+  lastReplies.delete(node);
+  for (const batch of previous.batches) batch.length = 0;
+}
+
+/** Where the exchange task, which travels as source text, finds `exchange`. */
+export const EXCHANGE_KEY = Symbol.for('dtask.streamExchange');
+(globalThis as Record<symbol, unknown>)[EXCHANGE_KEY] ??= exchange;
+
+/**
+ * The task a streaming task on another processor spawns on the scheduler's thread for each
+ * exchange; it travels as source text, so it reaches `exchange` through a global.
+ */
+export function streamExchange(id: number, out: unknown[], end: boolean, steps: number): unknown {
+  const g = globalThis as unknown as Record<symbol, (...a: unknown[]) => unknown>;
+  return g[Symbol.for('dtask.streamExchange')]?.(id, out, end, steps);
+}

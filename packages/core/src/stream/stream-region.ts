@@ -1,0 +1,96 @@
+import { DTask, taskExtra } from '../task/dtask.js';
+import type { SubmitTask, TaskQueue } from '../task/task-queue.js';
+import { TaskFlags, TaskState } from '../task/task-state.js';
+import { EdgeBuffer } from './edge-buffer.js';
+import type { StreamDescriptor } from './remote-stream-node.js';
+import { streamDriver } from './stream-driver.js';
+import { remoteNodes } from './stream-exchange.js';
+import { StreamGraph } from './stream-graph.js';
+import { DEFAULT_STREAM_BUFFER, StreamNode, streamNodeOf } from './stream-node.js';
+
+/**
+ * The task queue of one `spawnStreaming` region: it holds every task spawned directly inside
+ * the region's function, making each a streaming node, and starts none until `start`, when the
+ * edges between them (and to streaming tasks of earlier regions) exist.
+ */
+export class StreamRegion implements TaskQueue {
+  private readonly held: [StreamNode, SubmitTask][] = [];
+  private readonly graph = new StreamGraph();
+
+  constructor(private readonly teardown: boolean) {}
+
+  enqueue(task: DTask<unknown>, submit: SubmitTask): void {
+    const o = task.options;
+    const node = new StreamNode(
+      task,
+      this.graph,
+      task.fn as Function,
+      o.streamBufferSize ?? DEFAULT_STREAM_BUFFER,
+      o.streamMaxEvals,
+      this.teardown,
+    );
+    this.held.push([node, submit]);
+  }
+
+  /** Links the region's tasks along their streaming arguments and submits them all. */
+  start(): void {
+    const held = this.held.splice(0);
+    for (const [node] of held) {
+      const args = node.task.args;
+      for (let pos = 0; pos < args.length; pos++) {
+        const from = args[pos] instanceof DTask ? streamNodeOf(args[pos]) : undefined;
+        if (from === undefined) continue;
+        this.graph.absorb(from.graph);
+        node.inputs.push({ pos, edge: from.connect(), from });
+        args[pos] = undefined;
+      }
+    }
+    for (const [node] of held) {
+      if (node.outputs.length === 0) node.held = new EdgeBuffer(node.bufferSize);
+    }
+    for (const [node, submit] of held) {
+      const task = node.task;
+      const driver = streamDriver(node);
+      task.fn = driver.fn;
+      const desc: StreamDescriptor = {
+        node: task.id,
+        inputs: node.inputs.map((i) => i.pos),
+        maxEvals: node.maxEvals,
+        batch: node.bufferSize,
+      };
+      task.args = [desc, ...task.args];
+      task.flags |= TaskFlags.Streaming;
+      if (driver.travels) remoteNodes.set(task.id, node);
+      else task.flags |= TaskFlags.LocalOnly;
+      // It holds no processor while it waits for values, and is never re-run after a worker loss.
+      task.options = { ...task.options, occupancy: 0 };
+      taskExtra(task).notRerun = STREAM_NOT_RERUN;
+      submit(task);
+      task.wait().then(() => {
+        if (task.state === TaskState.Failed) {
+          task.fetch().then(undefined, (error: unknown) => node.graph.fail(causeOf(error)));
+        }
+      });
+    }
+  }
+
+  /** The region's function threw: its tasks never start; each fails with `reason`. */
+  abandon(reason: unknown): void {
+    for (const [node, submit] of this.held.splice(0)) {
+      node.finished = true;
+      submit(node.task);
+      node.task.cancel(reason);
+    }
+  }
+}
+
+const STREAM_NOT_RERUN =
+  'it is a streaming task: running it again would repeat or lose values its consumers already had. Spawn the streaming DAG again';
+
+/** A failed task's error, or the `CancelledError` under it. */
+function causeOf(error: unknown): unknown {
+  const cause = (error as { cause?: unknown })?.cause;
+  return cause !== undefined && (cause as { code?: unknown }).code === 'DTASK_CANCELLED'
+    ? cause
+    : error;
+}

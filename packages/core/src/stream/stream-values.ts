@@ -1,0 +1,52 @@
+import { describeValue } from '../errors/describe-value.js';
+import { ArgumentError } from '../errors/errors.js';
+import { EMPTY } from './edge-buffer.js';
+import { streamNodeOf } from './stream-node.js';
+
+/**
+ * The values of streaming task `task` on the caller, in order. A task nobody reads from within
+ * its region keeps its values (up to `streamBufferSize`, then it waits) for the first reader, so
+ * reading right after `spawnStreaming` returns sees every value; a later reader, or a reader of a
+ * task that streams to other tasks, sees the values made from then on. Breaking out of the loop
+ * lets the task go: with teardown, a task whose readers have all gone stops.
+ */
+export function streamValues<T = unknown>(task: PromiseLike<unknown>): AsyncIterable<T> {
+  const node = streamNodeOf(task);
+  if (node === undefined) {
+    throw new ArgumentError(
+      `streamValues(task): ${describeValue(task)} is not a streaming task; spawn it inside spawnStreaming`,
+    );
+  }
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<T> {
+      const edge = node.connect();
+      let done = false;
+      const finish = (): IteratorResult<T> => {
+        if (!done) {
+          done = true;
+          edge.drop();
+          node.consumerGone();
+        }
+        return { done: true, value: undefined };
+      };
+      return {
+        async next(): Promise<IteratorResult<T>> {
+          for (;;) {
+            if (done) return { done: true, value: undefined };
+            const v = edge.poll();
+            if (v !== EMPTY) return { done: false, value: v as T };
+            if (edge.exhausted) {
+              finish();
+              if (node.graph.failure !== undefined) throw node.graph.failure;
+              return { done: true, value: undefined };
+            }
+            await edge.data();
+          }
+        },
+        async return(): Promise<IteratorResult<T>> {
+          return finish();
+        },
+      };
+    },
+  };
+}
