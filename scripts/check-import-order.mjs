@@ -18,6 +18,7 @@ export const ORDER = [
   'protocol',
   'sched',
   'registry',
+  'stream',
   'host',
   'runtime',
   'worker',
