@@ -6,6 +6,8 @@ import type { StreamNode } from './stream-node.js';
 /** How long a stream may run on without letting timers and I/O in. */
 const SLICE_MS = 8;
 
+const NO_ARGS: unknown[] = [];
+
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function isThenable(x: unknown): x is PromiseLike<unknown> {
@@ -58,7 +60,9 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
       }
       let r: unknown;
       if (source) {
-        const step = await (inFrame(frame, next as () => unknown, []) as Promise<
+        const step = await ((frame === undefined
+          ? (source as AsyncIterator<unknown, unknown>).next()
+          : inFrame(frame, next as () => unknown, NO_ARGS)) as Promise<
           IteratorResult<unknown, unknown>
         >);
         if (step.done) {

@@ -29,19 +29,27 @@ export function streamValues<T = unknown>(task: PromiseLike<unknown>): AsyncIter
         }
         return { done: true, value: undefined };
       };
-      return {
-        async next(): Promise<IteratorResult<T>> {
-          for (;;) {
-            if (done) return { done: true, value: undefined };
-            const v = edge.poll();
-            if (v !== EMPTY) return { done: false, value: v as T };
-            if (edge.exhausted) {
-              finish();
-              if (node.graph.failure !== undefined) throw node.graph.failure;
-              return { done: true, value: undefined };
-            }
-            await edge.data();
+      const wait = async (): Promise<IteratorResult<T>> => {
+        for (;;) {
+          if (done) return { done: true, value: undefined };
+          const v = edge.poll();
+          if (v !== EMPTY) return { done: false, value: v as T };
+          if (edge.exhausted) {
+            finish();
+            if (node.graph.failure !== undefined) throw node.graph.failure;
+            return { done: true, value: undefined };
           }
+          await edge.data();
+        }
+      };
+      return {
+        next(): Promise<IteratorResult<T>> {
+          // A value already buffered is handed over without an async function's extra turn.
+          if (!done) {
+            const v = edge.poll();
+            if (v !== EMPTY) return Promise.resolve({ done: false, value: v as T });
+          }
+          return wait();
         },
         async return(): Promise<IteratorResult<T>> {
           return finish();
