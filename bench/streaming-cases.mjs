@@ -40,6 +40,51 @@ async function dtaskStream(onThreads) {
   return { sum, ms };
 }
 
+/** The same DAG ending in a streaming sink task that sums (the counterpart of a Writable). */
+async function dtaskSinkTask() {
+  const core = await import('@dtask/core');
+  const ctx = new core.Context({ plugins: [] });
+  await ctx.ready();
+  let sum = 0;
+  const t0 = performance.now();
+  const sink = core.spawnStreaming(() => {
+    const source = ctx.spawn({ streamMaxEvals: count }, async function* () {
+      for (let i = 0; ; i++) yield i;
+    });
+    const doubled = ctx.spawn((v) => v * 2, source);
+    const plusOne = ctx.spawn((v) => v + 1, doubled);
+    return ctx.spawn((v) => {
+      sum += v;
+    }, plusOne);
+  });
+  await sink;
+  const ms = performance.now() - t0;
+  await ctx.close();
+  return { sum, ms };
+}
+
+/** The Node pipeline read with `for await` (the counterpart of `streamValues`). */
+async function nodePipelineForAwait() {
+  const t0 = performance.now();
+  let sum = 0;
+  const map = (f) =>
+    new Transform({
+      objectMode: true,
+      transform(v, _e, done) {
+        done(null, f(v));
+      },
+    });
+  const last = map((v) => v + 1);
+  const done = pipeline(
+    Readable.from(numbers(count)),
+    map((v) => v * 2),
+    last,
+  );
+  for await (const v of last) sum += v;
+  await done;
+  return { sum, ms: performance.now() - t0 };
+}
+
 async function nodePipeline() {
   const t0 = performance.now();
   let sum = 0;
@@ -114,6 +159,8 @@ async function rawThreads(batch) {
 const cases = {
   'dtask-in-process': () => dtaskStream(false),
   'node-pipeline': nodePipeline,
+  'dtask-sink-task': dtaskSinkTask,
+  'node-pipeline-for-await': nodePipelineForAwait,
   'dtask-2-threads': () => dtaskStream(true),
   'raw-per-value': () => rawThreads(1),
   'raw-batch-256': () => rawThreads(256),

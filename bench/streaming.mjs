@@ -2,7 +2,8 @@
 // (make, double, add one), on the built dist:
 //   node bench/streaming.mjs [--quick] [--rounds=5] [--check]
 // In-process: dtask's spawnStreaming on the main thread against a Node stream.pipeline of
-// object-mode Transforms. Across 2 threads: dtask (the source on one thread, both steps on the
+// object-mode Transforms ending in a Writable (dtask read with for await, and ending in a summing
+// sink task; Node also read with for await). Across 2 threads: dtask (the source on one thread, both steps on the
 // other, read on the main thread) against hand-written worker_threads code posting one message
 // per value, and the same batching values by 256. Each measurement runs in a fresh process
 // (streaming-cases.mjs); the median of the rounds is reported. --check exits 1 when a target is
@@ -17,35 +18,35 @@ const { quick, rounds, check } = parseFlags();
 const COUNT = quick ? 300_000 : 2_000_000;
 const TARGETS = { inProcessToPipeline: 1, threadsPerSecond: 1_000_000, threadsToPerValue: 2 };
 
-function measure(name) {
-  const rates = [];
-  for (let r = 0; r < rounds; r++) {
-    const p = spawnSync(
-      process.execPath,
-      [join(here, 'streaming-cases.mjs'), name, String(COUNT)],
-      {
-        encoding: 'utf8',
-        cwd: here,
-      },
-    );
-    if (p.status !== 0) throw new Error(`${name} failed: ${p.stderr}`);
-    const { sum, ms } = JSON.parse(p.stdout.trim().split('\n').at(-1));
-    if (sum !== COUNT * COUNT) throw new Error(`${name}: sum ${sum}, expected ${COUNT * COUNT}`);
-    rates.push((COUNT / ms) * 1000);
-  }
-  return median(rates);
+/** One round of `name`: values/s, the sum checked. */
+function measureOnce(name) {
+  const p = spawnSync(process.execPath, [join(here, 'streaming-cases.mjs'), name, String(COUNT)], {
+    encoding: 'utf8',
+    cwd: here,
+  });
+  if (p.status !== 0) throw new Error(`${name} failed: ${p.stderr}`);
+  const { sum, ms } = JSON.parse(p.stdout.trim().split('\n').at(-1));
+  if (sum !== COUNT * COUNT) throw new Error(`${name}: sum ${sum}, expected ${COUNT * COUNT}`);
+  return (COUNT / ms) * 1000;
 }
 
 const names = [
   'dtask-in-process',
   'node-pipeline',
+  'dtask-sink-task',
+  'node-pipeline-for-await',
   'dtask-2-threads',
   'raw-per-value',
   'raw-batch-256',
 ];
-const rate = Object.fromEntries(names.map((n) => [n, measure(n)]));
+// Rounds alternate between the cases, so a burst of load on the shared machine hits all of them.
+const samples = Object.fromEntries(names.map((n) => [n, []]));
+for (let r = 0; r < rounds; r++) for (const n of names) samples[n].push(measureOnce(n));
+const rate = Object.fromEntries(names.map((n) => [n, median(samples[n])]));
 const ratios = {
   inProcessToPipeline: rate['dtask-in-process'] / rate['node-pipeline'],
+  sinkTaskToPipeline: rate['dtask-sink-task'] / rate['node-pipeline'],
+  forAwaitToPipelineForAwait: rate['dtask-in-process'] / rate['node-pipeline-for-await'],
   threadsPerSecond: rate['dtask-2-threads'],
   threadsToPerValue: rate['dtask-2-threads'] / rate['raw-per-value'],
   threadsToBatch256: rate['dtask-2-threads'] / rate['raw-batch-256'],
@@ -65,6 +66,12 @@ console.log(
         'dtask in-process / Node pipeline',
         ratios.inProcessToPipeline.toFixed(2),
         `>= ${TARGETS.inProcessToPipeline}`,
+      ],
+      ['dtask sink task / Node pipeline', ratios.sinkTaskToPipeline.toFixed(2), '-'],
+      [
+        'dtask for await / Node pipeline for await',
+        ratios.forAwaitToPipelineForAwait.toFixed(2),
+        '-',
       ],
       [
         'dtask 2 threads, values/s',
