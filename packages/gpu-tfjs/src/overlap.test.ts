@@ -7,8 +7,12 @@ import { gpu } from './index.js';
 
 type Window = [processor: string, start: number, end: number];
 
-/** Busy on the CPU for `ms`; returns where and when it ran (main process clock). */
-function cpuBusy(seed: number, ms: number): Window {
+/** Busy on the CPU for `ms` once the GPU task has started; returns where and when it ran. */
+function cpuBusy(seed: number, ms: number, started: SharedArrayBuffer): Window {
+  // Waits (at most 20 s) until the GPU task has begun, so that the windows overlap however
+  // late a loaded machine starts the GPU thread's task.
+  Atomics.wait(new Int32Array(started), 0, 0, 20_000);
+  if (Atomics.load(new Int32Array(started), 0) !== 1) throw new Error('the GPU task never started');
   const start = performance.timeOrigin + performance.now();
   let x = seed;
   while (performance.timeOrigin + performance.now() < start + ms)
@@ -17,8 +21,10 @@ function cpuBusy(seed: number, ms: number): Window {
 }
 
 /** Multiplies 128² matrices on the TfjsProc's backend for `ms`; returns where and when. */
-const gpuBusy = gpu((seed: number, ms: number): Window => {
+const gpuBusy = gpu((seed: number, ms: number, started: SharedArrayBuffer): Window => {
   const tf = (globalThis as any).tf;
+  Atomics.store(new Int32Array(started), 0, 1);
+  Atomics.notify(new Int32Array(started), 0);
   const start = performance.timeOrigin + performance.now();
   let a = tf.fill([128, 128], seed / 128);
   while (performance.timeOrigin + performance.now() < start + ms) {
@@ -40,7 +46,8 @@ describe('CPU and GPU work overlap in one graph', () => {
     enableLogging();
     fetchLogs();
     const root = ctx.spawn((x: number) => x, 1);
-    const g = ctx.spawn(gpuBusy, root, 600);
+    const started = new SharedArrayBuffer(4);
+    const g = ctx.spawn(gpuBusy, root, 600, started);
     // CPU leaves of the same graph (each with its own input, so locality does not pile them
     // onto one thread).
     const cpus = [0, 1, 2, 3].map((i) =>
@@ -48,6 +55,7 @@ describe('CPU and GPU work overlap in one graph', () => {
         cpuBusy,
         ctx.spawn((x: number) => x, i),
         250,
+        started,
       ),
     );
     const join = ctx.spawn((...ws: Window[]) => ws, g, ...cpus);

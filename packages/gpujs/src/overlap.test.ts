@@ -11,8 +11,12 @@ type Window = [processor: string, start: number, end: number];
 
 const MODES = await modesHere();
 
-/** Busy on the CPU for `ms`; returns where and when it ran (main process clock). */
-function cpuBusy(seed: number, ms: number): Window {
+/** Busy on the CPU for `ms` once the GPU task has started; returns where and when it ran. */
+function cpuBusy(seed: number, ms: number, started: SharedArrayBuffer): Window {
+  // Waits (at most 20 s) until the GPU task has begun, so that the windows overlap however
+  // late a loaded machine starts the GPU thread's task.
+  Atomics.wait(new Int32Array(started), 0, 0, 20_000);
+  if (Atomics.load(new Int32Array(started), 0) !== 1) throw new Error('the GPU task never started');
   const start = performance.timeOrigin + performance.now();
   let x = seed;
   while (performance.timeOrigin + performance.now() < start + ms)
@@ -21,12 +25,14 @@ function cpuBusy(seed: number, ms: number): Window {
 }
 
 /** Runs a 128² matmul kernel (compiled once, cached) over and over for `ms`. */
-const gpuBusy = gpujsTask((seed: number, ms: number): Window => {
+const gpuBusy = gpujsTask((seed: number, ms: number, started: SharedArrayBuffer): Window => {
   const g = (globalThis as any).gpujs;
   const mm = g.kernel(
     'function (a) { let s = 0; for (let k = 0; k < 128; k++) { s += a[this.thread.y * 128 + k] * a[k * 128 + this.thread.x]; } return s / 128; }',
     { output: [128, 128] },
   );
+  Atomics.store(new Int32Array(started), 0, 1);
+  Atomics.notify(new Int32Array(started), 0);
   const start = performance.timeOrigin + performance.now();
   let a = new Float32Array(128 * 128).fill(seed / 128);
   while (performance.timeOrigin + performance.now() < start + ms) a = g.output(mm(a));
@@ -41,12 +47,14 @@ describe.each(MODES)('CPU and gpu.js work overlap in one graph (%s mode)', (mode
     enableLogging();
     fetchLogs();
     const root = ctx.spawn((x: number) => x, 1);
-    const g = ctx.spawn(gpuBusy, root, 600);
+    const started = new SharedArrayBuffer(4);
+    const g = ctx.spawn(gpuBusy, root, 600, started);
     const cpus = [0, 1, 2, 3].map((i) =>
       ctx.spawn(
         cpuBusy,
         ctx.spawn((x: number) => x, i),
         250,
+        started,
       ),
     );
     const [gw, ...cw] = await ctx.spawn((...ws: Window[]) => ws, g, ...cpus);
