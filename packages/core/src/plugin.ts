@@ -8,18 +8,7 @@ export type { ErrorClassRegistration } from './errors/error-classes.js';
 export { registerErrorClass } from './errors/serialize-error.js';
 export { threadExecArgv, workerExecArgv } from './host/worker-exec-argv.js';
 export { logEvent, loggingState, now, recordEvents } from './log/index.js';
-export {
-  checkOptions,
-  type FieldCheck,
-  isIntegerAtLeast,
-  isNumberAtLeast,
-  isOneOf,
-  isPlainObject,
-  isStringArray,
-  type OptionsShape,
-  rule,
-  unknownOption,
-} from './options/index.js';
+export * from './options/index.js';
 export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';
 export { defaultContext } from './registry/default-context.js';
