@@ -21,6 +21,7 @@ const FIGURES = [
   'moveMs',
   'ms',
   'roundTripUs',
+  'value',
 ];
 
 const isObj = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
