@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/worker.ts', 'src/testing.ts'],
+  entry: ['src/index.ts', 'src/worker.ts', 'src/testing.ts', 'src/plugin.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   shims: true,

@@ -54,6 +54,7 @@ export { stats } from './registry/current-stats.js';
 export { configure, shutdown, whenQueueHasRoom } from './registry/default-context.js';
 export { everywhere } from './registry/everywhere.js';
 export type {
+  HostedWorkerOptions,
   Plugin,
   PluginHost,
   PluginSpec,

@@ -22,3 +22,7 @@ export {
 } from './testing/storage-conformance.js';
 export { type StorageSample, storageSamples } from './testing/storage-samples.js';
 export { type MakeTransportPair, transportConformance } from './testing/transport-conformance.js';
+export {
+  type WorkerHostUnderTest,
+  workerHostConformance,
+} from './testing/worker-host-conformance.js';

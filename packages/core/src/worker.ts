@@ -5,6 +5,14 @@ export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
 export { logEvent, loggingState, now, recordEvents } from './log/index.js';
 export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';
+export type {
+  AdminFromWorker,
+  AdminToWorker,
+  AdminToWorkerOf,
+  LoadAnswer,
+  PeerAddress,
+  RelayedEvent,
+} from './protocol/admin-protocol.js';
 export { defaultContext } from './registry/default-context.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';
@@ -13,6 +21,7 @@ export {
   type WorkerPlace,
   workerPluginSpecs,
 } from './registry/worker-plugins.js';
+export { answerLoad } from './runtime/answer-load.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
 export { RemoteResult } from './sched/dispatch/executor.js';
 export { WorkerConnection } from './worker/connection/worker-connection.js';
@@ -22,10 +31,7 @@ export {
   DedicatedThread,
   type DedicatedThreadOptions,
 } from './worker/dedicated-thread/dedicated-thread.js';
-export type {
-  DedicatedThreadData,
-  RelayedEvent,
-} from './worker/dedicated-thread/dedicated-thread-protocol.js';
+export type { DedicatedThreadData } from './worker/dedicated-thread/dedicated-thread-protocol.js';
 export {
   DedicatedThreadSlot,
   type DedicatedThreadSlotOptions,

@@ -21,6 +21,7 @@ import type { DTask } from '../task/dtask.js';
 import type { TaskOptionsInput } from '../task/options.js';
 import { registerOption } from '../task/options.js';
 import { type SpawnArgs, spawnTask } from '../task/spawn-task.js';
+import { WorkerConnection } from '../worker/connection/worker-connection.js';
 import { keepAliveUntil } from './keep-alive.js';
 import { LocalThreadProc } from './main-thread.js';
 import type { Plugin, PluginHost, ProcessorLoad } from './plugin.js';
@@ -301,6 +302,12 @@ export class Context {
       addStorageDevice: (device) => this.addStorageDevice(device),
       processorLoad: (proc) => this.processorLoad(proc),
       onLoadChange: (listener) => undo.push(this.onLoadChange(listener)),
+      connectWorker: (transport, options) =>
+        new WorkerConnection(transport, {
+          ...options,
+          scheduler: this.scheduler,
+          modules: this.modules,
+        }),
     };
   }
 

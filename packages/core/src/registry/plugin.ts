@@ -6,6 +6,9 @@ import type { Executor } from '../sched/dispatch/executor.js';
 import type { ScopeKeyDefinition } from '../scope/index.js';
 import type { OptionMatcher } from '../task/default-option.js';
 import type { OptionNormalizer } from '../task/options.js';
+import type { WorkerConnection } from '../worker/connection/worker-connection.js';
+import type { WorkerConnectionOptions } from '../worker/connection/worker-connection-options.js';
+import type { Transport } from '../worker/protocol/transport.js';
 import type { Context } from './context.js';
 
 /**
@@ -37,6 +40,12 @@ export interface ProcessorLoad {
   /** Tasks placed on it that wait in the scheduler for room there. */
   readonly parked: number;
 }
+
+/**
+ * What `PluginHost.connectWorker` takes: a `WorkerConnection`'s options less what the host
+ * supplies (the scheduler nested spawns go to, the context's `everywhere` modules).
+ */
+export type HostedWorkerOptions = Omit<WorkerConnectionOptions, 'scheduler' | 'modules'>;
 
 /**
  * What a plugin may do to the context it is added to. Registrations made here are undone
@@ -72,6 +81,13 @@ export interface PluginHost {
    * context closes.
    */
   onLoadChange(listener: () => void): void;
+  /**
+   * The scheduler's side of a worker the plugin started: a `WorkerConnection` over `transport`
+   * to a worker runtime that runs tasks as `options.processor`. Tasks the worker spawns go to
+   * this context's scheduler; functions sent by module reference resolve in its `everywhere`
+   * modules. Add it with `addProcessor(options.processor, connection)`.
+   */
+  connectWorker(transport: Transport, options: HostedWorkerOptions): WorkerConnection;
 }
 
 /**

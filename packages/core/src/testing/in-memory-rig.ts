@@ -2,7 +2,7 @@ import type { LocalStore } from '../chunk/local-store.js';
 import { ThreadProc } from '../processor/thread-proc.js';
 import { Context } from '../registry/context.js';
 import type { Plugin } from '../registry/plugin.js';
-import { WorkerConnection } from '../worker/connection/worker-connection.js';
+import type { WorkerConnection } from '../worker/connection/worker-connection.js';
 import { inMemoryTransportPair } from '../worker/protocol/in-memory-transport.js';
 import type { Transport } from '../worker/protocol/transport.js';
 import type { ValueAdapter } from '../worker/runtime/value-adapter.js';
@@ -49,9 +49,8 @@ export function inMemoryRig(
             adapter: adapter?.(),
           }),
         );
-        const conn: WorkerConnection = new WorkerConnection(mainEnd, {
+        const conn: WorkerConnection = host.connectWorker(mainEnd, {
           processor: proc,
-          scheduler: host.context.scheduler,
           onLost: () => host.removeProcessor(proc),
           // With `peers`, every runtime of the rig links to every other one (below).
           linkedTo: (other): boolean => peers && other !== conn && connections.has(other),

@@ -69,8 +69,7 @@ export class DedicatedThreadSlot<R, P extends Processor = Processor> {
       ...thread,
       plugins: workerPlugins ? workerPluginSpecs(host.context.pluginList()) : [],
       modules: [...this.modules],
-      loadedModules: host.context.modules,
-      scheduler: host.context.scheduler,
+      connect: host.connectWorker,
       onLost: (lost) => this.host?.removeProcessor(lost.proc),
     });
     this.thread = t;
