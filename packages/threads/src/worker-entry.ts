@@ -6,13 +6,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { PluginSpec } from '@dtask/core';
 import * as dtask from '@dtask/core';
 import {
+  type AdminFromWorker,
+  type AdminToWorker,
+  answerLoad,
   loadWorkerModule,
   portTransport,
   setupWorkerPlugins,
   startWorkerRuntime,
   type WorkerRuntime,
 } from '@dtask/core/worker';
-import type { AdminReply, AdminRequest, ThreadWorkerData } from './protocol.js';
+import type { ThreadWorkerData } from './protocol.js';
 
 const data = workerData as ThreadWorkerData;
 
@@ -24,18 +27,18 @@ const where = `thread ${data.worker}:${data.thread}`;
 const load = (url: string) => loadWorkerModule(url, where);
 
 // Admin requests that come while the thread starts wait for the runtime.
-const early: AdminRequest[] = [];
+const early: AdminToWorker[] = [];
 let started: WorkerRuntime | undefined;
 let gotPlugins: (specs: PluginSpec[]) => void = () => {};
 const pluginSpecs = new Promise<PluginSpec[]>((resolve) => {
   gotPlugins = resolve;
 });
-parentPort!.on('message', (m: AdminRequest) => {
+parentPort!.on('message', (m: AdminToWorker) => {
   if (m.op === 'plugins') gotPlugins(m.specs);
   else if (started === undefined) early.push(m);
   else admin(started, m);
 });
-parentPort!.postMessage({ op: 'plugins?' } satisfies AdminReply);
+parentPort!.postMessage({ op: 'plugins?' } satisfies AdminFromWorker);
 
 /** Loads the `everywhere` modules and the plugins, then starts the runtime. */
 async function start(): Promise<void> {
@@ -73,26 +76,10 @@ start().catch((error: unknown) =>
   }),
 );
 
-function admin(runtime: WorkerRuntime, m: AdminRequest): void {
-  if (m.op === 'plugins') return;
-  if (m.op === 'peer') {
-    runtime.connectPeer(m.holder, portTransport(m.port));
-    return;
+function admin(runtime: WorkerRuntime, m: AdminToWorker): void {
+  if (m.op === 'peer') runtime.connectPeer(m.holder, portTransport(m.port));
+  else if (m.op === 'load') {
+    // No TypeScript loader here: the main thread rejects with the same coded error.
+    answerLoad(runtime, m, load, (answer) => parentPort!.postMessage(answer));
   }
-  load(m.url).then(
-    (ns) => {
-      runtime.addModule(m.url, ns);
-      parentPort!.postMessage({ op: 'loaded', req: m.req } satisfies AdminReply);
-    },
-    (error) => {
-      // No TypeScript loader here: the main thread rejects with the same coded error.
-      const unsupported = (error as { code?: unknown })?.code === 'DTASK_UNSUPPORTED';
-      parentPort!.postMessage({
-        op: 'loadFailed',
-        req: m.req,
-        error: unsupported ? (error as Error).message : String(error),
-        ...(unsupported ? { code: 'DTASK_UNSUPPORTED' as const } : {}),
-      } satisfies AdminReply);
-    },
-  );
 }

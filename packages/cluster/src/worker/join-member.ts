@@ -3,10 +3,16 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import * as dtask from '@dtask/core';
-import { setupWorkerPlugins, startWorkerRuntime, type WorkerRuntime } from '@dtask/core/worker';
+import {
+  type AdminFromWorker,
+  type AdminToWorker,
+  answerLoad,
+  setupWorkerPlugins,
+  startWorkerRuntime,
+  type WorkerRuntime,
+} from '@dtask/core/worker';
 import { ClusterError } from '../cluster-error.js';
 import { type Address, formatAddress, parseAddress } from '../wire/address.js';
-import type { AdminFromWorker, AdminToWorker } from '../wire/admin.js';
 import { connectLink } from '../wire/connect.js';
 import { acceptHandshake, type Hello, offerHandshake } from '../wire/handshake.js';
 import { Link, type LinkOptions } from '../wire/link.js';
@@ -132,19 +138,7 @@ export async function joinMember(
 
 function admin(runtime: WorkerRuntime, link: Link, m: AdminToWorker): void {
   if (m.op === 'exit') process.exit(0);
-  if (m.op !== 'load') return;
-  loadModule(m.url).then(
-    (ns) => {
-      runtime.addModule(m.url, ns);
-      link.sendAdmin({ op: 'loaded', req: m.req } satisfies AdminFromWorker);
-    },
-    (error) =>
-      link.sendAdmin({
-        op: 'loadFailed',
-        req: m.req,
-        error: String(error),
-      } satisfies AdminFromWorker),
-  );
+  if (m.op === 'load') answerLoad(runtime, m, loadModule, (answer) => link.sendAdmin(answer));
 }
 
 /** Opens a peer link to `address` and proves the secret on it. */
