@@ -32,6 +32,13 @@ export {
 } from './registry/worker-plugins.js';
 export { answerLoad } from './runtime/answer-load.js';
 export { loadWorkerModule } from './runtime/load-worker-module.js';
+export {
+  type PeerLinking,
+  type ServeWorkerOptions,
+  serveWorker,
+  type WorkerChannel,
+  type WorkerStart,
+} from './runtime/serve-worker.js';
 export type { ValueAdapter } from './runtime/value-adapter.js';
 export { startWorkerRuntime, WorkerRuntime } from './runtime/worker-runtime.js';
 export type { WorkerRuntimeOptions } from './runtime/worker-runtime-options.js';
