@@ -21,7 +21,6 @@ export const ORDER = [
   'stream',
   'host',
   'runtime',
-  'worker',
   'testing',
 ];
 const ENTRY = ORDER.length;

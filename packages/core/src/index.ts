@@ -47,6 +47,7 @@ export {
   SharedMemorySpace,
   ThreadProc,
 } from './processor/index.js';
+export type { PluginSpec } from './protocol/plugin-spec.js';
 export { Context, type ContextOptions } from './registry/context.js';
 export { stats } from './registry/current-stats.js';
 export { configure, shutdown, whenQueueHasRoom } from './registry/default-context.js';
@@ -54,9 +55,9 @@ export { everywhere } from './registry/everywhere.js';
 export { type MapOptions, map } from './registry/map-tasks.js';
 export { type MutableOptions, mutable } from './registry/mutable.js';
 export type {
+  HostedWorkerOptions,
   Plugin,
   PluginHost,
-  PluginSpec,
   ProcessorLoad,
   WorkerPluginHost,
 } from './registry/plugin.js';

@@ -23,3 +23,7 @@ export {
 export { type StorageSample, storageSamples } from './testing/storage-samples.js';
 export { type StreamingSetup, streamingConformance } from './testing/streaming-conformance.js';
 export { type MakeTransportPair, transportConformance } from './testing/transport-conformance.js';
+export {
+  type WorkerHostUnderTest,
+  workerHostConformance,
+} from './testing/worker-host-conformance.js';

@@ -4,6 +4,14 @@
 // (logging, GPU threads, worker flags) is in @dtask/core/plugin.
 
 export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
+export type {
+  AdminFromWorker,
+  AdminToWorker,
+  AdminToWorkerOf,
+  LoadAnswer,
+  PeerAddress,
+  RelayedEvent,
+} from './protocol/admin-protocol.js';
 export { Batcher } from './protocol/batcher.js';
 export { inMemoryTransportPair } from './protocol/in-memory-transport.js';
 export { fromPlainOptions, toPlainOptions } from './protocol/plain-options.js';
@@ -22,7 +30,15 @@ export {
   type WorkerPlace,
   workerPluginSpecs,
 } from './registry/worker-plugins.js';
+export { answerLoad } from './runtime/answer-load.js';
 export { loadWorkerModule } from './runtime/load-worker-module.js';
+export {
+  type PeerLinking,
+  type ServeWorkerOptions,
+  serveWorker,
+  type WorkerChannel,
+  type WorkerStart,
+} from './runtime/serve-worker.js';
 export type { ValueAdapter } from './runtime/value-adapter.js';
 export { startWorkerRuntime, WorkerRuntime } from './runtime/worker-runtime.js';
 export type { WorkerRuntimeOptions } from './runtime/worker-runtime-options.js';

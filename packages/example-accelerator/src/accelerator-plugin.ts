@@ -1,12 +1,5 @@
-import {
-  ArgumentError,
-  describeValue,
-  ExactScope,
-  type Plugin,
-  type Processor,
-  ProcessorTypeScope,
-} from '@dtask/core';
-import { checkOptions, type OptionsShape, unknownOption } from '@dtask/core/plugin';
+import { ArgumentError, describeValue, type Plugin, type Processor } from '@dtask/core';
+import { checkOptions, deviceScopeKey, type OptionsShape, unknownOption } from '@dtask/core/plugin';
 import { AccelProc } from './accel-proc.js';
 import { DeviceArray } from './device-array.js';
 
@@ -66,26 +59,15 @@ export function accelerator(options: AcceleratorOptions = {}): AcceleratorPlugin
   }
   const devices = Array.from({ length: count }, (_, i) => new AccelProc(1, i, memory));
 
-  const toScope = (spec: Record<string, unknown>) => {
-    const i = spec.accel;
-    if (i === 'any') return new ProcessorTypeScope(AccelProc.kind);
-    if (!Number.isInteger(i) || (i as number) < 0 || (i as number) >= count) {
-      throw new ArgumentError(
-        `scope({ accel }): must be a device index from 0 to ${count - 1}, or 'any'; got ${describeValue(i)}`,
-      );
-    }
-    return new ExactScope(devices[i as number]);
-  };
-
   return {
     name: 'accelerator',
     devices,
     setup(host) {
       for (const d of devices) host.addProcessor(d);
-      host.registerScopeKey('accel', {
-        precedence: 1,
-        toScope: (s) => toScope(s as Record<string, unknown>),
-      });
+      host.registerScopeKey(
+        'accel',
+        deviceScopeKey({ key: 'accel', kind: AccelProc.kind, count, processor: (i) => devices[i] }),
+      );
       host.registerMove({
         name: 'host → accelerator',
         to: AccelProc.kind,

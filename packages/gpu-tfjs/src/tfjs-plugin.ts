@@ -1,14 +1,8 @@
-import {
-  ArgumentError,
-  currentWorker,
-  describeValue,
-  ExactScope,
-  type Plugin,
-  ProcessorTypeScope,
-} from '@dtask/core';
+import { currentWorker, describeValue, type Plugin, ProcessorTypeScope } from '@dtask/core';
 import {
   checkOptions,
   DedicatedThreadSlot,
+  deviceScopeKey,
   findWorkerEntry,
   isOneOf,
   type OptionsShape,
@@ -77,19 +71,6 @@ function validate(options: TfjsOptions): { memoryLimit: number } {
   return { memoryLimit: options.memoryLimit ?? Number.POSITIVE_INFINITY };
 }
 
-/** The scope a `gpu`/`tfjs` key names: device `i` of the process, or every TfjsProc for 'any'. */
-function deviceScope(key: string, spec: Record<string, unknown>) {
-  const i = spec[key];
-  const worker = typeof spec.worker === 'number' ? spec.worker : 1;
-  if (i === 'any') return new ProcessorTypeScope(TfjsProc.kind);
-  if (!Number.isInteger(i) || (i as number) < 0) {
-    throw new ArgumentError(
-      `scope({ ${key} }): must be a device index ≥ 0 or 'any'; got ${describeValue(i)}`,
-    );
-  }
-  return new ExactScope(new TfjsProc(worker, i as number));
-}
-
 function describeReport(r: BackendReport): string {
   const what = r.gpu ? 'a GPU' : 'emulated on the CPU, not a GPU';
   const lines = [`tfjs backend: ${r.backend} from ${r.module} (${what})`];
@@ -131,11 +112,15 @@ export function tfjs(options: TfjsOptions = {}): TfjsPlugin {
         data: { device: 0, backend: options.backend, memoryLimit, stats: stats.slots },
       });
       for (const key of ['gpu', 'tfjs']) {
-        h.registerScopeKey(key, {
-          precedence: 1,
-          toScope: (spec) => deviceScope(key, spec as Record<string, unknown>),
-          replace: true,
-        });
+        h.registerScopeKey(
+          key,
+          deviceScopeKey({
+            key,
+            kind: TfjsProc.kind,
+            processor: (i, worker) => new TfjsProc(worker, i),
+            replace: true,
+          }),
+        );
       }
       h.defaultOption(
         'scope',

@@ -1,8 +1,6 @@
 import {
-  ArgumentError,
   currentWorker,
   describeValue,
-  ExactScope,
   type Plugin,
   ProcessorTypeScope,
   UnsupportedError,
@@ -10,6 +8,7 @@ import {
 import {
   checkOptions,
   DedicatedThreadSlot,
+  deviceScopeKey,
   findWorkerEntry,
   isOneOf,
   type OptionsShape,
@@ -70,19 +69,6 @@ function validate(options: GpujsOptions): void {
   checkOptions(options, SHAPE);
 }
 
-/** The scope the `gpujs` key names: processor `i` of the process, or every GpujsProc for 'any'. */
-function deviceScope(spec: Record<string, unknown>) {
-  const i = spec.gpujs;
-  const worker = typeof spec.worker === 'number' ? spec.worker : 1;
-  if (i === 'any') return new ProcessorTypeScope(GpujsProc.kind);
-  if (!Number.isInteger(i) || (i as number) < 0) {
-    throw new ArgumentError(
-      `scope({ gpujs }): must be a processor index ≥ 0 or 'any'; got ${describeValue(i)}`,
-    );
-  }
-  return new ExactScope(new GpujsProc(worker, i as number));
-}
-
 /** One line per fact: the mode, its device and whether that is a GPU, then what was skipped. */
 export function describeReport(r: ModeReport): string {
   const device = r.device ? ` on ${r.device}` : '';
@@ -134,11 +120,16 @@ export function gpujs(options: GpujsOptions = {}): GpujsPlugin {
         idThread: 768, // + device
         data: { device: 0, mode: options.mode, stats: stats.slots },
       });
-      h.registerScopeKey('gpujs', {
-        precedence: 1,
-        toScope: (spec) => deviceScope(spec as Record<string, unknown>),
-        replace: true,
-      });
+      h.registerScopeKey(
+        'gpujs',
+        deviceScopeKey({
+          key: 'gpujs',
+          kind: GpujsProc.kind,
+          noun: 'processor',
+          processor: (i, worker) => new GpujsProc(worker, i),
+          replace: true,
+        }),
+      );
       h.defaultOption('scope', (f) => isGpujsTask(f), new ProcessorTypeScope(GpujsProc.kind));
       await started;
     },

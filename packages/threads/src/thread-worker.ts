@@ -1,8 +1,14 @@
 import { MessageChannel, type ResourceLimits, Worker } from 'node:worker_threads';
-import { type PluginSpec, ThreadProc, UnsupportedError, WorkerLostError } from '@dtask/core';
-import { threadExecArgv } from '@dtask/core/plugin';
-import { portTransport, type Transport, WorkerConnection } from '@dtask/core/worker';
-import type { AdminReply, AdminRequest, PeerPort, ThreadWorkerData } from './protocol.js';
+import { type PluginHost, type PluginSpec, ThreadProc, WorkerLostError } from '@dtask/core';
+import { ModuleLoads, threadExecArgv } from '@dtask/core/plugin';
+import {
+  type AdminFromWorker,
+  type AdminToWorker,
+  portTransport,
+  type Transport,
+  type WorkerConnection,
+} from '@dtask/core/worker';
+import type { PeerPort, ThreadWorkerData } from './protocol.js';
 import { workerEntryUrl } from './worker-entry-url.js';
 
 /** How to start one worker thread. */
@@ -11,12 +17,8 @@ export interface ThreadWorkerOptions {
   thread: number;
   peers: PeerPort[];
   modules: string[];
-  /**
-   * The main thread's `everywhere` modules by URL (the context's live map), so that functions
-   * spawned from inside a task by module reference resolve here.
-   */
-  loadedModules: Map<string, Record<string, unknown>>;
-  scheduler: ConstructorParameters<typeof WorkerConnection>[1]['scheduler'];
+  /** Makes the scheduler's connection to the thread (the plugin host's `connectWorker`). */
+  connect: PluginHost['connectWorker'];
   resourceLimits?: ResourceLimits;
   execArgv?: string[];
   cancelGraceMs: number;
@@ -42,11 +44,7 @@ export class ThreadWorker {
   readonly connection: WorkerConnection;
   private readonly thread: Worker;
   private readonly transport: Transport;
-  private nextReq = 1;
-  private readonly loads = new Map<
-    number,
-    { resolve: () => void; reject: (e: Error) => void; url: string }
-  >();
+  private readonly loads: ModuleLoads;
   /** Resolves when the thread is up. */
   readonly online: Promise<void>;
   /** Set once the thread is gone: its channel closed or it exited, whichever came first. */
@@ -54,6 +52,7 @@ export class ThreadWorker {
 
   constructor(options: ThreadWorkerOptions) {
     this.proc = new ThreadProc(options.worker, options.thread);
+    this.loads = new ModuleLoads(this.proc.id);
     const channel = new MessageChannel();
     const runningTask = new Float64Array(new SharedArrayBuffer(8));
     const data: ThreadWorkerData = {
@@ -72,10 +71,8 @@ export class ThreadWorker {
       name: `dtask ${this.proc.id}`,
     });
     this.transport = portTransport(channel.port1);
-    this.connection = new WorkerConnection(this.transport, {
+    this.connection = options.connect(this.transport, {
       processor: this.proc,
-      scheduler: options.scheduler,
-      modules: options.loadedModules,
       runningTask,
       queueAhead: options.queueAhead,
       cancelGraceMs: options.cancelGraceMs,
@@ -88,9 +85,12 @@ export class ThreadWorker {
       this.thread.once('error', reject);
     });
     this.online.catch(() => {});
-    this.thread.on('message', (m: AdminReply) =>
-      m.op === 'plugins?' ? this.sendPlugins(options.pluginSpecs()) : this.onAdmin(m),
-    );
+    this.thread.on('message', (m: AdminFromWorker) => {
+      if (m.op === 'plugins?') this.sendPlugins(options.pluginSpecs());
+      else if ((m.op === 'loaded' || m.op === 'loadFailed') && this.loads.answer(m)) {
+        this.updateRef();
+      }
+    });
     this.thread.on('error', () => {}); // reported through 'exit'
     this.thread.once('exit', (code) => {
       this.exitCode = code;
@@ -122,19 +122,27 @@ export class ThreadWorker {
     this.exited = true;
     // A load cut short by the thread's end fails: the module may be what ended it (the plugin
     // then stops loading it on new threads, so they do not die the same way).
-    for (const [, l] of this.loads) {
-      l.reject(
+    this.loads.failAll(
+      (url) =>
         new WorkerLostError(
           `Thread ${this.proc.id} ended (exit code ${this.exitCode ?? 'unknown'}) while loading ` +
-            `${l.url} for everywhere(). Check that the module can be imported in a worker thread ` +
+            `${url} for everywhere(). Check that the module can be imported in a worker thread ` +
             '(no process.exit or main-thread-only code at import); it is not loaded on new threads.',
         ),
-      );
-    }
-    this.loads.clear();
+    );
     // Its channel may close before the thread has quite ended: make sure it does.
     if (this.exitCode === undefined) void this.thread.terminate();
     options.onLost(this);
+  }
+
+  /** Its processor and connection, as a `WorkerPool` sees it. */
+  processors(): { proc: ThreadProc; connection: WorkerConnection }[] {
+    return [{ proc: this.proc, connection: this.connection }];
+  }
+
+  /** Whether it served tasks before it ended (a death before that is a failed start). */
+  get wasReady(): boolean {
+    return this.connection.wasReady;
   }
 
   /** Whether an `everywhere` module is being loaded here (such a thread is not retired). */
@@ -145,7 +153,7 @@ export class ThreadWorker {
   /** Sends a peer link to this thread's runtime. */
   addPeer(peer: PeerPort): void {
     this.thread.postMessage(
-      { op: 'peer', holder: peer.holder, port: peer.port } satisfies AdminRequest,
+      { op: 'peer', holder: peer.holder, port: peer.port } satisfies AdminToWorker,
       [peer.port],
     );
   }
@@ -153,33 +161,20 @@ export class ThreadWorker {
   /** Loads an `everywhere` module in this thread. */
   loadModule(url: string): Promise<void> {
     if (this.exited) return Promise.resolve();
-    const req = this.nextReq++;
-    return new Promise<void>((resolve, reject) => {
-      this.loads.set(req, { resolve, reject, url });
-      this.updateRef();
-      this.thread.postMessage({ op: 'load', req, url } satisfies AdminRequest);
-    });
+    const loaded = this.loads.request(url, (m) => this.thread.postMessage(m));
+    this.updateRef();
+    return loaded;
   }
 
   /** Answers the thread's start-up question: the plugins it re-creates before serving tasks. */
   private sendPlugins(specs: PluginSpec[]): void {
     try {
-      this.thread.postMessage({ op: 'plugins', specs } satisfies AdminRequest);
+      this.thread.postMessage({ op: 'plugins', specs } satisfies AdminToWorker);
     } catch (error) {
       // A spec that cannot be cloned: start the thread without plugins rather than hang it.
       process.emitWarning(`dtask: plugin specs cannot reach ${this.proc.id}: ${error}`);
-      this.thread.postMessage({ op: 'plugins', specs: [] } satisfies AdminRequest);
+      this.thread.postMessage({ op: 'plugins', specs: [] } satisfies AdminToWorker);
     }
-  }
-
-  private onAdmin(m: Exclude<AdminReply, { op: 'plugins?' }>): void {
-    const waiting = this.loads.get(m.req);
-    if (!waiting) return;
-    this.loads.delete(m.req);
-    this.updateRef();
-    if (m.op === 'loaded') waiting.resolve();
-    else if (m.code === 'DTASK_UNSUPPORTED') waiting.reject(new UnsupportedError(m.error));
-    else waiting.reject(new Error(`${this.proc.id} could not load the module: ${m.error}`));
   }
 
   /** Ends the thread (its tasks go back to the scheduler, not counted as the task's fault). */

@@ -263,12 +263,16 @@ describe('threads: chaos', () => {
     expect(count).toBe(1000);
 
     let kills = 0;
+    // Only a thread that serves is killed: one killed before it is ready counts as a failed
+    // start, and where a start takes longer than the kill interval (a loaded machine) every
+    // thread number would be given up after three, leaving none to kill.
+    const ready = () => r.plugin.threadWorkers().filter((w) => !w.exited && w.connection.wasReady);
     const killer = (async () => {
       while (kills < 10) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        const live = r.plugin.threadWorkers().filter((w) => !w.exited);
+        await until(() => ready().length > 0, 20_000, 'a ready thread to kill');
+        const live = ready();
         const victim = live[kills % live.length];
-        if (!victim) continue;
         kills++;
         await victim.worker.terminate();
       }

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Plugin, PluginHost } from '@dtask/core';
-import { topology } from '@dtask/core/plugin';
-import { type WorkerConnection, workerPluginSpecs } from '@dtask/core/worker';
+import { topology, WorkerPool } from '@dtask/core/plugin';
+import { type AdminToWorker, type WorkerConnection, workerPluginSpecs } from '@dtask/core/worker';
 import type { ClusterError } from '../cluster-error.js';
-import type { AdminToWorker } from '../wire/admin.js';
 import type { Hello } from '../wire/handshake.js';
 import type { Link } from '../wire/link.js';
 import { type ClusterOptions, clusterSettings } from './cluster-options.js';
@@ -41,9 +40,6 @@ export interface ClusterPlugin extends Plugin {
   waitForWorkers(n: number, options?: WaitForWorkersOptions): Promise<WorkerInfo[]>;
 }
 
-/** Consecutive failed starts after which a local worker id is not replaced again. */
-const MAX_START_FAILURES = 3;
-
 /**
  * The cluster plugin: worker processes, each running core's worker runtime as its thread 1
  * (`ThreadProc(worker, 1)`, so `scope({ worker: 2 })` places tasks there). `workers` local
@@ -55,14 +51,14 @@ const MAX_START_FAILURES = 3;
 export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const settings = clusterSettings(options);
   const secret = settings.secret ?? randomBytes(32).toString('hex');
-  const workers = new Map<number, ProcessWorker>();
+  /** Every worker process, local and joined (`pool.workers`). */
+  let workers = new Map<number, ProcessWorker>();
+  let pool: WorkerPool<ProcessWorker> | undefined;
   /** Peer links between threads of worker processes, by processor id, both ways. */
   const linked = new Map<string, Set<string>>();
-  const startFailures = new Map<number, number>();
   const violations: Violation[] = [];
   /** Where each remote worker said it runs. */
   const hosts = new Map<number, string>();
-  const modules: string[] = [];
   let host: PluginHost | undefined;
   let server: ClusterServer | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -71,15 +67,13 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const record = (worker: number): ProcessWorker => {
     const w: ProcessWorker = new ProcessWorker({
       worker,
-      scheduler: host!.context.scheduler,
-      modules: host!.context.modules,
+      connect: host!.connectWorker,
       linkedTo: (self: MemberConnection, other: WorkerConnection) => {
         const peer = memberOf(other);
         return peer !== undefined && (linked.get(self.proc.id)?.has(peer.proc.id) ?? false);
       },
       onLost: (lost, reason) => onLost(lost, reason),
     });
-    workers.set(worker, w);
     return w;
   };
 
@@ -102,30 +96,16 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const onLost = (w: ProcessWorker, reason: string): void => {
     if (workers.get(w.worker) !== w) return;
     for (const proc of w.procs) {
-      host!.removeProcessor(proc);
       for (const set of linked.values()) set.delete(proc.id);
       linked.delete(proc.id);
     }
-    if (closing || host!.context.isClosed || w.child === undefined) {
-      workers.delete(w.worker);
-      hosts.delete(w.worker);
-      return;
-    }
-    const failed = w.wasReady ? 0 : (startFailures.get(w.worker) ?? 0) + 1;
-    startFailures.set(w.worker, failed);
-    if (failed >= MAX_START_FAILURES) {
-      workers.delete(w.worker);
-      const why = `worker process ${w.worker} failed ${failed} times while starting (${reason}); it is not replaced again (scope tasks to other workers, or add some with addProcs)`;
-      // Named in the SchedulingError of each task scoped to it from now on.
-      for (const proc of w.procs) host!.removeProcessor(proc, why);
-      process.emitWarning(`dtask: ${why}`);
-      return;
-    }
+    hosts.delete(w.worker);
     // Like a Dask nanny: a local worker that died is replaced under its id, before its tasks
     // are handed back, so that those scoped to it still have a processor.
-    startLocal(w.worker);
+    pool!.lost(w.worker, w, reason, w.child !== undefined);
   };
 
+  /** Starts local worker process `worker` (its `everywhere` modules come with `init`). */
   const startLocal = (worker: number): ProcessWorker => {
     const w = record(worker);
     w.setThreads(settings.threads);
@@ -139,7 +119,6 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     w.child.once('exit', (code, signal) =>
       w.lose(`its process exited (${signal ?? `code ${code}`})`),
     );
-    for (const m of w.members.values()) host!.addProcessor(m.proc, m.connection);
     return w;
   };
 
@@ -166,6 +145,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     let w = hello.worker === undefined ? undefined : workers.get(hello.worker);
     if (thread === 1) {
       if (w !== undefined && (w.link !== undefined || w.exited)) return false; // taken
+      const joining = w === undefined;
       if (w === undefined) {
         if (hello.worker !== undefined) return false; // an id this cluster did not give
         w = record(nextWorkerId());
@@ -174,11 +154,10 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       topology().setNode(w.worker, hello.host);
       hosts.set(w.worker, hello.host);
       // Listed from now on, so usable from now on: tasks scoped to it wait until it serves.
-      if (w.child === undefined)
-        for (const m of w.members.values()) host!.addProcessor(m.proc, m.connection);
+      if (joining) pool!.adopt(w.worker, w);
       const joined = w;
       joined.ready.then(
-        () => startFailures.delete(joined.worker),
+        () => pool!.forgetFailures(joined.worker),
         () => {}, // lost first: onLost counts it
       );
     } else if (w === undefined || w.exited || w.link === undefined) return false;
@@ -191,7 +170,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       .filter((m) => m !== member && m.peerAddress !== undefined && !m.link?.isClosed);
     w.join(thread, link, hello.peerAddress, {
       specs: workerPluginSpecs(host!.context.pluginList(), true),
-      modules: [...modules],
+      modules: [...pool!.modules],
       peers: peers.map((m) => ({
         holder: m.proc.id,
         worker: m.proc.worker,
@@ -222,7 +201,13 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     spec: { module: '@dtask/cluster', factory: 'cluster', options },
     async setup(h) {
       host = h;
-      for (const url of h.context.modules.keys()) if (!modules.includes(url)) modules.push(url);
+      pool = new WorkerPool<ProcessWorker>({
+        host: h,
+        start: (id) => startLocal(id),
+        givenUp: (_w, id, failed, reason) =>
+          `worker process ${id} failed ${failed} times while starting (${reason}); it is not replaced again (scope tasks to other workers, or add some with addProcs)`,
+      });
+      workers = pool.workers;
       server = new ClusterServer({
         secret,
         listen: settings.listen,
@@ -243,28 +228,20 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       await server.start();
       timer = setInterval(probeAll, settings.heartbeatMs);
       timer.unref();
-      const started = Array.from({ length: settings.workers }, () => startLocal(nextWorkerId()));
+      const started = Array.from({ length: settings.workers }, () => pool!.start(nextWorkerId()));
       await Promise.all(started.map((w) => w.ready));
     },
     async startWorkers(count) {
-      const started = Array.from({ length: count }, () => startLocal(nextWorkerId()));
+      const started = Array.from({ length: count }, () => pool!.start(nextWorkerId()));
       await Promise.all(started.map((w) => w.ready));
       return started.map((w) => w.worker);
     },
-    async loadModule(url) {
-      modules.push(url);
-      await Promise.all([...workers.values()].map((w) => w.loadModule(url)));
-    },
+    loadModule: (url) => pool!.loadModule(url),
     async close() {
       closing = true;
       if (timer) clearInterval(timer);
-      const live = [...workers.values()].filter((w) => !w.exited);
-      const members = live.flatMap((w) => [...w.members.values()]);
-      for (const m of members) host?.removeProcessor(m.proc);
       // Tasks still there fail: cancelled if they never started, else lost.
-      await Promise.all(members.map((m) => m.connection.failInFlightOnClose()));
-      await Promise.all(live.map((w) => w.terminate()));
-      workers.clear();
+      await pool?.close();
       server?.close();
     },
     processWorkers: () => [...workers.values()].filter((w) => !w.exited),

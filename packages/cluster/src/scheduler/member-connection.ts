@@ -1,6 +1,11 @@
-import { ThreadProc } from '@dtask/core';
-import { type Transport, WorkerConnection } from '@dtask/core/worker';
-import type { AdminFromWorker, AdminToWorker } from '../wire/admin.js';
+import { type PluginHost, ThreadProc } from '@dtask/core';
+import { ModuleLoads } from '@dtask/core/plugin';
+import type {
+  AdminFromWorker,
+  AdminToWorkerOf,
+  Transport,
+  WorkerConnection,
+} from '@dtask/core/worker';
 import { DeferredTransport } from '../wire/deferred-transport.js';
 import type { Link } from '../wire/link.js';
 import { takeAnswerTokens } from '../wire/sync-answers.js';
@@ -9,9 +14,8 @@ import { takeAnswerTokens } from '../wire/sync-answers.js';
 export interface MemberOptions {
   worker: number;
   thread: number;
-  scheduler: ConstructorParameters<typeof WorkerConnection>[1]['scheduler'];
-  /** The context's `everywhere` modules by URL (its live map). */
-  modules: Map<string, Record<string, unknown>>;
+  /** Makes the scheduler's connection to the thread (the plugin host's `connectWorker`). */
+  connect: PluginHost['connectWorker'];
   /** Whether this thread's runtime has a peer link to the one behind `other`. */
   linkedTo: (other: WorkerConnection) => boolean;
   /** Sends a synchronous answer written into `buffer` to the thread waiting for it. */
@@ -38,11 +42,11 @@ export class MemberConnection {
   readonly ready: Promise<string[]>;
   private readyResolve!: (peers: string[]) => void;
   private readyReject!: (e: Error) => void;
-  private nextReq = 1;
-  private readonly loads = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private readonly loads: ModuleLoads;
 
   constructor(options: MemberOptions) {
     this.proc = new ThreadProc(options.worker, options.thread);
+    this.loads = new ModuleLoads(this.proc.id);
     // Batches asking for a synchronous answer (getDagIds) carry tokens in place of buffers:
     // answered into buffers here, sent back through the process's heartbeat thread.
     const transport = this.transport;
@@ -59,10 +63,8 @@ export class MemberConnection {
       ref: () => transport.ref(),
       unref: () => transport.unref(),
     };
-    this.connection = new WorkerConnection(answering, {
+    this.connection = options.connect(answering, {
       processor: this.proc,
-      scheduler: options.scheduler,
-      modules: options.modules,
       linkedTo: options.linkedTo,
       terminate: () => options.onLost('ended by the scheduler (a cancelled task did not stop)'),
       onLost: () => options.onLost(`the link of thread ${options.thread} closed`),
@@ -75,7 +77,7 @@ export class MemberConnection {
   }
 
   /** Takes the link the thread joined on and sends it what to set up. */
-  join(link: Link, peerAddress: string, init: Extract<AdminToWorker, { op: 'init' }>): void {
+  join(link: Link, peerAddress: string, init: AdminToWorkerOf<'init'>): void {
     this.link = link;
     this.peerAddress = peerAddress;
     link.onAdmin((m) => this.admin(m as AdminFromWorker));
@@ -86,18 +88,14 @@ export class MemberConnection {
   /** Loads an `everywhere` module there (at once if it has not joined: `init` will carry it). */
   loadModule(url: string): Promise<void> {
     if (this.link === undefined || this.link.isClosed) return Promise.resolve();
-    const req = this.nextReq++;
-    return new Promise((resolve, reject) => {
-      this.loads.set(req, { resolve, reject });
-      this.link!.sendAdmin({ op: 'load', req, url } satisfies AdminToWorker);
-    });
+    const link = this.link;
+    return this.loads.request(url, (m) => link.sendAdmin(m));
   }
 
   /** Fails what waits on it and closes its link (its process is lost). */
   fail(error: Error): void {
     this.readyReject(error);
-    for (const l of this.loads.values()) l.reject(error);
-    this.loads.clear();
+    this.loads.failAll(() => error);
     this.link?.close();
     this.transport.fail(error);
   }
@@ -106,12 +104,6 @@ export class MemberConnection {
     if (m.op === 'ready') {
       this.wasReady = true;
       this.readyResolve(m.peers);
-      return;
-    }
-    const waiting = this.loads.get(m.req);
-    if (!waiting) return;
-    this.loads.delete(m.req);
-    if (m.op === 'loaded') waiting.resolve();
-    else waiting.reject(new Error(`${this.proc.id} could not load the module: ${m.error}`));
+    } else if (m.op === 'loaded' || m.op === 'loadFailed') this.loads.answer(m);
   }
 }

@@ -1,17 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
-import { type ThreadProc, WorkerLostError } from '@dtask/core';
-import type { WorkerConnection } from '@dtask/core/worker';
-import type { AdminToWorker } from '../wire/admin.js';
+import { type PluginHost, type ThreadProc, WorkerLostError } from '@dtask/core';
+import type { AdminToWorker, AdminToWorkerOf, WorkerConnection } from '@dtask/core/worker';
 import type { Link } from '../wire/link.js';
-import type { AnswerMessage } from '../wire/sync-answers.js';
 import { MemberConnection } from './member-connection.js';
 
 /** How to make the scheduler's record of one worker process. */
 export interface ProcessWorkerOptions {
   worker: number;
-  scheduler: ConstructorParameters<typeof WorkerConnection>[1]['scheduler'];
-  /** The context's `everywhere` modules by URL (its live map). */
-  modules: Map<string, Record<string, unknown>>;
+  /** Makes the scheduler's connection to each thread (the plugin host's `connectWorker`). */
+  connect: PluginHost['connectWorker'];
   /** Whether the runtime behind `self` has a peer link to the one behind `other`. */
   linkedTo: (self: MemberConnection, other: WorkerConnection) => boolean;
   /** Called once when the worker is gone, before its tasks are handed back. */
@@ -37,7 +34,7 @@ export class ProcessWorker {
   /** Why it was lost, once it was. */
   lostReason: string | undefined;
   /** Synchronous answers made before its heartbeat thread joined. */
-  private readonly unsentAnswers: AnswerMessage[] = [];
+  private readonly unsentAnswers: AdminToWorkerOf<'answer'>[] = [];
 
   constructor(private readonly options: ProcessWorkerOptions) {
     this.addMember(1);
@@ -66,6 +63,11 @@ export class ProcessWorker {
   /** Where its main thread's peers reach it. */
   get peerAddress(): string | undefined {
     return this.main.peerAddress;
+  }
+
+  /** Every thread's processor with its connection, main thread first (as a `WorkerPool` sees it). */
+  processors(): MemberConnection[] {
+    return [...this.members.values()];
   }
 
   /** Every thread's processor, main thread first. */
@@ -97,14 +99,14 @@ export class ProcessWorker {
     thread: number,
     link: Link,
     peerAddress: string,
-    init: Omit<Extract<AdminToWorker, { op: 'init' }>, 'op' | 'worker'>,
+    init: Omit<AdminToWorkerOf<'init'>, 'op' | 'worker'>,
   ): void {
     if (thread === 1) this.joinedAt = performance.now();
     this.members.get(thread)!.join(link, peerAddress, { op: 'init', worker: this.worker, ...init });
   }
 
   /** Sends a synchronous answer through the heartbeat thread (held until it has joined). */
-  private sendAnswer(answer: AnswerMessage): void {
+  private sendAnswer(answer: AdminToWorkerOf<'answer'>): void {
     if (this.heartbeat === undefined) this.unsentAnswers.push(answer);
     else this.heartbeat.sendAdmin(answer);
   }
@@ -194,8 +196,7 @@ export class ProcessWorker {
     const member: MemberConnection = new MemberConnection({
       worker: this.worker,
       thread,
-      scheduler: this.options.scheduler,
-      modules: this.options.modules,
+      connect: this.options.connect,
       linkedTo: (other) => this.options.linkedTo(member, other),
       answer: (id, buffer) => this.sendAnswer({ op: 'answer', id, bytes: new Uint8Array(buffer) }),
       onLost: (reason) => this.lose(reason),

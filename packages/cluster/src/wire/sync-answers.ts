@@ -8,6 +8,7 @@
 // them into the waiting buffer and wakes the asking thread.
 
 import { BroadcastChannel } from 'node:worker_threads';
+import type { AdminToWorkerOf } from '@dtask/core/worker';
 
 /** What travels in place of a `SharedArrayBuffer` answer slot. */
 export interface AnswerToken {
@@ -15,12 +16,8 @@ export interface AnswerToken {
   bytes: number;
 }
 
-/** An answer for a token, scheduler → heartbeat thread (administration message). */
-export interface AnswerMessage {
-  op: 'answer';
-  id: number;
-  bytes: Uint8Array;
-}
+/** An answer for a token, scheduler → heartbeat thread (core's admin message `answer`). */
+type AnswerMessage = AdminToWorkerOf<'answer'>;
 
 /** The channel between the threads of one worker process and its heartbeat thread. */
 export const answerChannelName = (): string => `dtask-sync-answers:${process.pid}`;

@@ -5,12 +5,12 @@
 // silent for its heartbeat timeout (stopped, or cut off by a partition that closes nothing).
 import { writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { AdminToWorker } from '@dtask/core/worker';
 import { parseAddress } from '../wire/address.js';
-import type { AdminToWorker } from '../wire/admin.js';
 import { connectLink } from '../wire/connect.js';
 import { offerHandshake } from '../wire/handshake.js';
 import type { Link } from '../wire/link.js';
-import { type AnswerMessage, answerWriter } from '../wire/sync-answers.js';
+import { answerWriter } from '../wire/sync-answers.js';
 import type { TlsConfig } from '../wire/tls-config.js';
 
 const data = workerData as { connect: string; secret: string; worker: number; tls?: TlsConfig };
@@ -23,8 +23,9 @@ async function beat(): Promise<void> {
   const link = await connectLink(parseAddress(data.connect), { maxFrameBytes: 2 ** 30 }, data.tls);
   await offerHandshake(link, data.secret, { role: 'heartbeat', worker: data.worker }, 10_000);
   link.onAdmin((m) => {
-    if ((m as AnswerMessage).op === 'answer') answer(m as AnswerMessage);
-    else if ((m as AdminToWorker).op === 'watch') watch(link, m as { timeoutMs: number });
+    const message = m as AdminToWorker;
+    if (message.op === 'answer') answer(message);
+    else if (message.op === 'watch') watch(link, message);
   });
   link.onClose(() => process.kill(process.pid, 'SIGKILL'));
 }

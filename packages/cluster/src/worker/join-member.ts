@@ -3,10 +3,15 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import * as dtask from '@dtask/core';
-import { setupWorkerPlugins, startWorkerRuntime, type WorkerRuntime } from '@dtask/core/worker';
+import {
+  type AdminToWorker,
+  type PeerLinking,
+  serveWorker,
+  type WorkerRuntime,
+  type WorkerStart,
+} from '@dtask/core/worker';
 import { ClusterError } from '../cluster-error.js';
 import { type Address, formatAddress, parseAddress } from '../wire/address.js';
-import type { AdminFromWorker, AdminToWorker } from '../wire/admin.js';
 import { connectLink } from '../wire/connect.js';
 import { acceptHandshake, type Hello, offerHandshake } from '../wire/handshake.js';
 import { Link, type LinkOptions } from '../wire/link.js';
@@ -65,7 +70,6 @@ export async function joinMember(
     onViolation: (e: ClusterError) => process.emitWarning(`dtask worker: ${e.message}`),
   };
   const { secret, thread, handshakeTimeoutMs: handshakeMs } = options;
-  (globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
 
   const link = await connectLink(scheduler, linkOptions, options.tls);
   const peers = await listenForPeers(scheduler, link, options, linkOptions);
@@ -88,63 +92,55 @@ export async function joinMember(
     },
     handshakeMs,
   );
-  const { worker, modules: urls, specs, peers: others } = await init;
+  const { worker, modules, specs, peers: others } = await init;
   peers.self.worker = worker;
-
-  const modules = new Map<string, Record<string, unknown>>();
-  for (const url of urls) modules.set(url, await loadModule(url));
-  const store = await setupWorkerPlugins(specs, { worker, thread }, loadModule);
-  // Outgoing peer links are made before the runtime serves: a task sent at once may need them.
-  // A peer that cannot be reached (it died meanwhile) is left out: the scheduler is told which
-  // links exist, and results of the others come through it.
-  // The hello names where this thread listens, so that each peer opens a link back to it.
-  const hello = { role: 'peer' as const, worker, thread, address: formatAddress(peers.address) };
-  const outgoing = (
-    await Promise.all(
-      others.map((p) =>
-        connectPeer(p.address, hello, options, linkOptions).then(
-          (l) => [p.holder, l] as const,
-          () => undefined,
-        ),
-      ),
-    )
-  ).filter((x) => x !== undefined);
-
-  const runtime = startWorkerRuntime(linkTransport(link, answerSender(thread)), {
-    worker,
-    thread,
-    idBase: (worker * 1024 + thread) * 2 ** 32,
-    modules,
-    setProcessWorker: true,
-    // A task's getDagIds blocks this thread; the heartbeat thread writes the answer.
-    blockingAnswers: true,
-    store,
-  });
-  for (const [url, ns] of modules) runtime.addModule(url, ns);
-  for (const [holder, peerLink] of outgoing) peers.table.add(holder, peerLink, true);
-  peers.table.serve(runtime);
-
-  link.onAdmin((m) => admin(runtime, link, m as AdminToWorker));
-  await beforeReady?.(worker);
-  link.sendAdmin({ op: 'ready', peers: outgoing.map(([h]) => h) } satisfies AdminFromWorker);
+  const runtime = await serveWorker(
+    {
+      transport: linkTransport(link, answerSender(thread)),
+      start: { worker, thread, modules, specs, peers: others },
+      send: (m) => link.sendAdmin(m),
+      onAdmin: (listener) => link.onAdmin((m) => listener(m as AdminToWorker)),
+      linkPeers: (s) => linkPeers(s, peers, options, linkOptions),
+      heartbeat: beforeReady,
+      announceReady: true,
+    },
+    {
+      api: dtask,
+      load: loadModule,
+      // A task's getDagIds blocks this thread; the heartbeat thread writes the answer.
+      runtime: { setProcessWorker: true, blockingAnswers: true },
+    },
+  );
   return { link, runtime, worker };
 }
 
-function admin(runtime: WorkerRuntime, link: Link, m: AdminToWorker): void {
-  if (m.op === 'exit') process.exit(0);
-  if (m.op !== 'load') return;
-  loadModule(m.url).then(
-    (ns) => {
-      runtime.addModule(m.url, ns);
-      link.sendAdmin({ op: 'loaded', req: m.req } satisfies AdminFromWorker);
-    },
-    (error) =>
-      link.sendAdmin({
-        op: 'loadFailed',
-        req: m.req,
-        error: String(error),
-      } satisfies AdminFromWorker),
+/**
+ * Outgoing peer links, made before the runtime serves: a task sent at once may need them. A
+ * peer that cannot be reached (it died meanwhile) is left out: the scheduler is told which
+ * links exist, and results of the others come through it. The hello names where this thread
+ * listens, so that each peer opens a link back to it.
+ */
+async function linkPeers(
+  start: WorkerStart,
+  { address, table }: { address: Address; table: PeerTable },
+  options: MemberOptions,
+  linkOptions: LinkOptions,
+): Promise<PeerLinking> {
+  const { worker, thread } = start;
+  const hello = { role: 'peer' as const, worker, thread, address: formatAddress(address) };
+  const reached: string[] = [];
+  await Promise.all(
+    (start.peers ?? []).map((p) =>
+      connectPeer(p.address, hello, options, linkOptions).then(
+        (l) => {
+          table.add(p.holder, l, true);
+          reached.push(p.holder);
+        },
+        () => {},
+      ),
+    ),
   );
+  return { reached, serve: (runtime) => table.serve(runtime) };
 }
 
 /** Opens a peer link to `address` and proves the secret on it. */

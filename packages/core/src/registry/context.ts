@@ -12,6 +12,7 @@ import { topology } from '../processor/topology.js';
 import type { Executor } from '../sched/dispatch/executor.js';
 import { InlineExecutor } from '../sched/dispatch/inline-executor.js';
 import { ProcessorExecutor } from '../sched/dispatch/processor-executor.js';
+import { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
 import { LOCAL_CLOSURES, type LocalClosures } from '../sched/placement/local-closure.js';
 import { Scheduler } from '../sched/scheduler.js';
 import { collectStats, type Stats } from '../sched/stats/collect-stats.js';
@@ -296,6 +297,12 @@ export class Context {
       addStorageDevice: (device) => this.addStorageDevice(device),
       processorLoad: (proc) => this.processorLoad(proc),
       onLoadChange: (listener) => undo.push(this.onLoadChange(listener)),
+      connectWorker: (transport, options) =>
+        new WorkerConnection(transport, {
+          ...options,
+          scheduler: this.scheduler,
+          modules: this.modules,
+        }),
     };
   }
 

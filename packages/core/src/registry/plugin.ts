@@ -2,27 +2,15 @@ import type { LocalStore } from '../chunk/local-store.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
 import type { MoveRule } from '../processor/move-registry.js';
 import type { Processor } from '../processor/processor.js';
+import type { PluginSpec } from '../protocol/plugin-spec.js';
+import type { Transport } from '../protocol/transport.js';
 import type { Executor } from '../sched/dispatch/executor.js';
+import type { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
+import type { WorkerConnectionOptions } from '../sched/executors/worker-connection/worker-connection-options.js';
 import type { ScopeKeyDefinition } from '../scope/index.js';
 import type { OptionMatcher } from '../task/default-option.js';
 import type { OptionNormalizer } from '../task/options.js';
 import type { Context } from './context.js';
-
-/**
- * How a worker re-creates a plugin: `(await import(module))[factory ?? name](options)`. Worker
- * threads and worker processes use it to load the same plugins as the main process.
- */
-export interface PluginSpec {
-  module: string;
-  factory?: string;
-  options?: unknown;
-  /**
-   * The options a worker in another process (or on another machine) re-creates it with, when
-   * `options` hold what cannot leave this process (shared memory, such as counters shared by
-   * threads). Default: `options`. They must survive Node's `v8` serializer.
-   */
-  processOptions?: unknown;
-}
 
 /**
  * How busy one compute processor is (`PluginHost.processorLoad`): what a plugin that sizes its
@@ -37,6 +25,12 @@ export interface ProcessorLoad {
   /** Tasks placed on it that wait in the scheduler for room there. */
   readonly parked: number;
 }
+
+/**
+ * What `PluginHost.connectWorker` takes: a `WorkerConnection`'s options less what the host
+ * supplies (the scheduler nested spawns go to, the context's `everywhere` modules).
+ */
+export type HostedWorkerOptions = Omit<WorkerConnectionOptions, 'scheduler' | 'modules'>;
 
 /**
  * What a plugin may do to the context it is added to. Registrations made here are undone
@@ -72,6 +66,13 @@ export interface PluginHost {
    * context closes.
    */
   onLoadChange(listener: () => void): void;
+  /**
+   * The scheduler's side of a worker the plugin started: a `WorkerConnection` over `transport`
+   * to a worker runtime that runs tasks as `options.processor`. Tasks the worker spawns go to
+   * this context's scheduler; functions sent by module reference resolve in its `everywhere`
+   * modules. Add it with `addProcessor(options.processor, connection)`.
+   */
+  connectWorker(transport: Transport, options: HostedWorkerOptions): WorkerConnection;
 }
 
 /**

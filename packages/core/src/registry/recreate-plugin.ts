@@ -1,5 +1,6 @@
 import { ArgumentError } from '../errors/errors.js';
-import type { Plugin, PluginSpec } from './plugin.js';
+import type { PluginSpec } from '../protocol/plugin-spec.js';
+import type { Plugin } from './plugin.js';
 
 /**
  * Re-creates a plugin in another thread or process from its `spec`: loads `spec.module` with

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Plugin, PluginSpec, WorkerPluginHost } from './plugin.js';
+import type { PluginSpec } from '../protocol/plugin-spec.js';
+import type { Plugin, WorkerPluginHost } from './plugin.js';
 import { setupWorkerPlugins, workerPluginSpecs } from './worker-plugins.js';
 
 const spec = (module: string, extra: Partial<PluginSpec> = {}): PluginSpec => ({

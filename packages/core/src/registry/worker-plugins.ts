@@ -1,5 +1,6 @@
 import type { LocalStore } from '../chunk/local-store.js';
-import type { Plugin, PluginSpec, WorkerPluginHost } from './plugin.js';
+import type { PluginSpec } from '../protocol/plugin-spec.js';
+import type { Plugin, WorkerPluginHost } from './plugin.js';
 import { recreatePlugin } from './recreate-plugin.js';
 
 /**

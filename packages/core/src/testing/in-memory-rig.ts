@@ -6,7 +6,7 @@ import { Context } from '../registry/context.js';
 import type { Plugin } from '../registry/plugin.js';
 import type { ValueAdapter } from '../runtime/value-adapter.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../runtime/worker-runtime.js';
-import { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
+import type { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
 
 /** What `inMemoryRig` made: the context, its worker processors, their runtimes and links. */
 export interface InMemoryRig {
@@ -49,9 +49,8 @@ export function inMemoryRig(
             adapter: adapter?.(),
           }),
         );
-        const conn: WorkerConnection = new WorkerConnection(mainEnd, {
+        const conn: WorkerConnection = host.connectWorker(mainEnd, {
           processor: proc,
-          scheduler: host.context.scheduler,
           onLost: () => host.removeProcessor(proc),
           // With `peers`, every runtime of the rig links to every other one (below).
           linkedTo: (other): boolean => peers && other !== conn && connections.has(other),

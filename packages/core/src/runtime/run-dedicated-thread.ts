@@ -1,19 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LocalStore } from '../../chunk/local-store.js';
-import { serializeError } from '../../errors/serialize-error.js';
-import { now } from '../../log/event-log.js';
-import type { Processor } from '../../processor/processor.js';
-import { portTransport } from '../../protocol/port-transport.js';
-import { setupWorkerPlugins } from '../../registry/worker-plugins.js';
-import { importModule, loadWorkerModule } from '../../runtime/load-worker-module.js';
-import type { ValueAdapter } from '../../runtime/value-adapter.js';
-import { startWorkerRuntime, type WorkerRuntime } from '../../runtime/worker-runtime.js';
-import type {
-  DedicatedThreadData,
-  DedicatedThreadReply,
-  DedicatedThreadRequest,
-  RelayedEvent,
-} from './dedicated-thread-protocol.js';
+import type { LocalStore } from '../chunk/local-store.js';
+import { serializeError } from '../errors/serialize-error.js';
+import { now } from '../log/event-log.js';
+import type { Processor } from '../processor/processor.js';
+import type { AdminFromWorker, AdminToWorker, RelayedEvent } from '../protocol/admin-protocol.js';
+import type { DedicatedThreadData } from '../protocol/dedicated-thread-protocol.js';
+import { portTransport } from '../protocol/port-transport.js';
+import { setupWorkerPlugins } from '../registry/worker-plugins.js';
+import { answerLoad } from './answer-load.js';
+import { importModule, loadWorkerModule } from './load-worker-module.js';
+import type { ValueAdapter } from './value-adapter.js';
+import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
 
 /** What a dedicated thread's setup hook gets. */
 export interface DedicatedThreadStart<D> {
@@ -59,12 +56,13 @@ export async function runDedicatedThread<D, R>(
   const port = parentPort;
   if (port === null) throw new Error('runDedicatedThread: call it in a worker thread');
   const given = workerData as DedicatedThreadData<D>;
-  const reply = (m: DedicatedThreadReply<R>) => port.postMessage(m);
-  const early: DedicatedThreadRequest[] = [];
+  const reply = (m: AdminFromWorker<R>) => port.postMessage(m);
+  const early: AdminToWorker[] = [];
   let runtime: WorkerRuntime | undefined;
-  port.on('message', (m: DedicatedThreadRequest) =>
-    runtime ? load(runtime, m, reply) : early.push(m),
-  );
+  const admin = (r: WorkerRuntime, m: AdminToWorker) => {
+    if (m.op === 'load') answerLoad(r, m, importModule, reply);
+  };
+  port.on('message', (m: AdminToWorker) => (runtime ? admin(runtime, m) : early.push(m)));
   try {
     const hostStore = await setupWorkerPlugins(
       given.plugins,
@@ -92,24 +90,10 @@ export async function runDedicatedThread<D, R>(
     });
     for (const [url, ns] of modules) runtime.addModule(url, ns);
     reply({ op: 'started', report: made.report });
-    for (const m of early.splice(0)) load(runtime, m, reply);
+    for (const m of early.splice(0)) admin(runtime, m);
     return runtime;
   } catch (error) {
     reply({ op: 'startFailed', error: serializeError(error) });
     return undefined;
   }
-}
-
-function load(
-  runtime: WorkerRuntime,
-  m: DedicatedThreadRequest,
-  reply: (m: DedicatedThreadReply<never>) => void,
-): void {
-  importModule(m.url).then(
-    (ns) => {
-      runtime.addModule(m.url, ns);
-      reply({ op: 'loaded', req: m.req });
-    },
-    (error) => reply({ op: 'loadFailed', req: m.req, error: String(error) }),
-  );
 }

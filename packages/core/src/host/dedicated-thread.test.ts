@@ -1,17 +1,17 @@
 // A processor in a dedicated worker thread, end to end: a real thread runs the fixture entry
 // (`__fixtures__/tiny-thread.mjs`, through the built package) and a context places tasks there.
 import { afterEach, describe, expect, it } from 'vitest';
-import { UnsupportedError } from '../../errors/errors.js';
-import { enableLogging, fetchLogs } from '../../log/event-log.js';
-import { currentWorker } from '../../processor/current-worker.js';
-import { Context } from '../../registry/context.js';
-import type { Plugin } from '../../registry/plugin.js';
-import { ExactScope } from '../../scope/exact-scope.js';
+import { UnsupportedError } from '../errors/errors.js';
+import { enableLogging, fetchLogs } from '../log/event-log.js';
+import { currentWorker } from '../processor/current-worker.js';
+import { SharedCounters } from '../protocol/shared-counters.js';
+import { Context } from '../registry/context.js';
+import type { Plugin } from '../registry/plugin.js';
+import { ExactScope } from '../scope/exact-scope.js';
 import { TinyProc } from './__fixtures__/tiny-proc.mjs';
 import { DedicatedThreadSlot } from './dedicated-thread-slot.js';
-import { SharedCounters } from './shared-counters.js';
 
-declare const dtask: typeof import('../../index.js');
+declare const dtask: typeof import('../index.js');
 
 const entry = new URL('./__fixtures__/tiny-thread.mjs', import.meta.url);
 const open: Context[] = [];

@@ -1,6 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { SerializedError } from '../../errors/serialize-error.js';
-import type { PluginSpec } from '../../registry/plugin.js';
+import type { PluginSpec } from './plugin-spec.js';
 
 /** What a dedicated thread gets at start (`workerData`): the common part and the plugin's. */
 export interface DedicatedThreadData<D> {
@@ -21,21 +20,3 @@ export interface DedicatedThreadData<D> {
   /** The plugin's own start-up data, handed to its setup hook. */
   data: D;
 }
-
-/** A log event the thread relays before (or beside) its runtime: recorded as its processor's. */
-export interface RelayedEvent {
-  kind: string;
-  bytes: number;
-  detail: string;
-}
-
-/** Scheduler → thread, on `parentPort`. */
-export type DedicatedThreadRequest = { op: 'load'; req: number; url: string };
-
-/** Thread → scheduler, on `parentPort`. */
-export type DedicatedThreadReply<R> =
-  | { op: 'started'; report: R }
-  | { op: 'startFailed'; error: SerializedError }
-  | ({ op: 'event'; time: number } & RelayedEvent)
-  | { op: 'loaded'; req: number }
-  | { op: 'loadFailed'; req: number; error: string };

@@ -1,19 +1,17 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { WorkerLostError } from '../../errors/errors.js';
-import { deserializeError } from '../../errors/serialize-error.js';
-import { threadExecArgv } from '../../host/worker-exec-argv.js';
-import { recordEvents } from '../../log/event-log.js';
-import type { Processor } from '../../processor/processor.js';
-import { portTransport } from '../../protocol/port-transport.js';
-import type { Transport } from '../../protocol/transport.js';
-import type { PluginSpec } from '../../registry/plugin.js';
-import { WorkerConnection } from '../../sched/executors/worker-connection/worker-connection.js';
-import type { Scheduler } from '../../sched/scheduler.js';
-import type {
-  DedicatedThreadData,
-  DedicatedThreadReply,
-  DedicatedThreadRequest,
-} from './dedicated-thread-protocol.js';
+import { WorkerLostError } from '../errors/errors.js';
+import { deserializeError } from '../errors/serialize-error.js';
+import { recordEvents } from '../log/event-log.js';
+import type { Processor } from '../processor/processor.js';
+import type { AdminFromWorker } from '../protocol/admin-protocol.js';
+import type { DedicatedThreadData } from '../protocol/dedicated-thread-protocol.js';
+import type { PluginSpec } from '../protocol/plugin-spec.js';
+import { portTransport } from '../protocol/port-transport.js';
+import type { Transport } from '../protocol/transport.js';
+import type { PluginHost } from '../registry/plugin.js';
+import type { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
+import { ModuleLoads } from './module-loads.js';
+import { threadExecArgv } from './worker-exec-argv.js';
 
 /** How to start one `DedicatedThread`. */
 export interface DedicatedThreadOptions<D, P extends Processor = Processor> {
@@ -33,10 +31,8 @@ export interface DedicatedThreadOptions<D, P extends Processor = Processor> {
   plugins?: PluginSpec[];
   /** `everywhere` modules to load in the thread before it starts, by URL. */
   modules: string[];
-  /** The main thread's `everywhere` modules by URL (the context's live map). */
-  loadedModules: Map<string, Record<string, unknown>>;
-  /** The scheduler that nested `spawn`s from the thread go to. */
-  scheduler: Scheduler;
+  /** Makes the scheduler's connection to the thread (the plugin host's `connectWorker`). */
+  connect: PluginHost['connectWorker'];
   /** Tasks sent ahead beyond the one running (default 64). */
   queueAhead?: number;
   /** How long a cancelled running task may take to stop before the thread is ended (ms; 1000). */
@@ -64,12 +60,12 @@ export class DedicatedThread<R, P extends Processor = Processor> {
   exited = false;
   private readonly thread: Worker;
   private readonly transport: Transport;
-  private readonly loads = new Map<number, { resolve(): void; reject(e: Error): void }>();
-  private nextReq = 1;
+  private readonly loads: ModuleLoads;
 
   constructor(options: DedicatedThreadOptions<unknown, P>) {
     const proc = options.processor;
     this.proc = proc;
+    this.loads = new ModuleLoads(proc.id);
     const channel = new MessageChannel();
     const runningTask = new Float64Array(new SharedArrayBuffer(8));
     const workerData: DedicatedThreadData<unknown> = {
@@ -89,10 +85,8 @@ export class DedicatedThread<R, P extends Processor = Processor> {
       name: `dtask ${proc.id}`,
     });
     this.transport = portTransport(channel.port1);
-    this.connection = new WorkerConnection(this.transport, {
+    this.connection = options.connect(this.transport, {
       processor: proc,
-      scheduler: options.scheduler,
-      modules: options.loadedModules,
       runningTask,
       queueAhead: options.queueAhead ?? 64,
       cancelGraceMs: options.cancelGraceMs ?? 1000,
@@ -106,13 +100,15 @@ export class DedicatedThread<R, P extends Processor = Processor> {
       fail = reject;
     });
     this.started.catch(() => {});
-    this.thread.on('message', (m: DedicatedThreadReply<R>) => {
+    this.thread.on('message', (m: AdminFromWorker<R>) => {
       if (m.op === 'started') start(m.report);
       else if (m.op === 'startFailed') fail(deserializeError(m.error));
       else if (m.op === 'event') {
         const { kind, time, bytes, detail } = m;
         recordEvents([{ kind, time, bytes, detail, processor: proc.id, worker: proc.worker }]);
-      } else this.onLoad(m);
+      } else if ((m.op === 'loaded' || m.op === 'loadFailed') && this.loads.answer(m)) {
+        if (this.loads.size === 0) this.thread.unref();
+      }
     });
     this.thread.on('error', (e) => fail(e));
     this.thread.once('exit', (code) => {
@@ -129,8 +125,7 @@ export class DedicatedThread<R, P extends Processor = Processor> {
   private gone(options: DedicatedThreadOptions<unknown, P>): void {
     if (this.exited) return;
     this.exited = true;
-    for (const [, l] of this.loads) l.reject(new WorkerLostError(`${this.proc.id} ended`));
-    this.loads.clear();
+    this.loads.failAll(() => new WorkerLostError(`${this.proc.id} ended`));
     void this.thread.terminate();
     options.onLost(this);
   }
@@ -138,21 +133,8 @@ export class DedicatedThread<R, P extends Processor = Processor> {
   /** Loads an `everywhere` module in the thread (keeping node alive until it has). */
   loadModule(url: string): Promise<void> {
     if (this.exited) return Promise.resolve();
-    const req = this.nextReq++;
     this.thread.ref();
-    return new Promise<void>((resolve, reject) => {
-      this.loads.set(req, { resolve, reject });
-      this.thread.postMessage({ op: 'load', req, url } satisfies DedicatedThreadRequest);
-    });
-  }
-
-  private onLoad(m: Extract<DedicatedThreadReply<R>, { req: number }>): void {
-    const waiting = this.loads.get(m.req);
-    if (!waiting) return;
-    this.loads.delete(m.req);
-    if (this.loads.size === 0) this.thread.unref();
-    if (m.op === 'loaded') waiting.resolve();
-    else waiting.reject(new Error(`${this.proc.id} could not load the module: ${m.error}`));
+    return this.loads.request(url, (m) => this.thread.postMessage(m));
   }
 
   /** Ends the thread: closes the connection (its tasks go back to the scheduler), then exits. */

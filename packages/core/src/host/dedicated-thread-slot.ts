@@ -1,8 +1,8 @@
-import { UnsupportedError } from '../../errors/errors.js';
-import { logEvent, now } from '../../log/event-log.js';
-import type { Processor } from '../../processor/processor.js';
-import type { PluginHost } from '../../registry/plugin.js';
-import { workerPluginSpecs } from '../../registry/worker-plugins.js';
+import { UnsupportedError } from '../errors/errors.js';
+import { logEvent, now } from '../log/event-log.js';
+import type { Processor } from '../processor/processor.js';
+import type { PluginHost } from '../registry/plugin.js';
+import { workerPluginSpecs } from '../registry/worker-plugins.js';
 import { DedicatedThread } from './dedicated-thread.js';
 
 /** What a `DedicatedThreadSlot` needs besides each start's options. */
@@ -69,8 +69,7 @@ export class DedicatedThreadSlot<R, P extends Processor = Processor> {
       ...thread,
       plugins: workerPlugins ? workerPluginSpecs(host.context.pluginList()) : [],
       modules: [...this.modules],
-      loadedModules: host.context.modules,
-      scheduler: host.context.scheduler,
+      connect: host.connectWorker,
       onLost: (lost) => this.host?.removeProcessor(lost.proc),
     });
     this.thread = t;

@@ -1,0 +1,147 @@
+import type {
+  AdminFromWorker,
+  AdminToWorker,
+  AdminToWorkerOf,
+  PeerAddress,
+} from '../protocol/admin-protocol.js';
+import type { PluginSpec } from '../protocol/plugin-spec.js';
+import type { Transport } from '../protocol/transport.js';
+import { setupWorkerPlugins } from '../registry/worker-plugins.js';
+import { answerLoad } from './answer-load.js';
+import { loadWorkerModule } from './load-worker-module.js';
+import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
+import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
+
+/** Who a worker is and what it sets up before it serves (start-up data, or the host's `init`). */
+export interface WorkerStart {
+  worker: number;
+  thread: number;
+  /** The `everywhere` modules to load before serving, by URL. */
+  modules: readonly string[];
+  /**
+   * The context's plugins that have a worker side, re-created here before serving. Left out,
+   * the worker asks its host (`plugins?`, answered by `plugins`), so plugins added to the
+   * context after the worker was started count.
+   */
+  specs?: readonly PluginSpec[];
+  /** Peers to link to before serving, where the channel links by address (worker processes). */
+  peers?: readonly PeerAddress[];
+}
+
+/** The links to peers a channel made before its worker serves. */
+export interface PeerLinking {
+  /** The processor ids of the peers reached (a worker process tells its host, see `ready`). */
+  readonly reached: readonly string[];
+  /** Hands the links to the runtime once it runs, and links that come later at once. */
+  serve(runtime: WorkerRuntime): void;
+}
+
+/**
+ * The worker's end of its channel to its host, which the plugin makes (a `MessagePort`, a
+ * socket link): the runtime protocol's transport, the admin protocol both ways, how to link
+ * to peers, and whether it wants heartbeats.
+ */
+export interface WorkerChannel {
+  /** The runtime protocol to the scheduler. */
+  readonly transport: Transport;
+  /** Who this worker is and what it sets up. */
+  readonly start: WorkerStart;
+  /** Sends an admin message to the host. */
+  send(message: AdminFromWorker): void;
+  /** Calls `listener` with each admin message from the host, from now on. */
+  onAdmin(listener: (message: AdminToWorker) => void): void;
+  /**
+   * Links to the peers already serving, before the runtime does (a task sent at once may
+   * need them). Default: no peers.
+   */
+  linkPeers?(start: WorkerStart): Promise<PeerLinking>;
+  /** The link a `peer` message hands over (threads of one process: a `MessagePort`). */
+  peer?(message: AdminToWorkerOf<'peer'>): Transport;
+  /**
+   * Starts what answers the host's heartbeats (a worker process's heartbeat thread); resolves
+   * once it listens. Runs after the runtime starts and before the worker says it is ready.
+   */
+  heartbeat?(worker: number): Promise<void>;
+  /**
+   * Whether the worker says `ready` over the admin protocol, naming the peers it reached, once
+   * it serves (a worker process does: its host waits for it). Default false: the runtime's
+   * own `ready` on the transport is enough for a thread's host.
+   */
+  announceReady?: boolean;
+}
+
+/** How `serveWorker` runs the worker runtime and loads modules. */
+export interface ServeWorkerOptions {
+  /**
+   * `@dtask/core`'s API, set as the `dtask` global (unless one is set) for functions that
+   * travel as source text and name it.
+   */
+  api?: object;
+  /** Imports a module by URL (default: `loadWorkerModule`, naming the worker in errors). */
+  load?: (url: string) => Promise<Record<string, unknown>>;
+  /** Runtime options the kind of worker sets (threads watch stalls; processes block on answers). */
+  runtime?: Pick<
+    WorkerRuntimeOptions,
+    'runningTask' | 'setProcessWorker' | 'blockingAnswers' | 'watchStalls'
+  >;
+}
+
+/**
+ * The whole worker-side start, over the channel a plugin made: loads the `everywhere` modules,
+ * re-creates the context's worker-side plugins (asking the host for their specs where the
+ * start does not list them), links to peers, starts core's worker runtime on the channel's
+ * transport, starts heartbeats where the channel has them, says `ready` where it should, and
+ * from then on answers the admin protocol: `load` (`loaded`/`loadFailed`), `peer`, `exit`.
+ * Admin messages that come while it starts wait for the runtime. Rejects when the start fails
+ * (a module or plugin that does not load); the caller decides how the worker ends.
+ */
+export async function serveWorker(
+  channel: WorkerChannel,
+  options: ServeWorkerOptions = {},
+): Promise<WorkerRuntime> {
+  const { start } = channel;
+  const { worker, thread } = start;
+  if (options.api !== undefined) (globalThis as { dtask?: object }).dtask ??= options.api;
+  const where = `thread ${worker}:${thread}`;
+  const load = options.load ?? ((url: string) => loadWorkerModule(url, where));
+
+  let runtime: WorkerRuntime | undefined;
+  const early: AdminToWorker[] = [];
+  let gotSpecs: (specs: readonly PluginSpec[]) => void = () => {};
+  const specs =
+    start.specs !== undefined
+      ? Promise.resolve(start.specs)
+      : new Promise<readonly PluginSpec[]>((resolve) => {
+          gotSpecs = resolve;
+        });
+  const admin = (r: WorkerRuntime, m: AdminToWorker): void => {
+    if (m.op === 'load') answerLoad(r, m, load, (answer) => channel.send(answer));
+    else if (m.op === 'peer' && channel.peer) r.connectPeer(m.holder, channel.peer(m));
+    else if (m.op === 'exit') process.exit(0);
+  };
+  channel.onAdmin((m) => {
+    if (m.op === 'plugins') gotSpecs(m.specs);
+    else if (runtime === undefined) early.push(m);
+    else admin(runtime, m);
+  });
+  if (start.specs === undefined) channel.send({ op: 'plugins?' });
+
+  const modules = new Map<string, Record<string, unknown>>();
+  for (const url of start.modules) modules.set(url, await load(url));
+  const store = await setupWorkerPlugins([...(await specs)], { worker, thread }, load);
+  const peers = await channel.linkPeers?.(start);
+  runtime = startWorkerRuntime(channel.transport, {
+    worker,
+    thread,
+    idBase: (worker * 1024 + thread) * 2 ** 32,
+    modules,
+    store,
+    ...options.runtime,
+  });
+  for (const [url, ns] of modules) runtime.addModule(url, ns);
+  peers?.serve(runtime);
+  for (const m of early.splice(0)) admin(runtime, m);
+  await channel.heartbeat?.(worker);
+  if (channel.announceReady) channel.send({ op: 'ready', peers: [...(peers?.reached ?? [])] });
+  return runtime;
+}
