@@ -127,13 +127,21 @@ try {
     await Promise.all(product.chunks.map((c) => c.wait()));
   });
   // The sum: plain loop, the default (small: one task per thread holding blocks), a task per
-  // block; interleaved. Sum rounds are cheap: at least 15 of them.
+  // block; interleaved. Sum rounds are cheap: at least 15 of them. The DArray summed is a second
+  // one with the same values whose blocks stay on the threads that made them: fetching `a`'s
+  // blocks above moved them all to this thread, where the small path is one task for all 64.
   const sumRounds = Math.max(rounds, 15);
+  const summed = distribute(random(N * N, 1), [N, N], new Blocks(B, B), { context });
+  await Promise.all(summed.chunks.map((c) => c.wait()));
   const [sPlain, sArray, sPerBlock] = await (async () => {
     const saved = [rounds, warmup];
     [rounds, warmup] = [sumRounds, Math.max(warmup, 5)];
     try {
-      return await timeInterleaved([() => sumPlain(as), () => a.sum(), () => sumWithLimit(a, 0)]);
+      return await timeInterleaved([
+        () => sumPlain(as),
+        () => summed.sum(),
+        () => sumWithLimit(summed, 0),
+      ]);
     } finally {
       [rounds, warmup] = saved;
     }

@@ -3,7 +3,7 @@ import { functionName } from '../log/function-name.js';
 import { logEvent, now } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
 import type { DTask } from '../task/dtask.js';
-import { RemoteResult } from '../task/remote-result.js';
+import { isRemoteResult } from '../task/remote-result.js';
 import { TaskState } from '../task/task-state.js';
 import { inputIds } from './dispatch/input-ids.js';
 import { logMoves } from './dispatch/log-moves.js';
@@ -72,6 +72,6 @@ export function logSettled(task: DTask<unknown>): void {
 
 function resultBytes(task: DTask<unknown>): number | undefined {
   const value = task.value;
-  if (value instanceof RemoteResult) return value.bytes ?? task.extra?.bytes;
+  if (isRemoteResult(value)) return value.bytes ?? task.extra?.bytes;
   return sizeOf(value);
 }

@@ -10,21 +10,16 @@ import { TaskFlags, TaskState } from '../task/task-state.js';
 import { cancelTask, watchSignal } from './completion/cancel-task.js';
 import { fetchChunkOf } from './completion/chunk-of-task.js';
 import { failTask } from './completion/fail-task.js';
+import { finishTask } from './completion/finish-task.js';
 import { checkpoint, restoreOrRun } from './completion/restore-checkpoint.js';
-import { addDependent, failTree, notifyListeners } from './completion/settle.js';
+import { addDependent, failTree } from './completion/settle.js';
 import { DEVICE_FAILED, keepOnDevice } from './completion/store-on-device.js';
 import { takeHome } from './completion/take-home.js';
 import type { Executor, ExecutorSink } from './dispatch/executor.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
 import { runInline } from './dispatch/run-inline.js';
 import { sendAhead } from './dispatch/send-ahead.js';
-import {
-  hasIdleWorker,
-  isFull,
-  priorityOf,
-  queueSeconds,
-  releaseSlot,
-} from './dispatch/slot-queue.js';
+import { hasIdleWorker, isFull, priorityOf, queueSeconds } from './dispatch/slot-queue.js';
 import { takeInWhileSpawning } from './dispatch/take-in-while-spawning.js';
 import { liveTasks } from './dynamic/dag-walk.js';
 import { runGuards } from './dynamic/wait-guards.js';
@@ -32,7 +27,7 @@ import { keepInputs, weakInputs } from './dynamic/weak-inputs.js';
 import { DEFAULT_LINEAGE_DEPTH, noteLineage } from './faults/lineage.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { tasksLost } from './faults/tasks-lost.js';
-import { logSettled, logSpawn, logStart } from './log-task-events.js';
+import { logSpawn, logStart } from './log-task-events.js';
 import { admitFunction } from './placement/admit.js';
 import { explainRemoved, pinResultToFunctionChunk } from './placement/allowed-processors.js';
 import { CandidateSlots } from './placement/candidate-slots.js';
@@ -48,7 +43,7 @@ import { waitForPieces } from './placement/wait-for-pieces.js';
 import { pendingTaskOf } from './ready/pending-task-of.js';
 import { QueueLimit } from './ready/queue-limit.js';
 import { ReadyQueue } from './ready/ready-queue.js';
-import { noteReady, noteRun, noteSettled, SchedulerStats } from './stats/task-timing.js';
+import { noteReady, noteRun, SchedulerStats } from './stats/task-timing.js';
 
 /** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
 const SLICE_MS = 8;
@@ -453,24 +448,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** @internal Bookkeeping once `task` is settled: frees its slot share and wakes waiters. */
   finished(task: DTask<unknown>): void {
-    const extra = task.extra;
-    if (extra?.unlisten) {
-      extra.unlisten();
-      extra.unlisten = undefined;
-    }
-    if (extra?.beforePieces) extra.beforePieces = undefined; // lets a shard be collected
-    if ((task.flags & TaskFlags.Counted) !== 0) {
-      task.flags &= ~TaskFlags.Counted;
-      releaseSlot(this, task);
-      if (this.onLoadChange !== undefined) this.onLoadChange();
-    }
-    if ((task.flags & TaskFlags.Unfinished) !== 0) {
-      task.flags &= ~TaskFlags.Unfinished;
-      this.queueLimit.settled();
-      noteSettled(this, task);
-    }
-    if (loggingState.enabled) logSettled(task);
-    notifyListeners(task);
+    finishTask(this, task);
   }
 
   /** See `TaskOwner.fetchValue`. A task that returned a `Chunk` gives the chunk's value. */

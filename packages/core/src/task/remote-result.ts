@@ -52,3 +52,16 @@ export class RemoteResult {
 function neverLost(): boolean {
   return false;
 }
+
+const REMOTE_RESULT = RemoteResult.prototype;
+
+/**
+ * True for a `RemoteResult`. Use it instead of `instanceof RemoteResult` on hot paths: the
+ * build keeps class names (`keepNames`) by redefining each class's `name`, which leaves the
+ * class object with slow (dictionary) properties, and `instanceof` must then look up its
+ * `Symbol.hasInstance` slowly on every check, even for a primitive (~20 ns instead of ~1.5 ns).
+ * This compares the prototype instead, and a primitive costs one `typeof`.
+ */
+export function isRemoteResult(v: unknown): v is RemoteResult {
+  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === REMOTE_RESULT;
+}

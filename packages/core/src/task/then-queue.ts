@@ -1,7 +1,7 @@
 import { isChunk } from '../chunk/chunk.js';
 import type { DTask } from './dtask.js';
 import { keepShape } from './keep-shapes.js';
-import { RemoteResult } from './remote-result.js';
+import { isRemoteResult } from './remote-result.js';
 import { TaskState } from './task-state.js';
 
 type Callback = ((value: unknown) => unknown) | null | undefined;
@@ -71,7 +71,7 @@ export class PendingThen<T = unknown> implements Promise<T> {
   run(): void {
     const { task } = this;
     if (task.state === TaskState.Failed) this.settle(this.onRejected, task.value, false);
-    else if (task.value instanceof RemoteResult || isChunk(task.value)) {
+    else if (isRemoteResult(task.value) || isChunk(task.value)) {
       task.owner.fetchValue(task).then(
         (value) => this.settle(this.onFulfilled, value, true),
         (error) => this.settle(this.onRejected, error, false),

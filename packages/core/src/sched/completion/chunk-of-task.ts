@@ -1,7 +1,7 @@
 import { Chunk, isChunk } from '../../chunk/chunk.js';
 import { AnyScope } from '../../scope/index.js';
 import type { DTask } from '../../task/dtask.js';
-import { RemoteResult } from '../../task/remote-result.js';
+import { isRemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
 
 const ANY = new AnyScope();
@@ -17,9 +17,9 @@ export function chunkOfTask(task: DTask<unknown>): Chunk<unknown> {
   const proc = task.proc!;
   const now = () => {
     const x = task.value;
-    return x instanceof RemoteResult ? x.fetch() : Promise.resolve(x);
+    return isRemoteResult(x) ? x.fetch() : Promise.resolve(x);
   };
-  if (v instanceof RemoteResult) {
+  if (isRemoteResult(v)) {
     return new Chunk(
       { processor: v.processor, fetch: now, bytes: v.bytes, task },
       task.options.resultScope ?? ANY,

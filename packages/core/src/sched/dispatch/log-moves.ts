@@ -2,7 +2,7 @@ import { sizeOf } from '../../chunk/size-of.js';
 import { logEvent, now } from '../../log/event-log.js';
 import type { Processor } from '../../processor/processor.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
-import { RemoteResult } from '../../task/remote-result.js';
+import { isRemoteResult } from '../../task/remote-result.js';
 
 /**
  * Logs a `move` for each input of `task` that is held on another processor than `proc`, where
@@ -14,7 +14,7 @@ export function logMoves(task: DTask<unknown>, proc: Processor): void {
   for (const a of task.args) {
     if (!isDTask(a)) continue;
     const v = a.value;
-    const from = v instanceof RemoteResult ? v.processor : a.proc;
+    const from = isRemoteResult(v) ? v.processor : a.proc;
     if (from === undefined || from.id === proc.id) continue;
     logEvent({
       kind: 'move',
@@ -25,7 +25,7 @@ export function logMoves(task: DTask<unknown>, proc: Processor): void {
       from: from.id,
       to: proc.id,
       worker: proc.worker,
-      bytes: v instanceof RemoteResult ? v.bytes : sizeOf(v),
+      bytes: isRemoteResult(v) ? v.bytes : sizeOf(v),
     });
   }
 }

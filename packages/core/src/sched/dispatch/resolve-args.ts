@@ -4,7 +4,7 @@ import { move } from '../../processor/dispatch.js';
 import { hasMoveRules } from '../../processor/move-registry.js';
 import type { Processor } from '../../processor/processor.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
-import { RemoteResult } from '../../task/remote-result.js';
+import { isRemoteResult } from '../../task/remote-result.js';
 import type { Scheduler } from '../scheduler.js';
 
 /**
@@ -30,11 +30,11 @@ export function resolveArgs(
     if (isDTask(a)) {
       const v = a.value;
       if (meta) value = s.fetchChunk(a);
-      else if (v instanceof RemoteResult && a.owner !== s) {
+      else if (isRemoteResult(v) && a.owner !== s) {
         // Another context's result: its owner fetches it, and recomputes it if it was lost.
         from = v.processor;
         value = a.fetch();
-      } else if (v instanceof RemoteResult) {
+      } else if (isRemoteResult(v)) {
         from = v.processor;
         value = v
           .fetch()

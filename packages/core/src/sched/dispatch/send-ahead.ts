@@ -1,7 +1,7 @@
 import { isChunk } from '../../chunk/chunk.js';
 import { loggingState } from '../../log/event-log.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
-import { RemoteResult } from '../../task/remote-result.js';
+import { isRemoteResult } from '../../task/remote-result.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { logStart } from '../log-task-events.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
@@ -70,7 +70,7 @@ function canSendAhead(
       // its way to this thread, or another context's, would hold the task's message back
       // until it came, and then the inputs being made on the worker could be gone already
       // (regression: such a task waited forever for a small result its input had let go).
-      if (v instanceof RemoteResult && (v.isLost() || v.moving !== undefined)) return false;
+      if (isRemoteResult(v) && (v.isLost() || v.moving !== undefined)) return false;
       if (a.owner !== s) return false;
       continue;
     }

@@ -1,6 +1,6 @@
 import { isChunk } from '../../chunk/chunk.js';
 import { isDTask } from '../../task/dtask.js';
-import { RemoteResult } from '../../task/remote-result.js';
+import { isRemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
 
 /**
@@ -14,5 +14,5 @@ export function isDataLost(x: unknown): boolean {
   const t = isChunk(x) ? x.handle.task : x;
   if (!isDTask(t) || t.state !== TaskState.Done) return false;
   const v = t.value;
-  return v instanceof RemoteResult && v.isLost();
+  return isRemoteResult(v) && v.isLost();
 }

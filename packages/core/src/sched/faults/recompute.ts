@@ -1,6 +1,6 @@
 import { DTaskFailedError } from '../../errors/task-failed-error.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
-import { RemoteResult } from '../../task/remote-result.js';
+import { isRemoteResult, type RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
 import type { Scheduler } from '../scheduler.js';
 import { restoreKeptCopy } from './lineage.js';
@@ -40,7 +40,7 @@ function isDependentOf(upstream: DTask<unknown>, task: DTask<unknown>): boolean 
 /** Puts a finished task whose remote result was lost back into the graph, to run again. */
 export function resurrect(s: Scheduler, task: DTask<unknown>): void {
   const v = task.value;
-  if (task.state !== TaskState.Done || !(v instanceof RemoteResult) || !v.isLost()) return;
+  if (task.state !== TaskState.Done || !isRemoteResult(v) || !v.isLost()) return;
   if (restoreKeptCopy(task)) return; // its lineage was let go for a copy kept here
   task.value = undefined;
   task.lineage = 0;
@@ -63,7 +63,7 @@ export function fetchRecomputing(
 ): Promise<unknown> {
   if (task.state === TaskState.Failed) return Promise.reject(task.value);
   const v = task.value;
-  if (!(v instanceof RemoteResult)) return Promise.resolve(v);
+  if (!isRemoteResult(v)) return Promise.resolve(v);
   const recompute = (): Promise<unknown> => {
     s.losses++;
     resurrect(s, task);

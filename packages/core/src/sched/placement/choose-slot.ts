@@ -2,7 +2,7 @@ import { sizeOf } from '../../chunk/size-of.js';
 import { OSProc } from '../../processor/os-proc.js';
 import type { Processor } from '../../processor/processor.js';
 import { type DTask, isDTask, taskExtra } from '../../task/dtask.js';
-import { RemoteResult } from '../../task/remote-result.js';
+import { isRemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
 import type { CostModel } from './cost-model.js';
 import type { ProcSlot } from './proc-slot.js';
@@ -12,7 +12,7 @@ export function resultBytes(task: DTask<unknown>): number {
   const extra = taskExtra(task);
   if (extra.bytes !== undefined) return extra.bytes;
   const v = task.value;
-  extra.bytes = v instanceof RemoteResult ? (v.bytes ?? 0) : sizeOf(v);
+  extra.bytes = isRemoteResult(v) ? (v.bytes ?? 0) : sizeOf(v);
   return extra.bytes;
 }
 
@@ -23,7 +23,7 @@ export function resultBytes(task: DTask<unknown>): number {
  */
 function dataAt(input: DTask<unknown>, proc: Processor): Processor {
   const v = input.value;
-  if (!(v instanceof RemoteResult) || !v.inHost) return proc;
+  if (!isRemoteResult(v) || !v.inHost) return proc;
   let host = hostSides.get(proc.worker);
   if (host === undefined) hostSides.set(proc.worker, (host = new OSProc(proc.worker)));
   return host;

@@ -75,6 +75,37 @@ describe('CostModel', () => {
     expect(model.samples(f, 0)).toBe(2);
   });
 
+  it('keeps each function and arity apart when calls alternate between them', () => {
+    const model = new CostModel();
+    const f = (x: number) => x;
+    const g = (x: number, y: number) => x + y;
+    for (let i = 0; i < 40; i++) {
+      model.recordRun(f, 1, 1);
+      expect(model.estimateRun(g, 2)).toBe(i === 0 ? UNKNOWN_RUN_MS : 7);
+      model.recordRun(g, 2, 7);
+      expect(model.estimateRun(f, 1)).toBe(1);
+      expect(model.estimateRun(f, 2)).toBe(UNKNOWN_RUN_MS);
+    }
+    expect(model.samples(f, 1)).toBe(40);
+    expect(model.samples(g, 2)).toBe(40);
+    // Another function object with the same source shares the learned time.
+    const f2 = (x: number) => x;
+    expect(model.estimateRun(f2, 1)).toBe(1);
+  });
+
+  it('follows a change of run time, refreshing the estimate at least every 16 samples', () => {
+    const model = new CostModel();
+    const f = () => 0;
+    for (let i = 0; i < 100; i++) model.recordRun(f, 0, 1);
+    for (let i = 0; i < 200; i++) model.recordRun(f, 0, 9);
+    const estimate = model.estimateRun(f, 0);
+    expect(estimate).toBeGreaterThan(8.9);
+    expect(estimate).toBeLessThanOrEqual(9);
+    // Between refreshes the estimate lags the mean by at most 15 samples.
+    for (let i = 0; i < 15; i++) model.recordRun(f, 0, 1);
+    expect(model.estimateRun(f, 0)).toBeGreaterThan(1);
+  });
+
   it('prices moves by distance and learned bandwidth, and nothing on the same processor', () => {
     const model = new CostModel();
     const a = new FakeProcessor({ worker: 2, index: 1 });

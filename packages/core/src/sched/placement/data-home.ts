@@ -1,7 +1,7 @@
 import { isChunk } from '../../chunk/chunk.js';
 import type { Processor } from '../../processor/processor.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
-import { RemoteResult } from '../../task/remote-result.js';
+import { isRemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
 import { resultTaskOf } from '../ready/pending-task-of.js';
 import type { ProcSlot } from './proc-slot.js';
@@ -24,7 +24,7 @@ export function dataHome(a: unknown, here?: Processor): Processor | undefined {
   const t = a as DTask<unknown>;
   if (t.state !== TaskState.Done) return undefined;
   const v = t.value;
-  if (v instanceof RemoteResult) return v.processor;
+  if (isRemoteResult(v)) return v.processor;
   if (isChunk(v)) return dataHome(v, here);
   return here ?? t.proc;
 }
@@ -42,7 +42,7 @@ export function heldHere(a: unknown): { value: unknown } | undefined {
   const t = a as DTask<unknown>;
   if (t.state !== TaskState.Done) return undefined;
   const v = t.value;
-  if (v instanceof RemoteResult) return undefined;
+  if (isRemoteResult(v)) return undefined;
   if (isChunk(v)) return heldHere(v);
   return { value: v };
 }
@@ -61,7 +61,7 @@ export function heldRemotely(a: unknown): Processor | undefined {
   const t = a as DTask<unknown>;
   if (t.state !== TaskState.Done) return undefined;
   const v = t.value;
-  if (v instanceof RemoteResult) return v.processor;
+  if (isRemoteResult(v)) return v.processor;
   if (isChunk(v)) return heldRemotely(v);
   return undefined;
 }

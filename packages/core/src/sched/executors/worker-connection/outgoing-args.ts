@@ -3,7 +3,7 @@ import type { Processor } from '../../../processor/processor.js';
 import { isLent, LENT_HOLDER, type LentChunk } from '../../../protocol/lent-chunk.js';
 import type { ArgRefs } from '../../../protocol/protocol.js';
 import { type DTask, isDTask } from '../../../task/dtask.js';
-import { RemoteResult } from '../../../task/remote-result.js';
+import { isRemoteResult, type RemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
 import { chunkOfTask } from '../../completion/chunk-of-task.js';
 import { resultTaskOf } from '../../ready/pending-task-of.js';
@@ -75,7 +75,7 @@ export function planArgs(
     }
     if (!isDTask(a)) continue;
     const v = a.value;
-    if (v instanceof RemoteResult) {
+    if (isRemoteResult(v)) {
       if (!target.linked(v)) {
         // Another context's result: its owner fetches it, and recomputes it if it was lost.
         (plan.waits ??= []).push(a.fetch().then((x) => (args[i] = x)));

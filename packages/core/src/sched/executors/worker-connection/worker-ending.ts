@@ -1,6 +1,6 @@
 import { CancelledError, WorkerLostError } from '../../../errors/errors.js';
 import type { DTask } from '../../../task/dtask.js';
-import { RemoteResult } from '../../../task/remote-result.js';
+import { isRemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
 import type { Scheduler } from '../../scheduler.js';
 
@@ -49,7 +49,7 @@ export async function fetchHome(
   const moving: Promise<unknown>[] = [];
   for (const task of tasks) {
     const v = task.value;
-    if (task.state !== TaskState.Done || !(v instanceof RemoteResult) || !isHere(v.key)) continue;
+    if (task.state !== TaskState.Done || !isRemoteResult(v) || !isHere(v.key)) continue;
     moving.push(scheduler.fetchValue(task));
   }
   const settled = await Promise.allSettled(moving);

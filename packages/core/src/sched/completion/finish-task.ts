@@ -1,0 +1,34 @@
+import { loggingState } from '../../log/index.js';
+import type { DTask } from '../../task/dtask.js';
+import { TaskFlags } from '../../task/task-state.js';
+import { releaseSlot } from '../dispatch/slot-queue.js';
+import { logSettled } from '../log-task-events.js';
+import type { Scheduler } from '../scheduler.js';
+import { noteSettled } from '../stats/task-timing.js';
+import { notifyListeners } from './settle.js';
+
+/**
+ * Bookkeeping once `task` is settled (done or failed): drops its signal listener and held
+ * pieces, frees its share of its processor (which may start parked tasks there), counts it
+ * for `maxQueue` and `stats()`, logs it, and runs its listeners (`fetch`, `wait`, `then`).
+ */
+export function finishTask(s: Scheduler, task: DTask<unknown>): void {
+  const extra = task.extra;
+  if (extra?.unlisten) {
+    extra.unlisten();
+    extra.unlisten = undefined;
+  }
+  if (extra?.beforePieces) extra.beforePieces = undefined; // lets a shard be collected
+  if ((task.flags & TaskFlags.Counted) !== 0) {
+    task.flags &= ~TaskFlags.Counted;
+    releaseSlot(s, task);
+    if (s.onLoadChange !== undefined) s.onLoadChange();
+  }
+  if ((task.flags & TaskFlags.Unfinished) !== 0) {
+    task.flags &= ~TaskFlags.Unfinished;
+    s.queueLimit.settled();
+    noteSettled(s, task);
+  }
+  if (loggingState.enabled) logSettled(task);
+  notifyListeners(task);
+}
