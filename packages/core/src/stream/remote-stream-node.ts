@@ -93,9 +93,13 @@ export async function runRemoteStreamNode(
   const next = source && (() => source.next());
   try {
     loop: while (!stop && steps < max) {
-      for (let i = 0; i < positions.length; i++) {
+      // As on the scheduler's thread: an input read to its end keeps giving its last value, and
+      // the task ends once a step finds every input read to its end.
+      let fresh = 0;
+      inputs: for (let i = 0; i < positions.length; i++) {
         while ((heads[i] as number) >= (queues[i] as unknown[]).length) {
-          if (ended[i] || stop) break loop;
+          if (stop) break loop;
+          if (ended[i]) continue inputs;
           if (inFlight !== undefined) await settle();
           else await exchange(false);
         }
@@ -104,7 +108,9 @@ export async function runRemoteStreamNode(
         args[positions[i] as number] = q[h];
         q[h] = undefined;
         heads[i] = h + 1;
+        fresh++;
       }
+      if (fresh === 0 && positions.length > 0) break;
       let r: unknown;
       if (source) {
         const step = await (inFrame(frame, next as () => unknown, []) as Promise<
