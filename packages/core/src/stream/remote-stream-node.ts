@@ -3,10 +3,13 @@ import { scope } from '../scope/scope-builder.js';
 import { callInFrame, currentFrame, type Frame } from '../task/frame.js';
 import { isFinishStream } from './finish-stream.js';
 import { inFrame, isAsyncGeneratorFunction } from './run-stream-node.js';
+import { adaptStep, stepAdapterOf, stepValueOut } from './step-adapter.js';
 import { type ExchangeReply, streamExchange } from './stream-exchange.js';
 
 /** What a streaming task running on another processor is told about itself. */
 export interface StreamDescriptor {
+  /** Marks the driver's first argument: the runtime leaves the driver unwrapped (see `step-adapter`). */
+  readonly dtaskStream: true;
   /** Its task id: its node on the scheduler's thread. */
   readonly node: number;
   /** The argument positions its streaming inputs fill, in order. */
@@ -91,6 +94,11 @@ export async function runRemoteStreamNode(
     ? (inFrame(frame, fn, args) as AsyncIterator<unknown, unknown>)
     : undefined;
   const next = source && (() => source.next());
+  // On a processor whose runtime converts values (a device's tensors), each step is wrapped by
+  // its adapter: inputs converted on the way in, what the step made freed, its value converted
+  // on the way out.
+  const adapter = stepAdapterOf(frame?.frameTask?.processor?.id);
+  if (adapter !== undefined && source === undefined) fn = adaptStep(adapter, fn);
   try {
     loop: while (!stop && steps < max) {
       // As on the scheduler's thread: an input read to its end keeps giving its last value, and
@@ -120,7 +128,7 @@ export async function runRemoteStreamNode(
           result = step.value;
           break;
         }
-        r = step.value;
+        r = stepValueOut(adapter, step.value);
       } else {
         r = frame === undefined ? fn(...args) : inFrame(frame, fn, args);
         if (typeof (r as { then?: unknown })?.then === 'function') r = await r;

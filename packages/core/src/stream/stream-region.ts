@@ -53,6 +53,7 @@ export class StreamRegion implements TaskQueue {
       const driver = streamDriver(node);
       task.fn = driver.fn;
       const desc: StreamDescriptor = {
+        dtaskStream: true,
         node: task.id,
         inputs: node.inputs.map((i) => i.pos),
         maxEvals: node.maxEvals,
