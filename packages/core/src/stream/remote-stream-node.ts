@@ -1,10 +1,12 @@
 import { spawn } from '../registry/spawn.js';
 import { scope } from '../scope/scope-builder.js';
 import { callInFrame, currentFrame, type Frame } from '../task/frame.js';
+import { EdgeBuffer, EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
+import { localRuns } from './local-runs.js';
 import { inFrame, isAsyncGeneratorFunction } from './run-stream-node.js';
 import { adaptStep, stepAdapterOf, stepValueOut } from './step-adapter.js';
-import { type ExchangeReply, streamExchange } from './stream-exchange.js';
+import { type EdgeSwitches, type ExchangeReply, streamExchange } from './stream-exchange.js';
 
 /** What a streaming task running on another processor is told about itself. */
 export interface StreamDescriptor {
@@ -14,6 +16,8 @@ export interface StreamDescriptor {
   readonly node: number;
   /** The argument positions its streaming inputs fill, in order. */
   readonly inputs: number[];
+  /** The task id of the producer of each streaming input, in order. */
+  readonly from: number[];
   /** `streamMaxEvals`, if set. */
   readonly maxEvals: number | undefined;
   /** Values sent per exchange at most (its `streamBufferSize`). */
@@ -52,9 +56,33 @@ export async function runRemoteStreamNode(
   let steps = 0;
   let result: unknown;
   let sentAt = performance.now();
+  // Edges to consumers on this thread: values go into them here, not through the scheduler's
+  // thread. `switches` tells the scheduler's thread, at the next exchange, from which value on.
+  const locals: EdgeBuffer[] = [];
+  let switches: EdgeSwitches | undefined;
+  // False once the scheduler's thread has no consumer of ours left that reads there.
+  let needed = true;
+  let over = false;
+  localRuns.set(desc.node, {
+    attach(consumer, capacity) {
+      if (over) return undefined;
+      const edge = new EdgeBuffer(capacity);
+      locals.push(edge);
+      (switches ??= []).push([consumer, out.length]);
+      return edge;
+    },
+  });
+  // Inputs whose producer runs on this thread: read here once the scheduler's thread has passed
+  // on what it had.
+  const localIn: (EdgeBuffer | undefined)[] = positions.map((_, i) =>
+    localRuns.get(desc.from[i] as number)?.attach(desc.node, desc.batch),
+  );
   // The task's frame holds only for its synchronous part: each exchange is spawned in it, so it
   // goes to this task's scheduler as a nested task.
   const send = (sending: unknown[], end: boolean): PromiseLike<unknown> => {
+    const sw = switches;
+    switches = undefined;
+    if (!needed && sw === undefined && sending.length > 1) sending = sending.slice(-1);
     const run = () =>
       spawn(
         exchangeOptions as Record<string, never>,
@@ -63,6 +91,7 @@ export async function runRemoteStreamNode(
         sending,
         end,
         steps,
+        sw,
       );
     // Held in a variable for the synchronous spawn, not through AsyncLocalStorage, whose
     // promise hooks would slow every promise in this thread once on.
@@ -73,20 +102,39 @@ export async function runRemoteStreamNode(
     out = [];
     const r = (await send(sending, end)) as ExchangeReply;
     sentAt = performance.now();
-    if (r.stop) stop = true;
+    if (r.stop) {
+      stop = true;
+      for (const edge of localIn) edge?.wake();
+    }
     for (let i = 0; i < positions.length; i++) {
       const rest = heads[i] === 0 ? (queues[i] as unknown[]) : queues[i]?.slice(heads[i]);
       const got = r.batches[i] ?? [];
       queues[i] = rest && rest.length > 0 ? rest.concat(got) : got;
       heads[i] = 0;
     }
-    if (!r.stop) ended = r.ended;
+    if (!r.stop) {
+      ended = r.ended;
+      needed = r.needed;
+    }
   };
   let inFlight: Promise<void> | undefined;
   const settle = async (): Promise<void> => {
     const p = inFlight;
     inFlight = undefined;
     await p;
+  };
+  // A value into each local edge, waiting for room (backpressure).
+  const putLocal = async (value: unknown): Promise<void> => {
+    for (let k = 0; k < locals.length; k++) {
+      const edge = locals[k] as EdgeBuffer;
+      if (edge.offer(value)) continue;
+      // Full: its consumer must first learn (at our next exchange) that it reads here.
+      if (switches !== undefined) {
+        if (inFlight !== undefined) await settle();
+        if (!stop) inFlight = exchange(false);
+      }
+      while (!edge.offer(value)) await edge.room();
+    }
   };
   // Each call runs in the task's frame (taskProcessor(), a nested spawn), which otherwise
   // holds only until the loop's first await.
@@ -107,6 +155,21 @@ export async function runRemoteStreamNode(
       inputs: for (let i = 0; i < positions.length; i++) {
         while ((heads[i] as number) >= (queues[i] as unknown[]).length) {
           if (stop) break loop;
+          const local = localIn[i];
+          if (ended[i] && local !== undefined) {
+            let v = local.poll();
+            while (v === EMPTY) {
+              if (local.exhausted) continue inputs;
+              // Made values go out while this waits.
+              if (out.length > 0 && inFlight === undefined) inFlight = exchange(false);
+              await local.data();
+              if (stop) break loop;
+              v = local.poll();
+            }
+            args[positions[i] as number] = v;
+            fresh++;
+            continue inputs;
+          }
           if (ended[i]) continue inputs;
           if (inFlight !== undefined) await settle();
           else await exchange(false);
@@ -135,18 +198,30 @@ export async function runRemoteStreamNode(
       }
       steps++;
       if (isFinishStream(r)) {
-        if (r.hasValue) out.push(r.value);
+        if (r.hasValue) {
+          out.push(r.value);
+          await putLocal(r.value);
+        }
         result = r.result;
         break;
       }
       out.push(r);
-      if (out.length >= desc.batch || performance.now() - sentAt > FLUSH_MS) {
+      if (locals.length > 0) await putLocal(r);
+      if (
+        out.length >= desc.batch ||
+        switches !== undefined ||
+        performance.now() - sentAt > FLUSH_MS
+      ) {
         // One exchange may be in flight while the next batch is made.
         if (inFlight !== undefined) await settle();
         if (!stop) inFlight = exchange(false);
       }
     }
   } finally {
+    over = true;
+    localRuns.delete(desc.node);
+    for (const edge of locals) edge.end();
+    for (const edge of localIn) edge?.drop();
     if (source) await source.return?.(undefined);
   }
   if (inFlight !== undefined) await settle();
