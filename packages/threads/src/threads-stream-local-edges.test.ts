@@ -1,10 +1,17 @@
 // Streaming edges between two tasks on the same worker thread stay on that thread: values pass
 // there by reference (no copy through the main thread), in order, with backpressure, teardown
 // and cancellation as on any edge.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { type Context, type DTask, scope, spawnStreaming, streamValues } from '@dtask/core';
 import { streamingConformance } from '@dtask/core/testing';
 import { describe, expect, it } from 'vitest';
 import { rig } from './__fixtures__/harness.js';
+
+const LOSS = new URL('./__fixtures__/stream-local-loss-main.mjs', import.meta.url).pathname;
+const built = existsSync(new URL('../dist/index.js', import.meta.url));
+if (!built)
+  console.warn('thread-loss test skipped: it runs a node program on the built dist (build first)');
 
 const onThread = (thread: number) => ({ scope: scope({ worker: 1, thread }) });
 
@@ -114,6 +121,40 @@ describe('streaming edges inside a worker thread', () => {
     }
     expect(await ctx.spawn(onThread(3), () => 'still serving')).toBe('still serving');
   });
+
+  it.skipIf(!built)(
+    'a thread lost under two tasks joined by a local edge fails the DAG (WorkerLostError naming a task); the rest keeps serving',
+    async () => {
+      const { code, stdout, stderr } = await new Promise<{
+        code: number | null;
+        stdout: string;
+        stderr: string;
+      }>((resolve) => {
+        execFile(process.execPath, [LOSS], { timeout: 90_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
+        );
+      });
+      const said = `exit ${code}\n${stdout}\n${stderr}`;
+      expect(code, said).toBe(0);
+      expect(stderr, said).not.toMatch(/Unhandled/);
+      const lines = stdout.trim().split('\n');
+      expect(lines[0], said).toBe('values enough');
+      for (const [i, name] of [
+        [1, 'source'],
+        [2, 'double'],
+      ] as const) {
+        expect([`${name} lost, named true`, `${name} DTASK_CANCELLED`], said).toContain(lines[i]);
+      }
+      expect(lines.slice(3), said).toEqual([
+        'a task lost: true',
+        'sink DTASK_CANCELLED',
+        'reader DTASK_CANCELLED',
+        'after 42',
+        'done',
+      ]);
+    },
+    120_000,
+  );
 });
 
 declare const dtask: { finishStream(value: unknown, options: { result: unknown }): unknown };
