@@ -24,6 +24,7 @@ import { Requests } from '../protocol/requests.js';
 import type { Transport } from '../protocol/transport.js';
 import { returnedArgs } from '../sched/dispatch/returned-args.js';
 import { ExactScope } from '../scope/exact-scope.js';
+import { isStreamDescriptor, registerStepAdapter } from '../stream/step-adapter.js';
 import { callInFrame } from '../task/frame.js';
 import { NO_OPTIONS } from '../task/options.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
@@ -97,6 +98,8 @@ export class WorkerRuntime {
   /** Set when the scheduler asked which tasks started (its context closes): none starts now. */
   private ending = false;
   private readonly adapter: ValueAdapter | undefined;
+  /** Removes the adapter from the streaming steps' registry (at shutdown). */
+  private readonly forgetStepAdapter: (() => void) | undefined;
   private readonly stalls: StallWatch | undefined;
   /** Batches received from the scheduler (a stall report says how many it had seen). */
   private heardBatches = 0;
@@ -115,6 +118,9 @@ export class WorkerRuntime {
     this.readsAtStart = this.store.backlog !== undefined || this.store.hold !== undefined;
     this.adapter = options.adapter;
     this.processor = options.processor ?? new ThreadProc(options.worker, options.thread);
+    if (this.adapter !== undefined) {
+      this.forgetStepAdapter = registerStepAdapter(this.processor.id, this.adapter);
+    }
     this.holder = this.processor.id;
     this.runningTask = options.runningTask;
     if (options.setProcessWorker) setCurrentWorker(options.worker);
@@ -319,7 +325,11 @@ export class WorkerRuntime {
     if (slot !== undefined) slot[0] = task.id;
     let result: unknown;
     try {
-      const fn = this.adapter?.wrap ? this.adapter.wrap(task.fn as never) : task.fn;
+      // A streaming task's driver wraps each step with the adapter instead (step-adapter.ts).
+      const fn =
+        this.adapter?.wrap && !isStreamDescriptor(task.args[0])
+          ? this.adapter.wrap(task.fn as never)
+          : task.fn;
       result = callInFrame(task, fn, task.args);
     } catch (error) {
       if (slot !== undefined) slot[0] = 0;
@@ -481,6 +491,7 @@ export class WorkerRuntime {
   shutdown(): void {
     if (this.closed) return;
     this.closed = true;
+    this.forgetStepAdapter?.();
     this.stalls?.stop();
     this.logs.stop(false);
     for (const t of this.running.values())

@@ -14,6 +14,13 @@ export class EdgeBuffer {
   ended = false;
   /** The consumer reads no more. */
   dropped = false;
+  /**
+   * The producer and consumer run on the same thread and now pass values there: this edge takes
+   * no more (it is ended; the consumer reads what is left, then reads on that thread).
+   */
+  switched = false;
+  /** The task id of the consumer, when it is a streaming task. */
+  consumer: number | undefined = undefined;
   private dataWaiter: (() => void) | undefined;
   private roomWaiter: (() => void) | undefined;
   /** Values that wake a waiting consumer at once; fewer wake it on the next turn. */
@@ -36,7 +43,7 @@ export class EdgeBuffer {
 
   /** Adds `value` unless full: true when taken (or discarded because the consumer is gone). */
   offer(value: unknown): boolean {
-    if (this.dropped) return true;
+    if (this.dropped || this.switched) return true;
     if (this.items.length - this.head >= this.capacity) return false;
     this.items.push(value);
     if (this.dataWaiter !== undefined) {
@@ -114,6 +121,12 @@ export class EdgeBuffer {
   end(): void {
     this.ended = true;
     this.wakeData();
+  }
+
+  /** Values from now on pass on the consumer's thread: this edge takes no more and ends. */
+  switchOff(): void {
+    this.switched = true;
+    this.end();
   }
 
   /** The consumer is gone: what waits is discarded and the producer is told. */

@@ -31,8 +31,10 @@ export function isAsyncGeneratorFunction(fn: Function): boolean {
 /**
  * The loop of a streaming task on this thread: per step, one value from each streaming input
  * (waiting for it), the function called with them in place, its value sent to every consumer
- * (waiting for room). Ends when the function returns `finishStream`, an input has nothing more,
- * `streamMaxEvals` steps are done, or the node is stopped; resolves to the task's result.
+ * (waiting for room). An input that has ended and been read to its end gives its last value
+ * (`undefined` if it sent none) to the steps after. Ends when the function returns
+ * `finishStream`, every input has ended and been read to its end, `streamMaxEvals` steps are
+ * done, or the node is stopped; resolves to the task's result.
  */
 export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<unknown> {
   const fn = node.fn as (...a: unknown[]) => unknown;
@@ -48,16 +50,24 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
   let slice = performance.now();
   try {
     steps: while (!node.stopped && node.steps < max) {
+      // An input read to its end keeps giving its last value (its argument is left as it is);
+      // the task ends once a step finds every input read to its end.
+      let fresh = 0;
       for (let i = 0; i < inputs.length; i++) {
         const input = inputs[i] as (typeof inputs)[number];
         let v = input.edge.poll();
         while (v === EMPTY) {
-          if (input.edge.exhausted || node.stopped) break steps;
+          if (node.stopped) break steps;
+          if (input.edge.exhausted) break;
           await input.edge.data();
           v = input.edge.poll();
         }
-        args[input.pos] = v;
+        if (v !== EMPTY) {
+          args[input.pos] = v;
+          fresh++;
+        }
       }
+      if (fresh === 0 && inputs.length > 0) break;
       let r: unknown;
       if (source) {
         const step = await ((frame === undefined

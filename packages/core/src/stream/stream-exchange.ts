@@ -8,9 +8,20 @@ export interface ExchangeReply {
   readonly ended: boolean[];
   /** The task must stop (teardown, cancellation, a failure in its DAG). */
   readonly stop: boolean;
+  /**
+   * Whether the scheduler's thread needs its values: false when every consumer takes them on
+   * the task's own thread (then it sends only its latest value, for non-streaming readers).
+   */
+  readonly needed: boolean;
 }
 
-const STOP: ExchangeReply = Object.freeze({ batches: [], ended: [], stop: true });
+/**
+ * Consumers that from now on take the task's values on its own thread: `[consumer task id,
+ * index in this exchange's values from which they do]`.
+ */
+export type EdgeSwitches = [consumer: number, at: number][];
+
+const STOP: ExchangeReply = Object.freeze({ batches: [], ended: [], stop: true, needed: false });
 
 const NODES_KEY = Symbol.for('dtask.remoteStreamNodes');
 
@@ -33,15 +44,18 @@ export async function exchange(
   out: unknown[],
   end: boolean,
   steps: number,
+  switches?: EdgeSwitches,
 ): Promise<ExchangeReply> {
   const node = remoteNodes.get(id);
   if (node === undefined) return STOP;
   forgetLastReply(node);
   node.steps = steps;
   for (let i = 0; i < out.length && !node.stopped; i++) {
+    if (switches !== undefined) switchEdges(node, switches, i);
     const p = node.emit(out[i]);
     if (p) await p;
   }
+  if (switches !== undefined) switchEdges(node, switches, Number.POSITIVE_INFINITY);
   if (end || node.stopped) {
     if (end) {
       remoteNodes.delete(id);
@@ -58,9 +72,18 @@ export async function exchange(
     batches: inputs.map((i) => i.edge.take(node.bufferSize)),
     ended: inputs.map((i) => i.edge.ended && i.edge.length === 0),
     stop: false,
+    needed: node.held !== undefined || node.outputs.some((o) => !o.switched && !o.dropped),
   };
   lastReplies.set(node, reply);
   return reply;
+}
+
+/** Switches off the edges to the consumers in `switches` that switch before value `at`. */
+function switchEdges(node: StreamNode, switches: EdgeSwitches, at: number): void {
+  for (const [consumer, from] of switches) {
+    if (from > at) continue;
+    for (const o of node.outputs) if (o.consumer === consumer && !o.switched) o.switchOff();
+  }
 }
 
 /**
@@ -85,7 +108,13 @@ export const EXCHANGE_KEY = Symbol.for('dtask.streamExchange');
  * The task a streaming task on another processor spawns on the scheduler's thread for each
  * exchange; it travels as source text, so it reaches `exchange` through a global.
  */
-export function streamExchange(id: number, out: unknown[], end: boolean, steps: number): unknown {
+export function streamExchange(
+  id: number,
+  out: unknown[],
+  end: boolean,
+  steps: number,
+  switches?: EdgeSwitches,
+): unknown {
   const g = globalThis as unknown as Record<symbol, (...a: unknown[]) => unknown>;
-  return g[Symbol.for('dtask.streamExchange')]?.(id, out, end, steps);
+  return g[Symbol.for('dtask.streamExchange')]?.(id, out, end, steps, switches);
 }

@@ -41,7 +41,9 @@ export class StreamRegion implements TaskQueue {
         const from = args[pos] instanceof DTask ? streamNodeOf(args[pos]) : undefined;
         if (from === undefined) continue;
         this.graph.absorb(from.graph);
-        node.inputs.push({ pos, edge: from.connect(), from });
+        const edge = from.connect();
+        edge.consumer = node.task.id;
+        node.inputs.push({ pos, edge, from });
         args[pos] = undefined;
       }
     }
@@ -53,8 +55,10 @@ export class StreamRegion implements TaskQueue {
       const driver = streamDriver(node);
       task.fn = driver.fn;
       const desc: StreamDescriptor = {
+        dtaskStream: true,
         node: task.id,
         inputs: node.inputs.map((i) => i.pos),
+        from: node.inputs.map((i) => i.from.task.id),
         maxEvals: node.maxEvals,
         batch: node.bufferSize,
       };

@@ -233,6 +233,35 @@ export function streamingConformance(
       });
     }
 
+    test("(x, y) -> A with x ending first: A goes on with x's last value until y has ended too", async (spawn) => {
+      const upTo = async function* (from: number, to: number) {
+        for (let i = from; i <= to; i++) yield i;
+      };
+      const [a, b, c] = spawnStreaming(() => {
+        const x = spawn(upTo, 1, 3);
+        const y = spawn(upTo, 10, 15);
+        const none = spawn(upTo, 1, 0);
+        const pair = (p: number, q: number) => [p, q];
+        return [spawn(pair, x, y), spawn(pair, y, x), spawn(pair, none, y)];
+      });
+      const [va, vb, vc] = await Promise.all([collect(a), collect(b), collect(c)]);
+      const ys = [10, 11, 12, 13, 14, 15];
+      const xs = [1, 2, 3, 3, 3, 3];
+      assert.deepEqual(
+        va,
+        ys.map((q, i) => [xs[i], q]),
+      );
+      assert.deepEqual(
+        vb,
+        ys.map((q, i) => [q, xs[i]]),
+      );
+      assert.deepEqual(
+        vc,
+        ys.map((q) => [undefined, q]),
+      );
+      for (const t of [a, b, c]) assert.equal(await t, undefined);
+    });
+
     test('max evals: 0 is an ArgumentError, 1 and 100 are obeyed', async (spawn) => {
       assert.throws(
         () => withOptions({ streamMaxEvals: 0 }, () => spawnStreaming(() => spawn(keep))),
