@@ -14,6 +14,15 @@ export interface StencilPlan {
   atName: string;
   /** The kernel's second parameter (the global index), or null when it has none. */
   idxName: string | null;
+  /**
+   * A kernel of a module loaded with `everywhere` that uses its module's names: the module's
+   * URL and the export's name. The task imports the module (loaded already where `everywhere`
+   * ran; cached per thread) and calls the kernel per element with an `at` that reads the
+   * padded inputs. Null: the kernel is inlined from `source`.
+   */
+  module: { url: string; name: string } | null;
+  /** The names of `inputs` (the kernel's `at.NAME`). */
+  names: string[];
   /** The element type of a result the task allocates. */
   dtype: string;
   /** The block's shape. */
@@ -71,8 +80,38 @@ export function haloStrip(block: Block, lo: number[], hi: number[]): Block {
  * boundary conditions (dimension by dimension, in order); then the compiled kernel runs over
  * the block's elements, writing `out` in place (a datadeps `InOut`) or a new block.
  */
-export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Block[]): Block {
+export function stencilBlock(
+  plan: StencilPlan,
+  out: Block | null,
+  ...blocks: Block[]
+): Block | Promise<Block> {
   const { shape, radius } = plan;
+  // A module's kernel: its module, imported once per thread (the first task waits for it).
+  let kernel: Function | null = null;
+  if (plan.module !== null) {
+    const gm = globalThis as unknown as {
+      __dtaskStencilModules?: Map<string, Record<string, unknown>>;
+    };
+    const modules = gm.__dtaskStencilModules ?? new Map<string, Record<string, unknown>>();
+    gm.__dtaskStencilModules = modules;
+    const { url, name } = plan.module;
+    const ns = modules.get(url);
+    if (ns === undefined) {
+      // Through an indirect eval, so that the import stays the runtime's own wherever this
+      // source is compiled (a bundler may rewrite a literal import() into a helper of its module).
+      // biome-ignore lint/security/noGlobalEval: the runtime's own import of an everywhere module.
+      const evaluate = globalThis.eval; // called by reference: an indirect (global) eval
+      const load = evaluate('(u) => import(u)') as (u: string) => Promise<Record<string, unknown>>;
+      return load(url).then((m) => {
+        modules.set(url, m);
+        return stencilBlock(plan, out, ...blocks);
+      });
+    }
+    if (typeof ns[name] !== 'function') {
+      throw new TypeError(`stencil: module ${url} exports no function ${name} here`);
+    }
+    kernel = ns[name] as Function;
+  }
   const nd = shape.length;
   const P = shape.map((s, d) => s + 2 * radius[d]);
   const PS: number[] = [];
@@ -161,7 +200,8 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
   // The rim of a block (within `radius` of an edge) reads the padded buffers, whose own part
   // needs only a frame twice as wide (what the rim reads; a reflection reads r + 1 in); the
   // interior reads the blocks in place.
-  const frame = radius.map((r) => 2 * r);
+  // A module's kernel reads every element through the padded buffers: they are copied whole.
+  const frame = kernel === null ? radius.map((r) => 2 * r) : null;
   // Padded buffers are reused by the next tasks on this thread (a task runs to its end before
   // the next starts): no allocation and zeroing of a block-sized buffer per task. What a task
   // reads of one is written first (frame, strips, edges); a new one starts as NaN, so a read
@@ -235,6 +275,8 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     radius,
     plan.idxName,
     plan.inputs.map((i) => i.padded),
+    plan.module,
+    plan.names,
   ]);
   let run = cache.get(key);
   if (run === undefined) {
@@ -259,7 +301,7 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
         });
         return `${variant === 'P' ? '$$P' : '$$U'}${i}[${at} + ${terms.join(' + ')}]`;
       });
-    const lines: string[] = ['"use strict";', 'return function ($$P, $$U, $$out, $$start) {'];
+    const lines: string[] = ['"use strict";', 'return function ($$P, $$U, $$out, $$start, $$k) {'];
     for (let d = 0; d < nd; d++)
       lines.push(`const $$S${d} = ${PS[d]};`, `const $$T${d} = ${BS[d]};`);
     for (let i = 0; i < plan.inputs.length; i++) {
@@ -270,14 +312,25 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     lines.push(
       'const $$chk = (v, r) => { if (!Number.isInteger(v) || v < -r || v > r) throw new RangeError("stencil: offset " + v + " is not an integer within the radius " + r); return v; };',
     );
-    if (plan.expr === null) {
+    if (plan.module !== null) {
+      // The kernel's `at`: one method per input, reading the padded buffer at `p` (the
+      // element's position there) plus the offsets, each checked against the radius.
+      const methods = plan.names.map((n, i) => {
+        const params = radius.map((_, d) => `$$a${d}`);
+        const terms = radius.map((r, d) => `$$chk($$a${d}, ${r}) * $$S${d}`);
+        return `${JSON.stringify(n)}(${params.join(', ')}) { if (arguments.length !== ${nd}) throw new RangeError("stencil: at.${n} takes ${nd} offsets"); return $$P${i}[this.p + ${terms.join(' + ')}]; }`;
+      });
+      lines.push(`const $$at = { p: 0, ${methods.join(', ')} };`);
+    } else if (plan.expr === null) {
       lines.push(`const $$kP = (${subst(plan.source, 'P')});`);
       lines.push(`const $$kU = (${subst(plan.source, 'U')});`);
     }
     const value = (variant: string) =>
-      plan.expr === null
-        ? `$$k${variant}(${at}${idx ? `, ${idx}` : ''})`
-        : `(${subst(plan.expr, variant)})`;
+      plan.module !== null
+        ? `($$at.p = ${at}, $$k($$at${idx ? `, ${idx}` : ''}))`
+        : plan.expr === null
+          ? `$$k${variant}(${at}${idx ? `, ${idx}` : ''})`
+          : `(${subst(plan.expr, variant)})`;
     // One run along dimension 0 from j0 = a to b: padded or in place.
     const segment = (a: string, b: string, variant: string) => {
       const first = variant === 'P' ? `$$p0 + ${a}` : `$$o0 + ${a}`;
@@ -302,7 +355,7 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     const r0 = radius[0];
     const n0 = shape[0];
     if (!plan.inputs.some((i) => i.padded)) segment('0', `${n0}`, 'U');
-    else if (n0 <= 2 * r0) segment('0', `${n0}`, 'P');
+    else if (n0 <= 2 * r0 || plan.module !== null) segment('0', `${n0}`, 'P');
     else {
       lines.push(`if (${rim}) {`);
       segment('0', `${n0}`, 'P');
@@ -318,7 +371,7 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     cache.set(key, run);
   }
   try {
-    run(padded, own, result.data, plan.start);
+    run(padded, own, result.data, plan.start, kernel);
   } finally {
     for (const buf of taken) {
       const list = pool.get(buf.length) ?? [];

@@ -345,6 +345,8 @@ function planBlock(
     })),
     atName: compiled.atName,
     idxName: compiled.idxName,
+    module: compiled.module,
+    names: order,
     dtype,
     shape,
     start: ranges.map(([a]) => a),

@@ -1,7 +1,7 @@
 // @dtask/core/plugin: the kit for plugin authors: checking a plugin's plain options with the
 // messages users see, registering a plugin's error classes so they survive the wire, the
 // event log's recording side, the flags a started worker inherits, the default context for
-// plugins that take an optional one, function travel's verdict, and the dedicated thread a
+// plugins that take an optional one, function travel's verdict and a function's `everywhere` module, and the dedicated thread a
 // GPU plugin runs its library in.
 
 export type { ErrorClassRegistration } from './errors/error-classes.js';
@@ -15,6 +15,7 @@ export { defaultContext } from './registry/default-context.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';
 export { heldRemotely } from './sched/placement/data-home.js';
+export { moduleRefOf } from './travel/function-ref.js';
 export {
   checkFunctionTravel,
   type TravelFailure,
