@@ -73,9 +73,10 @@ export function compileKernel(
   const reads = new Map<string, { halo: boolean; offsets: number[][] | null }>();
   const sites: { name: string; halo: boolean; args: string[]; literal: boolean }[] = [];
   const call = new RegExp(
-    `(?<![\\w$.])${atName.replace(/\$/g, '\\$')}\\s*\\.\\s*(${IDENT})\\s*\\(([^()]*)\\)`,
+    `(?<![\\w$.])${atName.replace(/\$/g, '\\$')}\\s*\\.\\s*(${IDENT})\\s*\\(((?:[^()]|\\([^()]*\\))*)\\)`,
     'g',
   );
+  const usesAt = new RegExp(`(?<![\\w$.])${atName.replace(/\$/g, '\\$')}(?![\\w$])`);
   for (const m of body.matchAll(call)) {
     const name = m[1];
     if (!names.includes(name)) {
@@ -83,7 +84,12 @@ export function compileKernel(
         `${what}: the kernel reads ${atName}.${name}, but the inputs are ${names.join(', ')}`,
       );
     }
-    const args = m[2].split(',').map((a) => a.trim());
+    const args = topLevelArgs(m[2]);
+    if (args.some((a) => usesAt.test(a))) {
+      throw new ArgumentError(
+        `${what}: use the kernel's first parameter only as ${atName}.NAME(...offsets) with offsets that do not read ${atName}; got ${m[0]}`,
+      );
+    }
     if (args.length !== nd || args.some((a) => a === '')) {
       throw new ArgumentError(
         `${what}: ${m[0]} gives ${args.length} offsets; give one per dimension (${nd})`,
@@ -114,7 +120,7 @@ export function compileKernel(
   const rewritten = body.replace(call, () => `$$SITE${k++}$$`);
   if (new RegExp(`(?<![\\w$.])${atName.replace(/\$/g, '\\$')}(?![\\w$])`).test(rewritten)) {
     throw new ArgumentError(
-      `${what}: use the kernel's first parameter only as ${atName}.NAME(...offsets) with plain offsets (no calls inside them); got ${source.slice(0, 80)}`,
+      `${what}: use the kernel's first parameter only as ${atName}.NAME(...offsets) with offsets that do not read it; got ${source.slice(0, 80)}`,
     );
   }
   return {
@@ -145,4 +151,22 @@ function moduleKernel(kernel: Function, source: string): { url: string; name: st
   }
   const selfContained = typeof copy === 'function' && checkFunctionTravel(copy).ok;
   return selfContained ? null : { url: ref.module, name: ref.name };
+}
+
+/** `text` split at its commas outside parentheses (offsets may group: `(idx[0] % 2) * 2`). */
+function topLevelArgs(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start).trim());
+  return out;
 }

@@ -313,21 +313,25 @@ export function stencilBlock(
       'const $$chk = (v, r) => { if (!Number.isInteger(v) || v < -r || v > r) throw new RangeError("stencil: offset " + v + " is not an integer within the radius " + r); return v; };',
     );
     if (plan.module !== null) {
-      // The kernel's `at`: one method per input, reading the padded buffer at `p` (the
-      // element's position there) plus the offsets, each checked against the radius.
+      // The kernel's `at`: one closure per input, reading the padded buffer at `$$p` (the
+      // element's position there) plus the offsets. An input read only with literal offsets
+      // (checked at the call against the radius) is read as is; others check each offset.
       const methods = plan.names.map((n, i) => {
         const params = radius.map((_, d) => `$$a${d}`);
-        const terms = radius.map((r, d) => `$$chk($$a${d}, ${r}) * $$S${d}`);
-        return `${JSON.stringify(n)}(${params.join(', ')}) { if (arguments.length !== ${nd}) throw new RangeError("stencil: at.${n} takes ${nd} offsets"); return $$P${i}[this.p + ${terms.join(' + ')}]; }`;
+        const literal = plan.sites.every((site) => site.input !== i || site.literal);
+        const terms = radius.map((r, d) =>
+          literal ? `$$a${d} * $$S${d}` : `$$chk($$a${d}, ${r}) * $$S${d}`,
+        );
+        return `${JSON.stringify(n)}: (${params.join(', ')}) => $$P${i}[$$p + ${terms.join(' + ')}]`;
       });
-      lines.push(`const $$at = { p: 0, ${methods.join(', ')} };`);
+      lines.push(`let $$p = 0;`, `const $$at = { ${methods.join(', ')} };`);
     } else if (plan.expr === null) {
       lines.push(`const $$kP = (${subst(plan.source, 'P')});`);
       lines.push(`const $$kU = (${subst(plan.source, 'U')});`);
     }
     const value = (variant: string) =>
       plan.module !== null
-        ? `($$at.p = ${at}, $$k($$at${idx ? `, ${idx}` : ''}))`
+        ? `($$p = ${at}, $$k($$at${idx ? `, ${idx}` : ''}))`
         : plan.expr === null
           ? `$$k${variant}(${at}${idx ? `, ${idx}` : ''})`
           : `(${subst(plan.expr, variant)})`;

@@ -101,6 +101,20 @@ describe('stencil kernels from a module loaded with everywhere', () => {
     const once = referenceStencil({ A: { data: x, shape: [m, n] } }, pad, kernels.weighted);
     const twice = referenceStencil({ A: { data: once, shape: [m, n] } }, pad, kernels.weighted);
     expectClose((await B.collect()).data, twice);
+    // An offset computed at run time is checked against the radius when it runs.
+    await expect(stencil({ A }, kernels.shifted).collect()).rejects.toThrow(
+      /offset 2 is not an integer within the radius 1/,
+    );
+    const shifted = await stencil({ A }, kernels.shifted, { radius: 2 }).collect();
+    const pad2 = { A: [new Pad(0).spec(), new Pad(0).spec()] };
+    expectClose(
+      shifted.data,
+      referenceStencil(
+        { A: { data: (await A.collect()).data, shape: [m, n] } },
+        pad2,
+        kernels.shifted,
+      ),
+    );
     const quarter = 0.25;
     expect(() => stencil({ A }, (at) => quarter * at.A(1, 0))).toThrow(TaskFunctionError);
     expect(() => stencil({ A }, (at) => quarter * at.A(1, 0))).toThrow(/quarter/);

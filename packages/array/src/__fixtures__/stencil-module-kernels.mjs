@@ -18,3 +18,8 @@ export const mixed = (at, idx) => at.A(0, 0) * QUARTER + at.B(1, -1) + idx[0] - 
 
 /** Self-contained: inlined from its source text. */
 export const plain = (at) => (at.A(-1, 0) + at.A(1, 0) + at.A(0, -1) + at.A(0, 1)) / 4;
+
+const SHIFT = 2;
+
+/** An offset computed at run time: `SHIFT` along dimension 0 at odd rows (radius 2 needed). */
+export const shifted = (at, idx) => at.A((idx[0] % 2) * SHIFT, 0);
