@@ -364,7 +364,12 @@ export class DArray {
 
   /** The whole array on the caller: `{ data, shape }`, column-major like Julia. */
   async collect(): Promise<Collected> {
-    const blocks = await Promise.all(this.chunks.map((c) => c.fetch()));
+    // Read where each block lives, not taken home: a task's `fetch` moves its result to this
+    // thread for good (its processor becomes the main thread), and the tasks of later
+    // operations, which follow the blocks, would then all run here.
+    const blocks = (await Promise.all(
+      this.chunks.map((c) => c.fetch({ raw: true }).then((chunk) => chunk.fetch())),
+    )) as Block[];
     const data = arrayOf(this.dtype, lengthOf(this.shape));
     const strides = columnMajorStrides(this.shape);
     const indices = gridIndices(this.grid);

@@ -1,4 +1,5 @@
 import { ArgumentError } from '@dtask/core';
+import { checkFunctionTravel, moduleRefOf } from '@dtask/core/plugin';
 import { functionSource } from './elementwise.js';
 
 /** A stencil kernel: `at.NAME(...offsets)` reads input `NAME` near the element; `idx` is its global index. */
@@ -24,6 +25,12 @@ export interface CompiledKernel {
    * its literal offsets (null when some offset is computed at run time).
    */
   reads: Map<string, { halo: boolean; offsets: number[][] | null }>;
+  /**
+   * For a kernel exported by a module loaded with `everywhere` that uses its module's names
+   * (not self-contained): where the block tasks find it (the module's URL and the export's
+   * name). They call it per element; every input is then read padded. Null otherwise.
+   */
+  module: { url: string; name: string } | null;
 }
 
 const IDENT = '[A-Za-z_$][\\w$]*';
@@ -42,6 +49,7 @@ export function compileKernel(
   what: string,
 ): CompiledKernel {
   const source = functionSource(kernel, what, '(at, idx) => number').trim();
+  const module = moduleKernel(kernel as Function, source);
   const nd = radius.length;
   const head = new RegExp(
     `^(?:async\\s+)?(?:function\\b\\s*(?:${IDENT})?\\s*\\(([^)]*)\\)|\\(([^)]*)\\)\\s*=>|(${IDENT})\\s*=>)`,
@@ -65,9 +73,10 @@ export function compileKernel(
   const reads = new Map<string, { halo: boolean; offsets: number[][] | null }>();
   const sites: { name: string; halo: boolean; args: string[]; literal: boolean }[] = [];
   const call = new RegExp(
-    `(?<![\\w$.])${atName.replace(/\$/g, '\\$')}\\s*\\.\\s*(${IDENT})\\s*\\(([^()]*)\\)`,
+    `(?<![\\w$.])${atName.replace(/\$/g, '\\$')}\\s*\\.\\s*(${IDENT})\\s*\\(((?:[^()]|\\([^()]*\\))*)\\)`,
     'g',
   );
+  const usesAt = new RegExp(`(?<![\\w$.])${atName.replace(/\$/g, '\\$')}(?![\\w$])`);
   for (const m of body.matchAll(call)) {
     const name = m[1];
     if (!names.includes(name)) {
@@ -75,7 +84,12 @@ export function compileKernel(
         `${what}: the kernel reads ${atName}.${name}, but the inputs are ${names.join(', ')}`,
       );
     }
-    const args = m[2].split(',').map((a) => a.trim());
+    const args = topLevelArgs(m[2]);
+    if (args.some((a) => usesAt.test(a))) {
+      throw new ArgumentError(
+        `${what}: use the kernel's first parameter only as ${atName}.NAME(...offsets) with offsets that do not read ${atName}; got ${m[0]}`,
+      );
+    }
     if (args.length !== nd || args.some((a) => a === '')) {
       throw new ArgumentError(
         `${what}: ${m[0]} gives ${args.length} offsets; give one per dimension (${nd})`,
@@ -99,13 +113,14 @@ export function compileKernel(
     reads.set(name, { halo: before.halo || halo, offsets });
   }
   const expression = /^\s*[^{\s]/.test(body) && head[1] === undefined;
-  // A block body calls the kernel per element, so its inputs are read through `at` (padded).
-  if (!expression) for (const r of reads.values()) r.halo = true;
+  // A block body, or a module's kernel, is called per element, so its inputs are read
+  // through `at` (padded).
+  if (!expression || module !== null) for (const r of reads.values()) r.halo = true;
   let k = 0;
   const rewritten = body.replace(call, () => `$$SITE${k++}$$`);
   if (new RegExp(`(?<![\\w$.])${atName.replace(/\$/g, '\\$')}(?![\\w$])`).test(rewritten)) {
     throw new ArgumentError(
-      `${what}: use the kernel's first parameter only as ${atName}.NAME(...offsets) with plain offsets (no calls inside them); got ${source.slice(0, 80)}`,
+      `${what}: use the kernel's first parameter only as ${atName}.NAME(...offsets) with offsets that do not read it; got ${source.slice(0, 80)}`,
     );
   }
   return {
@@ -115,5 +130,43 @@ export function compileKernel(
     atName,
     idxName,
     reads,
+    module,
   };
+}
+
+/**
+ * A kernel exported by a module loaded with `everywhere` that uses names of its module: where
+ * the block tasks find it. Null for any other kernel, and for a module's kernel that is
+ * self-contained, which is compiled from its source text (inlined into the block's loop) as
+ * a kernel written at the call is.
+ */
+function moduleKernel(kernel: Function, source: string): { url: string; name: string } | null {
+  const ref = moduleRefOf(kernel);
+  if (ref === undefined) return null;
+  let copy: unknown;
+  try {
+    copy = new Function(`return (${source});`)();
+  } catch {
+    return { url: ref.module, name: ref.name };
+  }
+  const selfContained = typeof copy === 'function' && checkFunctionTravel(copy).ok;
+  return selfContained ? null : { url: ref.module, name: ref.name };
+}
+
+/** `text` split at its commas outside parentheses (offsets may group: `(idx[0] % 2) * 2`). */
+function topLevelArgs(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start).trim());
+  return out;
 }

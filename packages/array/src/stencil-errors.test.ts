@@ -83,6 +83,10 @@ describe('stencil errors at the call', () => {
       /offset/,
     );
     arg(() => stencil({ A }, (at) => Object.keys(at).length), /only as at\.NAME\(\.\.\.offsets\)/);
+    arg(
+      () => stencil({ A }, (at) => at.A(at.A(0, 0) > 0 ? 1 : 0, 0)),
+      /offsets that do not read at; got at\.A\(at\.A\(0, 0\)/,
+    );
     await expect(
       stencilSteps({ A, B: DArray.zeros([10, 8], new Blocks(4, 4), o) }, [
         { out: 'A', kernel: (at) => at.A(1, 0) },

@@ -14,6 +14,15 @@ export interface StencilPlan {
   atName: string;
   /** The kernel's second parameter (the global index), or null when it has none. */
   idxName: string | null;
+  /**
+   * A kernel of a module loaded with `everywhere` that uses its module's names: the module's
+   * URL and the export's name. The task imports the module (loaded already where `everywhere`
+   * ran; cached per thread) and calls the kernel per element with an `at` that reads the
+   * padded inputs. Null: the kernel is inlined from `source`.
+   */
+  module: { url: string; name: string } | null;
+  /** The names of `inputs` (the kernel's `at.NAME`). */
+  names: string[];
   /** The element type of a result the task allocates. */
   dtype: string;
   /** The block's shape. */
@@ -71,8 +80,38 @@ export function haloStrip(block: Block, lo: number[], hi: number[]): Block {
  * boundary conditions (dimension by dimension, in order); then the compiled kernel runs over
  * the block's elements, writing `out` in place (a datadeps `InOut`) or a new block.
  */
-export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Block[]): Block {
+export function stencilBlock(
+  plan: StencilPlan,
+  out: Block | null,
+  ...blocks: Block[]
+): Block | Promise<Block> {
   const { shape, radius } = plan;
+  // A module's kernel: its module, imported once per thread (the first task waits for it).
+  let kernel: Function | null = null;
+  if (plan.module !== null) {
+    const gm = globalThis as unknown as {
+      __dtaskStencilModules?: Map<string, Record<string, unknown>>;
+    };
+    const modules = gm.__dtaskStencilModules ?? new Map<string, Record<string, unknown>>();
+    gm.__dtaskStencilModules = modules;
+    const { url, name } = plan.module;
+    const ns = modules.get(url);
+    if (ns === undefined) {
+      // Through an indirect eval, so that the import stays the runtime's own wherever this
+      // source is compiled (a bundler may rewrite a literal import() into a helper of its module).
+      // biome-ignore lint/security/noGlobalEval: the runtime's own import of an everywhere module.
+      const evaluate = globalThis.eval; // called by reference: an indirect (global) eval
+      const load = evaluate('(u) => import(u)') as (u: string) => Promise<Record<string, unknown>>;
+      return load(url).then((m) => {
+        modules.set(url, m);
+        return stencilBlock(plan, out, ...blocks);
+      });
+    }
+    if (typeof ns[name] !== 'function') {
+      throw new TypeError(`stencil: module ${url} exports no function ${name} here`);
+    }
+    kernel = ns[name] as Function;
+  }
   const nd = shape.length;
   const P = shape.map((s, d) => s + 2 * radius[d]);
   const PS: number[] = [];
@@ -85,6 +124,29 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
   // an edge along some dimension (the rest of an own block is read in place).
   const copyBox = (src: Block, buf: Float64Array, origin: number[], frame: number[] | null) => {
     const sh = src.shape;
+    if (nd === 2) {
+      // Two dimensions, the common case, without the general odometer: a block's frame and
+      // the faces along dimension 0 are many rows of an element or two each, where the
+      // per-row work is the cost (64 blocks of 512² spent 6× what 8 blocks did here).
+      const [n0, n1] = sh;
+      const [s0, s1] = src.strides;
+      const data = src.data;
+      const P1 = PS[1];
+      const f0 = frame === null ? 0 : frame[0];
+      const f1 = frame === null ? 0 : frame[1];
+      const all = frame === null || n0 <= 2 * f0;
+      for (let j = 0; j < n1; j++) {
+        const s = src.offset + j * s1;
+        const t = origin[0] + (origin[1] + j) * P1;
+        if (all || j < f1 || j >= n1 - f1)
+          for (let i = 0; i < n0; i++) buf[t + i] = data[s + i * s0];
+        else {
+          for (let i = 0; i < f0; i++) buf[t + i] = data[s + i * s0];
+          for (let i = n0 - f0; i < n0; i++) buf[t + i] = data[s + i * s0];
+        }
+      }
+      return;
+    }
     const idx = new Array(nd).fill(0);
     const run = sh[0];
     let count = 1;
@@ -161,7 +223,18 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
   // The rim of a block (within `radius` of an edge) reads the padded buffers, whose own part
   // needs only a frame twice as wide (what the rim reads; a reflection reads r + 1 in); the
   // interior reads the blocks in place.
-  const frame = radius.map((r) => 2 * r);
+  // A module's kernel reads every element through the padded buffers: they are copied whole.
+  const frame = kernel === null ? radius.map((r) => 2 * r) : null;
+  // An expression kernel whose padded reads all have literal offsets reads its own block in
+  // place also in the first and last `radius` elements along dimension 0 of the interior (each
+  // read resolved when compiled): the own block's frame along dimension 0 is then copied
+  // only where an edge of the array is filled from it. In column-major blocks that frame is an
+  // element or two of every column, a cache line and a page touched per column.
+  const mixedRim =
+    kernel === null &&
+    plan.expr !== null &&
+    shape[0] > 2 * radius[0] &&
+    plan.sites.every((site) => !plan.inputs[site.input].padded || site.literal);
   // Padded buffers are reused by the next tasks on this thread (a task runs to its end before
   // the next starts): no allocation and zeroing of a block-sized buffer per task. What a task
   // reads of one is written first (frame, strips, edges); a new one starts as NaN, so a read
@@ -186,7 +259,11 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
       continue;
     }
     const buf = take(total);
-    copyBox(block, buf, radius, frame);
+    const thin =
+      mixedRim && frame !== null && !input.low[0] && !input.high[0]
+        ? [0, ...frame.slice(1)]
+        : frame;
+    copyBox(block, buf, radius, thin);
     for (const { code, lo } of input.codes) {
       const origin = code.map((c, d) => (c < 0 ? 0 : c === 0 ? radius[d] : radius[d] + shape[d]));
       let src = blocks[b++];
@@ -235,6 +312,8 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     radius,
     plan.idxName,
     plan.inputs.map((i) => i.padded),
+    plan.module,
+    plan.names,
   ]);
   let run = cache.get(key);
   if (run === undefined) {
@@ -259,7 +338,7 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
         });
         return `${variant === 'P' ? '$$P' : '$$U'}${i}[${at} + ${terms.join(' + ')}]`;
       });
-    const lines: string[] = ['"use strict";', 'return function ($$P, $$U, $$out, $$start) {'];
+    const lines: string[] = ['"use strict";', 'return function ($$P, $$U, $$out, $$start, $$k) {'];
     for (let d = 0; d < nd; d++)
       lines.push(`const $$S${d} = ${PS[d]};`, `const $$T${d} = ${BS[d]};`);
     for (let i = 0; i < plan.inputs.length; i++) {
@@ -270,14 +349,29 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     lines.push(
       'const $$chk = (v, r) => { if (!Number.isInteger(v) || v < -r || v > r) throw new RangeError("stencil: offset " + v + " is not an integer within the radius " + r); return v; };',
     );
-    if (plan.expr === null) {
+    if (plan.module !== null) {
+      // The kernel's `at`: one closure per input, reading the padded buffer at `$$p` (the
+      // element's position there) plus the offsets. An input read only with literal offsets
+      // (checked at the call against the radius) is read as is; others check each offset.
+      const methods = plan.names.map((n, i) => {
+        const params = radius.map((_, d) => `$$a${d}`);
+        const literal = plan.sites.every((site) => site.input !== i || site.literal);
+        const terms = radius.map((r, d) =>
+          literal ? `$$a${d} * $$S${d}` : `$$chk($$a${d}, ${r}) * $$S${d}`,
+        );
+        return `${JSON.stringify(n)}: (${params.join(', ')}) => $$P${i}[$$p + ${terms.join(' + ')}]`;
+      });
+      lines.push(`let $$p = 0;`, `const $$at = { ${methods.join(', ')} };`);
+    } else if (plan.expr === null) {
       lines.push(`const $$kP = (${subst(plan.source, 'P')});`);
       lines.push(`const $$kU = (${subst(plan.source, 'U')});`);
     }
     const value = (variant: string) =>
-      plan.expr === null
-        ? `$$k${variant}(${at}${idx ? `, ${idx}` : ''})`
-        : `(${subst(plan.expr, variant)})`;
+      plan.module !== null
+        ? `($$p = ${at}, $$k($$at${idx ? `, ${idx}` : ''}))`
+        : plan.expr === null
+          ? `$$k${variant}(${at}${idx ? `, ${idx}` : ''})`
+          : `(${subst(plan.expr, variant)})`;
     // One run along dimension 0 from j0 = a to b: padded or in place.
     const segment = (a: string, b: string, variant: string) => {
       const first = variant === 'P' ? `$$p0 + ${a}` : `$$o0 + ${a}`;
@@ -299,17 +393,35 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
       rim += ` || $$j${d} < ${radius[d]} || $$j${d} >= ${shape[d] - radius[d]}`;
     }
     lines.push(`const $$p0 = ${p0}; const $$o0 = ${o0};`);
+    // One element at j0 along dimension 0 of an interior column: each read of its own block
+    // in place, each read past it (a halo) from the padded buffer.
+    const mixedRow = (j0: number) => {
+      const expr = (plan.expr as string).replace(/\$\$SITE(\d+)\$\$/g, (_: string, k: string) => {
+        const site = plan.sites[Number(k)];
+        const i = site.input;
+        if (!plan.inputs[i].padded) return `$$U${i}[$$o]`;
+        const o = site.args.map(Number);
+        const own = j0 + o[0] >= 0 && j0 + o[0] < shape[0];
+        const terms = o.map((v, d) => `(${v}) * $$${own ? 'T' : 'S'}${d}`);
+        return `${own ? '$$U' : '$$P'}${i}[${own ? '$$o' : '$$pp'} + ${terms.join(' + ')}]`;
+      });
+      lines.push(`{ const $$pp = $$p0 + ${j0}; const $$o = $$o0 + ${j0};`);
+      if (idx) lines.push(`${idx}[0] = $$start[0] + ${j0};`);
+      lines.push(`$$out[$$o] = (${expr}); }`);
+    };
     const r0 = radius[0];
     const n0 = shape[0];
     if (!plan.inputs.some((i) => i.padded)) segment('0', `${n0}`, 'U');
-    else if (n0 <= 2 * r0) segment('0', `${n0}`, 'P');
+    else if (n0 <= 2 * r0 || plan.module !== null) segment('0', `${n0}`, 'P');
     else {
       lines.push(`if (${rim}) {`);
       segment('0', `${n0}`, 'P');
       lines.push('} else {');
-      segment('0', `${r0}`, 'P');
+      if (mixedRim) for (let j0 = 0; j0 < r0; j0++) mixedRow(j0);
+      else segment('0', `${r0}`, 'P');
       segment(`${r0}`, `${n0 - r0}`, 'U');
-      segment(`${n0 - r0}`, `${n0}`, 'P');
+      if (mixedRim) for (let j0 = n0 - r0; j0 < n0; j0++) mixedRow(j0);
+      else segment(`${n0 - r0}`, `${n0}`, 'P');
       lines.push('}');
     }
     for (let d = 1; d < nd; d++) lines.push('}');
@@ -318,7 +430,7 @@ export function stencilBlock(plan: StencilPlan, out: Block | null, ...blocks: Bl
     cache.set(key, run);
   }
   try {
-    run(padded, own, result.data, plan.start);
+    run(padded, own, result.data, plan.start, kernel);
   } finally {
     for (const buf of taken) {
       const list = pool.get(buf.length) ?? [];

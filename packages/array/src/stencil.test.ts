@@ -242,4 +242,43 @@ describe('stencilSteps: steps in order, written in place (2 threads)', () => {
       4, 4, 4, 3, 4, 4, 4, 3, 4, 4, 4, 3, 4, 4, 4, 3,
     ]);
   });
+
+  it('blocks with an interior, radius 1 and 2, every condition, mixed ones and 3-D: equal the loop', async () => {
+    await using ctx = await threadsRig();
+    const skew = (at: Record<string, (...o: number[]) => number>, idx: readonly number[]) =>
+      at.A(-2, 1) * 3 + at.A(2, -2) - at.A(0, 2) + at.A(1, 0) * 0.5 + idx[0];
+    const x = random(23 * 20, 17);
+    const A = distribute(x, [23, 20], new Blocks(7, 6), { context: ctx });
+    const mixed: Boundary[][] = [
+      [new Reflect(false), new Clamp()],
+      [new LinearExtrapolate(), new Wrap()],
+    ];
+    for (const b of [...ALL.map(([, b]) => b), ...mixed]) {
+      for (const [kernel, radius] of [
+        [sum9, 1],
+        [skew, 2],
+      ] as const) {
+        const got = (await stencil({ A }, kernel, { boundary: b, radius }).collect()).data;
+        const want = referenceStencil(
+          { A: { data: x, shape: [23, 20] } },
+          { A: specs(b, 2) },
+          kernel,
+        );
+        expectClose(got, want);
+      }
+    }
+    const y = random(11 * 10 * 9, 3);
+    const V = distribute(y, [11, 10, 9], new Blocks(5, 4, 4), { context: ctx });
+    const cube = (at: Record<string, (...o: number[]) => number>) =>
+      at.V(-1, 0, 0) + at.V(1, 0, 0) * 2 + at.V(0, -1, 1) - at.V(0, 0, -1) + at.V(1, 1, 1);
+    for (const b of [new Pad(1), new Wrap(), [new Clamp(), new Reflect(true), new Wrap()]]) {
+      const got = (await stencil({ V }, cube, { boundary: b }).collect()).data;
+      const want = referenceStencil(
+        { V: { data: y, shape: [11, 10, 9] } },
+        { V: specs(b, 3) },
+        cube,
+      );
+      expectClose(got, want);
+    }
+  });
 });

@@ -59,7 +59,9 @@ export function stencil(
   const chunks = gridIndices(first.grid).map((g, k) => {
     const where = first.chunks[k].processor?.id;
     const { plan, args } = planBlock(c, compiled, g, k, null, spawn, first.dtype, where);
-    return spawn(home(first.chunks[k]), stencilBlock, plan, null, ...args) as DTask<Block>;
+    // Argument 2 is the first input's own block: while it is still being made, the task
+    // follows it to wherever the scheduler places it (see `home`).
+    return spawn(home(first.chunks[k], 2), stencilBlock, plan, null, ...args) as DTask<Block>;
   });
   return new DArray(first.shape, first.blocks, first.dtype, chunks, first.context);
 }
@@ -313,7 +315,7 @@ function planBlock(
         }
         present.push({ code });
         const strip = spawn(
-          { name: 'haloStrip', ...home(array.chunks[flat]) },
+          { name: 'haloStrip', ...home(array.chunks[flat], 0) },
           haloStrip,
           value(flat),
           lo,
@@ -343,6 +345,8 @@ function planBlock(
     })),
     atName: compiled.atName,
     idxName: compiled.idxName,
+    module: compiled.module,
+    names: order,
     dtype,
     shape,
     start: ranges.map(([a]) => a),
@@ -352,10 +356,19 @@ function planBlock(
   return { plan, args, direct };
 }
 
-/** Spawn options that run a task on the processor holding `chunk` (none while it is unknown). */
-function home(chunk: DTask<Block>): { name?: string; scope?: ExactScope } {
+/**
+ * Spawn options that run a task on the processor holding `chunk`. While that is not known yet
+ * (its task is not placed), and `arg` is the task's argument position of `chunk`, the task
+ * runs where the scheduler finds the chunk's data once it is made (`inPlaceArgs`: the task
+ * only reads it), so the caller does not wait and the block does not move.
+ */
+function home(
+  chunk: DTask<Block>,
+  arg?: number,
+): { name?: string; scope?: ExactScope; inPlaceArgs?: number[] } {
   const proc = chunk.processor;
-  return proc === undefined ? {} : { scope: new ExactScope(proc) };
+  if (proc !== undefined) return { scope: new ExactScope(proc) };
+  return arg === undefined ? {} : { inPlaceArgs: [arg] };
 }
 
 /**

@@ -1,8 +1,9 @@
 // @dtask/core/plugin: the kit for plugin authors: checking a plugin's plain options with the
 // messages users see, registering a plugin's error classes so they survive the wire, the
 // event log's recording side, the flags a started worker inherits, the default context for
-// plugins that take an optional one, function travel's verdict, the worker pool (a worker's
-// life cycle on the main thread's side), the device-scope rule, and the dedicated thread a
+// plugins that take an optional one, function travel's verdict and a function's `everywhere`
+// module, the worker pool (a worker's life cycle on the main thread's side), the device-scope
+// rule, and the dedicated thread a
 // GPU plugin runs its library in.
 
 export type { ErrorClassRegistration } from './errors/error-classes.js';
@@ -42,6 +43,7 @@ export {
   runDedicatedThread,
 } from './runtime/run-dedicated-thread.js';
 export { heldRemotely } from './sched/placement/data-home.js';
+export { moduleRefOf } from './travel/function-ref.js';
 export {
   checkFunctionTravel,
   type TravelFailure,
