@@ -2,10 +2,13 @@
 // threads, three figures:
 //  (1) stencilSteps against the same kernel in plain single-threaded JS (one Float64Array,
 //      the same two buffers, the same Pad(0) edges);
-//  (2) Blocks(512, 512) (64 blocks) against AutoBlocks();
-//  (3) bytes moved between threads per sweep (the logs' move events) against the halo size
-//      (the strips across the seam between the two threads' halves of the array).
-//   node bench/stencil.mjs [--quick] [--rounds=3] [--warmup=1] [--check]
+//  (2) Blocks(512, 512) (64 blocks) against AutoBlocks(): rounds alternate between the two,
+//      each after a full GC (main thread and workers) and a pause; the median of the
+//      per-round ratios, with its spread;
+//  (3) bytes moved between threads per sweep (the logs' move events over a logged 20-sweep
+//      run, untimed) against the halo size (the strips across the seam between the two
+//      threads' halves of the array), for both blockings, with each thread's kernel time.
+//   flock /tmp/dtask-bench.lock node bench/stencil.mjs [--quick] [--rounds=7] [--warmup=1] [--check]
 // Medians of `rounds` timed runs after `warmup`; writes bench/results/stencil.json. --quick:
 // 1024×1024 and Blocks(128, 128). --check exits 1 when (1) is under 1.8×, (2) over 1.05, (3)
 // does not match, or a result differs from the plain one.
@@ -14,14 +17,16 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { AutoBlocks, Blocks, DArray, Pad, stencilSteps } from '@dtask/array';
 import { Context, disableLogging, enableLogging, fetchLogs, scope } from '@dtask/core';
 import { threads } from '@dtask/threads';
-import { fixed, median, parseFlags, table } from './shared.mjs';
+import { fixed, median, parseFlags, settle, table } from './shared.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsFile = join(here, 'results', 'stencil.json');
-const { quick, rounds, warmup, check } = parseFlags(undefined, 3, 1);
+setFlagsFromString('--expose-gc'); // before the threads start: they get gc() too
+const { quick, rounds, warmup, check } = parseFlags(undefined, 7, 1);
 const N = quick ? 1024 : 4096;
 const FINE = quick ? 128 : 512;
 const SWEEPS = 20;
@@ -89,6 +94,11 @@ const plain = await time(() => {
 const context = new Context({ plugins: [threads({ count: 2 })] });
 await context.ready();
 const places = [scope({ worker: 1, thread: 2 }), scope({ worker: 1, thread: 3 })];
+/** A full collection on the main thread and on both worker threads, then a pause. */
+const settleAll = async () => {
+  await Promise.all(places.map((p) => context.spawn({ scope: p }, () => globalThis.gc?.())));
+  await settle();
+};
 try {
   /** Arrays A (x0) and B in `blocks`: the left half of the block columns on thread 2, the right half on thread 3. */
   const arrays = (blocks) => {
@@ -98,23 +108,11 @@ try {
     const B = DArray.zeros([N, N], blocks, { context, assign });
     return { A, B };
   };
-  // A run builds and places the arrays (not timed), then times stencilSteps.
-  const timedSteps = async (blocks) => {
-    for (let i = 0; i < warmup; i++) await run1(blocks);
-    const ms = [];
-    const cores = [];
-    let last;
-    for (let i = 0; i < rounds; i++) {
-      const r = await run1(blocks);
-      ms.push(r.ms);
-      cores.push(r.cores);
-      last = r.arrays;
-    }
-    return { ms: median(ms), cores: median(cores), arrays: last };
-  };
+  // A run builds and places the arrays and settles (not timed), then times stencilSteps.
   const run1 = async (blocks) => {
     const a = arrays(blocks);
     await Promise.all([...a.A.chunks, ...a.B.chunks].map((c) => c.wait()));
+    await settleAll();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     await stencilSteps(a, steps, { boundary: new Pad(0) });
@@ -122,45 +120,90 @@ try {
     const c = process.cpuUsage(c0);
     return { ms, cores: (c.user + c.system) / 1000 / ms, arrays: a };
   };
-  const fine = await timedSteps(new Blocks(FINE, FINE));
-  const auto = await timedSteps(new AutoBlocks());
+  // Rounds alternate between the two blockings (fine first in even rounds, Auto first in odd
+  // ones), so that a change of load hits both alike; the ratio is taken per round (a pair).
+  const cases = { fine: new Blocks(FINE, FINE), auto: new AutoBlocks() };
+  const got = { fine: [], auto: [] };
+  for (let i = 0; i < warmup; i++) for (const k of ['fine', 'auto']) await run1(cases[k]);
+  const ratios = [];
+  for (let i = 0; i < rounds; i++) {
+    const order = i % 2 === 0 ? ['fine', 'auto'] : ['auto', 'fine'];
+    const pair = {};
+    for (const k of order) {
+      pair[k] = await run1(cases[k]);
+      got[k].push(pair[k]);
+    }
+    ratios.push(pair.fine.ms / pair.auto.ms);
+  }
+  const summary = (list) => ({
+    ms: median(list.map((r) => r.ms)),
+    min: Math.min(...list.map((r) => r.ms)),
+    max: Math.max(...list.map((r) => r.ms)),
+    cores: median(list.map((r) => r.cores)),
+    arrays: list[list.length - 1].arrays,
+  });
+  const fine = summary(got.fine);
+  const auto = summary(got.auto);
   const autoBlocks = auto.arrays.A.blocks.sizes;
+  const autoRatio = median(ratios);
 
   // Results against the plain run (20 sweeps end in A).
   let worst = 0;
   for (const { arrays: r } of [fine, auto]) {
-    const got = (await r.A.collect()).data;
-    for (let i = 0; i < got.length; i++) worst = Math.max(worst, Math.abs(got[i] - plainA[i]));
+    const data = (await r.A.collect()).data;
+    for (let i = 0; i < data.length; i++) worst = Math.max(worst, Math.abs(data[i] - plainA[i]));
   }
+  for (const k of ['fine', 'auto']) got[k].length = 0;
+  fine.arrays = auto.arrays = undefined;
 
-  // Bytes moved in one sweep, Blocks(FINE), against the face strips between threads.
-  const one = arrays(new Blocks(FINE, FINE));
-  await Promise.all([...one.A.chunks, ...one.B.chunks].map((c) => c.wait()));
-  enableLogging();
-  await stencilSteps(one, [steps[0]], { boundary: new Pad(0) });
-  const logs = fetchLogs();
-  disableLogging();
-  let moved = 0;
-  let movedBlocks = 0;
-  let strips = 0;
-  for (const e of logs) {
-    if (e.kind !== 'move') continue;
-    if (e.name === 'haloStrip') {
-      moved += e.bytes;
-      strips++;
-    } else movedBlocks += e.bytes;
-  }
-  const G = N / FINE;
-  // Neighbours on the same thread are read in place; across the seam between the halves, a
-  // column of N elements moves each way.
+  // Bytes moved between threads in all 20 sweeps (the logs' move events; not timed), per
+  // sweep, against the halo across the seam between the two threads' halves: a column of N
+  // elements each way per sweep (neighbours on the same thread are read in place). The kernel
+  // time per thread (the logs' run spans of stencilBlock) against the wall time says how much
+  // of a run the threads computed and how much they waited.
   const haloBytes = 2 * N * 8;
+  const traffic = async (blocks) => {
+    const a = arrays(blocks);
+    await Promise.all([...a.A.chunks, ...a.B.chunks].map((c) => c.wait()));
+    await settleAll();
+    enableLogging();
+    const t0 = performance.now();
+    await stencilSteps(a, steps, { boundary: new Pad(0) });
+    const wall = performance.now() - t0;
+    const logs = fetchLogs();
+    disableLogging();
+    const out = { moved: 0, movedBlocks: 0, strips: 0, wall, kernel: {}, tasks: 0 };
+    const names = new Map();
+    for (const e of logs) if (e.kind === 'start') names.set(e.task, e.name);
+    for (const e of logs) {
+      if (e.kind === 'move') {
+        if (e.name === 'haloStrip') {
+          out.moved += e.bytes;
+          out.strips++;
+        } else out.movedBlocks += e.bytes;
+      }
+      if (e.kind === 'run' && names.get(e.task) === 'stencilBlock') {
+        out.kernel[e.processor] = (out.kernel[e.processor] ?? 0) + e.duration;
+        out.tasks++;
+      }
+    }
+    for (const k of ['moved', 'movedBlocks', 'strips']) out[k] /= SWEEPS;
+    out.matches =
+      out.movedBlocks === 0 &&
+      out.moved >= haloBytes &&
+      (out.moved - haloBytes) / Math.max(out.strips, 1) < 200;
+    return out;
+  };
+  const moves = { fine: await traffic(cases.fine), auto: await traffic(cases.auto) };
+  const G = N / FINE;
   const speedup = plain.ms / fine.ms;
-  const autoRatio = fine.ms / auto.ms;
+  const spread = (r) => `${fixed(r.min, 0)}–${fixed(r.max, 0)}`;
   const rows = [
-    [`plain JS, 1 thread`, fixed(plain.ms, 0), fixed(plain.cores), '', ''],
+    [`plain JS, 1 thread`, fixed(plain.ms, 0), '', fixed(plain.cores), '', ''],
     [
       `stencilSteps, Blocks(${FINE}, ${FINE}), ${G * G} blocks`,
       fixed(fine.ms, 0),
+      spread(fine),
       fixed(fine.cores),
       `${fixed(speedup)}×`,
       '',
@@ -168,18 +211,27 @@ try {
     [
       `stencilSteps, AutoBlocks() → (${autoBlocks.join(', ')})`,
       fixed(auto.ms, 0),
+      spread(auto),
       fixed(auto.cores),
       `${fixed(plain.ms / auto.ms)}×`,
-      `Blocks/Auto ${fixed(autoRatio)}`,
+      `Blocks/Auto ${fixed(autoRatio)} (${fixed(Math.min(...ratios))}–${fixed(Math.max(...ratios))})`,
     ],
   ];
   console.log(
     `Jacobi ${N}×${N} float64, ${SWEEPS} sweeps, Pad(0), 2 threads; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
   );
-  console.log(table(['run', 'ms', 'cores used', 'vs plain', ''], rows));
+  console.log(table(['run', 'ms (median)', 'min–max', 'cores used', 'vs plain', ''], rows));
   console.log(
-    `bytes moved between threads in one sweep: ${moved} in ${strips} halo strips (${movedBlocks} of whole blocks); halo across the seam between the threads: ${haloBytes} (+${strips ? fixed((moved - haloBytes) / strips, 0) : 0} B of header per strip)`,
+    `${rounds} rounds after ${warmup} warm-up, alternating; each after a full GC and a pause`,
   );
+  for (const [k, m] of Object.entries(moves)) {
+    const kernel = Object.entries(m.kernel)
+      .map(([p, ms]) => `${p} ${fixed(ms, 0)} ms`)
+      .join(', ');
+    console.log(
+      `${k === 'fine' ? `Blocks(${FINE}, ${FINE})` : 'AutoBlocks()'}: bytes moved between threads per sweep ${fixed(m.moved, 0)} in ${fixed(m.strips, 1)} halo strips (${fixed(m.movedBlocks, 0)} of whole blocks) | halo across the seam ${haloBytes}: ${m.matches ? 'match' : 'NO MATCH'} (+${m.strips ? fixed((m.moved - haloBytes) / m.strips, 0) : 0} B header per strip); logged run ${fixed(m.wall, 0)} ms, ${m.tasks} block tasks, kernel time ${kernel}`,
+    );
+  }
   console.log(`largest difference from plain JS: ${worst}`);
   mkdirSync(dirname(resultsFile), { recursive: true });
   writeFileSync(
@@ -190,14 +242,20 @@ try {
         n: N,
         sweeps: SWEEPS,
         plainMs: plain.ms,
-        fine: { blocks: [FINE, FINE], ms: fine.ms, cores: fine.cores },
-        auto: { blocks: autoBlocks, ms: auto.ms, cores: auto.cores },
+        rounds,
+        fine: {
+          blocks: [FINE, FINE],
+          ms: fine.ms,
+          min: fine.min,
+          max: fine.max,
+          cores: fine.cores,
+        },
+        auto: { blocks: autoBlocks, ms: auto.ms, min: auto.min, max: auto.max, cores: auto.cores },
         speedup,
         fineOverAuto: autoRatio,
-        bytesMoved: moved,
-        bytesMovedWholeBlocks: movedBlocks,
+        fineOverAutoPerRound: ratios,
+        perSweep: moves,
         haloBytes,
-        strips,
         worst,
         loadavg: os.loadavg(),
       },
@@ -209,8 +267,8 @@ try {
     const ok =
       speedup >= 1.8 &&
       autoRatio <= 1.05 &&
-      movedBlocks === 0 &&
-      moved >= haloBytes &&
+      moves.fine.matches &&
+      moves.auto.matches &&
       worst < 1e-9;
     if (!ok) process.exitCode = 1;
   }
