@@ -1,6 +1,7 @@
 import { currentWorker, describeValue, type Plugin, ProcessorTypeScope } from '@dtask/core';
 import {
   checkOptions,
+  type DedicatedThread,
   DedicatedThreadSlot,
   deviceScopeKey,
   findWorkerEntry,
@@ -41,6 +42,11 @@ export interface TfjsPlugin extends Plugin {
   readonly backend: TfjsBackendName | undefined;
   /** The processors this plugin added. */
   readonly processors: readonly TfjsProc[];
+  /**
+   * The dedicated thread running the processor now: a new one once it died and was replaced;
+   * undefined before setup and once it was given up (after repeated failed starts).
+   */
+  readonly thread: DedicatedThread<unknown, TfjsProc> | undefined;
   /** The chosen backend and why each better one was not taken, one line each. */
   describe(): string;
   /** Device memory in use and conversions, as the worker thread counts them now. */
@@ -101,6 +107,9 @@ export function tfjs(options: TfjsOptions = {}): TfjsPlugin {
     },
     get processors() {
       return slot.processors;
+    },
+    get thread() {
+      return slot.current;
     },
     async setup(h) {
       const started = slot.start<TfjsThreadData>(h, {

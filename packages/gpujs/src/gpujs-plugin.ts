@@ -7,6 +7,7 @@ import {
 } from '@dtask/core';
 import {
   checkOptions,
+  type DedicatedThread,
   DedicatedThreadSlot,
   deviceScopeKey,
   findWorkerEntry,
@@ -45,6 +46,11 @@ export interface GpujsPlugin extends Plugin {
   readonly report: ModeReport | undefined;
   /** The processors this plugin added. */
   readonly processors: readonly GpujsProc[];
+  /**
+   * The dedicated thread running the processor now: a new one once it died and was replaced;
+   * undefined before setup and once it was given up (after repeated failed starts).
+   */
+  readonly thread: DedicatedThread<unknown, GpujsProc> | undefined;
   /** The chosen mode and why each better one was not taken, one line each. */
   describe(): string;
   /** Kernels compiled, cache hits, textures on the device, as the worker thread counts them now. */
@@ -112,6 +118,9 @@ export function gpujs(options: GpujsOptions = {}): GpujsPlugin {
     },
     get processors() {
       return slot.processors;
+    },
+    get thread() {
+      return slot.current;
     },
     async setup(h) {
       const started = slot.start<GpujsThreadData>(h, {
