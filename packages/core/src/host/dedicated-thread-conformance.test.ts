@@ -8,7 +8,7 @@ import { SharedCounters } from '../protocol/shared-counters.js';
 import { Context } from '../registry/context.js';
 import { workerHostConformance } from '../testing/worker-host-conformance.js';
 import { TinyProc } from './__fixtures__/tiny-proc.mjs';
-import { DedicatedThread } from './dedicated-thread.js';
+import type { DedicatedThread } from './dedicated-thread.js';
 import { DedicatedThreadSlot } from './dedicated-thread-slot.js';
 
 const entry = new URL('./__fixtures__/tiny-thread.mjs', import.meta.url);

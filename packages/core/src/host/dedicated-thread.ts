@@ -10,9 +10,9 @@ import { portTransport } from '../protocol/port-transport.js';
 import type { Transport } from '../protocol/transport.js';
 import type { PluginHost } from '../registry/plugin.js';
 import type { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
-import type { PooledMember, PooledWorker } from './worker-pool.js';
 import { ModuleLoads } from './module-loads.js';
 import { threadExecArgv } from './worker-exec-argv.js';
+import type { PooledMember, PooledWorker } from './worker-pool.js';
 
 /** How to start one `DedicatedThread`. */
 export interface DedicatedThreadOptions<D, P extends Processor = Processor> {
@@ -109,8 +109,7 @@ export class DedicatedThread<R, P extends Processor = Processor> implements Pool
       else if (m.op === 'startFailed') {
         fail(deserializeError(m.error));
         void this.thread.terminate();
-      }
-      else if (m.op === 'event') {
+      } else if (m.op === 'event') {
         const { kind, time, bytes, detail } = m;
         recordEvents([{ kind, time, bytes, detail, processor: proc.id, worker: proc.worker }]);
       } else if ((m.op === 'loaded' || m.op === 'loadFailed') && this.loads.answer(m)) {
