@@ -1,15 +1,8 @@
-import {
-  currentWorker,
-  describeValue,
-  type Plugin,
-  ProcessorTypeScope,
-  UnsupportedError,
-} from '@dtask/core';
+import { currentWorker, describeValue, type Plugin, UnsupportedError } from '@dtask/core';
 import {
   checkOptions,
   type DedicatedThread,
   DedicatedThreadSlot,
-  deviceScopeKey,
   findWorkerEntry,
   isOneOf,
   type OptionsShape,
@@ -123,24 +116,25 @@ export function gpujs(options: GpujsOptions = {}): GpujsPlugin {
       return slot.current;
     },
     async setup(h) {
-      const started = slot.start<GpujsThreadData>(h, {
-        processor: new GpujsProc(currentWorker(), 0),
-        entry: findWorkerEntry(import.meta.url, '@dtask/gpujs'),
-        idThread: 768, // + device
-        data: { device: 0, mode: options.mode, stats: stats.slots },
+      await slot.setupDevice<GpujsThreadData>(h, {
+        start: {
+          processor: new GpujsProc(currentWorker(), 0),
+          entry: findWorkerEntry(import.meta.url, '@dtask/gpujs'),
+          idThread: 768, // + device
+          data: { device: 0, mode: options.mode, stats: stats.slots },
+        },
+        scopeKeys: [
+          {
+            key: 'gpujs',
+            kind: GpujsProc.kind,
+            noun: 'processor',
+            processor: (i, worker) => new GpujsProc(worker, i),
+            replace: true,
+          },
+        ],
+        kind: GpujsProc.kind,
+        claims: isGpujsTask,
       });
-      h.registerScopeKey(
-        'gpujs',
-        deviceScopeKey({
-          key: 'gpujs',
-          kind: GpujsProc.kind,
-          noun: 'processor',
-          processor: (i, worker) => new GpujsProc(worker, i),
-          replace: true,
-        }),
-      );
-      h.defaultOption('scope', (f) => isGpujsTask(f), new ProcessorTypeScope(GpujsProc.kind));
-      await started;
     },
     describe: () => slot.describe(),
     stats: () => stats.read(),

@@ -3,7 +3,9 @@ import { logEvent, now } from '../log/event-log.js';
 import type { Processor } from '../processor/processor.js';
 import type { PluginHost } from '../registry/plugin.js';
 import { workerPluginSpecs } from '../registry/worker-plugins.js';
+import { ProcessorTypeScope } from '../scope/processor-type-scope.js';
 import { DedicatedThread } from './dedicated-thread.js';
+import { type DeviceScopeRule, deviceScopeKey } from './device-scope.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** What a `DedicatedThreadSlot` needs besides each start's options. */
@@ -31,6 +33,18 @@ export interface DedicatedThreadStartOptions<D, P extends Processor> {
    * spilling store becomes `DedicatedThreadStart.hostStore`); default false.
    */
   workerPlugins?: boolean;
+}
+
+/** What a device plugin's `setup` hands `DedicatedThreadSlot.setupDevice`. */
+export interface DeviceSetupOptions<D, P extends Processor> {
+  /** What starts the thread (see `DedicatedThreadSlot.start`). */
+  start: DedicatedThreadStartOptions<D, P>;
+  /** The scope keys that name the device's processors, each made with `deviceScopeKey`. */
+  scopeKeys: readonly DeviceScopeRule[];
+  /** The processors' kind: the default scope of the functions `claims` accepts. */
+  kind: string;
+  /** Functions that run on the device unless their scope says otherwise (marked ones). */
+  claims(f: unknown): boolean;
 }
 
 /**
@@ -96,6 +110,19 @@ export class DedicatedThreadSlot<R, P extends Processor = Processor> {
     if (first.exited) return report; // died at once: nothing to add
     pool.adopt(0, first);
     return report;
+  }
+
+  /**
+   * A device plugin's whole `setup`: starts the thread (`start`), registers its scope keys (the
+   * one device-scope rule, `deviceScopeKey`) and makes the functions it `claims` default to
+   * processors of its `kind`; resolves with the thread's report once it serves.
+   * @throws UnsupportedError when the thread cannot start.
+   */
+  setupDevice<D>(host: PluginHost, options: DeviceSetupOptions<D, P>): Promise<R> {
+    const started = this.start(host, options.start);
+    for (const rule of options.scopeKeys) host.registerScopeKey(rule.key, deviceScopeKey(rule));
+    host.defaultOption('scope', (f) => options.claims(f), new ProcessorTypeScope(options.kind));
+    return started;
   }
 
   /** Starts one thread for the processor; a replacement is adopted by the pool at once. */
