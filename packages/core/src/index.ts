@@ -29,6 +29,7 @@ export {
 export {
   type ArgType,
   currentWorker,
+  DeviceMemorySpace,
   DeviceProc,
   defaultEnabled,
   execute,

@@ -16,6 +16,7 @@ export {
   DedicatedThreadSlot,
   type DedicatedThreadSlotOptions,
   type DedicatedThreadStartOptions,
+  type DeviceSetupOptions,
 } from './host/dedicated-thread-slot.js';
 export { type DeviceScopeRule, deviceScopeKey } from './host/device-scope.js';
 export { findWorkerEntry } from './host/find-worker-entry.js';

@@ -1,8 +1,8 @@
-import { currentWorker, describeValue, type Plugin, ProcessorTypeScope } from '@dtask/core';
+import { currentWorker, describeValue, type Plugin } from '@dtask/core';
 import {
   checkOptions,
+  type DedicatedThread,
   DedicatedThreadSlot,
-  deviceScopeKey,
   findWorkerEntry,
   isOneOf,
   type OptionsShape,
@@ -41,6 +41,11 @@ export interface TfjsPlugin extends Plugin {
   readonly backend: TfjsBackendName | undefined;
   /** The processors this plugin added. */
   readonly processors: readonly TfjsProc[];
+  /**
+   * The dedicated thread running the processor now: a new one once it died and was replaced;
+   * undefined before setup and once it was given up (after repeated failed starts).
+   */
+  readonly thread: DedicatedThread<unknown, TfjsProc> | undefined;
   /** The chosen backend and why each better one was not taken, one line each. */
   describe(): string;
   /** Device memory in use and conversions, as the worker thread counts them now. */
@@ -102,32 +107,28 @@ export function tfjs(options: TfjsOptions = {}): TfjsPlugin {
     get processors() {
       return slot.processors;
     },
+    get thread() {
+      return slot.current;
+    },
     async setup(h) {
-      const started = slot.start<TfjsThreadData>(h, {
-        processor: new TfjsProc(currentWorker(), 0),
-        entry: findWorkerEntry(import.meta.url, '@dtask/gpu-tfjs'),
-        idThread: 512, // + device
-        // A worker-side storage plugin (@dtask/lmdb) takes the tensors spilled to host memory.
-        workerPlugins: true,
-        data: { device: 0, backend: options.backend, memoryLimit, stats: stats.slots },
-      });
-      for (const key of ['gpu', 'tfjs']) {
-        h.registerScopeKey(
+      await slot.setupDevice<TfjsThreadData>(h, {
+        start: {
+          processor: new TfjsProc(currentWorker(), 0),
+          entry: findWorkerEntry(import.meta.url, '@dtask/gpu-tfjs'),
+          idThread: 512, // + device
+          // A worker-side storage plugin (@dtask/lmdb) takes the tensors spilled to host memory.
+          workerPlugins: true,
+          data: { device: 0, backend: options.backend, memoryLimit, stats: stats.slots },
+        },
+        scopeKeys: ['gpu', 'tfjs'].map((key) => ({
           key,
-          deviceScopeKey({
-            key,
-            kind: TfjsProc.kind,
-            processor: (i, worker) => new TfjsProc(worker, i),
-            replace: true,
-          }),
-        );
-      }
-      h.defaultOption(
-        'scope',
-        (f) => placementOf(f) === 'gpu',
-        new ProcessorTypeScope(TfjsProc.kind),
-      );
-      await started;
+          kind: TfjsProc.kind,
+          processor: (i, worker) => new TfjsProc(worker, i),
+          replace: true,
+        })),
+        kind: TfjsProc.kind,
+        claims: (f) => placementOf(f) === 'gpu',
+      });
     },
     describe: () => slot.describe(),
     stats: () => stats.read(),

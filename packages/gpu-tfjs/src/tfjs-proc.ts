@@ -1,15 +1,12 @@
-import { DeviceProc, type MemorySpace, ThreadProc } from '@dtask/core';
+import { DeviceMemorySpace, DeviceProc, ThreadProc } from '@dtask/core';
 import { placementOf } from './markers.js';
 
-/** The memory of one TensorFlow.js device: tensors live here, used only by its `TfjsProc`. */
-export class TfjsMemorySpace implements MemorySpace {
-  readonly id: string;
-  readonly kind = 'tfjs';
-  constructor(
-    readonly worker: number,
-    readonly device: number,
-  ) {
-    this.id = `tfjs:${worker}:${device}`;
+/** The memory of one TensorFlow.js device: tensors live here, used only by its `TfjsProc`
+ * (the `DeviceMemorySpace` its processor reports has the same id). */
+export class TfjsMemorySpace extends DeviceMemorySpace {
+  /** The memory of device `device` in process `worker`. */
+  constructor(worker: number, device: number) {
+    super('tfjs', worker, device);
   }
 }
 
@@ -26,10 +23,6 @@ export class TfjsProc extends DeviceProc {
 
   constructor(worker: number, device: number) {
     super('tfjs', worker, device);
-  }
-
-  override memorySpaces(): MemorySpace[] {
-    return [new TfjsMemorySpace(this.worker, this.device)];
   }
 
   /** GPU-capable functions (`gpu`, `gpuOrCpu`) run here whatever their scope. */

@@ -1,14 +1,8 @@
-import {
-  currentWorker,
-  describeValue,
-  type Plugin,
-  ProcessorTypeScope,
-  UnsupportedError,
-} from '@dtask/core';
+import { currentWorker, describeValue, type Plugin, UnsupportedError } from '@dtask/core';
 import {
   checkOptions,
+  type DedicatedThread,
   DedicatedThreadSlot,
-  deviceScopeKey,
   findWorkerEntry,
   isOneOf,
   type OptionsShape,
@@ -45,6 +39,11 @@ export interface GpujsPlugin extends Plugin {
   readonly report: ModeReport | undefined;
   /** The processors this plugin added. */
   readonly processors: readonly GpujsProc[];
+  /**
+   * The dedicated thread running the processor now: a new one once it died and was replaced;
+   * undefined before setup and once it was given up (after repeated failed starts).
+   */
+  readonly thread: DedicatedThread<unknown, GpujsProc> | undefined;
   /** The chosen mode and why each better one was not taken, one line each. */
   describe(): string;
   /** Kernels compiled, cache hits, textures on the device, as the worker thread counts them now. */
@@ -113,25 +112,29 @@ export function gpujs(options: GpujsOptions = {}): GpujsPlugin {
     get processors() {
       return slot.processors;
     },
+    get thread() {
+      return slot.current;
+    },
     async setup(h) {
-      const started = slot.start<GpujsThreadData>(h, {
-        processor: new GpujsProc(currentWorker(), 0),
-        entry: findWorkerEntry(import.meta.url, '@dtask/gpujs'),
-        idThread: 768, // + device
-        data: { device: 0, mode: options.mode, stats: stats.slots },
+      await slot.setupDevice<GpujsThreadData>(h, {
+        start: {
+          processor: new GpujsProc(currentWorker(), 0),
+          entry: findWorkerEntry(import.meta.url, '@dtask/gpujs'),
+          idThread: 768, // + device
+          data: { device: 0, mode: options.mode, stats: stats.slots },
+        },
+        scopeKeys: [
+          {
+            key: 'gpujs',
+            kind: GpujsProc.kind,
+            noun: 'processor',
+            processor: (i, worker) => new GpujsProc(worker, i),
+            replace: true,
+          },
+        ],
+        kind: GpujsProc.kind,
+        claims: isGpujsTask,
       });
-      h.registerScopeKey(
-        'gpujs',
-        deviceScopeKey({
-          key: 'gpujs',
-          kind: GpujsProc.kind,
-          noun: 'processor',
-          processor: (i, worker) => new GpujsProc(worker, i),
-          replace: true,
-        }),
-      );
-      h.defaultOption('scope', (f) => isGpujsTask(f), new ProcessorTypeScope(GpujsProc.kind));
-      await started;
     },
     describe: () => slot.describe(),
     stats: () => stats.read(),

@@ -1,15 +1,12 @@
-import { DeviceProc, type MemorySpace, ThreadProc } from '@dtask/core';
+import { DeviceMemorySpace, DeviceProc, ThreadProc } from '@dtask/core';
 import { isGpujsTask } from './markers.js';
 
-/** The memory of one gpu.js processor: its textures live here, used only by its `GpujsProc`. */
-export class GpujsMemorySpace implements MemorySpace {
-  readonly id: string;
-  readonly kind = 'gpujs';
-  constructor(
-    readonly worker: number,
-    readonly device: number,
-  ) {
-    this.id = `gpujs:${worker}:${device}`;
+/** The memory of one gpu.js processor: its textures live here, used only by its `GpujsProc`
+ * (the `DeviceMemorySpace` its processor reports has the same id). */
+export class GpujsMemorySpace extends DeviceMemorySpace {
+  /** The memory of device `device` in process `worker`. */
+  constructor(worker: number, device: number) {
+    super('gpujs', worker, device);
   }
 }
 
@@ -26,10 +23,6 @@ export class GpujsProc extends DeviceProc {
 
   constructor(worker: number, device: number) {
     super('gpujs', worker, device);
-  }
-
-  override memorySpaces(): MemorySpace[] {
-    return [new GpujsMemorySpace(this.worker, this.device)];
   }
 
   /** gpu.js tasks (`kernel(...)`, `gpujsTask(f)`) run here whatever their scope. */

@@ -12,6 +12,7 @@ import type { PluginHost } from '../registry/plugin.js';
 import type { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
 import { ModuleLoads } from './module-loads.js';
 import { threadExecArgv } from './worker-exec-argv.js';
+import type { PooledMember, PooledWorker } from './worker-pool.js';
 
 /** How to start one `DedicatedThread`. */
 export interface DedicatedThreadOptions<D, P extends Processor = Processor> {
@@ -37,8 +38,8 @@ export interface DedicatedThreadOptions<D, P extends Processor = Processor> {
   queueAhead?: number;
   /** How long a cancelled running task may take to stop before the thread is ended (ms; 1000). */
   cancelGraceMs?: number;
-  /** Called once when the thread is gone, before its tasks are handed back. */
-  onLost: (thread: DedicatedThread<unknown, P>) => void;
+  /** Called once when the thread is gone (`reason`: how), before its tasks are handed back. */
+  onLost: (thread: DedicatedThread<unknown, P>, reason: string) => void;
 }
 
 /**
@@ -47,9 +48,10 @@ export interface DedicatedThreadOptions<D, P extends Processor = Processor> {
  * resolves with the report the entry's setup hook made, once the runtime serves tasks, or
  * rejects with the error that stopped it (the hook's, with its class and code, or a
  * `WorkerLostError` when the thread exited first). Log events the thread relays are recorded
- * as the processor's. Idle, it does not keep node alive.
+ * as the processor's. A setup that fails ends the thread. Idle, it does not keep node alive.
+ * A `WorkerPool` runs it (see `DedicatedThreadSlot`), which replaces it when it dies.
  */
-export class DedicatedThread<R, P extends Processor = Processor> {
+export class DedicatedThread<R, P extends Processor = Processor> implements PooledWorker {
   /** The processor the thread runs tasks as. */
   readonly proc: P;
   /** The scheduler's connection to the thread's runtime (its executor). */
@@ -58,6 +60,8 @@ export class DedicatedThread<R, P extends Processor = Processor> {
   readonly started: Promise<R>;
   /** Set once the thread is gone: its channel closed or it exited, whichever came first. */
   exited = false;
+  /** Set once its runtime serves tasks (`started` resolved). */
+  wasReady = false;
   private readonly thread: Worker;
   private readonly transport: Transport;
   private readonly loads: ModuleLoads;
@@ -102,8 +106,10 @@ export class DedicatedThread<R, P extends Processor = Processor> {
     this.started.catch(() => {});
     this.thread.on('message', (m: AdminFromWorker<R>) => {
       if (m.op === 'started') start(m.report);
-      else if (m.op === 'startFailed') fail(deserializeError(m.error));
-      else if (m.op === 'event') {
+      else if (m.op === 'startFailed') {
+        fail(deserializeError(m.error));
+        void this.thread.terminate();
+      } else if (m.op === 'event') {
         const { kind, time, bytes, detail } = m;
         recordEvents([{ kind, time, bytes, detail, processor: proc.id, worker: proc.worker }]);
       } else if ((m.op === 'loaded' || m.op === 'loadFailed') && this.loads.answer(m)) {
@@ -114,20 +120,36 @@ export class DedicatedThread<R, P extends Processor = Processor> {
     this.thread.once('exit', (code) => {
       fail(new WorkerLostError(`${proc.id} exited with code ${code} while starting`));
       this.transport.close();
-      this.gone(options);
+      this.gone(options, `exit code ${code}`);
     });
     this.started.then(
-      () => this.thread.unref(),
+      () => {
+        this.wasReady = true;
+        this.thread.unref();
+      },
       () => {},
     );
   }
 
-  private gone(options: DedicatedThreadOptions<unknown, P>): void {
+  private gone(options: DedicatedThreadOptions<unknown, P>, reason = 'its channel closed'): void {
     if (this.exited) return;
     this.exited = true;
     this.loads.failAll(() => new WorkerLostError(`${this.proc.id} ended`));
     void this.thread.terminate();
-    options.onLost(this);
+    options.onLost(this, reason);
+  }
+
+  /** Its processor with the scheduler's connection (the pool adds and removes it). */
+  processors(): readonly PooledMember[] {
+    return [{ proc: this.proc, connection: this.connection }];
+  }
+
+  /**
+   * Ends the thread at once, as a crash would (its tasks count as lost with it): what a test
+   * does to see the thread replaced.
+   */
+  kill(): void {
+    void this.thread.terminate();
   }
 
   /** Loads an `everywhere` module in the thread (keeping node alive until it has). */

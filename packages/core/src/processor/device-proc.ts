@@ -1,3 +1,5 @@
+import { DeviceMemorySpace } from './device-memory-space.js';
+import type { MemorySpace } from './memory-space.js';
 import { OSProc } from './os-proc.js';
 import { Processor } from './processor.js';
 
@@ -7,8 +9,8 @@ import { Processor } from './processor.js';
  * default: it runs a task whose function it `claims` (a plugin's marked functions), or whose
  * scope names this processor or processors of its kind as such (an exact scope, a
  * processor-type scope, a union holding one); never a task scoped `'any'` or by default, so a
- * plain CPU task never takes the device's slot. Subclasses give `kind`, `claims` and usually
- * `memorySpaces`.
+ * plain CPU task never takes the device's slot. Subclasses give `kind` and `claims`; its memory is a
+ * `DeviceMemorySpace` of its own.
  */
 export abstract class DeviceProc extends Processor {
   /** `<kind>:<worker>:<device>`. */
@@ -22,6 +24,11 @@ export abstract class DeviceProc extends Processor {
   ) {
     super();
     this.id = `${kind}:${worker}:${device}`;
+  }
+
+  /** The device's own memory: a `DeviceMemorySpace` with this processor's id. */
+  override memorySpaces(): MemorySpace[] {
+    return [new DeviceMemorySpace(this.kind, this.worker, this.device)];
   }
 
   /** The process's `OSProc`. */

@@ -1,4 +1,5 @@
 export { currentWorker, setCurrentWorker } from './current-worker.js';
+export { DeviceMemorySpace } from './device-memory-space.js';
 export { DeviceProc } from './device-proc.js';
 export {
   defaultEnabled,

@@ -3,14 +3,12 @@ import type { LocalStore } from '../chunk/local-store.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { now } from '../log/event-log.js';
 import type { Processor } from '../processor/processor.js';
-import type { AdminFromWorker, AdminToWorker, RelayedEvent } from '../protocol/admin-protocol.js';
+import type { AdminFromWorker, RelayedEvent } from '../protocol/admin-protocol.js';
 import type { DedicatedThreadData } from '../protocol/dedicated-thread-protocol.js';
 import { portTransport } from '../protocol/port-transport.js';
-import { setupWorkerPlugins } from '../registry/worker-plugins.js';
-import { answerLoad } from './answer-load.js';
-import { importModule, loadWorkerModule } from './load-worker-module.js';
+import { serveWorker, type WorkerChannel } from './serve-worker.js';
 import type { ValueAdapter } from './value-adapter.js';
-import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
+import type { WorkerRuntime } from './worker-runtime.js';
 
 /** What a dedicated thread's setup hook gets. */
 export interface DedicatedThreadStart<D> {
@@ -41,12 +39,13 @@ export interface DedicatedThreadSetup<R> {
 }
 
 /**
- * The entry side of a `DedicatedThread`, called once by the thread's entry script: runs
- * `setup` (the plugin's part: load its library, pick a backend, register move rules), loads
- * the `everywhere` modules, starts core's worker runtime on the channel the scheduler handed
- * over and reports `setup`'s report; an error thrown on the way is reported instead, with its
- * class and code. `everywhere` modules asked for meanwhile load once the runtime is up.
- * Returns the runtime once it has started.
+ * The entry side of a `DedicatedThread`, called once by the thread's entry script: core's
+ * `serveWorker` over the thread's channel (re-creates the worker-side plugins, runs `setup`, the
+ * plugin's part: load its library, pick a backend, register move rules; loads the `everywhere`
+ * modules and starts the worker runtime as `setup`'s processor), then reports `setup`'s report;
+ * an error thrown on the way is reported instead, with its class and code (the host then ends
+ * the thread). `everywhere` modules asked for meanwhile load once the runtime is up. Returns the
+ * runtime once it has started.
  */
 export async function runDedicatedThread<D, R>(
   setup: (
@@ -57,40 +56,34 @@ export async function runDedicatedThread<D, R>(
   if (port === null) throw new Error('runDedicatedThread: call it in a worker thread');
   const given = workerData as DedicatedThreadData<D>;
   const reply = (m: AdminFromWorker<R>) => port.postMessage(m);
-  const early: AdminToWorker[] = [];
-  let runtime: WorkerRuntime | undefined;
-  const admin = (r: WorkerRuntime, m: AdminToWorker) => {
-    if (m.op === 'load') answerLoad(r, m, importModule, reply);
+  const channel: WorkerChannel = {
+    transport: portTransport(given.port),
+    start: {
+      worker: given.worker,
+      thread: given.idThread,
+      processor: given.processor,
+      modules: given.modules,
+      specs: given.plugins,
+    },
+    send: reply,
+    onAdmin: (listener) => port.on('message', listener),
   };
-  port.on('message', (m: AdminToWorker) => (runtime ? admin(runtime, m) : early.push(m)));
+  let report: R | undefined;
   try {
-    const hostStore = await setupWorkerPlugins(
-      given.plugins,
-      { worker: given.worker, thread: given.idThread, processor: given.processor },
-      (url) => loadWorkerModule(url, given.processor),
-    );
-    const made = await setup({
-      worker: given.worker,
-      data: given.data,
-      hostStore,
-      event: (e) => reply({ op: 'event', ...e, time: now() }),
+    const runtime = await serveWorker(channel, {
+      runtime: { runningTask: given.runningTask, setProcessWorker: false },
+      device: async (hostStore) => {
+        const made = await setup({
+          worker: given.worker,
+          data: given.data,
+          hostStore,
+          event: (e) => reply({ op: 'event', ...e, time: now() }),
+        });
+        report = made.report;
+        return made;
+      },
     });
-    const modules = new Map<string, Record<string, unknown>>();
-    for (const url of given.modules) modules.set(url, await importModule(url));
-    runtime = startWorkerRuntime(portTransport(given.port), {
-      worker: given.worker,
-      thread: 0,
-      processor: made.processor,
-      idBase: (given.worker * 1024 + given.idThread) * 2 ** 32,
-      runningTask: given.runningTask,
-      modules,
-      setProcessWorker: false,
-      store: made.store ?? hostStore,
-      adapter: made.adapter,
-    });
-    for (const [url, ns] of modules) runtime.addModule(url, ns);
-    reply({ op: 'started', report: made.report });
-    for (const m of early.splice(0)) admin(runtime, m);
+    reply({ op: 'started', report: report as R });
     return runtime;
   } catch (error) {
     reply({ op: 'startFailed', error: serializeError(error) });

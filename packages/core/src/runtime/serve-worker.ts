@@ -1,3 +1,5 @@
+import type { LocalStore } from '../chunk/local-store.js';
+import type { Processor } from '../processor/processor.js';
 import type {
   AdminFromWorker,
   AdminToWorker,
@@ -9,6 +11,7 @@ import type { Transport } from '../protocol/transport.js';
 import { setupWorkerPlugins } from '../registry/worker-plugins.js';
 import { answerLoad } from './answer-load.js';
 import { loadWorkerModule } from './load-worker-module.js';
+import type { ValueAdapter } from './value-adapter.js';
 import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
 import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
 
@@ -16,6 +19,11 @@ import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
 export interface WorkerStart {
   worker: number;
   thread: number;
+  /**
+   * The id of the processor it runs tasks as, where that is not `thread:<worker>:<thread>`
+   * (a dedicated device thread's, e.g. `tfjs:1:0`): worker-side plugins name it.
+   */
+  processor?: string;
   /** The `everywhere` modules to load before serving, by URL. */
   modules: readonly string[];
   /**
@@ -70,6 +78,16 @@ export interface WorkerChannel {
   announceReady?: boolean;
 }
 
+/** What a worker that hosts a device runs tasks as (see `ServeWorkerOptions.device`). */
+export interface ServedDevice {
+  /** The processor the runtime runs tasks as (the same id as the scheduler side's). */
+  processor: Processor;
+  /** Where results are kept (default: the worker-side plugins' store, else a `Map`). */
+  store?: LocalStore;
+  /** Converts values at the runtime's edges (see `ValueAdapter`). */
+  adapter?: ValueAdapter;
+}
+
 /** How `serveWorker` runs the worker runtime and loads modules. */
 export interface ServeWorkerOptions {
   /**
@@ -84,11 +102,18 @@ export interface ServeWorkerOptions {
     WorkerRuntimeOptions,
     'runningTask' | 'setProcessWorker' | 'blockingAnswers' | 'watchStalls'
   >;
+  /**
+   * Sets up the device a dedicated thread hosts (loads its library, registers its move rules),
+   * given the store a worker-side plugin made (e.g. `@dtask/lmdb`'s spilling store): runs once
+   * the plugins are set up and before the `everywhere` modules load, which may use what it set
+   * up. The runtime then runs tasks as its processor, with its store and adapter.
+   */
+  device?: (hostStore: LocalStore | undefined) => ServedDevice | Promise<ServedDevice>;
 }
 
 /**
  * The whole worker-side start, over the channel a plugin made: loads the `everywhere` modules,
- * re-creates the context's worker-side plugins (asking the host for their specs where the
+ * re-creates the context's worker-side plugins, sets up the device a dedicated thread hosts (asking the host for their specs where the
  * start does not list them), links to peers, starts core's worker runtime on the channel's
  * transport, starts heartbeats where the channel has them, says `ready` where it should, and
  * from then on answers the admin protocol: `load` (`loaded`/`loadFailed`), `peer`, `exit`.
@@ -102,7 +127,7 @@ export async function serveWorker(
   const { start } = channel;
   const { worker, thread } = start;
   if (options.api !== undefined) (globalThis as { dtask?: object }).dtask ??= options.api;
-  const where = `thread ${worker}:${thread}`;
+  const where = start.processor ?? `thread ${worker}:${thread}`;
   const load = options.load ?? ((url: string) => loadWorkerModule(url, where));
 
   let runtime: WorkerRuntime | undefined;
@@ -127,15 +152,23 @@ export async function serveWorker(
   if (start.specs === undefined) channel.send({ op: 'plugins?' });
 
   const modules = new Map<string, Record<string, unknown>>();
-  for (const url of start.modules) modules.set(url, await load(url));
-  const store = await setupWorkerPlugins([...(await specs)], { worker, thread }, load);
+  const loadModules = async () => {
+    for (const url of start.modules) modules.set(url, await load(url));
+  };
+  if (!options.device) await loadModules();
+  const place = { worker, thread, processor: start.processor };
+  const store = await setupWorkerPlugins([...(await specs)], place, load);
+  const device = await options.device?.(store);
+  if (options.device) await loadModules();
   const peers = await channel.linkPeers?.(start);
   runtime = startWorkerRuntime(channel.transport, {
     worker,
     thread,
     idBase: (worker * 1024 + thread) * 2 ** 32,
     modules,
-    store,
+    store: device?.store ?? store,
+    processor: device?.processor,
+    adapter: device?.adapter,
     ...options.runtime,
   });
   for (const [url, ns] of modules) runtime.addModule(url, ns);
