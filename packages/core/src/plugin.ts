@@ -28,7 +28,15 @@ export {
   WorkerPool,
   type WorkerPoolOptions,
 } from './host/worker-pool.js';
-export { logEvent, loggingState, now, recordEvents } from './log/index.js';
+export {
+  logEvent,
+  loggingState,
+  now,
+  recordEvents,
+  TASK_END_KINDS,
+  type TaskRun,
+  taskRuns,
+} from './log/index.js';
 export * from './options/index.js';
 export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';

@@ -228,6 +228,25 @@ describe('writeReport', () => {
     expect(data.busy).toEqual([5]);
   });
 
+  it('draws each run once: a span a worker clock puts after its finish, a task handed back', () => {
+    const data = summarise([
+      { kind: 'start', time: 0, task: 1, processor: 'p' },
+      { kind: 'finish', time: 2, task: 1, processor: 'p' },
+      { kind: 'run', time: 2.2, duration: 0.1, task: 1, processor: 'p' },
+      { kind: 'start', time: 3, task: 2, processor: 'p' },
+      { kind: 'run', time: 4, duration: 1, task: 2, processor: 'q' },
+      { kind: 'finish', time: 5.5, task: 2, processor: 'q' },
+    ]);
+    const bars = [0, 1].map((i) => data.bars.slice(i * BAR_WIDTH, (i + 1) * BAR_WIDTH));
+    expect(data.bars.length).toBe(2 * BAR_WIDTH);
+    expect(bars.map(([task, , proc, , , status]) => [task, data.processors[proc], status])).toEqual(
+      [
+        [1, 'p', 0],
+        [2, 'q', 0],
+      ],
+    );
+  });
+
   it('sums moves per (from, to) pair into the data and the page', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'dtask-viz-')), 'r.html');
     const data = await writeReport(

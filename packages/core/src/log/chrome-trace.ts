@@ -1,5 +1,6 @@
 import { ArgumentError } from '../errors/errors.js';
 import type { LogEvent } from './log-event.js';
+import { TASK_END_KINDS, taskRuns } from './task-runs.js';
 
 /**
  * The main thread's processor id; spawns are drawn on its track. The same value as
@@ -34,7 +35,6 @@ interface Track {
   tid: number;
 }
 
-const END_KINDS = new Set(['finish', 'fail', 'cancel']);
 const byNumericName = new Intl.Collator('en', { numeric: true }).compare;
 
 /**
@@ -123,10 +123,6 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
     taskSpan(ran, name, run.time + positive(run.duration), args);
   };
   const flows: LogEvent[] = [];
-  // Open `start`s per task id; a re-run task may have several (one per processor).
-  const open = new Map<number, LogEvent[]>();
-  // `run` spans recorded by runtimes, by task and processor, until the task's end pairs them.
-  const runs = new Map<string, LogEvent>();
   // Task names from any event that has one (a runtime's `run` may lack it).
   const names = new Map<number, string>();
   const nameOf = (...events: (LogEvent | undefined)[]): string => {
@@ -135,31 +131,33 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
     return names.get(task) ?? `#${task}`;
   };
   for (const event of sorted) {
-    const { kind } = event;
     if (event.task !== undefined && event.name !== undefined && !names.has(event.task)) {
       names.set(event.task, event.name);
     }
+  }
+  taskRuns(sorted, ({ start, run, end, processor }) => {
+    if (end === undefined) {
+      const first = (start ?? run) as LogEvent;
+      drawRun(start, run, nameOf(start, run), last, { ...taskArgs(first), unfinished: true });
+    } else if (start === undefined && run === undefined) {
+      // An end that cannot be paired: a mark where it happened.
+      const name = `${end.kind} ${taskName(end)}`;
+      instant(processorTrack(end), name, end.time, end.kind, { ...dataArgs(end), kind: end.kind });
+    } else {
+      const args = withoutUndefined({ ...taskArgs(start ?? end), ...taskArgs(end), processor });
+      args.status = end.kind;
+      drawRun(start, run, nameOf(start, end, run), end.time, args);
+    }
+  });
+  for (const event of sorted) {
+    const { kind } = event;
     if (kind === 'spawn') {
       instant(track(1, MAIN_THREAD, 0), taskName(event), event.time, 'task', taskArgs(event));
-    } else if (kind === 'start' && event.task !== undefined) {
-      const starts = open.get(event.task);
-      if (starts === undefined) open.set(event.task, [event]);
-      else starts.push(event);
-    } else if (kind === 'run' && event.task !== undefined) {
-      runs.set(`${event.task}|${event.processor}`, event);
     } else if (
-      END_KINDS.has(kind) &&
       event.task !== undefined &&
-      (open.has(event.task) || runs.has(`${event.task}|${event.processor}`))
+      (kind === 'start' || kind === 'run' || TASK_END_KINDS.has(kind))
     ) {
-      const start = open.has(event.task) ? takeStart(open, event) : undefined;
-      const processor = start?.processor ?? event.processor;
-      const key = `${event.task}|${processor}`;
-      const run = runs.get(key);
-      runs.delete(key);
-      const args = withoutUndefined({ ...taskArgs(start ?? event), ...taskArgs(event), processor });
-      args.status = kind;
-      drawRun(start, run, nameOf(start, event, run), event.time, args);
+      // Drawn above, as runs.
     } else if (kind === 'move' || kind === 'spill' || kind === 'unspill') {
       const pid = kind === 'move' ? workerOf(event, event.to) : workerOf(event, event.processor);
       const at = track(pid, kind === 'move' ? 'moves' : 'storage', kind === 'move' ? 1 : 2);
@@ -172,21 +170,10 @@ export function toChromeTrace(logs: readonly LogEvent[]): string {
         span(at, name, event.time, event.time + positive(event.duration), kind, args);
       } else instant(at, name, event.time, kind, args);
     } else {
-      // A plugin's own kind, or a start/end that cannot be paired.
+      // A plugin's own kind, or a task event without a task.
       const name = event.task !== undefined ? `${kind} ${taskName(event)}` : kind;
       instant(processorTrack(event), name, event.time, kind, { ...dataArgs(event), kind });
     }
-  }
-  for (const starts of open.values()) {
-    for (const start of starts) {
-      const key = `${start.task}|${start.processor}`;
-      const run = runs.get(key);
-      runs.delete(key);
-      drawRun(start, run, nameOf(start, run), last, { ...taskArgs(start), unfinished: true });
-    }
-  }
-  for (const run of runs.values()) {
-    drawRun(undefined, run, nameOf(run), last, { ...taskArgs(run), unfinished: true });
   }
   flows.forEach((move, id) => {
     const from = sliceOn(slices.get(move.input!), move.from);
@@ -263,18 +250,6 @@ function metadata(tracks: Map<string, Track>): TraceEvent[] {
 }
 
 /** Removes and returns the open start an end closes: the one on its processor, else the latest. */
-function takeStart(open: Map<number, LogEvent[]>, end: LogEvent): LogEvent {
-  const starts = open.get(end.task!)!;
-  let index = starts.length - 1;
-  if (end.processor !== undefined) {
-    const same = starts.findLastIndex((s) => s.processor === end.processor);
-    if (same >= 0) index = same;
-  }
-  const [start] = starts.splice(index, 1);
-  if (starts.length === 0) open.delete(end.task!);
-  return start;
-}
-
 function taskName(...events: LogEvent[]): string {
   for (const event of events) if (event.name !== undefined) return event.name;
   return `#${events[0].task}`;

@@ -14,3 +14,4 @@ export {
   recordEvents,
 } from './event-log.js';
 export type { LogEvent } from './log-event.js';
+export { TASK_END_KINDS, type TaskRun, taskRuns } from './task-runs.js';
