@@ -52,7 +52,9 @@ export function launched(
   failure?: (code: number | null) => Error | undefined,
 ): LaunchedWorker {
   const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('exit', (code) => {
+    // 'close', not 'exit': 'exit' may come before the child's piped stderr is read to its end,
+    // and a failure's message is made from what the child said there.
+    child.once('close', (code) => {
       const error = failure?.(code);
       if (error === undefined) return resolve(code);
       process.emitWarning(error);

@@ -75,9 +75,9 @@ export class ProcessWorker {
     return [...this.members.values()].map((m) => m.proc);
   }
 
-  /** Whether every thread it runs serves tasks. */
+  /** Whether it has joined and every thread it runs serves tasks (not while it still starts). */
   get wasReady(): boolean {
-    return [...this.members.values()].every((m) => m.wasReady);
+    return this.members.size > 0 && [...this.members.values()].every((m) => m.wasReady);
   }
 
   /** Resolves when every thread serves tasks; rejects if the process is lost first. */
