@@ -2,13 +2,15 @@
 // two local worker processes while 5 of them are SIGKILLed at random times. Every task's
 // value is checked against a sequential evaluation of the same DAG. Prints one JSON line
 // ({ seed, tasks, kills, killsWhileRunning, wrong, ms }) and exits 0 only when every value is
-// right and all 5 kills came while the DAG ran.
+// right and all 5 kills came while the DAG ran. For stress runs by hand, CHAOS_KILLS sets the
+// number of kills (at 15, an input lost while a task waited for another once reached that task
+// as `undefined` in about one run in four) and CHAOS_WATCHDOG_MS when a hang is reported.
 
 import { cluster } from '@dtask/cluster';
-import { configure, scope, shutdown, spawn } from '@dtask/core';
+import { configure, scope, shutdown, spawn, stats } from '@dtask/core';
 
 const TASKS = 2000;
-const KILLS = 5;
+const KILLS = Number(process.env.CHAOS_KILLS ?? 5);
 const WIDTH = 20; // tasks per layer: 100 layers
 const seed = Number(process.argv[2] ?? Date.now() % 1e9);
 
@@ -78,11 +80,68 @@ const killer = (async () => {
   }
 })();
 
+// A hang is the failure this program exists to catch: past WATCHDOG_MS it prints what is
+// still waiting (tasks, their inputs, each worker process's state, the scheduler's counts)
+// and exits 3, so a run that hangs says why.
+const WATCHDOG_MS = Number(process.env.CHAOS_WATCHDOG_MS ?? 200_000);
+const settled = new Array(TASKS).fill(false);
+for (const [i, t] of tasks.entries()) {
+  t.then(
+    () => (settled[i] = true),
+    () => (settled[i] = true),
+  );
+}
+const watchdog = setTimeout(() => {
+  const waiting = settled.flatMap((done, i) => (done ? [] : [i]));
+  const first = waiting.slice(0, 10).map((i) => ({
+    task: i,
+    inputs: inputs[i].map((j) => ({ task: j, settled: settled[j] })),
+  }));
+  const workers = plugin.processWorkers().map((w) => ({
+    worker: w.worker,
+    exited: w.exited,
+    wasReady: w.wasReady,
+    joined: w.joinedAt !== undefined,
+    heartbeat: w.heartbeat !== undefined,
+    pid: w.child?.pid,
+    members: [...w.members.values()].map((m) => ({
+      thread: m.proc.id,
+      wasReady: m.wasReady,
+      link: m.link !== undefined,
+    })),
+  }));
+  const { tasks: counts, processors } = stats();
+  console.error(
+    JSON.stringify({
+      hung: true,
+      seed,
+      kills,
+      waiting: waiting.length,
+      first,
+      workers,
+      counts,
+      processors: processors.map((p) => ({ id: p.id, removed: p.removed, tasks: p.tasks })),
+    }),
+  );
+  process.exit(3);
+}, WATCHDOG_MS);
+watchdog.unref();
+
 const values = [];
 for (const t of tasks) values.push(await t);
 const killsWhileRunning = kills;
 await killer;
+clearTimeout(watchdog);
 const wrong = values.filter((v, i) => v !== expected[i]).length;
+if (wrong > 0) {
+  // The wrong values whose own inputs were right: where the error entered.
+  const roots = values.flatMap((v, i) =>
+    v !== expected[i] && inputs[i].every((j) => values[j] === expected[j])
+      ? [{ task: i, got: v, expected: expected[i], inputs: inputs[i] }]
+      : [],
+  );
+  console.error(JSON.stringify({ wrongRoots: roots.slice(0, 10) }));
+}
 const ms = Math.round(performance.now() - start);
 console.log(JSON.stringify({ seed, tasks: values.length, kills, killsWhileRunning, wrong, ms }));
 await shutdown();

@@ -88,6 +88,16 @@ describe('planArgs', () => {
     expect(planArgs(t, target, t.args.slice()).lost).toBe(1);
   });
 
+  it('an input that runs again elsewhere (its result was lost meanwhile) stops planning too', () => {
+    // Planned again after a wait for another input: meanwhile this one lost its result and
+    // was put back to run, on another processor or not placed yet. Its value is not sent.
+    for (const proc of [other, undefined]) {
+      const t = task(input(31, TaskState.Done, 'v'), input(32, TaskState.Queued, undefined, proc));
+      const args = t.args.slice();
+      expect(planArgs(t, target, args).lost).toBe(1);
+    }
+  });
+
   it('plans only the indices it is given (references again after a wait)', () => {
     const held = input(40, TaskState.Done, remote(here.id, 40));
     const t = task(held, input(41, TaskState.Done, 'v'));

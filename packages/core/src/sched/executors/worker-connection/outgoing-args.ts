@@ -30,7 +30,10 @@ export interface ArgPlan {
   refs: ArgRefs | undefined;
   /** Arguments being brought to this thread first; `args` gets their values when they settle. */
   waits: Promise<unknown>[] | undefined;
-  /** An input whose result was lost with its worker (it must be recomputed first), or -1. */
+  /**
+   * An input whose result was lost with its worker, or that runs again elsewhere (the task
+   * must wait for it first), or -1.
+   */
   lost: number;
 }
 
@@ -93,7 +96,14 @@ export function planArgs(
         // On its way to this thread (or held where the runtime has no link): a copy from here.
         (plan.waits ??= []).push(v.fetch().then((x) => (args[i] = x)));
       }
-    } else if (a.state < TaskState.Done && a.proc === target.processor) {
+    } else if (a.state < TaskState.Done) {
+      if (a.proc !== target.processor) {
+        // Not made there, and not made yet: its result was lost and it runs again (elsewhere,
+        // or queued), while this task waited for another input. Sending its value would give
+        // the task `undefined` in its place: the task goes back to wait for the new run.
+        plan.lost = i;
+        return plan;
+      }
       // Sent ahead: the input is being made on that runtime; the task waits for it there.
       (plan.refs ??= []).push([i, a.id, '']);
       args[i] = null;
