@@ -26,4 +26,19 @@ describe('cluster: workers added mid-job', () => {
     for (const id of added) expect(perWorker.get(id) ?? 0).toBeGreaterThan(0);
     expect(perWorker.get(busy.worker)).toBeLessThan(10);
   }, 30_000);
+
+  it('a chain sent ahead behind a busy task, taken by a new worker, still gives exact values', async () => {
+    // Regression: the chain's tasks were handed back and parked on the new worker as if their
+    // inputs existed; the first ran there with `undefined` for its input (a wrong value), the
+    // next waited there for an input made elsewhere (a hang).
+    await using r = await clusterRig({ workers: 1 });
+    const [busy] = r.plugin.processWorkers();
+    // Waits without blocking its worker, which answers the new worker's request meanwhile.
+    const root = r.ctx.spawn(() => new Promise<number>((done) => setTimeout(() => done(0), 500)));
+    const chain = [root];
+    for (let i = 0; i < 10; i++) chain.push(r.ctx.spawn((x: number) => x + 1, chain[i]));
+    await until(() => busy.connection.inFlight.size === 11, 5000, 'the chain sent ahead');
+    await addProcs(r.ctx, 1);
+    expect(await Promise.all(chain)).toEqual([...Array(11).keys()]);
+  }, 30_000);
 });

@@ -60,7 +60,8 @@ for (let i = 0; i < TASKS; i++)
   );
 
 const plugin = cluster({ workers: 2 });
-await configure({ plugins: [plugin] }).ready();
+const ctx = configure({ plugins: [plugin] });
+await ctx.ready();
 const on = { scope: scope({ workers: plugin.processWorkers().map((w) => w.worker) }) };
 const start = performance.now();
 const tasks = [];
@@ -95,7 +96,24 @@ const watchdog = setTimeout(() => {
   const waiting = settled.flatMap((done, i) => (done ? [] : [i]));
   const first = waiting.slice(0, 10).map((i) => ({
     task: i,
-    inputs: inputs[i].map((j) => ({ task: j, settled: settled[j] })),
+    id: tasks[i].id,
+    inputs: inputs[i].map((j) => ({
+      task: j,
+      settled: settled[j],
+      state: tasks[j].state,
+      proc: tasks[j].proc?.id,
+    })),
+    inFlightOn: plugin
+      .processWorkers()
+      .flatMap((w) => [...w.members.values()])
+      .filter((m) => m.connection.inFlight?.get(tasks[i].id) === tasks[i])
+      .map((m) => m.proc.id),
+    // The scheduler's record of it (internal fields, for the report only).
+    state: tasks[i].state,
+    proc: tasks[i].proc?.id,
+    waiting: tasks[i].waiting,
+    flags: tasks[i].flags,
+    extra: tasks[i].extra,
   }));
   const workers = plugin.processWorkers().map((w) => ({
     worker: w.worker,
@@ -110,6 +128,29 @@ const watchdog = setTimeout(() => {
       link: m.link !== undefined,
     })),
   }));
+  const sched = ctx.scheduler;
+  const slots = [...sched.slotById.values()].map((sl) => ({
+    id: sl.proc.id,
+    removed: sl.removed,
+    inFlight: sl.inFlight,
+    sentLoad: sl.sentLoad,
+    load: sl.load,
+    backlog: [...sl.backlog].map((t) => `${t.id}:${t.state}:${t.waiting}`).slice(0, 20),
+    connectionInFlight: sl.executor.inFlight?.size,
+  }));
+  const ready = sched.ready.length;
+  const running = [...sched.running].slice(0, 10).map((t) => ({
+    id: t.id,
+    state: t.state,
+    proc: t.proc?.id,
+    flags: t.flags,
+    waiting: t.waiting,
+    kills: t.extra?.kills,
+    args: t.args
+      .filter((a) => typeof a === 'object' && a !== null && 'state' in a)
+      .map((a) => `${a.id}:${a.state}:${a.proc?.id}:${a.value?.constructor?.name}`),
+  }));
+  console.error(JSON.stringify({ slots, ready, running, losses: sched.losses }));
   const { tasks: counts, processors } = stats();
   console.error(
     JSON.stringify({

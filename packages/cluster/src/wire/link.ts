@@ -44,6 +44,8 @@ export class Link {
   private messageHandler: ((message: unknown) => void) | undefined;
   /** Messages that came before a handler was set (a worker reads them once its runtime runs). */
   private early: unknown[] = [];
+  /** Set while `early` waits to be handed to the handler: new batches queue behind it. */
+  private replaying = false;
   private adminHandler: ((message: unknown) => void) | undefined;
   /** Administration messages that came before a handler was set. */
   private earlyAdmin: unknown[] = [];
@@ -165,16 +167,21 @@ export class Link {
 
   /**
    * Sets the handler of core protocol batches. Batches that came before it are handed over on
-   * a later turn, so that whatever the caller sets up in this turn (peer links) comes first.
+   * a later turn, so that whatever the caller sets up in this turn (peer links) comes first;
+   * batches arriving until then queue behind them, so every batch is handled in the order
+   * sent (a batch handled before an earlier one could name a task function the receiver has
+   * not seen yet).
    */
   onMessage(handler: (message: unknown) => void): void {
     this.messageHandler = handler;
-    const early = this.early.splice(0);
-    if (early.length > 0) {
-      setImmediate(() => {
-        for (const m of early) handler(m);
-      });
-    }
+    if (this.early.length === 0 || this.replaying) return;
+    this.replaying = true;
+    setImmediate(() => {
+      // One at a time from the front: a handler may be set again while these are handled.
+      let m: unknown;
+      while ((m = this.early.shift()) !== undefined) this.messageHandler!(m);
+      this.replaying = false;
+    });
   }
 
   /** Sets the handler of administration messages; those that came before it are handed over now. */
@@ -263,7 +270,7 @@ export class Link {
       if (kind === FrameKind.admin) {
         if (this.adminHandler !== undefined) this.adminHandler(value);
         else this.earlyAdmin.push(value);
-      } else if (this.messageHandler !== undefined) this.messageHandler(value);
+      } else if (this.messageHandler !== undefined && !this.replaying) this.messageHandler(value);
       else this.early.push(value);
     }
   }

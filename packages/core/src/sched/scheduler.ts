@@ -228,12 +228,20 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     this.woke = undefined;
   }
 
-  /** Puts a task back to be placed again (its processor went away). */
+  /**
+   * Puts a task back to be placed again (its processor went away, or it was taken back). One
+   * that was sent ahead may still lack inputs (being made on that worker, or placed again
+   * with it): it waits for them first, as when it was spawned.
+   */
   requeue(task: DTask<unknown>): void {
     if (task.state >= TaskState.Done) return;
     this.running.delete(task);
     task.proc = undefined;
     restorePieces(task);
+    if ((task.flags & TaskFlags.SentAhead) !== 0) {
+      task.flags &= ~TaskFlags.SentAhead;
+      if (waitForLostInputs(this, task)) return;
+    }
     this.makeReady(task);
   }
 

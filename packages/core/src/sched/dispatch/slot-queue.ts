@@ -188,8 +188,9 @@ function stealSent(s: Scheduler, slot: ProcSlot): void {
     releaseCounted(s, taken.concat(withdrawn));
     for (const task of withdrawn) s.requeue(task);
     // Parked on the thief, as `steal` does; other idle processors may steal them from there.
+    // Those sent ahead may lack inputs still: placed again, they wait for them (`requeue`).
     for (const task of taken) {
-      if (slot.removed || (task.flags & TaskFlags.PieceArgs) !== 0) {
+      if (slot.removed || (task.flags & (TaskFlags.PieceArgs | TaskFlags.SentAhead)) !== 0) {
         s.requeue(task);
         continue;
       }
