@@ -101,6 +101,24 @@ describe('accelerator()', () => {
     });
   });
 
+  it('device arrays in an array result leave as host arrays', async () => {
+    await withAccelerator({}, async (ctx, plugin) => {
+      const pair = ctx.spawn(
+        { scope: scope({ accel: 0 }) },
+        (a: DeviceArray) => [a, a.map((v) => -v), 'two'],
+        new Float64Array([1, 2]) as unknown as DeviceArray,
+      );
+      const [first, second, label] = (await pair) as unknown as [Float64Array, Float64Array, string];
+      expect([first.constructor.name, [...first], [...second], label]).toEqual([
+        'Float64Array',
+        [1, 2],
+        [-1, -2],
+        'two',
+      ]);
+      expect(plugin.stats()[0].transfers).toBe(3); // one in, two out
+    });
+  });
+
   it('runs only tasks that ask for it (not default-enabled); `any` picks any accelerator', async () => {
     await withAccelerator({ count: 2 }, async (ctx, plugin) => {
       expect(plugin.devices.map((d) => d.id)).toEqual(['accel:1:0', 'accel:1:1']);

@@ -7,8 +7,8 @@ import type { DeviceMemory } from './device-memory.js';
 /**
  * The move rules between the host and one accelerator, registered in its thread: a
  * `Float64Array` moving to it becomes a `DeviceArray` in its memory (`DeviceMemory.alloc`), a
- * `DeviceArray` moving to any other processor becomes a host `Float64Array` again
- * (`DeviceMemory.copyOut`). Each counts one transfer. Returns a remover.
+ * `DeviceArray` moving to any other processor (alone, or in an array) becomes a host
+ * `Float64Array` again (`DeviceMemory.copyOut`). Each counts one transfer. Returns a remover.
  */
 export function registerDeviceMoves(proc: AccelProc, memory: DeviceMemory): () => void {
   const rules: MoveRule[] = [
@@ -21,8 +21,12 @@ export function registerDeviceMoves(proc: AccelProc, memory: DeviceMemory): () =
     {
       name: 'accelerator → host',
       from: proc.kind,
-      match: (v) => v instanceof DeviceArray,
-      move: (_from, _to, v) => memory.copyOut(v as DeviceArray),
+      match: (v) =>
+        v instanceof DeviceArray || (Array.isArray(v) && v.some((x) => x instanceof DeviceArray)),
+      move: (_from, _to, v) =>
+        Array.isArray(v)
+          ? v.map((x) => (x instanceof DeviceArray ? memory.copyOut(x) : x))
+          : memory.copyOut(v as DeviceArray),
     },
   ];
   const removers = rules.map(registerMove);
