@@ -108,7 +108,11 @@ describe('accelerator()', () => {
         (a: DeviceArray) => [a, a.map((v) => -v), 'two'],
         new Float64Array([1, 2]) as unknown as DeviceArray,
       );
-      const [first, second, label] = (await pair) as unknown as [Float64Array, Float64Array, string];
+      const [first, second, label] = (await pair) as unknown as [
+        Float64Array,
+        Float64Array,
+        string,
+      ];
       expect([first.constructor.name, [...first], [...second], label]).toEqual([
         'Float64Array',
         [1, 2],
