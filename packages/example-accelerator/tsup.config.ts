@@ -1,4 +1,10 @@
 import { defineConfig } from 'tsup';
-import { library } from '../../tsup.base.js';
+import { library, program } from '../../tsup.base.js';
 
-export default defineConfig(library(['src/index.ts'], ['@dtask/core']));
+const external = ['@dtask/core'];
+
+export default defineConfig([
+  library(['src/index.ts'], external),
+  // Runs inside each accelerator's dedicated thread, loaded by URL.
+  program(['src/worker-entry.ts'], external),
+]);

@@ -1,10 +1,11 @@
 import type { DeviceMemory } from './device-memory.js';
 
 /**
- * An array of doubles in an accelerator's memory: what a task running on an `AccelProc`
- * receives for a `Float64Array` argument, and what it returns to keep its result on the
- * device. Its bytes are counted in the device's memory until `free()` (or until the handle is
- * collected). Read it back with `toArray()`, or let a CPU task take it: the move rule copies it.
+ * An array of doubles in an accelerator's memory, in its thread: what a task running on an
+ * `AccelProc` receives for a `Float64Array` argument, and what it returns to keep its result
+ * on the device. Its bytes are counted in the device's memory until `free()` (or until the
+ * handle is collected). Read it back with `toArray()`, or let a CPU task take it: the move rule
+ * copies it.
  */
 export class DeviceArray {
   /** Set when freed: using it afterwards is a bug the methods report. */
@@ -21,6 +22,11 @@ export class DeviceArray {
   /** Number of elements. */
   get length(): number {
     return this.live().length;
+  }
+
+  /** Its size in device memory (8 bytes per element). */
+  get byteLength(): number {
+    return this.live().byteLength;
   }
 
   /** A host copy of the elements (a "device to host" transfer). */

@@ -1,27 +1,47 @@
-import { StorageError } from '@dtask/core';
+import { DeviceMemorySpace, StorageError } from '@dtask/core';
 import { DeviceArray } from './device-array.js';
+import { DeviceStats } from './device-stats.js';
 
 /**
- * The memory of one simulated accelerator: a byte budget, what is in use, and the peak. A
- * real device would allocate there; this one keeps the elements in host memory and counts.
+ * The memory of one simulated accelerator, in its thread: core's `DeviceMemorySpace` (the id
+ * `accel:<worker>:<index>` its `AccelProc` reports) with a byte budget, what is in use, the peak
+ * and the copies made, counted in `DeviceStats` the main thread reads. A real device would
+ * allocate there; this one keeps the elements in the thread's memory and counts.
  */
-export class DeviceMemory {
-  /** Bytes in use now. */
-  inUse = 0;
-  /** The most bytes ever in use at once. */
-  peak = 0;
-  /** Host → device and device → host copies made. */
-  transfers = 0;
+export class DeviceMemory extends DeviceMemorySpace {
   private readonly registry = new FinalizationRegistry<number>((bytes) => this.release(bytes));
 
   /**
-   * @param id the memory space's id (`accel-memory:<worker>:<index>`)
+   * @param worker the OS process of its accelerator
+   * @param index the accelerator's number in that process
    * @param capacity the budget in bytes
+   * @param stats where it counts (default: counters of its own); its in-use count starts at 0
    */
   constructor(
-    readonly id: string,
+    worker: number,
+    index: number,
     readonly capacity: number,
-  ) {}
+    readonly stats: DeviceStats = new DeviceStats(),
+  ) {
+    super('accel', worker, index);
+    // A new memory holds nothing, also when it replaces the memory of a thread that died.
+    stats.set('inUse', 0);
+  }
+
+  /** Bytes in use now. */
+  get inUse(): number {
+    return this.stats.read().inUse;
+  }
+
+  /** The most bytes ever in use at once. */
+  get peak(): number {
+    return this.stats.read().peak;
+  }
+
+  /** Host → device and device → host copies made. */
+  get transfers(): number {
+    return this.stats.read().transfers;
+  }
 
   /**
    * Copies `host` into device memory ("host to device").
@@ -29,8 +49,15 @@ export class DeviceMemory {
    */
   alloc(host: Float64Array): DeviceArray {
     const array = this.place(host.slice());
-    this.transfers++;
+    this.stats.add('transfers');
     return array;
+  }
+
+  /** A host copy of `array`'s elements ("device to host"). */
+  copyOut(array: DeviceArray): Float64Array {
+    const host = array.toArray();
+    this.stats.add('transfers');
+    return host;
   }
 
   /**
@@ -38,15 +65,16 @@ export class DeviceMemory {
    * @throws StorageError (`DTASK_STORAGE_FULL`) when it does not fit in what is left.
    */
   place(data: Float64Array): DeviceArray {
-    if (this.inUse + data.byteLength > this.capacity) {
+    const inUse = this.inUse;
+    if (inUse + data.byteLength > this.capacity) {
       throw new StorageError(
         StorageError.FULL,
-        `${this.id}: ${data.byteLength} bytes do not fit (${this.inUse} of ${this.capacity} in use); free DeviceArrays you no longer need or give the accelerator more memory`,
+        `${this.id}: ${data.byteLength} bytes do not fit (${inUse} of ${this.capacity} in use); free DeviceArrays you no longer need or give the accelerator more memory`,
         { device: this.id },
       );
     }
-    this.inUse += data.byteLength;
-    this.peak = Math.max(this.peak, this.inUse);
+    this.stats.add('inUse', data.byteLength);
+    this.stats.set('peak', Math.max(this.peak, inUse + data.byteLength));
     const array = new DeviceArray(this, data);
     this.registry.register(array, data.byteLength, array);
     return array;
@@ -60,6 +88,6 @@ export class DeviceMemory {
 
   /** Gives `bytes` back (a freed or collected array's). */
   private release(bytes: number): void {
-    this.inUse = Math.max(0, this.inUse - bytes);
+    this.stats.set('inUse', Math.max(0, this.inUse - bytes));
   }
 }

@@ -7,3 +7,4 @@ export {
 } from './accelerator-plugin.js';
 export { DeviceArray } from './device-array.js';
 export { DeviceMemory } from './device-memory.js';
+export type { DeviceCounts } from './device-stats.js';

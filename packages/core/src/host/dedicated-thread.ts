@@ -25,7 +25,8 @@ export interface DedicatedThreadOptions<D, P extends Processor = Processor> {
   /**
    * The thread number whose task-id range tasks spawned in the thread draw from: ids start at
    * `(worker * 1024 + idThread) * 2 ** 32`; one no other thread of the process uses
-   * (`@dtask/gpu-tfjs`: 512 + device, `@dtask/gpujs`: 768 + device).
+   * (`@dtask/gpu-tfjs`: 512 + device, `@dtask/gpujs`: 768 + device,
+   * `@dtask/example-accelerator`: 896 + device).
    */
   idThread: number;
   /** Worker-side plugins to re-create in the thread (default none; see `DedicatedThreadStart.hostStore`). */
