@@ -274,7 +274,8 @@ export class WorkerRuntime {
 
   private run(task: WorkerTask): void {
     if (task.cancelled || this.ending) return;
-    if (performance.now() - this.turnStart > YIELD_AFTER_MS) {
+    let now = performance.now();
+    if (now - this.turnStart > YIELD_AFTER_MS) {
       if (this.deferred.push(task) === 1) setImmediate(this.runDeferred);
       return;
     }
@@ -286,8 +287,11 @@ export class WorkerRuntime {
       });
       return;
     }
-    if (task.localReads !== undefined && !this.readLocalInputs(task)) return;
-    task.startedAt = performance.now();
+    if (task.localReads !== undefined) {
+      if (!this.readLocalInputs(task)) return;
+      now = performance.now(); // reading may have taken a while (from disk)
+    }
+    task.startedAt = now; // one clock read per task for the yield check and the start
     const slot = this.runningTask;
     if (slot !== undefined) slot[0] = task.id;
     let result: unknown;
