@@ -384,8 +384,9 @@ export class WorkerRuntime {
     // stays here even when small: its consumers take this very object, and may mutate it.
     // So does the result of a task that wrote its arguments in place (a view of that data).
     const rs = task.options.resultScope;
+    // (`instanceof` only for a scope: on a class named by the build it is slow even for undefined.)
     const pinned =
-      (rs instanceof ExactScope && rs.id === this.processor.id) ||
+      (rs !== undefined && rs instanceof ExactScope && rs.id === this.processor.id) ||
       task.options.inPlaceArgs !== undefined;
     const inline =
       kept === undefined && !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
