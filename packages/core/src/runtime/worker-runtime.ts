@@ -44,7 +44,7 @@ import { holdsOnlyWaitingTasks, StallWatch } from './stall-watch.js';
 import { unsendableMessage } from './unsendable-result.js';
 import { toWire, type ValueAdapter } from './value-adapter.js';
 import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
-import { WorkerTask } from './worker-task.js';
+import { taskList, WorkerTask } from './worker-task.js';
 
 /**
  * Longest a busy runtime holds back completion reports (ms): half the scheduler's queue-ahead
@@ -107,7 +107,7 @@ export class WorkerRuntime {
   /** When this turn of the event loop began running tasks (see `YIELD_AFTER_MS`). */
   private turnStart = 0;
   /** Ready tasks waiting for the next turn, in order. */
-  private deferred: WorkerTask[] = [];
+  private deferred: WorkerTask[] = taskList();
   /** This thread's log events, sent to the scheduler while it logs. */
   private readonly logs: LogShipper;
   /** What the handling of the scheduler's other messages uses (`handleControl`). */
@@ -261,7 +261,7 @@ export class WorkerRuntime {
           } else {
             task.missing++;
             let list = this.waitingFor.get(key);
-            if (!list) this.waitingFor.set(key, (list = []));
+            if (!list) this.waitingFor.set(key, (list = taskList()));
             list.push(task);
             (task.awaited ??= []).push(index, key);
           }
@@ -323,7 +323,7 @@ export class WorkerRuntime {
   /** A new turn: runs the deferred tasks in order until this turn has run long enough. */
   private readonly runDeferred = (): void => {
     const queue = this.deferred;
-    this.deferred = [];
+    this.deferred = taskList();
     this.turnStart = performance.now();
     for (let i = 0; i < queue.length; i++) {
       if (i > 0 && performance.now() - this.turnStart > YIELD_AFTER_MS) {
