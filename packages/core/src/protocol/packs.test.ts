@@ -81,9 +81,81 @@ describe('run and done packs', () => {
     const done: unknown[] = [];
     for (const i of [0, 3]) forEachDone(batch[i] as DonePack, (...fields) => done.push(fields));
     expect(done).toEqual([
-      [1, 8, 0.5, 1, 2],
+      [1, 0, 0.5, 1, 2],
       [2, 2048, 0.25, 0, undefined],
-      [5, 8, 2, 1, null],
+      [5, 0, 2, 1, null],
+    ]);
+  });
+
+  it('groups a pack by function and arity, and keeps ids past 2 ** 32 exact', async () => {
+    const { out, received, arrived, close } = channel();
+    const noMore = [undefined, undefined, undefined, undefined] as const;
+    const big = 3 * 2 ** 32 + 5;
+    pushRun(out, 1, 7, [1], ...noMore);
+    pushRun(out, 2, 7, [2], ...noMore);
+    pushRun(out, 3, 8, [3], ...noMore);
+    pushRun(out, 4, 8, [4, 5], ...noMore);
+    pushRun(out, big, 8, [6, 7], ...noMore);
+    pushRun(out, 6, 7, [], ...noMore);
+    pushRun(out, 7, 7, [8], ...noMore);
+    pushDone(out, big, 16, 0.5, 1, 9, undefined);
+    pushDone(out, big + 1, 4096, 0.75, 0, undefined, undefined);
+    pushDone(out, 0, 8, 1.5, 1, 'x', undefined);
+    await arrived;
+    close();
+    const [batch] = received;
+    expect(batch).toHaveLength(2);
+    // Two values per one-argument task: its id and its argument, after its group's header.
+    expect(batch[0]).toEqual([
+      RUNS,
+      7,
+      1,
+      2,
+      1,
+      1,
+      2,
+      2,
+      8,
+      1,
+      1,
+      3,
+      3,
+      8,
+      2,
+      2,
+      4,
+      4,
+      5,
+      big,
+      6,
+      7,
+      7,
+      0,
+      1,
+      6,
+      7,
+      1,
+      1,
+      7,
+      8,
+    ]);
+    const tasks: unknown[] = [];
+    forEachRun(batch[0] as RunPack, (id, fn, args) => tasks.push([id, fn, args]));
+    expect(tasks).toEqual([
+      [1, 7, [1]],
+      [2, 7, [2]],
+      [3, 8, [3]],
+      [4, 8, [4, 5]],
+      [big, 8, [6, 7]],
+      [6, 7, []],
+      [7, 7, [8]],
+    ]);
+    const done: unknown[] = [];
+    forEachDone(batch[1] as DonePack, (...fields) => done.push(fields));
+    expect(done).toEqual([
+      [big, 0, 0.5, 1, 9],
+      [big + 1, 4096, 0.75, 0, undefined],
+      [0, 0, 1.5, 1, 'x'],
     ]);
   });
 
@@ -99,6 +171,6 @@ describe('run and done packs', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     port1.close();
     port2.close();
-    expect(received).toEqual([[[RUNS, 1, 7, 1, 1]], [[RUNS, 2, 7, 1, 2]]]);
+    expect(received).toEqual([[[RUNS, 7, 1, 1, 1, 1]], [[RUNS, 7, 1, 1, 2, 2]]]);
   });
 });

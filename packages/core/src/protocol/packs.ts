@@ -13,6 +13,10 @@ import {
   type RunPack,
 } from './protocol.js';
 
+/** The pack `appendRun` last grew, and where the group it grew starts there (see `RunPack`). */
+let runPack: unknown[] | undefined;
+let runGroup = 0;
+
 /**
  * Queues "run task `id`" in the run pack at the end of `out`'s next batch (a new one if the
  * last message queued is something else, so that messages keep their order). Returns false,
@@ -28,7 +32,15 @@ export function appendRun<M>(
   const n = args.length;
   for (let i = 0; i < n; i++) if (!isPlainPrimitive(args[i])) return false;
   const pack = openPack(out, RUNS);
-  pack.push(id, fn, n);
+  const g = runGroup;
+  if (pack === runPack && pack[g] === fn && pack[g + 1] === n) {
+    (pack[g + 2] as number)++;
+  } else {
+    runPack = pack;
+    runGroup = pack.length;
+    pack.push(fn, n, 1);
+  }
+  pack.push(id);
   for (let i = 0; i < n; i++) pack.push(args[i]);
   return true;
 }
@@ -61,13 +73,17 @@ export function forEachRun(
   run: (id: number, fn: FnRef | number, args: unknown[]) => void,
 ): void {
   for (let i = 1; i < pack.length; ) {
-    const id = pack[i] as number;
-    const fn = pack[i + 1] as FnRef | number;
-    const n = pack[i + 2] as number;
-    const args = new Array<unknown>(n);
-    for (let j = 0; j < n; j++) args[j] = pack[i + 3 + j];
-    i += 3 + n;
-    run(id, fn, args);
+    const fn = pack[i] as FnRef | number;
+    const n = pack[i + 1] as number;
+    const count = pack[i + 2] as number;
+    i += 3;
+    for (let k = 0; k < count; k++) {
+      const id = pack[i] as number;
+      const args = new Array<unknown>(n);
+      for (let j = 0; j < n; j++) args[j] = pack[i + 1 + j];
+      i += 1 + n;
+      run(id, fn, args);
+    }
   }
 }
 
@@ -83,8 +99,10 @@ export function appendDone<M>(
   inline: 0 | 1,
   value: unknown,
 ): boolean {
-  if (!isPlainPrimitive(value)) return false;
-  openPack(out, DONES).push(id, bytes, ms, inline, value);
+  if (inline === 1) {
+    if (!isPlainPrimitive(value)) return false;
+    openPack(out, DONES).push(id, ms, value);
+  } else openPack(out, DONES).push(-id - 1, ms, bytes); // ids may pass 2 ** 32: no `~`
   return true;
 }
 
@@ -106,19 +124,18 @@ export function pushDone<M>(
     out.push([DONE, id, bytes, ms, inline, value] as M);
 }
 
-/** Calls `done(id, bytes, ms, inline, value)` for each completion in `pack`, in order. */
+/**
+ * Calls `done(id, bytes, ms, inline, value)` for each completion in `pack`, in order (`bytes`
+ * 0 for an inline result, whose size the scheduler does not use).
+ */
 export function forEachDone(
   pack: DonePack,
   done: (id: number, bytes: number, ms: number, inline: 0 | 1, value: unknown) => void,
 ): void {
-  for (let i = 1; i < pack.length; i += 5) {
-    done(
-      pack[i] as number,
-      pack[i + 1] as number,
-      pack[i + 2] as number,
-      pack[i + 3] as 0 | 1,
-      pack[i + 4],
-    );
+  for (let i = 1; i < pack.length; i += 3) {
+    const id = pack[i] as number;
+    if (id >= 0) done(id, 0, pack[i + 1] as number, 1, pack[i + 2]);
+    else done(-id - 1, pack[i + 2] as number, pack[i + 1] as number, 0, undefined);
   }
 }
 

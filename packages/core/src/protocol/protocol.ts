@@ -52,16 +52,19 @@ export const RUNS = 3;
 export const DONES = 4;
 
 /**
- * Many plain "run task" records in one flat array: for each task its `id`, `fn` and `argc`,
- * then its `argc` arguments. Only tasks with no refs, options or transfer whose arguments are
- * all primitives (which always clone) travel so: a batch of them clones as one array, where
- * `RunRecord`s cost two objects per task to clone on one side and to build on the other.
+ * Many plain "run task" records in one flat array, in groups of tasks of one function and
+ * arity: `fn`, `argc`, the group's task count, then for each task its `id` and its `argc`
+ * arguments (a burst of `spawn(f, i)` costs two values per task). Only tasks with no refs,
+ * options or transfer whose arguments are all primitives (which always clone) travel so: a
+ * batch of them clones as one array, where `RunRecord`s cost two objects per task to clone on
+ * one side and to build on the other.
  */
 export type RunPack = [tag: typeof RUNS, ...fields: unknown[]];
 
 /**
- * Many `DoneRecord`s in one flat array, for each task `id, bytes, ms, inline, value`: results
- * with no returned arguments whose wire value is a primitive (or that stay on the runtime).
+ * Many `DoneRecord`s in one flat array, three values each: `id, ms, value` for a result that
+ * came inline (its wire value a primitive), `-id - 1, ms, bytes` for one that stays on the
+ * runtime; only for results with no returned arguments.
  */
 export type DonePack = [tag: typeof DONES, ...fields: unknown[]];
 

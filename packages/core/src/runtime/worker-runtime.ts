@@ -34,6 +34,7 @@ import {
   FunctionEncoder,
   registerModuleFunctions,
 } from '../travel/function-ref.js';
+import { type ControlParts, handleControl } from './control-messages.js';
 import { countLocalConsumers } from './local-consumers.js';
 import { LogShipper } from './log-shipper.js';
 import { PeerLinks } from './peer-links.js';
@@ -43,7 +44,7 @@ import { holdsOnlyWaitingTasks, StallWatch } from './stall-watch.js';
 import { unsendableMessage } from './unsendable-result.js';
 import { toWire, type ValueAdapter } from './value-adapter.js';
 import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
-import { WorkerTask } from './worker-task.js';
+import { taskList, WorkerTask } from './worker-task.js';
 
 /**
  * Longest a busy runtime holds back completion reports (ms): half the scheduler's queue-ahead
@@ -106,14 +107,13 @@ export class WorkerRuntime {
   /** When this turn of the event loop began running tasks (see `YIELD_AFTER_MS`). */
   private turnStart = 0;
   /** Ready tasks waiting for the next turn, in order. */
-  private deferred: WorkerTask[] = [];
+  private deferred: WorkerTask[] = taskList();
   /** This thread's log events, sent to the scheduler while it logs. */
   private readonly logs: LogShipper;
+  /** What the handling of the scheduler's other messages uses (`handleControl`). */
+  private readonly control: ControlParts;
 
-  constructor(
-    private readonly transport: Transport,
-    options: WorkerRuntimeOptions,
-  ) {
+  constructor(transport: Transport, options: WorkerRuntimeOptions) {
     this.store = options.store ?? defaultLocalStore();
     this.readsAtStart = this.store.backlog !== undefined || this.store.hold !== undefined;
     this.adapter = options.adapter;
@@ -168,6 +168,19 @@ export class WorkerRuntime {
         },
       );
     }
+    this.control = {
+      server: this.server,
+      store: this.store,
+      out: this.out,
+      requests: this.requests,
+      logs: this.logs,
+      transport,
+      running: this.running,
+      fail: (task, error) => this.finishFail(task, error),
+      end: () => {
+        this.ending = true;
+      },
+    };
     transport.onMessage((batch) => {
       this.turnStart = performance.now();
       this.heardBatches++;
@@ -206,53 +219,7 @@ export class WorkerRuntime {
     if (Array.isArray(m)) {
       if (m[0] === RUNS) forEachRun(m as RunPack, this.accept);
       else this.accept(m[1], m[2], m[3], m[4], m[5], m[6]);
-      return;
-    }
-    switch (m.op) {
-      case 'fetch':
-        this.server.toScheduler(m.req, m.key, m.take);
-        break;
-      case 'release':
-        for (const k of m.keys) this.store.delete(k);
-        break;
-      case 'cancel':
-        this.cancel(m.id);
-        break;
-      case 'withdraw':
-        this.withdraw(m.id);
-        break;
-      case 'giveBack':
-        this.out.push({
-          op: 'value',
-          req: m.req,
-          value: m.ids.filter((id) => this.withdraw(id)),
-          key: 0,
-        });
-        break;
-      case 'reply':
-        this.requests.resolve(m.req, m.value);
-        break;
-      case 'reject':
-        this.requests.reject(m.req, m.error);
-        break;
-      case 'logging':
-        this.logs.switch(m.enabled, m.realm);
-        break;
-      case 'clock':
-        this.logs.answerClock(m.t0);
-        break;
-      case 'started': {
-        this.ending = true; // what has not started never will: its task is cancelled
-        const started: number[] = [];
-        for (const t of this.running.values()) if (t.startedAt !== 0) started.push(t.id);
-        this.out.push({ op: 'value', req: m.req, value: started, key: 0 });
-        break;
-      }
-      case 'close':
-        this.logs.stop();
-        this.transport.close();
-        break;
-    }
+    } else handleControl(m, this.control);
   }
 
   /** Task `id` came to run here (the fields of a `RunRecord`). */
@@ -294,7 +261,7 @@ export class WorkerRuntime {
           } else {
             task.missing++;
             let list = this.waitingFor.get(key);
-            if (!list) this.waitingFor.set(key, (list = []));
+            if (!list) this.waitingFor.set(key, (list = taskList()));
             list.push(task);
             (task.awaited ??= []).push(index, key);
           }
@@ -307,7 +274,8 @@ export class WorkerRuntime {
 
   private run(task: WorkerTask): void {
     if (task.cancelled || this.ending) return;
-    if (performance.now() - this.turnStart > YIELD_AFTER_MS) {
+    let now = performance.now();
+    if (now - this.turnStart > YIELD_AFTER_MS) {
       if (this.deferred.push(task) === 1) setImmediate(this.runDeferred);
       return;
     }
@@ -319,8 +287,11 @@ export class WorkerRuntime {
       });
       return;
     }
-    if (task.localReads !== undefined && !this.readLocalInputs(task)) return;
-    task.startedAt = performance.now();
+    if (task.localReads !== undefined) {
+      if (!this.readLocalInputs(task)) return;
+      now = performance.now(); // reading may have taken a while (from disk)
+    }
+    task.startedAt = now; // one clock read per task for the yield check and the start
     const slot = this.runningTask;
     if (slot !== undefined) slot[0] = task.id;
     let result: unknown;
@@ -352,7 +323,7 @@ export class WorkerRuntime {
   /** A new turn: runs the deferred tasks in order until this turn has run long enough. */
   private readonly runDeferred = (): void => {
     const queue = this.deferred;
-    this.deferred = [];
+    this.deferred = taskList();
     this.turnStart = performance.now();
     for (let i = 0; i < queue.length; i++) {
       if (i > 0 && performance.now() - this.turnStart > YIELD_AFTER_MS) {
@@ -413,8 +384,9 @@ export class WorkerRuntime {
     // stays here even when small: its consumers take this very object, and may mutate it.
     // So does the result of a task that wrote its arguments in place (a view of that data).
     const rs = task.options.resultScope;
+    // (`instanceof` only for a scope: on a class named by the build it is slow even for undefined.)
     const pinned =
-      (rs instanceof ExactScope && rs.id === this.processor.id) ||
+      (rs !== undefined && rs instanceof ExactScope && rs.id === this.processor.id) ||
       task.options.inPlaceArgs !== undefined;
     const inline =
       kept === undefined && !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
@@ -465,26 +437,6 @@ export class WorkerRuntime {
     if (task.startedAt) this.logs.ran(task, this.processor.id, ms);
     this.logs.ship();
     this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
-  }
-
-  private cancel(id: number): void {
-    const task = this.running.get(id);
-    if (!task) return;
-    task.cancel(new CancelledError(`Task #${id} was cancelled`));
-    this.finishFail(task, new CancelledError(`Task #${id} was cancelled`));
-  }
-
-  /**
-   * The scheduler placed a task sent ahead here again elsewhere (an input it waited for is made
-   * elsewhere now, or an idle processor takes it): drop it silently, if it has not started.
-   * Returns whether it was dropped.
-   */
-  private withdraw(id: number): boolean {
-    const task = this.running.get(id);
-    if (task === undefined || task.startedAt !== 0) return false;
-    task.cancelled = true; // a wake-up or a fetch that still ends does not run it
-    this.running.delete(id);
-    return true;
   }
 
   /** Ends the runtime: running tasks are cancelled, results dropped. */

@@ -58,7 +58,7 @@ function badFetchOptions(options: unknown): string | undefined {
 }
 
 /** A listener: a function, or an object (a pending `then`) told through `onTaskSettled`. */
-export type Settled = (() => void) | { onTaskSettled(): void };
+export type Settled = (() => void) | { onTaskSettled(task: DTask<unknown>): void };
 
 /**
  * A handle to one spawned task (Dagger's `DTask`): a `PromiseLike` of its result.
@@ -181,7 +181,6 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
     this.owner.guardWait(this);
     // No promise unless the caller uses what `then` returns (`await` and `Promise.all` do not).
     const pending = new PendingThen<R1 | R2>(
-      this,
       onFulfilled as (value: unknown) => unknown,
       onRejected,
     );
@@ -203,7 +202,7 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
   onSettled(cb: Settled): void {
     if (this.state >= TaskState.Done) {
       if (typeof cb === 'function') cb();
-      else cb.onTaskSettled();
+      else cb.onTaskSettled(this);
       return;
     }
     const l = this.listeners;

@@ -32,7 +32,6 @@ export class PendingThen<T = unknown> implements Promise<T> {
   private result: unknown = undefined;
 
   constructor(
-    private readonly task: DTask<unknown>,
     private readonly onFulfilled: Callback,
     private readonly onRejected: Callback,
   ) {}
@@ -58,18 +57,20 @@ export class PendingThen<T = unknown> implements Promise<T> {
     return this.materialize().finally(onFinally);
   }
 
-  /** @internal Called by the task once it has finished: queues the callbacks. */
-  onTaskSettled(): void {
-    queue.push(this);
+  /**
+   * @internal Called by `task` once it has finished: queues the callbacks. The task is handed
+   * in, not kept: one field less on each of the hundreds of thousands a burst may hold.
+   */
+  onTaskSettled(task: DTask<unknown>): void {
+    queue.push(this, task);
     if (!scheduled) {
       scheduled = true;
       queueMicrotask(drain);
     }
   }
 
-  /** @internal Runs the callback that the task's outcome calls for. */
-  run(): void {
-    const { task } = this;
+  /** @internal Runs the callback that `task`'s outcome calls for. */
+  run(task: DTask<unknown>): void {
     if (task.state === TaskState.Failed) this.settle(this.onRejected, task.value, false);
     else if (isRemoteResult(task.value) || isChunk(task.value)) {
       task.owner.fetchValue(task).then(
@@ -136,7 +137,7 @@ export class PendingThen<T = unknown> implements Promise<T> {
 
   static {
     // One that never goes away keeps the shapes of all of them general (keep-shapes.ts).
-    keepShape(new PendingThen({} as DTask<unknown>, noop, noop), (p) => {
+    keepShape(new PendingThen(noop, noop), (p) => {
       for (const [outcome, result] of [
         [Outcome.Fulfilled, 1],
         [Outcome.Rejected, {}],
@@ -157,12 +158,15 @@ interface Made<T> {
 
 function noop(): void {}
 
-const queue: PendingThen[] = [];
+/** Settled `then`s and their tasks, in pairs. */
+const queue: (PendingThen | DTask<unknown>)[] = [];
 let scheduled = false;
 
 function drain(): void {
   scheduled = false;
   // Entries added while draining (a callback finishing a task inline) are run in this pass too.
-  for (let i = 0; i < queue.length; i++) queue[i].run();
+  for (let i = 0; i < queue.length; i += 2) {
+    (queue[i] as PendingThen).run(queue[i + 1] as DTask<unknown>);
+  }
   queue.length = 0;
 }

@@ -11,9 +11,9 @@ export function notifyListeners(task: DTask<unknown>): void {
   else if (Array.isArray(l)) {
     for (const cb of l) {
       if (typeof cb === 'function') cb();
-      else cb.onTaskSettled();
+      else cb.onTaskSettled(task);
     }
-  } else l.onTaskSettled();
+  } else l.onTaskSettled(task);
 }
 
 /** Calls `visit` for each task waiting on `task`. */

@@ -4,7 +4,7 @@ import { TaskState } from '../../task/task-state.js';
 import { ProcSlot } from '../placement/proc-slot.js';
 import type { Scheduler } from '../scheduler.js';
 import type { Executor } from './executor.js';
-import { AHEAD_MS, isFull, releaseSlot } from './slot-queue.js';
+import { AHEAD_MS, COALESCE_FROM_TASKS, COALESCE_MS, isFull, releaseSlot } from './slot-queue.js';
 
 /** A task record with what the queue functions read: state, estimate, options, flags. */
 function task(id: number, estimate: number): DTask<unknown> {
@@ -137,5 +137,65 @@ describe('slot queues: queue-ahead and stealing', () => {
     // Once 100 is sent, 1 task is parked for 2 workers: 101 waits for whichever frees up first.
     expect(a.sent.slice(1)).toEqual([100]);
     expect(a.backlog.length).toBe(1);
+  });
+
+  it('a worker with many tiny tasks queued is refilled once a millisecond, not after each report', async () => {
+    const { a, b, s } = twoWorkers();
+    // 100 tasks of 0.081 ms in flight on a (8.1 ms: just over the budget), plenty parked.
+    const inFlight: DTask<unknown>[] = [];
+    for (let i = 0; i < 100; i++) {
+      const t = task(i + 1, 0.081);
+      running(s, a, t);
+      inFlight.push(t);
+    }
+    expect(a.inFlight).toBeGreaterThanOrEqual(COALESCE_FROM_TASKS);
+    for (let i = 0; i < 400; i++) park(a, task(1000 + i, 0.081));
+    for (let i = 0; i < 400; i++) park(b, task(2000 + i, 0.081));
+    // Ten reports of one completion each: each used to send one task back (9 messages).
+    for (const t of inFlight.slice(0, 10)) {
+      t.state = TaskState.Done;
+      releaseSlot(s, t);
+    }
+    expect(a.sent.length).toBe(100);
+    // Within a few milliseconds, with no further report, the room they made is filled at once.
+    const deadline = Date.now() + 5000;
+    while (a.sent.length === 100 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
+    }
+    expect(a.sent.slice(100)).toEqual([1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008]);
+    expect(isFull(a, task(0, 0.081))).toBe(true);
+  });
+
+  it('a worker at its capacity with many tiny tasks is refilled once a millisecond too', async () => {
+    const { a, b, s } = twoWorkers(); // capacity 1000
+    const inFlight: DTask<unknown>[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const t = task(i + 1, 0.0001); // far under the budget: only the capacity holds them back
+      running(s, a, t);
+      inFlight.push(t);
+    }
+    for (let i = 0; i < 100; i++) park(a, task(5000 + i, 0.0001));
+    for (let i = 0; i < 100; i++) park(b, task(6000 + i, 0.0001));
+    for (const t of inFlight.slice(0, 5)) {
+      t.state = TaskState.Done;
+      releaseSlot(s, t);
+    }
+    expect(a.sent.length).toBe(1000);
+    const deadline = Date.now() + 5000;
+    while (a.sent.length === 1000 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
+    }
+    expect(a.sent.slice(1000)).toEqual([5000, 5001, 5002, 5003, 5004]);
+  });
+
+  it('a worker with a few tasks queued is still refilled at each report', () => {
+    const { a, s } = twoWorkers();
+    const first = task(1, 4);
+    running(s, a, first);
+    running(s, a, task(2, 4.5));
+    for (let i = 0; i < 10; i++) park(a, task(100 + i, 4));
+    first.state = TaskState.Done;
+    releaseSlot(s, first);
+    expect(a.sent.slice(2)).toEqual([100]);
   });
 });

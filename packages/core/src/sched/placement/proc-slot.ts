@@ -22,6 +22,8 @@ export class ProcSlot {
   removed = false;
   /** Why it was removed, when its plugin said (named when a task scoped to it cannot run). */
   removedReason: string | undefined = undefined;
+  /** A coalesced refill of this slot is scheduled (`releaseSlot`, dispatch/slot-queue.ts). */
+  refillDue = false;
   /** Runs, run and wait times seen here, for `stats()` (a replacing slot takes them over). */
   stats = new ProcessorStats();
 
