@@ -4,6 +4,7 @@ import { callInFrame, currentFrame, type Frame } from '../task/frame.js';
 import { EdgeBuffer, EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
 import { localRuns } from './local-runs.js';
+import { attachPeerInput, PeerInEdge, type PeerOutEdge } from './peer-edges.js';
 import { inFrame, isAsyncGeneratorFunction } from './run-stream-node.js';
 import { adaptStep, stepAdapterOf, stepValueOut } from './step-adapter.js';
 import { type EdgeSwitches, type ExchangeReply, streamExchange } from './stream-exchange.js';
@@ -27,13 +28,39 @@ export interface StreamDescriptor {
 /** How long made values may wait before they are sent, when the task makes them quickly. */
 const FLUSH_MS = 4;
 
+/**
+ * How often a task whose values all go directly to their consumers still tells the scheduler's
+ * thread how far it is (and learns whether to stop); also how long it waits on a peer runtime
+ * (for values or for credit) before it asks the scheduler's thread whether the DAG still runs.
+ */
+const QUIET_MS = 50;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Resolves when `edge` has a value or has ended, or after `ms`. */
+function dataOrTimeout(edge: EdgeBuffer, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    edge.data().then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 let exchangeOptions: object | undefined;
 
 /**
  * The loop of a streaming task on a processor other than the scheduler's thread: the same steps
  * as `runStreamNode`, with values sent to the scheduler's thread in batches, and inputs taken
  * from there in batches, by a small task spawned there per exchange (`streamExchange`). The
- * scheduler's thread holds the edges, so backpressure and teardown work as they do there.
+ * scheduler's thread holds the edges, so backpressure and teardown work as they do there. An
+ * edge whose producer runs on this thread too, or on a peer runtime this one has a link to,
+ * moves to that producer once the scheduler's thread says where it runs: the values made from
+ * then on come directly (in batches over the link, with credit for backpressure), the earlier
+ * ones still through the scheduler's thread, read first.
  */
 export async function runRemoteStreamNode(
   desc: StreamDescriptor,
@@ -56,9 +83,14 @@ export async function runRemoteStreamNode(
   let steps = 0;
   let result: unknown;
   let sentAt = performance.now();
+  let flushedAt = sentAt;
+  let turnAt = sentAt;
+  const here = frame?.frameTask?.processor?.id;
   // Edges to consumers on this thread: values go into them here, not through the scheduler's
   // thread. `switches` tells the scheduler's thread, at the next exchange, from which value on.
   const locals: EdgeBuffer[] = [];
+  // Edges to consumers on peer runtimes, switched the same way.
+  const peerOuts: PeerOutEdge[] = [];
   let switches: EdgeSwitches | undefined;
   // False once the scheduler's thread has no consumer of ours left that reads there.
   let needed = true;
@@ -70,6 +102,12 @@ export async function runRemoteStreamNode(
       locals.push(edge);
       (switches ??= []).push([consumer, out.length]);
       return edge;
+    },
+    attachPeer(edge) {
+      if (over) return false;
+      peerOuts.push(edge);
+      (switches ??= []).push([edge.to, out.length]);
+      return true;
     },
   });
   // Inputs whose producer runs on this thread: read here once the scheduler's thread has passed
@@ -92,12 +130,29 @@ export async function runRemoteStreamNode(
         end,
         steps,
         sw,
+        here,
       );
     // Held in a variable for the synchronous spawn, not through AsyncLocalStorage, whose
     // promise hooks would slow every promise in this thread once on.
     return (frame === undefined ? run() : callInFrame(frame, run, [])) as PromiseLike<unknown>;
   };
+  const flushPeers = (): void => {
+    for (let k = 0; k < peerOuts.length; k++) (peerOuts[k] as PeerOutEdge).flush();
+  };
+  // An input whose producer runs here or on a peer: read it there from now on.
+  const attachInputs = (at: (string | undefined)[]): void => {
+    for (let i = 0; i < positions.length; i++) {
+      const holder = at[i];
+      if (holder === undefined || localIn[i] !== undefined) continue;
+      const from = desc.from[i] as number;
+      localIn[i] =
+        holder === here
+          ? localRuns.get(from)?.attach(desc.node, desc.batch)
+          : attachPeerInput(holder, from, desc.node, desc.batch);
+    }
+  };
   const exchange = async (end: boolean): Promise<void> => {
+    flushPeers();
     const sending = out;
     out = [];
     const r = (await send(sending, end)) as ExchangeReply;
@@ -105,6 +160,7 @@ export async function runRemoteStreamNode(
     if (r.stop) {
       stop = true;
       for (const edge of localIn) edge?.wake();
+      for (const edge of peerOuts) edge.wake();
     }
     for (let i = 0; i < positions.length; i++) {
       const rest = heads[i] === 0 ? (queues[i] as unknown[]) : queues[i]?.slice(heads[i]);
@@ -115,6 +171,7 @@ export async function runRemoteStreamNode(
     if (!r.stop) {
       ended = r.ended;
       needed = r.needed;
+      if (r.at !== undefined && !over) attachInputs(r.at);
     }
   };
   let inFlight: Promise<void> | undefined;
@@ -123,17 +180,55 @@ export async function runRemoteStreamNode(
     inFlight = undefined;
     await p;
   };
-  // A value into each local edge, waiting for room (backpressure).
-  const putLocal = async (value: unknown): Promise<void> => {
-    for (let k = 0; k < locals.length; k++) {
+  // Before waiting for room: a consumer must first learn (at our next exchange) that it reads
+  // here, and a consumer on a peer must have what was made to read.
+  const beforeWait = async (): Promise<void> => {
+    flushPeers();
+    if (switches !== undefined) {
+      if (inFlight !== undefined) await settle();
+      if (!stop) inFlight = exchange(false);
+    }
+  };
+  // The rest of `put`: a value into each direct edge from local edge `li` and peer edge `pi`
+  // on, waiting for room (backpressure).
+  const putRest = async (value: unknown, li: number, pi: number): Promise<void> => {
+    for (let k = li; k < locals.length; k++) {
       const edge = locals[k] as EdgeBuffer;
       if (edge.offer(value)) continue;
-      // Full: its consumer must first learn (at our next exchange) that it reads here.
-      if (switches !== undefined) {
-        if (inFlight !== undefined) await settle();
-        if (!stop) inFlight = exchange(false);
-      }
+      await beforeWait();
       while (!edge.offer(value)) await edge.room();
+    }
+    for (let k = pi; k < peerOuts.length; k++) {
+      const edge = peerOuts[k] as PeerOutEdge;
+      if (edge.offer(value)) continue;
+      await beforeWait();
+      while (!edge.offer(value)) {
+        if (stop) return;
+        const t = performance.now();
+        await edge.room(QUIET_MS);
+        // Long without credit: the consumer's runtime may be gone; ask whether to stop.
+        if (performance.now() - t >= QUIET_MS && inFlight === undefined && !stop) {
+          inFlight = exchange(false);
+        }
+      }
+    }
+  };
+  // A value into each direct edge: undefined when all took it at once.
+  const put = (value: unknown): Promise<void> | undefined => {
+    for (let k = 0; k < locals.length; k++) {
+      if (!(locals[k] as EdgeBuffer).offer(value)) return putRest(value, k, 0);
+    }
+    for (let k = 0; k < peerOuts.length; k++) {
+      if (!(peerOuts[k] as PeerOutEdge).offer(value)) return putRest(value, locals.length, k);
+    }
+    return undefined;
+  };
+  // A producer on a peer runtime was lost with it: the scheduler's thread stops the DAG.
+  const untilStopped = async (): Promise<void> => {
+    while (!stop) {
+      if (inFlight !== undefined) await settle();
+      else await exchange(false);
+      if (!stop) await sleep(QUIET_MS / 5);
     }
   };
   // Each call runs in the task's frame (taskProcessor(), a nested spawn), which otherwise
@@ -159,10 +254,27 @@ export async function runRemoteStreamNode(
           if (ended[i] && local !== undefined) {
             let v = local.poll();
             while (v === EMPTY) {
-              if (local.exhausted) continue inputs;
+              const peer = local instanceof PeerInEdge ? local : undefined;
+              if (local.exhausted) {
+                if (peer?.failure !== undefined) throw peer.failure;
+                continue inputs;
+              }
+              if (peer?.lost) {
+                await untilStopped();
+                break loop;
+              }
               // Made values go out while this waits.
+              flushPeers();
               if (out.length > 0 && inFlight === undefined) inFlight = exchange(false);
-              await local.data();
+              if (peer === undefined) await local.data();
+              else {
+                const t = performance.now();
+                await dataOrTimeout(peer, QUIET_MS);
+                // Long without values: the producer's runtime may be gone; ask whether to stop.
+                if (performance.now() - t >= QUIET_MS && inFlight === undefined) {
+                  inFlight = exchange(false);
+                }
+              }
               if (stop) break loop;
               v = local.poll();
             }
@@ -200,27 +312,48 @@ export async function runRemoteStreamNode(
       if (isFinishStream(r)) {
         if (r.hasValue) {
           out.push(r.value);
-          await putLocal(r.value);
+          const p = put(r.value);
+          if (p) await p;
         }
         result = r.result;
         break;
       }
+      // While every consumer takes the values directly, the scheduler's thread keeps only the
+      // latest (for non-streaming readers).
+      if (!needed && switches === undefined) out.length = 0;
       out.push(r);
-      if (locals.length > 0) await putLocal(r);
+      if (locals.length > 0 || peerOuts.length > 0) {
+        const p = put(r);
+        if (p) await p;
+      }
+      const now = performance.now();
+      if (peerOuts.length > 0 && now - flushedAt > FLUSH_MS) {
+        flushPeers();
+        flushedAt = now;
+      }
       if (
-        out.length >= desc.batch ||
         switches !== undefined ||
-        performance.now() - sentAt > FLUSH_MS
+        (needed ? out.length >= desc.batch || now - sentAt > FLUSH_MS : now - sentAt > QUIET_MS)
       ) {
-        // One exchange may be in flight while the next batch is made.
-        if (inFlight !== undefined) await settle();
-        if (!stop) inFlight = exchange(false);
+        if (inFlight === undefined) {
+          if (!stop) inFlight = exchange(false);
+        } else if (needed || switches !== undefined) {
+          // One exchange may be in flight while the next batch is made.
+          await settle();
+          if (!stop) inFlight = exchange(false);
+        } else if (now - turnAt > FLUSH_MS) {
+          // Its values all go directly: it runs on while the scheduler's thread is slow to
+          // answer, letting this thread's messages in now and then (credit, the answer).
+          await nextTurn();
+          turnAt = performance.now();
+        }
       }
     }
   } finally {
     over = true;
     localRuns.delete(desc.node);
     for (const edge of locals) edge.end();
+    for (const edge of peerOuts) edge.end();
     for (const edge of localIn) edge?.drop();
     if (source) await source.return?.(undefined);
   }

@@ -13,6 +13,11 @@ export interface ExchangeReply {
    * the task's own thread (then it sends only its latest value, for non-streaming readers).
    */
   readonly needed: boolean;
+  /**
+   * Per input, the processor its producer runs on, while that producer runs on a worker and its
+   * values still come through the scheduler's thread: the task may ask it for them directly.
+   */
+  readonly at?: (string | undefined)[];
 }
 
 /**
@@ -37,7 +42,7 @@ export const remoteNodes: Map<number, StreamNode> = ((globalThis as Record<symbo
  * The scheduler's side of a streaming task running on another processor: takes the values it
  * made (`out`, in order; waiting for room on each edge, so a full edge holds the task back),
  * then gives it the values waiting on its inputs, waiting until each input has one or has
- * ended. `end` says the task's loop is over.
+ * ended. `end` says the task's loop is over; `at` is the processor the task runs on.
  */
 export async function exchange(
   id: number,
@@ -45,11 +50,13 @@ export async function exchange(
   end: boolean,
   steps: number,
   switches?: EdgeSwitches,
+  at?: string,
 ): Promise<ExchangeReply> {
   const node = remoteNodes.get(id);
   if (node === undefined) return STOP;
   forgetLastReply(node);
   node.steps = steps;
+  if (at !== undefined) node.at = at;
   for (let i = 0; i < out.length && !node.stopped; i++) {
     if (switches !== undefined) switchEdges(node, switches, i);
     const p = node.emit(out[i]);
@@ -68,12 +75,17 @@ export async function exchange(
     while (input.edge.length === 0 && !input.edge.ended && !node.stopped) await input.edge.data();
   }
   if (node.stopped) return STOP;
-  const reply = {
+  const reply: ExchangeReply = {
     batches: inputs.map((i) => i.edge.take(node.bufferSize)),
     ended: inputs.map((i) => i.edge.ended && i.edge.length === 0),
     stop: false,
     needed: node.held !== undefined || node.outputs.some((o) => !o.switched && !o.dropped),
   };
+  if (inputs.some((i) => i.from.at !== undefined && !i.edge.ended)) {
+    (reply as { at?: (string | undefined)[] }).at = inputs.map((i) =>
+      i.edge.ended ? undefined : i.from.at,
+    );
+  }
   lastReplies.set(node, reply);
   return reply;
 }
@@ -114,7 +126,8 @@ export function streamExchange(
   end: boolean,
   steps: number,
   switches?: EdgeSwitches,
+  at?: string,
 ): unknown {
   const g = globalThis as unknown as Record<symbol, (...a: unknown[]) => unknown>;
-  return g[Symbol.for('dtask.streamExchange')]?.(id, out, end, steps, switches);
+  return g[Symbol.for('dtask.streamExchange')]?.(id, out, end, steps, switches, at);
 }
