@@ -91,8 +91,9 @@ describe('streaming edges between two worker threads', () => {
     for await (const a of streamValues(slow)) ahead.push(a as number);
     expect(ahead.length).toBe(n);
     expect(ahead.every((a, i) => a >= 0 && a <= n - i - 1)).toBe(true);
-    // Held back by the buffers of 8 (an edge, a batch taken, a batch made), not 400 ahead.
-    expect(Math.max(...ahead)).toBeLessThanOrEqual(32);
+    // Held back by a few buffers of 8 (through the main thread: the edge, a batch taken, a
+    // batch made and one in flight; directly: twice the buffer unread), not 400 ahead.
+    expect(Math.max(...ahead)).toBeLessThanOrEqual(64);
     expect(await source).toBe(undefined);
   }, 60_000);
 

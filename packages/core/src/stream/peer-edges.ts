@@ -27,7 +27,8 @@ const keyOf = (from: number, to: number): string => `${from}>${to}`;
 
 /**
  * The producer's end of a streaming edge to a consumer on a peer runtime: values go out in
- * batches, in order; at most `capacity` may be unread there (credit), so a producer whose
+ * batches, in order; at most twice `capacity` may be unread there (credit: as through the
+ * scheduler's thread, an edge's worth waiting and a batch's worth taken), so a producer whose
  * consumer lags waits (backpressure, never loss).
  */
 export class PeerOutEdge {
@@ -44,11 +45,11 @@ export class PeerOutEdge {
     capacity: number,
     readonly send: PeerStreamSend,
   ) {
-    this.credit = capacity;
-    this.flushAt = Math.max(1, Math.min(1024, capacity >> 2));
+    this.credit = 2 * capacity;
+    this.flushAt = Math.max(1, Math.min(1024, capacity >> 1));
   }
 
-  /** Adds `value` unless the consumer has `capacity` unread: true when taken (or discarded). */
+  /** Adds `value` unless it has no credit left: true when taken (or discarded). */
   offer(value: unknown): boolean {
     if (this.dropped) return true;
     if (this.credit <= 0) return false;
@@ -115,7 +116,7 @@ export class PeerOutEdge {
 
 /**
  * The consumer's end of a streaming edge from a producer on a peer runtime: the values it sent,
- * read as from any edge; every half `capacity` read goes back as credit. `lost` once the link
+ * read as from any edge; every `capacity` read go back as credit. `lost` once the link
  * to the producer's runtime closed before the end came (the producer's worker died: the
  * scheduler fails the DAG); `failure` when a value could not be copied to this thread.
  */
@@ -131,9 +132,9 @@ export class PeerInEdge extends EdgeBuffer {
     capacity: number,
     readonly send: PeerStreamSend,
   ) {
-    // Credit keeps at most `capacity` values here.
-    super(capacity);
-    this.ackAt = Math.max(1, capacity >> 1);
+    // Credit keeps at most twice `capacity` values here.
+    super(2 * capacity);
+    this.ackAt = Math.max(1, capacity);
   }
 
   override poll(): unknown {

@@ -37,6 +37,12 @@ const QUIET_MS = 50;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Steps that take less than this between two reads of the clock read it half as often. */
+const FAST_STEPS_MS = 0.25;
+
+/** Steps between two reads of the clock at most. */
+const MAX_CLOCK_EVERY = 16;
+
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Resolves when `edge` has a value or has ended, or after `ms`. */
@@ -84,6 +90,9 @@ export async function runRemoteStreamNode(
   let result: unknown;
   let sentAt = performance.now();
   let flushedAt = sentAt;
+  let now = sentAt;
+  let clockEvery = 1;
+  let sinceClock = 0;
   let turnAt = sentAt;
   const here = frame?.frameTask?.processor?.id;
   // Edges to consumers on this thread: values go into them here, not through the scheduler's
@@ -320,13 +329,23 @@ export async function runRemoteStreamNode(
       }
       // While every consumer takes the values directly, the scheduler's thread keeps only the
       // latest (for non-streaming readers).
-      if (!needed && switches === undefined) out.length = 0;
-      out.push(r);
+      if (needed || switches !== undefined) out.push(r);
+      else if (out.length === 1) out[0] = r;
+      else {
+        out.length = 0;
+        out.push(r);
+      }
       if (locals.length > 0 || peerOuts.length > 0) {
         const p = put(r);
         if (p) await p;
       }
-      const now = performance.now();
+      // The clock is read after every step while steps are slow, every few while they are fast.
+      if (++sinceClock >= clockEvery) {
+        const t = performance.now();
+        clockEvery = t - now < FAST_STEPS_MS ? Math.min(clockEvery * 2, MAX_CLOCK_EVERY) : 1;
+        sinceClock = 0;
+        now = t;
+      }
       if (peerOuts.length > 0 && now - flushedAt > FLUSH_MS) {
         flushPeers();
         flushedAt = now;
