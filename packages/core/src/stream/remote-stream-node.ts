@@ -43,6 +43,9 @@ const FAST_STEPS_MS = 0.25;
 /** Steps between two reads of the clock at most. */
 const MAX_CLOCK_EVERY = 16;
 
+/** Exchanges of one task in flight at most. */
+const MAX_FLIGHTS = 2;
+
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Resolves when `edge` has a value or has ended, or after `ms`. */
@@ -165,6 +168,7 @@ export async function runRemoteStreamNode(
     const sending = out;
     out = [];
     const r = (await send(sending, end)) as ExchangeReply;
+    answered++;
     sentAt = performance.now();
     if (r.stop) {
       stop = true;
@@ -183,10 +187,18 @@ export async function runRemoteStreamNode(
       if (r.at !== undefined && !over) attachInputs(r.at);
     }
   };
-  let inFlight: Promise<void> | undefined;
+  // Exchanges in flight, oldest first; the scheduler's thread runs them in order, so they are
+  // answered in order. `answered` and `settled` count those answered and those taken off.
+  const flights: Promise<void>[] = [];
+  let answered = 0;
+  let settled = 0;
+  const launch = (): void => {
+    flights.push(exchange(false));
+  };
+  // Waits for the oldest exchange in flight.
   const settle = async (): Promise<void> => {
-    const p = inFlight;
-    inFlight = undefined;
+    const p = flights.shift();
+    settled++;
     await p;
   };
   // Before waiting for room: a consumer must first learn (at our next exchange) that it reads
@@ -194,8 +206,8 @@ export async function runRemoteStreamNode(
   const beforeWait = async (): Promise<void> => {
     flushPeers();
     if (switches !== undefined) {
-      if (inFlight !== undefined) await settle();
-      if (!stop) inFlight = exchange(false);
+      if (flights.length >= MAX_FLIGHTS) await settle();
+      if (!stop) launch();
     }
   };
   // The rest of `put`: a value into each direct edge from local edge `li` and peer edge `pi`
@@ -216,9 +228,7 @@ export async function runRemoteStreamNode(
         const t = performance.now();
         await edge.room(QUIET_MS);
         // Long without credit: the consumer's runtime may be gone; ask whether to stop.
-        if (performance.now() - t >= QUIET_MS && inFlight === undefined && !stop) {
-          inFlight = exchange(false);
-        }
+        if (performance.now() - t >= QUIET_MS && flights.length === 0 && !stop) launch();
       }
     }
   };
@@ -235,8 +245,11 @@ export async function runRemoteStreamNode(
   // A producer on a peer runtime was lost with it: the scheduler's thread stops the DAG.
   const untilStopped = async (): Promise<void> => {
     while (!stop) {
-      if (inFlight !== undefined) await settle();
-      else await exchange(false);
+      if (flights.length > 0) await settle();
+      else {
+        launch();
+        await settle();
+      }
       if (!stop) await sleep(QUIET_MS / 5);
     }
   };
@@ -274,15 +287,13 @@ export async function runRemoteStreamNode(
               }
               // Made values go out while this waits.
               flushPeers();
-              if (out.length > 0 && inFlight === undefined) inFlight = exchange(false);
+              if (out.length > 0 && flights.length === 0) launch();
               if (peer === undefined) await local.data();
               else {
                 const t = performance.now();
                 await dataOrTimeout(peer, QUIET_MS);
                 // Long without values: the producer's runtime may be gone; ask whether to stop.
-                if (performance.now() - t >= QUIET_MS && inFlight === undefined) {
-                  inFlight = exchange(false);
-                }
+                if (performance.now() - t >= QUIET_MS && flights.length === 0) launch();
               }
               if (stop) break loop;
               v = local.poll();
@@ -292,8 +303,11 @@ export async function runRemoteStreamNode(
             continue inputs;
           }
           if (ended[i]) continue inputs;
-          if (inFlight !== undefined) await settle();
-          else await exchange(false);
+          if (flights.length > 0) await settle();
+          else {
+            launch();
+            await settle();
+          }
         }
         const q = queues[i] as unknown[];
         const h = heads[i] as number;
@@ -354,15 +368,20 @@ export async function runRemoteStreamNode(
         switches !== undefined ||
         (needed ? out.length >= desc.batch || now - sentAt > FLUSH_MS : now - sentAt > QUIET_MS)
       ) {
-        if (inFlight === undefined) {
-          if (!stop) inFlight = exchange(false);
-        } else if (needed || switches !== undefined) {
-          // One exchange may be in flight while the next batch is made.
+        // Exchanges already answered are taken off without waiting.
+        while (settled < answered) {
+          flights.shift();
+          settled++;
+        }
+        if (flights.length < (needed ? MAX_FLIGHTS : 1)) {
+          if (!stop) launch();
+        } else if (switches !== undefined || (needed && out.length >= desc.batch)) {
+          // A few exchanges may be in flight while the next batch is made.
           await settle();
-          if (!stop) inFlight = exchange(false);
+          if (!stop) launch();
         } else if (now - turnAt > FLUSH_MS) {
-          // Its values all go directly: it runs on while the scheduler's thread is slow to
-          // answer, letting this thread's messages in now and then (credit, the answer).
+          // It runs on while the scheduler's thread is slow to answer, letting this thread's
+          // messages in now and then (credit, the answer).
           await nextTurn();
           turnAt = performance.now();
         }
@@ -376,7 +395,7 @@ export async function runRemoteStreamNode(
     for (const edge of localIn) edge?.drop();
     if (source) await source.return?.(undefined);
   }
-  if (inFlight !== undefined) await settle();
+  while (flights.length > 0) await settle();
   await exchange(true);
   return result;
 }

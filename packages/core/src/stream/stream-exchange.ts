@@ -44,17 +44,38 @@ export const remoteNodes: Map<number, StreamNode> = ((globalThis as Record<symbo
  * then gives it the values waiting on its inputs, waiting until each input has one or has
  * ended. `end` says the task's loop is over; `at` is the processor the task runs on.
  */
-export async function exchange(
+export function exchange(
   id: number,
   out: unknown[],
   end: boolean,
   steps: number,
   switches?: EdgeSwitches,
   at?: string,
-): Promise<ExchangeReply> {
+): ExchangeReply | Promise<ExchangeReply> {
   const node = remoteNodes.get(id);
   if (node === undefined) return STOP;
-  forgetLastReply(node);
+  // A task may have a few exchanges in flight: each runs once the one before has ended.
+  const run = () => exchangeNow(node, id, out, end, steps, switches, at);
+  const before = running.get(node);
+  const p = before === undefined ? run() : before.then(run, run);
+  running.set(node, p);
+  return p;
+}
+
+/** The exchange of each node that runs last (the next waits for it). */
+const running = new WeakMap<StreamNode, Promise<ExchangeReply>>();
+
+async function exchangeNow(
+  node: StreamNode,
+  id: number,
+  out: unknown[],
+  end: boolean,
+  steps: number,
+  switches: EdgeSwitches | undefined,
+  at: string | undefined,
+): Promise<ExchangeReply> {
+  if (remoteNodes.get(id) !== node) return STOP;
+  forgetOldReplies(node);
   node.steps = steps;
   if (at !== undefined) node.at = at;
   for (let i = 0; i < out.length && !node.stopped; i++) {
@@ -86,7 +107,9 @@ export async function exchange(
       i.edge.ended ? undefined : i.from.at,
     );
   }
-  lastReplies.set(node, reply);
+  let replies = lastReplies.get(node);
+  if (replies === undefined) lastReplies.set(node, (replies = []));
+  replies.push(reply);
   return reply;
 }
 
@@ -98,18 +121,23 @@ function switchEdges(node: StreamNode, switches: EdgeSwitches, at: number): void
   }
 }
 
-/**
- * The reply each node was sent last. The exchange task keeps it as its value until the worker
- * drops its handle (after a garbage collection there); a node's next exchange proves the worker
- * has it, so its values are let go then, and memory stays flat however long the stream runs.
- */
-const lastReplies = new WeakMap<StreamNode, ExchangeReply>();
+/** Exchanges a task has in flight at most (`remote-stream-node.ts`). */
+const MAX_FLIGHTS = 2;
 
-function forgetLastReply(node: StreamNode): void {
-  const previous = lastReplies.get(node);
-  if (previous === undefined) return;
-  lastReplies.delete(node);
-  for (const batch of previous.batches) batch.length = 0;
+/**
+ * The replies each node was sent last. An exchange task keeps its reply as its value until the
+ * worker drops its handle (after a garbage collection there); a task sends an exchange only once
+ * it has the answer to the one `MAX_FLIGHTS` before, so older replies' values are let go then,
+ * and memory stays flat however long the stream runs.
+ */
+const lastReplies = new WeakMap<StreamNode, ExchangeReply[]>();
+
+function forgetOldReplies(node: StreamNode): void {
+  const replies = lastReplies.get(node);
+  if (replies === undefined) return;
+  while (replies.length >= MAX_FLIGHTS) {
+    for (const batch of (replies.shift() as ExchangeReply).batches) batch.length = 0;
+  }
 }
 
 /** Where the exchange task, which travels as source text, finds `exchange`. */
