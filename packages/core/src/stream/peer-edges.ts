@@ -46,7 +46,7 @@ export class PeerOutEdge {
     readonly send: PeerStreamSend,
   ) {
     this.credit = 2 * capacity;
-    this.flushAt = Math.max(1, Math.min(1024, capacity >> 1));
+    this.flushAt = Math.max(1, Math.min(2048, capacity));
   }
 
   /** Adds `value` unless it has no credit left: true when taken (or discarded). */
