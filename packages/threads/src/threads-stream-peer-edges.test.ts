@@ -143,6 +143,35 @@ describe('streaming edges between two worker threads', () => {
     for (const t of [2, 3]) expect(await ctx.spawn(onThread(t), () => 'serving')).toBe('serving');
   }, 60_000);
 
+  it('a value that cannot be copied to the consumer’s thread fails the DAG with UnsupportedError naming the producer', async () => {
+    const { ctx } = await rig();
+    const spawn = spawnOn(ctx);
+    const [source, sink] = spawnStreaming(() => {
+      const source = spawn({ ...onThread(2), streamMaxEvals: 100_000 }, async function* () {
+        for (let i = 0; ; i++) yield i === 50_000 ? () => i : i;
+      });
+      return [source, spawn(onThread(3), (v: unknown) => v, source)];
+    });
+    const read = await (async () => {
+      try {
+        for await (const _ of streamValues(sink));
+        return 'ended';
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+    })();
+    expect(read).toBe('DTASK_CANCELLED');
+    const e = (await Promise.resolve(sink).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { cause?: { code?: string; message?: string } };
+    expect(e?.cause?.code).toBe('DTASK_UNSUPPORTED');
+    expect(e?.cause?.message).toMatch(
+      new RegExp(`streaming task #${source.id}\\b.*cannot be copied`),
+    );
+    expect(await ctx.spawn(onThread(3), () => 'serving')).toBe('serving');
+  }, 60_000);
+
   for (const lose of ['producer', 'consumer'] as const) {
     it.skipIf(!built)(
       `the ${lose}'s thread lost while values flow between threads fails the DAG (WorkerLostError naming a task); the rest keeps serving`,
