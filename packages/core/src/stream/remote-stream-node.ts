@@ -1,3 +1,4 @@
+import { WorkerLostError } from '../errors/errors.js';
 import { spawn } from '../registry/spawn.js';
 import { scope } from '../scope/scope-builder.js';
 import { callInFrame, currentFrame, type Frame } from '../task/frame.js';
@@ -42,6 +43,9 @@ const FAST_STEPS_MS = 0.25;
 
 /** Steps between two reads of the clock at most. */
 const MAX_CLOCK_EVERY = 16;
+
+/** How long a task whose producer's link closed waits for the DAG to stop before it fails. */
+const LINK_LOST_MS = 10_000;
 
 /** Exchanges of one task in flight at most. */
 const MAX_FLIGHTS = 2;
@@ -242,15 +246,24 @@ export async function runRemoteStreamNode(
     }
     return undefined;
   };
-  // A producer on a peer runtime was lost with it: the scheduler's thread stops the DAG.
-  const untilStopped = async (): Promise<void> => {
+  // The link to a producer's runtime closed: the scheduler's thread stops the DAG once it has
+  // seen that runtime gone; a link lost while both runtimes live fails this task instead (its
+  // producer has dropped the values it had for it).
+  const untilStopped = async (input: number): Promise<void> => {
+    const deadline = performance.now() + LINK_LOST_MS;
     while (!stop) {
       if (flights.length > 0) await settle();
       else {
         launch();
         await settle();
       }
-      if (!stop) await sleep(QUIET_MS / 5);
+      if (stop) break;
+      if (performance.now() > deadline) {
+        throw new WorkerLostError(
+          `Streaming task #${desc.node} lost its link to the runtime running task #${desc.from[input]}, its input, while that task still ran; values may be missing. Spawn the streaming DAG again`,
+        );
+      }
+      await sleep(QUIET_MS / 5);
     }
   };
   // Each call runs in the task's frame (taskProcessor(), a nested spawn), which otherwise
@@ -282,7 +295,7 @@ export async function runRemoteStreamNode(
                 continue inputs;
               }
               if (peer?.lost) {
-                await untilStopped();
+                await untilStopped(i);
                 break loop;
               }
               // Made values go out while this waits.
