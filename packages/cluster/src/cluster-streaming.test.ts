@@ -1,7 +1,7 @@
 // Dagger's streaming cases (core's `streamingConformance` kit) on 2 worker processes and the
 // main thread, each task's scope chosen at random as Dagger's test/streaming.jl does; and a
 // plain program in which the worker process under a streaming task is killed.
-import { scope } from '@dtask/core';
+import { type DTask, scope, spawnStreaming, streamValues } from '@dtask/core';
 import { streamingConformance } from '@dtask/core/testing';
 import { describe, expect, it } from 'vitest';
 import { clusterRig } from './__fixtures__/rig.js';
@@ -23,6 +23,50 @@ describe.skipIf(!programsBuilt)('cluster: streaming', () => {
     },
     { describe, it },
   );
+
+  it('values between two worker processes go directly: they flow while the main thread is blocked, in order', async () => {
+    const { ctx, plugin } = await clusterRig();
+    try {
+      const [a, b] = plugin.processWorkers().map((w) => ({ scope: scope({ worker: w.worker }) }));
+      const spawn = ctx.spawn.bind(ctx) as unknown as (...x: unknown[]) => DTask<unknown>;
+      const n = 100_000;
+      // The middle step stamps each value with the time it ran; the last one keeps them all
+      // for the reader on the main thread (room for every value).
+      const last = spawnStreaming(() => {
+        const source = spawn({ ...a, streamMaxEvals: n, streamBufferSize: 64 }, async function* () {
+          for (let i = 0; ; i++) yield i;
+        });
+        const stamped = spawn(
+          { ...b, streamBufferSize: 64 },
+          (v: number) => [v, Date.now()],
+          source,
+        );
+        return spawn({ ...a, streamBufferSize: n }, (p: [number, number]) => p, stamped);
+      });
+      const reader = streamValues(last)[Symbol.asyncIterator]();
+      expect((await reader.next()).done).toBe(false);
+      await new Promise((r) => setTimeout(r, 300));
+      const from = Date.now();
+      while (Date.now() < from + 500) {}
+      const to = Date.now();
+      let next = 1;
+      let inOrder = true;
+      let during = 0;
+      for (;;) {
+        const r = await reader.next();
+        if (r.done) break;
+        const [v, at] = r.value as [number, number];
+        if (v !== next++) inOrder = false;
+        if (at > from && at < to) during++;
+      }
+      expect(inOrder).toBe(true);
+      expect(next).toBe(n);
+      // Through the main thread no more than the edge's 64 values and a batch of 64 could.
+      expect(during).toBeGreaterThan(1_000);
+    } finally {
+      await ctx.close();
+    }
+  }, 120_000);
 
   it('a worker process killed under a streaming task fails the DAG with WorkerLostError naming it; other tasks still run', async () => {
     const r = await runProgram([fixture('streaming-loss-main.mjs')], 90_000);

@@ -170,7 +170,28 @@ export type DynamicRequest =
 export type PeerMessage =
   | { op: 'peerFetch'; req: number; key: number }
   | { op: 'value'; req: number; value: unknown; key: number }
-  | { op: 'error'; req: number; error: SerializedError };
+  | { op: 'error'; req: number; error: SerializedError }
+  | PeerStreamMessage;
+
+/**
+ * A streaming edge between tasks on two peer runtimes (`from` the producer's task id, `to` the
+ * consumer's): the consumer asks for the values to come to it directly (`streamAttach`, at most
+ * `capacity` unread at a time); the producer sends them in order (`streamValues`; `end` when
+ * no more will come, with `error` when a value could not be copied); the consumer says how many
+ * it read (`streamRead`, which lets the producer send as many more; `drop` when it reads no
+ * more).
+ */
+export type PeerStreamMessage =
+  | { op: 'streamAttach'; from: number; to: number; capacity: number }
+  | {
+      op: 'streamValues';
+      from: number;
+      to: number;
+      values: unknown[];
+      end: boolean;
+      error?: SerializedError;
+    }
+  | { op: 'streamRead'; from: number; to: number; n: number; drop: boolean };
 
 /** Results up to this many bytes ride along in the completion message. */
 export const INLINE_RESULT_BYTES = 1024;

@@ -3,8 +3,9 @@ import { Batcher } from '../protocol/batcher.js';
 import type { PeerMessage } from '../protocol/protocol.js';
 import { Requests } from '../protocol/requests.js';
 import type { Transport } from '../protocol/transport.js';
+import { linkPeerStreams, peerStreamMessage } from '../stream/peer-edges.js';
 import type { ResultServer } from './result-server.js';
-import { unsendableValue } from './unsendable-result.js';
+import { unsendableStreamValues, unsendableValue } from './unsendable-result.js';
 import type { WorkerTask } from './worker-task.js';
 
 /** What `PeerLinks` calls back in its runtime (closures made once, with the runtime). */
@@ -42,7 +43,12 @@ export class PeerLinks {
   /** Connects to the runtime `holder` over `transport`, replacing an older link to that name. */
   connect(holder: string, transport: Transport): void {
     const out = new Batcher<PeerMessage>(transport);
-    out.onUnsendable = (m, error) => (m.op === 'value' ? unsendableValue(m, error) : undefined);
+    out.onUnsendable = (m, error) =>
+      m.op === 'value'
+        ? unsendableValue(m, error)
+        : m.op === 'streamValues'
+          ? unsendableStreamValues(m, error)
+          : undefined;
     const requests = new Requests();
     const replaced = this.links.get(holder);
     this.links.set(holder, { out, requests });
@@ -50,15 +56,19 @@ export class PeerLinks {
     // never close (a port sent to a thread killed before it read it), so what was asked over
     // it is given up now: those tasks run again and ask the replacement.
     replaced?.requests.rejectAll(new InputLostError(`Peer ${holder} was replaced`));
+    // Streaming edges between tasks here and there use the link too (`peer-edges.ts`).
+    const streamsClosed = linkPeerStreams(holder, (m) => out.push(m));
     transport.onMessage((batch) => {
       this.runtime.heard();
       for (const m of batch as PeerMessage[]) {
         if (m.op === 'peerFetch') this.server.toPeer(out, m.req, m.key);
         else if (m.op === 'value') requests.resolve(m.req, m.value);
-        else requests.reject(m.req, m.error);
+        else if (m.op === 'error') requests.reject(m.req, m.error);
+        else peerStreamMessage(holder, m);
       }
     });
     transport.onClose(() => {
+      streamsClosed();
       // What was asked over this connection will not be answered, even when a newer connection
       // to a replacement of that peer has arrived meanwhile (regression: a fetch sent just
       // before the replacement's link hung its task forever). The task then runs again and

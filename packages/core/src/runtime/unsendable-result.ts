@@ -42,3 +42,30 @@ export function unsendableValue(m: { req: number; key: number; value: unknown },
   const why = unsendableResult(`The result of task #${m.key}`, m.value, error);
   return { op: 'error' as const, req: m.req, error: serializeError(why) };
 }
+
+/**
+ * What goes to a consumer on a peer in place of a batch of streamed values that cannot be
+ * copied: the end of the edge, with the error its consumer then fails with.
+ */
+export function unsendableStreamValues(
+  m: { from: number; to: number; values: unknown[] },
+  error: unknown,
+) {
+  const bad = m.values.find((v) => {
+    try {
+      structuredClone(v);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  const why = unsendableResult(`A value of streaming task #${m.from}`, bad, error);
+  return {
+    op: 'streamValues' as const,
+    from: m.from,
+    to: m.to,
+    values: [],
+    end: true,
+    error: serializeError(why),
+  };
+}

@@ -1,4 +1,5 @@
 import type { EdgeBuffer } from './edge-buffer.js';
+import type { PeerOutEdge } from './peer-edges.js';
 
 /** A streaming task whose loop runs on this thread, as its consumers here see it. */
 export interface LocalRun {
@@ -8,6 +9,11 @@ export interface LocalRun {
    * when the task has ended.
    */
   attach(consumer: number, capacity: number): EdgeBuffer | undefined;
+  /**
+   * Gives a consumer on a peer runtime `edge`: the values made from now on go over it instead of
+   * through the scheduler's thread. False when the task has ended.
+   */
+  attachPeer(edge: PeerOutEdge): boolean;
 }
 
 const KEY = Symbol.for('dtask.localStreamRuns');

@@ -1,4 +1,10 @@
-import { callInFrame, currentFrame, type Frame } from '../task/frame.js';
+import {
+  callInFrame,
+  currentFrame,
+  enterSyncFrame,
+  type Frame,
+  leaveSyncFrame,
+} from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
 import type { StreamNode } from './stream-node.js';
@@ -47,6 +53,12 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
     ? (inFrame(frame, fn, args) as AsyncIterator<unknown, unknown>)
     : undefined;
   const next = source && (() => source.next());
+  // A plain function (and a source's `next`) is called with the task's frame set around each
+  // call directly; an async function needs `callInFrame`, which keeps its frame across awaits.
+  const direct =
+    frame !== undefined && Object.prototype.toString.call(fn) !== '[object AsyncFunction]';
+  let outer: Frame | undefined;
+  let entered = false;
   let slice = performance.now();
   try {
     steps: while (!node.stopped && node.steps < max) {
@@ -70,18 +82,32 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
       if (fresh === 0 && inputs.length > 0) break;
       let r: unknown;
       if (source) {
-        const step = await ((frame === undefined
-          ? (source as AsyncIterator<unknown, unknown>).next()
-          : inFrame(frame, next as () => unknown, NO_ARGS)) as Promise<
-          IteratorResult<unknown, unknown>
-        >);
+        let pending: Promise<IteratorResult<unknown, unknown>>;
+        if (direct) {
+          outer = enterSyncFrame(frame);
+          entered = true;
+          pending = source.next();
+          entered = false;
+          leaveSyncFrame(outer);
+        } else {
+          pending = (
+            frame === undefined ? source.next() : inFrame(frame, next as () => unknown, NO_ARGS)
+          ) as Promise<IteratorResult<unknown, unknown>>;
+        }
+        const step = await pending;
         if (step.done) {
           node.result = step.value;
           break;
         }
         r = step.value;
       } else {
-        r = frame === undefined ? fn(...args) : inFrame(frame, fn, args);
+        if (direct) {
+          outer = enterSyncFrame(frame);
+          entered = true;
+          r = fn(...args);
+          entered = false;
+          leaveSyncFrame(outer);
+        } else r = frame === undefined ? fn(...args) : inFrame(frame, fn, args);
         if (isThenable(r)) r = await r;
       }
       node.steps++;
@@ -101,6 +127,7 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
       }
     }
   } catch (error) {
+    if (entered) leaveSyncFrame(outer);
     node.graph.fail(error, node);
     throw error;
   } finally {

@@ -110,4 +110,23 @@ describe('spawnStreaming on the main thread', () => {
     expect(got).toEqual(Array(5).fill('thread:1:1 thread:1:1'));
     await ctx.close();
   });
+
+  it('a step that throws leaves no task frame behind it', async () => {
+    const ctx = new Context();
+    // It throws after its loop has waited for values (not inside the call that started it).
+    const a = spawnStreaming(() => {
+      const x = ctx.spawn({ streamMaxEvals: 100 }, async function* () {
+        for (let i = 0; ; i++) yield i;
+      });
+      return ctx.spawn((v: number) => {
+        if (v === 5) throw new RangeError('no');
+        return v;
+      }, x as never);
+    });
+    expect(await a.then(undefined, (e: unknown) => (e as { cause?: Error }).cause?.name)).toBe(
+      'RangeError',
+    );
+    expect(() => taskProcessor()).toThrow(/inside a task|outside/);
+    await ctx.close();
+  });
 });

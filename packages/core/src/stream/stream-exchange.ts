@@ -13,6 +13,11 @@ export interface ExchangeReply {
    * the task's own thread (then it sends only its latest value, for non-streaming readers).
    */
   readonly needed: boolean;
+  /**
+   * Per input, the processor its producer runs on, while that producer runs on a worker and its
+   * values still come through the scheduler's thread: the task may ask it for them directly.
+   */
+  readonly at?: (string | undefined)[];
 }
 
 /**
@@ -37,19 +42,42 @@ export const remoteNodes: Map<number, StreamNode> = ((globalThis as Record<symbo
  * The scheduler's side of a streaming task running on another processor: takes the values it
  * made (`out`, in order; waiting for room on each edge, so a full edge holds the task back),
  * then gives it the values waiting on its inputs, waiting until each input has one or has
- * ended. `end` says the task's loop is over.
+ * ended. `end` says the task's loop is over; `at` is the processor the task runs on.
  */
-export async function exchange(
+export function exchange(
   id: number,
   out: unknown[],
   end: boolean,
   steps: number,
   switches?: EdgeSwitches,
-): Promise<ExchangeReply> {
+  at?: string,
+): ExchangeReply | Promise<ExchangeReply> {
   const node = remoteNodes.get(id);
   if (node === undefined) return STOP;
-  forgetLastReply(node);
+  // A task may have a few exchanges in flight: each runs once the one before has ended.
+  const run = () => exchangeNow(node, id, out, end, steps, switches, at);
+  const before = running.get(node);
+  const p = before === undefined ? run() : before.then(run, run);
+  running.set(node, p);
+  return p;
+}
+
+/** The exchange of each node that runs last (the next waits for it). */
+const running = new WeakMap<StreamNode, Promise<ExchangeReply>>();
+
+async function exchangeNow(
+  node: StreamNode,
+  id: number,
+  out: unknown[],
+  end: boolean,
+  steps: number,
+  switches: EdgeSwitches | undefined,
+  at: string | undefined,
+): Promise<ExchangeReply> {
+  if (remoteNodes.get(id) !== node) return STOP;
+  forgetOldReplies(node);
   node.steps = steps;
+  if (at !== undefined) node.at = at;
   for (let i = 0; i < out.length && !node.stopped; i++) {
     if (switches !== undefined) switchEdges(node, switches, i);
     const p = node.emit(out[i]);
@@ -68,13 +96,20 @@ export async function exchange(
     while (input.edge.length === 0 && !input.edge.ended && !node.stopped) await input.edge.data();
   }
   if (node.stopped) return STOP;
-  const reply = {
+  const reply: ExchangeReply = {
     batches: inputs.map((i) => i.edge.take(node.bufferSize)),
     ended: inputs.map((i) => i.edge.ended && i.edge.length === 0),
     stop: false,
     needed: node.held !== undefined || node.outputs.some((o) => !o.switched && !o.dropped),
   };
-  lastReplies.set(node, reply);
+  if (inputs.some((i) => i.from.at !== undefined && !i.edge.ended)) {
+    (reply as { at?: (string | undefined)[] }).at = inputs.map((i) =>
+      i.edge.ended ? undefined : i.from.at,
+    );
+  }
+  let replies = lastReplies.get(node);
+  if (replies === undefined) lastReplies.set(node, (replies = []));
+  replies.push(reply);
   return reply;
 }
 
@@ -86,18 +121,23 @@ function switchEdges(node: StreamNode, switches: EdgeSwitches, at: number): void
   }
 }
 
-/**
- * The reply each node was sent last. The exchange task keeps it as its value until the worker
- * drops its handle (after a garbage collection there); a node's next exchange proves the worker
- * has it, so its values are let go then, and memory stays flat however long the stream runs.
- */
-const lastReplies = new WeakMap<StreamNode, ExchangeReply>();
+/** Exchanges a task has in flight at most (`remote-stream-node.ts`). */
+const MAX_FLIGHTS = 2;
 
-function forgetLastReply(node: StreamNode): void {
-  const previous = lastReplies.get(node);
-  if (previous === undefined) return;
-  lastReplies.delete(node);
-  for (const batch of previous.batches) batch.length = 0;
+/**
+ * The replies each node was sent last. An exchange task keeps its reply as its value until the
+ * worker drops its handle (after a garbage collection there); a task sends an exchange only once
+ * it has the answer to the one `MAX_FLIGHTS` before, so older replies' values are let go then,
+ * and memory stays flat however long the stream runs.
+ */
+const lastReplies = new WeakMap<StreamNode, ExchangeReply[]>();
+
+function forgetOldReplies(node: StreamNode): void {
+  const replies = lastReplies.get(node);
+  if (replies === undefined) return;
+  while (replies.length >= MAX_FLIGHTS) {
+    for (const batch of (replies.shift() as ExchangeReply).batches) batch.length = 0;
+  }
 }
 
 /** Where the exchange task, which travels as source text, finds `exchange`. */
@@ -114,7 +154,8 @@ export function streamExchange(
   end: boolean,
   steps: number,
   switches?: EdgeSwitches,
+  at?: string,
 ): unknown {
   const g = globalThis as unknown as Record<symbol, (...a: unknown[]) => unknown>;
-  return g[Symbol.for('dtask.streamExchange')]?.(id, out, end, steps, switches);
+  return g[Symbol.for('dtask.streamExchange')]?.(id, out, end, steps, switches, at);
 }

@@ -40,6 +40,8 @@ export class StreamNode {
   last: unknown = undefined;
   /** The value `await task` resolves to. */
   result: unknown = undefined;
+  /** The processor its loop runs on, once it has said so (a task running on a worker). */
+  at: string | undefined = undefined;
 
   constructor(
     readonly task: DTask<unknown>,

@@ -85,6 +85,23 @@ export function callInFrame(frame: Frame, fn: Function, args: unknown[]): unknow
   }
 }
 
+/**
+ * Makes `frame` the frame of the synchronous code that runs until `leaveSyncFrame(previous)`;
+ * returns the frame to restore then. For a loop calling a plain function once per step (a
+ * streaming task), as `callInFrame` does for one call, without its checks; the caller restores
+ * the previous frame before anything else may run (an await, a throw).
+ */
+export function enterSyncFrame(frame: Frame): Frame | undefined {
+  const previous = sync.frame;
+  sync.frame = frame;
+  return previous;
+}
+
+/** Restores the frame `enterSyncFrame` returned. */
+export function leaveSyncFrame(previous: Frame | undefined): void {
+  sync.frame = previous;
+}
+
 /** Runs `fn` with `frame` as the async context (for `withOptions` and task queues). */
 export function runWithFrame<R>(frame: Frame, fn: () => R): R {
   const previous = sync.frame;

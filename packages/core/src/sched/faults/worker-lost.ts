@@ -1,6 +1,7 @@
 import { WorkerLostError } from '../../errors/errors.js';
 import { describeTask } from '../../errors/task-failed-error.js';
 import { type DTask, taskExtra } from '../../task/dtask.js';
+import { TaskFlags } from '../../task/task-state.js';
 
 /** How many workers one task may take down with it before it fails instead of re-running. */
 export const MAX_KILLS = 3;
@@ -15,7 +16,11 @@ export interface FaultSink {
  * A worker died while holding `tasks`: each goes back to placement to run elsewhere, unless it
  * has now been running on `MAX_KILLS` workers that died (it likely kills them: it fails with
  * `WorkerLostError` instead of looping). A kill from outside (`byUs`, e.g. a cancel's grace
- * period running out, or a shutdown) does not count toward that limit.
+ * period running out, or a shutdown) does not count toward that limit. A task that must not run
+ * twice (`notRerun`: a streaming task) fails with `WorkerLostError` whenever it lost a worker it
+ * was sent to, even when another task brought that worker down (a task calling process.exit() on
+ * a thread running streaming tasks otherwise restarted them on the replacement thread, and the
+ * DAG streamed on, repeating values); only one sent ahead of its inputs is placed again.
  */
 export function recoverLostTasks(
   sink: FaultSink,
@@ -26,7 +31,7 @@ export function recoverLostTasks(
   for (const task of tasks) {
     const extra = taskExtra(task);
     if (!byUs) extra.kills = (extra.kills ?? 0) + 1;
-    if (!byUs && extra.notRerun !== undefined) {
+    if (extra.notRerun !== undefined && (!byUs || (task.flags & TaskFlags.SentAhead) === 0)) {
       sink.fail(
         task,
         new WorkerLostError(

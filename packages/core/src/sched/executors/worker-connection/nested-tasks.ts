@@ -6,7 +6,7 @@ import { describeLent, type LentChunk } from '../../../protocol/lent-chunk.js';
 import { fromPlainOptions } from '../../../protocol/plain-options.js';
 import type { FromWorker, ToWorker } from '../../../protocol/protocol.js';
 import type { DTask } from '../../../task/dtask.js';
-import { runWithFrame, ScopedFrame } from '../../../task/frame.js';
+import { callInFrame, ScopedFrame } from '../../../task/frame.js';
 import { mergeOptions } from '../../../task/options.js';
 import { makeTask } from '../../../task/spawn-task.js';
 import { TaskFlags } from '../../../task/task-state.js';
@@ -67,9 +67,18 @@ export class NestedTasks {
     }
     const inherited = fromPlainOptions(m.inherited);
     const options = mergeOptions(inherited, fromPlainOptions(m.options));
-    const task = runWithFrame(new ScopedFrame(undefined, inherited, undefined), () =>
-      makeTask(scheduler, m.id, fn, m.args, options, inherited),
-    );
+    // Made in the frame of its options, held for the synchronous call: AsyncLocalStorage
+    // (`runWithFrame`) would turn Node 20's promise hooks on for the whole process, slowing
+    // every promise of the scheduler's thread once a worker's task spawned one (each batch of a
+    // streaming task on a worker is such a task).
+    const task = callInFrame(new ScopedFrame(undefined, inherited, undefined), makeTask, [
+      scheduler,
+      m.id,
+      fn,
+      m.args,
+      options,
+      inherited,
+    ]) as DTask<unknown>;
     task.flags |= TaskFlags.Nested;
     this.proxied.set(m.id, task);
     scheduler.submit(task, extra.length > 0 ? extra : undefined);

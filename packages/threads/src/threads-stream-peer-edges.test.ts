@@ -1,0 +1,204 @@
+// Streaming edges between tasks on two worker threads go thread to thread (over the link the
+// two runtimes have), not through the main thread: in order, with backpressure, teardown,
+// cancellation, and a thread lost under either end failing the DAG with WorkerLostError.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { type Context, type DTask, scope, spawnStreaming, streamValues } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { rig, sharedInts, until } from './__fixtures__/harness.js';
+
+const LOSS = new URL('./__fixtures__/stream-peer-loss-main.mjs', import.meta.url).pathname;
+const built = existsSync(new URL('../dist/index.js', import.meta.url));
+if (!built) console.warn('thread-loss tests skipped: they run a node program on the built dist');
+
+const onThread = (thread: number) => ({ scope: scope({ worker: 1, thread }) });
+
+/** `ctx.spawn` without its argument types: streaming-task arguments stand for their values. */
+const spawnOn = (ctx: Context) =>
+  ctx.spawn.bind(ctx) as unknown as (...a: unknown[]) => DTask<unknown>;
+
+/** Counts each value in `seen[0]` and passes it on. */
+const countIn = (v: number, seen: Int32Array) => {
+  Atomics.add(seen, 0, 1);
+  return v;
+};
+
+function runLoss(lose: 'producer' | 'consumer') {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [LOSS, lose], { timeout: 90_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('streaming edges between two worker threads', () => {
+  it('values flow from thread 2 to thread 3 while the main thread is blocked, in order', async () => {
+    const { ctx } = await rig();
+    const spawn = spawnOn(ctx);
+    const seen = sharedInts(1);
+    const n = 200_000;
+    const counted = spawnStreaming(() => {
+      const source = spawn(
+        { ...onThread(2), streamMaxEvals: n, streamBufferSize: 64 },
+        async function* () {
+          for (let i = 0; ; i++) yield i;
+        },
+      );
+      const middle = spawn({ ...onThread(3), streamBufferSize: 64 }, countIn, source, seen);
+      // The last values wait for a reader on the main thread: room for all of them.
+      return spawn({ ...onThread(2), streamBufferSize: n }, (v: number) => v, middle);
+    });
+    await until(() => Atomics.load(seen, 0) > 2_000, 30_000, 'values at thread 3');
+    // Through the main thread, no more than the edge's 64 values and a batch of 64 could
+    // arrive at thread 3 while it is blocked.
+    const before = Atomics.load(seen, 0);
+    const end = Date.now() + 500;
+    while (Date.now() < end && Atomics.load(seen, 0) - before < 20_000) {}
+    const during = Atomics.load(seen, 0) - before;
+    let next = 0;
+    let inOrder = true;
+    for await (const v of streamValues(counted)) if (v !== next++) inOrder = false;
+    expect(during).toBeGreaterThan(5_000);
+    expect(inOrder).toBe(true);
+    expect(next).toBe(n);
+    expect(await counted).toBe(undefined);
+  }, 60_000);
+
+  it('backpressure: a fast producer on one thread waits for a slow consumer on the other; nothing is lost', async () => {
+    const { ctx } = await rig();
+    const spawn = spawnOn(ctx);
+    const made = sharedInts(1);
+    const n = 400;
+    const [source, slow] = spawnStreaming(() => {
+      const source = spawn(
+        { ...onThread(2), streamMaxEvals: n, streamBufferSize: 8 },
+        (m: Int32Array) => Atomics.add(m, 0, 1),
+        made,
+      );
+      const slow = spawn(
+        { ...onThread(3), streamBufferSize: 8 },
+        async (v: number, m: Int32Array) => {
+          await new Promise((r) => setTimeout(r, 1));
+          // Made but not yet read here.
+          return Atomics.load(m, 0) - v - 1;
+        },
+        source,
+        made,
+      );
+      return [source, slow];
+    });
+    const ahead: number[] = [];
+    for await (const a of streamValues(slow)) ahead.push(a as number);
+    expect(ahead.length).toBe(n);
+    expect(ahead.every((a, i) => a >= 0 && a <= n - i - 1)).toBe(true);
+    // Held back by a few buffers of 8 (through the main thread: the edge, a batch taken, a
+    // batch made and one in flight; directly: twice the buffer unread), not 400 ahead.
+    expect(Math.max(...ahead)).toBeLessThanOrEqual(64);
+    expect(await source).toBe(undefined);
+  }, 60_000);
+
+  it('teardown: a consumer on thread 3 that finishes stops its endless producer on thread 2', async () => {
+    const { ctx } = await rig();
+    const spawn = spawnOn(ctx);
+    const [source, sink] = spawnStreaming(() => {
+      const source = spawn(onThread(2), async function* () {
+        for (let i = 0; ; i++) yield i;
+      });
+      const sink = spawn(
+        onThread(3),
+        (v: number) => (v === 500 ? dtask.finishStream(v, { result: 'sink' }) : v),
+        source,
+      );
+      return [source, sink];
+    });
+    expect(await sink).toBe('sink');
+    expect(await source).toBe(undefined);
+  }, 60_000);
+
+  it('cancel: cancelling the consumer stops both threads’ tasks; each await rejects; the threads keep serving', async () => {
+    const { ctx } = await rig();
+    const spawn = spawnOn(ctx);
+    const seen = sharedInts(1);
+    const [source, sink] = spawnStreaming(() => {
+      const source = spawn(onThread(2), async function* () {
+        for (let i = 0; ; i++) yield i;
+      });
+      return [source, spawn(onThread(3), countIn, source, seen)];
+    });
+    let read = 0;
+    for await (const _ of streamValues(sink)) if (++read === 3000) break;
+    sink.cancel();
+    for (const t of [source, sink]) {
+      const e = await Promise.resolve(t).then(
+        () => 'resolved',
+        (error: { cause?: { code?: string }; code?: string }) => error.cause?.code ?? error.code,
+      );
+      expect(['DTASK_CANCELLED', 'resolved']).toContain(e);
+    }
+    // A step under way when the cancel came may still count; none after it.
+    await new Promise((r) => setTimeout(r, 200));
+    const stopped = Atomics.load(seen, 0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(Atomics.load(seen, 0)).toBe(stopped);
+    for (const t of [2, 3]) expect(await ctx.spawn(onThread(t), () => 'serving')).toBe('serving');
+  }, 60_000);
+
+  it('a value that cannot be copied to the consumer’s thread fails the DAG with UnsupportedError naming the producer', async () => {
+    const { ctx } = await rig();
+    const spawn = spawnOn(ctx);
+    const [source, sink] = spawnStreaming(() => {
+      const source = spawn({ ...onThread(2), streamMaxEvals: 100_000 }, async function* () {
+        for (let i = 0; ; i++) yield i === 50_000 ? () => i : i;
+      });
+      return [source, spawn(onThread(3), (v: unknown) => v, source)];
+    });
+    const read = await (async () => {
+      try {
+        for await (const _ of streamValues(sink));
+        return 'ended';
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+    })();
+    expect(read).toBe('DTASK_CANCELLED');
+    const e = (await Promise.resolve(sink).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { cause?: { code?: string; message?: string } };
+    expect(e?.cause?.code).toBe('DTASK_UNSUPPORTED');
+    expect(e?.cause?.message).toMatch(
+      new RegExp(`streaming task #${source.id}\\b.*cannot be copied`),
+    );
+    expect(await ctx.spawn(onThread(3), () => 'serving')).toBe('serving');
+  }, 60_000);
+
+  for (const lose of ['producer', 'consumer'] as const) {
+    it.skipIf(!built)(
+      `the ${lose}'s thread lost while values flow between threads fails the DAG (WorkerLostError naming a task); the rest keeps serving`,
+      async () => {
+        const { code, stdout, stderr } = await runLoss(lose);
+        const said = `exit ${code}\n${stdout}\n${stderr}`;
+        expect(code, said).toBe(0);
+        expect(stderr, said).not.toMatch(/Unhandled/);
+        const lines = stdout.trim().split('\n');
+        expect(lines[0], said).toBe('values enough');
+        for (const [i, name] of [
+          [1, 'source'],
+          [2, 'double'],
+        ] as const) {
+          expect([`${name} lost, named true`, `${name} DTASK_CANCELLED`], said).toContain(lines[i]);
+        }
+        expect(lines.slice(3), said).toEqual([
+          'a task lost: true',
+          'sink DTASK_CANCELLED',
+          'reader DTASK_CANCELLED',
+          'after 42',
+          'done',
+        ]);
+      },
+      120_000,
+    );
+  }
+});
+
+declare const dtask: { finishStream(value: unknown, options: { result: unknown }): unknown };
