@@ -19,11 +19,6 @@ interface TaskInside {
   onSettled(cb: () => void): void;
 }
 
-interface SchedulerInside {
-  onSubmit: ((task: DTask<unknown>) => void) | undefined;
-  liveTasks(): DTask<unknown>[];
-}
-
 const inside = (t: DTask<unknown>) => t as unknown as TaskInside;
 
 /** Counts of a set of tasks; `done + failed + running + queued === total`. */
@@ -106,29 +101,7 @@ export class TaskFollower {
    * `close()`.
    */
   followContext(context: Context): void {
-    const scheduler = (context as unknown as { scheduler: SchedulerInside }).scheduler;
-    const seen = new Set<DTask<unknown>>();
-    const stack = scheduler.liveTasks();
-    while (stack.length > 0) {
-      const t = stack.pop()!;
-      if (seen.has(t)) continue;
-      seen.add(t);
-      const d = inside(t).dependents;
-      if (d !== undefined) stack.push(...(Array.isArray(d) ? d : [d]));
-    }
-    for (const t of [...seen].sort((a, b) => a.id - b.id)) this.add(t);
-    const before = scheduler.onSubmit;
-    let following = true;
-    const mine = (task: DTask<unknown>) => {
-      before?.(task);
-      if (following) this.add(task);
-    };
-    scheduler.onSubmit = mine;
-    this.stop = () => {
-      following = false;
-      // Unhooked when last in the chain; a follower hooked after this one still calls it.
-      if (scheduler.onSubmit === mine) scheduler.onSubmit = before;
-    };
+    this.stop = context.followTasks((task) => this.add(task));
   }
 
   /** Stops following new tasks of a context. */

@@ -12,6 +12,7 @@ import { topology } from '../processor/topology.js';
 import type { Executor } from '../sched/dispatch/executor.js';
 import { InlineExecutor } from '../sched/dispatch/inline-executor.js';
 import { ProcessorExecutor } from '../sched/dispatch/processor-executor.js';
+import { followTasks } from '../sched/dynamic/follow-tasks.js';
 import { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
 import { LOCAL_CLOSURES, type LocalClosures } from '../sched/placement/local-closure.js';
 import { Scheduler } from '../sched/scheduler.js';
@@ -156,6 +157,15 @@ export class Context {
   whenQueueHasRoom(): Promise<void> {
     this.assertOpen();
     return this.scheduler.queueLimit.whenRoom();
+  }
+
+  /**
+   * Calls `onTask` for each unsettled task of this context (those waiting on them included),
+   * oldest first, then for each task spawned in it from now on, until the returned function is
+   * called. For tools that show a run (`@dtask/viz`'s `progress` and `dashboard`).
+   */
+  followTasks(onTask: (task: DTask<unknown>) => void): () => void {
+    return followTasks(this.scheduler, onTask);
   }
 
   /** Resolves once every plugin's (possibly async) setup has finished; rejects if one failed. */
