@@ -1,9 +1,9 @@
 // Tasks that a worker thread's tasks spawn (a nested spawn, each exchange of a streaming task on a
 // worker) do not turn Node's promise hooks on in the main thread: AsyncLocalStorage would, and
 // then every promise of the process pays for them. A real `node` program on the built packages.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runNode } from './__fixtures__/run-node.js';
 
 const MAIN = new URL('./__fixtures__/promise-hooks-main.mjs', import.meta.url).pathname;
 const built = existsSync(new URL('../dist/index.js', import.meta.url));
@@ -13,15 +13,7 @@ describe("tasks spawned from a worker thread's tasks", () => {
   it.skipIf(!built)(
     "leave the main thread's promises without hooks",
     async () => {
-      const { code, stdout, stderr } = await new Promise<{
-        code: number | null;
-        stdout: string;
-        stderr: string;
-      }>((resolve) => {
-        execFile(process.execPath, [MAIN], { timeout: 60_000 }, (error, stdout, stderr) =>
-          resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
-        );
-      });
+      const { code, stdout, stderr } = await runNode([MAIN], 60_000);
       const said = `exit ${code}\n${stdout}\n${stderr}`;
       expect(code, said).toBe(0);
       expect(stdout.trim().split('\n'), said).toEqual([

@@ -2,9 +2,9 @@
 // and the streaming tasks it held fail with it (WorkerLostError naming a task) instead of
 // starting again on the thread that replaces it; the scheduler keeps serving. A real `node`
 // program on the built packages.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runNode } from './__fixtures__/run-node.js';
 
 const MAIN = new URL('./__fixtures__/stream-exit-main.mjs', import.meta.url).pathname;
 const built = existsSync(new URL('../dist/index.js', import.meta.url));
@@ -14,15 +14,7 @@ describe('process.exit() on a worker thread running streaming tasks', () => {
   it.skipIf(!built)(
     'ends the thread; the streaming DAG fails with WorkerLostError naming a task; other tasks still run',
     async () => {
-      const { code, stdout, stderr } = await new Promise<{
-        code: number | null;
-        stdout: string;
-        stderr: string;
-      }>((resolve) => {
-        execFile(process.execPath, [MAIN], { timeout: 110_000 }, (error, stdout, stderr) =>
-          resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
-        );
-      });
+      const { code, stdout, stderr } = await runNode([MAIN], 110_000);
       const said = `exit ${code}\n${stdout}\n${stderr}`;
       expect(code, said).toBe(0);
       expect(stderr, said).not.toMatch(/Unhandled/);

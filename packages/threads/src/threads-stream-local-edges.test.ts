@@ -1,12 +1,12 @@
 // Streaming edges between two tasks on the same worker thread stay on that thread: values pass
 // there by reference (no copy through the main thread), in order, with backpressure, teardown
 // and cancellation as on any edge.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { type Context, type DTask, scope, spawnStreaming, streamValues } from '@dtask/core';
 import { streamingConformance } from '@dtask/core/testing';
 import { describe, expect, it } from 'vitest';
 import { rig } from './__fixtures__/harness.js';
+import { runNode } from './__fixtures__/run-node.js';
 
 const LOSS = new URL('./__fixtures__/stream-local-loss-main.mjs', import.meta.url).pathname;
 const built = existsSync(new URL('../dist/index.js', import.meta.url));
@@ -125,15 +125,7 @@ describe('streaming edges inside a worker thread', () => {
   it.skipIf(!built)(
     'a thread lost under two tasks joined by a local edge fails the DAG (WorkerLostError naming a task); the rest keeps serving',
     async () => {
-      const { code, stdout, stderr } = await new Promise<{
-        code: number | null;
-        stdout: string;
-        stderr: string;
-      }>((resolve) => {
-        execFile(process.execPath, [LOSS], { timeout: 90_000 }, (error, stdout, stderr) =>
-          resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
-        );
-      });
+      const { code, stdout, stderr } = await runNode([LOSS], 90_000);
       const said = `exit ${code}\n${stdout}\n${stderr}`;
       expect(code, said).toBe(0);
       expect(stderr, said).not.toMatch(/Unhandled/);

@@ -1,11 +1,11 @@
 // Streaming edges between tasks on two worker threads go thread to thread (over the link the
 // two runtimes have), not through the main thread: in order, with backpressure, teardown,
 // cancellation, and a thread lost under either end failing the DAG with WorkerLostError.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { type Context, type DTask, scope, spawnStreaming, streamValues } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { rig, sharedInts, until } from './__fixtures__/harness.js';
+import { runNode } from './__fixtures__/run-node.js';
 
 const LOSS = new URL('./__fixtures__/stream-peer-loss-main.mjs', import.meta.url).pathname;
 const built = existsSync(new URL('../dist/index.js', import.meta.url));
@@ -24,11 +24,7 @@ const countIn = (v: number, seen: Int32Array) => {
 };
 
 function runLoss(lose: 'producer' | 'consumer') {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [LOSS, lose], { timeout: 90_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return runNode([LOSS, lose], 90_000);
 }
 
 describe('streaming edges between two worker threads', () => {
