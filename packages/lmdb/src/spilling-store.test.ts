@@ -116,6 +116,8 @@ describe('SpillingStore', () => {
     expect(s.get(1)).toEqual(bytes(1000, 1));
     await s.flush();
     expect(s.location(1)).toBe('memory'); // read meanwhile: in use
+    expect(s.location(2)).toBe('disk'); // ...so the other one made room for it
+    expect(counters.memory).toBeLessThanOrEqual(1500);
     s.set(3, bytes(1000, 3));
     await s.flush();
     const gone = [1, 2].find((k) => s.location(k) === 'disk')!;
@@ -154,6 +156,23 @@ describe('SpillingStore', () => {
     await s.flush();
     expect(s.location(1)).toBe('memory');
     s.unhold(99);
+  });
+
+  it('when the last hold ends, values held over the limit make room at once', async () => {
+    const { store: s, counters } = await store({ memoryLimit: 100 });
+    s.set(1, bytes(64, 1), 64);
+    s.hold(1);
+    s.set(2, bytes(64, 2), 64); // 1 is held: 2 is written out
+    await s.flush();
+    expect(s.get(2)).toEqual(bytes(64, 2)); // a second task reads 2 back...
+    s.hold(2); // ...and holds it
+    await s.flush();
+    expect(counters.memory).toBe(128); // both held: over the limit, nothing lost
+    s.unhold(1);
+    await s.flush();
+    expect(s.location(1)).toBe('disk');
+    expect(counters.memory).toBeLessThanOrEqual(100);
+    expect(s.get(1)).toEqual(bytes(64, 1));
   });
 
   it('a value held while it is being written stays in memory once the write is done', async () => {

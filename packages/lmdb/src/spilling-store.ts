@@ -59,7 +59,8 @@ interface Entry<K> extends RecencyNode {
  * in the background; a `get` of a spilled entry reads it back synchronously (an unspill).
  *
  * - An entry being written stays readable from memory and counts in memory until the write
- *   commits. If it was read meanwhile it stays in memory (and the disk copy is dropped).
+ *   commits. If it was read meanwhile it stays in memory (and the disk copy is dropped), and
+ *   other entries are written out to make room for it.
  * - An unspilled entry's disk copy is removed: a value may be changed in place once read
  *   back, so a later spill writes it again.
  * - A spill that would pass `diskLimit`, that the disk holding the store has no room for, or
@@ -68,7 +69,8 @@ interface Entry<K> extends RecencyNode {
  *   event names the error's code (`DTASK_STORAGE_FULL`) and a warning with that code says
  *   what to do (once per store).
  * - A value a running task holds (`hold`, until `unhold`) is never written out: the task may
- *   change it in place or keep it across an await, and a copy on disk would lose that.
+ *   change it in place or keep it across an await, and a copy on disk would lose that. When
+ *   the last hold ends, room is made if held values kept the process over its limit.
  * - Values that cannot be written (functions, class instances, shared memory) stay in memory.
  * - `delete` frees the entry wherever it is; `values()` also yields values whose writes are
  *   in flight, so the runtime never transfers (detaches) a buffer LMDB is still reading.
@@ -181,10 +183,15 @@ export class SpillingStore<K = number> implements LocalStore<K> {
     if (entry.location === 'spilling') entry.touched = true;
   }
 
-  /** Ends one `hold(key)`. */
+  /**
+   * Ends one `hold(key)`. Released, the entry may be written out again: if the process is
+   * over its limit (held entries could not make room), room is made now, not at the next store.
+   */
   unhold(key: K): void {
     const entry = this.entries.get(key);
-    if (entry !== undefined && entry.holds > 0) entry.holds--;
+    if (entry === undefined || entry.holds === 0) return;
+    entry.holds--;
+    if (entry.holds === 0) this.relieve();
   }
 
   /** Removes every entry. */
@@ -309,6 +316,8 @@ export class SpillingStore<K = number> implements LocalStore<K> {
       this.dropDiskCopy(entry);
       entry.location = 'memory';
       this.recency.touch(entry);
+      // Back in memory, it may put the process over its limit again: others make room first.
+      this.relieve(entry);
       return;
     }
     entry.location = 'disk';
