@@ -5,12 +5,11 @@
 // shared memory (shared memory of one process is written in place by its threads); each case
 // equals the sequential program, read back where the data lives; the child-program case runs
 // what a user would run.
-import { spawn as spawnProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { cluster } from '@dtask/cluster';
 import { type AbstractScope, type Chunk, Context, type DTask, scope } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFixture } from './__fixtures__/run-node.js';
 import { InOut, Out } from './annotations.js';
 import { spawnDatadeps } from './spawn-datadeps.js';
 
@@ -158,23 +157,7 @@ describe('datadeps moves data held by a worker to a task scoped elsewhere, and b
 
 describe('a plain node program writing data held by a worker process from a worker thread', () => {
   it('prints the sequential result, written on the thread and held by the process', async () => {
-    const script = fileURLToPath(new URL('./__fixtures__/worker-held-main.mjs', import.meta.url));
-    const { code, out, err } = await new Promise<{ code: unknown; out: string; err: string }>(
-      (resolve) => {
-        const child = spawnProcess(process.execPath, [script], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d) => (out += d));
-        child.stderr.on('data', (d) => (err += d));
-        const timer = setTimeout(() => child.kill('SIGKILL'), 80_000);
-        child.on('exit', (c, signal) => {
-          clearTimeout(timer);
-          resolve({ code: c ?? signal, out, err });
-        });
-      },
-    );
+    const { code, out, err } = await runFixture('worker-held-main.mjs', 80_000);
     expect({ code, err }).toEqual({ code: 0, err: '' });
     expect(JSON.parse(out.trim().split('\n').at(-1) ?? '')).toEqual({
       writer: 'thread:1:2',

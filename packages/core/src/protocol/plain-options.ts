@@ -33,6 +33,7 @@ export function toPlainOptions(options: TaskOptions): PlainOptions | undefined {
   else if (options.device !== undefined) out.device = options.device.name;
   if (options.returnArgs !== undefined) out.returnArgs = [...options.returnArgs.indices];
   if (options.inPlaceArgs !== undefined) out.inPlaceArgs = [...options.inPlaceArgs];
+  if (options.inPlace === true) out.inPlace = true;
   return out;
 }
 
@@ -49,5 +50,6 @@ export function fromPlainOptions(plain: PlainOptions | undefined): TaskOptions {
   if (plain.device !== undefined) out.device = plain.device;
   if (plain.returnArgs !== undefined) out.returnArgs = { indices: plain.returnArgs };
   if (plain.inPlaceArgs !== undefined) out.inPlaceArgs = plain.inPlaceArgs;
+  if (plain.inPlace === true) out.inPlace = true;
   return out;
 }

@@ -23,6 +23,8 @@ export interface PlainOptions {
   returnArgs?: number[];
   /** `inPlaceArgs`: the runtime keeps the task's result where it ran (never inline). */
   inPlaceArgs?: number[];
+  /** `inPlace`: the task writes shared memory in place; the runtime says when it begins. */
+  inPlace?: boolean;
 }
 
 /** Tag of a `RunRecord`. */
@@ -126,6 +128,11 @@ export type FromWorker =
    */
   | { op: 'stalled'; stalled: boolean; seen: number }
   | { op: 'fail'; id: number; error: SerializedError; ms: number }
+  /**
+   * Task `id` (an `inPlace` one) is about to begin: sent at once, before its function runs,
+   * so that if the worker dies the scheduler knows its writes may have happened.
+   */
+  | { op: 'began'; id: number }
   /** A fetched result; `key` (its task's id) names it in an error if it cannot be sent. */
   | { op: 'value'; req: number; value: unknown; key: number }
   | { op: 'error'; req: number; error: SerializedError }

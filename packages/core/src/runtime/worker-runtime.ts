@@ -292,6 +292,7 @@ export class WorkerRuntime {
       now = performance.now(); // reading may have taken a while (from disk)
     }
     task.startedAt = now; // one clock read per task for the yield check and the start
+    if (task.options.inPlace === true) this.announceBegin(task);
     const slot = this.runningTask;
     if (slot !== undefined) slot[0] = task.id;
     let result: unknown;
@@ -318,6 +319,16 @@ export class WorkerRuntime {
         (e) => this.finishFail(task, e),
       );
     } else this.finishDone(task, result);
+  }
+
+  /**
+   * A task that writes shared memory in place is about to begin: the scheduler hears it now,
+   * not with the next batch, so a worker that dies even in this turn leaves no doubt that its
+   * writes may have happened (it is then failed, never run twice).
+   */
+  private announceBegin(task: WorkerTask): void {
+    this.out.push({ op: 'began', id: task.id });
+    this.out.flush();
   }
 
   /** A new turn: runs the deferred tasks in order until this turn has run long enough. */

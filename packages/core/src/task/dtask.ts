@@ -294,6 +294,8 @@ export interface TaskExtra {
   kills?: number;
   /** Why the task is not run again after its worker died (it fails with `WorkerLostError`). */
   notRerun?: string;
+  /** An `inPlace` task's worker said it began: its writes may have happened. */
+  began?: boolean;
   /** Times this task was run again after it threw (its `retries` option). */
   retried?: number;
   /** A copy of its worker-held result kept on the scheduler's thread, its lineage let go. */

@@ -41,10 +41,11 @@ export function recoverLostTasks(
       );
       continue;
     }
-    if (!byUs && task.options.inPlace === true) {
-      // It was running and may have written shared memory already: running it again could
-      // apply its effect twice (DESIGN.md). Copy-in/copy-out tasks are not inPlace: their
-      // writes were not published yet, so they are re-run like any other.
+    if (task.options.inPlace === true && (!byUs || extra.began === true)) {
+      // It was running (the one charged with the loss, or one its worker said began) and may
+      // have written shared memory already: running it again could apply its effect twice
+      // (DESIGN.md). One that never began runs again. Copy-in/copy-out tasks are not inPlace:
+      // their writes were not published yet, so they are re-run like any other.
       sink.fail(
         task,
         new WorkerLostError(

@@ -30,7 +30,7 @@ import { PlannedSends } from './planned-sends.js';
 import { serveDynamic } from './serve-dynamic.js';
 import { unsendableToWorker } from './unsendable-argument.js';
 import type { WorkerConnectionOptions } from './worker-connection-options.js';
-import { answerWithin, failOnClose, fetchHome, splitCulprit } from './worker-ending.js';
+import { answerWithin, failOnClose, fetchHome, markBegan, splitCulprit } from './worker-ending.js';
 
 /**
  * The scheduler's side of one worker runtime: an `Executor` that sends tasks there in batches,
@@ -371,6 +371,9 @@ export class WorkerConnection implements Executor {
         else this.sink?.fail(task, error);
         return;
       }
+      case 'began': // an in-place task's writes may happen from now on (faults/worker-lost.ts)
+        markBegan(this.inFlight.get(m.id));
+        return;
       case 'value':
         this.requests.resolve(m.req, m.value);
         return;

@@ -1,5 +1,5 @@
 import { CancelledError, WorkerLostError } from '../../../errors/errors.js';
-import type { DTask } from '../../../task/dtask.js';
+import { type DTask, taskExtra } from '../../../task/dtask.js';
 import { isRemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
 import type { Scheduler } from '../../scheduler.js';
@@ -54,6 +54,14 @@ export async function fetchHome(
   }
   const settled = await Promise.allSettled(moving);
   return settled.filter((r) => r.status === 'fulfilled').length;
+}
+
+/**
+ * The runtime said in-place `task` began: should its worker be lost, its writes may have
+ * happened, so it is failed rather than run again (`recoverLostTasks`).
+ */
+export function markBegan(task: DTask<unknown> | undefined): void {
+  if (task !== undefined) taskExtra(task).began = true;
 }
 
 /**
