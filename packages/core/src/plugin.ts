@@ -42,6 +42,7 @@ export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';
 export type { RelayedEvent } from './protocol/admin-protocol.js';
 export type { DedicatedThreadData } from './protocol/dedicated-thread-protocol.js';
+export { type RunningTaskMemory, runningTaskMemory } from './protocol/running-task-memory.js';
 export { SharedCounters } from './protocol/shared-counters.js';
 export { defaultContext } from './registry/default-context.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';

@@ -35,8 +35,8 @@ interface Idle {
  * - under load (every thread has a task in flight and tasks wait: queued ahead on a thread
  *   behind its running one, or parked in the scheduler for room there), it starts one thread
  *   per waiting task, up to `max`; a new thread takes its share of the waiting tasks as it joins;
- * - a thread with nothing in flight or parked for `idleTimeoutMs` is retired while more than
- *   `min` run: no task is placed there any more, the results it holds are brought to the main
+ * - a thread with nothing in flight or parked for `idleTimeoutMs` once it is ready, while no
+ *   thread has tasks waiting, is retired while more than `min` run: no task is placed there any more, the results it holds are brought to the main
  *   thread, then it ends.
  *
  * Its timers are unreferenced: the pool never keeps node alive.
@@ -75,7 +75,7 @@ export class ElasticPool {
       if (load === undefined) continue;
       running++;
       if (load.inFlight === 0 && load.parked === 0) {
-        this.markIdle(w);
+        if (w.wasReady) this.markIdle(w); // one still starting is not idle: it has had no chance
         continue;
       }
       this.markBusy(w);
@@ -86,6 +86,15 @@ export class ElasticPool {
     const add = Math.min(max - size, Math.ceil(waiting));
     for (let i = 0; i < add; i++) this.grow(waiting, busy);
   };
+
+  /** Whether any thread has tasks waiting: queued behind its running one, or parked for it. */
+  private tasksWait(): boolean {
+    for (const w of this.options.threads()) {
+      const load = w.exited ? undefined : this.options.host.processorLoad(w.proc);
+      if (load !== undefined && (load.inFlight > 1 || load.parked > 0)) return true;
+    }
+    return false;
+  }
 
   private grow(waiting: number, busy: number): void {
     const t0 = now();
@@ -105,7 +114,7 @@ export class ElasticPool {
       () => logged('online'),
       (error) => logged(`failed to start: ${error}`),
     );
-    // Joining may have taken nothing (the waiting tasks may not be allowed there).
+    // Joining may take nothing (the waiting tasks may not be allowed there): then it idles.
     this.markIdle(w);
   }
 
@@ -130,8 +139,11 @@ export class ElasticPool {
     if (idle === undefined || this.closed || w.exited) return;
     const load = this.options.host.processorLoad(w.proc);
     if (load === undefined || load.inFlight > 0 || load.parked > 0) return;
-    if (w.loading) {
-      this.markIdle(w); // an everywhere() load in progress: try again later
+    if (w.loading || !w.wasReady || this.tasksWait()) {
+      // Still starting (slower than idleTimeoutMs on a loaded machine), loading an everywhere()
+      // module, or the pool is still under load (tasks queued behind other threads' running
+      // ones, which it may yet take): not idle in the pool's sense; try again later.
+      this.markIdle(w);
       return;
     }
     let running = 0;

@@ -1,6 +1,6 @@
 import { MessageChannel, type ResourceLimits, Worker } from 'node:worker_threads';
 import { type PluginHost, type PluginSpec, ThreadProc, WorkerLostError } from '@dtask/core';
-import { ModuleLoads, threadExecArgv } from '@dtask/core/plugin';
+import { ModuleLoads, runningTaskMemory, threadExecArgv } from '@dtask/core/plugin';
 import {
   type AdminFromWorker,
   type AdminToWorker,
@@ -54,7 +54,7 @@ export class ThreadWorker {
     this.proc = new ThreadProc(options.worker, options.thread);
     this.loads = new ModuleLoads(this.proc.id);
     const channel = new MessageChannel();
-    const runningTask = new Float64Array(new SharedArrayBuffer(8));
+    const runningTask = runningTaskMemory();
     const data: ThreadWorkerData = {
       runningTask,
       worker: options.worker,

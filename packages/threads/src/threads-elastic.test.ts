@@ -49,8 +49,8 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
-async function pool(idleTimeoutMs: number) {
-  const plugin = threads({ min: 1, max: 2, idleTimeoutMs });
+async function pool(idleTimeoutMs: number, execArgv?: string[]) {
+  const plugin = threads({ min: 1, max: 2, idleTimeoutMs, execArgv });
   const ctx = new Context({ plugins: [plugin] });
   open.push(ctx);
   await ctx.ready();
@@ -142,6 +142,22 @@ describe('threads({ min, max, idleTimeoutMs }): a pool that grows and shrinks', 
       figures.push(`${e.kind} ${e.processor}: took ${e.duration!.toFixed(1)} ms (${e.detail})`);
     }
     console.log(`elastic pool figures:\n  ${figures.join('\n  ')}`);
+  }, 40_000);
+
+  it('a thread slower to start than idleTimeoutMs is not retired as idle before it is ready: it starts once and takes part of the burst', async () => {
+    enableLogging();
+    fetchLogs();
+    const slow = fileURLToPath(new URL('./__fixtures__/slow-start.mjs', import.meta.url));
+    const { ctx } = await pool(100, ['--import', slow]);
+    const counter = sharedInts(1);
+    const tasks = Array.from({ length: 40 }, (_, i) => ctx.spawn(busy, counter, i, 30));
+    const results = await Promise.all(tasks);
+    expect(results.map(([v]) => v)).toEqual(tasks.map((_, i) => i * 2));
+    // One thread started for the burst (700 ms to start): not retired before it was ready and
+    // grown again, as when its idle time counted from the start.
+    expect(events(fetchLogs(), 'thread-start')).toHaveLength(1);
+    expect(new Set(results.map(([, id]) => id))).toEqual(new Set(['thread:1:2', 'thread:1:3']));
+    expect(Atomics.load(counter, 0)).toBe(40);
   }, 40_000);
 
   it('a retired thread hands its results to the main thread: dependents and fetches later get them without running a task again', async () => {

@@ -7,6 +7,7 @@ import type { AdminFromWorker } from '../protocol/admin-protocol.js';
 import type { DedicatedThreadData } from '../protocol/dedicated-thread-protocol.js';
 import type { PluginSpec } from '../protocol/plugin-spec.js';
 import { portTransport } from '../protocol/port-transport.js';
+import { runningTaskMemory } from '../protocol/running-task-memory.js';
 import type { Transport } from '../protocol/transport.js';
 import type { PluginHost } from '../registry/plugin.js';
 import type { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
@@ -72,7 +73,7 @@ export class DedicatedThread<R, P extends Processor = Processor> implements Pool
     this.proc = proc;
     this.loads = new ModuleLoads(proc.id);
     const channel = new MessageChannel();
-    const runningTask = new Float64Array(new SharedArrayBuffer(8));
+    const runningTask = runningTaskMemory();
     const workerData: DedicatedThreadData<unknown> = {
       worker: proc.worker,
       processor: proc.id,

@@ -44,6 +44,7 @@ export class Batcher<M> {
     this.transfer = [];
     try {
       this.transport.send(batch, transfer.length > 0 ? transfer : undefined);
+      this.onSent?.();
     } catch {
       // Something in the batch cannot be cloned: send each message alone, so that only the
       // culprit is replaced (by `onUnsendable`) and the rest of the batch still arrives.
@@ -55,8 +56,12 @@ export class Batcher<M> {
           if (replacement !== undefined) this.transport.send([replacement]);
         }
       }
+      this.onSent?.();
     }
   };
+
+  /** Called after each batch is handed to the transport. */
+  onSent: (() => void) | undefined;
 
   /**
    * Called for a message that cannot be sent (e.g. a result that cannot be cloned); returns

@@ -29,8 +29,9 @@ export interface WorkerRuntimeOptions {
    */
   idBase?: number;
   /**
-   * Shared memory where the runtime writes the id of the task running synchronously now (0 when
-   * none), so that if the thread dies the scheduler knows which task was running.
+   * Shared memory (`runningTaskMemory()`) where the runtime writes the id of the task running
+   * synchronously now (0 when none) and the in-place tasks begun since its last batch, so that
+   * if the thread dies the scheduler knows which task was running and which may have written.
    */
   runningTask?: Float64Array;
   /**

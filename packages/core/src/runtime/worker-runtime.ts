@@ -21,6 +21,7 @@ import {
   type ToWorker,
 } from '../protocol/protocol.js';
 import { Requests } from '../protocol/requests.js';
+import { batchSent, listsBegan, noteBegan } from '../protocol/running-task-memory.js';
 import type { Transport } from '../protocol/transport.js';
 import { returnedArgs } from '../sched/dispatch/returned-args.js';
 import { ExactScope } from '../scope/exact-scope.js';
@@ -129,6 +130,8 @@ export class WorkerRuntime {
     this.decoder = new FunctionDecoder((m) => this.modules.get(m));
     this.out = new Batcher(transport);
     this.out.onUnsendable = unsendableMessage;
+    const memory = options.runningTask;
+    if (listsBegan(memory)) this.out.onSent = () => batchSent(memory);
     this.server = new ResultServer({
       store: this.store,
       holder: this.holder,
@@ -322,13 +325,16 @@ export class WorkerRuntime {
   }
 
   /**
-   * A task that writes shared memory in place is about to begin: the scheduler hears it now,
-   * not with the next batch, so a worker that dies even in this turn leaves no doubt that its
-   * writes may have happened (it is then failed, never run twice).
+   * A task that writes shared memory in place is about to begin: the scheduler must know even
+   * if the worker dies in this very turn, since its writes may then have happened (it is failed,
+   * never run twice). A thread lists it in shared memory until its batch is sent; a process,
+   * which shares none, sends the batch now.
    */
   private announceBegin(task: WorkerTask): void {
     this.out.push({ op: 'began', id: task.id });
-    this.out.flush();
+    const memory = this.runningTask;
+    if (listsBegan(memory)) noteBegan(memory, task.id);
+    else this.out.flush();
   }
 
   /** A new turn: runs the deferred tasks in order until this turn has run long enough. */

@@ -21,7 +21,10 @@ export interface WorkerConnectionOptions {
   terminate?: () => void;
   /** How long a cancelled running task may take to stop before its worker is ended (ms). */
   cancelGraceMs?: number;
-  /** The runtime's `runningTask` memory (see `WorkerRuntimeOptions`): names a crash's culprit. */
+  /**
+   * The runtime's `runningTask` memory (see `WorkerRuntimeOptions`): names a crash's culprit
+   * and the in-place tasks that began.
+   */
   runningTask?: Float64Array;
   /**
    * Whether the runtime on the other end has a peer link to the runtime behind `other`, so it

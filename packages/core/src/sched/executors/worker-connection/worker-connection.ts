@@ -483,7 +483,7 @@ export class WorkerConnection implements Executor {
       reason === undefined ? undefined : { cause: reason },
     );
     this.requests.rejectAll(error);
-    const [culprit, rest] = splitCulprit(this.inFlight, this.options.runningTask?.[0]);
+    const [culprit, rest] = splitCulprit(this.inFlight, this.options.runningTask);
     this.inFlight.clear();
     // Remove the processor first, so the tasks handed back are placed elsewhere.
     this.options.onLost?.(this, reason);

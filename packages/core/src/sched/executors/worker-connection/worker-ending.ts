@@ -1,4 +1,5 @@
 import { CancelledError, WorkerLostError } from '../../../errors/errors.js';
+import { beganUnsent, type RunningTaskMemory } from '../../../protocol/running-task-memory.js';
 import { type DTask, taskExtra } from '../../../task/dtask.js';
 import { isRemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
@@ -66,13 +67,16 @@ export function markBegan(task: DTask<unknown> | undefined): void {
 
 /**
  * The tasks in flight on a lost worker, split into the one charged with the loss (the task the
- * runtime named in shared memory as running, else, for a crash from async code, the oldest in
- * flight) and the rest, which are handed back uncharged.
+ * runtime named in `memory` as running, else, for a crash from async code, the oldest in
+ * flight) and the rest, which are handed back uncharged. In-place tasks the runtime listed in
+ * `memory` as begun, in a batch it never sent, are marked begun (`markBegan`).
  */
 export function splitCulprit(
   inFlight: Map<number, DTask<unknown>>,
-  named: number | undefined,
+  memory: RunningTaskMemory | undefined,
 ): [culprit: DTask<unknown> | undefined, rest: DTask<unknown>[]] {
+  for (const [id, task] of inFlight) if (beganUnsent(memory, id)) markBegan(task);
+  const named = memory?.[0];
   const culprit = (named && inFlight.get(named)) || inFlight.values().next().value;
   return [culprit, [...inFlight.values()].filter((t) => t !== culprit)];
 }
