@@ -7,7 +7,7 @@ import {
 } from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
-import type { StreamNode } from './stream-node.js';
+import type { StreamInput, StreamNode } from './stream-node.js';
 
 /** How long a stream may run on without letting timers and I/O in. */
 const SLICE_MS = 8;
@@ -22,6 +22,63 @@ function isThenable(x: unknown): x is PromiseLike<unknown> {
     x !== null &&
     typeof (x as { then?: unknown }).then === 'function'
   );
+}
+
+/** What `burst` stopped at. */
+const INPUT = 0;
+/** A consumer was full: `carried` is the promise that settles once all took the value. */
+const EMITTING = 1;
+/** The function returned a promise or a `finishStream`: `carried` is what it returned. */
+const RETURNED = 2;
+/** It ran `BURST` steps: the loop lets timers and I/O in when its slice is over. */
+const SLICED = 3;
+
+/** Steps one burst runs at most. */
+const BURST = 256;
+
+/** What `burst` hands back besides its code (one loop runs synchronously at a time). */
+let carried: unknown;
+
+/**
+ * Runs steps of `node` (a plain function with streaming inputs) while every input has a value
+ * buffered, the function returns a plain value and every consumer takes it at once: no await
+ * per step, the task's frame set once around them all. Returns why it stopped (`INPUT` also
+ * when stopped or at `max`): the async loop then waits, or handles what `carried` holds.
+ */
+function burst(
+  node: StreamNode,
+  fn: (...a: unknown[]) => unknown,
+  args: unknown[],
+  frame: Frame | undefined,
+  max: number,
+): number {
+  const inputs = node.inputs;
+  const n = inputs.length;
+  const outer = frame === undefined ? undefined : enterSyncFrame(frame);
+  try {
+    for (let k = 0; k < BURST; k++) {
+      if (node.stopped || node.steps >= max) return INPUT;
+      for (let i = 0; i < n; i++) if ((inputs[i] as StreamInput).edge.length === 0) return INPUT;
+      for (let i = 0; i < n; i++) {
+        const input = inputs[i] as StreamInput;
+        args[input.pos] = input.edge.poll();
+      }
+      const r = fn(...args);
+      if (isThenable(r) || isFinishStream(r)) {
+        carried = r;
+        return RETURNED;
+      }
+      node.steps++;
+      const p = node.emit(r);
+      if (p !== undefined) {
+        carried = p;
+        return EMITTING;
+      }
+    }
+    return SLICED;
+  } finally {
+    if (frame !== undefined) leaveSyncFrame(outer);
+  }
 }
 
 /** Calls `fn(...args)` in `frame` (held for its synchronous run), or as it is without one. */
@@ -60,28 +117,57 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
   let outer: Frame | undefined;
   let entered = false;
   let slice = performance.now();
+  // A plain function with streaming inputs runs in bursts: steps with every input buffered run
+  // in one synchronous loop, without an await.
+  const bursts = source === undefined && inputs.length > 0 && (frame === undefined || direct);
   try {
     steps: while (!node.stopped && node.steps < max) {
-      // An input read to its end keeps giving its last value (its argument is left as it is);
-      // the task ends once a step finds every input read to its end.
-      let fresh = 0;
-      for (let i = 0; i < inputs.length; i++) {
-        const input = inputs[i] as (typeof inputs)[number];
-        let v = input.edge.poll();
-        while (v === EMPTY) {
-          if (node.stopped) break steps;
-          if (input.edge.exhausted) break;
-          await input.edge.data();
-          v = input.edge.poll();
-        }
-        if (v !== EMPTY) {
-          args[input.pos] = v;
-          fresh++;
-        }
-      }
-      if (fresh === 0 && inputs.length > 0) break;
       let r: unknown;
-      if (source) {
+      let called = false;
+      if (bursts) {
+        const k = burst(node, fn, args, frame, max);
+        if (k === EMITTING) {
+          const p = carried as Promise<void>;
+          carried = undefined;
+          await p;
+          continue;
+        }
+        if (k === RETURNED) {
+          r = carried;
+          carried = undefined;
+          called = true;
+        } else if (k === SLICED) {
+          if (performance.now() - slice > SLICE_MS) {
+            await nextTurn();
+            slice = performance.now();
+          }
+          continue;
+        } else if (node.stopped || node.steps >= max) break;
+      }
+      if (!called) {
+        // An input read to its end keeps giving its last value (its argument is left as it is);
+        // the task ends once a step finds every input read to its end.
+        let fresh = 0;
+        for (let i = 0; i < inputs.length; i++) {
+          const input = inputs[i] as (typeof inputs)[number];
+          let v = input.edge.poll();
+          while (v === EMPTY) {
+            if (node.stopped) break steps;
+            if (input.edge.exhausted) break;
+            await input.edge.data();
+            v = input.edge.poll();
+          }
+          if (v !== EMPTY) {
+            args[input.pos] = v;
+            fresh++;
+          }
+        }
+        if (fresh === 0 && inputs.length > 0) break;
+      }
+      if (called) {
+        // The burst called the function and stopped at what it returned (a promise, a finish).
+        if (isThenable(r)) r = await r;
+      } else if (source) {
         let pending: Promise<IteratorResult<unknown, unknown>>;
         if (direct) {
           outer = enterSyncFrame(frame);
