@@ -7,6 +7,7 @@ import {
 } from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
+import { BURST, EMITTING, INPUT, RETURNED, SLICED } from './step-burst.js';
 import type { StreamInput, StreamNode } from './stream-node.js';
 
 /** How long a stream may run on without letting timers and I/O in. */
@@ -23,18 +24,6 @@ function isThenable(x: unknown): x is PromiseLike<unknown> {
     typeof (x as { then?: unknown }).then === 'function'
   );
 }
-
-/** What `burst` stopped at. */
-const INPUT = 0;
-/** A consumer was full: `carried` is the promise that settles once all took the value. */
-const EMITTING = 1;
-/** The function returned a promise or a `finishStream`: `carried` is what it returned. */
-const RETURNED = 2;
-/** It ran `BURST` steps: the loop lets timers and I/O in when its slice is over. */
-const SLICED = 3;
-
-/** Steps one burst runs at most. */
-const BURST = 256;
 
 /** What `burst` hands back besides its code (one loop runs synchronously at a time). */
 let carried: unknown;
@@ -86,6 +75,11 @@ export function inFrame(frame: Frame | undefined, fn: Function, args: unknown[])
   return frame === undefined ? Reflect.apply(fn, undefined, args) : callInFrame(frame, fn, args);
 }
 
+/** True for an `async function` (its frame must hold across its awaits). */
+export function isAsyncFunction(fn: Function): boolean {
+  return Object.prototype.toString.call(fn) === '[object AsyncFunction]';
+}
+
 /** True for an `async function*`: such a function is a source that yields one value per step. */
 export function isAsyncGeneratorFunction(fn: Function): boolean {
   return Object.prototype.toString.call(fn) === '[object AsyncGeneratorFunction]';
@@ -112,8 +106,7 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
   const next = source && (() => source.next());
   // A plain function (and a source's `next`) is called with the task's frame set around each
   // call directly; an async function needs `callInFrame`, which keeps its frame across awaits.
-  const direct =
-    frame !== undefined && Object.prototype.toString.call(fn) !== '[object AsyncFunction]';
+  const direct = frame !== undefined && !isAsyncFunction(fn);
   let outer: Frame | undefined;
   let entered = false;
   let slice = performance.now();
