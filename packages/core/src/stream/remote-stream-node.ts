@@ -13,7 +13,7 @@ import { isFinishStream } from './finish-stream.js';
 import { localRuns } from './local-runs.js';
 import { packValues } from './pack-values.js';
 import { attachPeerInput, PeerInEdge, type PeerOutEdge } from './peer-edges.js';
-import { inFrame, isAsyncFunction, isAsyncGeneratorFunction } from './run-stream-node.js';
+import { inFrame, isAsyncFunction, isAsyncGeneratorFunction, NO_ARGS } from './run-stream-node.js';
 import { adaptStep, stepAdapterOf, stepValueOut } from './step-adapter.js';
 import { BURST, EMITTING, INPUT, RETURNED } from './step-burst.js';
 import type { StreamDescriptor } from './stream-descriptor.js';
@@ -41,8 +41,6 @@ const LINK_LOST_MS = 10_000;
 
 /** Exchanges of one task in flight at most. */
 const MAX_FLIGHTS = 2;
-
-const NO_ARGS: unknown[] = [];
 
 let exchangeOptions: object | undefined;
 
@@ -259,12 +257,20 @@ export async function runRemoteStreamNode(
   // on the way out.
   const adapter = stepAdapterOf(frame?.frameTask?.processor?.id);
   if (adapter !== undefined && source === undefined) fn = adaptStep(adapter, fn);
-  // A plain function (and a source's `next`) is called with the task's frame set around it
-  // directly; an async function needs `callInFrame`, which keeps its frame across awaits.
+  // The task's frame is set around a plain call directly (an async one needs `callInFrame`).
   const direct = frame !== undefined && !isAsyncFunction(fn);
-  // A plain function with streaming inputs runs in bursts: steps whose inputs are all buffered
-  // run in one synchronous loop, without an await.
+  // A plain function with streaming inputs runs in bursts (`burst`), without an await per step.
   const bursts = source === undefined && positions.length > 0 && (frame === undefined || direct);
+  // While every consumer takes the values directly, the scheduler's thread keeps only the
+  // latest (for non-streaming readers).
+  const keep = (r: unknown): void => {
+    if (needed || switches !== undefined) out.push(r);
+    else if (out.length === 1) out[0] = r;
+    else {
+      out.length = 0;
+      out.push(r);
+    }
+  };
   let carried: unknown;
   let ran = 0;
   // Runs steps while every input has a value waiting, the function returns a plain value, every
@@ -298,12 +304,7 @@ export async function runRemoteStreamNode(
         }
         steps++;
         ran++;
-        if (needed || switches !== undefined) out.push(r);
-        else if (out.length === 1) out[0] = r;
-        else {
-          out.length = 0;
-          out.push(r);
-        }
+        keep(r);
         if (locals.length > 0 || peerOuts.length > 0) {
           const p = put(r);
           if (p !== undefined) {
@@ -312,6 +313,16 @@ export async function runRemoteStreamNode(
           }
         }
         if (switches !== undefined || (needed && out.length >= desc.batch)) return INPUT;
+        // The clock as after any step: a burst of slow steps ends once values are due to go out.
+        if (++sinceClock >= clockEvery) {
+          const t = performance.now();
+          clockEvery = t - now < FAST_STEPS_MS ? Math.min(clockEvery * 2, MAX_CLOCK_EVERY) : 1;
+          sinceClock = 0;
+          now = t;
+          if (now - flushedAt > FLUSH_MS || now - sentAt > (needed ? FLUSH_MS : QUIET_MS)) {
+            return INPUT;
+          }
+        }
       }
       return INPUT;
     } finally {
@@ -328,18 +339,13 @@ export async function runRemoteStreamNode(
       if (bursts) {
         const k = burst();
         if (k === EMITTING) {
-          const p = carried as Promise<void>;
-          carried = undefined;
-          await p;
+          await (carried as Promise<void>);
           stepped = true;
         } else if (k === RETURNED) {
           r = carried;
-          carried = undefined;
           called = true;
         } else if (ran > 0) stepped = true;
         else if (stop || steps >= max) break;
-        // The clock is read after each burst.
-        if (stepped) sinceClock = clockEvery;
       }
       if (!stepped) {
         if (!called) {
@@ -438,14 +444,7 @@ export async function runRemoteStreamNode(
           result = r.result;
           break;
         }
-        // While every consumer takes the values directly, the scheduler's thread keeps only the
-        // latest (for non-streaming readers).
-        if (needed || switches !== undefined) out.push(r);
-        else if (out.length === 1) out[0] = r;
-        else {
-          out.length = 0;
-          out.push(r);
-        }
+        keep(r);
         if (locals.length > 0 || peerOuts.length > 0) {
           const p = put(r);
           if (p) await p;

@@ -13,7 +13,8 @@ import type { StreamInput, StreamNode } from './stream-node.js';
 /** How long a stream may run on without letting timers and I/O in. */
 const SLICE_MS = 8;
 
-const NO_ARGS: unknown[] = [];
+/** The arguments of a call that takes none (shared: never written). */
+export const NO_ARGS: unknown[] = [];
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
