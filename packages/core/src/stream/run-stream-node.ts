@@ -71,6 +71,61 @@ function burst(
   }
 }
 
+/**
+ * The loop of a source (an `async function*` with no streaming inputs): one `next()` per step,
+ * with the task's frame set around it, its value offered to every consumer.
+ */
+async function runSource(
+  node: StreamNode,
+  source: AsyncIterator<unknown, unknown>,
+  frame: Frame | undefined,
+  max: number,
+): Promise<unknown> {
+  let slice = performance.now();
+  try {
+    while (!node.stopped && node.steps < max) {
+      let pending: Promise<IteratorResult<unknown, unknown>>;
+      if (frame === undefined) pending = source.next();
+      else {
+        const outer = enterSyncFrame(frame);
+        try {
+          pending = source.next();
+        } finally {
+          leaveSyncFrame(outer);
+        }
+      }
+      const step = await pending;
+      if (step.done) {
+        node.result = step.value;
+        break;
+      }
+      const r = step.value;
+      node.steps++;
+      if (isFinishStream(r)) {
+        if (r.hasValue) {
+          const p = node.emit(r.value);
+          if (p) await p;
+        }
+        node.result = r.result;
+        break;
+      }
+      const p = node.emit(r);
+      if (p) await p;
+      if ((node.steps & 255) === 0 && performance.now() - slice > SLICE_MS) {
+        await nextTurn();
+        slice = performance.now();
+      }
+    }
+  } catch (error) {
+    node.graph.fail(error, node);
+    throw error;
+  } finally {
+    node.end();
+    await source.return?.(undefined);
+  }
+  return node.result;
+}
+
 /** Calls `fn(...args)` in `frame` (held for its synchronous run), or as it is without one. */
 export function inFrame(frame: Frame | undefined, fn: Function, args: unknown[]): unknown {
   return frame === undefined ? Reflect.apply(fn, undefined, args) : callInFrame(frame, fn, args);
@@ -108,6 +163,9 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
   // A plain function (and a source's `next`) is called with the task's frame set around each
   // call directly; an async function needs `callInFrame`, which keeps its frame across awaits.
   const direct = frame !== undefined && !isAsyncFunction(fn);
+  if (source !== undefined && inputs.length === 0 && (frame === undefined || direct)) {
+    return runSource(node, source, frame, max);
+  }
   let outer: Frame | undefined;
   let entered = false;
   let slice = performance.now();
