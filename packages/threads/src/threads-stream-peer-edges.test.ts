@@ -28,6 +28,66 @@ function runLoss(lose: 'producer' | 'consumer') {
 }
 
 describe('streaming edges between two worker threads', () => {
+  it('a slow step whose input is always buffered still sends its values out as it makes them', async () => {
+    const { ctx } = await rig();
+    const spawn = spawnOn(ctx);
+    const n = 300;
+    const slow = spawnStreaming(() => {
+      const source = spawn({ ...onThread(2), streamMaxEvals: n }, async function* () {
+        for (let i = 0; ; i++) yield i;
+      });
+      // 8 ms a step: the 300 steps take 2.4 s, their input buffered all along.
+      return spawn(
+        onThread(3),
+        (v: number) => {
+          const end = Date.now() + 8;
+          while (Date.now() < end) {}
+          return v;
+        },
+        source,
+      );
+    });
+    const at: number[] = [];
+    const got: number[] = [];
+    for await (const v of streamValues<number>(slow)) {
+      got.push(v);
+      at.push(Date.now());
+    }
+    expect(got).toEqual(Array.from({ length: n }, (_, i) => i));
+    // Values held back until many steps had run would all arrive near the end.
+    expect((at[n - 1] as number) - (at[0] as number)).toBeGreaterThan(1_200);
+    await ctx.close();
+  });
+
+  it('numbers of every kind cross in batches exactly (-0, NaN, fractions, huge), to a thread and to the main thread', async () => {
+    const { ctx } = await rig();
+    const spawn = spawnOn(ctx);
+    const kinds = [-0, Number.NaN, 0.1, -1e300, 2 ** 53 + 2, Number.NEGATIVE_INFINITY, 3];
+    const n = 5_000;
+    const last = spawnStreaming(() => {
+      const source = spawn(
+        { ...onThread(2), streamMaxEvals: n },
+        (k: number[]) => {
+          const g = globalThis as { packStep?: number };
+          g.packStep = (g.packStep ?? -1) + 1;
+          return k[g.packStep % k.length];
+        },
+        kinds,
+      );
+      const same = spawn(onThread(3), (v: number) => v, source);
+      return spawn(onThread(3), (v: number) => v, same);
+    });
+    const got: number[] = [];
+    for await (const v of streamValues<number>(last)) got.push(v);
+    expect(got.length).toBe(n);
+    for (let i = 0; i < n; i++) {
+      if (!Object.is(got[i], kinds[i % kinds.length])) {
+        expect([i, got[i]]).toEqual([i, kinds[i % kinds.length]]);
+      }
+    }
+    await ctx.close();
+  });
+
   it('values flow from thread 2 to thread 3 while the main thread is blocked, in order', async () => {
     const { ctx } = await rig();
     const spawn = spawnOn(ctx);

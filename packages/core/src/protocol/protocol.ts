@@ -194,7 +194,8 @@ export type PeerStreamMessage =
       op: 'streamValues';
       from: number;
       to: number;
-      values: unknown[];
+      /** The values in order (a `Float64Array` when they are all numbers). */
+      values: ArrayLike<unknown>;
       end: boolean;
       error?: SerializedError;
     }

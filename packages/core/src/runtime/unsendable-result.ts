@@ -48,10 +48,10 @@ export function unsendableValue(m: { req: number; key: number; value: unknown },
  * copied: the end of the edge, with the error its consumer then fails with.
  */
 export function unsendableStreamValues(
-  m: { from: number; to: number; values: unknown[] },
+  m: { from: number; to: number; values: ArrayLike<unknown> },
   error: unknown,
 ) {
-  const bad = m.values.find((v) => {
+  const bad = Array.from(m.values).find((v) => {
     try {
       structuredClone(v);
       return false;

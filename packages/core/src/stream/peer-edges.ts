@@ -2,6 +2,7 @@ import { deserializeError } from '../errors/serialize-error.js';
 import type { PeerStreamMessage } from '../protocol/protocol.js';
 import { EdgeBuffer, EMPTY } from './edge-buffer.js';
 import { localRuns } from './local-runs.js';
+import { packValues } from './pack-values.js';
 
 /** Sends a message over the link to one peer runtime. */
 export type PeerStreamSend = (m: PeerStreamMessage) => void;
@@ -62,7 +63,7 @@ export class PeerOutEdge {
   /** Sends the values made so far. */
   flush(): void {
     if (this.pending.length === 0 || this.dropped) return;
-    const values = this.pending;
+    const values = packValues(this.pending);
     this.pending = [];
     this.send({ op: 'streamValues', from: this.from, to: this.to, values, end: false });
   }
@@ -72,7 +73,7 @@ export class PeerOutEdge {
     state.outs.delete(keyOf(this.from, this.to));
     if (this.dropped) return;
     this.dropped = true;
-    const values = this.pending;
+    const values = packValues(this.pending);
     this.pending = [];
     this.send({ op: 'streamValues', from: this.from, to: this.to, values, end: true });
   }
@@ -147,7 +148,7 @@ export class PeerInEdge extends EdgeBuffer {
   }
 
   /** Values from the producer, in order; `end` when no more will come. */
-  receive(values: unknown[], end: boolean, failure: unknown): void {
+  receive(values: ArrayLike<unknown>, end: boolean, failure: unknown): void {
     for (let i = 0; i < values.length; i++) this.offer(values[i]);
     if (failure !== undefined) this.failure = failure;
     if (end) {

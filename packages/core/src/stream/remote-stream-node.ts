@@ -1,30 +1,24 @@
 import { WorkerLostError } from '../errors/errors.js';
 import { spawn } from '../registry/spawn.js';
 import { scope } from '../scope/scope-builder.js';
-import { callInFrame, currentFrame, type Frame } from '../task/frame.js';
+import {
+  callInFrame,
+  currentFrame,
+  enterSyncFrame,
+  type Frame,
+  leaveSyncFrame,
+} from '../task/frame.js';
 import { EdgeBuffer, EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
 import { localRuns } from './local-runs.js';
+import { packValues } from './pack-values.js';
 import { attachPeerInput, PeerInEdge, type PeerOutEdge } from './peer-edges.js';
-import { inFrame, isAsyncGeneratorFunction } from './run-stream-node.js';
+import { inFrame, isAsyncFunction, isAsyncGeneratorFunction, NO_ARGS } from './run-stream-node.js';
 import { adaptStep, stepAdapterOf, stepValueOut } from './step-adapter.js';
+import { BURST, EMITTING, INPUT, RETURNED } from './step-burst.js';
+import type { StreamDescriptor } from './stream-descriptor.js';
 import { type EdgeSwitches, type ExchangeReply, streamExchange } from './stream-exchange.js';
-
-/** What a streaming task running on another processor is told about itself. */
-export interface StreamDescriptor {
-  /** Marks the driver's first argument: the runtime leaves the driver unwrapped (see `step-adapter`). */
-  readonly dtaskStream: true;
-  /** Its task id: its node on the scheduler's thread. */
-  readonly node: number;
-  /** The argument positions its streaming inputs fill, in order. */
-  readonly inputs: number[];
-  /** The task id of the producer of each streaming input, in order. */
-  readonly from: number[];
-  /** `streamMaxEvals`, if set. */
-  readonly maxEvals: number | undefined;
-  /** Values sent per exchange at most (its `streamBufferSize`). */
-  readonly batch: number;
-}
+import { dataOrTimeout, nextTurn, sleep } from './stream-waits.js';
 
 /** How long made values may wait before they are sent, when the task makes them quickly. */
 const FLUSH_MS = 4;
@@ -35,8 +29,6 @@ const FLUSH_MS = 4;
  * (for values or for credit) before it asks the scheduler's thread whether the DAG still runs.
  */
 const QUIET_MS = 50;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Steps that take less than this between two reads of the clock read it half as often. */
 const FAST_STEPS_MS = 0.25;
@@ -49,19 +41,6 @@ const LINK_LOST_MS = 10_000;
 
 /** Exchanges of one task in flight at most. */
 const MAX_FLIGHTS = 2;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Resolves when `edge` has a value or has ended, or after `ms`. */
-function dataOrTimeout(edge: EdgeBuffer, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    edge.data().then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
 
 let exchangeOptions: object | undefined;
 
@@ -137,12 +116,13 @@ export async function runRemoteStreamNode(
     const sw = switches;
     switches = undefined;
     if (!needed && sw === undefined && sending.length > 1) sending = sending.slice(-1);
+    const values = packValues(sending);
     const run = () =>
       spawn(
         exchangeOptions as Record<string, never>,
         streamExchange,
         desc.node,
-        sending,
+        values,
         end,
         steps,
         sw,
@@ -277,94 +257,198 @@ export async function runRemoteStreamNode(
   // on the way out.
   const adapter = stepAdapterOf(frame?.frameTask?.processor?.id);
   if (adapter !== undefined && source === undefined) fn = adaptStep(adapter, fn);
+  // The task's frame is set around a plain call directly (an async one needs `callInFrame`).
+  const direct = frame !== undefined && !isAsyncFunction(fn);
+  // A plain function with streaming inputs runs in bursts (`burst`), without an await per step.
+  const bursts = source === undefined && positions.length > 0 && (frame === undefined || direct);
+  // While every consumer takes the values directly, the scheduler's thread keeps only the
+  // latest (for non-streaming readers).
+  const keep = (r: unknown): void => {
+    if (needed || switches !== undefined) out.push(r);
+    else if (out.length === 1) out[0] = r;
+    else {
+      out.length = 0;
+      out.push(r);
+    }
+  };
+  let carried: unknown;
+  let ran = 0;
+  // Runs steps while every input has a value waiting, the function returns a plain value, every
+  // direct consumer takes it at once and no exchange is due; `ran` counts them. Returns why it
+  // stopped; `carried` holds what the loop must still await or handle.
+  const burst = (): number => {
+    ran = 0;
+    const n = positions.length;
+    const outer = frame === undefined ? undefined : enterSyncFrame(frame);
+    try {
+      while (ran < BURST) {
+        if (stop || steps >= max) return INPUT;
+        for (let i = 0; i < n; i++) {
+          if ((heads[i] as number) < (queues[i] as unknown[]).length) continue;
+          const local = localIn[i];
+          if (!ended[i] || local === undefined || local.length === 0) return INPUT;
+        }
+        for (let i = 0; i < n; i++) {
+          const q = queues[i] as unknown[];
+          const h = heads[i] as number;
+          if (h < q.length) {
+            args[positions[i] as number] = q[h];
+            q[h] = undefined;
+            heads[i] = h + 1;
+          } else args[positions[i] as number] = (localIn[i] as EdgeBuffer).poll();
+        }
+        const r = fn(...args);
+        if (isFinishStream(r) || typeof (r as { then?: unknown })?.then === 'function') {
+          carried = r;
+          return RETURNED;
+        }
+        steps++;
+        ran++;
+        keep(r);
+        if (locals.length > 0 || peerOuts.length > 0) {
+          const p = put(r);
+          if (p !== undefined) {
+            carried = p;
+            return EMITTING;
+          }
+        }
+        if (switches !== undefined || (needed && out.length >= desc.batch)) return INPUT;
+        // The clock as after any step: a burst of slow steps ends once values are due to go out.
+        if (++sinceClock >= clockEvery) {
+          const t = performance.now();
+          clockEvery = t - now < FAST_STEPS_MS ? Math.min(clockEvery * 2, MAX_CLOCK_EVERY) : 1;
+          sinceClock = 0;
+          now = t;
+          if (now - flushedAt > FLUSH_MS || now - sentAt > (needed ? FLUSH_MS : QUIET_MS)) {
+            return INPUT;
+          }
+        }
+      }
+      return INPUT;
+    } finally {
+      if (frame !== undefined) leaveSyncFrame(outer);
+    }
+  };
   try {
     loop: while (!stop && steps < max) {
-      // As on the scheduler's thread: an input read to its end keeps giving its last value, and
-      // the task ends once a step finds every input read to its end.
-      let fresh = 0;
-      inputs: for (let i = 0; i < positions.length; i++) {
-        while ((heads[i] as number) >= (queues[i] as unknown[]).length) {
-          if (stop) break loop;
-          const local = localIn[i];
-          if (ended[i] && local !== undefined) {
-            let v = local.poll();
-            while (v === EMPTY) {
-              const peer = local instanceof PeerInEdge ? local : undefined;
-              if (local.exhausted) {
-                if (peer?.failure !== undefined) throw peer.failure;
+      let r: unknown;
+      // The burst ran steps (their values are out): only the checks after a step are left.
+      let stepped = false;
+      // The burst called the function: what it returned is handled as after any call.
+      let called = false;
+      if (bursts) {
+        const k = burst();
+        if (k === EMITTING) {
+          await (carried as Promise<void>);
+          stepped = true;
+        } else if (k === RETURNED) {
+          r = carried;
+          called = true;
+        } else if (ran > 0) stepped = true;
+        else if (stop || steps >= max) break;
+      }
+      if (!stepped) {
+        if (!called) {
+          // As on the scheduler's thread: an input read to its end keeps giving its last value, and
+          // the task ends once a step finds every input read to its end.
+          let fresh = 0;
+          inputs: for (let i = 0; i < positions.length; i++) {
+            while ((heads[i] as number) >= (queues[i] as unknown[]).length) {
+              if (stop) break loop;
+              const local = localIn[i];
+              if (ended[i] && local !== undefined) {
+                let v = local.poll();
+                while (v === EMPTY) {
+                  const peer = local instanceof PeerInEdge ? local : undefined;
+                  if (local.exhausted) {
+                    if (peer?.failure !== undefined) throw peer.failure;
+                    continue inputs;
+                  }
+                  if (peer?.lost) {
+                    await untilStopped(i);
+                    break loop;
+                  }
+                  // Made values go out while this waits.
+                  flushPeers();
+                  if (out.length > 0 && flights.length === 0) launch();
+                  if (peer === undefined) await local.data();
+                  else {
+                    const t = performance.now();
+                    await dataOrTimeout(peer, QUIET_MS);
+                    // Long without values: the producer's runtime may be gone; ask whether to stop.
+                    if (performance.now() - t >= QUIET_MS && flights.length === 0) launch();
+                  }
+                  if (stop) break loop;
+                  v = local.poll();
+                }
+                args[positions[i] as number] = v;
+                fresh++;
                 continue inputs;
               }
-              if (peer?.lost) {
-                await untilStopped(i);
-                break loop;
-              }
-              // Made values go out while this waits.
-              flushPeers();
-              if (out.length > 0 && flights.length === 0) launch();
-              if (peer === undefined) await local.data();
+              if (ended[i]) continue inputs;
+              if (flights.length > 0) await settle();
               else {
-                const t = performance.now();
-                await dataOrTimeout(peer, QUIET_MS);
-                // Long without values: the producer's runtime may be gone; ask whether to stop.
-                if (performance.now() - t >= QUIET_MS && flights.length === 0) launch();
+                launch();
+                await settle();
               }
-              if (stop) break loop;
-              v = local.poll();
             }
-            args[positions[i] as number] = v;
+            const q = queues[i] as unknown[];
+            const h = heads[i] as number;
+            args[positions[i] as number] = q[h];
+            q[h] = undefined;
+            heads[i] = h + 1;
             fresh++;
-            continue inputs;
           }
-          if (ended[i]) continue inputs;
-          if (flights.length > 0) await settle();
-          else {
-            launch();
-            await settle();
-          }
+          if (fresh === 0 && positions.length > 0) break;
         }
-        const q = queues[i] as unknown[];
-        const h = heads[i] as number;
-        args[positions[i] as number] = q[h];
-        q[h] = undefined;
-        heads[i] = h + 1;
-        fresh++;
-      }
-      if (fresh === 0 && positions.length > 0) break;
-      let r: unknown;
-      if (source) {
-        const step = await (inFrame(frame, next as () => unknown, []) as Promise<
-          IteratorResult<unknown, unknown>
-        >);
-        if (step.done) {
-          result = step.value;
+        if (called) {
+          if (typeof (r as { then?: unknown })?.then === 'function') r = await r;
+        } else if (source) {
+          let pending: Promise<IteratorResult<unknown, unknown>>;
+          if (direct) {
+            const outer = enterSyncFrame(frame as Frame);
+            try {
+              pending = source.next();
+            } finally {
+              leaveSyncFrame(outer);
+            }
+          } else {
+            pending = (
+              frame === undefined ? source.next() : inFrame(frame, next as () => unknown, NO_ARGS)
+            ) as Promise<IteratorResult<unknown, unknown>>;
+          }
+          const step = await pending;
+          if (step.done) {
+            result = step.value;
+            break;
+          }
+          r = stepValueOut(adapter, step.value);
+        } else {
+          if (direct) {
+            const outer = enterSyncFrame(frame as Frame);
+            try {
+              r = fn(...args);
+            } finally {
+              leaveSyncFrame(outer);
+            }
+          } else r = frame === undefined ? fn(...args) : inFrame(frame, fn, args);
+          if (typeof (r as { then?: unknown })?.then === 'function') r = await r;
+        }
+        steps++;
+        if (isFinishStream(r)) {
+          if (r.hasValue) {
+            out.push(r.value);
+            const p = put(r.value);
+            if (p) await p;
+          }
+          result = r.result;
           break;
         }
-        r = stepValueOut(adapter, step.value);
-      } else {
-        r = frame === undefined ? fn(...args) : inFrame(frame, fn, args);
-        if (typeof (r as { then?: unknown })?.then === 'function') r = await r;
-      }
-      steps++;
-      if (isFinishStream(r)) {
-        if (r.hasValue) {
-          out.push(r.value);
-          const p = put(r.value);
+        keep(r);
+        if (locals.length > 0 || peerOuts.length > 0) {
+          const p = put(r);
           if (p) await p;
         }
-        result = r.result;
-        break;
-      }
-      // While every consumer takes the values directly, the scheduler's thread keeps only the
-      // latest (for non-streaming readers).
-      if (needed || switches !== undefined) out.push(r);
-      else if (out.length === 1) out[0] = r;
-      else {
-        out.length = 0;
-        out.push(r);
-      }
-      if (locals.length > 0 || peerOuts.length > 0) {
-        const p = put(r);
-        if (p) await p;
       }
       // The clock is read after every step while steps are slow, every few while they are fast.
       if (++sinceClock >= clockEvery) {

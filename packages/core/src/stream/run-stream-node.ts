@@ -7,12 +7,14 @@ import {
 } from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
-import type { StreamNode } from './stream-node.js';
+import { BURST, EMITTING, INPUT, RETURNED, SLICED } from './step-burst.js';
+import type { StreamInput, StreamNode } from './stream-node.js';
 
 /** How long a stream may run on without letting timers and I/O in. */
 const SLICE_MS = 8;
 
-const NO_ARGS: unknown[] = [];
+/** The arguments of a call that takes none (shared: never written). */
+export const NO_ARGS: unknown[] = [];
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -24,9 +26,114 @@ function isThenable(x: unknown): x is PromiseLike<unknown> {
   );
 }
 
+/** What `burst` hands back besides its code (one loop runs synchronously at a time). */
+let carried: unknown;
+
+/**
+ * Runs steps of `node` (a plain function with streaming inputs) while every input has a value
+ * buffered, the function returns a plain value and every consumer takes it at once: no await
+ * per step, the task's frame set once around them all. Returns why it stopped (`INPUT` also
+ * when stopped or at `max`): the async loop then waits, or handles what `carried` holds.
+ */
+function burst(
+  node: StreamNode,
+  fn: (...a: unknown[]) => unknown,
+  args: unknown[],
+  frame: Frame | undefined,
+  max: number,
+): number {
+  const inputs = node.inputs;
+  const n = inputs.length;
+  const outer = frame === undefined ? undefined : enterSyncFrame(frame);
+  try {
+    for (let k = 0; k < BURST; k++) {
+      if (node.stopped || node.steps >= max) return INPUT;
+      for (let i = 0; i < n; i++) if ((inputs[i] as StreamInput).edge.length === 0) return INPUT;
+      for (let i = 0; i < n; i++) {
+        const input = inputs[i] as StreamInput;
+        args[input.pos] = input.edge.poll();
+      }
+      const r = fn(...args);
+      if (isThenable(r) || isFinishStream(r)) {
+        carried = r;
+        return RETURNED;
+      }
+      node.steps++;
+      const p = node.emit(r);
+      if (p !== undefined) {
+        carried = p;
+        return EMITTING;
+      }
+    }
+    return SLICED;
+  } finally {
+    if (frame !== undefined) leaveSyncFrame(outer);
+  }
+}
+
+/**
+ * The loop of a source (an `async function*` with no streaming inputs): one `next()` per step,
+ * with the task's frame set around it, its value offered to every consumer.
+ */
+async function runSource(
+  node: StreamNode,
+  source: AsyncIterator<unknown, unknown>,
+  frame: Frame | undefined,
+  max: number,
+): Promise<unknown> {
+  let slice = performance.now();
+  try {
+    while (!node.stopped && node.steps < max) {
+      let pending: Promise<IteratorResult<unknown, unknown>>;
+      if (frame === undefined) pending = source.next();
+      else {
+        const outer = enterSyncFrame(frame);
+        try {
+          pending = source.next();
+        } finally {
+          leaveSyncFrame(outer);
+        }
+      }
+      const step = await pending;
+      if (step.done) {
+        node.result = step.value;
+        break;
+      }
+      const r = step.value;
+      node.steps++;
+      if (isFinishStream(r)) {
+        if (r.hasValue) {
+          const p = node.emit(r.value);
+          if (p) await p;
+        }
+        node.result = r.result;
+        break;
+      }
+      const p = node.emit(r);
+      if (p) await p;
+      if ((node.steps & 255) === 0 && performance.now() - slice > SLICE_MS) {
+        await nextTurn();
+        slice = performance.now();
+      }
+    }
+  } catch (error) {
+    node.graph.fail(error, node);
+    throw error;
+  } finally {
+    node.end();
+    await source.return?.(undefined);
+  }
+  return node.result;
+}
+
 /** Calls `fn(...args)` in `frame` (held for its synchronous run), or as it is without one. */
 export function inFrame(frame: Frame | undefined, fn: Function, args: unknown[]): unknown {
   return frame === undefined ? Reflect.apply(fn, undefined, args) : callInFrame(frame, fn, args);
+}
+
+/** True for an `async function` (its frame must hold across its awaits). */
+export function isAsyncFunction(fn: Function): boolean {
+  return Object.prototype.toString.call(fn) === '[object AsyncFunction]';
 }
 
 /** True for an `async function*`: such a function is a source that yields one value per step. */
@@ -55,33 +162,64 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
   const next = source && (() => source.next());
   // A plain function (and a source's `next`) is called with the task's frame set around each
   // call directly; an async function needs `callInFrame`, which keeps its frame across awaits.
-  const direct =
-    frame !== undefined && Object.prototype.toString.call(fn) !== '[object AsyncFunction]';
+  const direct = frame !== undefined && !isAsyncFunction(fn);
+  if (source !== undefined && inputs.length === 0 && (frame === undefined || direct)) {
+    return runSource(node, source, frame, max);
+  }
   let outer: Frame | undefined;
   let entered = false;
   let slice = performance.now();
+  // A plain function with streaming inputs runs in bursts: steps with every input buffered run
+  // in one synchronous loop, without an await.
+  const bursts = source === undefined && inputs.length > 0 && (frame === undefined || direct);
   try {
     steps: while (!node.stopped && node.steps < max) {
-      // An input read to its end keeps giving its last value (its argument is left as it is);
-      // the task ends once a step finds every input read to its end.
-      let fresh = 0;
-      for (let i = 0; i < inputs.length; i++) {
-        const input = inputs[i] as (typeof inputs)[number];
-        let v = input.edge.poll();
-        while (v === EMPTY) {
-          if (node.stopped) break steps;
-          if (input.edge.exhausted) break;
-          await input.edge.data();
-          v = input.edge.poll();
-        }
-        if (v !== EMPTY) {
-          args[input.pos] = v;
-          fresh++;
-        }
-      }
-      if (fresh === 0 && inputs.length > 0) break;
       let r: unknown;
-      if (source) {
+      let called = false;
+      if (bursts) {
+        const k = burst(node, fn, args, frame, max);
+        if (k === EMITTING) {
+          const p = carried as Promise<void>;
+          carried = undefined;
+          await p;
+          continue;
+        }
+        if (k === RETURNED) {
+          r = carried;
+          carried = undefined;
+          called = true;
+        } else if (k === SLICED) {
+          if (performance.now() - slice > SLICE_MS) {
+            await nextTurn();
+            slice = performance.now();
+          }
+          continue;
+        } else if (node.stopped || node.steps >= max) break;
+      }
+      if (!called) {
+        // An input read to its end keeps giving its last value (its argument is left as it is);
+        // the task ends once a step finds every input read to its end.
+        let fresh = 0;
+        for (let i = 0; i < inputs.length; i++) {
+          const input = inputs[i] as (typeof inputs)[number];
+          let v = input.edge.poll();
+          while (v === EMPTY) {
+            if (node.stopped) break steps;
+            if (input.edge.exhausted) break;
+            await input.edge.data();
+            v = input.edge.poll();
+          }
+          if (v !== EMPTY) {
+            args[input.pos] = v;
+            fresh++;
+          }
+        }
+        if (fresh === 0 && inputs.length > 0) break;
+      }
+      if (called) {
+        // The burst called the function and stopped at what it returned (a promise, a finish).
+        if (isThenable(r)) r = await r;
+      } else if (source) {
         let pending: Promise<IteratorResult<unknown, unknown>>;
         if (direct) {
           outer = enterSyncFrame(frame);

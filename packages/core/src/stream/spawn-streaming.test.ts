@@ -129,4 +129,28 @@ describe('spawnStreaming on the main thread', () => {
     expect(() => taskProcessor()).toThrow(/inside a task|outside/);
     await ctx.close();
   });
+
+  it('steps run on buffered values keep order when a step now and then returns a promise or its consumer is full', async () => {
+    const ctx = new Context();
+    const sink = spawnStreaming(() => {
+      const x = ctx.spawn({ streamMaxEvals: 5000 }, async function* () {
+        for (let i = 0; ; i++) yield i;
+      });
+      // Every 7th step answers with a promise; a buffer of 3 makes this step wait for room.
+      const y = ctx.spawn(
+        { streamBufferSize: 3 },
+        (v: number) => (v % 7 === 0 ? Promise.resolve(v * 2) : v * 2),
+        x as never,
+      );
+      return ctx.spawn(
+        (v: number) => (v === 2 * 4321 ? finishStream(v, { result: taskProcessor().id }) : v),
+        y as never,
+      );
+    });
+    const got: number[] = [];
+    for await (const v of streamValues<number>(sink)) got.push(v);
+    expect(got).toEqual(Array.from({ length: 4322 }, (_, i) => 2 * i));
+    expect(await sink).toBe('thread:1:1');
+    await ctx.close();
+  });
 });

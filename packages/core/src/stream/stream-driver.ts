@@ -2,8 +2,9 @@ import { currentFrame } from '../task/frame.js';
 import { analyzeFunctionSource } from '../travel/free-variables.js';
 import { compileFunction, moduleRefOf } from '../travel/function-ref.js';
 import { checkFunctionTravel } from '../travel/function-travel.js';
-import { runRemoteStreamNode, type StreamDescriptor } from './remote-stream-node.js';
+import { runRemoteStreamNode } from './remote-stream-node.js';
 import { runStreamNode } from './run-stream-node.js';
+import type { StreamDescriptor } from './stream-descriptor.js';
 import { remoteNodes } from './stream-exchange.js';
 import type { StreamNode } from './stream-node.js';
 

@@ -46,7 +46,7 @@ export const remoteNodes: Map<number, StreamNode> = ((globalThis as Record<symbo
  */
 export function exchange(
   id: number,
-  out: unknown[],
+  out: ArrayLike<unknown>,
   end: boolean,
   steps: number,
   switches?: EdgeSwitches,
@@ -68,7 +68,7 @@ const running = new WeakMap<StreamNode, Promise<ExchangeReply>>();
 async function exchangeNow(
   node: StreamNode,
   id: number,
-  out: unknown[],
+  out: ArrayLike<unknown>,
   end: boolean,
   steps: number,
   switches: EdgeSwitches | undefined,
@@ -150,7 +150,7 @@ export const EXCHANGE_KEY = Symbol.for('dtask.streamExchange');
  */
 export function streamExchange(
   id: number,
-  out: unknown[],
+  out: ArrayLike<unknown>,
   end: boolean,
   steps: number,
   switches?: EdgeSwitches,

@@ -2,7 +2,7 @@ import { DTask, taskExtra } from '../task/dtask.js';
 import type { SubmitTask, TaskQueue } from '../task/task-queue.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { EdgeBuffer } from './edge-buffer.js';
-import type { StreamDescriptor } from './remote-stream-node.js';
+import type { StreamDescriptor } from './stream-descriptor.js';
 import { streamDriver } from './stream-driver.js';
 import { remoteNodes } from './stream-exchange.js';
 import { StreamGraph } from './stream-graph.js';

@@ -1,0 +1,16 @@
+/**
+ * What a burst of streaming steps (steps run in one synchronous loop while every input has a
+ * value buffered) stopped at: the loop that ran it then waits, or handles what it handed over.
+ */
+
+/** An input is empty (or the task is stopped, or at `streamMaxEvals`, or a send is due). */
+export const INPUT = 0;
+/** A consumer was full: the burst hands over the promise of its room. */
+export const EMITTING = 1;
+/** The function returned a promise or a `finishStream`: the burst hands that over. */
+export const RETURNED = 2;
+/** It ran `BURST` steps: the loop lets timers and I/O in when its time slice is over. */
+export const SLICED = 3;
+
+/** Steps one burst runs at most. */
+export const BURST = 256;
