@@ -94,6 +94,8 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
    * (sched/stats/task-timing.ts); undefined otherwise, so an untimed task holds no number.
    */
   readyAt: number | undefined = undefined;
+  /** @internal Longest chain of worker-held results its own result's lineage spans (faults/lineage.ts). */
+  lineage = 0;
   /** @internal Tasks waiting on this one (one task, or several). */
   dependents: DTask<unknown> | DTask<unknown>[] | undefined = undefined;
   /** @internal The value, the error, or a reference to a value held elsewhere. */
@@ -121,18 +123,6 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
     this.args = args;
     this.options = options;
     this.inherited = inherited;
-  }
-
-  /**
-   * @internal Longest chain of worker-held results its own result's lineage spans
-   * (faults/lineage.ts). Kept in `extra`: only tasks whose result stays on a worker have one,
-   * and a field on every task is 8 bytes more for each of the hundreds of thousands in flight.
-   */
-  get lineage(): number {
-    return this.extra?.lineage ?? 0;
-  }
-  set lineage(depth: number) {
-    if (depth !== 0 || this.extra !== undefined) taskExtra(this).lineage = depth;
   }
 
   /** The `name` option, if given. */
@@ -278,7 +268,7 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
         [1, {}],
         [2, []],
       ]) {
-        w.state = w.waiting = w.flags = small; // small integers
+        w.state = w.waiting = w.flags = w.lineage = small; // small integers
         // Any value (tagged), not a double field: a double field would box a number for every
         // task, and only tasks sent to another thread get an estimate (in milliseconds).
         w.estimate = w.value = small;
@@ -298,8 +288,6 @@ export interface TaskExtra {
   unlisten?: () => void;
   /** When the task started running (ms). */
   startedAt?: number;
-  /** See `DTask.lineage` (absent: 0). */
-  lineage?: number;
   /** Result size in bytes, when known. */
   bytes?: number;
   /** Times this task's worker died while running it. */
