@@ -6,10 +6,10 @@ import { TaskState } from './task-state.js';
 
 type Callback = ((value: unknown) => unknown) | null | undefined;
 
-/** Marks in `PendingThen.onFulfilled` once the callbacks are no longer needed. */
+/** Marks in `PendingThen.head` once the callbacks are no longer needed. */
 const FULFILLED: Callback = () => undefined;
 const REJECTED: Callback = () => undefined;
-/** Marks a `PendingThen` whose promise was made (`result` holds it, with the callbacks). */
+/** Marks a `PendingThen` whose promise was made (`tail` holds it, with the callbacks). */
 const MADE: Callback = () => undefined;
 
 /**
@@ -25,19 +25,18 @@ const MADE: Callback = () => undefined;
  */
 export class PendingThen<T = unknown> implements Promise<T> {
   /**
-   * The state and what it needs, in three fields (a fourth would cost 8 bytes more on each of
-   * the hundreds of thousands a burst may hold): while pending, `onFulfilled`/`onRejected` are
-   * the callbacks; once settled before any promise was made, `onFulfilled` is `FULFILLED` or
-   * `REJECTED` and `result` the value or reason; once a promise was made, `onFulfilled` is
-   * `MADE` and `result` the promise, its settling functions and the callbacks.
+   * The state and what it needs, in two fields (each more would cost 8 bytes on each of the
+   * hundreds of thousands a burst may hold): while pending, `head` is `onFulfilled` and `tail`
+   * `onRejected`; once settled before any promise was made, `head` is `FULFILLED` or
+   * `REJECTED` and `tail` the value or reason; once a promise was made, `head` is `MADE` and
+   * `tail` the promise, its settling functions and the callbacks.
    */
-  private onFulfilled: Callback;
-  private onRejected: Callback;
-  private result: unknown = undefined;
+  private head: Callback;
+  private tail: unknown;
 
   constructor(onFulfilled: Callback, onRejected: Callback) {
-    this.onFulfilled = onFulfilled;
-    this.onRejected = onRejected;
+    this.head = onFulfilled;
+    this.tail = onRejected;
   }
 
   /** `Promise`'s tag, so that the object describes itself as the promise it stands for. */
@@ -86,9 +85,11 @@ export class PendingThen<T = unknown> implements Promise<T> {
 
   /** The callback for the outcome (`fulfilled` or not), wherever the state keeps it. */
   private callback(fulfilled: boolean): Callback {
-    const made = this.onFulfilled === MADE ? (this.result as Made<T>) : undefined;
-    if (made !== undefined) return fulfilled ? made.onFulfilled : made.onRejected;
-    return fulfilled ? this.onFulfilled : this.onRejected;
+    if (this.head === MADE) {
+      const made = this.tail as Made<T>;
+      return fulfilled ? made.onFulfilled : made.onRejected;
+    }
+    return fulfilled ? this.head : (this.tail as Callback);
   }
 
   private settle(fulfilled: boolean, value: unknown): void {
@@ -109,29 +110,27 @@ export class PendingThen<T = unknown> implements Promise<T> {
   }
 
   private fulfil(value: unknown): void {
-    if (this.onFulfilled === MADE) (this.result as Made<T>).resolve(value);
+    if (this.head === MADE) (this.tail as Made<T>).resolve(value);
     else {
-      this.onFulfilled = FULFILLED;
-      this.onRejected = undefined;
-      this.result = value;
+      this.head = FULFILLED;
+      this.tail = value;
     }
   }
 
   private fail(reason: unknown): void {
-    if (this.onFulfilled === MADE) (this.result as Made<T>).reject(reason);
+    if (this.head === MADE) (this.tail as Made<T>).reject(reason);
     else {
       // Nobody holds the promise yet: make it now, rejected, so that an unhandled failure is
       // reported as it would be for a native promise.
-      this.onFulfilled = REJECTED;
-      this.onRejected = undefined;
-      this.result = reason;
+      this.head = REJECTED;
+      this.tail = reason;
       this.materialize();
     }
   }
 
   private materialize(): Promise<T> {
-    const state = this.onFulfilled;
-    if (state === MADE) return (this.result as Made<T>).promise;
+    const state = this.head;
+    if (state === MADE) return (this.tail as Made<T>).promise;
     const made: Made<T> = {
       promise: undefined as unknown as Promise<T>,
       resolve: noop,
@@ -139,32 +138,30 @@ export class PendingThen<T = unknown> implements Promise<T> {
       onFulfilled: undefined,
       onRejected: undefined,
     };
-    if (state === FULFILLED) made.promise = Promise.resolve(this.result as T);
-    else if (state === REJECTED) made.promise = Promise.reject(this.result);
+    if (state === FULFILLED) made.promise = Promise.resolve(this.tail as T);
+    else if (state === REJECTED) made.promise = Promise.reject(this.tail);
     else {
       made.onFulfilled = state;
-      made.onRejected = this.onRejected;
+      made.onRejected = this.tail as Callback;
       made.promise = new Promise<T>((resolve, reject) => {
         made.resolve = resolve as (value: unknown) => void;
         made.reject = reject;
       });
     }
-    this.onFulfilled = MADE;
-    this.onRejected = undefined;
-    this.result = made;
+    this.head = MADE;
+    this.tail = made;
     return made.promise;
   }
 
   static {
     // One that never goes away keeps the shapes of all of them general (keep-shapes.ts).
     keepShape(new PendingThen(noop, noop), (p) => {
-      for (const [mark, result] of [
+      for (const [mark, tail] of [
         [FULFILLED, 1],
         [REJECTED, {}],
       ] as const) {
-        p.onFulfilled = mark;
-        p.onRejected = undefined;
-        p.result = result;
+        p.head = mark;
+        p.tail = tail;
       }
     });
   }
