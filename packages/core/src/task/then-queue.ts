@@ -6,13 +6,11 @@ import { TaskState } from './task-state.js';
 
 type Callback = ((value: unknown) => unknown) | null | undefined;
 
-enum Outcome {
-  Pending = 0,
-  Fulfilled = 1,
-  Rejected = 2,
-  /** A promise was made: `result` holds it (`Made`), and settling goes through it. */
-  Made = 3,
-}
+/** Marks in `PendingThen.head` once the callbacks are no longer needed. */
+const FULFILLED: Callback = () => undefined;
+const REJECTED: Callback = () => undefined;
+/** Marks a `PendingThen` whose promise was made (`tail` holds it, with the callbacks). */
+const MADE: Callback = () => undefined;
 
 /**
  * What `DTask.then` returns while its task is pending: a promise that is only made if somebody
@@ -26,15 +24,20 @@ enum Outcome {
  * turn then run together in one microtask, as a promise's reactions would.
  */
 export class PendingThen<T = unknown> implements Promise<T> {
-  /** Pending, fulfilled or rejected before any promise was made, or `Made` (see `result`). */
-  private outcome: Outcome = Outcome.Pending;
-  /** The value or reason once settled; once `Made`, the promise and its settling functions. */
-  private result: unknown = undefined;
+  /**
+   * The state and what it needs, in two fields (each more would cost 8 bytes on each of the
+   * hundreds of thousands a burst may hold): while pending, `head` is `onFulfilled` and `tail`
+   * `onRejected`; once settled before any promise was made, `head` is `FULFILLED` or
+   * `REJECTED` and `tail` the value or reason; once a promise was made, `head` is `MADE` and
+   * `tail` the promise, its settling functions and the callbacks.
+   */
+  private head: Callback;
+  private tail: unknown;
 
-  constructor(
-    private readonly onFulfilled: Callback,
-    private readonly onRejected: Callback,
-  ) {}
+  constructor(onFulfilled: Callback, onRejected: Callback) {
+    this.head = onFulfilled;
+    this.tail = onRejected;
+  }
 
   /** `Promise`'s tag, so that the object describes itself as the promise it stands for. */
   get [Symbol.toStringTag](): string {
@@ -71,16 +74,26 @@ export class PendingThen<T = unknown> implements Promise<T> {
 
   /** @internal Runs the callback that `task`'s outcome calls for. */
   run(task: DTask<unknown>): void {
-    if (task.state === TaskState.Failed) this.settle(this.onRejected, task.value, false);
+    if (task.state === TaskState.Failed) this.settle(false, task.value);
     else if (isRemoteResult(task.value) || isChunk(task.value)) {
       task.owner.fetchValue(task).then(
-        (value) => this.settle(this.onFulfilled, value, true),
-        (error) => this.settle(this.onRejected, error, false),
+        (value) => this.settle(true, value),
+        (error) => this.settle(false, error),
       );
-    } else this.settle(this.onFulfilled, task.value, true);
+    } else this.settle(true, task.value);
   }
 
-  private settle(callback: Callback, value: unknown, fulfilled: boolean): void {
+  /** The callback for the outcome (`fulfilled` or not), wherever the state keeps it. */
+  private callback(fulfilled: boolean): Callback {
+    if (this.head === MADE) {
+      const made = this.tail as Made<T>;
+      return fulfilled ? made.onFulfilled : made.onRejected;
+    }
+    return fulfilled ? this.head : (this.tail as Callback);
+  }
+
+  private settle(fulfilled: boolean, value: unknown): void {
+    const callback = this.callback(fulfilled);
     if (typeof callback !== 'function') {
       if (fulfilled) this.fulfil(value);
       else this.fail(value);
@@ -97,63 +110,70 @@ export class PendingThen<T = unknown> implements Promise<T> {
   }
 
   private fulfil(value: unknown): void {
-    if (this.outcome === Outcome.Made) (this.result as Made<T>).resolve(value);
+    if (this.head === MADE) (this.tail as Made<T>).resolve(value);
     else {
-      this.outcome = Outcome.Fulfilled;
-      this.result = value;
+      this.head = FULFILLED;
+      this.tail = value;
     }
   }
 
   private fail(reason: unknown): void {
-    if (this.outcome === Outcome.Made) (this.result as Made<T>).reject(reason);
+    if (this.head === MADE) (this.tail as Made<T>).reject(reason);
     else {
       // Nobody holds the promise yet: make it now, rejected, so that an unhandled failure is
       // reported as it would be for a native promise.
-      this.outcome = Outcome.Rejected;
-      this.result = reason;
+      this.head = REJECTED;
+      this.tail = reason;
       this.materialize();
     }
   }
 
   private materialize(): Promise<T> {
-    if (this.outcome === Outcome.Made) return (this.result as Made<T>).promise;
+    const state = this.head;
+    if (state === MADE) return (this.tail as Made<T>).promise;
     const made: Made<T> = {
       promise: undefined as unknown as Promise<T>,
       resolve: noop,
       reject: noop,
+      onFulfilled: undefined,
+      onRejected: undefined,
     };
-    if (this.outcome === Outcome.Fulfilled) made.promise = Promise.resolve(this.result as T);
-    else if (this.outcome === Outcome.Rejected) made.promise = Promise.reject(this.result);
+    if (state === FULFILLED) made.promise = Promise.resolve(this.tail as T);
+    else if (state === REJECTED) made.promise = Promise.reject(this.tail);
     else {
+      made.onFulfilled = state;
+      made.onRejected = this.tail as Callback;
       made.promise = new Promise<T>((resolve, reject) => {
         made.resolve = resolve as (value: unknown) => void;
         made.reject = reject;
       });
     }
-    this.outcome = Outcome.Made;
-    this.result = made;
+    this.head = MADE;
+    this.tail = made;
     return made.promise;
   }
 
   static {
     // One that never goes away keeps the shapes of all of them general (keep-shapes.ts).
     keepShape(new PendingThen(noop, noop), (p) => {
-      for (const [outcome, result] of [
-        [Outcome.Fulfilled, 1],
-        [Outcome.Rejected, {}],
+      for (const [mark, tail] of [
+        [FULFILLED, 1],
+        [REJECTED, {}],
       ] as const) {
-        p.outcome = outcome;
-        p.result = result;
+        p.head = mark;
+        p.tail = tail;
       }
     });
   }
 }
 
-/** The promise a `PendingThen` made, with its settling functions. */
+/** The promise a `PendingThen` made, with its settling functions and the callbacks. */
 interface Made<T> {
   promise: Promise<T>;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
+  onFulfilled: Callback;
+  onRejected: Callback;
 }
 
 function noop(): void {}
