@@ -290,8 +290,10 @@ export interface TaskExtra {
   startedAt?: number;
   /** Result size in bytes, when known. */
   bytes?: number;
-  /** Times this task's worker died while running it. */
+  /** Worker deaths blamed on this task: each death shared among the tasks that were running. */
   kills?: number;
+  /** Times this task's worker died while it may have been running. */
+  deaths?: number;
   /** Why the task is not run again after its worker died (it fails with `WorkerLostError`). */
   notRerun?: string;
   /** An `inPlace` task's worker said it began: its writes may have happened. */

@@ -15,8 +15,9 @@ export interface ExecutorSink {
   /** The task threw `error`. */
   fail(task: DTask<unknown>, error: unknown): void;
   /**
-   * The worker running these tasks died: re-run them elsewhere (up to the kill limit).
-   * `byUs` marks a kill the scheduler caused (it does not count toward the limit).
+   * The worker running these tasks died: re-run them elsewhere (up to the kill limit). The
+   * tasks given are its suspects: they share the blame for the death. `byUs` marks a kill the
+   * scheduler caused, or tasks that were not running (it does not count toward the limit).
    */
   lost(tasks: Iterable<DTask<unknown>>, reason: unknown, byUs?: boolean): void;
   /** Argument values for `task` on `proc`, moved there (a promise only when something must travel). */

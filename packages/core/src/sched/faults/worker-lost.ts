@@ -6,6 +6,9 @@ import { TaskFlags } from '../../task/task-state.js';
 /** How many workers one task may take down with it before it fails instead of re-running. */
 export const MAX_KILLS = 3;
 
+/** Slack for sums of shared blame (thirds do not add up exactly). */
+const EPSILON = 1e-9;
+
 /** What the faults phase needs from the scheduler. */
 export interface FaultSink {
   requeue(task: DTask<unknown>): void;
@@ -13,14 +16,18 @@ export interface FaultSink {
 }
 
 /**
- * A worker died while holding `tasks`: each goes back to placement to run elsewhere, unless it
- * has now been running on `MAX_KILLS` workers that died (it likely kills them: it fails with
- * `WorkerLostError` instead of looping). A kill from outside (`byUs`, e.g. a cancel's grace
- * period running out, or a shutdown) does not count toward that limit. A task that must not run
- * twice (`notRerun`: a streaming task) fails with `WorkerLostError` whenever it lost a worker it
- * was sent to, even when another task brought that worker down (a task calling process.exit() on
- * a thread running streaming tasks otherwise restarted them on the replacement thread, and the
- * DAG streamed on, repeating values); only one sent ahead of its inputs is placed again.
+ * A worker died while `tasks` may have been running there (its suspects): each goes back to
+ * placement to run elsewhere, unless the deaths blamed on it now add up to `MAX_KILLS` (it
+ * likely kills them: it fails with `WorkerLostError` instead of looping). One death is one
+ * kill, shared among its suspects: a task that kills every worker it runs on fails after 3
+ * deaths when it runs alone, and later beside others, while a task that merely ran beside a
+ * worker killed from outside is not failed as a killer. A kill by the scheduler itself (`byUs`,
+ * e.g. a cancel's grace period running out, or a shutdown, or tasks it knows were not running)
+ * is not counted. A task that must not run twice (`notRerun`: a streaming task) fails with
+ * `WorkerLostError` whenever it lost a worker it was sent to, even when another task brought
+ * that worker down (a task calling process.exit() on a thread running streaming tasks otherwise
+ * restarted them on the replacement thread, and the DAG streamed on, repeating values); only
+ * one sent ahead of its inputs is placed again.
  */
 export function recoverLostTasks(
   sink: FaultSink,
@@ -28,9 +35,14 @@ export function recoverLostTasks(
   reason: unknown,
   byUs = false,
 ): void {
-  for (const task of tasks) {
+  const list = [...tasks];
+  const blame = byUs ? 0 : 1 / list.length;
+  for (const task of list) {
     const extra = taskExtra(task);
-    if (!byUs) extra.kills = (extra.kills ?? 0) + 1;
+    if (blame > 0) {
+      extra.kills = (extra.kills ?? 0) + blame;
+      extra.deaths = (extra.deaths ?? 0) + 1;
+    }
     if (extra.notRerun !== undefined && (!byUs || (task.flags & TaskFlags.SentAhead) === 0)) {
       sink.fail(
         task,
@@ -41,9 +53,9 @@ export function recoverLostTasks(
       );
       continue;
     }
-    if (task.options.inPlace === true && (!byUs || extra.began === true)) {
-      // It was running (the one charged with the loss, or one its worker said began) and may
-      // have written shared memory already: running it again could apply its effect twice
+    if (task.options.inPlace === true && (blame === 1 || extra.began === true)) {
+      // It was running (the one task that could have been, or one its worker said began) and
+      // may have written shared memory already: running it again could apply its effect twice
       // (DESIGN.md). One that never began runs again. Copy-in/copy-out tasks are not inPlace:
       // their writes were not published yet, so they are re-run like any other.
       sink.fail(
@@ -56,15 +68,21 @@ export function recoverLostTasks(
       );
       continue;
     }
-    if ((extra.kills ?? 0) >= MAX_KILLS) {
+    if ((extra.kills ?? 0) >= MAX_KILLS - EPSILON) {
       sink.fail(
         task,
         new WorkerLostError(
-          `Task ${describeTask(task)} was running on ${MAX_KILLS} workers that died; it is not retried again. ` +
-            'Check it for crashes (process.exit, out of memory) or raise resourceLimits.',
+          `Task ${describeTask(task)} was running on ${extra.deaths} workers that died, ${killerEvidence(extra.deaths ?? 0)}; ` +
+            'it is not retried again. Check it for crashes (process.exit, out of memory) or raise resourceLimits.',
           { cause: reason },
         ),
       );
     } else sink.requeue(task);
   }
+}
+
+function killerEvidence(deaths: number): string {
+  return deaths <= MAX_KILLS
+    ? 'alone each time'
+    : 'some beside other tasks (a death is blamed on all that were running, shared among them)';
 }

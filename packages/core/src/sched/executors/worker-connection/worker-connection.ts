@@ -30,7 +30,7 @@ import { PlannedSends } from './planned-sends.js';
 import { serveDynamic } from './serve-dynamic.js';
 import { unsendableToWorker } from './unsendable-argument.js';
 import type { WorkerConnectionOptions } from './worker-connection-options.js';
-import { answerWithin, failOnClose, fetchHome, markBegan, splitCulprit } from './worker-ending.js';
+import { answerWithin, failOnClose, fetchHome, markBegan, splitSuspects } from './worker-ending.js';
 
 /**
  * The scheduler's side of one worker runtime: an `Executor` that sends tasks there in batches,
@@ -483,11 +483,11 @@ export class WorkerConnection implements Executor {
       reason === undefined ? undefined : { cause: reason },
     );
     this.requests.rejectAll(error);
-    const [culprit, rest] = splitCulprit(this.inFlight, this.options.runningTask);
+    const [suspects, rest] = splitSuspects(this.inFlight, this.options.runningTask);
     this.inFlight.clear();
     // Remove the processor first, so the tasks handed back are placed elsewhere.
     this.options.onLost?.(this, reason);
-    if (culprit) this.sink?.lost([culprit], error, this.closing);
+    if (suspects.length > 0) this.sink?.lost(suspects, error, this.closing);
     if (rest.length > 0) this.sink?.lost(rest, error, true);
   }
 }

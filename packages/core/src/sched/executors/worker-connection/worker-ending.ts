@@ -1,8 +1,8 @@
 import { CancelledError, WorkerLostError } from '../../../errors/errors.js';
 import { beganUnsent, type RunningTaskMemory } from '../../../protocol/running-task-memory.js';
-import { type DTask, taskExtra } from '../../../task/dtask.js';
+import { type DTask, isDTask, taskExtra } from '../../../task/dtask.js';
 import { isRemoteResult } from '../../../task/remote-result.js';
-import { TaskState } from '../../../task/task-state.js';
+import { TaskFlags, TaskState } from '../../../task/task-state.js';
 import type { Scheduler } from '../../scheduler.js';
 
 // How a worker connection's tasks and results are settled when the worker ends on purpose: the
@@ -66,17 +66,35 @@ export function markBegan(task: DTask<unknown> | undefined): void {
 }
 
 /**
- * The tasks in flight on a lost worker, split into the one charged with the loss (the task the
- * runtime named in `memory` as running, else, for a crash from async code, the oldest in
- * flight) and the rest, which are handed back uncharged. In-place tasks the runtime listed in
- * `memory` as begun, in a batch it never sent, are marked begun (`markBegan`).
+ * The tasks in flight on a lost worker, split into the suspects, that share the blame for the
+ * loss, and the rest, handed back uncharged. The suspect is the task the runtime named in
+ * `memory` as running; else (a crash from async code, or a process, which shares no memory)
+ * every task that could have been running (`couldBeRunning`). In-place tasks the runtime listed
+ * in `memory` as begun, in a batch it never sent, are marked begun (`markBegan`).
  */
-export function splitCulprit(
+export function splitSuspects(
   inFlight: Map<number, DTask<unknown>>,
   memory: RunningTaskMemory | undefined,
-): [culprit: DTask<unknown> | undefined, rest: DTask<unknown>[]] {
+): [suspects: DTask<unknown>[], rest: DTask<unknown>[]] {
   for (const [id, task] of inFlight) if (beganUnsent(memory, id)) markBegan(task);
-  const named = memory?.[0];
-  const culprit = (named && inFlight.get(named)) || inFlight.values().next().value;
-  return [culprit, [...inFlight.values()].filter((t) => t !== culprit)];
+  const named = memory?.[0] ? inFlight.get(memory[0]) : undefined;
+  const suspects: DTask<unknown>[] = [];
+  const rest: DTask<unknown>[] = [];
+  for (const task of inFlight.values()) {
+    const suspect = named === undefined ? couldBeRunning(task) : task === named;
+    (suspect ? suspects : rest).push(task);
+  }
+  return [suspects, rest];
+}
+
+/**
+ * Whether a task in flight may have begun: one sent ahead of its inputs waits until they are
+ * made there, and one still waiting for them cannot have brought its worker down. (Charging the
+ * first task sent instead blamed a chain's tail, sent ahead long before, for each worker killed
+ * from outside, until it failed as a worker killer.)
+ */
+function couldBeRunning(task: DTask<unknown>): boolean {
+  if ((task.flags & TaskFlags.SentAhead) === 0) return true;
+  for (const a of task.args) if (isDTask(a) && a.state !== TaskState.Done) return false;
+  return true;
 }

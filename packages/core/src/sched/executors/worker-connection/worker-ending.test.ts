@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { noteBegan, runningTaskMemory } from '../../../protocol/running-task-memory.js';
+import { type DTask, taskExtra } from '../../../task/dtask.js';
+import { NO_OPTIONS } from '../../../task/options.js';
+import { makeTask } from '../../../task/spawn-task.js';
+import { TaskFlags, TaskState } from '../../../task/task-state.js';
+import { Scheduler } from '../../scheduler.js';
+import { splitSuspects } from './worker-ending.js';
+
+/** Tasks as a worker connection holds them in flight: by id, in the order they were sent. */
+function inFlight(...tasks: DTask<unknown>[]): Map<number, DTask<unknown>> {
+  return new Map(tasks.map((t) => [t.id, t]));
+}
+
+function rig() {
+  const s = new Scheduler();
+  const task = (id: number, args: unknown[] = [], flags = 0, state = TaskState.Running) => {
+    const t = makeTask(s, id, () => id, args, NO_OPTIONS, NO_OPTIONS);
+    t.flags |= flags;
+    t.state = state;
+    return t;
+  };
+  return { task };
+}
+
+describe('which tasks a lost worker is blamed on', () => {
+  it('the one its runtime named as running, when it shares memory', () => {
+    const { task } = rig();
+    const [a, b] = [task(1), task(2)];
+    const memory = runningTaskMemory();
+    memory[0] = 2;
+    expect(splitSuspects(inFlight(a, b), memory)).toEqual([[b], [a]]);
+  });
+
+  it('else every task that could have been running, not one sent ahead still waiting', () => {
+    // A chain's tail sent ahead sits first in flight, but began only once its input was made.
+    // Charging the first sent for every worker killed from outside failed it as a killer.
+    const { task } = rig();
+    const running = task(1);
+    const waiting = task(2, [running], TaskFlags.SentAhead);
+    const made = task(3, [], 0, TaskState.Done);
+    const ready = task(4, [made], TaskFlags.SentAhead);
+    const later = task(5);
+    expect(splitSuspects(inFlight(waiting, ready, running, later), undefined)).toEqual([
+      [ready, running, later],
+      [waiting],
+    ]);
+  });
+
+  it('nobody, when every task in flight still waited for its inputs', () => {
+    const { task } = rig();
+    const elsewhere = task(1);
+    const waiting = task(2, [elsewhere], TaskFlags.SentAhead);
+    expect(splitSuspects(inFlight(waiting), undefined)).toEqual([[], [waiting]]);
+  });
+
+  it('marks in-place tasks listed as begun in a batch never sent', () => {
+    const { task } = rig();
+    const [a, b] = [task(1), task(2)];
+    const memory = runningTaskMemory();
+    noteBegan(memory, 2);
+    splitSuspects(inFlight(a, b), memory);
+    expect(taskExtra(b).began).toBe(true);
+    expect(a.extra?.began).toBeUndefined();
+  });
+});
