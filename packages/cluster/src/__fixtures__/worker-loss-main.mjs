@@ -7,6 +7,8 @@
 //   cancel: a busy task on a worker process is cancelled, then a follow-up runs there
 //   stop:   the same with SIGSTOP (the stopped process is found by heartbeats)
 //   no-shutdown: a task runs, and the program ends without shutdown()
+//   killer: a task that calls process.exit(1) every time it runs, beside three slow tasks on
+//           the same worker process: it alone is blamed (it fails after 3 deaths), they finish
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +82,20 @@ if (which === 'exit') {
     console.log(`busy ${error.cause?.code ?? error.code}`);
   }
   console.log(`value ${await spawn(onTwo, (x) => x + 1, 41)}`);
+} else if (which === 'killer') {
+  const slow = [0, 1, 2].map((i) =>
+    spawn(onTwo, (x) => new Promise((r) => setTimeout(() => r(x), 1000)), i),
+  );
+  await holder();
+  const killer = spawn(onTwo, () => process.exit(1));
+  try {
+    await killer;
+    console.log('killer finished');
+  } catch (error) {
+    const alone = /3 workers that died, alone each time/.test(error.cause?.message);
+    console.log(`killer ${error.cause?.code}${alone ? ' alone' : ` ${error.cause?.message}`}`);
+  }
+  console.log(`slow ${await Promise.all(slow)}`);
 } else if (which === 'no-shutdown') {
   console.log(`value ${await spawn(onWorkers, (x) => x + 1, 41)}`);
 } else throw new Error(`unknown case ${which}`);

@@ -117,7 +117,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       execArgv: settings.execArgv,
     });
     w.child.once('exit', (code, signal) =>
-      w.lose(`its process exited (${signal ?? `code ${code}`})`),
+      w.ended(`its process exited (${signal ?? `code ${code}`})`),
     );
     return w;
   };

@@ -43,6 +43,8 @@ export class MemberConnection {
   private readyResolve!: (peers: string[]) => void;
   private readyReject!: (e: Error) => void;
   private readonly loads: ModuleLoads;
+  /** The task its runtime said ends it (`dying`), read once the connection is lost. */
+  private readonly runningTask = new Float64Array(1);
 
   constructor(options: MemberOptions) {
     this.proc = new ThreadProc(options.worker, options.thread);
@@ -66,6 +68,7 @@ export class MemberConnection {
     this.connection = options.connect(answering, {
       processor: this.proc,
       linkedTo: options.linkedTo,
+      runningTask: this.runningTask,
       terminate: () => options.onLost('ended by the scheduler (a cancelled task did not stop)'),
       onLost: () => options.onLost(`the link of thread ${options.thread} closed`),
     });
@@ -105,5 +108,6 @@ export class MemberConnection {
       this.wasReady = true;
       this.readyResolve(m.peers);
     } else if (m.op === 'loaded' || m.op === 'loadFailed') this.loads.answer(m);
+    else if (m.op === 'dying') this.runningTask[0] = m.task;
   }
 }

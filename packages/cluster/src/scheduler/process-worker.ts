@@ -4,6 +4,9 @@ import type { AdminToWorker, AdminToWorkerOf, WorkerConnection } from '@dtask/co
 import type { Link } from '../wire/link.js';
 import { MemberConnection } from './member-connection.js';
 
+/** How long an ended process's links may take to deliver what was sent before the end (ms). */
+const DRAIN_MS = 250;
+
 /** How to make the scheduler's record of one worker process. */
 export interface ProcessWorkerOptions {
   worker: number;
@@ -33,6 +36,8 @@ export class ProcessWorker {
   exited = false;
   /** Why it was lost, once it was. */
   lostReason: string | undefined;
+  /** Why its process ended, once known, while its links drain (`ended`). */
+  private endedBecause: string | undefined;
   /** Synchronous answers made before its heartbeat thread joined. */
   private readonly unsentAnswers: AdminToWorkerOf<'answer'>[] = [];
 
@@ -118,7 +123,7 @@ export class ProcessWorker {
     for (const answer of this.unsentAnswers.splice(0)) link.sendAdmin(answer);
     link.socket.unref();
     link.onClose(() => {
-      if (this.heartbeat === link) this.lose('its heartbeat link closed');
+      if (this.heartbeat === link) this.ended('its heartbeat link closed');
     });
   }
 
@@ -152,10 +157,33 @@ export class ProcessWorker {
     await Promise.all(serving.map((m) => m.loadModule(url)));
   }
 
+  /**
+   * Its process ended (the child exited, its heartbeat link closed): declared lost once each
+   * thread's link has closed too, so that what they sent before the end is read first (a
+   * `dying` naming the task that called `process.exit`), or after `DRAIN_MS`.
+   */
+  ended(reason: string): void {
+    if (this.exited || this.endedBecause !== undefined) return;
+    this.endedBecause = reason;
+    const open = [...this.members.values()].filter((m) => m.link && !m.link.isClosed);
+    let left = open.length;
+    if (left === 0) return this.lose(reason);
+    const timer = setTimeout(() => this.lose(reason), DRAIN_MS);
+    timer.unref();
+    for (const m of open) {
+      m.link!.onClose(() => {
+        if (--left > 0) return;
+        clearTimeout(timer);
+        this.lose(reason);
+      });
+    }
+  }
+
   /** Declares it gone (once): ends the process, closes its links; its tasks go back. */
   lose(reason: string): void {
     if (this.exited) return;
     this.exited = true;
+    reason = this.endedBecause ?? reason;
     this.lostReason = reason;
     if (this.child && this.child.exitCode === null && this.child.signalCode === null) {
       this.child.kill('SIGKILL');

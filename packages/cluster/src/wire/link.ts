@@ -160,6 +160,15 @@ export class Link {
     this.write(FrameKind.admin, serialize(message));
   }
 
+  /**
+   * Sends an administration message while the process exits (an `exit` listener): uncorked, so
+   * the frame reaches the socket in this turn. Best effort: behind a full socket it is lost.
+   */
+  sendAdminNow(message: unknown): void {
+    while (this.socket.writableCorked > 0) this.socket.uncork();
+    this.sendAdmin(message);
+  }
+
   /** Sends a liveness probe (the other end answers with `pong`, updating `lastHeard`). */
   ping(): void {
     this.write(FrameKind.ping);

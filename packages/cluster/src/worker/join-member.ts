@@ -94,6 +94,7 @@ export async function joinMember(
   );
   const { worker, modules, specs, peers: others } = await init;
   peers.self.worker = worker;
+  const runningTask = sayWhoEndsIt(link);
   const runtime = await serveWorker(
     {
       transport: linkTransport(link, answerSender(thread)),
@@ -108,10 +109,23 @@ export async function joinMember(
       api: dtask,
       load: loadModule,
       // A task's getDagIds blocks this thread; the heartbeat thread writes the answer.
-      runtime: { setProcessWorker: true, blockingAnswers: true },
+      runtime: { setProcessWorker: true, blockingAnswers: true, runningTask },
     },
   );
   return { link, runtime, worker };
+}
+
+/**
+ * Memory where the runtime notes the task running synchronously, and an `exit` listener that
+ * names it to the scheduler (`dying`) when it ends the thread or process (`process.exit`):
+ * the scheduler then charges the loss to it alone, as a thread's shared memory lets it do.
+ */
+function sayWhoEndsIt(link: Link): Float64Array {
+  const running = new Float64Array(1);
+  process.on('exit', () => {
+    if (running[0] !== 0) link.sendAdminNow({ op: 'dying', task: running[0] });
+  });
+  return running;
 }
 
 /**

@@ -60,6 +60,11 @@ export type AdminFromWorker<R = unknown> =
   | { op: 'startFailed'; error: SerializedError }
   | ({ op: 'event'; time: number } & RelayedEvent)
   | { op: 'loaded'; req: number }
+  /**
+   * A worker process ends (`process.exit`) while task `task` runs synchronously: sent as the
+   * process exits, so that the host charges the loss to that task alone.
+   */
+  | { op: 'dying'; task: number }
   /** `code` 'DTASK_UNSUPPORTED': no TypeScript loader (tsx) in the worker. */
   | { op: 'loadFailed'; req: number; error: string; code?: 'DTASK_UNSUPPORTED' };
 
