@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { WorkerLostError } from '../../errors/errors.js';
-import type { DTask } from '../../task/dtask.js';
+import { type DTask, taskExtra } from '../../task/dtask.js';
 import { NO_OPTIONS, type TaskOptions } from '../../task/options.js';
 import { makeTask } from '../../task/spawn-task.js';
-import { TaskState } from '../../task/task-state.js';
+import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { Scheduler } from '../scheduler.js';
 import { type FaultSink, recoverLostTasks } from './worker-lost.js';
 
@@ -75,5 +75,24 @@ describe('a lost worker’s suspects', () => {
     recoverLostTasks(r.sink, [beside!, other!], 'SIGKILL');
     expect([...r.failed.keys()]).toEqual([1]);
     expect(r.requeued).toEqual([2, 3]);
+  });
+
+  it('a streaming task that may have begun fails, even handed back uncharged; one still waiting is placed again', () => {
+    // Sent ahead with its input made, a streaming task had begun streaming: run again, it
+    // would repeat values downstream. One whose input is still being made never began.
+    const [made, making, begun, waiting] = tasks(4);
+    made!.state = TaskState.Done;
+    for (const [t, input] of [
+      [begun!, made!],
+      [waiting!, making!],
+    ] as const) {
+      t.args.push(input);
+      t.flags |= TaskFlags.SentAhead;
+      taskExtra(t).notRerun = 'a streaming task is not run twice';
+    }
+    const r = recorder();
+    recoverLostTasks(r.sink, [begun!, waiting!], 'another task ended the thread', true);
+    expect([...r.failed.keys()]).toEqual([3]);
+    expect(r.requeued).toEqual([4]);
   });
 });

@@ -1,7 +1,7 @@
 import { WorkerLostError } from '../../errors/errors.js';
 import { describeTask } from '../../errors/task-failed-error.js';
 import { type DTask, taskExtra } from '../../task/dtask.js';
-import { TaskFlags } from '../../task/task-state.js';
+import { couldHaveBegun } from './could-have-begun.js';
 
 /** How many workers one task may take down with it before it fails instead of re-running. */
 export const MAX_KILLS = 3;
@@ -27,7 +27,7 @@ export interface FaultSink {
  * `WorkerLostError` whenever it lost a worker it was sent to, even when another task brought
  * that worker down (a task calling process.exit() on a thread running streaming tasks otherwise
  * restarted them on the replacement thread, and the DAG streamed on, repeating values); only
- * one sent ahead of its inputs is placed again.
+ * one sent ahead of inputs still being made, which has not begun, is placed again.
  */
 export function recoverLostTasks(
   sink: FaultSink,
@@ -43,7 +43,7 @@ export function recoverLostTasks(
       extra.kills = (extra.kills ?? 0) + blame;
       extra.deaths = (extra.deaths ?? 0) + 1;
     }
-    if (extra.notRerun !== undefined && (!byUs || (task.flags & TaskFlags.SentAhead) === 0)) {
+    if (extra.notRerun !== undefined && couldHaveBegun(task)) {
       sink.fail(
         task,
         new WorkerLostError(

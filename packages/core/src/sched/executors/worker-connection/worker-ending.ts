@@ -1,8 +1,9 @@
 import { CancelledError, WorkerLostError } from '../../../errors/errors.js';
 import { beganUnsent, type RunningTaskMemory } from '../../../protocol/running-task-memory.js';
-import { type DTask, isDTask, taskExtra } from '../../../task/dtask.js';
+import { type DTask, taskExtra } from '../../../task/dtask.js';
 import { isRemoteResult } from '../../../task/remote-result.js';
-import { TaskFlags, TaskState } from '../../../task/task-state.js';
+import { TaskState } from '../../../task/task-state.js';
+import { couldHaveBegun } from '../../faults/could-have-begun.js';
 import type { Scheduler } from '../../scheduler.js';
 
 // How a worker connection's tasks and results are settled when the worker ends on purpose: the
@@ -69,7 +70,9 @@ export function markBegan(task: DTask<unknown> | undefined): void {
  * The tasks in flight on a lost worker, split into the suspects, that share the blame for the
  * loss, and the rest, handed back uncharged. The suspect is the task the runtime named in
  * `memory` as running; else (a crash from async code, or a process, which shares no memory)
- * every task that could have been running (`couldBeRunning`). In-place tasks the runtime listed
+ * every task that could have been running (`couldHaveBegun`: not one sent ahead still waiting
+ * for its inputs; charging the first task sent instead blamed a chain's tail, sent ahead long
+ * before, for each worker killed from outside, until it failed as a worker killer). In-place tasks the runtime listed
  * in `memory` as begun, in a batch it never sent, are marked begun (`markBegan`).
  */
 export function splitSuspects(
@@ -81,20 +84,8 @@ export function splitSuspects(
   const suspects: DTask<unknown>[] = [];
   const rest: DTask<unknown>[] = [];
   for (const task of inFlight.values()) {
-    const suspect = named === undefined ? couldBeRunning(task) : task === named;
+    const suspect = named === undefined ? couldHaveBegun(task) : task === named;
     (suspect ? suspects : rest).push(task);
   }
   return [suspects, rest];
-}
-
-/**
- * Whether a task in flight may have begun: one sent ahead of its inputs waits until they are
- * made there, and one still waiting for them cannot have brought its worker down. (Charging the
- * first task sent instead blamed a chain's tail, sent ahead long before, for each worker killed
- * from outside, until it failed as a worker killer.)
- */
-function couldBeRunning(task: DTask<unknown>): boolean {
-  if ((task.flags & TaskFlags.SentAhead) === 0) return true;
-  for (const a of task.args) if (isDTask(a) && a.state !== TaskState.Done) return false;
-  return true;
 }
