@@ -29,12 +29,15 @@ describe.skipIf(!programsBuilt)('cluster: plain programs', () => {
     }, 120_000);
   }
 
-  it('a task that calls process.exit() each time, beside slow tasks: it alone fails (after 3 deaths), they finish', async () => {
-    // The worker process names the task running when it exits: the slow tasks in flight on
-    // it each time are not blamed (shared among all, they failed with it, or instead of it).
-    const r = await runProgram([fixture('worker-loss-main.mjs'), 'killer'], 90_000);
-    expectClean(r, ['killer DTASK_WORKER_LOST alone', 'slow 0,1,2', 'done']);
-  }, 120_000);
+  for (const which of ['killer', 'async-killer']) {
+    const how = which === 'killer' ? 'synchronously' : 'after an await';
+    it(`a task that calls process.exit() ${how} each time, beside slow tasks: it alone fails (after 3 deaths), they finish`, async () => {
+      // The worker process names the task running when it exits: the slow tasks in flight on
+      // it each time are not blamed (shared among all, they failed with it, or instead of it).
+      const r = await runProgram([fixture('worker-loss-main.mjs'), which], 90_000);
+      expectClean(r, ['killer DTASK_WORKER_LOST alone', 'slow 0,1,2', 'done']);
+    }, 120_000);
+  }
 
   it('cancel() of a busy task on a worker process, a follow-up there, shutdown(): exit 0, no folder left', async () => {
     const r = await runProgram([fixture('worker-loss-main.mjs'), 'cancel'], 90_000);

@@ -9,6 +9,7 @@
 //   no-shutdown: a task runs, and the program ends without shutdown()
 //   killer: a task that calls process.exit(1) every time it runs, beside three slow tasks on
 //           the same worker process: it alone is blamed (it fails after 3 deaths), they finish
+//   async-killer: the same, with an async task function that exits after an await
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,12 +83,18 @@ if (which === 'exit') {
     console.log(`busy ${error.cause?.code ?? error.code}`);
   }
   console.log(`value ${await spawn(onTwo, (x) => x + 1, 41)}`);
-} else if (which === 'killer') {
+} else if (which === 'killer' || which === 'async-killer') {
   const slow = [0, 1, 2].map((i) =>
     spawn(onTwo, (x) => new Promise((r) => setTimeout(() => r(x), 1000)), i),
   );
   await holder();
-  const killer = spawn(onTwo, () => process.exit(1));
+  const killer =
+    which === 'killer'
+      ? spawn(onTwo, () => process.exit(1))
+      : spawn(onTwo, async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          process.exit(1);
+        });
   try {
     await killer;
     console.log('killer finished');

@@ -6,6 +6,7 @@ import * as dtask from '@dtask/core';
 import {
   type AdminToWorker,
   type PeerLinking,
+  runningTaskId,
   serveWorker,
   type WorkerRuntime,
   type WorkerStart,
@@ -94,7 +95,7 @@ export async function joinMember(
   );
   const { worker, modules, specs, peers: others } = await init;
   peers.self.worker = worker;
-  const runningTask = sayWhoEndsIt(link);
+  sayWhoEndsIt(link);
   const runtime = await serveWorker(
     {
       transport: linkTransport(link, answerSender(thread)),
@@ -109,23 +110,23 @@ export async function joinMember(
       api: dtask,
       load: loadModule,
       // A task's getDagIds blocks this thread; the heartbeat thread writes the answer.
-      runtime: { setProcessWorker: true, blockingAnswers: true, runningTask },
+      runtime: { setProcessWorker: true, blockingAnswers: true },
     },
   );
   return { link, runtime, worker };
 }
 
 /**
- * Memory where the runtime notes the task running synchronously, and an `exit` listener that
- * names it to the scheduler (`dying`) when it ends the thread or process (`process.exit`):
- * the scheduler then charges the loss to it alone, as a thread's shared memory lets it do.
+ * An `exit` listener that names to the scheduler (`dying`) the task whose code ends the
+ * thread or process (`process.exit()` in its synchronous call, or in an async task function
+ * after an await): the scheduler then blames the loss on it alone, as a thread's shared
+ * memory lets it do.
  */
-function sayWhoEndsIt(link: Link): Float64Array {
-  const running = new Float64Array(1);
+function sayWhoEndsIt(link: Link): void {
   process.on('exit', () => {
-    if (running[0] !== 0) link.sendAdminNow({ op: 'dying', task: running[0] });
+    const task = runningTaskId();
+    if (task !== 0) link.sendAdminNow({ op: 'dying', task });
   });
-  return running;
 }
 
 /**

@@ -61,6 +61,15 @@ export function currentFrame(): Frame | undefined {
 }
 
 /**
+ * The id of the task whose code runs now on this thread (its synchronous call, or an async
+ * task function after its awaits), 0 outside any: what a worker process's `exit` listener
+ * names when a task calls `process.exit()`.
+ */
+export function runningTaskId(): number {
+  return currentFrame()?.frameTask?.id ?? 0;
+}
+
+/**
  * Runs `fn(...args)` as task `frame`. A plain function runs with the frame held in a variable
  * for its synchronous run, which costs nothing and, unlike AsyncLocalStorage in Node 20, does
  * not slow down every promise in the process. An async function gets the frame through
