@@ -145,6 +145,24 @@ describe('threads: faults', () => {
     expect(where).toEqual(['thread:1:2', 'thread:1:3']);
   });
 
+  it('a task that exits after an await every time fails alone after 3 deaths; the tasks beside it finish', async () => {
+    // The thread names the task whose code called process.exit(), also after an await: the
+    // slow tasks in flight beside it each time are not blamed with it.
+    const { ctx } = await rig();
+    const slow = [0, 1, 2].map((i) =>
+      ctx.spawn(onThread(2), (x: number) => new Promise((r) => setTimeout(() => r(x), 1000)), i),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const killer = ctx.spawn(onThread(2), async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      process.exit(1);
+    });
+    const error = await failureOf(killer);
+    expect(error.cause).toBeInstanceOf(WorkerLostError);
+    expect(error.cause.message).toMatch(/3 workers that died, alone each time/);
+    expect(await Promise.all(slow)).toEqual([0, 1, 2]);
+  }, 30_000);
+
   it('other tasks in flight on a dead worker are re-run and give the right results', async () => {
     const r = await rig();
     const { ctx, tasks } = r;

@@ -9,6 +9,7 @@ import type {
 import type { PluginSpec } from '../protocol/plugin-spec.js';
 import type { Transport } from '../protocol/transport.js';
 import { setupWorkerPlugins } from '../registry/worker-plugins.js';
+import { runningTaskId } from '../task/frame.js';
 import { answerLoad } from './answer-load.js';
 import { loadWorkerModule } from './load-worker-module.js';
 import type { ValueAdapter } from './value-adapter.js';
@@ -174,9 +175,23 @@ export async function serveWorker(
     adapter: device?.adapter,
     ...options.runtime,
   });
+  const memory = options.runtime?.runningTask;
+  if (memory !== undefined) nameTaskOnExit(memory);
   for (const [url, ns] of modules) runtime.addModule(url, ns);
   peers?.serve(runtime);
   for (const m of early.splice(0)) admin(runtime, m);
   if (channel.announceReady) channel.send({ op: 'ready', peers: [...(peers?.reached ?? [])] });
   return runtime;
+}
+
+/**
+ * Notes in the runtime's shared memory the task whose code ends this thread with
+ * `process.exit()`, also from an async task function after an await (the runtime notes only
+ * synchronous calls): the host reads it once the thread is gone, and blames the loss on it.
+ */
+function nameTaskOnExit(memory: Float64Array): void {
+  process.on('exit', () => {
+    const id = runningTaskId();
+    if (id !== 0) memory[0] = id;
+  });
 }
