@@ -8,7 +8,7 @@ import {
   QUIET_MS,
   type RemoteRun,
 } from './remote-run.js';
-import { BURST, EMITTING, INPUT, RETURNED } from './step-burst.js';
+import { BURST, callStep, EMITTING, INPUT, RETURNED } from './step-burst.js';
 
 /** What `remoteBurst` hands back besides its code (one burst runs synchronously at a time). */
 export const burstState = {
@@ -51,7 +51,7 @@ export function remoteBurst(
           heads[i] = h + 1;
         } else args[positions[i] as number] = (localIn[i] as EdgeBuffer).poll();
       }
-      const r = fn(...args);
+      const r = callStep(fn, args);
       if (isFinishStream(r) || typeof (r as { then?: unknown })?.then === 'function') {
         burstState.carried = r;
         return RETURNED;

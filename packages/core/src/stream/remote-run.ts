@@ -34,6 +34,8 @@ export const MAX_FLIGHTS = 2;
 
 let exchangeOptions: object | undefined;
 
+const same = (x: unknown): unknown => x;
+
 /**
  * The state of one streaming task's loop on a processor other than the scheduler's thread, and
  * its two ways out: exchanges with the scheduler's thread (a small task spawned there per batch,
@@ -159,9 +161,12 @@ export class RemoteRun {
     // it goes to this task's scheduler as a nested task. Held in a variable for the synchronous
     // spawn, not through AsyncLocalStorage, whose promise hooks would slow every promise in this
     // thread once on.
-    return (
+    const task = (
       this.frame === undefined ? run() : callInFrame(this.frame, run, [])
     ) as PromiseLike<unknown>;
+    // Its answer asked for at once: the request leaves in the same message as the exchange
+    // (an `await` of the task would ask a turn later, in a message of its own).
+    return task.then(same);
   }
 
   /** Sends what the peer edges hold. */

@@ -7,7 +7,7 @@ import {
 } from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
-import { BURST, EMITTING, INPUT, RETURNED, SLICED } from './step-burst.js';
+import { BURST, callStep, EMITTING, INPUT, RETURNED, SLICED } from './step-burst.js';
 import type { StreamInput, StreamNode } from './stream-node.js';
 
 /** How long a stream may run on without letting timers and I/O in. */
@@ -53,7 +53,7 @@ function burst(
         const input = inputs[i] as StreamInput;
         args[input.pos] = input.edge.poll();
       }
-      const r = fn(...args);
+      const r = callStep(fn, args);
       if (isThenable(r) || isFinishStream(r)) {
         carried = r;
         return RETURNED;
