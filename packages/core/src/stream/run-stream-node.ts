@@ -7,7 +7,7 @@ import {
 } from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
-import { BURST, EMITTING, INPUT, RETURNED, SLICED } from './step-burst.js';
+import { BURST, callStep, EMITTING, INPUT, RETURNED, SLICED } from './step-burst.js';
 import type { StreamInput, StreamNode } from './stream-node.js';
 
 /** How long a stream may run on without letting timers and I/O in. */
@@ -46,6 +46,7 @@ function burst(
   const n = inputs.length;
   const outer = frame === undefined ? undefined : enterSyncFrame(frame);
   try {
+    if (n === 1 && args.length === 1) return burstOne(node, fn, args, max);
     for (let k = 0; k < BURST; k++) {
       if (node.stopped || node.steps >= max) return INPUT;
       for (let i = 0; i < n; i++) if ((inputs[i] as StreamInput).edge.length === 0) return INPUT;
@@ -53,7 +54,7 @@ function burst(
         const input = inputs[i] as StreamInput;
         args[input.pos] = input.edge.poll();
       }
-      const r = fn(...args);
+      const r = callStep(fn, args);
       if (isThenable(r) || isFinishStream(r)) {
         carried = r;
         return RETURNED;
@@ -69,6 +70,34 @@ function burst(
   } finally {
     if (frame !== undefined) leaveSyncFrame(outer);
   }
+}
+
+/** `burst` for the common step of one argument, its one streaming input (frame already set). */
+function burstOne(
+  node: StreamNode,
+  fn: (v: unknown) => unknown,
+  args: unknown[],
+  max: number,
+): number {
+  const edge = (node.inputs[0] as StreamInput).edge;
+  for (let k = 0; k < BURST; k++) {
+    if (node.stopped || node.steps >= max) return INPUT;
+    const v = edge.poll();
+    if (v === EMPTY) return INPUT;
+    args[0] = v;
+    const r = fn(v);
+    if (isThenable(r) || isFinishStream(r)) {
+      carried = r;
+      return RETURNED;
+    }
+    node.steps++;
+    const p = node.emit(r);
+    if (p !== undefined) {
+      carried = p;
+      return EMITTING;
+    }
+  }
+  return SLICED;
 }
 
 /**

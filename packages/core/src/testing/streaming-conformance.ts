@@ -84,6 +84,38 @@ export function streamingConformance(
       assert.ok((values.at(-1) as number) < 0.1);
     });
 
+    test('a source yielding finishStream ends there: no step of it runs after', async (spawn) => {
+      const x = spawnStreaming(() =>
+        spawn(async function* () {
+          for (let i = 1; i <= 5; i++) yield i;
+          yield dtask.finishStream(6, { result: 'six' });
+          throw new Error('the source ran past its finishStream');
+        }),
+      );
+      assert.deepEqual(await collect(x), [1, 2, 3, 4, 5, 6]);
+      assert.equal(await x, 'six');
+    });
+
+    test('an endless source stops on cancel; every await rejects', async (spawn) => {
+      const [x, a] = spawnStreaming(() => {
+        const x = spawn(async function* () {
+          for (let i = 0; ; i++) yield i;
+        });
+        return [x, spawn((v: number) => v * 2, x)] as const;
+      });
+      const reader = streamValues(a)[Symbol.asyncIterator]();
+      for (let i = 0; i < 20; i++) assert.equal((await reader.next()).value, 2 * i);
+      a.cancel();
+      for (const t of [x, a]) {
+        const e = await t.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        assert.ok(DTaskFailedError.isInstance(e), `task #${t.id} must fail`);
+        assert.equal((e as { cause?: { code?: string } }).cause?.code, 'DTASK_CANCELLED');
+      }
+    });
+
     test('a task running forever stops on cancel; every await rejects', async (spawn) => {
       const [x, a] = spawnStreaming(() => {
         const x = spawn(() => Math.random());
