@@ -47,6 +47,11 @@ export class DeviceArray {
     return this.memory.place(this.live().map(f));
   }
 
+  /** Whether it was freed (its bytes given back; using it throws). */
+  get isFreed(): boolean {
+    return this.data === undefined;
+  }
+
   /** Gives its bytes back to the device; later use throws. */
   free(): void {
     if (this.data === undefined) return;

@@ -10,6 +10,12 @@ import { DeviceStats } from './device-stats.js';
  */
 export class DeviceMemory extends DeviceMemorySpace {
   private readonly registry = new FinalizationRegistry<number>((bytes) => this.release(bytes));
+  /** Arrays placed since `collect` began, while one runs. */
+  private made: DeviceArray[] | undefined = undefined;
+  /** Arrays running tasks use now, with how many use each. */
+  private readonly using = new Map<DeviceArray, number>();
+  /** Arrays nothing holds any more that a running task still uses: freed once it ends. */
+  private readonly orphans = new Set<DeviceArray>();
 
   /**
    * @param worker the OS process of its accelerator
@@ -77,7 +83,50 @@ export class DeviceMemory extends DeviceMemorySpace {
     this.stats.set('peak', Math.max(this.peak, inUse + data.byteLength));
     const array = new DeviceArray(this, data);
     this.registry.register(array, data.byteLength, array);
+    this.made?.push(array);
     return array;
+  }
+
+  /**
+   * Runs `fn` and hands `made` every array placed meanwhile (copies in, kernel outputs), also
+   * when `fn` throws: what a synchronous task made, to free what it does not return.
+   */
+  collect<T>(fn: () => T, made: (arrays: DeviceArray[]) => void): T {
+    const outer = this.made;
+    const arrays: DeviceArray[] = [];
+    this.made = arrays;
+    try {
+      return fn();
+    } finally {
+      this.made = outer;
+      outer?.push(...arrays);
+      made(arrays);
+    }
+  }
+
+  /**
+   * Marks the arrays among `values` used by a running task until the returned function is
+   * called: an array let go meanwhile (`letGo`) is freed only then.
+   */
+  use(values: readonly unknown[]): () => void {
+    const arrays = values.filter((v): v is DeviceArray => v instanceof DeviceArray);
+    for (const a of arrays) this.using.set(a, (this.using.get(a) ?? 0) + 1);
+    return () => {
+      for (const a of arrays) {
+        const n = this.using.get(a)! - 1;
+        if (n > 0) this.using.set(a, n);
+        else {
+          this.using.delete(a);
+          if (this.orphans.delete(a)) a.free();
+        }
+      }
+    };
+  }
+
+  /** Nothing holds `array` any more: freed now, or once the running tasks using it end. */
+  letGo(array: DeviceArray): void {
+    if (this.using.has(array)) this.orphans.add(array);
+    else array.free();
   }
 
   /** Gives back the bytes of `array`, freed by its owner (`DeviceArray.free`). */

@@ -8,6 +8,7 @@ import { AccelProc } from './accel-proc.js';
 import { DeviceMemory } from './device-memory.js';
 import { deviceAdapter, registerDeviceMoves } from './device-moves.js';
 import { DeviceStats } from './device-stats.js';
+import { DeviceStore } from './device-store.js';
 import type { AccelReport, AccelThreadData } from './protocol.js';
 
 // Functions that travel as source text reach the API through the global `dtask`.
@@ -20,6 +21,7 @@ void runDedicatedThread<AccelThreadData, AccelReport>(({ worker, data }) => {
   return {
     processor: proc,
     report: { id: proc.id, memory: data.memory },
-    adapter: deviceAdapter(proc),
+    adapter: deviceAdapter(proc, memory),
+    store: new DeviceStore(memory),
   };
 });
