@@ -109,6 +109,10 @@ export class WorkerRuntime {
   private turnStart = 0;
   /** Ready tasks waiting for the next turn, in order. */
   private deferred: WorkerTask[] = taskList();
+  /** Tasks whose inputs all exist now, waiting for the loop of `runWoken` on the stack. */
+  private readonly woken: WorkerTask[] = taskList();
+  /** Whether a `runWoken` loop is on the stack. */
+  private runningWoken = false;
   /** This thread's log events, sent to the scheduler while it logs. */
   private readonly logs: LogShipper;
   /** What the handling of the scheduler's other messages uses (`handleControl`). */
@@ -440,7 +444,33 @@ export class WorkerRuntime {
           this.consumed(key);
         }
       }
-      if (--t.missing === 0 && t.pendingFetches === 0) this.run(t);
+      if (--t.missing === 0 && t.pendingFetches === 0) this.runWoken(t);
+    }
+  }
+
+  /**
+   * Runs a task sent ahead whose inputs all exist now, after the task that made the last one
+   * has returned, not inside it: a chain would otherwise nest each task in the one before it,
+   * thousands of frames deep by the end of a turn (each scavenge scans them all, and a fast
+   * chain can overflow the stack). The outermost call runs them one after another, in order.
+   */
+  private runWoken(task: WorkerTask): void {
+    const list = this.woken;
+    list.push(task);
+    if (this.runningWoken) return;
+    this.runningWoken = true;
+    try {
+      for (let i = 0; i < list.length; i++) {
+        const t = list[i];
+        if (i === list.length - 1) {
+          list.length = 0; // taken all: tasks woken by t start the list again
+          i = -1;
+        }
+        this.run(t);
+      }
+    } finally {
+      list.length = 0;
+      this.runningWoken = false;
     }
   }
 
