@@ -109,8 +109,13 @@ export class WorkerRuntime {
   private turnStart = 0;
   /** Ready tasks waiting for the next turn, in order. */
   private deferred: WorkerTask[] = taskList();
-  /** Tasks whose inputs all exist now, waiting for the loop of `runWoken` on the stack. */
-  private readonly woken: WorkerTask[] = taskList();
+  /**
+   * Tasks whose inputs all exist now, waiting for the loop of `runWoken` on the stack: those from
+   * `wokenHead` to `wokenEnd` (a queue in an array that is reused, never shrunk or grown per task).
+   */
+  private readonly woken: (WorkerTask | undefined)[] = taskList();
+  private wokenHead = 0;
+  private wokenEnd = 0;
   /** Whether a `runWoken` loop is on the stack. */
   private runningWoken = false;
   /** This thread's log events, sent to the scheduler while it logs. */
@@ -456,21 +461,26 @@ export class WorkerRuntime {
    */
   private runWoken(task: WorkerTask): void {
     const list = this.woken;
-    list.push(task);
-    if (this.runningWoken) return;
+    if (this.runningWoken) {
+      if (this.wokenEnd < list.length) list[this.wokenEnd] = task;
+      else list.push(task);
+      this.wokenEnd++;
+      return;
+    }
     this.runningWoken = true;
     try {
-      for (let i = 0; i < list.length; i++) {
-        const t = list[i];
-        if (i === list.length - 1) {
-          list.length = 0; // taken all: tasks woken by t start the list again
-          i = -1;
-        }
-        this.run(t);
+      let next: WorkerTask | undefined = task;
+      while (next !== undefined) {
+        this.run(next);
+        if (this.wokenHead === this.wokenEnd) break;
+        next = list[this.wokenHead];
+        list[this.wokenHead++] = undefined; // holds no task that ended (nor its values)
+        if (this.wokenHead === this.wokenEnd) this.wokenHead = this.wokenEnd = 0;
       }
     } finally {
-      list.length = 0;
       this.runningWoken = false;
+      if (this.wokenHead !== this.wokenEnd) list.fill(undefined);
+      this.wokenHead = this.wokenEnd = 0;
     }
   }
 
