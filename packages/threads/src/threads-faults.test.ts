@@ -323,3 +323,17 @@ describe('threads: chaos', () => {
     expect(where).toEqual(['thread:1:2', 'thread:1:3']);
   }, 60_000);
 });
+
+describe('threads: long chains sent ahead', () => {
+  it('a chain of 20,000 tasks on a thread with a 0.5 MB stack runs without the thread dying (regression: each task started inside the one before it, the stack overflowed and the thread was replaced again and again)', async () => {
+    const r = await rig({ count: 1, resourceLimits: { stackSizeMb: 0.5 } });
+    const { ctx, tasks } = r;
+    const thread = workerOf(r, 2);
+    const n = 20_000;
+    let t = ctx.spawn(tasks.add, 0, 1);
+    for (let i = 1; i < n; i++) t = ctx.spawn(tasks.add, t as unknown as number, 1);
+    expect(await t).toBe(n);
+    expect(workerOf(r, 2)).toBe(thread); // never replaced
+    expect(thread.exited).toBe(false);
+  }, 60_000);
+});

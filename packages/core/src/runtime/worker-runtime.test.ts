@@ -184,6 +184,29 @@ describe('worker runtime over an in-memory transport', () => {
     expect(runtimes[0].store.has(a.id)).toBe(true);
   });
 
+  it('a chain that arrives in one batch after its turn ran out starts each task in a later turn as it comes, its input made (none waits for it)', async () => {
+    const { ctx, procs, runtimes } = (current = rig(1));
+    // Counts the tasks that had to wait on the worker for an input made there.
+    const waiting = (runtimes[0] as unknown as { waitingFor: Map<number, unknown> }).waitingFor;
+    let waited = 0;
+    const set = waiting.set.bind(waiting);
+    waiting.set = (key, list) => {
+      waited++;
+      return set(key, list);
+    };
+    const spin = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+      return 0;
+    };
+    // The first task uses up the turn (4 ms): the second is deferred to the next, and so is
+    // the rest of the batch, so that each later task finds its input made when it arrives.
+    let t = ctx.spawn(on(procs[0]), spin, 10);
+    for (let i = 0; i < 50; i++) t = ctx.spawn(on(procs[0]), (x: number) => x + 1, t);
+    expect(await t).toBe(50);
+    expect(waited).toBe(0);
+  });
+
   it('a store with a backlog holds back task starts and input reads until it clears', async () => {
     const { ctx, procs, runtimes } = (current = rig(1, () => new GatedStore()));
     const store = runtimes[0].store as GatedStore;

@@ -42,6 +42,8 @@ import { PeerLinks } from './peer-links.js';
 import { ProxyOwner } from './proxy-owner.js';
 import { ResultServer } from './result-server.js';
 import { holdsOnlyWaitingTasks, StallWatch } from './stall-watch.js';
+import { TaskQueue } from './task-queue.js';
+import { TurnShare } from './turn-share.js';
 import { unsendableMessage } from './unsendable-result.js';
 import { toWire, type ValueAdapter } from './value-adapter.js';
 import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
@@ -52,14 +54,6 @@ import { taskList, WorkerTask } from './worker-task.js';
  * budget (`AHEAD_MS`, slot-queue.ts), so that more work arrives before the queue runs dry.
  */
 const REPORT_EVERY_MS = 4;
-
-/**
- * Longest a runtime runs tasks in one turn of its event loop (ms) before the next ready task
- * waits for a `setImmediate`: between long tasks it then serves peers' fetches and reads the
- * scheduler's messages (regression: a thread working through a run of 60 ms matrix-product
- * blocks kept its peer waiting for the blocks it held until the whole run was done).
- */
-const YIELD_AFTER_MS = 4;
 
 /**
  * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
@@ -105,10 +99,14 @@ export class WorkerRuntime {
   private readonly stalls: StallWatch | undefined;
   /** Batches received from the scheduler (a stall report says how many it had seen). */
   private heardBatches = 0;
-  /** When this turn of the event loop began running tasks (see `YIELD_AFTER_MS`). */
-  private turnStart = 0;
-  /** Ready tasks waiting for the next turn, in order. */
-  private deferred: WorkerTask[] = taskList();
+  /** Tasks run per turn of the event loop; what waits for the next. */
+  private readonly turn: TurnShare;
+  /** Tasks running synchronously now (a task blocked on an answer polls for messages inside it). */
+  private inTask = 0;
+  /** Tasks whose inputs all exist now, waiting for the loop of `runWoken` on the stack. */
+  private readonly woken = new TaskQueue();
+  /** Whether a `runWoken` loop is on the stack. */
+  private runningWoken = false;
   /** This thread's log events, sent to the scheduler while it logs. */
   private readonly logs: LogShipper;
   /** What the handling of the scheduler's other messages uses (`handleControl`). */
@@ -129,6 +127,12 @@ export class WorkerRuntime {
     this.modules = options.modules ?? new Map();
     this.decoder = new FunctionDecoder((m) => this.modules.get(m));
     this.out = new Batcher(transport);
+    this.turn = new TurnShare(
+      (task) => {
+        if (this.running.get(task.id) === task) this.run(task);
+      },
+      (m) => this.handle(m),
+    );
     this.out.onUnsendable = unsendableMessage;
     const memory = options.runningTask;
     if (listsBegan(memory)) this.out.onSent = () => batchSent(memory);
@@ -143,7 +147,7 @@ export class WorkerRuntime {
     });
     this.peers = new PeerLinks(this.server, {
       heard: () => {
-        this.turnStart = performance.now();
+        this.turn.begin();
         this.stalls?.soon();
       },
       ready: (task) => this.run(task),
@@ -185,10 +189,9 @@ export class WorkerRuntime {
       },
     };
     transport.onMessage((batch) => {
-      this.turnStart = performance.now();
       this.heardBatches++;
       countLocalConsumers(batch as ToWorker[], this.holder, this.consumers);
-      for (const m of batch as ToWorker[]) this.handle(m);
+      this.turn.received(batch as ToWorker[], this.inTask > 0);
       this.stalls?.heard();
     });
     transport.onClose(() => this.shutdown());
@@ -278,10 +281,7 @@ export class WorkerRuntime {
   private run(task: WorkerTask): void {
     if (task.cancelled || this.ending) return;
     let now = performance.now();
-    if (now - this.turnStart > YIELD_AFTER_MS) {
-      if (this.deferred.push(task) === 1) setImmediate(this.runDeferred);
-      return;
-    }
+    if (this.turn.defers(task, now)) return;
     const backlog = this.store.backlog?.();
     if (backlog !== undefined) {
       // The store is over its memory limit and writing to disk: start once a write is done.
@@ -299,6 +299,7 @@ export class WorkerRuntime {
     const slot = this.runningTask;
     if (slot !== undefined) slot[0] = task.id;
     let result: unknown;
+    this.inTask++;
     try {
       // A streaming task's driver wraps each step with the adapter instead (step-adapter.ts).
       const fn =
@@ -307,10 +308,12 @@ export class WorkerRuntime {
           : task.fn;
       result = callInFrame(task, fn, task.args);
     } catch (error) {
+      this.inTask--;
       if (slot !== undefined) slot[0] = 0;
       this.finishFail(task, error);
       return;
     }
+    this.inTask--;
     if (slot !== undefined) slot[0] = 0;
     if (
       result !== null &&
@@ -336,24 +339,6 @@ export class WorkerRuntime {
     if (listsBegan(memory)) noteBegan(memory, task.id);
     else this.out.flush();
   }
-
-  /** A new turn: runs the deferred tasks in order until this turn has run long enough. */
-  private readonly runDeferred = (): void => {
-    const queue = this.deferred;
-    this.deferred = taskList();
-    this.turnStart = performance.now();
-    for (let i = 0; i < queue.length; i++) {
-      if (i > 0 && performance.now() - this.turnStart > YIELD_AFTER_MS) {
-        const rest = queue.slice(i);
-        const later = this.deferred;
-        this.deferred = rest.concat(later);
-        if (later.length === 0) setImmediate(this.runDeferred);
-        return;
-      }
-      const task = queue[i];
-      if (this.running.get(task.id) === task) this.run(task);
-    }
-  };
 
   /** Reads the inputs `task` left in the store until it starts; false (and it fails) if one is gone. */
   private readLocalInputs(task: WorkerTask): boolean {
@@ -440,7 +425,28 @@ export class WorkerRuntime {
           this.consumed(key);
         }
       }
-      if (--t.missing === 0 && t.pendingFetches === 0) this.run(t);
+      if (--t.missing === 0 && t.pendingFetches === 0) this.runWoken(t);
+    }
+  }
+
+  /**
+   * Runs a task sent ahead whose inputs all exist now, after the task that made the last one
+   * has returned, not inside it: a chain would otherwise nest each task in the one before it,
+   * thousands of frames deep by the end of a turn (each scavenge scans them all, and a fast
+   * chain can overflow the stack). The outermost call runs them one after another, in order.
+   */
+  private runWoken(task: WorkerTask): void {
+    if (this.runningWoken) {
+      this.woken.push(task);
+      return;
+    }
+    this.runningWoken = true;
+    try {
+      for (let t: WorkerTask | undefined = task; t !== undefined; t = this.woken.shift())
+        this.run(t);
+    } finally {
+      this.runningWoken = false;
+      this.woken.clear();
     }
   }
 
@@ -466,6 +472,7 @@ export class WorkerRuntime {
     for (const t of this.running.values())
       t.cancel(new CancelledError('The worker runtime shut down'));
     this.running.clear();
+    this.turn.clear();
     this.store.clear();
     this.requests.rejectAll(new CancelledError('The worker runtime shut down'));
   }
