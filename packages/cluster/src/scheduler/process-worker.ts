@@ -167,7 +167,10 @@ export class ProcessWorker {
     this.endedBecause = reason;
     const open = [...this.members.values()].filter((m) => m.link && !m.link.isClosed);
     let left = open.length;
-    if (left === 0) return this.lose(reason);
+    if (left === 0) {
+      this.lose(reason);
+      return;
+    }
     const timer = setTimeout(() => this.lose(reason), DRAIN_MS);
     timer.unref();
     for (const m of open) {
