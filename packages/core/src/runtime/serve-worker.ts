@@ -162,9 +162,6 @@ export async function serveWorker(
   const device = await options.device?.(store);
   if (options.device) await loadModules();
   const peers = await channel.linkPeers?.(start);
-  // Heartbeats before the runtime serves: a task's blocking request is answered through them,
-  // and a task that ends the worker at once is then seen to end a worker that had started.
-  await channel.heartbeat?.(worker);
   runtime = startWorkerRuntime(channel.transport, {
     worker,
     thread,
@@ -180,6 +177,7 @@ export async function serveWorker(
   for (const [url, ns] of modules) runtime.addModule(url, ns);
   peers?.serve(runtime);
   for (const m of early.splice(0)) admin(runtime, m);
+  await channel.heartbeat?.(worker);
   if (channel.announceReady) channel.send({ op: 'ready', peers: [...(peers?.reached ?? [])] });
   return runtime;
 }
