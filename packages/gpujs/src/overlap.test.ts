@@ -58,11 +58,16 @@ describe.each(MODES)('CPU and gpu.js work overlap in one graph (%s mode)', (mode
       ),
     );
     const [gw, ...cw] = await ctx.spawn((...ws: Window[]) => ws, g, ...cpus);
-    expect(gw[0]).toBe('gpujs:1:0');
+    // What each task saw, relative to the GPU task's start: said when an expectation fails.
+    const said = JSON.stringify([gw, ...cw].map(([p, a, b]) => [p, a - gw[1], b - gw[1]]));
+    expect(gw[0], said).toBe('gpujs:1:0');
     for (const thread of ['thread:1:2', 'thread:1:3']) {
       const ran = cw.filter((w) => w[0] === thread);
-      expect(ran.length).toBeGreaterThan(0);
-      expect(ran.some((w) => overlaps([gw[1], gw[2]], [w[1], w[2]]))).toBe(true);
+      expect(ran.length, said).toBeGreaterThan(0);
+      expect(
+        ran.some((w) => overlaps([gw[1], gw[2]], [w[1], w[2]])),
+        said,
+      ).toBe(true);
     }
     // The event log: while the gpu.js task runs (its start..finish), CPU tasks finish on both
     // threads.
@@ -72,7 +77,11 @@ describe.each(MODES)('CPU and gpu.js work overlap in one graph (%s mode)', (mode
     const [from, to] = [at('start', g.id)!.time, at('finish', g.id)!.time];
     for (const thread of ['thread:1:2', 'thread:1:3']) {
       const done = cpus.map((t) => at('finish', t.id)!).filter((e) => e.processor === thread);
-      expect(done.some((e: LogEvent) => e.time > from && e.time < to)).toBe(true);
+      const logged = `${said}; gpu logged ${from}..${to}; cpu finishes ${done.map((e) => e.time)}`;
+      expect(
+        done.some((e: LogEvent) => e.time > from && e.time < to),
+        logged,
+      ).toBe(true);
     }
   });
 });

@@ -139,6 +139,9 @@ export function workerHostConformance(
           (v) => v,
           (e: unknown) => reasonOf(e),
         );
+      // A task run first: the worker serves, so the next one starts as soon as it arrives
+      // (on a loaded machine a worker still warming up had not started it when close came).
+      await u.context.spawn(on(u), () => 1);
       const started = outcome(u.context.spawn(on(u), () => new Promise(() => {})));
       const busy = outcome(
         u.context.spawn(on(u), () => {
