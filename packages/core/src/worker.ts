@@ -3,6 +3,7 @@
 // transports. Plugins (threads, cluster) add transports; the rest of what plugin authors use
 // (logging, GPU threads, worker flags) is in @dtask/core/plugin.
 
+export { type DeviceValueHooks, DeviceValueStore } from './chunk/device-value-store.js';
 export { defaultLocalStore, type LocalStore } from './chunk/local-store.js';
 export type {
   AdminFromWorker,
