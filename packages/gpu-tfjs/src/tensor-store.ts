@@ -1,4 +1,4 @@
-import type { LocalStore } from '@dtask/core/worker';
+import { DeviceValueStore, type LocalStore } from '@dtask/core/worker';
 import type { Tensor } from '@tensorflow/tfjs';
 import type { DeviceStats } from './device-stats.js';
 import { SpilledTensor } from './spilled-tensor.js';
@@ -13,21 +13,23 @@ class OnHost {
 }
 
 /**
- * The results a TfjsProc keeps, by key (core's `LocalStore`): tensors stay tensors (its memory
- * space), least recently used first out. Past `memoryLimit` bytes of tensors, the least
+ * The results a TfjsProc keeps, by key (a `LocalStore` around core's `DeviceValueStore`, which
+ * holds the entries and disposes a tensor with the last entry holding it; this adds recency and
+ * spilling): tensors stay tensors (its memory space), least recently used first out. Past `memoryLimit` bytes of tensors, the least
  * recently used ones are converted to host typed arrays (spilling by conversion) and disposed;
  * a task that uses one again gets it back as a tensor, and the scheduler is told (its
  * dependents that may run on a CPU thread then run there). A tensor is disposed when its entry
- * is deleted and no other entry holds the same tensor.
+ * is deleted or replaced and no other entry holds the same tensor (unless a running task uses it).
  *
  * Spilled data goes to the `host` store: a `Map` by default, or the store a worker-side storage
  * plugin gave the thread (`@dtask/lmdb`'s spilling store, which moves it on to disk past its
  * own memory limit and reads it back on use).
  */
 export class TensorStore implements LocalStore {
-  private readonly entries = new Map<number, unknown>();
-  /** Entries holding each tensor (a task may return one of its inputs). */
-  private readonly holders = new Map<Tensor, number>();
+  /** The entries: tensors (disposed with their last entry), spilled entries' markers, the rest. */
+  private readonly entries: DeviceValueStore<Tensor>;
+  /** Keys of the entries holding tensors, least recently used first: spilling's order. */
+  private readonly recency = new Set<number>();
   private tensorBytes = 0;
   private movedToHost: ((keys: readonly number[]) => void) | undefined;
 
@@ -35,11 +37,22 @@ export class TensorStore implements LocalStore {
     private readonly conversions: TensorConversions,
     private readonly stats: DeviceStats,
     private readonly memoryLimit: number,
-    /** Tensors a running task uses now: never spilled from under it. */
+    /** Tensors a running task uses now: never spilled from under it nor disposed. */
     private readonly inUse: ReadonlySet<Tensor>,
     /** Where spilled tensors' data is kept, by the same key. */
     private readonly host: LocalStore = new Map<number, unknown>(),
-  ) {}
+  ) {
+    this.entries = new DeviceValueStore<Tensor>({
+      isDeviceValue: (value) => conversions.isTensor(value),
+      onFirstHold: (t) => {
+        this.tensorBytes += conversions.bytesOf(t)!;
+      },
+      onLastRelease: (t) => {
+        this.tensorBytes -= conversions.bytesOf(t)!;
+        if (!t.isDisposed && !inUse.has(t)) t.dispose();
+      },
+    });
+  }
 
   get size(): number {
     return this.entries.size;
@@ -52,20 +65,18 @@ export class TensorStore implements LocalStore {
   get(key: number): unknown {
     if (!this.entries.has(key)) return undefined;
     const v = this.entries.get(key);
-    this.entries.delete(key); // most recently used goes last
-    this.entries.set(key, v);
+    if (this.recency.delete(key)) this.recency.add(key); // most recently used goes last
     if (!(v instanceof OnHost)) return v;
     const data = this.host.get(key) as SpilledTensor['data'];
     return new SpilledTensor(data, v.shape, v.dtype);
   }
 
   set(key: number, value: unknown): this {
-    this.delete(key);
+    if (this.entries.get(key) instanceof OnHost) this.host.delete(key);
     this.entries.set(key, value);
+    this.recency.delete(key);
     if (this.conversions.isTensor(value)) {
-      const n = this.holders.get(value) ?? 0;
-      this.holders.set(value, n + 1);
-      if (n === 0) this.tensorBytes += this.conversions.bytesOf(value)!;
+      this.recency.add(key);
       this.enforceLimit(value);
     }
     this.report();
@@ -83,11 +94,10 @@ export class TensorStore implements LocalStore {
   }
 
   delete(key: number): boolean {
-    if (!this.entries.has(key)) return false;
     const v = this.entries.get(key);
-    this.entries.delete(key);
-    if (this.conversions.isTensor(v)) this.release(v);
-    else if (v instanceof OnHost) this.host.delete(key);
+    if (!this.entries.delete(key)) return false;
+    this.recency.delete(key);
+    if (v instanceof OnHost) this.host.delete(key);
     this.report();
     return true;
   }
@@ -101,35 +111,23 @@ export class TensorStore implements LocalStore {
     for (const key of [...this.entries.keys()]) this.delete(key);
   }
 
-  private release(t: Tensor): void {
-    const n = (this.holders.get(t) ?? 1) - 1;
-    if (n > 0) {
-      this.holders.set(t, n);
-      return;
-    }
-    this.holders.delete(t);
-    this.tensorBytes -= this.conversions.bytesOf(t)!;
-    if (!t.isDisposed && !this.inUse.has(t)) t.dispose();
-  }
-
   /** Converts least recently used tensors to typed arrays until under the limit. */
   private enforceLimit(keep: Tensor): void {
     if (this.tensorBytes <= this.memoryLimit) return;
     const moved: number[] = [];
-    for (const [, v] of this.entries) {
+    for (const key of this.recency) {
       if (this.tensorBytes <= this.memoryLimit) break;
-      if (!this.conversions.isTensor(v) || v === keep || this.inUse.has(v)) continue;
-      const bytes = this.conversions.bytesOf(v)!;
+      const v = this.entries.get(key) as Tensor;
+      if (v === keep || this.inUse.has(v)) continue;
       const spilled = this.conversions.spill(v);
       const onHost = new OnHost(spilled.shape, spilled.dtype);
-      for (const [k, other] of this.entries) {
-        if (other !== v) continue;
-        this.entries.set(k, onHost);
+      for (const k of this.recency) {
+        if (this.entries.get(k) !== v) continue;
+        this.recency.delete(k);
+        this.entries.set(k, onHost); // the last of them lets the (disposed) tensor go
         this.host.set(k, spilled.data, spilled.data.byteLength);
         moved.push(k);
       }
-      this.holders.delete(v);
-      this.tensorBytes -= bytes;
     }
     if (moved.length > 0) this.movedToHost?.(moved);
   }

@@ -1,70 +1,26 @@
-import type { LocalStore } from '@dtask/core/worker';
+import { DeviceValueStore } from '@dtask/core/worker';
 import type { DeviceStats } from './device-stats.js';
 import type { KernelRuntime } from './kernel-runtime.js';
 import type { GpujsTexture } from './select-mode.js';
 
 /**
- * The results a GpujsProc keeps, by key (core's `LocalStore`): textures stay on the device
- * (its memory space) until nothing references them, then are deleted; other values are kept
- * as they are.
+ * The results a GpujsProc keeps, by key (core's `DeviceValueStore`, a `LocalStore`): textures
+ * stay on the device (its memory space), counted in `stats`, until no entry holds them, then are
+ * deleted; other values are kept as they are.
  */
-export class TextureStore implements LocalStore {
-  private readonly entries = new Map<number, unknown>();
-  private readonly holders = new Map<GpujsTexture, number>();
-
-  constructor(
-    private readonly runtime: KernelRuntime,
-    private readonly stats: DeviceStats,
-  ) {}
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  has(key: number): boolean {
-    return this.entries.has(key);
-  }
-
-  get(key: number): unknown {
-    return this.entries.get(key);
-  }
-
-  set(key: number, value: unknown): this {
-    this.delete(key);
-    this.entries.set(key, value);
-    if (this.runtime.isTexture(value)) {
-      const n = this.holders.get(value) ?? 0;
-      this.holders.set(value, n + 1);
-      if (n === 0) {
-        this.stats.add('textures');
-        this.stats.add('bytesOnDevice', this.runtime.bytesOf(value)!);
-      }
-    }
-    return this;
-  }
-
-  values(): IterableIterator<unknown> {
-    return this.entries.values();
-  }
-
-  delete(key: number): boolean {
-    if (!this.entries.has(key)) return false;
-    const v = this.entries.get(key);
-    this.entries.delete(key);
-    if (this.runtime.isTexture(v)) {
-      const n = (this.holders.get(v) ?? 1) - 1;
-      if (n > 0) this.holders.set(v, n);
-      else {
-        this.holders.delete(v);
-        this.stats.add('textures', -1);
-        this.stats.add('bytesOnDevice', -this.runtime.bytesOf(v)!);
-        v.delete();
-      }
-    }
-    return true;
-  }
-
-  clear(): void {
-    for (const key of [...this.entries.keys()]) this.delete(key);
+export class TextureStore extends DeviceValueStore<GpujsTexture> {
+  constructor(runtime: KernelRuntime, stats: DeviceStats) {
+    super({
+      isDeviceValue: (value) => runtime.isTexture(value),
+      onFirstHold: (texture) => {
+        stats.add('textures');
+        stats.add('bytesOnDevice', runtime.bytesOf(texture)!);
+      },
+      onLastRelease: (texture) => {
+        stats.add('textures', -1);
+        stats.add('bytesOnDevice', -runtime.bytesOf(texture)!);
+        texture.delete();
+      },
+    });
   }
 }

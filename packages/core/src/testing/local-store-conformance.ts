@@ -38,8 +38,9 @@ const BIG_KEY = (3 * 1024 + 512) * 2 ** 32 + 7;
  * `describe(name)`, following the rules in `LocalStore`'s contract: `Map` semantics for get,
  * has, set, delete, clear and size, whatever the store does with the values meanwhile; values
  * given back with their type and contents; `values()` never yielding a value no entry holds.
- * With `deviceValues`, also that device values stay as they are while held and are freed once
- * the last entry holding them goes. `makeStore` returns a fresh, empty store per test.
+ * With `deviceValues`, also that device values stay as they are while held (set again under
+ * their own key too) and are freed once the last entry holding them goes. `makeStore` returns
+ * a fresh, empty store per test.
  */
 export function localStoreConformance(
   name: string,
@@ -157,6 +158,16 @@ export function localStoreConformance(
       assert.equal(store.get(2), shared);
       store.delete(2);
       assert.equal(device.isFreed(shared), true, 'freed with its last entry');
+    });
+
+    test(`keeps ${device.label} set again under the entry that holds them`, (store) => {
+      const v = device.make();
+      store.set(1, v);
+      store.set(1, v);
+      assert.equal(device.isFreed(v), false, 'set again over itself: still held');
+      assert.equal(store.get(1), v);
+      store.delete(1);
+      assert.equal(device.isFreed(v), true, 'freed with its entry');
     });
 
     test(`frees ${device.label} an entry held when it is replaced, and on clear`, (store) => {
