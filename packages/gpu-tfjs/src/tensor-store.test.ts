@@ -57,6 +57,24 @@ describe('TensorStore spilling by conversion', () => {
     expect(b.isDisposed).toBe(true);
   });
 
+  it('spills the tensor used least recently, not the one set first', () => {
+    const host = new Map<number, unknown>();
+    const store = storeOf(2 * BYTES, host);
+    const moved: number[][] = [];
+    store.onMovedToHost((keys) => moved.push([...keys]));
+    const [a, b, c] = [1, 2, 3].map((v) => tf.tensor1d([v, v, v, v]));
+    store.set(1, a);
+    store.set(2, b);
+    store.set(4, b); // a task returned its input: one tensor under two keys
+    expect(store.get(1)).toBe(a); // a is now the most recently used
+    store.set(3, c);
+    expect(moved).toEqual([[2, 4]]);
+    expect([a.isDisposed, b.isDisposed, c.isDisposed]).toEqual([false, true, false]);
+    expect((store.get(4) as SpilledTensor).data).toEqual(new Float32Array([2, 2, 2, 2]));
+    store.clear();
+    expect([a.isDisposed, c.isDisposed, host.size]).toEqual([true, true, 0]);
+  });
+
   it("asks the host store for back-pressure (a spilling store's writes to disk)", async () => {
     let released = () => {};
     const waiting = new Promise<void>((r) => {
