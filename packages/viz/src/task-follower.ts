@@ -1,9 +1,9 @@
 import { type Context, type DTask, isDTask } from '@dtask/core';
 
-// DTask internals read here (core's TaskState: 3 Running, 4 Done, 5 Failed), until core gives
-// a task a public status.
+// DTask internals read here (core's TaskState: 3 Running, 5 Failed; the processor it is placed
+// on, its inputs, its function, its occupancy), until core gives a task a public read-only
+// status; whether it settled is public (`isReady()`).
 const RUNNING = 3;
-const DONE = 4;
 const FAILED = 5;
 /** The main thread's processor: what it holds in Running state is awaiting, so running. */
 const MAIN_THREAD = 'thread:1:1';
@@ -14,7 +14,6 @@ interface TaskInside {
   args: unknown[];
   options: { name?: string; occupancy?: number };
   proc?: { id: string };
-  dependents?: DTask<unknown> | DTask<unknown>[];
   owner: { remote?: boolean };
   onSettled(cb: () => void): void;
 }
@@ -81,8 +80,7 @@ export class TaskFollower {
     if (this.live.has(task)) return;
     this.total++;
     if (this.names !== undefined) this.row(taskName(task))[2]++;
-    const t = inside(task);
-    if (t.state >= DONE) {
+    if (task.isReady()) {
       this.settled(task);
       return;
     }
@@ -92,6 +90,7 @@ export class TaskFollower {
       this.onSettle?.();
     };
     // A task of another thread's scheduler (spawned inside a worker task) settles there.
+    const t = inside(task);
     if (t.owner.remote) task.wait().then(settle, settle);
     else t.onSettled(settle);
   }
@@ -187,6 +186,6 @@ export class TaskFollower {
 
 /** Whether a task sent to a processor still waits there for an input being made. */
 function waitsForInput(t: TaskInside): boolean {
-  for (const a of t.args) if (isDTask(a) && inside(a).state < DONE) return true;
+  for (const a of t.args) if (isDTask(a) && !a.isReady()) return true;
   return false;
 }
