@@ -4,7 +4,7 @@ export const EMPTY: unique symbol = Symbol('empty');
 /**
  * The bounded FIFO of one streaming edge, producer to consumer, on the thread that holds it.
  * `offer` refuses a value when `capacity` values are waiting (the producer then waits for
- * `room`: backpressure, never loss); the producer `end`s it (the consumer drains what is left),
+ * `room`, which comes once half the buffer is free: backpressure, never loss); the producer `end`s it (the consumer drains what is left),
  * the consumer `drop`s it (what is left is discarded and the producer stops sending).
  */
 export class EdgeBuffer {
@@ -26,9 +26,12 @@ export class EdgeBuffer {
   /** Values that wake a waiting consumer at once; fewer wake it on the next turn. */
   private readonly wakeAt: number;
   private wakeScheduled = false;
+  /** Values waiting at most when a waiting producer is woken. */
+  private readonly lowWater: number;
 
   constructor(readonly capacity: number) {
     this.wakeAt = Math.min(64, capacity);
+    this.lowWater = capacity >> 1;
   }
 
   /** Values waiting. */
@@ -67,8 +70,10 @@ export class EdgeBuffer {
       this.items = this.items.slice(this.head);
       this.head = 0;
     }
+    // A waiting producer is woken once half the buffer is free, not for each value read: it
+    // then makes values in a run instead of one per read.
     const w = this.roomWaiter;
-    if (w) {
+    if (w !== undefined && this.items.length - this.head <= this.lowWater) {
       this.roomWaiter = undefined;
       w();
     }
