@@ -54,7 +54,7 @@ class HoldingStore extends Map<number, unknown> implements LocalStore {
 class GatedStore extends Map<number, unknown> implements LocalStore {
   reads = 0;
   blocked = false;
-  private open: () => void = () => {};
+  private readonly waiters: (() => void)[] = [];
   override get(key: number) {
     this.reads++;
     return super.get(key);
@@ -62,12 +62,12 @@ class GatedStore extends Map<number, unknown> implements LocalStore {
   backlog() {
     if (!this.blocked) return undefined;
     return new Promise<void>((resolve) => {
-      this.open = resolve;
+      this.waiters.push(resolve);
     });
   }
   unblock() {
     this.blocked = false;
-    this.open();
+    for (const open of this.waiters.splice(0)) open();
   }
 }
 
@@ -231,14 +231,24 @@ describe('worker runtime over an in-memory transport', () => {
     const store = runtimes[0].store as GatedStore;
     const a = ctx.spawn(
       { ...on(procs[0]), resultScope: new ExactScope(procs[0]) },
-      () => new Promise((r) => setTimeout(() => r({ n: 1 }), 30)),
+      () => {
+        (globalThis as { gatedStarted?: boolean }).gatedStarted = true;
+        return new Promise((r) => setTimeout(() => r({ n: 1 }), 30));
+      },
     );
     const b = ctx.spawn(
       on(procs[0]),
       (piece: { n: number }) => piece.n + 100,
       a as DTask<{ n: number }>,
     );
-    await new Promise((r) => setTimeout(r, 5)); // b is sent ahead and waits for a there
+    // b is sent ahead and waits for a there. The store backs up only once a has started: a task
+    // not yet started when it does would wait for it too (a loaded machine may take a while).
+    const started = globalThis as { gatedStarted?: boolean };
+    for (let i = 0; i < 1000 && started.gatedStarted !== true; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(started.gatedStarted).toBe(true);
+    delete started.gatedStarted;
     store.blocked = true;
     await a.wait();
     await new Promise((r) => setTimeout(r, 10));
