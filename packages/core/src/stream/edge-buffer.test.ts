@@ -68,8 +68,8 @@ describe('backpressure that wakes at half', () => {
       const source = ctx.spawn({ streamMaxEvals: n, streamBufferSize: 2 }, async function* () {
         for (let i = 0; ; i++) yield i;
       });
-      const a = ctx.spawn({ streamBufferSize: 2 }, (v: number) => v * 2, source);
-      const b = ctx.spawn({ streamBufferSize: 3 }, (v: number) => v + 1, source);
+      const a = ctx.spawn({ streamBufferSize: 2 }, (v: number) => v * 2, source as never);
+      const b = ctx.spawn({ streamBufferSize: 3 }, (v: number) => v + 1, source as never);
       return ctx.spawn({ streamBufferSize: 2 }, (x: number, y: number) => x + y, a, b);
     });
     const seen: number[] = [];
