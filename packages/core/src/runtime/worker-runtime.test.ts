@@ -229,13 +229,10 @@ describe('worker runtime over an in-memory transport', () => {
     // it (a shard's counter piece) was lost. It must take the store's live copy when it starts.
     const { ctx, procs, runtimes } = (current = rig(1, () => new GatedStore()));
     const store = runtimes[0].store as GatedStore;
-    const a = ctx.spawn(
-      { ...on(procs[0]), resultScope: new ExactScope(procs[0]) },
-      () => {
-        (globalThis as { gatedStarted?: boolean }).gatedStarted = true;
-        return new Promise((r) => setTimeout(() => r({ n: 1 }), 30));
-      },
-    );
+    const a = ctx.spawn({ ...on(procs[0]), resultScope: new ExactScope(procs[0]) }, () => {
+      (globalThis as { gatedStarted?: boolean }).gatedStarted = true;
+      return new Promise((r) => setTimeout(() => r({ n: 1 }), 30));
+    });
     const b = ctx.spawn(
       on(procs[0]),
       (piece: { n: number }) => piece.n + 100,
