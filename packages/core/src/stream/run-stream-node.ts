@@ -7,16 +7,13 @@ import {
 } from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
+import { pumpSource } from './source-pump.js';
 import { BURST, callStep, EMITTING, INPUT, RETURNED, SLICED } from './step-burst.js';
 import type { StreamInput, StreamNode } from './stream-node.js';
-
-/** How long a stream may run on without letting timers and I/O in. */
-const SLICE_MS = 8;
+import { nextTurn, SLICE_MS } from './stream-waits.js';
 
 /** The arguments of a call that takes none (shared: never written). */
 export const NO_ARGS: unknown[] = [];
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function isThenable(x: unknown): x is PromiseLike<unknown> {
   return (
@@ -100,61 +97,6 @@ function burstOne(
   return SLICED;
 }
 
-/**
- * The loop of a source (an `async function*` with no streaming inputs): one `next()` per step,
- * with the task's frame set around it, its value offered to every consumer.
- */
-async function runSource(
-  node: StreamNode,
-  source: AsyncIterator<unknown, unknown>,
-  frame: Frame | undefined,
-  max: number,
-): Promise<unknown> {
-  let slice = performance.now();
-  try {
-    while (!node.stopped && node.steps < max) {
-      let pending: Promise<IteratorResult<unknown, unknown>>;
-      if (frame === undefined) pending = source.next();
-      else {
-        const outer = enterSyncFrame(frame);
-        try {
-          pending = source.next();
-        } finally {
-          leaveSyncFrame(outer);
-        }
-      }
-      const step = await pending;
-      if (step.done) {
-        node.result = step.value;
-        break;
-      }
-      const r = step.value;
-      node.steps++;
-      if (isFinishStream(r)) {
-        if (r.hasValue) {
-          const p = node.emit(r.value);
-          if (p) await p;
-        }
-        node.result = r.result;
-        break;
-      }
-      const p = node.emit(r);
-      if (p) await p;
-      if ((node.steps & 255) === 0 && performance.now() - slice > SLICE_MS) {
-        await nextTurn();
-        slice = performance.now();
-      }
-    }
-  } catch (error) {
-    node.graph.fail(error, node);
-    throw error;
-  } finally {
-    node.end();
-    await source.return?.(undefined);
-  }
-  return node.result;
-}
-
 /** Calls `fn(...args)` in `frame` (held for its synchronous run), or as it is without one. */
 export function inFrame(frame: Frame | undefined, fn: Function, args: unknown[]): unknown {
   return frame === undefined ? Reflect.apply(fn, undefined, args) : callInFrame(frame, fn, args);
@@ -193,7 +135,7 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
   // call directly; an async function needs `callInFrame`, which keeps its frame across awaits.
   const direct = frame !== undefined && !isAsyncFunction(fn);
   if (source !== undefined && inputs.length === 0 && (frame === undefined || direct)) {
-    return runSource(node, source, frame, max);
+    return pumpSource(node, source, frame, max);
   }
   let outer: Frame | undefined;
   let entered = false;

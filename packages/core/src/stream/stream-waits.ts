@@ -1,5 +1,8 @@
 import type { EdgeBuffer } from './edge-buffer.js';
 
+/** How long a stream's loop on the scheduler's thread may run on without letting timers and I/O in. */
+export const SLICE_MS = 8;
+
 /** Resolves after `ms`. */
 export const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));

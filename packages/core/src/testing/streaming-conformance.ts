@@ -364,6 +364,27 @@ export function streamingConformance(
       const ex = await x.then(undefined, (e: unknown) => e);
       assert.equal((ex as { cause?: { code?: string } }).cause?.code, 'DTASK_CANCELLED');
     });
+
+    test('a source that throws fails its task and stops the DAG; a reader ends with the failure', async (spawn) => {
+      const [x, a] = spawnStreaming(() => {
+        const x = spawn(async function* () {
+          for (let i = 0; i < 3; i++) yield i;
+          throw new RangeError('source broke');
+        });
+        return [x, spawn((v: number) => v * 10, x as never)];
+      });
+      const seen: number[] = [];
+      const read = async () => {
+        for await (const v of streamValues<number>(a)) seen.push(v);
+      };
+      const er = await read().then(undefined, (e: unknown) => e);
+      assert.ok(er instanceof Error, 'the reader ends with an error');
+      assert.deepEqual(seen, [0, 10, 20].slice(0, seen.length), 'what it read came in order');
+      const ex = await x.then(undefined, (e: unknown) => e);
+      assert.equal((ex as { cause?: Error }).cause?.message, 'source broke');
+      const ea = await a.then(undefined, (e: unknown) => e);
+      assert.equal((ea as { cause?: { code?: string } }).cause?.code, 'DTASK_CANCELLED');
+    });
   });
 }
 
