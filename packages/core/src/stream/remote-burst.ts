@@ -31,7 +31,7 @@ export function remoteBurst(
   args: unknown[],
 ): number {
   let ran = 0;
-  const { positions, queues, heads, localIn, max, desc, frame } = run;
+  const { positions, queues, heads, localIn, max, frame } = run;
   const n = positions.length;
   const outer = frame === undefined ? undefined : enterSyncFrame(frame);
   try {
@@ -66,7 +66,7 @@ export function remoteBurst(
           return EMITTING;
         }
       }
-      if (run.switches !== undefined || (run.needed && run.out.length >= desc.batch)) return INPUT;
+      if (run.switches !== undefined || (run.needed && run.out.length >= run.sendAt)) return INPUT;
       // The clock as after any step: a burst of slow steps ends once values are due to go out.
       if (++run.sinceClock >= run.clockEvery) {
         const t = performance.now();

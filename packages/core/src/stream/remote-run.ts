@@ -32,6 +32,13 @@ const LINK_LOST_MS = 10_000;
 /** Exchanges of one task in flight at most. */
 export const MAX_FLIGHTS = 2;
 
+/**
+ * Values an exchange carries at most, in edges' worth (`streamBufferSize`): each exchange is a
+ * task on the scheduler's thread and a message each way, so fewer, larger ones cost less per
+ * value, and the scheduler's thread still takes the values into its edges only as they have room.
+ */
+export const EXCHANGE_EDGES = 2;
+
 let exchangeOptions: object | undefined;
 
 const same = (x: unknown): unknown => x;
@@ -98,6 +105,8 @@ export class RemoteRun {
   answered = 0;
   /** Exchanges taken off `flights`. */
   settled = 0;
+  /** Values made that are sent at once, while the scheduler's thread reads them. */
+  readonly sendAt: number;
 
   constructor(
     readonly desc: StreamDescriptor,
@@ -109,6 +118,7 @@ export class RemoteRun {
       name: 'stream exchange',
     };
     this.positions = desc.inputs;
+    this.sendAt = EXCHANGE_EDGES * desc.batch;
     this.max = desc.maxEvals ?? Number.POSITIVE_INFINITY;
     this.queues = this.positions.map(() => []);
     this.heads = this.positions.map(() => 0);
@@ -346,7 +356,7 @@ export class RemoteRun {
     if (
       this.switches !== undefined ||
       (needed
-        ? this.out.length >= this.desc.batch || now - this.sentAt > FLUSH_MS
+        ? this.out.length >= this.sendAt || now - this.sentAt > FLUSH_MS
         : now - this.sentAt > QUIET_MS)
     ) {
       // Exchanges already answered are taken off without waiting.
@@ -356,7 +366,7 @@ export class RemoteRun {
       }
       if (this.flights.length < (needed ? MAX_FLIGHTS : 1)) {
         if (!this.stop) this.launch();
-      } else if (this.switches !== undefined || (needed && this.out.length >= this.desc.batch)) {
+      } else if (this.switches !== undefined || (needed && this.out.length >= this.sendAt)) {
         // A few exchanges may be in flight while the next batch is made.
         return this.settleThenLaunch();
       } else if (now - this.turnAt > FLUSH_MS) {

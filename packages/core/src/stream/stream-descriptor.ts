@@ -10,6 +10,9 @@ export interface StreamDescriptor {
   readonly from: number[];
   /** `streamMaxEvals`, if set. */
   readonly maxEvals: number | undefined;
-  /** Values sent per exchange at most (its `streamBufferSize`). */
+  /**
+   * Its `streamBufferSize`: the room of its edges on the worker (an exchange carries
+   * `EXCHANGE_EDGES` times as many values at most).
+   */
   readonly batch: number;
 }
