@@ -48,7 +48,9 @@ describe.each(MODES)('CPU and gpu.js work overlap in one graph (%s mode)', (mode
     fetchLogs();
     const root = ctx.spawn((x: number) => x, 1);
     const started = new SharedArrayBuffer(4);
-    const g = ctx.spawn(gpuBusy, root, 600, started);
+    // The GPU task runs well past the CPU tasks' 250 ms, so that a CPU thread the OS leaves
+    // waiting for a while after the GPU task starts (a loaded machine) still finishes inside it.
+    const g = ctx.spawn(gpuBusy, root, 1_500, started);
     const cpus = [0, 1, 2, 3].map((i) =>
       ctx.spawn(
         cpuBusy,
