@@ -4,8 +4,9 @@ export const EMPTY: unique symbol = Symbol('empty');
 /**
  * The bounded FIFO of one streaming edge, producer to consumer, on the thread that holds it.
  * `offer` refuses a value when `capacity` values are waiting (the producer then waits for
- * `room`, which comes once half the buffer is free: backpressure, never loss); the producer `end`s it (the consumer drains what is left),
- * the consumer `drop`s it (what is left is discarded and the producer stops sending).
+ * `room`, which comes once half the buffer is free: backpressure, never loss); the producer
+ * `end`s it (the consumer drains what is left), the consumer `drop`s it (what is left is
+ * discarded and the producer stops sending).
  */
 export class EdgeBuffer {
   private items: unknown[] = [];
@@ -73,7 +74,7 @@ export class EdgeBuffer {
     // A waiting producer is woken once half the buffer is free, not for each value read: it
     // then makes values in a run instead of one per read.
     const w = this.roomWaiter;
-    if (w !== undefined && this.items.length - this.head <= this.lowWater) {
+    if (w !== undefined && this.length <= this.lowWater) {
       this.roomWaiter = undefined;
       w();
     }
