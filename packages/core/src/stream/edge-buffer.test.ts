@@ -56,6 +56,33 @@ describe('EdgeBuffer', () => {
     await settle();
     expect([a, b]).toEqual([true, true]);
   });
+
+  it('keeps values in order while its ring wraps around and grows, up to its capacity', () => {
+    const edge = new EdgeBuffer(100);
+    const out: unknown[] = [];
+    let next = 0;
+    // Uneven runs of offers and reads: the ring (16 slots at first) wraps before it grows, and
+    // grows while wrapped; the last run fills the edge to its capacity.
+    for (const [put, get] of [
+      [10, 7],
+      [12, 9],
+      [40, 30],
+      [90, 50],
+    ] as const) {
+      for (let i = 0; i < put; i++) expect(edge.offer(next++)).toBe(true);
+      for (let i = 0; i < get; i++) out.push(edge.poll());
+      out.push(...edge.take(2));
+    }
+    expect(edge.length).toBe(48);
+    let taken = 0;
+    while (edge.offer(next)) {
+      next++;
+      taken++;
+    }
+    expect(taken).toBe(52); // full at 100 values: the next one is refused
+    for (let v = edge.poll(); v !== EMPTY; v = edge.poll()) out.push(v);
+    expect(out).toEqual(Array.from({ length: next }, (_, i) => i));
+  });
 });
 
 describe('backpressure that wakes at half', () => {

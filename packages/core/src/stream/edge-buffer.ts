@@ -1,6 +1,14 @@
 /** Returned by `EdgeBuffer.poll` when nothing is buffered. */
 export const EMPTY: unique symbol = Symbol('empty');
 
+/** The first ring's length: a power of two. */
+const MIN_RING = 16;
+
+/** A ring of `n` slots holding `undefined`, so that it takes any value without changing kind. */
+function newRing(n: number): unknown[] {
+  return new Array<unknown>(n).fill(undefined);
+}
+
 /**
  * The bounded FIFO of one streaming edge, producer to consumer, on the thread that holds it.
  * `offer` refuses a value when `capacity` values are waiting (the producer then waits for
@@ -9,8 +17,15 @@ export const EMPTY: unique symbol = Symbol('empty');
  * discarded and the producer stops sending).
  */
 export class EdgeBuffer {
-  private items: unknown[] = [];
+  /**
+   * A ring: `size` values from `head`, wrapping at the ring's length (a power of two, grown by
+   * doubling as values wait, up to the first one holding `capacity`). Values in and out cost
+   * no allocation, where a growing array sliced now and then cost about 50 bytes per value.
+   */
+  private ring: unknown[] = newRing(MIN_RING);
+  private mask = MIN_RING - 1;
   private head = 0;
+  private size = 0;
   /** The producer sends no more. */
   ended = false;
   /** The consumer reads no more. */
@@ -37,7 +52,7 @@ export class EdgeBuffer {
 
   /** Values waiting. */
   get length(): number {
-    return this.items.length - this.head;
+    return this.size;
   }
 
   /** Nothing waits and nothing more will come. */
@@ -48,12 +63,15 @@ export class EdgeBuffer {
   /** Adds `value` unless full: true when taken (or discarded because the consumer is gone). */
   offer(value: unknown): boolean {
     if (this.dropped || this.switched) return true;
-    if (this.items.length - this.head >= this.capacity) return false;
-    this.items.push(value);
+    const size = this.size;
+    if (size >= this.capacity) return false;
+    if (size > this.mask) this.grow();
+    this.ring[(this.head + size) & this.mask] = value;
+    this.size = size + 1;
     if (this.dataWaiter !== undefined) {
       // Waking the consumer for each value would make every stage wait once per value; it
       // wakes once a few are in, or on the next turn of the event loop.
-      if (this.items.length - this.head >= this.wakeAt) this.wakeData();
+      if (size + 1 >= this.wakeAt) this.wakeData();
       else if (!this.wakeScheduled) {
         this.wakeScheduled = true;
         setImmediate(this.lateWake);
@@ -64,17 +82,17 @@ export class EdgeBuffer {
 
   /** The oldest value, or `EMPTY`. */
   poll(): unknown {
-    if (this.head >= this.items.length) return EMPTY;
-    const v = this.items[this.head];
-    this.items[this.head++] = undefined;
-    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+    const size = this.size;
+    if (size === 0) return EMPTY;
+    const head = this.head;
+    const v = this.ring[head];
+    this.ring[head] = undefined;
+    this.head = (head + 1) & this.mask;
+    this.size = size - 1;
     // A waiting producer is woken once half the buffer is free, not for each value read: it
     // then makes values in a run instead of one per read.
     const w = this.roomWaiter;
-    if (w !== undefined && this.length <= this.lowWater) {
+    if (w !== undefined && size - 1 <= this.lowWater) {
       this.roomWaiter = undefined;
       w();
     }
@@ -83,14 +101,18 @@ export class EdgeBuffer {
 
   /** Up to `max` of the oldest values. */
   take(max: number): unknown[] {
-    const n = Math.min(max, this.length);
-    const out = this.items.slice(this.head, this.head + n);
-    for (let i = 0; i < n; i++) this.items[this.head + i] = undefined;
-    this.head += n;
-    if (this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
+    const n = Math.min(max, this.size);
+    const out = new Array<unknown>(n);
+    const ring = this.ring;
+    const mask = this.mask;
+    let head = this.head;
+    for (let i = 0; i < n; i++) {
+      out[i] = ring[head];
+      ring[head] = undefined;
+      head = (head + 1) & mask;
     }
+    this.head = head;
+    this.size -= n;
     if (n > 0) this.wakeRoom();
     return out;
   }
@@ -138,8 +160,10 @@ export class EdgeBuffer {
   /** The consumer is gone: what waits is discarded and the producer is told. */
   drop(): void {
     this.dropped = true;
-    this.items = [];
+    this.ring = newRing(MIN_RING);
+    this.mask = MIN_RING - 1;
     this.head = 0;
+    this.size = 0;
     this.wakeRoom();
     this.wakeData();
   }
@@ -148,6 +172,16 @@ export class EdgeBuffer {
   wake(): void {
     this.wakeRoom();
     this.wakeData();
+  }
+
+  /** Doubles the ring, its values moved to the front in order. */
+  private grow(): void {
+    const old = this.ring;
+    const ring = newRing(old.length * 2);
+    for (let i = 0; i < this.size; i++) ring[i] = old[(this.head + i) & this.mask];
+    this.ring = ring;
+    this.mask = ring.length - 1;
+    this.head = 0;
   }
 
   private readonly lateWake = (): void => {
