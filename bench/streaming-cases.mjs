@@ -1,15 +1,19 @@
 // One measurement of bench/streaming.mjs, run in a fresh Node process:
-//   node bench/streaming-cases.mjs <case> <count>
-// Prints one JSON line { case, count, sum, ms }. Every case moves the numbers 0..count-1 through
-// three stages (make, double, add one) and sums them where they end, so each must print the
-// same sum.
+//   node bench/streaming-cases.mjs <case> <count> [warmup]
+// Runs the case `warmup` times untimed (default 0), then once timed, each run set up afresh
+// (a new context, new workers: started and ready before the clock starts), and prints one JSON
+// line { case, count, sum, ms } for the timed run. Every case moves the numbers 0..count-1
+// through three stages (make, double, add one) and sums them where they end, so each must print
+// the same sum.
 
+import { once } from 'node:events';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MessageChannel, Worker } from 'node:worker_threads';
 
-const [which, countText] = process.argv.slice(2);
+const [which, countText, warmupText] = process.argv.slice(2);
 const count = Number(countText);
+const warmup = Number(warmupText ?? 0);
 
 async function* numbers(n) {
   for (let i = 0; i < n; i++) yield i;
@@ -112,13 +116,17 @@ async function nodePipeline() {
 
 /** Hand-written worker_threads: a maker thread, a mapping thread, the sum here. */
 async function rawThreads(batch) {
+  // The maker starts on a message from here, once both threads are running.
   const maker = `
-    const { workerData: { port, count, batch } } = require('node:worker_threads');
-    if (batch === 1) for (let i = 0; i < count; i++) port.postMessage(i);
-    else for (let i = 0; i < count; i += batch) {
-      const a = []; for (let j = i; j < Math.min(i + batch, count); j++) a.push(j);
-      port.postMessage(a);
-    }`;
+    const { workerData: { port, count, batch }, parentPort } = require('node:worker_threads');
+    parentPort.once('message', () => {
+      if (batch === 1) for (let i = 0; i < count; i++) port.postMessage(i);
+      else for (let i = 0; i < count; i += batch) {
+        const a = []; for (let j = i; j < Math.min(i + batch, count); j++) a.push(j);
+        port.postMessage(a);
+      }
+      parentPort.close();
+    });`;
   const mapper = `
     const { workerData: { from, batch }, parentPort } = require('node:worker_threads');
     from.on('message', (m) => {
@@ -126,7 +134,6 @@ async function rawThreads(batch) {
       else parentPort.postMessage(m.map((v) => v * 2 + 1));
     });`;
   const { port1, port2 } = new MessageChannel();
-  const t0 = performance.now();
   const b = new Worker(mapper, {
     eval: true,
     workerData: { from: port2, batch },
@@ -137,6 +144,9 @@ async function rawThreads(batch) {
     workerData: { port: port1, count, batch },
     transferList: [port1],
   });
+  await Promise.all([once(a, 'online'), once(b, 'online')]);
+  const t0 = performance.now();
+  a.postMessage('go');
   let sum = 0;
   let seen = 0;
   await new Promise((resolve) => {
@@ -170,5 +180,6 @@ if (!run) {
   console.error(`unknown case ${which}; known: ${Object.keys(cases).join(', ')}`);
   process.exit(2);
 }
+for (let i = 0; i < warmup; i++) await run();
 const { sum, ms } = await run();
 console.log(JSON.stringify({ case: which, count, sum, ms }));
