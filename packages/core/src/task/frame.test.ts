@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { callInFrame, currentFrame, outsideFrames, runWithFrame, ScopedFrame } from './frame.js';
+import {
+  callInFrame,
+  currentFrame,
+  framesInUse,
+  outsideFrames,
+  runWithFrame,
+  ScopedFrame,
+} from './frame.js';
 
 const frame = new ScopedFrame(undefined, { name: 'outer' }, undefined);
 
@@ -25,5 +32,57 @@ describe('outsideFrames', () => {
       expect(currentFrame()).toBe(frame);
     }, []);
     expect(seen).toEqual([undefined, 7]);
+  });
+});
+
+describe('the async context (AsyncLocalStorage) while async runs continue', () => {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  const other = new ScopedFrame(undefined, { name: 'other' }, undefined);
+
+  it('is on while any async run continues, keeps each its frame, and is off a turn after the last settles', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const long = callInFrame(frame, async () => {
+      await gate;
+      return currentFrame();
+    }, []) as Promise<unknown>;
+    const short = runWithFrame(other, async () => {
+      await null;
+      return currentFrame();
+    });
+    expect(await short).toBe(other);
+    await nextTurn();
+    expect(framesInUse()).toBe(true); // the long run still waits, its frame with it
+    release();
+    expect(await long).toBe(frame);
+    expect(framesInUse()).toBe(true); // off only at the next turn
+    await nextTurn();
+    expect(framesInUse()).toBe(false);
+    // And on again for the next run.
+    const again = runWithFrame(other, async () => {
+      await null;
+      return currentFrame();
+    });
+    expect(framesInUse()).toBe(true);
+    expect(await again).toBe(other);
+  });
+
+  it('passes on a rejection and a throw as they are', async () => {
+    const error = new Error('boom');
+    await expect(
+      runWithFrame(frame, async () => {
+        await null;
+        throw error;
+      }),
+    ).rejects.toBe(error);
+    expect(() =>
+      runWithFrame(frame, () => {
+        throw error;
+      }),
+    ).toThrow(error);
+    await nextTurn();
+    expect(framesInUse()).toBe(false);
   });
 });

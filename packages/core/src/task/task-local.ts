@@ -1,6 +1,6 @@
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
-import { currentFrame, type Frame, type FrameTask, frames } from './frame.js';
+import { currentFrame, type Frame, type FrameTask, frames, holdFrames } from './frame.js';
 
 const FRAME = Symbol('dtask.tls.frame');
 
@@ -67,7 +67,10 @@ export function setTls(tls: Pick<TaskTls, 'values'> & Partial<TaskTls>): void {
     throw new ArgumentError('setTls(tls): tls must be an object from getTls(), or { values }');
   }
   const frame = tls[FRAME];
-  if (frame) frames.enterWith(frame);
+  if (frame) {
+    holdFrames();
+    frames.enterWith(frame);
+  }
   const task = currentTask('setTls()');
   if (tls.values !== undefined) {
     if (typeof tls.values !== 'object' || tls.values === null) {

@@ -2,11 +2,23 @@
 // spawn tasks (as a streaming task there does for each batch it exchanges with the main thread);
 // then a promise continuation on the main thread reports its async id, which is 0 unless
 // something turned Node's promise hooks on (AsyncLocalStorage does, slowing every promise).
+// Last, an async task and an async `withOptions` region on the main thread, which need them
+// while they run (their context holds across their awaits), and turn them off once settled.
 import { executionAsyncId } from 'node:async_hooks';
-import { configure, scope, shutdown, spawn, spawnStreaming, streamValues } from '@dtask/core';
+import {
+  configure,
+  inTask,
+  scope,
+  shutdown,
+  spawn,
+  spawnStreaming,
+  streamValues,
+  taskProcessor,
+  withOptions,
+} from '@dtask/core';
 import { threads } from '@dtask/threads';
 
-await configure({ plugins: [threads({ count: 2 })] }).ready();
+await configure({ plugins: [threads({ count: 2 })], localClosures: 'allow' }).ready();
 const onThread = (thread) => ({ scope: scope({ worker: 1, thread }) });
 const probe = async () => {
   await null;
@@ -22,4 +34,19 @@ let sum = 0;
 for await (const v of streamValues(last)) sum += v;
 console.log(`nested ${nested}, streamed ${sum}`);
 console.log(`hooks after: ${(await probe()) !== 0}`);
+
+const task = spawn(onThread(1), async () => {
+  await null;
+  return `in task ${inTask()} on thread ${taskProcessor().thread}, hooks ${(await probe()) !== 0}`;
+});
+const region = withOptions({ name: 'inner' }, async () => {
+  await null;
+  const t = spawn(() => 1);
+  await t;
+  return `spawned after an await: ${t.name}`;
+});
+console.log(await task);
+console.log(await region);
+await new Promise((resolve) => setImmediate(resolve));
+console.log(`hooks once settled: ${(await probe()) !== 0}`);
 await shutdown();
