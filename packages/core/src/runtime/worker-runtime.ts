@@ -26,7 +26,7 @@ import type { Transport } from '../protocol/transport.js';
 import { returnedArgs } from '../sched/dispatch/returned-args.js';
 import { ExactScope } from '../scope/exact-scope.js';
 import { isStreamDescriptor, registerStepAdapter } from '../stream/step-adapter.js';
-import { callInFrame } from '../task/frame.js';
+import { asyncRunSettled, callInFrame } from '../task/frame.js';
 import { NO_OPTIONS } from '../task/options.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
 import {
@@ -299,14 +299,14 @@ export class WorkerRuntime {
     const slot = this.runningTask;
     if (slot !== undefined) slot[0] = task.id;
     let result: unknown;
+    let fn = task.fn;
     this.inTask++;
     try {
       // A streaming task's driver wraps each step with the adapter instead (step-adapter.ts).
-      const fn =
-        this.adapter?.wrap && !isStreamDescriptor(task.args[0])
-          ? this.adapter.wrap(task.fn as never)
-          : task.fn;
-      result = callInFrame(task, fn, task.args);
+      if (this.adapter?.wrap && !isStreamDescriptor(task.args[0])) {
+        fn = this.adapter.wrap(task.fn as never);
+      }
+      result = callInFrame(task, fn as Function, task.args);
     } catch (error) {
       this.inTask--;
       if (slot !== undefined) slot[0] = 0;
@@ -321,8 +321,14 @@ export class WorkerRuntime {
       typeof (result as PromiseLike<unknown>).then === 'function'
     ) {
       (result as PromiseLike<unknown>).then(
-        (v) => this.finishDone(task, v),
-        (e) => this.finishFail(task, e),
+        (v) => {
+          asyncRunSettled(fn);
+          this.finishDone(task, v);
+        },
+        (e) => {
+          asyncRunSettled(fn);
+          this.finishFail(task, e);
+        },
       );
     } else this.finishDone(task, result);
   }

@@ -4,6 +4,7 @@ import {
   enterSyncFrame,
   type Frame,
   leaveSyncFrame,
+  settleInFrame,
 } from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
@@ -97,9 +98,15 @@ function burstOne(
   return SLICED;
 }
 
-/** Calls `fn(...args)` in `frame` (held for its synchronous run), or as it is without one. */
+/**
+ * Calls `fn(...args)` in `frame` (held for its synchronous run, and across the awaits of an
+ * async function until its promise settles), or as it is without one.
+ */
 export function inFrame(frame: Frame | undefined, fn: Function, args: unknown[]): unknown {
-  return frame === undefined ? Reflect.apply(fn, undefined, args) : callInFrame(frame, fn, args);
+  if (frame === undefined) return Reflect.apply(fn, undefined, args);
+  const r = callInFrame(frame, fn, args);
+  settleInFrame(fn, r);
+  return r;
 }
 
 /** True for an `async function` (its frame must hold across its awaits). */

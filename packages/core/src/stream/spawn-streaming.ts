@@ -1,5 +1,5 @@
 import { ArgumentError } from '../errors/errors.js';
-import { callInFrame, currentFrame, ScopedFrame } from '../task/frame.js';
+import { callInFrame, currentFrame, ScopedFrame, settleInFrame } from '../task/frame.js';
 import { StreamRegion } from './stream-region.js';
 
 /** Options of `spawnStreaming`. */
@@ -49,6 +49,7 @@ export function spawnStreaming<R>(fn: () => R, options: SpawnStreamingOptions = 
   }
   // Only an async function's promise defers the start: a task (itself thenable) is a value.
   if (result instanceof Promise) {
+    settleInFrame(fn, result);
     return (result as Promise<unknown>).then(
       (value) => {
         region.start();

@@ -6,6 +6,7 @@ import {
   outsideFrames,
   runWithFrame,
   ScopedFrame,
+  settleInFrame,
 } from './frame.js';
 
 const frame = new ScopedFrame(undefined, { name: 'outer' }, undefined);
@@ -44,10 +45,13 @@ describe('the async context (AsyncLocalStorage) while async runs continue', () =
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const long = callInFrame(frame, async () => {
+    const longRun = async () => {
       await gate;
       return currentFrame();
-    }, []) as Promise<unknown>;
+    };
+    // A task's runner hands the promise back (`thenInFrame` or `settleInFrame`).
+    const long = callInFrame(frame, longRun, []) as Promise<unknown>;
+    settleInFrame(longRun, long);
     const short = runWithFrame(other, async () => {
       await null;
       return currentFrame();

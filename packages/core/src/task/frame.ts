@@ -1,7 +1,15 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Processor } from '../processor/processor.js';
+import { frames, runAsyncInStore, runInStore } from './frame-store.js';
 import type { TaskOptions } from './options.js';
 import type { TaskQueue } from './task-queue.js';
+
+export {
+  asyncRunSettled,
+  frames,
+  framesInUse,
+  holdFrames,
+  settleInFrame,
+} from './frame-store.js';
 
 /**
  * What the current async context knows: the running task (if any), the options that
@@ -29,99 +37,6 @@ export interface FrameTask {
   tlsValues: Record<string, unknown> | undefined;
   /** The scheduler handle for dynamic control (`schHandle`). */
   readonly handleOwner: unknown;
-}
-
-const KEY = Symbol.for('dtask.frames');
-
-/** The one AsyncLocalStorage of dtask frames (shared by ESM/CJS copies through globalThis). */
-export const frames: AsyncLocalStorage<Frame> = ((globalThis as any)[KEY] ??=
-  new AsyncLocalStorage<Frame>());
-
-const STORE_KEY = Symbol.for('dtask.framesHeld');
-
-/**
- * Runs of `frames` that may still continue (an async function or a promise not yet settled),
- * shared by every copy of the package in this thread; `sticky` once `holdFrames` was called.
- */
-const store: { held: number; sticky: boolean; checking: boolean } = ((
-  globalThis as Record<symbol, unknown>
-)[STORE_KEY] ??= { held: 0, sticky: false, checking: false }) as {
-  held: number;
-  sticky: boolean;
-  checking: boolean;
-};
-
-/**
- * Runs `fn(...args)` with `frame` as the async context. In Node 20 an `AsyncLocalStorage`, once
- * used, turns on promise hooks for the whole process, which makes every promise two to three
- * times slower (a `for await` over an async generator: 148 against 395 ms per 1,000,000
- * values), the user's code included. So `frames` stays on only while a run may still continue:
- * once every run has returned, and every promise one returned has settled, it is turned off
- * (at the next turn of the event loop, so that a task following another does not turn it off
- * and on again: about 5 µs) until the next run.
- */
-function runInStore<R, A extends unknown[]>(
-  frame: Frame | undefined,
-  fn: (...args: A) => R,
-  ...args: A
-): R {
-  store.held++;
-  let result: R;
-  try {
-    result = frames.run(frame as Frame, fn, ...args);
-  } catch (error) {
-    release();
-    throw error;
-  }
-  if (result instanceof Promise) {
-    // Returned in place of the caller's promise, so that one nobody handles still reports
-    // its rejection as unhandled.
-    return result.finally(release) as R;
-  }
-  release();
-  return result;
-}
-
-/**
- * `runInStore` for a task function, whose promise the scheduler always handles: the promise
- * itself is returned (no extra promise and turns for every async task).
- */
-function runTaskInStore(frame: Frame, fn: Function, args: unknown[]): unknown {
-  store.held++;
-  let result: unknown;
-  try {
-    result = frames.run(frame, Reflect.apply, fn, undefined, args);
-  } catch (error) {
-    release();
-    throw error;
-  }
-  if (result instanceof Promise) result.then(release, release);
-  else release();
-  return result;
-}
-
-/**
- * Keeps `frames` on from now on: `setTls` sets the context for the rest of an execution that
- * no run bounds (`AsyncLocalStorage.enterWith`).
- */
-export function holdFrames(): void {
-  store.sticky = true;
-}
-
-function release(): void {
-  if (--store.held > 0 || store.sticky || store.checking) return;
-  store.checking = true;
-  setImmediate(turnOffIfIdle).unref();
-}
-
-function turnOffIfIdle(): void {
-  store.checking = false;
-  if (store.held === 0 && !store.sticky) frames.disable();
-}
-
-/** Whether `frames` is on (a run may still continue): for tests. */
-export function framesInUse(): boolean {
-  return (frames as unknown as { enabled?: boolean }).enabled ?? store.held > 0;
 }
 
 /** A frame made by `withOptions` or a task queue. */
@@ -160,15 +75,17 @@ export function runningTaskId(): number {
  * Runs `fn(...args)` as task `frame`. A plain function runs with the frame held in a variable
  * for its synchronous run, which costs nothing and, unlike AsyncLocalStorage in Node 20, does
  * not slow down every promise in the process. An async function gets the frame through
- * AsyncLocalStorage so it survives its awaits. (A plain function that returns a promise keeps
- * the frame only for its synchronous part: write such tasks as async functions.)
+ * AsyncLocalStorage so it survives its awaits, which stays on until the caller reports its
+ * promise settled (`asyncRunSettled`, `settleInFrame`: see frame-store.ts). (A plain
+ * function that returns a promise keeps the frame only for its synchronous part: write such
+ * tasks as async functions.)
  */
 export function callInFrame(frame: Frame, fn: Function, args: unknown[]): unknown {
   const previous = sync.frame;
   if (fn instanceof AsyncFunction) {
     sync.frame = undefined;
     try {
-      return runTaskInStore(frame, fn, args);
+      return runAsyncInStore(frame, fn, args);
     } finally {
       sync.frame = previous;
     }

@@ -1,6 +1,6 @@
 import { InputLostError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
-import { callInFrame } from '../../task/frame.js';
+import { asyncRunSettled, callInFrame } from '../../task/frame.js';
 import { TaskState } from '../../task/task-state.js';
 import { heldRemotely } from '../placement/data-home.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
@@ -40,8 +40,9 @@ function callInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot, args: un
   const t0 = timed ? performance.now() : 0;
   if (timed) noteInlineStart(task, slot, t0);
   let result: unknown;
+  const fn = task.fn;
   try {
-    result = callInFrame(task, task.fn as Function, args);
+    result = callInFrame(task, fn as Function, args);
   } catch (error) {
     s.fail(task, error);
     return;
@@ -53,10 +54,14 @@ function callInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot, args: un
       s.running.add(task);
       (result as PromiseLike<unknown>).then(
         (v) => {
+          asyncRunSettled(fn);
           if (!timed) slot.stats.tasks++;
           s.complete(task, v, timed ? performance.now() - t0 : undefined);
         },
-        (e) => s.fail(task, e),
+        (e) => {
+          asyncRunSettled(fn);
+          s.fail(task, e);
+        },
       );
       return;
     }
@@ -65,6 +70,7 @@ function callInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot, args: un
     return;
   }
   const settle = (v: unknown) => {
+    asyncRunSettled(fn);
     const ms = timed ? performance.now() - t0 : undefined;
     if (!timed) slot.stats.tasks++;
     const failed = writeBackMoved(task, args);
@@ -76,7 +82,10 @@ function callInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot, args: un
   };
   if (isThenable(result)) {
     s.running.add(task);
-    (result as PromiseLike<unknown>).then(settle, (e) => s.fail(task, e));
+    (result as PromiseLike<unknown>).then(settle, (e) => {
+      asyncRunSettled(fn);
+      s.fail(task, e);
+    });
     return;
   }
   settle(result);
