@@ -1,4 +1,10 @@
-import { currentFrame, enterSyncFrame, type Frame, leaveSyncFrame } from '../task/frame.js';
+import {
+  asyncRunSettled,
+  currentFrame,
+  enterSyncFrame,
+  type Frame,
+  leaveSyncFrame,
+} from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
 import { PeerInEdge } from './peer-edges.js';
@@ -154,7 +160,17 @@ export async function runRemoteStreamNode(
               } finally {
                 leaveSyncFrame(outer);
               }
-            } else r = frame === undefined ? fn(...args) : inFrame(frame, fn, args);
+            } else if (frame === undefined) r = fn(...args);
+            else {
+              r = inFrame(frame, fn, args);
+              if (typeof (r as { then?: unknown })?.then === 'function') {
+                try {
+                  r = await r;
+                } finally {
+                  asyncRunSettled(fn);
+                }
+              }
+            }
             if (typeof (r as { then?: unknown })?.then === 'function') r = await r;
           }
           run.steps++;

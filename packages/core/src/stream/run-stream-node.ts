@@ -1,10 +1,10 @@
 import {
+  asyncRunSettled,
   callInFrame,
   currentFrame,
   enterSyncFrame,
   type Frame,
   leaveSyncFrame,
-  settleInFrame,
 } from '../task/frame.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
@@ -100,13 +100,11 @@ function burstOne(
 
 /**
  * Calls `fn(...args)` in `frame` (held for its synchronous run, and across the awaits of an
- * async function until its promise settles), or as it is without one.
+ * async function: the caller then reports its promise settled, `asyncRunSettled`), or as it is
+ * without one.
  */
 export function inFrame(frame: Frame | undefined, fn: Function, args: unknown[]): unknown {
-  if (frame === undefined) return Reflect.apply(fn, undefined, args);
-  const r = callInFrame(frame, fn, args);
-  settleInFrame(fn, r);
-  return r;
+  return frame === undefined ? Reflect.apply(fn, undefined, args) : callInFrame(frame, fn, args);
 }
 
 /** True for an `async function` (its frame must hold across its awaits). */
@@ -146,6 +144,7 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
   }
   let outer: Frame | undefined;
   let entered = false;
+  let awaiting = false;
   let slice = performance.now();
   // A plain function with streaming inputs runs in bursts: steps with every input buffered run
   // in one synchronous loop, without an await.
@@ -223,7 +222,18 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
           r = fn(...args);
           entered = false;
           leaveSyncFrame(outer);
-        } else r = frame === undefined ? fn(...args) : inFrame(frame, fn, args);
+        } else if (frame === undefined) r = fn(...args);
+        else {
+          // An async step holds the async context until its promise settles (here, or the
+          // catch below when it rejects).
+          r = inFrame(frame, fn, args);
+          if (isThenable(r)) {
+            awaiting = true;
+            r = await r;
+            awaiting = false;
+            asyncRunSettled(fn);
+          }
+        }
         if (isThenable(r)) r = await r;
       }
       node.steps++;
@@ -244,6 +254,7 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
     }
   } catch (error) {
     if (entered) leaveSyncFrame(outer);
+    if (awaiting) asyncRunSettled(fn);
     node.graph.fail(error, node);
     throw error;
   } finally {

@@ -8,10 +8,14 @@ import type { Frame } from './frame.js';
  * and every promise pays for them from then on, the user's code included: a `for await` over
  * an async generator of 1,000,000 values took 148 ms, and 395 ms once one had been used. Only
  * what must keep a frame across awaits uses it (an async task function, an async `withOptions`
- * region or task queue), and it is turned off again once none of those runs continues: at the
- * next turn of the event loop after the last has settled, not at once, because turning it on
- * and off costs about 5 µs, which a chain of async tasks would pay per task.
+ * region or task queue), and it is turned off again once none of those runs continues and none
+ * has started for `QUIET_MS`: not at once, since a stream of async steps or a chain of async
+ * tasks would turn it off and on between every two of them (about 5 µs each time, and slower
+ * steps: 10% in an in-process stream with an async step, turned off at each turn of the loop).
  */
+
+/** How long no async run may have started before the async context is turned off (ms). */
+export const QUIET_MS = 10;
 
 const KEY = Symbol.for('dtask.frames');
 
@@ -22,13 +26,15 @@ export const frames: AsyncLocalStorage<Frame> = ((globalThis as Record<symbol, u
 const STORE_KEY = Symbol.for('dtask.framesHeld');
 
 /**
- * Runs of `frames` that may still continue, shared by every copy of the package in this thread;
- * `sticky` once `holdFrames` was called; `checking` while a turn-off check is due.
+ * Runs of `frames` that may still continue (`held`) and started so far (`runs`), shared by
+ * every copy of the package in this thread; `sticky` once `holdFrames` was called; `checking`
+ * while a turn-off check is due.
  */
-const store: { held: number; sticky: boolean; checking: boolean } = ((
+const store: { held: number; runs: number; sticky: boolean; checking: boolean } = ((
   globalThis as Record<symbol, unknown>
-)[STORE_KEY] ??= { held: 0, sticky: false, checking: false }) as {
+)[STORE_KEY] ??= { held: 0, runs: 0, sticky: false, checking: false }) as {
   held: number;
+  runs: number;
   sticky: boolean;
   checking: boolean;
 };
@@ -46,6 +52,7 @@ export function runInStore<R, A extends unknown[]>(
   ...args: A
 ): R {
   store.held++;
+  store.runs++;
   let result: R;
   try {
     result = frames.run(frame as Frame, fn, ...args);
@@ -65,6 +72,7 @@ export function runInStore<R, A extends unknown[]>(
  */
 export function runAsyncInStore(frame: Frame, fn: Function, args: unknown[]): unknown {
   store.held++;
+  store.runs++;
   try {
     return frames.run(frame, Reflect.apply, fn, undefined, args);
   } catch (error) {
@@ -107,10 +115,19 @@ export function framesInUse(): boolean {
 function release(): void {
   if (--store.held > 0 || store.sticky || store.checking) return;
   store.checking = true;
-  setImmediate(turnOffIfIdle).unref();
+  checkLater();
 }
 
-function turnOffIfIdle(): void {
-  store.checking = false;
-  if (store.held === 0 && !store.sticky) frames.disable();
+/** Turns `frames` off once no run continues and none started for `QUIET_MS`. */
+function checkLater(): void {
+  const runs = store.runs;
+  setTimeout(() => {
+    if (store.held > 0 || store.sticky)
+      store.checking = false; // the next release checks again
+    else if (store.runs !== runs) checkLater();
+    else {
+      store.checking = false;
+      frames.disable();
+    }
+  }, QUIET_MS).unref();
 }

@@ -8,6 +8,7 @@ import {
   ScopedFrame,
   settleInFrame,
 } from './frame.js';
+import { QUIET_MS } from './frame-store.js';
 
 const frame = new ScopedFrame(undefined, { name: 'outer' }, undefined);
 
@@ -37,10 +38,15 @@ describe('outsideFrames', () => {
 });
 
 describe('the async context (AsyncLocalStorage) while async runs continue', () => {
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const other = new ScopedFrame(undefined, { name: 'other' }, undefined);
+  const shortRun = () =>
+    runWithFrame(other, async () => {
+      await null;
+      return currentFrame();
+    });
 
-  it('is on while any async run continues, keeps each its frame, and is off a turn after the last settles', async () => {
+  it('is on while any async run continues, keeps each its frame, and is off once none has started for QUIET_MS', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -49,26 +55,24 @@ describe('the async context (AsyncLocalStorage) while async runs continue', () =
       await gate;
       return currentFrame();
     };
-    // A task's runner hands the promise back (`thenInFrame` or `settleInFrame`).
+    // A task's runner reports the promise settled (`asyncRunSettled`, or `settleInFrame`).
     const long = callInFrame(frame, longRun, []) as Promise<unknown>;
     settleInFrame(longRun, long);
-    const short = runWithFrame(other, async () => {
-      await null;
-      return currentFrame();
-    });
-    expect(await short).toBe(other);
-    await nextTurn();
+    expect(await shortRun()).toBe(other);
+    await sleep(3 * QUIET_MS);
     expect(framesInUse()).toBe(true); // the long run still waits, its frame with it
     release();
     expect(await long).toBe(frame);
-    expect(framesInUse()).toBe(true); // off only at the next turn
-    await nextTurn();
+    expect(framesInUse()).toBe(true); // not at once
+    // A run that starts within the quiet period keeps it on for another one.
+    await sleep(QUIET_MS / 2);
+    expect(await shortRun()).toBe(other);
+    await sleep(QUIET_MS * 0.7);
+    expect(framesInUse()).toBe(true);
+    await sleep(4 * QUIET_MS);
     expect(framesInUse()).toBe(false);
     // And on again for the next run.
-    const again = runWithFrame(other, async () => {
-      await null;
-      return currentFrame();
-    });
+    const again = shortRun();
     expect(framesInUse()).toBe(true);
     expect(await again).toBe(other);
   });
@@ -86,7 +90,7 @@ describe('the async context (AsyncLocalStorage) while async runs continue', () =
         throw error;
       }),
     ).toThrow(error);
-    await nextTurn();
+    await sleep(4 * QUIET_MS);
     expect(framesInUse()).toBe(false);
   });
 });

@@ -47,6 +47,7 @@ const region = withOptions({ name: 'inner' }, async () => {
 });
 console.log(await task);
 console.log(await region);
-await new Promise((resolve) => setImmediate(resolve));
+// Turned off once no async run has started for 10 ms.
+await new Promise((resolve) => setTimeout(resolve, 100));
 console.log(`hooks once settled: ${(await probe()) !== 0}`);
 await shutdown();
