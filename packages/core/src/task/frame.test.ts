@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   callInFrame,
   currentFrame,
@@ -46,7 +46,19 @@ describe('the async context (AsyncLocalStorage) while async runs continue', () =
       return currentFrame();
     });
 
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('is on while any async run continues, keeps each its frame, and is off once none has started for QUIET_MS', async () => {
+    // The turn-off check is a timer: faked, so that a loaded machine cannot stretch the waits
+    // (once the check an earlier test left, on the real clock, is done).
+    await new Promise((resolve) => setTimeout(resolve, 3 * QUIET_MS));
+    expect(framesInUse()).toBe(false);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const sleep = async (ms: number) => {
+      await vi.advanceTimersByTimeAsync(ms);
+    };
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -75,6 +87,8 @@ describe('the async context (AsyncLocalStorage) while async runs continue', () =
     const again = shortRun();
     expect(framesInUse()).toBe(true);
     expect(await again).toBe(other);
+    await sleep(4 * QUIET_MS); // its check, on the faked clock, done before the clock is real again
+    expect(framesInUse()).toBe(false);
   });
 
   it('passes on a rejection and a throw as they are', async () => {
