@@ -51,15 +51,7 @@ export function runInStore<R, A extends unknown[]>(
   fn: (...args: A) => R,
   ...args: A
 ): R {
-  store.held++;
-  store.runs++;
-  let result: R;
-  try {
-    result = frames.run(frame as Frame, fn, ...args);
-  } catch (error) {
-    release();
-    throw error;
-  }
+  const result = runAsyncInStore(frame, fn, args) as R;
   if (result instanceof Promise) return result.finally(release) as R;
   release();
   return result;
@@ -68,13 +60,13 @@ export function runInStore<R, A extends unknown[]>(
 /**
  * Runs async function `fn(...args)` with `frame` as the async context, held until the caller
  * calls `asyncRunSettled` once the promise it returned has settled, or hands the promise to
- * `settleInFrame`.
+ * `settleInFrame` (released at once if it throws).
  */
-export function runAsyncInStore(frame: Frame, fn: Function, args: unknown[]): unknown {
+export function runAsyncInStore(frame: Frame | undefined, fn: Function, args: unknown[]): unknown {
   store.held++;
   store.runs++;
   try {
-    return frames.run(frame, Reflect.apply, fn, undefined, args);
+    return frames.run(frame as Frame, Reflect.apply, fn, undefined, args);
   } catch (error) {
     release();
     throw error;
