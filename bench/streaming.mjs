@@ -8,7 +8,8 @@
 // per value, and the same batching values by 256. Each measurement runs in a fresh process
 // (streaming-cases.mjs), which first runs the case --warmup times untimed (a stream runs for
 // long: its steady rate is what counts, as the other benchmarks time rounds after a warm-up);
-// the median of the rounds is reported. --check exits 1 when a target is missed.
+// the median of the rounds is reported, and each ratio is the median of the rounds' ratios of
+// two cases run next to each other. --check exits 1 when a target is missed.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,17 +45,27 @@ const names = [
   'raw-per-value',
   'raw-batch-256',
 ];
-// Rounds alternate between the cases, so a burst of load on the shared machine hits all of them.
+// Rounds alternate between the cases, so a burst of load on the shared machine hits all of them,
+// and each dtask case runs next to the peer it is compared with, first in one round and second
+// in the next.
 const samples = Object.fromEntries(names.map((n) => [n, []]));
-for (let r = 0; r < rounds; r++) for (const n of names) samples[n].push(measureOnce(n));
+for (let r = 0; r < rounds; r++) {
+  for (const n of r % 2 === 0 ? names : [...names].reverse()) samples[n].push(measureOnce(n));
+}
 const rate = Object.fromEntries(names.map((n) => [n, median(samples[n])]));
+/**
+ * `a` against `b`: the median of the rounds' ratios. This host's speed swings by up to 2× over
+ * tens of seconds; two cases run next to each other see the same speed, so the ratio of each
+ * round's pair is steadier than the ratio of medians taken at different moments.
+ */
+const paired = (a, b) => median(samples[a].map((x, r) => x / samples[b][r]));
 const ratios = {
-  inProcessToPipeline: rate['dtask-in-process'] / rate['node-pipeline'],
-  sinkTaskToPipeline: rate['dtask-sink-task'] / rate['node-pipeline'],
-  forAwaitToPipelineForAwait: rate['dtask-in-process'] / rate['node-pipeline-for-await'],
+  inProcessToPipeline: paired('dtask-in-process', 'node-pipeline'),
+  sinkTaskToPipeline: paired('dtask-sink-task', 'node-pipeline'),
+  forAwaitToPipelineForAwait: paired('dtask-in-process', 'node-pipeline-for-await'),
   threadsPerSecond: rate['dtask-2-threads'],
-  threadsToPerValue: rate['dtask-2-threads'] / rate['raw-per-value'],
-  threadsToBatch256: rate['dtask-2-threads'] / rate['raw-batch-256'],
+  threadsToPerValue: paired('dtask-2-threads', 'raw-per-value'),
+  threadsToBatch256: paired('dtask-2-threads', 'raw-batch-256'),
 };
 console.log(
   `${COUNT} numbers through 3 stages, median of ${rounds} rounds, each after ${warmup} warm-up run(s) in its process (values/s)`,
@@ -67,7 +78,7 @@ console.log(
 );
 console.log(
   table(
-    ['ratio', 'value', 'target'],
+    ['ratio (median of the rounds)', 'value', 'target'],
     [
       [
         'dtask in-process / Node pipeline',
@@ -93,6 +104,14 @@ console.log(
       ['dtask 2 threads / raw batch 256', ratios.threadsToBatch256.toFixed(2), '-'],
     ],
   ),
+);
+const range = (a, b) => {
+  const r = samples[a].map((x, i) => x / samples[b][i]).sort((x, y) => x - y);
+  return `${r[0].toFixed(2)}–${r.at(-1).toFixed(2)}`;
+};
+console.log(
+  `rounds' ratios: in-process / pipeline ${range('dtask-in-process', 'node-pipeline')}, ` +
+    `2 threads / per value ${range('dtask-2-threads', 'raw-per-value')}`,
 );
 const missed = Object.keys(TARGETS).filter((k) => ratios[k] < TARGETS[k]);
 if (missed.length > 0) console.log(`targets missed: ${missed.join(', ')}`);

@@ -19,74 +19,105 @@ export function pumpSource(
   max: number,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    let slice = performance.now();
-    const close = (error: unknown, failed: boolean): void => {
-      node.end();
-      const done = () => (failed ? reject(error) : resolve(node.result));
-      let closing: unknown;
-      try {
-        closing = source.return?.(undefined);
-      } catch (e) {
-        if (!failed) reject(e);
-        else done();
-        return;
-      }
-      Promise.resolve(closing).then(done, (e) => (failed ? done() : reject(e)));
-    };
-    const fail = (error: unknown): void => {
-      node.graph.fail(error, node);
-      close(error, true);
-    };
-    const pull = (): void => {
-      if (node.stopped || node.steps >= max) {
-        close(undefined, false);
-        return;
-      }
-      const outer = frame === undefined ? undefined : enterSyncFrame(frame);
-      try {
-        source.next().then(step, fail);
-      } catch (error) {
-        fail(error);
-      } finally {
-        if (frame !== undefined) leaveSyncFrame(outer);
-      }
-    };
-    const next = (): void => {
-      // Every 256 steps: once the time slice is over, timers and I/O get a turn.
-      if ((node.steps & 255) === 0 && performance.now() - slice > SLICE_MS) {
-        setImmediate(() => {
-          slice = performance.now();
-          pull();
-        });
-      } else pull();
-    };
-    const step = (s: IteratorResult<unknown, unknown>): void => {
-      // A throw here would reject only the promise `then` made, which nobody handles.
-      try {
-        stepOn(s);
-      } catch (error) {
-        fail(error);
-      }
-    };
-    const stepOn = (s: IteratorResult<unknown, unknown>): void => {
-      if (s.done) {
-        node.result = s.value;
-        close(undefined, false);
-        return;
-      }
-      const r = s.value;
-      node.steps++;
-      if (isFinishStream(r)) {
-        node.result = r.result;
-        const p = r.hasValue ? node.emit(r.value) : undefined;
-        if (p) p.then(() => close(undefined, false), fail);
-        else close(undefined, false);
-        return;
-      }
-      const p = node.emit(r);
-      if (p) p.then(next, fail);
-      else next();
-    };
-    pull();
+    new SourcePump(node, source, frame, max, resolve, reject).pull();
   });
+}
+
+/**
+ * One source's loop. Its steps are methods, not closures made per source: code that V8
+ * optimised for one stream's closures would be thrown away for the next stream's.
+ */
+class SourcePump {
+  private slice = performance.now();
+  /** The callbacks on each step's promise (made once per source). */
+  private readonly onStep = (s: IteratorResult<unknown, unknown>): void => this.step(s);
+  private readonly onFail = (error: unknown): void => this.fail(error);
+  private readonly onRoom = (): void => this.next();
+
+  constructor(
+    private readonly node: StreamNode,
+    private readonly source: AsyncIterator<unknown, unknown>,
+    private readonly frame: Frame | undefined,
+    private readonly max: number,
+    private readonly resolve: (value: unknown) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  /** Asks the generator for its next value, unless the loop is over. */
+  pull(): void {
+    const node = this.node;
+    if (node.stopped || node.steps >= this.max) {
+      this.close(undefined, false);
+      return;
+    }
+    const frame = this.frame;
+    const outer = frame === undefined ? undefined : enterSyncFrame(frame);
+    try {
+      this.source.next().then(this.onStep, this.onFail);
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      if (frame !== undefined) leaveSyncFrame(outer);
+    }
+  }
+
+  /** The next step: every 256 steps, once the time slice is over, timers and I/O get a turn. */
+  private next(): void {
+    if ((this.node.steps & 255) === 0 && performance.now() - this.slice > SLICE_MS) {
+      setImmediate(() => {
+        this.slice = performance.now();
+        this.pull();
+      });
+    } else this.pull();
+  }
+
+  private step(s: IteratorResult<unknown, unknown>): void {
+    // A throw here would reject only the promise `then` made, which nobody handles.
+    try {
+      this.stepOn(s);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private stepOn(s: IteratorResult<unknown, unknown>): void {
+    const node = this.node;
+    if (s.done) {
+      node.result = s.value;
+      this.close(undefined, false);
+      return;
+    }
+    const r = s.value;
+    node.steps++;
+    if (isFinishStream(r)) {
+      node.result = r.result;
+      const p = r.hasValue ? node.emit(r.value) : undefined;
+      if (p) p.then(() => this.close(undefined, false), this.onFail);
+      else this.close(undefined, false);
+      return;
+    }
+    const p = node.emit(r);
+    if (p) p.then(this.onRoom, this.onFail);
+    else this.next();
+  }
+
+  private fail(error: unknown): void {
+    this.node.graph.fail(error, this.node);
+    this.close(error, true);
+  }
+
+  /** Ends the node and returns the generator, then settles the loop's promise. */
+  private close(error: unknown, failed: boolean): void {
+    this.node.end();
+    const done = () => (failed ? this.reject(error) : this.resolve(this.node.result));
+    let closing: unknown;
+    try {
+      closing = this.source.return?.(undefined);
+    } catch (e) {
+      if (!failed) this.reject(e);
+      else done();
+      return;
+    }
+    Promise.resolve(closing).then(done, (e) => (failed ? done() : this.reject(e)));
+  }
 }
