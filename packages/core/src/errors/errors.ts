@@ -70,7 +70,7 @@ export class CancelledError extends DTaskError {
   }
 }
 
-/** Waiting on a region's own task from inside a datadeps region. */
+/** Waiting on a region's own task where that wait could never end (datadeps, streaming regions). */
 export class ConcurrencyViolationError extends DTaskError {
   /** The class name, fixed so that minified or bundled copies keep it. */
   override readonly name: string = 'ConcurrencyViolationError';

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   Context,
@@ -153,4 +155,43 @@ describe('spawnStreaming on the main thread', () => {
     expect(await sink).toBe('thread:1:1');
     await ctx.close();
   });
+});
+
+const core = new URL('../../dist/index.js', import.meta.url);
+
+describe('an async region function in a plain node program', () => {
+  // Before, returning a task from an async region function made its promise wait for the task,
+  // which waited for the region: the program ended with status 13 and no word.
+  it.skipIf(!existsSync(core))(
+    'that returns its task gets ConcurrencyViolationError and goes on, rather than exiting 13',
+    async () => {
+      const script = `
+        const { spawn, spawnStreaming, streamValues } = await import(${JSON.stringify(core.href)});
+        try {
+          await spawnStreaming(async () => spawn({ streamMaxEvals: 3 }, () => 1));
+          console.log('RESOLVED');
+        } catch (e) {
+          console.log('CAUGHT ' + e.code);
+        }
+        const [t] = await spawnStreaming(async () => [spawn({ streamMaxEvals: 3 }, () => 2)]);
+        const values = [];
+        for await (const v of streamValues(t)) values.push(v);
+        console.log('VALUES ' + values.join(','));
+        console.log('AFTER ' + (await spawn((x) => x + 1, 41)));`;
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          ['--input-type=module', '-e', script],
+          { timeout: 20_000 },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? ((error.code as number) ?? 1) : 0, out: stdout + stderr }),
+        ),
+      );
+      expect(r.out).toContain('CAUGHT DTASK_CONCURRENCY');
+      expect(r.out).toContain('VALUES 2,2,2');
+      expect(r.out).toContain('AFTER 42');
+      expect(r.code).toBe(0);
+    },
+    30_000,
+  );
 });

@@ -15,7 +15,9 @@ export interface SpawnStreamingOptions {
  * Dagger's `spawn_streaming`: every task spawned directly inside `fn` becomes a streaming task,
  * which calls its function once per step with the next value of each streaming-task argument.
  * None starts until `fn` returns (or its promise settles), so no value is lost while the DAG is
- * built. Returns what `fn` returns.
+ * built; waiting on one of them before then throws `ConcurrencyViolationError` (an async `fn`
+ * returns its tasks in an array or object, not alone: its promise would wait for the task).
+ * Returns what `fn` returns.
  */
 export function spawnStreaming<R>(fn: () => R, options: SpawnStreamingOptions = {}): R {
   if (typeof fn !== 'function') {

@@ -1,3 +1,5 @@
+import { ConcurrencyViolationError } from '../errors/errors.js';
+import { registerWaitGuard } from '../sched/dynamic/wait-guards.js';
 import { DTask, taskExtra } from '../task/dtask.js';
 import type { SubmitTask, TaskQueue } from '../task/task-queue.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
@@ -17,7 +19,16 @@ export class StreamRegion implements TaskQueue {
   private readonly held: [StreamNode, SubmitTask][] = [];
   private readonly graph = new StreamGraph();
 
-  constructor(private readonly teardown: boolean) {}
+  constructor(private readonly teardown: boolean) {
+    installGuard();
+    unstarted.add(this);
+  }
+
+  /** Whether `task` is one of the tasks this region holds until it starts. */
+  holds(task: DTask<unknown>): boolean {
+    for (const [node] of this.held) if (node.task === task) return true;
+    return false;
+  }
 
   enqueue(task: DTask<unknown>, submit: SubmitTask): void {
     const o = task.options;
@@ -34,6 +45,7 @@ export class StreamRegion implements TaskQueue {
 
   /** Links the region's tasks along their streaming arguments and submits them all. */
   start(): void {
+    unstarted.delete(this);
     const held = this.held.splice(0);
     for (const [node] of held) {
       const args = node.task.args;
@@ -80,12 +92,43 @@ export class StreamRegion implements TaskQueue {
 
   /** The region's function threw: its tasks never start; each fails with `reason`. */
   abandon(reason: unknown): void {
+    unstarted.delete(this);
     for (const [node, submit] of this.held.splice(0)) {
       node.finished = true;
       submit(node.task);
       node.task.cancel(reason);
     }
   }
+}
+
+/** Regions whose function has not returned yet (usually none, at most a few). */
+const unstarted = new Set<StreamRegion>();
+
+let guarded = false;
+
+/**
+ * Installs (once per thread) the guard that forbids waiting on a streaming task before its
+ * region has started: the wait could never end, since the region starts only once its function
+ * has returned, and an async function that awaits one of its tasks, or returns one (its promise
+ * then waits for that task), does not return before the task ends.
+ */
+function installGuard(): void {
+  if (guarded) return;
+  guarded = true;
+  registerWaitGuard((task) => {
+    if (unstarted.size === 0) return;
+    for (const region of unstarted) {
+      if (!region.holds(task)) continue;
+      throw new ConcurrencyViolationError(
+        `Task #${task.id} is a streaming task of a spawnStreaming region that has not started, ` +
+          'and was fetched, waited for or awaited: its tasks start only once the region function ' +
+          'has returned (an async function: once its promise has settled), so the wait could ' +
+          'never end. An async region function must not await its tasks, nor return one (its ' +
+          'promise would wait for it): return them in an array or object (`return [last]`), and ' +
+          'wait for them or read them with streamValues after spawnStreaming settles.',
+      );
+    }
+  });
 }
 
 const STREAM_NOT_RERUN =

@@ -385,6 +385,36 @@ export function streamingConformance(
       const ea = await a.then(undefined, (e: unknown) => e);
       assert.equal((ea as { cause?: { code?: string } }).cause?.code, 'DTASK_CANCELLED');
     });
+
+    test('an async region function that returns or awaits its own task gets ConcurrencyViolationError, not a hang', async (spawn) => {
+      const codeOf = (e: unknown) => (e as { code?: string }).code;
+      // Returned: the async function's promise would wait for the task, which waits for it.
+      let returned: DTask<unknown> | undefined;
+      const e1 = await spawnStreaming(async () => {
+        returned = spawn(() => 1);
+        return returned;
+      }).then(undefined, (e: unknown) => e);
+      assert.equal(codeOf(e1), 'DTASK_CONCURRENCY');
+      assert.match(String((e1 as Error).message), /return \[last\]/);
+      const t1 = await (returned as DTask<unknown>).then(undefined, (e: unknown) => e);
+      assert.equal((t1 as { cause?: { code?: string } }).cause?.code, 'DTASK_CANCELLED');
+      // Awaited inside: the await throws, and the function may go on.
+      let inside: unknown;
+      const [x] = await spawnStreaming(async () => {
+        const x = spawn(async function* () {
+          yield* [1, 2, 3];
+        });
+        try {
+          await x;
+        } catch (e) {
+          inside = e;
+        }
+        return [x];
+      });
+      assert.equal(codeOf(inside), 'DTASK_CONCURRENCY');
+      // Returned in an array: the region starts once the promise settles; every value arrives.
+      assert.deepEqual(await collect(x as DTask<unknown>), [1, 2, 3]);
+    });
   });
 }
 
