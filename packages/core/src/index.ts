@@ -73,7 +73,7 @@ export {
   SchedulerHandle,
   schHandle,
 } from './sched/dynamic/sch-handle.js';
-export { registerWaitGuard, type WaitGuard } from './sched/dynamic/wait-guards.js';
+export { registerWaitGuard, type WaitGuard } from './task/wait-guards.js';
 export { isDataLost } from './sched/faults/data-lost.js';
 export type { LocalClosures } from './sched/placement/local-closure.js';
 export type { ProcessorUtilization, Stats } from './sched/stats/collect-stats.js';

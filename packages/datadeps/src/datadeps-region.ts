@@ -41,8 +41,10 @@ function installGuard(): void {
     if (!(region instanceof DatadepsRegion) || !region.spawnedHere(task)) return;
     throw new ConcurrencyViolationError(
       `Task #${task.id} was spawned in this spawnDatadeps region, and code inside the region ` +
-        'fetched, waited for or awaited it. A region orders its tasks by their In/Out/InOut ' +
-        'arguments; wait for results after spawnDatadeps returns, or pass the task to another task.',
+        'fetched, waited for or awaited it (an async region function that returns one of its ' +
+        'tasks awaits it too). A region orders its tasks by their In/Out/InOut arguments; wait ' +
+        'for results after spawnDatadeps returns (return tasks in an array or object), or pass ' +
+        'the task to another task.',
     );
   });
 }

@@ -8,7 +8,7 @@ import { toPlainOptions } from '../protocol/plain-options.js';
 import type { FromWorker } from '../protocol/protocol.js';
 import type { Requests } from '../protocol/requests.js';
 import { waitForAnswer } from '../protocol/sync-answer.js';
-import { runGuards } from '../sched/dynamic/wait-guards.js';
+import { runGuards } from '../task/wait-guards.js';
 import { AnyScope, ExactScope, fromScopeSpec } from '../scope/index.js';
 import { type DTask, isDTask, type TaskOwner } from '../task/dtask.js';
 import { TaskState } from '../task/task-state.js';

@@ -22,7 +22,7 @@ import { sendAhead } from './dispatch/send-ahead.js';
 import { hasIdleWorker, isFull, priorityOf, queueSeconds } from './dispatch/slot-queue.js';
 import { takeInWhileSpawning } from './dispatch/take-in-while-spawning.js';
 import { liveTasks } from './dynamic/dag-walk.js';
-import { runGuards } from './dynamic/wait-guards.js';
+import { runGuards } from '../task/wait-guards.js';
 import { keepInputs, weakInputs } from './dynamic/weak-inputs.js';
 import { DEFAULT_LINEAGE_DEPTH, noteLineage } from './faults/lineage.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';

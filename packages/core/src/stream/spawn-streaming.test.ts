@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +10,7 @@ import {
   streamValues,
   taskProcessor,
 } from '../index.js';
+import { CORE_DIST, runProgram } from '../task/__fixtures__/run-program.js';
 import { streamingConformance } from '../testing/streaming-conformance.js';
 
 streamingConformance('main thread', async () => ({ context: new Context(), pick: () => ({}) }), {
@@ -157,16 +157,14 @@ describe('spawnStreaming on the main thread', () => {
   });
 });
 
-const core = new URL('../../dist/index.js', import.meta.url);
-
 describe('an async region function in a plain node program', () => {
-  // Before, returning a task from an async region function made its promise wait for the task,
-  // which waited for the region: the program ended with status 13 and no word.
-  it.skipIf(!existsSync(core))(
+  // Its promise would wait for the task and the task for the region: without the guard the
+  // program ends with status 13 and no word.
+  it.skipIf(!existsSync(CORE_DIST))(
     'that returns its task gets ConcurrencyViolationError and goes on, rather than exiting 13',
     async () => {
       const script = `
-        const { spawn, spawnStreaming, streamValues } = await import(${JSON.stringify(core.href)});
+        const { spawn, spawnStreaming, streamValues } = await import(${JSON.stringify(CORE_DIST.href)});
         try {
           await spawnStreaming(async () => spawn({ streamMaxEvals: 3 }, () => 1));
           console.log('RESOLVED');
@@ -178,15 +176,7 @@ describe('an async region function in a plain node program', () => {
         for await (const v of streamValues(t)) values.push(v);
         console.log('VALUES ' + values.join(','));
         console.log('AFTER ' + (await spawn((x) => x + 1, 41)));`;
-      const r = await new Promise<{ code: number | null; out: string }>((resolve) =>
-        execFile(
-          process.execPath,
-          ['--input-type=module', '-e', script],
-          { timeout: 20_000 },
-          (error, stdout, stderr) =>
-            resolve({ code: error ? ((error.code as number) ?? 1) : 0, out: stdout + stderr }),
-        ),
-      );
+      const r = await runProgram(script);
       expect(r.out).toContain('CAUGHT DTASK_CONCURRENCY');
       expect(r.out).toContain('VALUES 2,2,2');
       expect(r.out).toContain('AFTER 42');

@@ -1,8 +1,8 @@
 import { ConcurrencyViolationError } from '../errors/errors.js';
-import { registerWaitGuard } from '../sched/dynamic/wait-guards.js';
 import { DTask, taskExtra } from '../task/dtask.js';
 import type { SubmitTask, TaskQueue } from '../task/task-queue.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
+import { registerWaitGuard } from '../task/wait-guards.js';
 import { EdgeBuffer } from './edge-buffer.js';
 import type { StreamDescriptor } from './stream-descriptor.js';
 import { streamDriver } from './stream-driver.js';

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ArgumentError } from '../errors/errors.js';
 import { Context } from '../registry/context.js';
 import { spawn } from '../registry/spawn.js';
+import { CORE_DIST, runProgram } from './__fixtures__/run-program.js';
 import type { DTask } from './dtask.js';
 import { spawnBulk, spawnSequential, type TaskQueue, withTaskQueue } from './task-queue.js';
 import { TaskState } from './task-state.js';
@@ -75,6 +77,25 @@ describe('task queues', () => {
     expect(await t!).toBe(7);
   });
 
+  it('spawnBulk: a block that returns or awaits one of its tasks gets its value (no wait forever)', async () => {
+    // A plain block returning a task: its tasks are handed over before the value is awaited.
+    expect(await spawnBulk(() => spawn((x: number) => x + 1, 1))).toBe(2);
+    // An async block returning a task: its promise waits for the task, so the wait hands over.
+    expect(await spawnBulk(async () => spawn((x: number) => x + 2, 1))).toBe(3);
+    // Awaiting inside hands over what is held so far; what comes after is held to the end.
+    let later: DTask<number> | undefined;
+    const got = await spawnBulk(async () => {
+      const first = spawn(() => 10);
+      const v = await first;
+      later = spawn(() => 20);
+      await sleep(5);
+      expect(later.state).toBe(TaskState.Queued);
+      return v;
+    });
+    expect(got).toBe(10);
+    expect(await later!).toBe(20);
+  });
+
   it('withTaskQueue: a custom queue sees tasks before the scheduler and decides when to submit', async () => {
     await using ctx = new Context();
     const seen: { id: number; state: TaskState }[] = [];
@@ -126,4 +147,25 @@ describe('task queues', () => {
     expect(() => withTaskQueue({} as TaskQueue, () => 1)).toThrow(ArgumentError);
     expect(() => withTaskQueue({ enqueue() {} }, 1 as never)).toThrow(ArgumentError);
   });
+});
+
+describe('spawnBulk in a plain node program', () => {
+  // A block returning one of its tasks would wait for a task it holds back: without the
+  // hand-over the program ends with status 13 and no word.
+  it.skipIf(!existsSync(CORE_DIST))(
+    'returns the value of a task its block returns or awaits, then exits 0',
+    async () => {
+      const r = await runProgram(`
+        const { spawn, spawnBulk, shutdown } = await import(${JSON.stringify(CORE_DIST.href)});
+        console.log('PLAIN ' + (await spawnBulk(() => spawn((x) => x + 1, 1))));
+        console.log('ASYNC ' + (await spawnBulk(async () => spawn((x) => x + 2, 1))));
+        console.log('INSIDE ' + (await spawnBulk(async () => 3 * (await spawn(() => 3)))));
+        await shutdown();`);
+      expect(r.out).toContain('PLAIN 2');
+      expect(r.out).toContain('ASYNC 3');
+      expect(r.out).toContain('INSIDE 9');
+      expect(r.code).toBe(0);
+    },
+    30_000,
+  );
 });

@@ -2,6 +2,7 @@ import { ArgumentError } from '../errors/errors.js';
 import type { DTask } from './dtask.js';
 import { currentFrame, runWithFrame, ScopedFrame } from './frame.js';
 import { spawnTask, type TaskSink } from './spawn-task.js';
+import { registerWaitGuard } from './wait-guards.js';
 
 /**
  * Receives tasks spawned inside `withTaskQueue` before the scheduler does (Dagger's task
@@ -65,15 +66,68 @@ export function spawnBeside(
 
 /**
  * Dagger's `spawn_bulk`: tasks spawned inside `fn` are held and handed to the scheduler
- * together when `fn` returns (or its promise settles), which saves work for big fan-outs.
+ * together when `fn` returns (or its promise settles), which saves work for big fan-outs. A wait
+ * on a held task hands over all held so far at once, so that `fn` may await its tasks or return
+ * one (the promise of `spawnBulk` then resolves to that task's value).
  */
 export async function spawnBulk<R>(fn: () => R | Promise<R>): Promise<R> {
-  const held: [DTask<unknown>, SubmitTask][] = [];
+  const queue = new BulkQueue();
   try {
-    return await withTaskQueue({ enqueue: (task, submit) => held.push([task, submit]) }, fn);
+    const result = withTaskQueue(queue, fn);
+    // A plain function's tasks are handed over before its value is awaited (it may be a task).
+    if (!(result instanceof Promise)) queue.flush();
+    return await result;
   } finally {
+    queue.close();
+  }
+}
+
+/** The task queue of one `spawnBulk`: holds its tasks until `flush`. */
+class BulkQueue implements TaskQueue {
+  /** The tasks held, in the order spawned, with what submits each. */
+  private held = new Map<DTask<unknown>, SubmitTask>();
+
+  constructor() {
+    installBulkGuard();
+    openBulks.add(this);
+  }
+
+  enqueue(task: DTask<unknown>, submit: SubmitTask): void {
+    this.held.set(task, submit);
+  }
+
+  /** Whether `task` is held here. */
+  holds(task: DTask<unknown>): boolean {
+    return this.held.has(task);
+  }
+
+  /** Hands every held task to the scheduler, in the order spawned. */
+  flush(): void {
+    const held = this.held;
+    if (held.size === 0) return;
+    this.held = new Map();
     for (const [task, submit] of held) submit(task);
   }
+
+  /** The function has returned: no more tasks come. */
+  close(): void {
+    openBulks.delete(this);
+    this.flush();
+  }
+}
+
+/** Bulk queues whose function has not returned yet (usually none). */
+const openBulks = new Set<BulkQueue>();
+let bulkGuarded = false;
+
+/** Installs (once per thread) the guard that hands a bulk queue's tasks over when one is waited on. */
+function installBulkGuard(): void {
+  if (bulkGuarded) return;
+  bulkGuarded = true;
+  registerWaitGuard((task) => {
+    if (openBulks.size === 0) return;
+    for (const queue of openBulks) if (queue.holds(task)) queue.flush();
+  });
 }
 
 /**

@@ -1,6 +1,9 @@
-import type { DTask } from '../../task/dtask.js';
+import type { DTask } from './dtask.js';
 
-/** Checks a wait on a task before it happens; throws to forbid it. */
+/**
+ * Checks a wait on a task before it happens: throws to forbid it, or readies what the wait needs
+ * (a bulk queue hands over the tasks it holds).
+ */
 export type WaitGuard = (task: DTask<unknown>) => void;
 
 const KEY = Symbol.for('dtask.waitGuards');
@@ -18,8 +21,10 @@ function guards(): WaitGuard[] {
 }
 
 /**
- * Lets a task queue forbid waiting on some tasks: datadeps throws `ConcurrencyViolationError`
- * when code inside a region fetches or waits on one of the region's own tasks. Returns a remover.
+ * Lets a task queue forbid or prepare waits on some tasks: datadeps throws
+ * `ConcurrencyViolationError` when code inside a region fetches or waits on one of the region's
+ * own tasks; `spawnBulk` submits the tasks it holds when one of them is waited on. Returns a
+ * remover.
  */
 export function registerWaitGuard(guard: WaitGuard): () => void {
   const list = guards();
