@@ -73,7 +73,6 @@ export {
   SchedulerHandle,
   schHandle,
 } from './sched/dynamic/sch-handle.js';
-export { registerWaitGuard, type WaitGuard } from './task/wait-guards.js';
 export { isDataLost } from './sched/faults/data-lost.js';
 export type { LocalClosures } from './sched/placement/local-closure.js';
 export type { ProcessorUtilization, Stats } from './sched/stats/collect-stats.js';
@@ -134,6 +133,7 @@ export {
   type TaskQueue,
   withTaskQueue,
 } from './task/task-queue.js';
+export { registerWaitGuard, type WaitGuard } from './task/wait-guards.js';
 export { type WaitOptions, type WaitResult, wait, waitAny } from './task/wait-tasks.js';
 export { getOptions, withOptions } from './task/with-options.js';
 

@@ -8,10 +8,10 @@ import { toPlainOptions } from '../protocol/plain-options.js';
 import type { FromWorker } from '../protocol/protocol.js';
 import type { Requests } from '../protocol/requests.js';
 import { waitForAnswer } from '../protocol/sync-answer.js';
-import { runGuards } from '../task/wait-guards.js';
 import { AnyScope, ExactScope, fromScopeSpec } from '../scope/index.js';
 import { type DTask, isDTask, type TaskOwner } from '../task/dtask.js';
 import { TaskState } from '../task/task-state.js';
+import { runGuards } from '../task/wait-guards.js';
 import type { FunctionEncoder } from '../travel/function-ref.js';
 import { assertFunctionCanTravel } from '../travel/function-travel.js';
 
