@@ -111,6 +111,7 @@ describe('map', () => {
   });
 
   it('refuses bad sources and options at the call', () => {
+    expect(() => map(5 as never, [1])).toThrow(/map\(f, items, options\): f must be a function/);
     expect(() => map((x) => x, 3 as never)).toThrow(
       /items must be an iterable or an async iterable/,
     );

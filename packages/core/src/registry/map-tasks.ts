@@ -1,4 +1,5 @@
-import type { Chunk } from '../chunk/chunk.js';
+import { type Chunk, isChunk } from '../chunk/chunk.js';
+import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { isPlainObject } from '../options/index.js';
 import type { DTask } from '../task/dtask.js';
@@ -44,6 +45,11 @@ export function map<T, R>(
   options: MapOptions = {},
 ): AsyncIterableIterator<Awaited<R>> {
   const where = 'map(f, items, options)';
+  if (typeof f !== 'function' && !isChunk(f)) {
+    throw new ArgumentError(
+      `${where}: f must be a function (or a Chunk holding one) called with each item; got ${describeValue(f)}`,
+    );
+  }
   const asyncSource = typeof (items as AsyncIterable<T>)?.[Symbol.asyncIterator] === 'function';
   if (!asyncSource && typeof (items as Iterable<T>)?.[Symbol.iterator] !== 'function') {
     throw new ArgumentError(`${where}: items must be an iterable or an async iterable`);
