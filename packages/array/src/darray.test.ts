@@ -68,6 +68,22 @@ describe('DArray on 2 worker threads', () => {
     expect(new Set(r.data).size).toBeGreaterThan(30);
   });
 
+  it('map: a function returning a boolean gives 1 or 0; one returning a string fails, naming it', async () => {
+    const context = await rig();
+    const a = distribute(Float64Array.from([1, -2, 3, -4]), [4], new Blocks(2), { context });
+    expect([...(await a.map((v) => v > 0).collect()).data]).toEqual([1, 0, 1, 0]);
+    const e = await a
+      .map((v) => (v > 0 ? v : `neg ${v}`))
+      .collect()
+      .then(undefined, (error: unknown) => error);
+    expect((e as { code?: string }).code).toBe('DTASK_FAILED');
+    const cause = (e as { cause?: Error }).cause;
+    expect(cause?.name).toBe('TypeError');
+    expect(cause?.message).toMatch(
+      /da\.map\(f\): f returned 'neg -2' \(a string\); the result is a float64 array/,
+    );
+  });
+
   it('map, add/sub/mul/div with arrays and scalars match plain JS', async () => {
     const context = await rig();
     const x = random(35, 2);

@@ -66,17 +66,36 @@ export function mapBlock(a: Block, source: string, dtype: string, ...others: Blo
   const n = a.data.length;
   const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
   const x = a.data;
-  if (others.length === 0) for (let i = 0; i < n; i++) data[i] = f(x[i]);
-  else if (others.length === 1) {
+  // A value that is not a number would be stored as NaN (or 0) without a word: a boolean counts
+  // as 1 or 0, anything else is refused. Defined here: the kernel travels as source text.
+  const elementOf = (v: unknown): number => {
+    if (typeof v === 'boolean') return v ? 1 : 0;
+    const what =
+      typeof v === 'string' ? `'${v.slice(0, 40)}' (a string)` : `${String(v)} (${typeof v})`;
+    throw new TypeError(
+      `da.map(f): f returned ${what}; the result is a ${dtype} array, so f must return a number`,
+    );
+  };
+  let v: unknown;
+  if (others.length === 0) {
+    for (let i = 0; i < n; i++) {
+      v = f(x[i]);
+      data[i] = typeof v === 'number' ? v : elementOf(v);
+    }
+  } else if (others.length === 1) {
     const y = others[0].data;
-    for (let i = 0; i < n; i++) data[i] = f(x[i], y[i]);
+    for (let i = 0; i < n; i++) {
+      v = f(x[i], y[i]);
+      data[i] = typeof v === 'number' ? v : elementOf(v);
+    }
   } else {
     const ys = others.map((o) => o.data);
     const args = new Array(ys.length + 1);
     for (let i = 0; i < n; i++) {
       args[0] = x[i];
       for (let k = 0; k < ys.length; k++) args[k + 1] = ys[k][i];
-      data[i] = f(...args);
+      v = f(...args);
+      data[i] = typeof v === 'number' ? v : elementOf(v);
     }
   }
   return { data, shape: a.shape, strides: a.strides, offset: 0 };
