@@ -241,6 +241,21 @@ describe('lmdb plugin', () => {
     }
   }, 90_000);
 
+  it('a path where no store can be made fails ready() with a StorageError saying what to do, in a plain program', async () => {
+    // Under a file (ENOTDIR), and under /proc, where Node 20's recursive mkdir loops forever.
+    const paths = [join(fixture('tasks.mjs'), 'db')];
+    if (existsSync('/proc/self')) paths.push('/proc/dtask-no-such/db');
+    for (const path of paths) {
+      const out = await run('bad-path-main.mjs', [path], 20_000);
+      expect(out).toContain(
+        `FAILED StorageError DTASK_STORAGE_IO: lmdb({ path }): cannot open a store at ${JSON.stringify(path)}`,
+      );
+      expect(out).toContain('give lmdb() the path of a writable directory');
+      expect(out).toContain('CLOSED');
+      expect(out).toContain('TASK 42');
+    }
+  }, 60_000);
+
   it('a temporary store (no path) is removed when the context closes', async () => {
     const { ctx, plugin, tasks } = await rig({ memoryLimit: 64 * KiB });
     const made = Array.from({ length: 8 }, (_, i) => ctx.spawn(tasks.block, i, 4 * KiB));

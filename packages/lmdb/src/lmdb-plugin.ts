@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from '@dtask/core';
@@ -10,6 +10,7 @@ import { type LmdbOptions, validateLmdbOptions } from './lmdb-options.js';
 import { pluginModuleUrl } from './module-url.js';
 import { type LmdbStats, SharedCounters } from './shared-counters.js';
 import { SpillingStore } from './spilling-store.js';
+import { makeStoreDirectory, storeOpenError } from './store-directory.js';
 import { sweepStore } from './sweep.js';
 
 const everyTask = () => true;
@@ -67,6 +68,8 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
   let checkpoints: Checkpoints | undefined;
   let workerStore: SpillingStore | undefined;
   let closed = false;
+  /** Why the store could not be opened, if it could not: then there is nothing to close. */
+  let openFailure: unknown;
 
   const storePath = (): string => {
     if (path === undefined) {
@@ -78,8 +81,16 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
   const openDb = (): Promise<ChunkDb> => {
     if (db === undefined) {
       const dir = storePath();
-      mkdirSync(dir, { recursive: true });
-      db = ChunkDb.open(dir, { durable });
+      const failed = (error: unknown): never => {
+        openFailure = storeOpenError(dir, error);
+        throw openFailure;
+      };
+      try {
+        makeStoreDirectory(dir);
+        db = ChunkDb.open(dir, { durable }).catch(failed);
+      } catch (error) {
+        db = Promise.reject(storeOpenError(dir, error)).catch(failed);
+      }
     }
     return db;
   };
@@ -157,12 +168,14 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
     resetPeak: () => counters.resetPeak(),
 
     async flush() {
+      if (openFailure !== undefined) return;
       await Promise.all([device?.flush(), workerStore?.flush(), checkpoints?.flush()]);
     },
 
     async close() {
       if (closed) return;
       closed = true;
+      if (openFailure !== undefined) return;
       await checkpoints?.flush();
       await device?.close();
       await workerStore?.close();
@@ -172,7 +185,8 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
     // entries they left (spills in flight when they ended) can go, and the store close. Other
     // plugins on the same store, even in this process, keep theirs (keys name the instance).
     async afterClose() {
-      if (db === undefined) {
+      if (db === undefined || openFailure !== undefined) {
+        db = undefined;
         if (temporary && path !== undefined) rmSync(path, { recursive: true, force: true });
         return;
       }
