@@ -72,8 +72,10 @@ describe('DArray on 2 worker threads', () => {
     const context = await rig();
     const a = distribute(Float64Array.from([1, -2, 3, -4]), [4], new Blocks(2), { context });
     expect([...(await a.map((v) => v > 0).collect()).data]).toEqual([1, 0, 1, 0]);
+    // What a JavaScript caller can pass; TypeScript would refuse it.
+    const sometimesText = (v: number) => (v > 0 ? v : `neg ${v}`);
     const e = await a
-      .map((v) => (v > 0 ? v : `neg ${v}`))
+      .map(sometimesText as unknown as (v: number) => number)
       .collect()
       .then(undefined, (error: unknown) => error);
     expect((e as { code?: string }).code).toBe('DTASK_FAILED');
