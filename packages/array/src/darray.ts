@@ -218,9 +218,10 @@ export class DArray {
    * `f` applied element by element, one task per block: `f(x)`, or `f(x, y, …)` over this
    * array and `others` of the same shape and blocks (else `ArgumentError`). `f` travels to
    * worker threads as source text, so it must be self-contained (no outer variables). The
-   * result has this array's dtype.
+   * result has this array's dtype; a boolean `f` returns is stored as 1 or 0, and any other
+   * value that is not a number fails the block's task with a `TypeError`.
    */
-  map(f: (x: number, ...ys: number[]) => number, ...others: DArray[]): DArray {
+  map(f: (x: number, ...ys: number[]) => number | boolean, ...others: DArray[]): DArray {
     return this.#derive(mapParts(this, spawnerOf(this.context), f, others));
   }
 

@@ -52,7 +52,7 @@ export function functionSource(f: unknown, what: string, expects: string): strin
 export function mapParts(
   a: DArray,
   spawn: SpawnFn,
-  f: (...x: number[]) => number,
+  f: (...x: number[]) => number | boolean,
   others: DArray[],
 ): Parts {
   const source = functionSource(f, 'da.map(f, ...others)', '(x, ...ys) => number');
