@@ -161,7 +161,7 @@ describe('an async region function in a plain node program', () => {
   // Its promise would wait for the task and the task for the region: without the guard the
   // program ends with status 13 and no word.
   it.skipIf(!existsSync(CORE_DIST))(
-    'that returns its task gets ConcurrencyViolationError and goes on, rather than exiting 13',
+    'that returns or reads its task gets ConcurrencyViolationError and goes on, rather than exiting 13',
     async () => {
       const script = `
         const { spawn, spawnStreaming, streamValues } = await import(${JSON.stringify(CORE_DIST.href)});
@@ -171,6 +171,15 @@ describe('an async region function in a plain node program', () => {
         } catch (e) {
           console.log('CAUGHT ' + e.code);
         }
+        try {
+          await spawnStreaming(async () => {
+            const t = spawn({ streamMaxEvals: 3 }, () => 1);
+            for await (const v of streamValues(t)) console.log('READ ' + v);
+            return [t];
+          });
+        } catch (e) {
+          console.log('READING CAUGHT ' + e.code);
+        }
         const [t] = await spawnStreaming(async () => [spawn({ streamMaxEvals: 3 }, () => 2)]);
         const values = [];
         for await (const v of streamValues(t)) values.push(v);
@@ -178,6 +187,7 @@ describe('an async region function in a plain node program', () => {
         console.log('AFTER ' + (await spawn((x) => x + 1, 41)));`;
       const r = await runProgram(script);
       expect(r.out).toContain('CAUGHT DTASK_CONCURRENCY');
+      expect(r.out).toContain('READING CAUGHT DTASK_CONCURRENCY');
       expect(r.out).toContain('VALUES 2,2,2');
       expect(r.out).toContain('AFTER 42');
       expect(r.code).toBe(0);

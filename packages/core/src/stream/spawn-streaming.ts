@@ -1,5 +1,6 @@
 import { ArgumentError } from '../errors/errors.js';
 import { callInFrame, currentFrame, ScopedFrame, settleInFrame } from '../task/frame.js';
+import { isAsyncFunction } from './run-stream-node.js';
 import { StreamRegion } from './stream-region.js';
 
 /** Options of `spawnStreaming`. */
@@ -15,9 +16,9 @@ export interface SpawnStreamingOptions {
  * Dagger's `spawn_streaming`: every task spawned directly inside `fn` becomes a streaming task,
  * which calls its function once per step with the next value of each streaming-task argument.
  * None starts until `fn` returns (or its promise settles), so no value is lost while the DAG is
- * built; waiting on one of them before then throws `ConcurrencyViolationError` (an async `fn`
- * returns its tasks in an array or object, not alone: its promise would wait for the task).
- * Returns what `fn` returns.
+ * built. An async `fn` must not wait on or read its tasks before it settles, nor return one
+ * alone (its promise would wait for it): that throws `ConcurrencyViolationError`; it returns
+ * them in an array or object. Returns what `fn` returns.
  */
 export function spawnStreaming<R>(fn: () => R, options: SpawnStreamingOptions = {}): R {
   if (typeof fn !== 'function') {
@@ -37,7 +38,7 @@ export function spawnStreaming<R>(fn: () => R, options: SpawnStreamingOptions = 
   if (typeof teardown !== 'boolean') {
     throw new ArgumentError('spawnStreaming: option teardown must be a boolean');
   }
-  const region = new StreamRegion(teardown);
+  const region = new StreamRegion(teardown, isAsyncFunction(fn));
   let result: R;
   try {
     // As withTaskQueue, but a plain function gets the frame without AsyncLocalStorage, whose

@@ -19,9 +19,19 @@ export class StreamRegion implements TaskQueue {
   private readonly held: [StreamNode, SubmitTask][] = [];
   private readonly graph = new StreamGraph();
 
-  constructor(private readonly teardown: boolean) {
-    installGuard();
-    unstarted.add(this);
+  /**
+   * `asyncFunction`: the region's function is async, so it may wait on its own tasks before it
+   * returns, which could never end; those waits are refused (`refuseBeforeStart`). A plain
+   * function returns before any wait of its own can block, and its region starts then.
+   */
+  constructor(
+    private readonly teardown: boolean,
+    asyncFunction: boolean,
+  ) {
+    if (asyncFunction) {
+      installGuard();
+      unstarted.add(this);
+    }
   }
 
   /** Whether `task` is one of the tasks this region holds until it starts. */
@@ -101,34 +111,38 @@ export class StreamRegion implements TaskQueue {
   }
 }
 
-/** Regions whose function has not returned yet (usually none, at most a few). */
+/** Regions whose async function has not settled yet (usually none, at most a few). */
 const unstarted = new Set<StreamRegion>();
+
+/**
+ * Throws `ConcurrencyViolationError` when `task` belongs to a region whose async function has
+ * not settled: a wait on it, or a read of its values, could never end if the function itself
+ * waits for it (it awaits or reads the task, or returns it, so that its promise adopts it), as
+ * the region starts only once that function's promise has settled. `how` says what the caller
+ * did.
+ */
+export function refuseBeforeStart(task: DTask<unknown>, how: string): void {
+  if (unstarted.size === 0) return;
+  for (const region of unstarted) {
+    if (!region.holds(task)) continue;
+    throw new ConcurrencyViolationError(
+      `Task #${task.id} is a streaming task of a spawnStreaming region that has not started, ` +
+        `and was ${how}: its tasks start only once the region function has returned (an async ` +
+        'function: once its promise has settled), so this could never end. An async region ' +
+        'function must not await or read its tasks, nor return one (its promise would wait for ' +
+        'it): return them in an array or object (`return [last]`), and wait for them or read ' +
+        'them with streamValues after spawnStreaming settles.',
+    );
+  }
+}
 
 let guarded = false;
 
-/**
- * Installs (once per thread) the guard that forbids waiting on a streaming task before its
- * region has started: the wait could never end, since the region starts only once its function
- * has returned, and an async function that awaits one of its tasks, or returns one (its promise
- * then waits for that task), does not return before the task ends.
- */
+/** Installs (once per thread) the wait guard that applies `refuseBeforeStart` to every wait. */
 function installGuard(): void {
   if (guarded) return;
   guarded = true;
-  registerWaitGuard((task) => {
-    if (unstarted.size === 0) return;
-    for (const region of unstarted) {
-      if (!region.holds(task)) continue;
-      throw new ConcurrencyViolationError(
-        `Task #${task.id} is a streaming task of a spawnStreaming region that has not started, ` +
-          'and was fetched, waited for or awaited: its tasks start only once the region function ' +
-          'has returned (an async function: once its promise has settled), so the wait could ' +
-          'never end. An async region function must not await its tasks, nor return one (its ' +
-          'promise would wait for it): return them in an array or object (`return [last]`), and ' +
-          'wait for them or read them with streamValues after spawnStreaming settles.',
-      );
-    }
-  });
+  registerWaitGuard((task) => refuseBeforeStart(task, 'fetched, waited for or awaited'));
 }
 
 const STREAM_NOT_RERUN =

@@ -2,6 +2,7 @@ import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { EMPTY } from './edge-buffer.js';
 import { streamNodeOf } from './stream-node.js';
+import { refuseBeforeStart } from './stream-region.js';
 
 /**
  * The values of streaming task `task` on the caller, in order. A task nobody reads from within
@@ -19,6 +20,8 @@ export function streamValues<T = unknown>(task: PromiseLike<unknown>): AsyncIter
   }
   return {
     [Symbol.asyncIterator](): AsyncIterator<T> {
+      // Refused before it connects, so that the values stay for a reader after the start.
+      refuseBeforeStart(node.task, 'read with streamValues');
       const edge = node.connect();
       let done = false;
       const finish = (): IteratorResult<T> => {

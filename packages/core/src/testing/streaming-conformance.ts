@@ -414,6 +414,36 @@ export function streamingConformance(
       assert.equal(codeOf(inside), 'DTASK_CONCURRENCY');
       // Returned in an array: the region starts once the promise settles; every value arrives.
       assert.deepEqual(await collect(x as DTask<unknown>), [1, 2, 3]);
+      // Read inside: the loop throws before it takes the values, which stay for a later reader.
+      let read: unknown;
+      const [y] = await spawnStreaming(async () => {
+        const y = spawn(async function* () {
+          yield* [4, 5];
+        });
+        read = await collect(y).then(undefined, (e: unknown) => e);
+        return [y];
+      });
+      assert.equal(codeOf(read), 'DTASK_CONCURRENCY');
+      assert.deepEqual(await collect(y as DTask<unknown>), [4, 5]);
+    });
+
+    test('a plain region function may start a reader of its task and attach a callback', async (spawn) => {
+      // Neither blocks the function, and its region starts once it returns.
+      let reading: Promise<unknown[]> | undefined;
+      let called = false;
+      const z = spawnStreaming(() => {
+        const z = spawn(async function* () {
+          yield* [7, 8];
+        });
+        reading = collect(z);
+        z.then(() => {
+          called = true;
+        });
+        return z;
+      });
+      assert.deepEqual(await reading, [7, 8]);
+      await z;
+      assert.equal(called, true);
     });
   });
 }
