@@ -9,11 +9,12 @@
 // (streaming-cases.mjs), which first runs the case --warmup times untimed (a stream runs for
 // long: its steady rate is what counts, as the other benchmarks time rounds after a warm-up);
 // the median of the rounds is reported, and each ratio is the median of the rounds' ratios of
-// two cases run next to each other. --check exits 1 when a target is missed.
+// two cases run next to each other. Writes bench/results/streaming.json. --check exits 1 when a
+// target is missed.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { int, median, parseFlags, table } from './shared.mjs';
+import { int, median, parseFlags, Results, table } from './shared.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { quick, rounds, warmup, check } = parseFlags(undefined, 5, 1);
@@ -113,6 +114,16 @@ console.log(
   `rounds' ratios: in-process / pipeline ${range('dtask-in-process', 'node-pipeline')}, ` +
     `2 threads / per value ${range('dtask-2-threads', 'raw-per-value')}`,
 );
+// bench/results/streaming.json, for BENCHMARKS.md: each group's peer first, so that its table's
+// ratios are dtask's against it.
+const results = new Results('streaming', { quick, count: COUNT, rounds, warmup });
+results.data.figures = ratios;
+results.data.targets = TARGETS;
+const group = (...cases) => Object.fromEntries(cases.map((n) => [n, { valuesPerSecond: rate[n] }]));
+results.data.inProcess = group('node-pipeline', 'dtask-in-process', 'dtask-sink-task');
+results.data.forAwait = group('node-pipeline-for-await', 'dtask-in-process');
+results.data.threads = group('raw-per-value', 'dtask-2-threads', 'raw-batch-256');
+console.log(`results: ${results.write()}`);
 const missed = Object.keys(TARGETS).filter((k) => ratios[k] < TARGETS[k]);
 if (missed.length > 0) console.log(`targets missed: ${missed.join(', ')}`);
 if (check && missed.length > 0) process.exit(1);

@@ -22,6 +22,7 @@ const FIGURES = [
   'moveMs',
   'ms',
   'roundTripUs',
+  'valuesPerSecond',
   'value',
 ];
 
