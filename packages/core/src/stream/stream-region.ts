@@ -2,7 +2,7 @@ import { ConcurrencyViolationError } from '../errors/errors.js';
 import { DTask, taskExtra } from '../task/dtask.js';
 import type { SubmitTask, TaskQueue } from '../task/task-queue.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
-import { registerWaitGuard } from '../task/wait-guards.js';
+import { lazyWaitGuard } from '../task/wait-guards.js';
 import { EdgeBuffer } from './edge-buffer.js';
 import type { StreamDescriptor } from './stream-descriptor.js';
 import { streamDriver } from './stream-driver.js';
@@ -136,14 +136,10 @@ export function refuseBeforeStart(task: DTask<unknown>, how: string): void {
   }
 }
 
-let guarded = false;
-
 /** Installs (once per thread) the wait guard that applies `refuseBeforeStart` to every wait. */
-function installGuard(): void {
-  if (guarded) return;
-  guarded = true;
-  registerWaitGuard((task) => refuseBeforeStart(task, 'fetched, waited for or awaited'));
-}
+const installGuard = lazyWaitGuard((task) =>
+  refuseBeforeStart(task, 'fetched, waited for or awaited'),
+);
 
 const STREAM_NOT_RERUN =
   'it is a streaming task: running it again would repeat or lose values its consumers already had. Spawn the streaming DAG again';

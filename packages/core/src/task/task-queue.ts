@@ -2,7 +2,7 @@ import { ArgumentError } from '../errors/errors.js';
 import type { DTask } from './dtask.js';
 import { currentFrame, runWithFrame, ScopedFrame } from './frame.js';
 import { spawnTask, type TaskSink } from './spawn-task.js';
-import { registerWaitGuard } from './wait-guards.js';
+import { lazyWaitGuard } from './wait-guards.js';
 
 /**
  * Receives tasks spawned inside `withTaskQueue` before the scheduler does (Dagger's task
@@ -118,17 +118,12 @@ class BulkQueue implements TaskQueue {
 
 /** Bulk queues whose function has not returned yet (usually none). */
 const openBulks = new Set<BulkQueue>();
-let bulkGuarded = false;
 
 /** Installs (once per thread) the guard that hands a bulk queue's tasks over when one is waited on. */
-function installBulkGuard(): void {
-  if (bulkGuarded) return;
-  bulkGuarded = true;
-  registerWaitGuard((task) => {
-    if (openBulks.size === 0) return;
-    for (const queue of openBulks) if (queue.holds(task)) queue.flush();
-  });
-}
+const installBulkGuard = lazyWaitGuard((task) => {
+  if (openBulks.size === 0) return;
+  for (const queue of openBulks) if (queue.holds(task)) queue.flush();
+});
 
 /**
  * Dagger's `spawn_sequential`: each task spawned directly inside `fn` waits for the one

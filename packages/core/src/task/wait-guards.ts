@@ -40,3 +40,17 @@ export function runGuards(task: DTask<unknown>): void {
   const list = guards();
   for (let i = 0; i < list.length; i++) list[i](task);
 }
+
+/**
+ * A function that registers `guard` the first time it is called and does nothing after: a
+ * task queue installs its guard when its first region opens, so that programs without one pay
+ * nothing on their waits.
+ */
+export function lazyWaitGuard(guard: WaitGuard): () => void {
+  let installed = false;
+  return () => {
+    if (installed) return;
+    installed = true;
+    registerWaitGuard(guard);
+  };
+}
