@@ -81,16 +81,17 @@ export function lmdb(options: LmdbOptions): LmdbPlugin {
   const openDb = (): Promise<ChunkDb> => {
     if (db === undefined) {
       const dir = storePath();
-      const failed = (error: unknown): never => {
-        openFailure = storeOpenError(dir, error);
-        throw openFailure;
-      };
+      let opening: Promise<ChunkDb>;
       try {
         makeStoreDirectory(dir);
-        db = ChunkDb.open(dir, { durable }).catch(failed);
+        opening = ChunkDb.open(dir, { durable });
       } catch (error) {
-        db = Promise.reject(storeOpenError(dir, error)).catch(failed);
+        opening = Promise.reject(error);
       }
+      db = opening.catch((error: unknown) => {
+        openFailure = storeOpenError(dir, error);
+        throw openFailure;
+      });
     }
     return db;
   };
