@@ -60,13 +60,17 @@ const runners = {
     if (typeof plugin.threads !== 'function') {
       unavailable('@dtask/threads has no threads export: package not built (stale dist)');
     }
-    const { configure, spawn, shutdown } = core;
+    const { configure, spawn, fetchAll, shutdown } = core;
+    if (typeof fetchAll !== 'function') {
+      unavailable('@dtask/core has no fetchAll export: package not built (stale dist)');
+    }
     await configure({ plugins: [plugin.threads({ count })] }).ready();
     return {
+      /** All spawned, then gathered with `fetchAll` (Dask's `gather`, Ray's `ray.get(refs)`). */
       async trivial(n) {
         const handles = new Array(n);
         for (let i = 0; i < n; i++) handles[i] = spawn(inc, i);
-        checkTrivial(await Promise.all(handles), n);
+        checkTrivial(await fetchAll(handles), n);
       },
       async chain(n) {
         let t = spawn(inc, 0);
@@ -91,6 +95,20 @@ const runners = {
         check(values.length === n && values.every((v) => v === expected), 'spin results');
       },
       close: shutdown,
+    };
+  },
+
+  /** dtask with its trivial tasks gathered by `Promise.all`, as a promise pool's are. */
+  async 'dtask-promise-all'(params) {
+    const workloads = await runners.dtask(params);
+    const { spawn } = await import('@dtask/core');
+    return {
+      async trivial(n) {
+        const handles = new Array(n);
+        for (let i = 0; i < n; i++) handles[i] = spawn(inc, i);
+        checkTrivial(await Promise.all(handles), n);
+      },
+      close: workloads.close,
     };
   },
 

@@ -23,6 +23,7 @@ const { quick, rounds: roundCount, check } = parseFlags();
 const TARGETS = {
   tasksPerSecond: 250_000,
   ratioToPiscina: 7,
+  ratioToRaw: 0.5,
   chainMicrosecondsPerTask: 20,
   cpuSpeedup: 1.9,
 };
@@ -62,7 +63,7 @@ function cpuTimes() {
  * not run: 'unavailable' (exit 3: the runner's package is not built) or 'failed'.
  */
 function runCase(name, params) {
-  if (params.runner === 'dtask' && dtaskUnavailable) return { status: 'unavailable' };
+  if (params.runner?.startsWith('dtask') && dtaskUnavailable) return { status: 'unavailable' };
   const load = os.loadavg()[0];
   const before = cpuTimes();
   const child = spawnSync(
@@ -77,7 +78,7 @@ function runCase(name, params) {
     },
   );
   if (child.status === 3) {
-    if (params.runner === 'dtask') dtaskUnavailable = true;
+    if (params.runner?.startsWith('dtask')) dtaskUnavailable = true;
     process.stderr.write('u');
     return { status: 'unavailable', reason: child.stderr.trim() };
   }
@@ -154,7 +155,7 @@ if (calibration.status !== 'ok') {
 }
 
 const trivial = {};
-for (const runner of ['dtask', 'piscina', 'tinypool', 'raw', 'raw-batched']) {
+for (const runner of ['dtask', 'dtask-promise-all', 'piscina', 'tinypool', 'raw', 'raw-batched']) {
   trivial[runner] = measure('trivial', runner, N_TRIVIAL);
 }
 const chain = {};
@@ -227,6 +228,12 @@ const figures = {
   ratioToPiscina: ok(trivial.dtask)
     ? div(trivial.dtask.tasksPerSecond, trivial.piscina.tasksPerSecond)
     : undefined,
+  ratioToRaw: ok(trivial.dtask)
+    ? div(trivial.dtask.tasksPerSecond, trivial.raw.tasksPerSecond)
+    : undefined,
+  promiseAllRatioToRaw: ok(trivial['dtask-promise-all'])
+    ? div(trivial['dtask-promise-all'].tasksPerSecond, trivial.raw.tasksPerSecond)
+    : undefined,
   ratioToTinypool: ok(trivial.dtask)
     ? div(trivial.dtask.tasksPerSecond, trivial.tinypool.tasksPerSecond)
     : undefined,
@@ -241,6 +248,7 @@ const verdict = (x, pass) => (x === undefined ? 'n/a' : pass(x) ? 'PASS' : 'MISS
 const verdicts = {
   tasksPerSecond: verdict(figures.tasksPerSecond, (x) => x >= TARGETS.tasksPerSecond),
   ratioToPiscina: verdict(figures.ratioToPiscina, (x) => x >= TARGETS.ratioToPiscina),
+  ratioToRaw: verdict(figures.ratioToRaw, (x) => x >= TARGETS.ratioToRaw),
   chainMicrosecondsPerTask: verdict(
     figures.chainMicrosecondsPerTask,
     (x) => x <= TARGETS.chainMicrosecondsPerTask,
@@ -281,6 +289,13 @@ const NAMES = {
   'raw-batched': 'raw worker_threads, 2, 1,000 tasks per message',
 };
 
+/** The trivial tasks' rows say how dtask's tasks are gathered. */
+const TRIVIAL_NAMES = {
+  ...NAMES,
+  dtask: 'dtask threads({ count: 2 }), fetchAll(tasks)',
+  'dtask-promise-all': 'dtask threads({ count: 2 }), Promise.all(tasks)',
+};
+
 const CPU_NAMES = {
   dtask: 'dtask threads({ count })',
   piscina: 'Piscina 5',
@@ -301,7 +316,7 @@ console.log(
     ['figure', 'dtask', 'target', 'result'],
     [
       [
-        `(1) trivial tasks, ${int(N_TRIVIAL)} in flight, all awaited`,
+        `(1) trivial tasks, ${int(N_TRIVIAL)} in flight, fetchAll`,
         cell(trivial.dtask, (s) => `${int(s.tasksPerSecond)} tasks/s`),
         `>= ${int(TARGETS.tasksPerSecond)}`,
         shown(verdicts.tasksPerSecond, trivial.dtask),
@@ -311,6 +326,18 @@ console.log(
         times(figures.ratioToPiscina),
         `>= ${TARGETS.ratioToPiscina}x`,
         shown(verdicts.ratioToPiscina, trivial.dtask, trivial.piscina),
+      ],
+      [
+        '    dtask tasks/s / raw worker_threads tasks/s (one per message)',
+        times(figures.ratioToRaw),
+        `>= ${TARGETS.ratioToRaw}x`,
+        shown(verdicts.ratioToRaw, trivial.dtask, trivial.raw),
+      ],
+      [
+        '    the same, tasks gathered with Promise.all',
+        times(figures.promiseAllRatioToRaw),
+        '',
+        '',
       ],
       [
         `(2) chain of ${int(N_CHAIN)} dependent tasks`,
@@ -343,17 +370,20 @@ console.log(
   ),
 );
 
-const dtaskTps = ok(trivial.dtask) ? trivial.dtask.tasksPerSecond : undefined;
+const tps = (s) => (ok(s) ? s.tasksPerSecond : undefined);
+const isDtask = (runner) => runner.startsWith('dtask');
 console.log(`\n(1) trivial independent tasks: ${int(N_TRIVIAL)} x \`x => x + 1\`, all in flight`);
 console.log(
   table(
-    ['runner', 'tasks/s', 'us/task', 'spread', 'dtask/runner (tasks/s)'],
+    ['runner', 'tasks/s', 'us/task', 'spread', 'dtask/runner', 'dtask Promise.all/runner'],
     Object.entries(trivial).map(([runner, s]) =>
-      row(NAMES[runner], s, [
+      row(TRIVIAL_NAMES[runner], s, [
         (x) => int(x.tasksPerSecond),
         (x) => fixed(x.microsecondsPerTask, 3),
         spread,
-        (x) => (runner === 'dtask' ? '' : times(div(dtaskTps, x.tasksPerSecond))),
+        (x) => (isDtask(runner) ? '' : times(div(tps(trivial.dtask), x.tasksPerSecond))),
+        (x) =>
+          isDtask(runner) ? '' : times(div(tps(trivial['dtask-promise-all']), x.tasksPerSecond)),
       ]),
     ),
   ),

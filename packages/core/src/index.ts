@@ -106,6 +106,7 @@ export { streamValues } from './stream/stream-values.js';
 export { asCompleted, type Completed } from './task/as-completed.js';
 export { defaultOption, type OptionMatcher } from './task/default-option.js';
 export { DTask, type FetchOptions, isDTask } from './task/dtask.js';
+export { fetchAll } from './task/fetch-all.js';
 export {
   type OptionNormalizer,
   type ReturnArgsOption,

@@ -2,7 +2,7 @@
 // finish (asCompleted, wait, waitAny) and map over an iterable.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { asCompleted, Context, map, QueueFullError, wait, waitAny } from '@dtask/core';
+import { asCompleted, Context, fetchAll, map, QueueFullError, wait, waitAny } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { rig } from './__fixtures__/harness.js';
 import { threads } from './index.js';
@@ -25,6 +25,19 @@ describe('first-completed and map on threads', () => {
     expect(order.map(([v]) => v)).toEqual(['fast', 'slow']);
     expect(order.every(([, where]) => /^thread:1:[23]$/.test(where as string))).toBe(true);
     expect((await wait(tasks)).pending).toEqual([]);
+  });
+
+  it('fetchAll gathers tasks run on the threads, and works inside a task on a thread', async () => {
+    const { ctx } = await rig();
+    const tasks = Array.from({ length: 5_000 }, (_, i) => ctx.spawn((x: number) => x + 1, i));
+    const values = await fetchAll(tasks);
+    expect(values).toEqual(Array.from({ length: 5_000 }, (_, i) => i + 1));
+    const inside = await ctx.spawn(async () => {
+      const mine = [1, 2, 3].map((x) => dtask.spawn((y: number) => y * 10, x));
+      return [await dtask.fetchAll(mine), dtask.taskProcessor().id];
+    });
+    expect(inside[0]).toEqual([10, 20, 30]);
+    expect(inside[1]).toMatch(/^thread:1:[23]$/);
   });
 
   it('map runs each item on the threads and keeps input order', async () => {

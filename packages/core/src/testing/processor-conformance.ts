@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { DTaskFailedError } from '../errors/task-failed-error.js';
 import type { Processor } from '../processor/processor.js';
+import { INLINE_RESULT_BYTES } from '../protocol/protocol.js';
 import type { Context } from '../registry/context.js';
 import { ExactScope } from '../scope/exact-scope.js';
 import type { DTask } from '../task/dtask.js';
+import { fetchAll } from '../task/fetch-all.js';
 import { type ProbeOp, processorProbe } from './processor-probe.js';
 import type { ConformanceRunner } from './storage-conformance.js';
 
@@ -125,6 +127,29 @@ export function processorConformance(
         values,
         Array.from({ length: 200 }, (_, i) => i),
       );
+    });
+
+    test('fetchAll gathers values in order, held ones too, and rejects on a failure', async (_p, probe) => {
+      const tasks = Array.from({ length: 200 }, (_, i) => probe('echo', i));
+      const expected = Array.from({ length: 200 }, (_, i) => i);
+      assert.deepEqual(await fetchAll(tasks), expected);
+      assert.deepEqual(await fetchAll(tasks), expected, 'finished tasks gather again');
+      // Results over INLINE_RESULT_BYTES stay on a worker until fetched.
+      const big = [1, 2].map((x) => probe('echo', new Float64Array(INLINE_RESULT_BYTES).fill(x)));
+      const [one, two] = (await fetchAll(big)) as Float64Array[];
+      assert.ok(one instanceof Float64Array && two instanceof Float64Array, 'typed arrays');
+      assert.deepEqual(
+        [one.length, one[0], two[INLINE_RESULT_BYTES - 1]],
+        [INLINE_RESULT_BYTES, 1, 2],
+      );
+      const failing = [probe('echo', 1), probe('throw', 'gathered boom'), probe('echo', 3)];
+      const error = await fetchAll(failing).then(
+        () => assert.fail('fetchAll should have rejected'),
+        (e: unknown) => e,
+      );
+      assert.ok(DTaskFailedError.isInstance(error), 'DTaskFailedError');
+      assert.match(String((error.cause as Error)?.message), /gathered boom/);
+      assert.deepEqual(await fetchAll([]), []);
     });
 
     test('a dependent chain of 100 tasks is right', async (_proc, probe) => {
