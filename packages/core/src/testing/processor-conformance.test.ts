@@ -45,7 +45,10 @@ describe('processorConformance catches broken processors', () => {
       }
     }
     const failed = await failures(() => new Lossy({ worker: 3, compatible: [processorProbe] }));
-    expect(failed).toEqual(['values round-trip: number, string, object, Float64Array']);
+    expect(failed).toEqual([
+      'values round-trip: number, string, object, Float64Array',
+      'fetchAll gathers values in order, held ones too, and rejects on a failure',
+    ]);
   });
 
   it('a processor with no parent fails the getParent chain', async () => {
