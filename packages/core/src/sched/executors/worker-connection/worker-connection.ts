@@ -23,6 +23,7 @@ import { FunctionDecoder, FunctionEncoder } from '../../../travel/function-ref.j
 import type { Executor, ExecutorSink } from '../../dispatch/executor.js';
 import { applyReturnedArgs } from '../../dispatch/returned-args.js';
 import { HeldResults, type ResultKey } from './held-results.js';
+import { IdTable } from './id-table.js';
 import { LogRelay } from './log-relay.js';
 import { NestedTasks } from './nested-tasks.js';
 import { hasTaskOrChunkArgs } from './outgoing-args.js';
@@ -48,7 +49,7 @@ export class WorkerConnection implements Executor {
   private readonly encoder = new FunctionEncoder();
   private readonly decoder: FunctionDecoder;
   /** Tasks sent and not yet reported, by id. */
-  readonly inFlight = new Map<number, DTask<unknown>>();
+  readonly inFlight = new IdTable<DTask<unknown>>();
   /** Sends tasks that take tasks or chunks, once their inputs are planned (and have come). */
   private readonly planned: PlannedSends;
   /** Tasks spawned from inside the worker, and chunks lent to its `meta` tasks. */

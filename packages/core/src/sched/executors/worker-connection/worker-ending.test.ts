@@ -5,11 +5,14 @@ import { NO_OPTIONS } from '../../../task/options.js';
 import { makeTask } from '../../../task/spawn-task.js';
 import { TaskFlags, TaskState } from '../../../task/task-state.js';
 import { Scheduler } from '../../scheduler.js';
+import { IdTable } from './id-table.js';
 import { splitSuspects } from './worker-ending.js';
 
-/** Tasks as a worker connection holds them in flight: by id, in the order they were sent. */
-function inFlight(...tasks: DTask<unknown>[]): Map<number, DTask<unknown>> {
-  return new Map(tasks.map((t) => [t.id, t]));
+/** Tasks as a worker connection holds them in flight: by id. */
+function inFlight(...tasks: DTask<unknown>[]): IdTable<DTask<unknown>> {
+  const table = new IdTable<DTask<unknown>>();
+  for (const t of tasks) table.set(t.id, t);
+  return table;
 }
 
 function rig() {
@@ -42,7 +45,7 @@ describe('which tasks a lost worker is blamed on', () => {
     const ready = task(4, [made], TaskFlags.SentAhead);
     const later = task(5);
     expect(splitSuspects(inFlight(waiting, ready, running, later), undefined)).toEqual([
-      [ready, running, later],
+      [running, ready, later],
       [waiting],
     ]);
   });

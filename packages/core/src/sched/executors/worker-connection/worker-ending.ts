@@ -5,6 +5,7 @@ import { isRemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
 import { couldHaveBegun } from '../../faults/could-have-begun.js';
 import type { Scheduler } from '../../scheduler.js';
+import type { IdTable } from './id-table.js';
 
 // How a worker connection's tasks and results are settled when the worker ends on purpose: the
 // context closes (`WorkerConnection.failInFlightOnClose`), or a plugin retires an idle worker
@@ -76,7 +77,7 @@ export function markBegan(task: DTask<unknown> | undefined): void {
  * in `memory` as begun, in a batch it never sent, are marked begun (`markBegan`).
  */
 export function splitSuspects(
-  inFlight: Map<number, DTask<unknown>>,
+  inFlight: IdTable<DTask<unknown>>,
   memory: RunningTaskMemory | undefined,
 ): [suspects: DTask<unknown>[], rest: DTask<unknown>[]] {
   for (const [id, task] of inFlight) if (beganUnsent(memory, id)) markBegan(task);

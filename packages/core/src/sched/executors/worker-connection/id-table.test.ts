@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { IdTable } from './id-table.js';
+
+/** A small seeded generator (mulberry32), so that a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('IdTable', () => {
+  it('agrees with a Map through 200,000 random sets, gets and deletes, growing and wrapping', () => {
+    for (const seed of [1, 2, 3]) {
+      const next = random(seed);
+      const table = new IdTable<string>();
+      const model = new Map<number, string>();
+      // Ids in a moving window, as a connection's tasks in flight: runs collide and wrap.
+      let base = 0;
+      for (let step = 0; step < 200_000; step++) {
+        const id = base + Math.floor(next() * 3_000);
+        const op = next();
+        if (op < 0.45) {
+          table.set(id, `v${step}`);
+          model.set(id, `v${step}`);
+        } else if (op < 0.9) {
+          expect(table.delete(id)).toBe(model.delete(id));
+        } else {
+          expect(table.get(id)).toBe(model.get(id));
+          expect(table.has(id)).toBe(model.has(id));
+        }
+        if (step % 1_000 === 0) base += 500;
+        expect(table.size).toBe(model.size);
+      }
+      const sorted = [...model].sort((a, b) => a[0] - b[0]);
+      expect([...table]).toEqual(sorted);
+      expect([...table.values()]).toEqual(sorted.map(([, v]) => v));
+      for (const [id, value] of model) expect(table.get(id)).toBe(value);
+    }
+  });
+
+  it('keeps ids past 2^31 apart, and clear empties it', () => {
+    const table = new IdTable<number>();
+    const big = 2 ** 40;
+    for (let i = 0; i < 100; i++) table.set(big + i * 64, i);
+    table.set(7, -1);
+    expect(table.get(big + 64 * 99)).toBe(99);
+    expect(table.get(big + 1)).toBeUndefined();
+    expect(table.delete(big)).toBe(true);
+    expect(table.get(big + 64)).toBe(1);
+    expect(table.size).toBe(100);
+    table.clear();
+    expect(table.size).toBe(0);
+    expect([...table]).toEqual([]);
+    expect(table.get(7)).toBeUndefined();
+  });
+});
