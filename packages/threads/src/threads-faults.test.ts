@@ -232,7 +232,7 @@ describe('threads: faults', () => {
 /** Running tasks with an input whose worker is gone: what a hang looks like. */
 function stuckTasks(ctx: Rig['ctx']): string[] {
   const out: string[] = [];
-  for (const t of (ctx.scheduler as any).running as Set<any>) {
+  for (const t of (ctx.scheduler as any).running.values()) {
     const lost = t.args.filter((a: any) => a?.value?.isLost?.() === true).map((a: any) => a.id);
     const inputs = t.args
       .filter((a: any) => typeof a?.id === 'number')

@@ -4,6 +4,7 @@ import { loggingState } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
 import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
 import { outsideFrames } from '../task/frame.js';
+import { IdTable } from '../task/id-table.js';
 import type { TaskOptions } from '../task/options.js';
 import type { RemoteResult } from '../task/remote-result.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
@@ -68,7 +69,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** @internal Slots by processor id (removed ones too, until their tasks finish). */
   readonly slotById = new Map<string, ProcSlot>();
   /** Tasks handed to a non-inline executor or awaiting a promise, for cancel/halt/getDagIds. */
-  readonly running = new Set<DTask<unknown>>();
+  readonly running = new IdTable<DTask<unknown>>();
   /** Unfinished tasks, and the context's `maxQueue` on them. */
   readonly queueLimit = new QueueLimit();
   private scheduled = false;
@@ -235,7 +236,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
    */
   requeue(task: DTask<unknown>): void {
     if (task.state >= TaskState.Done) return;
-    this.running.delete(task);
+    this.running.delete(task.id);
     task.proc = undefined;
     restorePieces(task);
     if ((task.flags & TaskFlags.SentAhead) !== 0) {
@@ -374,7 +375,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
     if (task.state !== TaskState.Running) return;
     if (slot.executor.inline) runInline(this, task, slot);
     else {
-      this.running.add(task);
+      this.running.set(task.id, task);
       slot.executor.run(task, slot.proc, this);
       if (task.dependents !== undefined && slot.executor.acceptsPending)
         sendAhead(this, task, slot);
@@ -393,7 +394,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
       value = keepOnDevice(this, task, value);
       if (value === DEVICE_FAILED) return;
     }
-    this.running.delete(task);
+    this.running.delete(task.id);
     task.value = value;
     task.state = TaskState.Done;
     if (durationMs !== undefined) {
@@ -409,7 +410,7 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** See `ExecutorSink.completeRemote`. */
   completeRemote(task: DTask<unknown>, handle: RemoteResult, durationMs?: number): void {
     if (task.state !== TaskState.Running) return;
-    this.running.delete(task);
+    this.running.delete(task.id);
     task.value = handle;
     task.state = TaskState.Done;
     if (handle.bytes !== undefined) taskExtra(task).bytes = handle.bytes;

@@ -13,10 +13,10 @@ import { failTree } from './settle.js';
  */
 export function failTask(s: Scheduler, task: DTask<unknown>, error: unknown): void {
   if (task.state >= TaskState.Done || retryInstead(s, task, error)) return;
-  s.running.delete(task);
+  s.running.delete(task.id);
   failTree(task, error, (t) => {
     if (t !== task && (t.flags & TaskFlags.SentAhead) !== 0) {
-      s.running.delete(t);
+      s.running.delete(t.id);
       if (t.proc) s.slotById.get(t.proc.id)?.executor.withdraw?.(t);
     }
     s.finished(t);

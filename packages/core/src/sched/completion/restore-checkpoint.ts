@@ -30,7 +30,7 @@ export function restoreOrRun(s: Scheduler, task: DTask<unknown>, slot: ProcSlot)
     settle(saved);
     return;
   }
-  s.running.add(task);
+  s.running.set(task.id, task);
   Promise.resolve(saved).then(settle, runAnyway);
 }
 

@@ -46,7 +46,7 @@ export function retryInstead(s: Scheduler, task: DTask<unknown>, error: unknown)
       detail: `attempt ${attempt + 1} of ${retries + 1} after: ${describe(error)}`,
     });
   }
-  s.running.delete(task);
+  s.running.delete(task.id);
   task.state = TaskState.Pending;
   task.proc = undefined;
   // Withdrawn dependents are placed again now: placement sees their input is not done and

@@ -19,7 +19,7 @@ import { applyReturnedArgs } from './returned-args.js';
 export function runInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot): void {
   const args = s.resolveArgs(task, slot.proc);
   if (!Array.isArray(args)) {
-    s.running.add(task);
+    s.running.set(task.id, task);
     args.then(
       (a) => callInline(s, task, slot, a),
       (error) =>
@@ -51,7 +51,7 @@ function callInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot, args: un
   const o = task.options;
   if (o.inPlaceArgs === undefined || o.returnArgs?.apply === undefined) {
     if (isThenable(result)) {
-      s.running.add(task);
+      s.running.set(task.id, task);
       (result as PromiseLike<unknown>).then(
         (v) => {
           asyncRunSettled(fn);
@@ -75,13 +75,13 @@ function callInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot, args: un
     if (!timed) slot.stats.tasks++;
     const failed = writeBackMoved(task, args);
     if (failed instanceof Promise) {
-      s.running.add(task);
+      s.running.set(task.id, task);
       failed.then((error) => (error === undefined ? s.complete(task, v, ms) : s.fail(task, error)));
     } else if (failed !== undefined) s.fail(task, failed);
     else s.complete(task, v, ms);
   };
   if (isThenable(result)) {
-    s.running.add(task);
+    s.running.set(task.id, task);
     (result as PromiseLike<unknown>).then(settle, (e) => {
       asyncRunSettled(fn);
       s.fail(task, e);

@@ -32,7 +32,7 @@ export function sendAhead(s: Scheduler, root: DTask<unknown>, slot: ProcSlot): v
       slot.inFlight += next.options.occupancy ?? 1;
       slot.load += next.estimate;
       slot.sentLoad += next.estimate;
-      s.running.add(next);
+      s.running.set(next.id, next);
       if (loggingState.enabled) logStart(next, slot.proc);
       slot.executor.run(next, slot.proc, s);
       stack.push(next);

@@ -189,7 +189,7 @@ const askedBack = new WeakSet<DTask<unknown>>();
  */
 function stealSent(s: Scheduler, slot: ProcSlot): void {
   const sent = new Map<ProcSlot, DTask<unknown>[]>();
-  for (const task of s.running) {
+  for (const task of s.running.values()) {
     if (task.state !== TaskState.Running || task.proc === undefined) continue;
     const holder = s.slotById.get(task.proc.id);
     if (holder === undefined || holder === slot || holder.executor.giveBack === undefined) continue;
@@ -227,7 +227,7 @@ function stealSent(s: Scheduler, slot: ProcSlot): void {
         s.requeue(task);
         continue;
       }
-      s.running.delete(task);
+      s.running.delete(task.id);
       task.state = TaskState.Ready;
       task.proc = slot.proc;
       slot.load += task.estimate;

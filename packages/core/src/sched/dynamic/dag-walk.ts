@@ -89,7 +89,7 @@ export function isDownstream(from: DTask<unknown>, target: DTask<unknown>): bool
  * settled, plus `extra`: the roots `walkDag` starts from for `getDagIds`.
  */
 export function liveTasks(s: Scheduler, extra?: DTask<unknown>): DTask<unknown>[] {
-  const roots: DTask<unknown>[] = [...s.ready, ...s.running];
+  const roots: DTask<unknown>[] = [...s.ready, ...s.running.values()];
   for (const slot of s.slots) roots.push(...slot.backlog);
   if (extra) roots.push(extra);
   return roots.filter((t) => t.state < TaskState.Done || t === extra);

@@ -17,13 +17,13 @@ import {
 import { Requests } from '../../../protocol/requests.js';
 import type { Transport } from '../../../protocol/transport.js';
 import type { DTask } from '../../../task/dtask.js';
+import { IdTable } from '../../../task/id-table.js';
 import { RemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
 import { FunctionDecoder, FunctionEncoder } from '../../../travel/function-ref.js';
 import type { Executor, ExecutorSink } from '../../dispatch/executor.js';
 import { applyReturnedArgs } from '../../dispatch/returned-args.js';
 import { HeldResults, type ResultKey } from './held-results.js';
-import { IdTable } from './id-table.js';
 import { LogRelay } from './log-relay.js';
 import { NestedTasks } from './nested-tasks.js';
 import { hasTaskOrChunkArgs } from './outgoing-args.js';

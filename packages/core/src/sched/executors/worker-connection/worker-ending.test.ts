@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { noteBegan, runningTaskMemory } from '../../../protocol/running-task-memory.js';
 import { type DTask, taskExtra } from '../../../task/dtask.js';
+import { IdTable } from '../../../task/id-table.js';
 import { NO_OPTIONS } from '../../../task/options.js';
 import { makeTask } from '../../../task/spawn-task.js';
 import { TaskFlags, TaskState } from '../../../task/task-state.js';
 import { Scheduler } from '../../scheduler.js';
-import { IdTable } from './id-table.js';
 import { splitSuspects } from './worker-ending.js';
 
 /** Tasks as a worker connection holds them in flight: by id. */

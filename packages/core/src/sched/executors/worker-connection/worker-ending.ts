@@ -1,11 +1,11 @@
 import { CancelledError, WorkerLostError } from '../../../errors/errors.js';
 import { beganUnsent, type RunningTaskMemory } from '../../../protocol/running-task-memory.js';
 import { type DTask, taskExtra } from '../../../task/dtask.js';
+import type { IdTable } from '../../../task/id-table.js';
 import { isRemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
 import { couldHaveBegun } from '../../faults/could-have-begun.js';
 import type { Scheduler } from '../../scheduler.js';
-import type { IdTable } from './id-table.js';
 
 // How a worker connection's tasks and results are settled when the worker ends on purpose: the
 // context closes (`WorkerConnection.failInFlightOnClose`), or a plugin retires an idle worker

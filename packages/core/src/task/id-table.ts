@@ -1,38 +1,43 @@
 /** Marks an empty slot in `IdTable.ids` (ids are never negative). */
 const EMPTY = -1;
-const FIRST_CAPACITY = 16;
+const FIRST_BITS = 4;
+/** 2^32 / φ: consecutive ids land far apart. */
+const FIBONACCI = 0x9e3779b9;
 
 /**
- * A map from task ids (integers ≥ 0) to values, for the tasks a connection has in flight: the
- * `Map` subset it uses, without the `Map`'s costs on its hot path. A `Map` that takes one task and
- * lets another go for each task sent rebuilds its table every so many entries (its deleted
- * entries are only dropped then), and a task's `set`, `get` and `delete` cost about 70 ns
- * together; here, about 20 (bench/README.md, "tasks in flight by id").
+ * A map from task ids (integers ≥ 0) to values: the scheduler's running tasks and a worker
+ * connection's tasks in flight, each taken in and let go once per task. A `Map` (or `Set`) used
+ * so keeps rebuilding its table (its deleted entries are only dropped then), and that cost the
+ * scheduler's thread about 0.2 µs a task in a profile of 200,000 trivial tasks on 2 threads;
+ * the `Map` subset here costs a few nanoseconds (docs/performance.md).
  *
- * Open addressing with linear probing on the id's low bits (ids sent to one worker are close
- * together, so they spread evenly), deletion by shifting the run back (no tombstones), at most
- * half full. The table keeps its largest size until `clear`: a connection's tasks in flight are
- * bounded by its executor's capacity, and growing again costs fresh pages.
+ * Open addressing with linear probing, at most half full; an id's home slot is a multiplicative
+ * (Fibonacci) hash of it, since ids taken in together are consecutive, and consecutive homes
+ * would make one long run that each deletion walks to its end. Deletion shifts the run back (no
+ * tombstones).
+ * The table keeps its largest size until `clear`: the tasks in flight are bounded by the
+ * executors' capacity, and growing again costs fresh pages.
  *
- * Iteration is by id, not by insertion as a `Map`'s: the same order for tasks sent in turn.
+ * Iteration is by id (a sorted snapshot), not by insertion as a `Map`'s: the same order for
+ * tasks taken in the order they were made.
  */
 export class IdTable<V> {
-  private ids: Float64Array;
-  private items: (V | undefined)[];
-  private mask: number;
+  private ids!: Float64Array;
+  private items!: (V | undefined)[];
+  private mask!: number;
+  /** 32 − log2(capacity): the home slot is the hash's top bits. */
+  private shift!: number;
   /** How many ids it holds. */
   size = 0;
 
   constructor() {
-    this.ids = new Float64Array(FIRST_CAPACITY).fill(EMPTY);
-    this.items = new Array<V | undefined>(FIRST_CAPACITY).fill(undefined);
-    this.mask = FIRST_CAPACITY - 1;
+    this.allocate(FIRST_BITS);
   }
 
   /** The value of `id`, or undefined. */
   get(id: number): V | undefined {
     const { ids, mask } = this;
-    for (let i = id & mask; ; i = (i + 1) & mask) {
+    for (let i = this.home(id); ; i = (i + 1) & mask) {
       const at = ids[i];
       if (at === id) return this.items[i];
       if (at === EMPTY) return undefined;
@@ -48,7 +53,7 @@ export class IdTable<V> {
   set(id: number, value: V): this {
     if (2 * (this.size + 1) > this.ids.length) this.grow();
     const { ids, mask } = this;
-    for (let i = id & mask; ; i = (i + 1) & mask) {
+    for (let i = this.home(id); ; i = (i + 1) & mask) {
       const at = ids[i];
       if (at === EMPTY) {
         ids[i] = id;
@@ -67,7 +72,7 @@ export class IdTable<V> {
     // Shift back each later entry of the run that may live in the hole: one whose home slot is
     // not cyclically within (hole, i].
     for (let i = (hole + 1) & mask; ids[i] !== EMPTY; i = (i + 1) & mask) {
-      const home = ids[i]! & mask;
+      const home = this.home(ids[i]!);
       const stays = hole < i ? hole < home && home <= i : hole < home || home <= i;
       if (stays) continue;
       ids[hole] = ids[i]!;
@@ -82,10 +87,7 @@ export class IdTable<V> {
 
   /** Removes everything and gives the table's memory back. */
   clear(): void {
-    this.ids = new Float64Array(FIRST_CAPACITY).fill(EMPTY);
-    this.items = new Array<V | undefined>(FIRST_CAPACITY).fill(undefined);
-    this.mask = FIRST_CAPACITY - 1;
-    this.size = 0;
+    this.allocate(FIRST_BITS);
   }
 
   /** The values, by id (a snapshot: the table may change while it is read). */
@@ -112,20 +114,30 @@ export class IdTable<V> {
 
   private slotOf(id: number): number {
     const { ids, mask } = this;
-    for (let i = id & mask; ; i = (i + 1) & mask) {
+    for (let i = this.home(id); ; i = (i + 1) & mask) {
       const at = ids[i];
       if (at === id) return i;
       if (at === EMPTY) return -1;
     }
   }
 
+  private home(id: number): number {
+    return Math.imul(id, FIBONACCI) >>> this.shift;
+  }
+
   private grow(): void {
     const old = this.entries();
-    const capacity = 2 * this.ids.length;
+    this.allocate(32 - this.shift + 1);
+    for (const [id, value] of old) this.set(id, value);
+  }
+
+  /** Empty, with 2^bits slots. */
+  private allocate(bits: number): void {
+    const capacity = 2 ** bits;
     this.ids = new Float64Array(capacity).fill(EMPTY);
     this.items = new Array<V | undefined>(capacity).fill(undefined);
     this.mask = capacity - 1;
+    this.shift = 32 - bits;
     this.size = 0;
-    for (const [id, value] of old) this.set(id, value);
   }
 }

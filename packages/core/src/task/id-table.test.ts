@@ -13,14 +13,14 @@ function random(seed: number): () => number {
 }
 
 describe('IdTable', () => {
-  it('agrees with a Map through 200,000 random sets, gets and deletes, growing and wrapping', () => {
+  it('agrees with a Map through 100,000 random sets, gets and deletes, growing and wrapping', () => {
     for (const seed of [1, 2, 3]) {
       const next = random(seed);
       const table = new IdTable<string>();
       const model = new Map<number, string>();
       // Ids in a moving window, as a connection's tasks in flight: runs collide and wrap.
       let base = 0;
-      for (let step = 0; step < 200_000; step++) {
+      for (let step = 0; step < 100_000; step++) {
         const id = base + Math.floor(next() * 3_000);
         const op = next();
         if (op < 0.45) {
@@ -32,14 +32,26 @@ describe('IdTable', () => {
           expect(table.get(id)).toBe(model.get(id));
           expect(table.has(id)).toBe(model.has(id));
         }
-        if (step % 1_000 === 0) base += 500;
-        expect(table.size).toBe(model.size);
+        if (step % 1_000 === 0) {
+          base += 500;
+          expect(table.size).toBe(model.size);
+        }
       }
       const sorted = [...model].sort((a, b) => a[0] - b[0]);
       expect([...table]).toEqual(sorted);
       expect([...table.values()]).toEqual(sorted.map(([, v]) => v));
       for (const [id, value] of model) expect(table.get(id)).toBe(value);
     }
+  });
+
+  it('takes consecutive ids in and lets them go first in, first out, as a scheduler does', () => {
+    const table = new IdTable<number>();
+    for (let id = 0; id < 50_000; id++) {
+      table.set(id, id);
+      if (id >= 2_000) expect(table.delete(id - 2_000)).toBe(true);
+    }
+    expect(table.size).toBe(2_000);
+    expect([...table.values()]).toEqual(Array.from({ length: 2_000 }, (_, i) => 48_000 + i));
   });
 
   it('keeps ids past 2^31 apart, and clear empties it', () => {
