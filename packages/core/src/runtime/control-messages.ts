@@ -4,6 +4,7 @@ import type { Batcher } from '../protocol/batcher.js';
 import type { FromWorker, ToWorker } from '../protocol/protocol.js';
 import type { Requests } from '../protocol/requests.js';
 import type { Transport } from '../protocol/transport.js';
+import type { IdTable } from '../task/id-table.js';
 import type { LogShipper } from './log-shipper.js';
 import type { ResultServer } from './result-server.js';
 import type { WorkerTask } from './worker-task.js';
@@ -26,7 +27,7 @@ export interface ControlParts {
   /** The runtime's connection to the scheduler. */
   transport: Transport;
   /** The tasks the runtime holds, by id. */
-  running: Map<number, WorkerTask>;
+  running: IdTable<WorkerTask>;
   /** Ends `task` as failed with `error` (its report goes to the scheduler). */
   fail(task: WorkerTask, error: unknown): void;
   /** From now on no task starts on the runtime (its context is closing). */
@@ -96,7 +97,7 @@ export function handleControl(m: ControlMessage, parts: ControlParts): void {
  * elsewhere now, or an idle processor takes it): drop it silently, if it has not started.
  * Returns whether it was dropped.
  */
-function withdraw(running: Map<number, WorkerTask>, id: number): boolean {
+function withdraw(running: IdTable<WorkerTask>, id: number): boolean {
   const task = running.get(id);
   if (task === undefined || task.startedAt !== 0) return false;
   task.cancelled = true; // a wake-up or a fetch that still ends does not run it

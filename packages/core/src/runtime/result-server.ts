@@ -4,6 +4,7 @@ import { serializeError } from '../errors/serialize-error.js';
 import type { Batcher } from '../protocol/batcher.js';
 import { transferablesOf } from '../protocol/hand-over.js';
 import type { FromWorker, PeerMessage } from '../protocol/protocol.js';
+import type { IdTable } from '../task/id-table.js';
 import { toWire, type ValueAdapter } from './value-adapter.js';
 import type { WorkerTask } from './worker-task.js';
 
@@ -18,7 +19,7 @@ export interface ResultServerParts {
   /** Messages to the scheduler. */
   out: Batcher<FromWorker>;
   /** The tasks the runtime holds, by id: buffers their arguments use are never transferred. */
-  running: ReadonlyMap<number, WorkerTask>;
+  running: IdTable<WorkerTask>;
   /** Local consumers still to come for a result, by key: a hand-over leaves such a result here. */
   consumers: ReadonlyMap<number, number>;
   /** Results kept only for local consumers: a hand-over adds the one it leaves here. */

@@ -78,7 +78,10 @@ export class StallWatch {
  * or waits only for a result to be made here; false when one waits on the runtime itself (an
  * input from a peer, or a store's back-pressure: those can make progress by themselves).
  */
-export function holdsOnlyWaitingTasks(running: ReadonlyMap<number, WorkerTask>): boolean {
+export function holdsOnlyWaitingTasks(running: {
+  readonly size: number;
+  values(): Iterable<WorkerTask>;
+}): boolean {
   if (running.size === 0) return false;
   for (const t of running.values()) {
     if (t.startedAt !== 0) continue;

@@ -27,6 +27,7 @@ import { returnedArgs } from '../sched/dispatch/returned-args.js';
 import { ExactScope } from '../scope/exact-scope.js';
 import { isStreamDescriptor, registerStepAdapter } from '../stream/step-adapter.js';
 import { asyncRunSettled, callInFrame } from '../task/frame.js';
+import { IdTable } from '../task/id-table.js';
 import { NO_OPTIONS } from '../task/options.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
 import {
@@ -76,7 +77,7 @@ export class WorkerRuntime {
   private readonly keptForConsumers = new Set<number>();
   /** Tasks waiting for local results, by the key they wait for. */
   private readonly waitingFor = new Map<number, WorkerTask[]>();
-  private readonly running = new Map<number, WorkerTask>();
+  private readonly running = new IdTable<WorkerTask>();
   private readonly out: Batcher<FromWorker>;
   private readonly requests = new Requests();
   private readonly decoder: FunctionDecoder;

@@ -18,8 +18,7 @@ const FIBONACCI = 0x9e3779b9;
  * The table keeps its largest size until `clear`: the tasks in flight are bounded by the
  * executors' capacity, and growing again costs fresh pages.
  *
- * Iteration is by id (a sorted snapshot), not by insertion as a `Map`'s: the same order for
- * tasks taken in the order they were made.
+ * Iteration is in no particular order (a `Map`'s is by insertion): a caller that needs one sorts.
  */
 export class IdTable<V> {
   private ids!: Float64Array;
@@ -90,26 +89,25 @@ export class IdTable<V> {
     this.allocate(FIRST_BITS);
   }
 
-  /** The values, by id (a snapshot: the table may change while it is read). */
-  values(): IterableIterator<V> {
-    return this.entries()
-      .map(([, value]) => value)
-      [Symbol.iterator]();
+  /** The values, in no particular order (a snapshot: the table may change while it is read). */
+  values(): V[] {
+    const { ids, items } = this;
+    const values: V[] = [];
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== EMPTY) values.push(items[i] as V);
+    return values;
   }
 
-  /** `[id, value]` pairs, by id (a snapshot). */
-  [Symbol.iterator](): IterableIterator<[number, V]> {
-    return this.entries()[Symbol.iterator]();
-  }
-
-  /** `[id, value]` pairs by id: in the order they were sent, but for tasks sent out of turn. */
-  private entries(): [number, V][] {
+  /** `[id, value]` pairs, in no particular order (a snapshot). */
+  entries(): [number, V][] {
     const { ids, items } = this;
     const pairs: [number, V][] = [];
-    for (let i = 0; i < ids.length; i++) {
-      if (ids[i] !== EMPTY) pairs.push([ids[i]!, items[i] as V]);
-    }
-    return pairs.sort((a, b) => a[0] - b[0]);
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== EMPTY) pairs.push([ids[i]!, items[i] as V]);
+    return pairs;
+  }
+
+  /** The same pairs as `entries`. */
+  [Symbol.iterator](): IterableIterator<[number, V]> {
+    return this.entries()[Symbol.iterator]();
   }
 
   private slotOf(id: number): number {

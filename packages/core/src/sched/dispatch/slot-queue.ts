@@ -202,7 +202,8 @@ function stealSent(s: Scheduler, slot: ProcSlot): void {
     if (list.length > 1 && list.length > (sent.get(victim!)?.length ?? 0)) victim = holder;
   }
   if (victim === undefined) return;
-  const movable = sent.get(victim)!.filter((task) => {
+  // The later half: by id, the order they were spawned in (the table keeps none).
+  const movable = sent.get(victim)!.sort((a, b) => a.id - b.id).filter((task) => {
     if (askedBack.has(task)) return false;
     try {
       return s.candidates(task).includes(slot);

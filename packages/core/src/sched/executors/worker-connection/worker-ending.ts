@@ -84,7 +84,8 @@ export function splitSuspects(
   const named = memory?.[0] ? inFlight.get(memory[0]) : undefined;
   const suspects: DTask<unknown>[] = [];
   const rest: DTask<unknown>[] = [];
-  for (const task of inFlight.values()) {
+  // By id, so that the rest are placed again in the order they were spawned.
+  for (const task of inFlight.values().sort((a, b) => a.id - b.id)) {
     const suspect = named === undefined ? couldHaveBegun(task) : task === named;
     (suspect ? suspects : rest).push(task);
   }
