@@ -203,14 +203,17 @@ function stealSent(s: Scheduler, slot: ProcSlot): void {
   }
   if (victim === undefined) return;
   // The later half: by id, the order they were spawned in (the table keeps none).
-  const movable = sent.get(victim)!.sort((a, b) => a.id - b.id).filter((task) => {
-    if (askedBack.has(task)) return false;
-    try {
-      return s.candidates(task).includes(slot);
-    } catch {
-      return false;
-    }
-  });
+  const movable = sent
+    .get(victim)!
+    .sort((a, b) => a.id - b.id)
+    .filter((task) => {
+      if (askedBack.has(task)) return false;
+      try {
+        return s.candidates(task).includes(slot);
+      } catch {
+        return false;
+      }
+    });
   const wanted = movable.slice(movable.length - Math.floor(movable.length / 2));
   if (wanted.length === 0) return;
   for (const task of wanted) askedBack.add(task);
