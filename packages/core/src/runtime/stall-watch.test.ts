@@ -2,9 +2,17 @@
 // waits for a result made here, never while one waits on the runtime (a peer's input).
 import { describe, expect, it } from 'vitest';
 import type { Processor } from '../processor/processor.js';
+import { IdTable } from '../task/id-table.js';
 import { NO_OPTIONS } from '../task/options.js';
 import { holdsOnlyWaitingTasks } from './stall-watch.js';
 import { WorkerTask } from './worker-task.js';
+
+/** The tasks a runtime holds, by id. */
+function held(...tasks: WorkerTask[]): IdTable<WorkerTask> {
+  const table = new IdTable<WorkerTask>();
+  for (const t of tasks) table.set(t.id, t);
+  return table;
+}
 
 function task(id: number, state: Partial<WorkerTask>): WorkerTask {
   const t = new WorkerTask(id, () => {}, [], NO_OPTIONS, NO_OPTIONS, {} as Processor, undefined);
@@ -13,18 +21,13 @@ function task(id: number, state: Partial<WorkerTask>): WorkerTask {
 
 describe('holdsOnlyWaitingTasks', () => {
   it('is false with no tasks, true when each has started or waits for a local result', () => {
-    expect(holdsOnlyWaitingTasks(new Map())).toBe(false);
-    const running = new Map([
-      [1, task(1, { startedAt: 5 })],
-      [2, task(2, { missing: 1 })],
-    ]);
+    expect(holdsOnlyWaitingTasks(held())).toBe(false);
+    const running = held(task(1, { startedAt: 5 }), task(2, { missing: 1 }));
     expect(holdsOnlyWaitingTasks(running)).toBe(true);
   });
 
   it('is false while a task waits for a peer input or is ready to run', () => {
-    expect(holdsOnlyWaitingTasks(new Map([[1, task(1, { missing: 1, pendingFetches: 1 })]]))).toBe(
-      false,
-    );
-    expect(holdsOnlyWaitingTasks(new Map([[1, task(1, {})]]))).toBe(false);
+    expect(holdsOnlyWaitingTasks(held(task(1, { missing: 1, pendingFetches: 1 })))).toBe(false);
+    expect(holdsOnlyWaitingTasks(held(task(1, {})))).toBe(false);
   });
 });

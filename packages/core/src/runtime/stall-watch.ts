@@ -1,3 +1,4 @@
+import type { IdTable } from '../task/id-table.js';
 import type { WorkerTask } from './worker-task.js';
 
 /**
@@ -78,14 +79,11 @@ export class StallWatch {
  * or waits only for a result to be made here; false when one waits on the runtime itself (an
  * input from a peer, or a store's back-pressure: those can make progress by themselves).
  */
-export function holdsOnlyWaitingTasks(running: {
-  readonly size: number;
-  values(): Iterable<WorkerTask>;
-}): boolean {
+export function holdsOnlyWaitingTasks(running: IdTable<WorkerTask>): boolean {
   if (running.size === 0) return false;
-  for (const t of running.values()) {
-    if (t.startedAt !== 0) continue;
-    if (t.pendingFetches > 0 || t.missing === 0) return false;
-  }
-  return true;
+  // Asked after each burst of results: `find` stops at the first task not waiting, copying nothing.
+  const active = running.find(
+    (t) => t.startedAt === 0 && (t.pendingFetches > 0 || t.missing === 0),
+  );
+  return active === undefined;
 }

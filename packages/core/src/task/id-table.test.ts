@@ -56,6 +56,14 @@ describe('IdTable', () => {
     );
   });
 
+  it('finds the first value a test accepts, or undefined', () => {
+    const table = new IdTable<number>();
+    for (let id = 0; id < 100; id++) table.set(id, id * 2);
+    expect(table.find((v) => v === 58)).toBe(58);
+    expect(table.find((v) => v < 0)).toBeUndefined();
+    expect(new IdTable<number>().find(() => true)).toBeUndefined();
+  });
+
   it('keeps ids past 2^31 apart, and clear empties it', () => {
     const table = new IdTable<number>();
     const big = 2 ** 40;

@@ -89,6 +89,18 @@ export class IdTable<V> {
     this.allocate(FIRST_BITS);
   }
 
+  /**
+   * The first value, in no particular order, for which `test` is true; undefined for none.
+   * Copies nothing, so `test` must not change the table.
+   */
+  find(test: (value: V) => boolean): V | undefined {
+    const { ids, items } = this;
+    for (let i = 0; i < ids.length; i++) {
+      if (ids[i] !== EMPTY && test(items[i] as V)) return items[i];
+    }
+    return undefined;
+  }
+
   /** The values, in no particular order (a snapshot: the table may change while it is read). */
   values(): V[] {
     const { ids, items } = this;
