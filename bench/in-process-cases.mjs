@@ -18,7 +18,7 @@ if (typeof core.spawn !== 'function') {
   console.error('@dtask/core has no spawn export: its dist is stale. Run bash scripts/setup.sh');
   process.exit(2);
 }
-const { spawn } = core;
+const { spawn, fetchAll } = core;
 
 if (typeof globalThis.gc !== 'function') {
   console.error('Run with --expose-gc (in-process.mjs does this for you)');
@@ -79,6 +79,17 @@ const trivialRunners = {
     const values = await Promise.all(handles);
     const t2 = now();
     check(values.length === n && values[n - 1] === n - 1, 'awaited values');
+    return [t0, t1, t2];
+  },
+  /** dtask, keeping every handle and gathering them with `fetchAll(handles)`. */
+  async 'dtask-fetch-all'(n) {
+    const handles = new Array(n);
+    const t0 = now();
+    for (let i = 0; i < n; i++) handles[i] = spawn(trivial, i);
+    const t1 = now();
+    const values = await fetchAll(handles);
+    const t2 = now();
+    check(values.length === n && values[n - 1] === n - 1, 'gathered values');
     return [t0, t1, t2];
   },
   /** Plain promises, one microtask per task: `Promise.resolve().then(() => f(i))`. */

@@ -68,7 +68,7 @@ for (const peer of ['dtask', 'dtask-batched', 'promise', 'promise-batched', 'syn
 }
 // Awaiting every handle is slow (several promises per task): fewer rounds.
 const FEW = { rounds: Math.min(3, roundCount), warmup: 1 };
-for (const peer of ['dtask-await-all', 'promise-await-all']) {
+for (const peer of ['dtask-await-all', 'dtask-fetch-all', 'promise-await-all']) {
   trivial[peer] = summarize(runCase('throughput', { peer, n: N_TRIVIAL, ...FEW }));
 }
 // Plain promises in a process where one dtask task has run (AsyncLocalStorage enabled).
@@ -131,6 +131,12 @@ console.log(
       [
         '    same, every handle awaited (Promise.all)',
         `${int(trivial['dtask-await-all'].tasksPerSecond)} tasks/s`,
+        '',
+        '',
+      ],
+      [
+        '    same, every handle gathered (fetchAll)',
+        `${int(trivial['dtask-fetch-all'].tasksPerSecond)} tasks/s`,
         '',
         '',
       ],
@@ -199,6 +205,17 @@ console.log(
         '',
       ],
       [
+        'trivial, us/task (all gathered: fetchAll)',
+        fixed(trivial['dtask-fetch-all'].microsecondsPerTask, 3),
+        fixed(trivial['promise-await-all'].microsecondsPerTask, 3),
+        '',
+        ratio(
+          trivial['dtask-fetch-all'].microsecondsPerTask,
+          trivial['promise-await-all'].microsecondsPerTask,
+        ),
+        '',
+      ],
+      [
         'chain, us/task',
         fixed(chain.dtask.microsecondsPerTask, 3),
         fixed(chain.promise.microsecondsPerTask, 3),
@@ -262,6 +279,7 @@ const report = {
     tasksPerSecond: trivial.dtask.tasksPerSecond,
     tasksPerSecondBatched: trivial['dtask-batched'].tasksPerSecond,
     tasksPerSecondAwaitAll: trivial['dtask-await-all'].tasksPerSecond,
+    tasksPerSecondFetchAll: trivial['dtask-fetch-all'].tasksPerSecond,
     chainMicrosecondsPerTask: chain.dtask.microsecondsPerTask,
     bytesPerPendingTask: memory.dtask.bytesPerTask,
     bytesPerPendingTaskWithHandles: memory['dtask-kept'].bytesPerTask,
