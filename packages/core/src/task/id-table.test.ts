@@ -56,6 +56,18 @@ describe('IdTable', () => {
     );
   });
 
+  it('grows for a million ids and shrinks back once they are gone', () => {
+    const table = new IdTable<number>();
+    for (let id = 0; id < 1_000_000; id++) table.set(id, id);
+    const capacity = (t: IdTable<number>) => (t as unknown as { ids: Float64Array }).ids.length;
+    expect(capacity(table)).toBe(2 ** 21);
+    for (let id = 0; id < 999_000; id++) table.delete(id);
+    expect(capacity(table)).toBeLessThanOrEqual(2 ** 14);
+    expect(table.values().sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 1_000 }, (_, i) => 999_000 + i),
+    );
+  });
+
   it('finds the first value a test accepts, or undefined', () => {
     const table = new IdTable<number>();
     for (let id = 0; id < 100; id++) table.set(id, id * 2);

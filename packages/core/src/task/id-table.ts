@@ -1,22 +1,27 @@
 /** Marks an empty slot in `IdTable.ids` (ids are never negative). */
 const EMPTY = -1;
 const FIRST_BITS = 4;
+/**
+ * Below an eighth full, a table larger than this halves: a connection's tasks in flight (1,025
+ * at most per worker) never shrink it, a million async tasks that have settled do.
+ */
+const SHRINK_FROM_BITS = 14;
 /** 2^32 / φ: consecutive ids land far apart. */
 const FIBONACCI = 0x9e3779b9;
 
 /**
  * A map from task ids (integers ≥ 0) to values: the scheduler's running tasks and a worker
  * connection's tasks in flight, each taken in and let go once per task. A `Map` (or `Set`) used
- * so keeps rebuilding its table (its deleted entries are only dropped then), and that cost the
- * scheduler's thread about 0.2 µs a task in a profile of 200,000 trivial tasks on 2 threads;
- * the `Map` subset here costs a few nanoseconds (docs/performance.md).
+ * so keeps rebuilding its table (its deleted entries are only dropped then): in a profile of
+ * 200,000 trivial tasks on 2 threads the connection's `Map.set` alone took 0.3 µs a task. The
+ * `Map` subset here takes 15–38 ns for a `set`, `get` and `delete` (docs/performance.md).
  *
  * Open addressing with linear probing, at most half full; an id's home slot is a multiplicative
  * (Fibonacci) hash of it, since ids taken in together are consecutive, and consecutive homes
  * would make one long run that each deletion walks to its end. Deletion shifts the run back (no
  * tombstones).
- * The table keeps its largest size until `clear`: the tasks in flight are bounded by the
- * executors' capacity, and growing again costs fresh pages.
+ * A table grows at half full and, once large, shrinks below an eighth full, so that the tasks
+ * in flight on a few workers never make it grow and shrink by turns (fresh pages cost).
  *
  * Iteration is in no particular order (a `Map`'s is by insertion): a caller that needs one sorts.
  */
@@ -50,7 +55,7 @@ export class IdTable<V> {
 
   /** Sets the value of `id`. */
   set(id: number, value: V): this {
-    if (2 * (this.size + 1) > this.ids.length) this.grow();
+    if (2 * (this.size + 1) > this.ids.length) this.resize(this.bits() + 1);
     const { ids, mask } = this;
     for (let i = this.home(id); ; i = (i + 1) & mask) {
       const at = ids[i];
@@ -81,6 +86,7 @@ export class IdTable<V> {
     ids[hole] = EMPTY;
     items[hole] = undefined;
     this.size--;
+    if (8 * this.size < ids.length && this.bits() > SHRINK_FROM_BITS) this.resize(this.bits() - 1);
     return true;
   }
 
@@ -135,9 +141,15 @@ export class IdTable<V> {
     return Math.imul(id, FIBONACCI) >>> this.shift;
   }
 
-  private grow(): void {
+  /** log2 of the capacity. */
+  private bits(): number {
+    return 32 - this.shift;
+  }
+
+  /** The same entries in 2^bits slots. */
+  private resize(bits: number): void {
     const old = this.entries();
-    this.allocate(32 - this.shift + 1);
+    this.allocate(bits);
     for (const [id, value] of old) this.set(id, value);
   }
 
