@@ -12,7 +12,7 @@ import { TaskState } from './task-state.js';
  * The same result as `Promise.all(tasks)`, for less: `Promise.all` makes a promise, its
  * resolving functions and a reaction for each task it is given (about 430 bytes each, kept
  * until the task finishes), where this keeps one listener for the whole list. With hundreds of
- * thousands of small tasks in flight, that is most of what the heap copies while they run.
+ * thousands of small tasks in flight, the heap copies those bytes twice while they run.
  *
  * Throws `ArgumentError` at the call for anything but an array (or iterable) of `DTask`s.
  */
