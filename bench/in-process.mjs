@@ -103,6 +103,11 @@ const verdicts = {
 // ---------------------------------------------------------------------------- report
 
 const ratio = (a, b) => (b > 0 ? `${fixed(a / b, 2)}x` : '-');
+/** A row of the peers table: a trivial dtask case against its plain-promise peer. */
+const againstPromises = (label, dtaskCase, promiseCase) => {
+  const [d, p] = [trivial[dtaskCase].microsecondsPerTask, trivial[promiseCase].microsecondsPerTask];
+  return [label, fixed(d, 3), fixed(p, 3), '', ratio(d, p), ''];
+};
 
 const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
 console.log(
@@ -182,39 +187,13 @@ console.log(
         ratio(trivial.dtask.spawnMicrosecondsPerTask, trivial.promise.spawnMicrosecondsPerTask),
         '',
       ],
-      [
-        'trivial, us/task (batches of 1,000)',
-        fixed(trivial['dtask-batched'].microsecondsPerTask, 3),
-        fixed(trivial['promise-batched'].microsecondsPerTask, 3),
-        '',
-        ratio(
-          trivial['dtask-batched'].microsecondsPerTask,
-          trivial['promise-batched'].microsecondsPerTask,
-        ),
-        '',
-      ],
-      [
-        'trivial, us/task (all awaited)',
-        fixed(trivial['dtask-await-all'].microsecondsPerTask, 3),
-        fixed(trivial['promise-await-all'].microsecondsPerTask, 3),
-        '',
-        ratio(
-          trivial['dtask-await-all'].microsecondsPerTask,
-          trivial['promise-await-all'].microsecondsPerTask,
-        ),
-        '',
-      ],
-      [
+      againstPromises('trivial, us/task (batches of 1,000)', 'dtask-batched', 'promise-batched'),
+      againstPromises('trivial, us/task (all awaited)', 'dtask-await-all', 'promise-await-all'),
+      againstPromises(
         'trivial, us/task (all gathered: fetchAll)',
-        fixed(trivial['dtask-fetch-all'].microsecondsPerTask, 3),
-        fixed(trivial['promise-await-all'].microsecondsPerTask, 3),
-        '',
-        ratio(
-          trivial['dtask-fetch-all'].microsecondsPerTask,
-          trivial['promise-await-all'].microsecondsPerTask,
-        ),
-        '',
-      ],
+        'dtask-fetch-all',
+        'promise-await-all',
+      ),
       [
         'chain, us/task',
         fixed(chain.dtask.microsecondsPerTask, 3),

@@ -3,20 +3,11 @@ import { ArgumentError } from '../errors/errors.js';
 import { DTaskFailedError } from '../errors/task-failed-error.js';
 import { spawn } from '../registry/spawn.js';
 import { toChunk } from '../registry/to-chunk.js';
+import { after } from './__fixtures__/after.js';
 import { CORE_DIST, runProgram } from './__fixtures__/run-program.js';
 import type { DTask } from './dtask.js';
 import { fetchAll } from './fetch-all.js';
 import { spawnBulk } from './task-queue.js';
-
-const after = <T>(ms: number, value: T) =>
-  spawn(
-    async (m: number, v: T) => {
-      await new Promise((r) => setTimeout(r, m));
-      return v;
-    },
-    ms,
-    value,
-  );
 
 describe('fetchAll', () => {
   it('gives the values in the order given, whatever order they finish in', async () => {

@@ -2,20 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ArgumentError } from '../errors/errors.js';
 import { DTaskFailedError } from '../errors/task-failed-error.js';
 import { spawn } from '../registry/spawn.js';
+import { after } from './__fixtures__/after.js';
 import { asCompleted } from './as-completed.js';
 import type { DTask } from './dtask.js';
 import { wait, waitAny } from './wait-tasks.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const after = <T>(ms: number, value: T) =>
-  spawn(
-    async (m: number, v: T) => {
-      await new Promise((r) => setTimeout(r, m));
-      return v;
-    },
-    ms,
-    value,
-  );
 const failAfter = (ms: number) =>
   spawn(async (m: number) => {
     await new Promise((r) => setTimeout(r, m));
