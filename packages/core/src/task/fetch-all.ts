@@ -1,7 +1,6 @@
-import { isChunk } from '../chunk/chunk.js';
 import { taskList } from './completion-order.js';
 import type { DTask } from './dtask.js';
-import { isRemoteResult } from './remote-result.js';
+import { isHeldElsewhere } from './remote-result.js';
 import { TaskState } from './task-state.js';
 
 /**
@@ -76,7 +75,7 @@ class Gathering<T> {
       for (let i = 0; i < tasks.length; i++) {
         const task = tasks[i]!;
         const value = task.value;
-        if (isRemoteResult(value) || isChunk(value)) {
+        if (isHeldElsewhere(value)) {
           fetching ??= [];
           fetching.push(task.owner.fetchValue(task).then((v) => (values[i] = v as T)));
         } else values[i] = value as T;

@@ -40,12 +40,8 @@ export class IdTable<V> {
 
   /** The value of `id`, or undefined. */
   get(id: number): V | undefined {
-    const { ids, mask } = this;
-    for (let i = this.home(id); ; i = (i + 1) & mask) {
-      const at = ids[i];
-      if (at === id) return this.items[i];
-      if (at === EMPTY) return undefined;
-    }
+    const slot = this.slotOf(id);
+    return slot < 0 ? undefined : this.items[slot];
   }
 
   /** True when it holds `id`. */

@@ -1,3 +1,4 @@
+import { isChunk } from '../chunk/chunk.js';
 import type { Processor } from '../processor/processor.js';
 
 /**
@@ -64,4 +65,13 @@ const REMOTE_RESULT = RemoteResult.prototype;
  */
 export function isRemoteResult(v: unknown): v is RemoteResult {
   return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === REMOTE_RESULT;
+}
+
+/**
+ * True when a finished task's `value` is not its result itself but where to get it (a result
+ * held on a worker, or a chunk it returned): `owner.fetchValue` brings it; any other value is
+ * the result.
+ */
+export function isHeldElsewhere(value: unknown): boolean {
+  return isRemoteResult(value) || isChunk(value);
 }

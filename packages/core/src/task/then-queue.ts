@@ -1,7 +1,6 @@
-import { isChunk } from '../chunk/chunk.js';
 import type { DTask } from './dtask.js';
 import { keepShape } from './keep-shapes.js';
-import { isRemoteResult } from './remote-result.js';
+import { isHeldElsewhere } from './remote-result.js';
 import { TaskState } from './task-state.js';
 
 type Callback = ((value: unknown) => unknown) | null | undefined;
@@ -75,7 +74,7 @@ export class PendingThen<T = unknown> implements Promise<T> {
   /** @internal Runs the callback that `task`'s outcome calls for. */
   run(task: DTask<unknown>): void {
     if (task.state === TaskState.Failed) this.settle(false, task.value);
-    else if (isRemoteResult(task.value) || isChunk(task.value)) {
+    else if (isHeldElsewhere(task.value)) {
       task.owner.fetchValue(task).then(
         (value) => this.settle(true, value),
         (error) => this.settle(false, error),
