@@ -1,7 +1,8 @@
 // A task function kept on the main thread (it closes over a local variable)
-// while worker threads exist is reported once per context, naming the variables and the two
-// fixes; `localClosures: 'error'` makes it an error.
-import { Context, TaskFunctionError } from '@dtask/core';
+// while worker threads exist is reported once per function (not once per context), naming the
+// function, the variables, the thread it ran on and the fixes; `map` warns the same way, and
+// `localClosures: 'error'` makes it an error.
+import { Context, map, TaskFunctionError } from '@dtask/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { threads } from './index.js';
 
@@ -37,18 +38,40 @@ async function warningsDuring(code: string, f: () => Promise<void>): Promise<Err
 }
 
 describe('a closure kept on the main thread while threads exist', () => {
-  it('warns once, naming the free variables and both fixes', async () => {
+  it('warns once per function, naming it, the variables, where it ran and the fixes', async () => {
     const ctx = await context();
     const factor = 3;
     const warnings = await warningsDuring('DTASK_LOCAL_CLOSURE', async () => {
-      expect(await ctx.spawn((x: number) => x * factor, 2)).toBe(6);
-      expect(await ctx.spawn((x: number) => x + factor, 2)).toBe(5);
+      for (let i = 0; i < 3; i++) {
+        // A new closure object each turn: still one function.
+        expect(await ctx.spawn((x: number) => x * factor, 2)).toBe(6);
+      }
+      const addFactor = (x: number) => x + factor;
+      expect(await ctx.spawn(addFactor, 2)).toBe(5);
+      expect(await ctx.spawn(addFactor, 3)).toBe(6);
     });
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]!.message).toMatch(/uses factor/);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]!.message).toMatch(
+      /`\(x\) => x \* factor` uses variables of its enclosing scope \(factor\)/,
+    );
+    expect(warnings[0]!.message).toMatch(/main thread \(thread:1:1\)/);
     expect(warnings[0]!.message).toMatch(/pass them as arguments/);
     expect(warnings[0]!.message).toMatch(/everywhere/);
     expect(warnings[0]!.message).toMatch(/localClosures: 'error'/);
+    expect(warnings[1]!.message).toMatch(/Task function 'addFactor'/);
+  });
+
+  it('a closure given to map warns too, also after another function warned in its context', async () => {
+    const ctx = await context();
+    const offset = 10;
+    const warnings = await warningsDuring('DTASK_LOCAL_CLOSURE', async () => {
+      expect(await ctx.spawn((x: number) => x - offset, 20)).toBe(10);
+      const plusOffset = (x: number) => x + offset;
+      const out: number[] = [];
+      for await (const y of map(plusOffset, [1, 2, 3], { context: ctx })) out.push(y);
+      expect(out).toEqual([11, 12, 13]);
+    });
+    expect(warnings.map((w) => /'plusOffset'/.test(w.message))).toEqual([false, true]);
   });
 
   it("localClosures: 'error' makes spawn throw TaskFunctionError", async () => {
@@ -57,6 +80,10 @@ describe('a closure kept on the main thread while threads exist', () => {
     expect(() => ctx.spawn((x: number) => x * factor, 2)).toThrow(TaskFunctionError);
     expect(() => ctx.spawn((x: number) => x * factor, 2)).toThrow(/factor.*localClosures/s);
     expect(await ctx.spawn((x: number, f: number) => x * f, 2, factor)).toBe(6);
+    const read = async () => {
+      for await (const _ of map((x: number) => x * factor, [1], { context: ctx })) void _;
+    };
+    await expect(read()).rejects.toThrow(/thread:1:1.*localClosures/s);
   });
 
   it("'allow' is silent; a context without threads never warns", async () => {

@@ -36,9 +36,9 @@ export interface ContextOptions {
   /**
    * A task function that cannot travel (it closes over local variables) runs on the main
    * thread; while worker threads or processes exist that is usually a mistake: `'warn'`
-   * (default) warns once per context, naming the variables and the fixes (pass them as
+   * (default) warns once per function, naming it, the variables, where it ran and the fixes (pass them as
    * arguments, or export the function and load its module with `everywhere`); `'error'` makes
-   * `spawn` throw `TaskFunctionError`; `'allow'` says nothing.
+   * `spawn` and `map` throw `TaskFunctionError`; `'allow'` says nothing.
    */
   localClosures?: LocalClosures;
   /**

@@ -294,9 +294,6 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** @internal The context's `localClosures` option (see `keptOnMainThread`). */
   localClosures: LocalClosures = 'warn';
 
-  /** @internal Whether the one-time local-closure warning was shown. */
-  warnedLocalClosure = false;
-
   /** See `TaskSink.admit` and `admitFunction`. */
   admit(fn: unknown, options: TaskOptions): number {
     this.queueLimit.admit();

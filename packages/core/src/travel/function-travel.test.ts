@@ -57,7 +57,7 @@ describe('checkFunctionTravel', () => {
       freeVariables: ['scale', 'step'],
     });
     expect(verdict.ok || verdict.message).toBe(
-      'The task function uses variables of its enclosing scope (scale, step), so it can only ' +
+      'The task function `(x) => x * scale + step` uses variables of its enclosing scope (scale, step), so it can only ' +
         'run in the thread that defined it; pass them as arguments, or export the function ' +
         'from a module and load it with everywhere(module).',
     );

@@ -73,8 +73,12 @@ function fail(reason: TravelFailure, message: string, free: string[] = []): Trav
   });
 }
 
-function describe(fn: Function): string {
-  return fn.name ? `Task function '${fn.name}'` : 'The task function';
+/** Names `fn`; an anonymous one by the start of its source text, so a warning can point at it. */
+function describe(fn: Function, source?: string): string {
+  if (fn.name) return `Task function '${fn.name}'`;
+  if (source === undefined) return 'The task function';
+  const flat = source.replace(/\s+/g, ' ');
+  return `The task function \`${flat.length > 48 ? `${flat.slice(0, 45)}...` : flat}\``;
 }
 
 const analyses = new Map<string, ReturnType<typeof analyzeFunctionSource> | Error>();
@@ -99,16 +103,16 @@ function analyzeCached(source: string): ReturnType<typeof analyzeFunctionSource>
 }
 
 function judge(fn: Function, known?: string): TravelVerdict {
-  const label = describe(fn);
   let source: string;
   try {
     source = known ?? Function.prototype.toString.call(fn);
   } catch (error) {
     return fail(
       'unparseable',
-      `${label} has no readable source text (${String(error)}); ${REMEDY}.`,
+      `${describe(fn)} has no readable source text (${String(error)}); ${REMEDY}.`,
     );
   }
+  const label = describe(fn, source);
   if (/\{\s*\[native code\]\s*\}\s*$/.test(source)) {
     if (fn.name.startsWith('bound ')) {
       return fail(

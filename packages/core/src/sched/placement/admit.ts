@@ -10,7 +10,7 @@ import { keptOnMainThread } from './local-closure.js';
  * See `TaskSink.admit`: a function that cannot travel (it closes over local variables, or is
  * native or bound) runs on this thread; if its scope excludes this thread, `spawn` throws
  * `TaskFunctionError` naming what it closes over and what to do. Kept on this thread, it
- * meets the context's `localClosures` policy (a one-time warning by default).
+ * meets the context's `localClosures` policy (a warning once per function by default).
  */
 export function admitFunction(s: Scheduler, fn: unknown, options: TaskOptions): number {
   if (s.shippingSlots === 0 || typeof fn !== 'function') return 0;
@@ -25,6 +25,6 @@ export function admitFunction(s: Scheduler, fn: unknown, options: TaskOptions): 
       `${verdict.message} Its scope (${scope ?? options.resultScope ?? 'default'}) does not include the main thread, where it could run as it is.`,
     );
   }
-  keptOnMainThread(s, verdict);
+  keptOnMainThread(s, verdict, local.proc.id);
   return TaskFlags.LocalOnly;
 }

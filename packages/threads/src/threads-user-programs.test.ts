@@ -1,0 +1,24 @@
+// Plain `node` programs a user could write, run as child processes against the built packages:
+// each must exit 0 and print what it promises.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runNode } from './__fixtures__/run-node.js';
+
+const program = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
+
+describe('plain node programs', () => {
+  it('a function that cannot travel: a warning per function, map included; an error on request', async () => {
+    const run = await runNode([program('user-local-closures.mjs')], 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        'ran on thread:1:1; map sum 15',
+        '2 warnings',
+        '- The task function `(x) => [x * factor, dtask.taskProcessor().id]` | true',
+        "- Task function 'offsetBy' | true",
+        'TaskFunctionError DTASK_TASK_FUNCTION',
+        '',
+      ].join('\n'),
+    );
+  });
+});
