@@ -7,7 +7,8 @@ export type ClusterErrorReason =
   | 'frame' // a frame over the size limit, or one that cannot be decoded
   | 'connect' // the scheduler or a peer could not be reached
   | 'start' // a worker process ended before it joined
-  | 'timeout'; // fewer workers than awaited joined in time (`waitForWorkers`)
+  | 'timeout' // fewer workers than awaited joined in time (`waitForWorkers`)
+  | 'busy'; // too many connections waited to authenticate: this one was ended (a worker retries)
 
 /** Options of `ClusterError`: the underlying cause (a socket's error, a frame decoder's). */
 export interface ClusterErrorOptions {

@@ -7,7 +7,7 @@ import { ClusterError } from '../cluster-error.js';
 import type { Address } from '../wire/address.js';
 import { acceptHandshake, type Hello } from '../wire/handshake.js';
 import { Link } from '../wire/link.js';
-import { PendingConnections } from '../wire/pending-connections.js';
+import { ACCEPT_HANDSHAKE_MS, PendingConnections } from '../wire/pending-connections.js';
 import type { TlsConfig } from '../wire/tls-config.js';
 import { removeAtExit, removeNow } from './temp-folders.js';
 
@@ -59,7 +59,7 @@ export class ClusterServer {
         ? createTlsServer({
             cert: tls.cert,
             key: tls.key,
-            handshakeTimeout: this.options.handshakeTimeoutMs,
+            handshakeTimeout: Math.min(ACCEPT_HANDSHAKE_MS, this.options.handshakeTimeoutMs),
           })
         : createServer();
       if (tls) {
@@ -101,10 +101,15 @@ export class ClusterServer {
       maxFrameBytes: this.options.maxFrameBytes,
       onViolation: (error) => this.options.onViolation(error, link.remote),
     });
-    if (!this.pending.admit(link)) return;
+    this.pending.admit(link);
     this.links.add(link);
     link.onClose(() => this.links.delete(link));
-    acceptHandshake(link, this.options.secret, this.options.handshakeTimeoutMs)
+    // Over TCP a stranger may only hold a place briefly; local (Unix) connections get longer.
+    const deadline =
+      socket.remoteAddress === undefined
+        ? this.options.handshakeTimeoutMs
+        : Math.min(ACCEPT_HANDSHAKE_MS, this.options.handshakeTimeoutMs);
+    acceptHandshake(link, this.options.secret, deadline)
       .then((hello) => this.options.onJoin(link, hello))
       .catch((error) => {
         // A worker that cannot be taken in is refused; the program it joins goes on.

@@ -85,7 +85,9 @@ export function acceptHandshake(link: Link, secret: string, timeoutMs: number): 
 /**
  * The connecting side: answers the other side's nonce with its own and an HMAC over both and
  * `hello`, then checks the other side's proof (so a worker never serves a fake scheduler).
- * Rejects with `ClusterError('auth')` on a wrong proof, a closed link or a timeout.
+ * Rejects with `ClusterError('busy')` when the other side had no room for one more connection
+ * waiting to authenticate (try again), else `ClusterError('auth')` on a wrong proof, a closed
+ * link or a timeout.
  */
 export function offerHandshake(
   link: Link,
@@ -96,9 +98,11 @@ export function offerHandshake(
   const clientNonce = randomBytes(32).toString('hex');
   return new Promise((resolve, reject) => {
     let serverNonce: string | undefined;
-    const fail = (message: string) => {
+    let settled = false;
+    const fail = (message: string, reason: 'auth' | 'busy' = 'auth') => {
       clearTimeout(timer);
-      reject(new ClusterError('auth', message));
+      if (!settled) reject(new ClusterError(reason, message));
+      settled = true;
       link.close();
     };
     const timer = setTimeout(
@@ -106,10 +110,17 @@ export function offerHandshake(
       timeoutMs,
     );
     link.onClose(() =>
-      fail(`${link.remote} closed the connection during the handshake (wrong secret?)`),
+      fail(
+        serverNonce === undefined
+          ? `${link.remote} closed the connection before the handshake began`
+          : `${link.remote} closed the connection during the handshake (wrong secret?)`,
+      ),
     );
     link.onHandshake((frame) => {
-      const f = frame as { nonce?: unknown; proof?: unknown };
+      const f = frame as { nonce?: unknown; proof?: unknown; busy?: unknown } | null;
+      if (typeof f?.busy === 'string' && !link.isAuthenticated) {
+        return fail(`${link.remote} is busy: ${f.busy.slice(0, 300)}`, 'busy');
+      }
       if (serverNonce === undefined) {
         if (typeof f?.nonce !== 'string' || f.nonce.length !== 64)
           return fail('Malformed handshake');
@@ -124,6 +135,7 @@ export function offerHandshake(
         );
       }
       clearTimeout(timer);
+      settled = true;
       link.authenticated();
       resolve();
     });

@@ -217,6 +217,17 @@ export class Link {
     this.closeNow();
   }
 
+  /**
+   * Ends a link that has not authenticated for want of room (`busy`): tells the other end why in
+   * a handshake frame (a worker then tries again), reports `error` as a violation, and closes.
+   */
+  refuse(error: ClusterError): void {
+    if (this.closed) return;
+    this.options.onViolation?.(error);
+    this.sendHandshake({ busy: error.message });
+    this.close();
+  }
+
   /** Closes the link because the other end broke a rule. */
   violate(error: ClusterError): void {
     if (this.closed) return;

@@ -17,11 +17,14 @@ import { connectLink } from '../wire/connect.js';
 import { acceptHandshake, type Hello, offerHandshake } from '../wire/handshake.js';
 import { Link, type LinkOptions } from '../wire/link.js';
 import { linkTransport } from '../wire/link-transport.js';
-import { PendingConnections } from '../wire/pending-connections.js';
+import { ACCEPT_HANDSHAKE_MS, PendingConnections } from '../wire/pending-connections.js';
 import { answerSender } from '../wire/sync-answers.js';
 import type { TlsConfig } from '../wire/tls-config.js';
 import { loadModule } from './load-module.js';
 import { PeerTable } from './peer-table.js';
+
+/** How long a worker keeps trying to join a scheduler that says it is busy (ms). */
+export const BUSY_RETRY_MS = 30_000;
 
 /** How one thread of a worker process joins the scheduler. */
 export interface MemberOptions {
@@ -72,27 +75,35 @@ export async function joinMember(
   };
   const { secret, thread, handshakeTimeoutMs: handshakeMs } = options;
 
-  const link = await connectLink(scheduler, linkOptions, options.tls);
+  let link = await connectLink(scheduler, linkOptions, options.tls);
   const peers = await listenForPeers(scheduler, link, options, linkOptions);
+  const hello: Hello = {
+    role: 'worker',
+    worker: options.worker,
+    thread,
+    threads: options.threads,
+    pid: process.pid,
+    host: hostname(),
+    peerAddress: formatAddress(peers.address),
+  };
+  // A scheduler busy with connections that do not authenticate says so: try again a while.
+  const giveUpAt = performance.now() + BUSY_RETRY_MS;
+  for (let wait = 25; ; wait = Math.min(wait * 2, 1000)) {
+    try {
+      await offerHandshake(link, secret, hello, handshakeMs);
+      break;
+    } catch (error) {
+      const busy = ClusterError.isInstance(error) && error.reason === 'busy';
+      if (!busy || performance.now() + wait > giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
+      link = await connectLink(scheduler, linkOptions, options.tls);
+    }
+  }
   const init = new Promise<Init>((resolve) => {
     link.onAdmin((m) => {
       if ((m as AdminToWorker).op === 'init') resolve(m as Init);
     });
   });
-  await offerHandshake(
-    link,
-    secret,
-    {
-      role: 'worker',
-      worker: options.worker,
-      thread,
-      threads: options.threads,
-      pid: process.pid,
-      host: hostname(),
-      peerAddress: formatAddress(peers.address),
-    },
-    handshakeMs,
-  );
   const { worker, modules, specs, peers: others } = await init;
   peers.self.worker = worker;
   sayWhoEndsIt(link);
@@ -209,8 +220,12 @@ async function listenForPeers(
   const pending = new PendingConnections();
   server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     const peer = new Link(socket, { maxFrameBytes: options.maxFrameBytes });
-    if (!pending.admit(peer)) return;
-    acceptHandshake(peer, options.secret, options.handshakeTimeoutMs).then((hello) => {
+    pending.admit(peer);
+    const deadline =
+      socket.remoteAddress === undefined
+        ? options.handshakeTimeoutMs
+        : Math.min(ACCEPT_HANDSHAKE_MS, options.handshakeTimeoutMs);
+    acceptHandshake(peer, options.secret, deadline).then((hello) => {
       if (hello.role !== 'peer') return peer.close();
       peer.socket.unref();
       const holder = `thread:${hello.worker}:${hello.thread ?? 1}`;
