@@ -71,9 +71,11 @@ export class Reflect extends Boundary {
 }
 
 /**
- * Reads past an edge are the mirrored element reflected through the edge value as well
- * (odd reflection: `2·edge − mirrored`, the mirror as `Reflect(symmetric)`'s), which
- * continues a linear trend; float arrays only.
+ * Reads past an edge are the mirrored element (the mirror as `Reflect(symmetric)`'s) with its
+ * sign flipped (an odd reflection, Dagger's: `[1, 2, 3, 4]` reads `-1` at index −1), once per
+ * dimension reflected, so a corner reflected along two dimensions keeps its sign. The
+ * condition for a quantity that vanishes at a wall (the velocity normal to it). Any element
+ * type.
  */
 export class AntiReflect extends Boundary {
   /** `new AntiReflect(true)` or `new AntiReflect(false)`, the mirror as `Reflect`'s. */
@@ -83,14 +85,6 @@ export class AntiReflect extends Boundary {
   /** The travelling form. */
   spec(): BoundarySpec {
     return { kind: 'antireflect', symmetric: this.symmetric === true };
-  }
-  /** Needs a float array (its values are not integers in general). */
-  override checkDtype(dtype: DType, what: string): void {
-    if (dtype === 'int32') {
-      throw new ArgumentError(
-        `${what}: new AntiReflect() needs a float64 or float32 array; got int32 (use Reflect, or convert the array with map)`,
-      );
-    }
   }
 }
 

@@ -73,6 +73,34 @@ export function haloStrip(block: Block, lo: number[], hi: number[]): Block {
   return { data, shape, strides, offset: 0 };
 }
 
+/** A compact copy of the whole of `block` (a snapshot a later write does not change). */
+export function copyBlock(block: Block): Block {
+  const C = block.data.constructor as Float64ArrayConstructor;
+  const nd = block.shape.length;
+  const shape = [...block.shape];
+  const strides: number[] = [];
+  let n = 1;
+  for (const s of shape) {
+    strides.push(n);
+    n *= s;
+  }
+  const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
+  const idx = new Array(nd).fill(0);
+  const run = nd === 0 ? 1 : shape[0];
+  const st = nd === 0 ? 1 : block.strides[0];
+  for (let o = 0; o < n; o += run) {
+    let src = block.offset;
+    for (let d = 0; d < nd; d++) src += idx[d] * block.strides[d];
+    if (st === 1) data.set(block.data.subarray(src, src + run), o);
+    else for (let i = 0; i < run; i++) data[o + i] = block.data[src + i * st];
+    for (let d = 1; d < nd; d++) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return { data, shape, strides, offset: 0 };
+}
+
 /**
  * One block of one stencil step: `blocks` holds, per input of `plan.inputs`, its own block
  * and then its halo strips (in `codes` order). Padded inputs are copied with their halo
@@ -209,7 +237,7 @@ export function stencilBlock(
         else if (linear) v = edge + k * (edge - buf[base + (e - dir) * st]);
         else {
           v = buf[base + (e - dir * (k - 1 + skip)) * st];
-          if (bc.kind === 'antireflect') v = 2 * edge - v;
+          if (bc.kind === 'antireflect') v = -v;
         }
         buf[q] = v;
       }

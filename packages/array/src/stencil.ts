@@ -7,7 +7,7 @@ import type { Block } from './kernels.js';
 import { describe, sameList } from './parts.js';
 import { type SpawnFn, spawnerOf } from './placement.js';
 import { type CompiledKernel, compileKernel, type StencilKernel } from './stencil-compile.js';
-import { haloStrip, type StencilPlan, stencilBlock } from './stencil-kernel.js';
+import { copyBlock, haloStrip, type StencilPlan, stencilBlock } from './stencil-kernel.js';
 
 /** Options of `stencil` and `stencilSteps`. */
 export interface StencilOptions {
@@ -73,9 +73,10 @@ export function stencil(
  * array. Each block task takes its own block (written in place) and the neighbours' halo
  * strips. Blocks in worker processes are written through a datadeps region (`InOut`); blocks
  * in this process's shared memory by tasks that wait for what they read and for the earlier
- * readers of the block they write (datadeps' rule, tracked per block). A step may not read,
- * with a non-zero offset, the array it writes (use a second buffer). Resolves when every
- * step is done; rejects with the first failure.
+ * readers of the block they write (datadeps' rule, tracked per block). A step that reads the
+ * array it writes with offsets reads a snapshot of it as it was before the step (Dagger's
+ * `stencil_snapshot`: a copy of each block, made where it lives), so no block sees a
+ * neighbour's new values. Resolves when every step is done; rejects with the first failure.
  */
 export async function stencilSteps(
   arrays: Readonly<Record<string, DArray>>,
@@ -94,13 +95,7 @@ export async function stencilSteps(
         `${at}: out must name one of the arrays (${c.names.join(', ')}); got ${String(step?.out)}`,
       );
     }
-    const ck = compileKernel(step.kernel, c.names, c.radius, at);
-    if (ck.reads.get(step.out)?.halo) {
-      throw new ArgumentError(
-        `${at}: the kernel reads ${step.out} with offsets while writing it (a kernel with a block body reads every input with its halo); write into another array (a double buffer) and copy back in a later step`,
-      );
-    }
-    return ck;
+    return compileKernel(step.kernel, c.names, c.radius, at);
   });
   const first = c.arrays[0];
   const spawn = spawnerOf(first.context);
@@ -112,9 +107,24 @@ export async function stencilSteps(
     await spawnDatadeps(() => {
       steps.forEach((step, s) => {
         const out = c.arrays[c.names.indexOf(step.out)];
+        const snapshot = compiled[s].reads.get(step.out)?.halo
+          ? out.chunks.map((chunk) => snapshotOf(spawn, chunk, chunk))
+          : undefined;
         gridIndices(first.grid).forEach((g, k) => {
           const where = out.chunks[k].processor?.id;
-          const { plan, args } = planBlock(c, compiled[s], g, k, step.out, spawn, out.dtype, where);
+          const { plan, args } = planBlock(
+            c,
+            compiled[s],
+            g,
+            k,
+            step.out,
+            spawn,
+            out.dtype,
+            where,
+            {
+              snapshot,
+            },
+          );
           spawn(home(out.chunks[k]), stencilBlock, plan, InOut(out.chunks[k]), ...args);
         });
       });
@@ -130,6 +140,17 @@ export async function stencilSteps(
   const all: DTask<unknown>[] = [];
   steps.forEach((step, s) => {
     const out = c.arrays[c.names.indexOf(step.out)];
+    let snapshot: DTask<Block>[] | undefined;
+    if (compiled[s].reads.get(step.out)?.halo) {
+      // The step reads what it writes with offsets: every block reads the copies taken before.
+      const current = versions.current.get(step.out) as DTask<Block>[];
+      const readers = versions.readers.get(step.out) as DTask<unknown>[][];
+      snapshot = current.map((value, k) => snapshotOf(spawn, out.chunks[k], value));
+      snapshot.forEach((copy, k) => {
+        readers[k].push(copy);
+        all.push(copy);
+      });
+    }
     gridIndices(first.grid).forEach((g, k) => {
       const where = out.chunks[k].processor?.id;
       const { plan, args, direct } = planBlock(
@@ -141,7 +162,7 @@ export async function stencilSteps(
         spawn,
         out.dtype,
         where,
-        versions,
+        { versions, snapshot },
       );
       const previous = (versions.current.get(step.out) as DTask<Block>[])[k];
       const readers = (versions.readers.get(step.out) as DTask<unknown>[][])[k];
@@ -176,6 +197,14 @@ export async function stencilSteps(
 interface Versions {
   current: Map<string, DTask<Block>[]>;
   readers: Map<string, DTask<unknown>[][]>;
+}
+
+/**
+ * A copy of a block as it is now (`value`, the task giving its current contents), made on the
+ * processor holding `chunk`: what a step reading the array it writes reads instead.
+ */
+function snapshotOf(spawn: SpawnFn, chunk: DTask<Block>, value: DTask<Block>): DTask<Block> {
+  return spawn({ name: 'stencilSnapshot', ...home(chunk) }, copyBlock, value) as DTask<Block>;
 }
 
 function isTask(x: unknown): x is DTask<unknown> {
@@ -272,7 +301,7 @@ function planBlock(
   spawn: SpawnFn,
   dtype: string,
   where: string | undefined,
-  versions?: Versions,
+  reading: { versions?: Versions; snapshot?: DTask<Block>[] } = {},
 ): { plan: StencilPlan; args: unknown[]; direct: [string, number][] } {
   const first = c.arrays[0];
   const nd = g.length;
@@ -289,9 +318,14 @@ function planBlock(
     const read = compiled.reads.get(name) ?? { halo: false, offsets: [] };
     const array = c.arrays[i];
     const bc = c.bcs.get(name) as BoundarySpec[];
-    const isOut = name === outName;
+    // A step reading what it writes with offsets reads the snapshot (never written: nothing
+    // to order on it), and writes `out` as a separate block.
+    const snapshot = name === outName ? reading.snapshot : undefined;
+    const versions = snapshot === undefined ? reading.versions : undefined;
+    const isOut = name === outName && snapshot === undefined;
     const present: { code: number[]; lo?: number[] }[] = [];
-    const value = (flat: number) => versions?.current.get(name)?.[flat] ?? array.chunks[flat];
+    const value = (flat: number) =>
+      snapshot?.[flat] ?? versions?.current.get(name)?.[flat] ?? array.chunks[flat];
     if (!isOut) args.push(value(k));
     if (read.halo) {
       for (const code of codes) {
@@ -310,7 +344,7 @@ function planBlock(
           // A neighbour on this task's own processor: read in place, nothing moves.
           present.push({ code, lo });
           args.push(value(flat));
-          direct.push([name, flat]);
+          if (snapshot === undefined) direct.push([name, flat]);
           continue;
         }
         present.push({ code });

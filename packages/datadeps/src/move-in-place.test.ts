@@ -37,6 +37,37 @@ describe('moveInPlace (Dagger.move!)', () => {
     expect(obj).toEqual({ x: 10, y: 2 });
   });
 
+  it('copies strided views of 3 and 4 dimensions element by element (a modifier needs 2-D)', () => {
+    // A 2×3×2 column-major box inside a 4×5×3 array, from a compact copy.
+    const big = new Float64Array(60);
+    const to = strided(big, [2, 3, 2], [1, 4, 20], 1 + 4 + 20);
+    const from = strided(
+      Float64Array.from({ length: 12 }, (_, i) => i + 1),
+      [2, 3, 2],
+      [1, 2, 6],
+    );
+    moveInPlace(undefined, there, here, from, to);
+    const got: number[] = [];
+    for (let k = 0; k < 2; k++)
+      for (let j = 0; j < 3; j++)
+        for (let i = 0; i < 2; i++) got.push(big[25 + i + 4 * j + 20 * k]);
+    expect(got).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(big.reduce((a, b) => a + b, 0)).toBe(78); // nothing outside the box
+    const four = strided(new Int32Array(16), [2, 2, 2, 2]);
+    moveInPlace(
+      undefined,
+      there,
+      here,
+      strided(
+        Int32Array.from({ length: 16 }, (_, i) => i),
+        [2, 2, 2, 2],
+      ),
+      four,
+    );
+    expect([...four.data]).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    expect(() => moveInPlace(upperTriangular, there, here, from, to)).toThrow(/needs a 2-D view/);
+  });
+
   it('over a SharedArrayBuffer: nothing to do from the same memory; a copy from a process is copied', () => {
     const to = new Float64Array(new SharedArrayBuffer(16));
     const same = new Float64Array(to.buffer);

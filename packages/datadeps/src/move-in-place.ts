@@ -220,10 +220,14 @@ function moveStrided(
       dst[to.offset + i * to.strides[0]] = src[from.offset + i * from.strides[0]];
     return;
   }
-  if (shape.length !== 2) {
-    throw new ArgumentError(
-      'moveInPlace: strided views of more than 2 dimensions need a rule of their own',
-    );
+  if (shape.length > 2) {
+    if (modifier !== undefined) {
+      throw new ArgumentError(
+        `moveInPlace(${String(modifier)}): a triangle or band modifier needs a 2-D view; this one has ${shape.length} dimensions`,
+      );
+    }
+    moveStridedN(from, to);
+    return;
   }
   const [rows, cols] = shape;
   // Rows of contiguous elements of one typed array kind (a tile): a block copy per row.
@@ -249,5 +253,37 @@ function moveStrided(
       dst[to.offset + i * to.strides[0] + j * to.strides[1]] =
         src[from.offset + i * from.strides[0] + j * from.strides[1]];
     }
+  }
+}
+
+/**
+ * Copies every element of an N-D strided view (N > 2) from `from` into `to`: an odometer over
+ * every dimension but the first, a run along the first per step.
+ */
+function moveStridedN(
+  from: StridedView<TypedArray | unknown[]>,
+  to: StridedView<TypedArray | unknown[]>,
+): void {
+  const src = from.data as any;
+  const dst = to.data as any;
+  const shape = to.shape;
+  const nd = shape.length;
+  if (shape.some((n) => n === 0)) return;
+  const idx = new Array<number>(nd).fill(0);
+  const [fs0, ts0] = [from.strides[0], to.strides[0]];
+  for (;;) {
+    let f = from.offset;
+    let t = to.offset;
+    for (let d = 1; d < nd; d++) {
+      f += idx[d] * from.strides[d];
+      t += idx[d] * to.strides[d];
+    }
+    for (let i = 0; i < shape[0]; i++) dst[t + i * ts0] = src[f + i * fs0];
+    let d = 1;
+    for (; d < nd; d++) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+    if (d === nd) return;
   }
 }

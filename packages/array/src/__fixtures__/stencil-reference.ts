@@ -45,7 +45,7 @@ export function valueAt(a: Whole, bcs: readonly BoundarySpec[], idx: readonly nu
   if (bc.kind === 'clamp' || (bc.kind === 'linear' && earlierLinear)) return at(edge);
   if (bc.kind === 'linear') return at(edge) + k * (at(edge) - at(edge + dir));
   const mirrored = at(edge + dir * (k - 1 + (bc.symmetric ? 0 : 1)));
-  return bc.kind === 'antireflect' ? 2 * at(edge) - mirrored : mirrored;
+  return bc.kind === 'antireflect' ? -mirrored : mirrored;
 }
 
 /**
