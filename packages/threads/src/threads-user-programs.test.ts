@@ -21,4 +21,19 @@ describe('plain node programs', () => {
       ].join('\n'),
     );
   });
+
+  it('transfer: a 64 MiB argument moves to the thread, the caller detached; a view listed is a typed error', async () => {
+    const run = await runNode([program('user-transfer.mjs')], 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        "moved: [ 67108864, 5, 'thread:1:2' ]",
+        'caller after transfer: 0 bytes',
+        "copied: [ 1024, 6, 'thread:1:2' ]",
+        'caller after copy: 1024 bytes',
+        "true DTASK_ARGUMENT list the view's buffer (Uint8Array.buffer), not the view.",
+        '',
+      ].join('\n'),
+    );
+  });
 });

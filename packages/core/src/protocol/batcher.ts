@@ -39,7 +39,8 @@ export class Batcher<M> {
     if (this.batch.length === 0) return;
     this.sentAt = performance.now();
     const batch = this.batch;
-    const transfer = this.transfer;
+    // A buffer listed twice (two tasks moving it in one batch) would fail the whole postMessage.
+    const transfer = this.transfer.length > 1 ? [...new Set(this.transfer)] : this.transfer;
     this.batch = [];
     this.transfer = [];
     try {

@@ -73,6 +73,11 @@ export function map<T, R>(
       throw new ArgumentError(`${where}: ${key} must be a positive integer, got ${String(value)}`);
     }
   }
+  if ('transfer' in taskOptions) {
+    throw new ArgumentError(
+      `${where}: the transfer option names the buffers of one task; spawn each item's task with its own ({ transfer: [buffer] }), or pass SharedArrayBuffers to share them`,
+    );
+  }
   // Checked now (with the names the user wrote), so a typo fails at the call, not at the first read.
   normalizeOptions(taskOptions, where);
   const spawnHere = (context?.spawn.bind(context) ?? spawn) as (...a: unknown[]) => DTask<R>;

@@ -3,6 +3,7 @@ import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import type { AbstractScope } from '../scope/index.js';
 import { scope as buildScope, isScope, type ScopeSpecifier } from '../scope/index.js';
+import { checkTransfer } from './transfer-option.js';
 
 /** Where a result is stored: a storage device registered with the context, or its name. */
 export type DeviceOption = { readonly name: string } | string;
@@ -63,6 +64,16 @@ export interface TaskOptions {
    * copied. Stays here.
    */
   sendArgs?: (args: readonly unknown[]) => unknown[];
+  /**
+   * `ArrayBuffer`s held by the task's arguments that move to the worker thread that runs it,
+   * as with `postMessage`'s transfer list (Piscina's `transferList`): no copy, and the caller's
+   * buffers are detached (0 bytes) once the task is sent. To a process the bytes are copied
+   * over the socket (memory cannot move between processes) and the caller's buffers are
+   * detached all the same once written; on the main thread the task gets the very objects. A
+   * task whose buffers moved is not run again if its worker dies (it fails with
+   * `WorkerLostError`).
+   */
+  transfer?: readonly ArrayBuffer[];
   /**
    * Arguments (positions) the task mutates where their data lives (datadeps sets it for written
    * `Chunk`/`DTask` arguments): it runs on the processor that holds each one's data (a chunk's,
@@ -225,6 +236,7 @@ const builtins: Record<string, OptionNormalizer> = {
     '{ indices: number[] (argument positions), apply?: (values) => void }',
   ),
   sendArgs: check((v) => typeof v === 'function', 'a function (args) => args to send'),
+  transfer: checkTransfer,
   inPlace: check((v) => typeof v === 'boolean', 'a boolean'),
   retries: check(
     (v) => Number.isInteger(v) && (v as number) >= 0,

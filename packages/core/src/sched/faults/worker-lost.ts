@@ -1,6 +1,7 @@
 import { WorkerLostError } from '../../errors/errors.js';
 import { describeTask } from '../../errors/task-failed-error.js';
 import { type DTask, taskExtra } from '../../task/dtask.js';
+import { isDetached } from '../../task/transfer-option.js';
 import { couldHaveBegun } from './could-have-begun.js';
 
 /** How many workers one task may take down with it before it fails instead of re-running. */
@@ -42,6 +43,18 @@ export function recoverLostTasks(
     if (blame > 0) {
       extra.kills = (extra.kills ?? 0) + blame;
       extra.deaths = (extra.deaths ?? 0) + 1;
+    }
+    if (task.options.transfer?.some(isDetached)) {
+      // Its buffers moved to the dead worker: a second run would get empty ones.
+      sink.fail(
+        task,
+        new WorkerLostError(
+          `Task ${describeTask(task)} lost its worker after the buffers of its transfer option moved there; ` +
+            'it is not re-run, since they are gone from here. Spawn it again with fresh buffers.',
+          { cause: reason },
+        ),
+      );
+      continue;
     }
     if (extra.notRerun !== undefined && couldHaveBegun(task)) {
       sink.fail(

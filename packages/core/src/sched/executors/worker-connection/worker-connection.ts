@@ -20,6 +20,7 @@ import type { DTask } from '../../../task/dtask.js';
 import { IdTable } from '../../../task/id-table.js';
 import { RemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
+import { isDetached, movedAway } from '../../../task/transfer-option.js';
 import { FunctionDecoder, FunctionEncoder } from '../../../travel/function-ref.js';
 import type { Executor, ExecutorSink } from '../../dispatch/executor.js';
 import { applyReturnedArgs } from '../../dispatch/returned-args.js';
@@ -213,6 +214,15 @@ export class WorkerConnection implements Executor {
         this.sink?.fail(task, error);
         return;
       }
+    }
+    const moves = task.options.transfer;
+    if (moves !== undefined) {
+      // The `transfer` option: the listed buffers move with the message (a copy to a process).
+      if (moves.some(isDetached)) {
+        this.sink?.fail(task, movedAway(task));
+        return;
+      }
+      transfer = transfer === undefined ? [...moves] : [...transfer, ...moves];
     }
     this.inFlight.set(task.id, task);
     if (!this.referenced) this.updateRef();
