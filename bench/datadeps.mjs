@@ -28,6 +28,7 @@ import {
 } from '@dtask/datadeps/examples';
 import { threads } from '@dtask/threads';
 import { handWritten, pooled } from './fixtures/cholesky-peers.mjs';
+import { numpyPeer, shareOf } from './numpy-peer.mjs';
 import { fixed, median, parseFlags, table } from './shared.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -196,6 +197,8 @@ const ceiling = await (async () => {
 })();
 
 const speedup = serialCholesky.medianMs / threadCholesky.medianMs;
+// numpy.linalg.cholesky (LAPACK on all cores) in the same run.
+const numpy = numpyPeer('cholesky', N, 'float64', rounds);
 const flops = N ** 3 / 3;
 /** A row of the Cholesky table: time, rate, cores used and speed-up over the serial code. */
 const choleskyRow = (label, sample) => [
@@ -227,6 +230,11 @@ console.log(
       ],
     ],
   ),
+);
+console.log(
+  numpy.gflops
+    ? `numpy.linalg.cholesky ${N}² (numpy ${numpy.numpy}, all cores): ${fixed(numpy.ms, 0)} ms, ${fixed(numpy.gflops)} GFLOP/s; spawnDatadeps on 2 threads reaches ${shareOf(flops / threadCholesky.medianMs / 1e6, numpy)} of it`
+    : `numpy.linalg.cholesky: skipped, ${numpy.skipped}`,
 );
 const mismatched = Object.keys(identical).filter((k) => !identical[k]);
 console.log(
@@ -277,6 +285,7 @@ const report = {
     target: TARGET_CHOLESKY_SPEEDUP,
     maxError: error,
     ceiling,
+    numpy,
   },
   treeReduce: { arrays: ARRAYS, length: LENGTH, serialLoop, threads2: threadTree },
 };

@@ -13,7 +13,7 @@ export {
   mapBlock,
 } from './kernels.js';
 export { assembleBlock, type Piece, transposeBlock } from './layout-kernels.js';
-export { matmulBlocks } from './matmul-kernel.js';
+export { matmulBlocks, matmulBlocksJs } from './matmul-kernel.js';
 export {
   combineBlocks,
   combineInOrder,
@@ -21,3 +21,4 @@ export {
   reduceBlocks,
   reduceBlocksWhole,
 } from './reduce-kernels.js';
+export { simdKernelsLoaded } from './simd-status.js';

@@ -1,13 +1,54 @@
-// The blocked matrix product's kernel: self-contained, so it travels to worker threads as source.
+// The blocked matrix product's kernels: self-contained, so they travel to worker threads as
+// source. `matmulBlocks` runs the SIMD gemm (simd-install.ts) where the runtime has 128-bit
+// WebAssembly SIMD, and `matmulBlocksJs`, spliced into its source, otherwise.
+import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
+import type { installSimd } from './simd-install.js';
+
+declare const __DTASK_SIMD__: typeof installSimd;
+declare const __DTASK_LINK_js__: typeof matmulBlocksJs;
+
+function matmulBlocksSimd(dtype: string, count: number, ...blocks: Block[]): Block {
+  const simd = dtype === 'float64' || dtype === 'float32' ? __DTASK_SIMD__() : null;
+  if (simd === null) return __DTASK_LINK_js__(dtype, count, ...blocks);
+  const f32 = dtype === 'float32';
+  const m = blocks[0].shape[0];
+  const n = blocks[count].shape[1];
+  const bytes = new SharedArrayBuffer(m * n * (f32 ? 4 : 8));
+  const data = f32 ? new Float32Array(bytes) : new Float64Array(bytes);
+  const products: any[] = [];
+  for (let p = 0; p < count; p++) {
+    const a = blocks[p];
+    const b = blocks[count + p];
+    products.push([
+      [a.data, a.offset, a.strides[0], a.strides[1]],
+      [b.data, b.offset, b.strides[0], b.strides[1]],
+      a.shape[1],
+    ]);
+  }
+  simd.gemm(f32, m, n, products, 1, 0, [data, 0, 1, m]);
+  return { data, shape: [m, n], strides: [1, m], offset: 0 };
+}
 
 /**
  * `Σₚ A[p]·B[p]` over the `count` blocks of a row of A (`blocks[0 … count)`) and the `count`
- * blocks of a column of B (`blocks[count … 2·count)`), all 2-D and column-major: a new block
- * of `dtype` (accumulated in Float64). Four columns of A at a time, so each element of the
- * result is loaded and stored once per four multiply-adds.
+ * blocks of a column of B (`blocks[count … 2·count)`), all 2-D strided views: a new
+ * column-major block of `dtype`. float64 and float32 run the WebAssembly SIMD gemm in their
+ * own precision where the runtime supports it (`simdKernelsLoaded()`), else
+ * `matmulBlocksJs`.
  */
-export function matmulBlocks(dtype: string, count: number, ...blocks: Block[]): Block {
+export const matmulBlocks: (dtype: string, count: number, ...blocks: Block[]) => Block = linkKernel(
+  matmulBlocksSimd,
+  'matmulBlocks',
+  { js: matmulBlocksJs },
+);
+
+/**
+ * `matmulBlocks` in plain JavaScript, for contiguous column-major blocks: a new block of
+ * `dtype` (accumulated in Float64). Four columns of A at a time, so each element of the result
+ * is loaded and stored once per four multiply-adds.
+ */
+export function matmulBlocksJs(dtype: string, count: number, ...blocks: Block[]): Block {
   const C = (
     dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
   ) as Float64ArrayConstructor;
