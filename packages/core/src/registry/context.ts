@@ -9,6 +9,7 @@ import { currentWorker } from '../processor/current-worker.js';
 import { registerMove } from '../processor/move-registry.js';
 import { isProcessor, type Processor } from '../processor/processor.js';
 import { topology } from '../processor/topology.js';
+import { cancelUnstarted } from '../sched/completion/cancel-unstarted.js';
 import type { Executor } from '../sched/dispatch/executor.js';
 import { InlineExecutor } from '../sched/dispatch/inline-executor.js';
 import { ProcessorExecutor } from '../sched/dispatch/processor-executor.js';
@@ -327,13 +328,15 @@ export class Context {
   }
 
   /**
-   * Ends the context: plugins stop their workers, storage devices close, registrations made
-   * by plugins are undone. Tasks still on workers fail: with `CancelledError` if the worker had
-   * not started them, else with `WorkerLostError`.
+   * Ends the context: every task not yet started fails with `CancelledError` at once (queued
+   * here or on a worker, or waiting for inputs), and none starts afterwards; plugins stop their
+   * workers, storage devices close, registrations made by plugins are undone. Tasks running on
+   * workers fail with `WorkerLostError`; tasks running on this thread finish.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    cancelUnstarted(this.scheduler);
     await keepAliveUntil(this.closeAll());
   }
 

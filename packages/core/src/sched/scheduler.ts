@@ -10,6 +10,7 @@ import type { RemoteResult } from '../task/remote-result.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { runGuards } from '../task/wait-guards.js';
 import { cancelTask, watchSignal } from './completion/cancel-task.js';
+import { closedBeforeStart } from './completion/cancel-unstarted.js';
 import { fetchChunkOf } from './completion/chunk-of-task.js';
 import { failTask } from './completion/fail-task.js';
 import { finishTask } from './completion/finish-task.js';
@@ -73,6 +74,8 @@ export class Scheduler implements TaskOwner, ExecutorSink {
   /** Unfinished tasks, and the context's `maxQueue` on them. */
   readonly queueLimit = new QueueLimit();
   private scheduled = false;
+  /** @internal Set once the context closes: a task about to be placed is cancelled instead. */
+  closing = false;
   /** @internal Whether to time inline tasks (only useful once there is a choice of processor). */
   learnInline = false;
   /**
@@ -316,6 +319,10 @@ export class Scheduler implements TaskOwner, ExecutorSink {
 
   /** `early`: placed while its spawner still runs, so never on the calling thread (see `submit`). */
   private dispatch(task: DTask<unknown>, early = false): void {
+    if (this.closing) {
+      this.cancel(task, closedBeforeStart(task));
+      return;
+    }
     if (this.losses > 0 && waitForLostInputs(this, task)) return;
     let slot: ProcSlot;
     try {
