@@ -8,7 +8,7 @@ function clip(text: string): string {
  * A value as error messages name it: the value (or the start of it) and its type, e.g.
  * `'two' (a string)`, `3 (a number)`, `true (a boolean)`, `function f (a function)`,
  * `an array of length 2`, `{"worker":2} (an object)`, `an object (Promise)`, `null`,
- * `undefined`.
+ * `undefined`. Never throws, even for a revoked proxy or one whose traps throw.
  */
 export function describeValue(x: unknown): string {
   if (x === null) return 'null';
@@ -28,17 +28,22 @@ export function describeValue(x: unknown): string {
     case 'function':
       return `function ${x.name || '(anonymous)'} (a function)`;
   }
-  if (Array.isArray(x)) return `an array of length ${x.length}`;
-  const proto = Object.getPrototypeOf(x) as { constructor?: { name?: string } } | null;
-  const name = proto?.constructor?.name;
-  if (proto === null || name === 'Object') {
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(x);
-    } catch {
-      text = undefined;
+  try {
+    if (Array.isArray(x)) return `an array of length ${x.length}`;
+    const proto = Object.getPrototypeOf(x) as { constructor?: { name?: string } } | null;
+    const name = proto?.constructor?.name;
+    if (proto === null || name === 'Object') {
+      let text: string | undefined;
+      try {
+        text = JSON.stringify(x);
+      } catch {
+        text = undefined;
+      }
+      return text === undefined ? 'an object' : `${clip(text)} (an object)`;
     }
-    return text === undefined ? 'an object' : `${clip(text)} (an object)`;
+    return `an object (${name || 'anonymous class'})`;
+  } catch {
+    // A revoked proxy, or a proxy whose traps throw: nothing of it can be read.
+    return 'an object that cannot be inspected (a proxy whose traps throw, or a revoked one)';
   }
-  return `an object (${name || 'anonymous class'})`;
 }

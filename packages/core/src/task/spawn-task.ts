@@ -1,6 +1,7 @@
 import { type Chunk, isChunk, type PieceChunk } from '../chunk/chunk.js';
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
+import { messageOf } from '../errors/message-of.js';
 import { isPlainObject } from '../options/index.js';
 import { argTypesOf } from './arg-types-of.js';
 import { applyDefaultOptions, hasDefaultOptions } from './default-option.js';
@@ -61,12 +62,23 @@ export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]):
   }
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (
-      typeof a === 'object' &&
-      a !== null &&
-      typeof (a as { then?: unknown }).then === 'function' &&
-      !isDTask(a)
-    ) {
+    let thenable = false;
+    try {
+      thenable =
+        typeof a === 'object' &&
+        a !== null &&
+        typeof (a as { then?: unknown }).then === 'function' &&
+        !isDTask(a);
+    } catch (cause) {
+      // A proxy whose traps throw, or a revoked one: it can be neither read nor copied.
+      throw new ArgumentError(
+        `spawn(f, ...args): argument ${i + 1} cannot be read (${messageOf(cause)}): a proxy whose ` +
+          'traps throw, or a revoked one, can be neither used as a dependency nor copied to a ' +
+          'worker. Pass plain data (a copy of what it holds).',
+        { cause },
+      );
+    }
+    if (thenable) {
       throw new ArgumentError(
         `spawn(f, ...args): argument ${i + 1} is a Promise (or another thenable), not a value or a DTask; ` +
           'is an `await` missing? Pass the awaited value, or spawn the work that makes it and pass that DTask',

@@ -1,6 +1,7 @@
 import { isChunk } from '../../../chunk/chunk.js';
 import { describeValue } from '../../../errors/describe-value.js';
 import { ArgumentError } from '../../../errors/errors.js';
+import { messageOf } from '../../../errors/message-of.js';
 import { serializeError } from '../../../errors/serialize-error.js';
 import { forEachRun } from '../../../protocol/packs.js';
 import { RUNS, type RunPack, type ToWorker } from '../../../protocol/protocol.js';
@@ -71,7 +72,14 @@ export function unsendableArgument(
   error: unknown,
 ): unknown {
   for (let i = 0; i < args.length; i++) {
-    const handle = nestedHandle(args[i]);
+    // Looking inside can throw too (a getter, a proxy's trap, a revoked proxy): then the copy
+    // below fails and says why.
+    let handle: ReturnType<typeof nestedHandle>;
+    try {
+      handle = nestedHandle(args[i]);
+    } catch {
+      handle = undefined;
+    }
     if (handle) {
       return new ArgumentError(
         `Argument ${i} of task #${taskId} (${describeValue(args[i])}) holds ${handle.what} at ` +
@@ -87,7 +95,7 @@ export function unsendableArgument(
     } catch (cause) {
       return new ArgumentError(
         `Argument ${i} of task #${taskId} (${describeValue(args[i])}) cannot be copied to ${holder}: ` +
-          `${cause instanceof Error ? cause.message : String(cause)}. A task that runs on another ` +
+          `${messageOf(cause)}. A task that runs on another ` +
           'thread or process gets copies of its arguments, so they must be plain data (numbers, ' +
           'strings, arrays, plain objects, typed arrays, Maps, Sets). Pass a function as the ' +
           "task's own function (spawn(f, ...)), or export it from a module loaded with " +
