@@ -14,7 +14,7 @@ import { arrayOf, checkDtype, type DType, type DTypeArray, dtypeOf } from './dty
 import { type BinaryOp, binaryParts, type ElementwiseOptions, mapParts } from './elementwise.js';
 import { type Block, makeBlock } from './kernels.js';
 import { describe, type Parts, sameList } from './parts.js';
-import { placement, spawnerOf } from './placement.js';
+import { blockProcessors, placement, spawnerOf } from './placement.js';
 import { matmulParts, transposeParts } from './products.js';
 import { type ReduceOptions, reduceAll, reduceParts } from './reductions.js';
 import { assembleParts, type Range, selections } from './slicing.js';
@@ -34,8 +34,9 @@ export interface DArrayOptions {
   seed?: number;
   /**
    * Explicit placement: the scope of the task that makes the block at each grid index (e.g.
-   * `(idx) => scope({ worker: 1, thread: 1 + (idx[0] % 2) })`); default: the scheduler spreads
-   * the blocks over the processors in scope.
+   * `(idx) => scope({ worker: 1, thread: 1 + (idx[0] % 2) })`); default: the blocks are spread
+   * evenly over the worker threads in scope in contiguous runs of the column-major grid (one
+   * run per thread), so neighbouring blocks live together.
    */
   assign?: (index: readonly number[]) => AbstractScope;
 }
@@ -132,10 +133,12 @@ export class DArray {
     }
     const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
     const spawn = spawnerOf(options.context);
-    const chunks = gridIndices(gridOf(shape, blocks)).map((idx, k) => {
+    const grid = gridIndices(gridOf(shape, blocks));
+    const procs = options.assign === undefined ? blockProcessors(options.context) : [];
+    const chunks = grid.map((idx, k) => {
       const bshape = blockRanges(shape, blocks, idx).map(([a, b]) => b - a);
       return spawn(
-        ...placement(options.assign, idx, what),
+        ...placement(options.assign, idx, what, { procs, k, count: grid.length }),
         makeBlock,
         dtype,
         bshape,
@@ -435,6 +438,7 @@ export function distributeArray(
     spawnerOf(options.context),
     options.assign,
     what,
+    options.assign === undefined ? blockProcessors(options.context) : [],
   );
   return new DArray(shape, blocks, dtype, chunks, options.context);
 }

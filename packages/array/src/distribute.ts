@@ -16,7 +16,7 @@ export interface DistributeOptions {
 /**
  * `distribute(array, shape, new Blocks(...))`: cut a whole array held by the caller (`array`,
  * column-major, `shape`'s element count long) into blocks and hand each to a task, so the
- * chunks live where the scheduler (or `assign`) puts them: a `DArray`.
+ * chunks are spread evenly over the worker threads in contiguous runs (or placed by `assign`): a `DArray`.
  */
 export function distribute(
   array: ArrayLike<number>,

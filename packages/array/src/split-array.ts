@@ -1,4 +1,4 @@
-import type { AbstractScope, DTask } from '@dtask/core';
+import type { AbstractScope, DTask, Processor } from '@dtask/core';
 import {
   type Blocks,
   blockRanges,
@@ -23,9 +23,11 @@ export function splitArray(
   spawn: SpawnFn,
   assign: ((index: readonly number[]) => AbstractScope) | undefined,
   what: string,
+  procs: readonly Processor[] = [],
 ): DTask<Block>[] {
   const strides = columnMajorStrides(shape);
-  return gridIndices(gridOf(shape, blocks)).map((idx) => {
+  const grid = gridIndices(gridOf(shape, blocks));
+  return grid.map((idx, k) => {
     const ranges = blockRanges(shape, blocks, idx);
     const bshape = ranges.map(([a, b]) => b - a);
     const values = new Float64Array(lengthOf(bshape));
@@ -40,6 +42,12 @@ export function splitArray(
         at[d] = 0;
       }
     }
-    return spawn(...placement(assign, idx, what), blockFrom, dtype, bshape, values);
+    return spawn(
+      ...placement(assign, idx, what, { procs, k, count: grid.length }),
+      blockFrom,
+      dtype,
+      bshape,
+      values,
+    );
   });
 }

@@ -21,6 +21,12 @@ export interface StencilPlan {
    * padded inputs. Null: the kernel is inlined from `source`.
    */
   module: { url: string; name: string } | null;
+  /**
+   * The compiled loop's cache key (what it depends on: the kernel, its sites, the block's
+   * shape, the radius, which inputs are padded), made once where the plan is made; without
+   * it, each task makes it.
+   */
+  key?: string;
   /** The names of `inputs` (the kernel's `at.NAME`). */
   names: string[];
   /** The element type of a result the task allocates. */
@@ -44,6 +50,16 @@ export interface StencilPlan {
     low: boolean[];
     high: boolean[];
   }[];
+}
+
+/**
+ * Several blocks of one stencil step run by one task (`stencilBlock` with a group): per
+ * block, its plan and how many of the task's blocks it takes (its `out` block first, then
+ * its inputs' blocks and whole neighbouring blocks, each read in place).
+ */
+export interface StencilGroup {
+  /** The blocks, in order. */
+  group: { plan: StencilPlan; blocks: number }[];
 }
 
 /** A compact copy of the box `[lo, hi)` (block-local, per dimension) of `block`. */
@@ -109,10 +125,29 @@ export function copyBlock(block: Block): Block {
  * the block's elements, writing `out` in place (a datadeps `InOut`) or a new block.
  */
 export function stencilBlock(
-  plan: StencilPlan,
+  planOrGroup: StencilPlan | StencilGroup,
   out: Block | null,
   ...blocks: Block[]
-): Block | Promise<Block> {
+): Block | null | Promise<Block | null> {
+  if ('group' in planOrGroup) {
+    // A group: its blocks one after the other, each written in place; nothing returned.
+    const items = planOrGroup.group;
+    const runFrom = (i: number, at: number): null | Promise<Block | null> => {
+      for (; i < items.length; i++) {
+        const { plan: p, blocks: n } = items[i];
+        const r = stencilBlock(p, blocks[at], ...blocks.slice(at + 1, at + n));
+        at += n;
+        if (r !== null && typeof (r as Promise<Block>).then === 'function') {
+          const next = i + 1;
+          const from = at;
+          return (r as Promise<Block>).then(() => runFrom(next, from));
+        }
+      }
+      return null;
+    };
+    return runFrom(0, 0);
+  }
+  const plan = planOrGroup;
   const { shape, radius } = plan;
   // A module's kernel: its module, imported once per thread (the first task waits for it).
   let kernel: Function | null = null;
@@ -150,7 +185,25 @@ export function stencilBlock(
   }
   // Copies `src` into `buf` at `origin`; with `frame`, only the elements within frame[d] of
   // an edge along some dimension (the rest of an own block is read in place).
-  const copyBox = (src: Block, buf: Float64Array, origin: number[], frame: number[] | null) => {
+  // One function per thread, made by the first task and kept (not a closure per task: a new
+  // closure per block ran several times slower here, its strips' short loops included).
+  const gh = globalThis as unknown as {
+    __dtaskStencilCopy?: (
+      src: Block,
+      buf: Float64Array,
+      origin: number[],
+      frame: number[] | null,
+      PS: number[],
+    ) => void;
+  };
+  const copyBox = (gh.__dtaskStencilCopy ??= (
+    src: Block,
+    buf: Float64Array,
+    origin: number[],
+    frame: number[] | null,
+    PS: number[],
+  ) => {
+    const nd = PS.length;
     const sh = src.shape;
     if (nd === 2) {
       // Two dimensions, the common case, without the general odometer: a block's frame and
@@ -201,7 +254,7 @@ export function stencilBlock(
         idx[d] = 0;
       }
     }
-  };
+  });
   // Corners: the conditions apply dimension by dimension, in order, each over the values the
   // earlier ones filled; LinearExtrapolate extrapolates along the first dimension past an
   // edge only and clamps along later ones (as Dagger's).
@@ -291,7 +344,7 @@ export function stencilBlock(
       mixedRim && frame !== null && !input.low[0] && !input.high[0]
         ? [0, ...frame.slice(1)]
         : frame;
-    copyBox(block, buf, radius, thin);
+    copyBox(block, buf, radius, thin, PS);
     for (const { code, lo } of input.codes) {
       const origin = code.map((c, d) => (c < 0 ? 0 : c === 0 ? radius[d] : radius[d] + shape[d]));
       let src = blocks[b++];
@@ -302,7 +355,7 @@ export function stencilBlock(
         const sh = code.map((c, d) => (c === 0 ? shape[d] : radius[d]));
         src = { data: src.data, shape: sh, strides: src.strides, offset };
       }
-      copyBox(src, buf, origin, null);
+      copyBox(src, buf, origin, null, PS);
     }
     for (let d = 0; d < nd; d++) {
       if (input.low[d]) fillEdge(buf, input, d, false);
@@ -332,17 +385,19 @@ export function stencilBlock(
   const gc = globalThis as unknown as { __dtaskStencilCache?: Map<string, Function> };
   const cache = gc.__dtaskStencilCache ?? new Map<string, Function>();
   gc.__dtaskStencilCache = cache;
-  const key = JSON.stringify([
-    plan.source,
-    plan.expr,
-    plan.sites,
-    shape,
-    radius,
-    plan.idxName,
-    plan.inputs.map((i) => i.padded),
-    plan.module,
-    plan.names,
-  ]);
+  const key =
+    plan.key ??
+    JSON.stringify([
+      plan.source,
+      plan.expr,
+      plan.sites,
+      shape,
+      radius,
+      plan.idxName,
+      plan.inputs.map((i) => i.padded),
+      plan.module,
+      plan.names,
+    ]);
   let run = cache.get(key);
   if (run === undefined) {
     const at = plan.atName;

@@ -1,6 +1,7 @@
 // Stencils over blocks on a worker thread and in a worker process (@dtask/cluster): results
 // equal the plain reference, blocks stay where they live and only halo strips move between
-// them (the logs' `move` events). Worker processes run the built dist: build first.
+// them (the logs' `move` events); on this process's threads nothing moves (neighbours are
+// read in place in shared memory). Worker processes run the built dist: build first.
 import { cluster } from '@dtask/cluster';
 import { Context, disableLogging, enableLogging, fetchLogs, scope } from '@dtask/core';
 import { threads } from '@dtask/threads';
@@ -78,39 +79,16 @@ describe('stencils across worker threads and worker processes', () => {
     expect((moved.haloStrip - faceBytes) / strips).toBeLessThan(200); // each strip's small header
   });
 
-  it('on 2 threads with 64 blocks, a Jacobi sweep moves only the face strips', async () => {
+  it('on 2 threads with 64 blocks, nothing moves: a task per thread and step reads its neighbours in place', async () => {
     await using ctx = await threadsRig();
     const places = [scope({ worker: 1, thread: 2 }), scope({ worker: 1, thread: 3 })];
     const assign = ([i, j]: readonly number[]) => places[(i + j) % 2];
     const [n, b] = [256, 32];
-    const A = DArray.rand([n, n], new Blocks(b, b), { context: ctx, seed: 3, assign });
-    const B = DArray.zeros([n, n], new Blocks(b, b), { context: ctx, assign });
-    enableLogging();
-    try {
-      await stencilSteps({ A, B }, [
-        { out: 'B', kernel: jacobi },
-        { out: 'A', kernel: copy },
-      ]);
-    } finally {
-      disableLogging();
-    }
-    const moved = movedBytes(fetchLogs());
-    expect(Object.keys(moved)).toEqual(['haloStrip']);
-    // 8×8 grid: 7 interfaces per dimension, 8 blocks long, b elements each, both ways.
-    const faceBytes = 2 * 2 * 7 * 8 * b * 8;
-    const strips = 2 * 2 * 7 * 8;
-    expect(moved.haloStrip - faceBytes).toBeGreaterThanOrEqual(0);
-    expect((moved.haloStrip - faceBytes) / strips).toBeLessThan(200);
-  });
-
-  it('blocks in two halves (by columns): only the strips across the seam move', async () => {
-    await using ctx = await threadsRig();
-    const places = [scope({ worker: 1, thread: 2 }), scope({ worker: 1, thread: 3 })];
-    const assign = ([, j]: readonly number[]) => places[j < 4 ? 0 : 1];
-    const [n, b] = [256, 32];
-    const x = random(n * n, 8);
+    const x = random(n * n, 3);
     const A = distribute(x, [n, n], new Blocks(b, b), { context: ctx, assign });
     const B = DArray.zeros([n, n], new Blocks(b, b), { context: ctx, assign });
+    await Promise.all([...A.chunks, ...B.chunks].map((c) => c.wait()));
+    const homes = A.chunks.map((c) => c.processor?.id);
     enableLogging();
     try {
       await stencilSteps({ A, B }, [
@@ -121,17 +99,42 @@ describe('stencils across worker threads and worker processes', () => {
       disableLogging();
     }
     const logs = fetchLogs();
-    const moved = movedBytes(logs);
-    expect(Object.keys(moved)).toEqual(['haloStrip']);
-    // Neighbours on the same thread are read in place: strip tasks only across the seam.
-    const strips = logs.filter(
-      (e) => e.kind === 'finish' && (e as { name?: string }).name === 'haloStrip',
+    // Checkerboard: every face neighbour is on the other thread, and still nothing moves.
+    expect(movedBytes(logs)).toEqual({});
+    expect(stepTasks(logs)).toEqual({ 'thread:1:2': 2, 'thread:1:3': 2 });
+    expect(A.chunks.map((c) => c.processor?.id)).toEqual(homes);
+    const pad = { A: [new Pad(0).spec(), new Pad(0).spec()] };
+    expectClose(
+      (await A.collect()).data,
+      referenceStencil({ A: { data: x, shape: [n, n] } }, pad, jacobi),
     );
-    expect(strips.length).toBe(16);
-    // The seam between block columns 3 and 4: 8 blocks on each side, a column of b both ways.
-    const seamBytes = 2 * 8 * b * 8;
-    expect(moved.haloStrip - seamBytes).toBeGreaterThanOrEqual(0);
-    expect((moved.haloStrip - seamBytes) / 16).toBeLessThan(200);
+  });
+
+  it('blocks placed by default: two halves by columns, a task per thread and step, nothing moves', async () => {
+    await using ctx = await threadsRig();
+    const [n, b] = [256, 32];
+    const x = random(n * n, 8);
+    const A = distribute(x, [n, n], new Blocks(b, b), { context: ctx });
+    const B = DArray.zeros([n, n], new Blocks(b, b), { context: ctx });
+    await Promise.all([...A.chunks, ...B.chunks].map((c) => c.wait()));
+    // The default placement: block columns 0–3 on one thread, 4–7 on the other.
+    const homes = A.chunks.map((c) => c.processor?.id);
+    expect(homes.slice(0, 32).every((h) => h === homes[0])).toBe(true);
+    expect(homes.slice(32).every((h) => h === homes[32])).toBe(true);
+    expect(new Set(homes)).toEqual(new Set(['thread:1:2', 'thread:1:3']));
+    expect(B.chunks.map((c) => c.processor?.id)).toEqual(homes);
+    enableLogging();
+    try {
+      await stencilSteps({ A, B }, [
+        { out: 'B', kernel: jacobi },
+        { out: 'A', kernel: copy },
+      ]);
+    } finally {
+      disableLogging();
+    }
+    const logs = fetchLogs();
+    expect(movedBytes(logs)).toEqual({});
+    expect(stepTasks(logs)).toEqual({ 'thread:1:2': 2, 'thread:1:3': 2 });
     const pad = { A: [new Pad(0).spec(), new Pad(0).spec()] };
     expectClose(
       (await A.collect()).data,
@@ -139,3 +142,14 @@ describe('stencils across worker threads and worker processes', () => {
     );
   });
 });
+
+/** How many step tasks (`stencilBlocks`, a thread's blocks of one step) ran on each processor. */
+function stepTasks(logs: ReturnType<typeof fetchLogs>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of logs) {
+    if (e.kind !== 'finish' || (e as { name?: string }).name !== 'stencilBlocks') continue;
+    const p = (e as { processor?: string }).processor as string;
+    out[p] = (out[p] ?? 0) + 1;
+  }
+  return out;
+}

@@ -7,6 +7,7 @@ import type { Block } from './kernels.js';
 import { describe, sameList } from './parts.js';
 import { type SpawnFn, spawnerOf } from './placement.js';
 import { type CompiledKernel, compileKernel, type StencilKernel } from './stencil-compile.js';
+import { stepsInGroups } from './stencil-groups.js';
 import { copyBlock, haloStrip, type StencilPlan, stencilBlock } from './stencil-kernel.js';
 
 /** Options of `stencil` and `stencilSteps`. */
@@ -70,13 +71,17 @@ export function stencil(
  * Dagger's `@stencil` inside `spawn_datadeps`: the steps in order, each writing the named
  * array `out` in place (its blocks stay where they live) from the arrays' values after the
  * previous step, so the result equals running the steps one after the other over the whole
- * array. Each block task takes its own block (written in place) and the neighbours' halo
- * strips. Blocks in worker processes are written through a datadeps region (`InOut`); blocks
- * in this process's shared memory by tasks that wait for what they read and for the earlier
- * readers of the block they write (datadeps' rule, tracked per block). A step that reads the
- * array it writes with offsets reads a snapshot of it as it was before the step (Dagger's
- * `stencil_snapshot`: a copy of each block, made where it lives), so no block sees a
- * neighbour's new values. Resolves when every step is done; rejects with the first failure.
+ * array. Blocks in worker processes are written through a datadeps region (`InOut`), a task
+ * per block taking its own block (written in place) and the neighbours' halo strips. Blocks
+ * in this process's shared memory are written by one task per step and processor holding
+ * blocks of the array the step writes (owner computes), which runs the kernel over those
+ * blocks in turn, reading every neighbour in place; a step's tasks wait for the step before.
+ * A step that reads the array it writes with offsets reads a snapshot of it as it was before
+ * the step (Dagger's `stencil_snapshot`: a copy of each block, made where it lives), so no
+ * block sees a neighbour's new values; in shared memory such steps take a task per block
+ * that waits for what it reads and for the earlier readers of the block it writes
+ * (datadeps' rule, tracked per block). Resolves when every step is done; rejects with the
+ * first failure.
  */
 export async function stencilSteps(
   arrays: Readonly<Record<string, DArray>>,
@@ -131,8 +136,45 @@ export async function stencilSteps(
     });
     return;
   }
-  // Shared memory (this process's threads): each task writes the block's memory itself, so
-  // the order is kept per block here, cheaper than a region's analysis of every argument.
+  if (compiled.every((ck, s) => !ck.reads.get(steps[s].out)?.halo)) {
+    // Shared memory: a task per processor and step, its blocks in a loop (stencil-groups.ts),
+    // when no step reads the array it writes with offsets (a block would read a neighbour's
+    // new values); such steps take the path below.
+    const outs = steps.map((step) => c.arrays[c.names.indexOf(step.out)]);
+    const grid = gridIndices(first.grid);
+    // A block's plan depends on the step's kernel and output only: steps that repeat them (a
+    // double buffer's two sweeps) share their plans.
+    const plans = new Map<StencilKernel, Map<string, ReturnType<typeof planBlock>[]>>();
+    const planOf = (s: number, k: number) => {
+      const { kernel, out } = steps[s];
+      const byOut = plans.get(kernel) ?? new Map<string, ReturnType<typeof planBlock>[]>();
+      plans.set(kernel, byOut);
+      const list = byOut.get(out) ?? [];
+      byOut.set(out, list);
+      list[k] ??= planBlock(
+        c,
+        compiled[s],
+        grid[k],
+        k,
+        out,
+        spawn,
+        outs[s].dtype,
+        undefined,
+        undefined,
+        true,
+      );
+      return list[k];
+    };
+    await stepsInGroups(
+      spawn,
+      c.arrays.flatMap((a) => a.chunks),
+      outs.map((out) => ({ out: out.chunks })),
+      planOf,
+    );
+    return;
+  }
+  // Shared memory, a task per block: each task writes the block's memory itself, so the order
+  // is kept per block here, cheaper than a region's analysis of every argument.
   const versions: Versions = {
     current: new Map(c.names.map((n, i) => [n, [...c.arrays[i].chunks]])),
     readers: new Map(c.names.map((n, i) => [n, c.arrays[i].chunks.map(() => [])])),
@@ -302,6 +344,7 @@ function planBlock(
   dtype: string,
   where: string | undefined,
   reading: { versions?: Versions; snapshot?: DTask<Block>[] } = {},
+  allInPlace = false,
 ): { plan: StencilPlan; args: unknown[]; direct: [string, number][] } {
   const first = c.arrays[0];
   const nd = g.length;
@@ -340,7 +383,7 @@ function planBlock(
           cd < 0 ? nbRanges[d][1] - nbRanges[d][0] : cd > 0 ? c.radius[d] : shape[d],
         );
         const flat = nb.reduce((acc, x, d) => acc + x * gridStrides[d], 0);
-        if (where !== undefined && array.chunks[flat].processor?.id === where) {
+        if (allInPlace || (where !== undefined && array.chunks[flat].processor?.id === where)) {
           // A neighbour on this task's own processor: read in place, nothing moves.
           present.push({ code, lo });
           args.push(value(flat));
@@ -387,6 +430,18 @@ function planBlock(
     radius: c.radius,
     inputs,
   };
+  // The worker's cache key of the compiled loop (as stencilBlock would make it).
+  plan.key = JSON.stringify([
+    plan.source,
+    plan.expr,
+    plan.sites,
+    shape,
+    plan.radius,
+    plan.idxName,
+    inputs.map((i) => i.padded),
+    plan.module,
+    plan.names,
+  ]);
   return { plan, args, direct };
 }
 

@@ -167,6 +167,14 @@ function judge(fn: Function, known?: string): TravelVerdict {
  */
 export function checkFunctionTravel(fn: Function): TravelVerdict {
   if (fn === lastFn && (lastVerdict.ok || moduleRefOf(fn) === undefined)) return lastVerdict;
+  // By object next: a program that alternates between a few functions (a stencil's block and
+  // halo-strip tasks) would otherwise read and hash each one's source text at every spawn.
+  const known = byFn.get(fn);
+  if (known !== undefined && (known.ok || moduleRefOf(fn) === undefined)) {
+    lastFn = fn;
+    lastVerdict = known;
+    return known;
+  }
   let verdict: TravelVerdict | undefined;
   if (moduleRefOf(fn) !== undefined) verdict = OK;
   else {
@@ -180,11 +188,13 @@ export function checkFunctionTravel(fn: Function): TravelVerdict {
       bySource.set(key, verdict);
     }
   }
+  byFn.set(fn, verdict);
   lastFn = fn;
   lastVerdict = verdict;
   return verdict;
 }
 
+const byFn = new WeakMap<Function, TravelVerdict>();
 const bySource = new Map<string, TravelVerdict>();
 let lastFn: Function | undefined;
 let lastVerdict: TravelVerdict = OK;
