@@ -85,6 +85,15 @@ export class ProcessWorker {
     return this.members.size > 0 && [...this.members.values()].every((m) => m.wasReady);
   }
 
+  /**
+   * Whether one of its threads' runtimes started running tasks (core's `ready`, sent before any
+   * task runs), though the process may not have said it serves yet: its death is then no
+   * failed start, also when a task sent ahead ended it.
+   */
+  get served(): boolean {
+    return [...this.members.values()].some((m) => m.wasReady || m.connection.wasReady);
+  }
+
   /** Resolves when every thread serves tasks; rejects if the process is lost first. */
   get ready(): Promise<void> {
     return Promise.all([...this.members.values()].map((m) => m.ready)).then(() => {});

@@ -17,6 +17,12 @@ export interface PooledWorker {
   processors(): readonly PooledMember[];
   /** Whether it served tasks before it ended: a death before that counts as a failed start. */
   readonly wasReady: boolean;
+  /**
+   * Whether its runtime started running tasks, though it may not have said it serves yet (a
+   * task sent ahead may run, and end it, first): a death after that is no failed start either,
+   * whatever caused it. Absent: as `wasReady`.
+   */
+  readonly served?: boolean;
   /** Set once it is gone. */
   readonly exited: boolean;
   /** Loads an `everywhere` module in it (one that has not started yet loads it at start). */
@@ -102,7 +108,10 @@ export class WorkerPool<W extends PooledWorker> {
       this.workers.delete(id);
       return undefined;
     }
-    const failed = worker.wasReady ? 0 : (this.startFailures.get(id) ?? 0) + 1;
+    // Only a worker that never ran tasks failed to start; one that ran them (a task may have
+    // ended it) gets the whole budget again, as Dask's nanny restarts a worker that served.
+    const started = worker.wasReady || worker.served === true;
+    const failed = started ? 0 : (this.startFailures.get(id) ?? 0) + 1;
     this.startFailures.set(id, failed);
     if (failed >= (this.options.maxStartFailures ?? 3)) {
       this.workers.delete(id);
