@@ -16,12 +16,12 @@ export async function linkPair(): Promise<{ opened: Link; accepted: Link; dispos
   const server = createServer();
   const accepted = new Promise<Link>((resolve) =>
     server.once('connection', (socket) => {
-      const link = new Link(socket, { maxFrameBytes: 1 << 26 });
+      const link = new Link(socket, { maxFrameBytes: 1 << 26, anyMessage: true });
       acceptHandshake(link, SECRET, 5000).then(() => resolve(link));
     }),
   );
   await new Promise<void>((resolve) => server.listen(path, resolve));
-  const opened = await connectLink({ path }, { maxFrameBytes: 1 << 26 });
+  const opened = await connectLink({ path }, { maxFrameBytes: 1 << 26, anyMessage: true });
   await offerHandshake(opened, SECRET, { role: 'peer', worker: 9 }, 5000);
   const serverSide = await accepted;
   return {

@@ -27,6 +27,11 @@ export interface LinkOptions {
   maxFrameBytes: number;
   /** Told about a broken rule (bad frame, failed handshake) before the link closes. */
   onViolation?: (error: ClusterError) => void;
+  /**
+   * Carry any value, not only protocol batches and administration messages (whose form is
+   * otherwise checked before use, `checkShape`): for tests of the wire itself.
+   */
+  anyMessage?: boolean;
 }
 
 /**
@@ -188,7 +193,9 @@ export class Link {
     setImmediate(() => {
       // One at a time from the front: a handler may be set again while these are handled.
       let m: unknown;
-      while ((m = this.early.shift()) !== undefined) this.messageHandler!(m);
+      while (!this.closed && (m = this.early.shift()) !== undefined) {
+        if (!this.handOver(this.messageHandler!, m)) break;
+      }
       this.replaying = false;
     });
   }
@@ -196,7 +203,25 @@ export class Link {
   /** Sets the handler of administration messages; those that came before it are handed over now. */
   onAdmin(handler: (message: unknown) => void): void {
     this.adminHandler = handler;
-    for (const m of this.earlyAdmin.splice(0)) handler(m);
+    for (const m of this.earlyAdmin.splice(0)) if (!this.handOver(handler, m)) return;
+  }
+
+  /**
+   * Hands a received message to its handler, here or later: a message that makes it throw
+   * (valid in form, but not in what it says) closes this link only, as a bad frame does.
+   */
+  private handOver(handler: (message: unknown) => void, message: unknown): boolean {
+    try {
+      handler(message);
+      return true;
+    } catch (error) {
+      this.violate(
+        new ClusterError('frame', `Malformed message from ${this.remote}: ${error}`, {
+          cause: error,
+        }),
+      );
+      return false;
+    }
   }
 
   /** Called once when the link closes or breaks. */
@@ -287,17 +312,56 @@ export class Link {
         if (ClusterError.isInstance(error)) throw error;
         throw new ClusterError('frame', `Malformed frame body: ${error}`, { cause: error });
       }
+      if (this.options.anyMessage !== true) checkShape(kind, value);
       if (kind === FrameKind.admin) {
-        if (this.adminHandler !== undefined) this.adminHandler(value);
+        if (this.adminHandler !== undefined) this.handOver(this.adminHandler, value);
         else this.earlyAdmin.push(value);
-      } else if (this.messageHandler !== undefined && !this.replaying) this.messageHandler(value);
-      else this.early.push(value);
+      } else if (this.messageHandler !== undefined && !this.replaying) {
+        this.handOver(this.messageHandler, value);
+      } else this.early.push(value);
     }
   }
 
   private closeNow(): void {
+    this.early.length = 0;
+    this.earlyAdmin.length = 0;
     if (this.closed) return;
     this.closed = true;
     for (const handler of this.closeHandlers.splice(0)) handler();
   }
+}
+
+/**
+ * Checks the form of a decoded frame before anything uses it: a batch is an array of messages,
+ * each an array (a pack of runs or results) or an object naming its `op` whose ids and request
+ * numbers are numbers (what a message says is checked where it is handled: one that makes its
+ * handler throw closes the link too, `handOver`); an administration
+ * message is an object naming its `op`. Throws `ClusterError('frame')` otherwise.
+ */
+function checkShape(kind: FrameKindValue, value: unknown): void {
+  if (kind === FrameKind.admin) {
+    if (!isOp(value)) throw new ClusterError('frame', 'Malformed administration message');
+    return;
+  }
+  if (!Array.isArray(value)) throw new ClusterError('frame', 'Malformed batch: not an array');
+  for (let i = 0; i < value.length; i++) {
+    const m = value[i];
+    if (Array.isArray(m)) continue;
+    if (!isOp(m)) {
+      throw new ClusterError('frame', `Malformed batch: message ${i} is neither a pack nor an op`);
+    }
+    for (const field of NUMBERS) {
+      const v = (m as Record<string, unknown>)[field];
+      if (v !== undefined && typeof v !== 'number') {
+        throw new ClusterError('frame', `Malformed batch: message ${i}'s ${field} is not a number`);
+      }
+    }
+  }
+}
+
+/** Fields that are numbers in every protocol message that has them (ids, request numbers). */
+const NUMBERS = ['id', 'req', 'key', 'ms', 'seen'] as const;
+
+function isOp(m: unknown): boolean {
+  return typeof m === 'object' && m !== null && typeof (m as { op?: unknown }).op === 'string';
 }
