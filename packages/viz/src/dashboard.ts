@@ -1,7 +1,8 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ArgumentError, type Context, enableLogging, fetchLogs, type Plugin } from '@dtask/core';
 import { checkOptions } from '@dtask/core/plugin';
+import { EventClient } from './event-client.js';
 import { allowedHosts, isAllowedHost } from './host-check.js';
 import { panelsHtml } from './live-panels.js';
 import { checkInterval } from './progress.js';
@@ -39,7 +40,9 @@ export interface DashboardPlugin extends Plugin {
  * and `cpu` samples, about one a second per process while logging is on), and utilisation per
  * processor (`ctx.stats()`: busy fraction, runs, run and wait percentiles). It follows
  * `GET /events` (server-sent events), which sends the panels, and the report's data and tables
- * whenever the log has grown (looked at every `interval` ms while a page is open);
+ * whenever the log has grown (looked at every `interval` ms while a page is open), with
+ * back-pressure: a client that has not read the last update gets the next ones coalesced into
+ * one, and is disconnected after 30 s without reading (`event-client.ts`);
  * `GET /data.json` is the data now. A request whose `Host` header is not one of the server's
  * own names (`allowedHosts`: localhost, 127.0.0.1, [::1], the bound address, with the port) is
  * refused with 403, so a page of another site cannot read the view through DNS rebinding. It
@@ -50,7 +53,7 @@ export interface DashboardPlugin extends Plugin {
  */
 export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
   const { port, host, interval, onListening, title } = checkDashboardOptions(options);
-  const clients = new Set<ServerResponse>();
+  const clients = new Set<EventClient>();
   const follower = new TaskFollower(true);
   let url: string | undefined;
   let hosts = new Set<string>();
@@ -74,16 +77,22 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
     panels = next;
     return true;
   };
-  const send = (res: ServerResponse, withData = true): void => {
+  /** The update as sent, made once per change however many clients read it. */
+  let made: { withData: boolean; seen: number; panels: string; text: string } | undefined;
+  const message = (withData: boolean): string => {
+    if (made?.withData === withData && made.seen === seen && made.panels === panels) {
+      return made.text;
+    }
     const update = withData ? { data: current, tables: sectionsHtml(current), panels } : { panels };
-    res.write(`data: ${embedJson(update)}\n\n`);
+    made = { withData, seen, panels, text: `data: ${embedJson(update)}\n\n` };
+    return made.text;
   };
   const tick = (): void => {
     if (clients.size === 0) return;
     const grew = refresh();
     const moved = refreshPanels();
     if (!grew && !moved) return;
-    for (const res of clients) send(res, grew);
+    for (const client of clients) client.send(grew);
   };
   const server = createServer((req, res) => {
     if (!isAllowedHost(req.headers.host, hosts)) {
@@ -114,9 +123,10 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
       });
       refresh();
       refreshPanels();
-      send(res);
-      clients.add(res);
-      req.on('close', () => clients.delete(res));
+      const client = new EventClient(res, message);
+      client.send(true);
+      clients.add(client);
+      req.on('close', () => clients.delete(client));
     } else {
       res
         .writeHead(404, { 'content-type': 'text/plain' })
@@ -157,7 +167,7 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
       if (timer !== undefined) clearInterval(timer);
       if (url === undefined) return;
       tick();
-      for (const res of clients) res.end();
+      for (const client of clients) client.res.end();
       clients.clear();
       url = undefined;
       await new Promise<void>((resolve) => {
