@@ -36,4 +36,17 @@ describe('plain node programs', () => {
       ].join('\n'),
     );
   });
+
+  it('classes: a class loaded with everywhere travels both ways as itself; another is a typed error', async () => {
+    const run = await runNode([program('user-classes.mjs')], 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        "argument: [ true, 5, 'Point' ]",
+        'result: true 10',
+        'DTASK_FAILED DTASK_ARGUMENT Argument 0 of task #3 is an instance of class Celsius',
+        '',
+      ].join('\n'),
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { deserializeError, type SerializedError } from '../errors/serialize-error.js';
+import { unboxClasses } from '../travel/class-travel.js';
 
 /**
  * Request/response bookkeeping over a message channel: `ask` sends a request numbered `req`
@@ -26,6 +27,21 @@ export class Requests {
     if (!w) return;
     this.waiting.delete(req);
     w.resolve(value);
+  }
+
+  /**
+   * Settles request `req` with a value fetched from another runtime, its class instances
+   * rebuilt (`unboxClasses`); rejects it when one's class is not loaded here.
+   */
+  resolveFetched(req: number, value: unknown): void {
+    let v: unknown;
+    try {
+      v = unboxClasses(value);
+    } catch (error) {
+      this.reject(req, error, false);
+      return;
+    }
+    this.resolve(req, v);
   }
 
   /** Settles request `req` with an error sent as data. */

@@ -62,7 +62,7 @@ export class PeerLinks {
       this.runtime.heard();
       for (const m of batch as PeerMessage[]) {
         if (m.op === 'peerFetch') this.server.toPeer(out, m.req, m.key);
-        else if (m.op === 'value') requests.resolve(m.req, m.value);
+        else if (m.op === 'value') requests.resolveFetched(m.req, m.value);
         else if (m.op === 'error') requests.reject(m.req, m.error);
         else peerStreamMessage(holder, m);
       }

@@ -5,7 +5,8 @@ import type { Batcher } from '../protocol/batcher.js';
 import { transferablesOf } from '../protocol/hand-over.js';
 import type { FromWorker, PeerMessage } from '../protocol/protocol.js';
 import type { IdTable } from '../task/id-table.js';
-import { toWire, type ValueAdapter } from './value-adapter.js';
+import type { ValueAdapter } from './value-adapter.js';
+import { wireValue } from './wire-value.js';
 import type { WorkerTask } from './worker-task.js';
 
 /** What a `ResultServer` reads of its runtime (all shared with it, never copied). */
@@ -41,7 +42,16 @@ export class ResultServer {
     if (!store.has(key))
       out.push({ op: 'error', req, error: serializeError(new Error(`No result #${key} here`)) });
     else if (take) this.handOver(req, key);
-    else out.push({ op: 'value', req, value: toWire(this.parts.adapter, store.get(key)), key });
+    else {
+      let value: unknown;
+      try {
+        value = wireValue(this.parts.adapter, store.get(key), key);
+      } catch (error) {
+        out.push({ op: 'error', req, error: serializeError(error) });
+        return;
+      }
+      out.push({ op: 'value', req, value, key });
+    }
   }
 
   /**
@@ -50,7 +60,13 @@ export class ResultServer {
    */
   private handOver(req: number, key: number): void {
     const { store, out } = this.parts;
-    const value = toWire(this.parts.adapter, store.get(key));
+    let value: unknown;
+    try {
+      value = wireValue(this.parts.adapter, store.get(key), key);
+    } catch (error) {
+      out.push({ op: 'error', req, error: serializeError(error) });
+      return;
+    }
     if (this.parts.consumers.has(key)) {
       this.parts.keptForConsumers.add(key);
       out.push({ op: 'value', req, value, key });
@@ -83,11 +99,11 @@ export class ResultServer {
     }
     let value: unknown;
     try {
-      value = store.get(key);
+      value = wireValue(this.parts.adapter, store.get(key), key);
     } catch (error) {
       out.push({ op: 'error', req, error: serializeError(error) });
       return;
     }
-    out.push({ op: 'value', req, value: toWire(this.parts.adapter, value), key });
+    out.push({ op: 'value', req, value, key });
   }
 }

@@ -30,6 +30,7 @@ import { asyncRunSettled, callInFrame } from '../task/frame.js';
 import { IdTable } from '../task/id-table.js';
 import { NO_OPTIONS } from '../task/options.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
+import { unboxClasses } from '../travel/class-travel.js';
 import {
   type FnRef,
   FunctionDecoder,
@@ -46,7 +47,8 @@ import { holdsOnlyWaitingTasks, StallWatch } from './stall-watch.js';
 import { TaskQueue } from './task-queue.js';
 import { TurnShare } from './turn-share.js';
 import { unsendableMessage } from './unsendable-result.js';
-import { toWire, type ValueAdapter } from './value-adapter.js';
+import type { ValueAdapter } from './value-adapter.js';
+import { wireValue } from './wire-value.js';
 import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
 import { taskList, WorkerTask } from './worker-task.js';
 
@@ -245,6 +247,18 @@ export class WorkerRuntime {
       this.out.push({ op: 'fail', id, error: serializeError(error), ms: 0 });
       return;
     }
+    // Class instances come in their travelling form (class-travel.ts): rebuilt here.
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (typeof a === 'object' && a !== null) {
+        try {
+          args[i] = unboxClasses(a);
+        } catch (error) {
+          this.out.push({ op: 'fail', id, error: serializeError(error), ms: 0 });
+          return;
+        }
+      }
+    }
     const task = new WorkerTask(
       id,
       fn,
@@ -407,7 +421,17 @@ export class WorkerRuntime {
     const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
     this.logs.ran(task, this.processor.id, ms);
     this.logs.ship(); // the task's own events go first
-    const sent = inline ? toWire(this.adapter, value) : undefined;
+    let sent: unknown;
+    if (inline) {
+      try {
+        sent = wireValue(this.adapter, value, task.id);
+      } catch (error) {
+        this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
+        if (task.held !== undefined) this.unholdInputs(task);
+        if (waiters) this.wake(task.id, value, waiters);
+        return;
+      }
+    }
     pushDone(this.out, task.id, bytes, ms, inline ? 1 : 0, sent, back);
     // While it works through a run of queued tasks, the runtime reports every few
     // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.

@@ -28,9 +28,26 @@ function moduleFunctions(): WeakMap<Function, ModuleName> {
  */
 export function registerModuleFunctions(module: string, namespace: Record<string, unknown>): void {
   const known = moduleFunctions();
+  const byName = moduleExports();
   for (const [name, value] of Object.entries(namespace)) {
-    if (typeof value === 'function' && !known.has(value)) known.set(value, { module, name });
+    if (typeof value === 'function' && !known.has(value)) {
+      known.set(value, { module, name });
+      byName.set(`${module}\u0000${name}`, value);
+    }
   }
+}
+
+const EXPORTS_KEY = Symbol.for('dtask.moduleExports');
+
+function moduleExports(): Map<string, Function> {
+  const g = globalThis as unknown as { [EXPORTS_KEY]?: Map<string, Function> };
+  g[EXPORTS_KEY] ??= new Map();
+  return g[EXPORTS_KEY];
+}
+
+/** The function (or class) `name` exported by `module`, a module loaded with `everywhere` here. */
+export function moduleExport(module: string, name: string): Function | undefined {
+  return moduleExports().get(`${module}\u0000${name}`);
 }
 
 /** The module reference of `fn`, if it was exported by a module loaded with `everywhere`. */

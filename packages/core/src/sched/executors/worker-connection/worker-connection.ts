@@ -21,9 +21,11 @@ import { IdTable } from '../../../task/id-table.js';
 import { RemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
 import { isDetached, movedAway } from '../../../task/transfer-option.js';
+import { unboxClasses } from '../../../travel/class-travel.js';
 import { FunctionDecoder, FunctionEncoder } from '../../../travel/function-ref.js';
 import type { Executor, ExecutorSink } from '../../dispatch/executor.js';
 import { applyReturnedArgs } from '../../dispatch/returned-args.js';
+import { boxArgs } from './box-args.js';
 import { HeldResults, type ResultKey } from './held-results.js';
 import { LogRelay } from './log-relay.js';
 import { NestedTasks } from './nested-tasks.js';
@@ -215,6 +217,16 @@ export class WorkerConnection implements Executor {
         return;
       }
     }
+    // Class instances travel as instances (box-args.ts), except where copy-in/copy-out
+    // (`sendArgs`, `returnArgs`: datadeps) sends its own form of them and writes them back.
+    if (pack === undefined) {
+      const boxed = boxArgs(task.id, args, this.holder, task.options.returnArgs?.indices);
+      if (boxed instanceof Error) {
+        this.sink?.fail(task, boxed);
+        return;
+      }
+      args = boxed;
+    }
     const moves = task.options.transfer;
     if (moves !== undefined) {
       // The `transfer` option: the listed buffers move with the message (a copy to a process).
@@ -386,7 +398,7 @@ export class WorkerConnection implements Executor {
         markBegan(this.inFlight.get(m.id));
         return;
       case 'value':
-        this.requests.resolve(m.req, m.value);
+        this.requests.resolveFetched(m.req, m.value);
         return;
       case 'error':
         this.requests.reject(m.req, m.error);
@@ -461,7 +473,14 @@ export class WorkerConnection implements Executor {
       return;
     }
     if (inline) {
-      this.sink?.complete(task, value, ms);
+      let v: unknown;
+      try {
+        v = unboxClasses(value);
+      } catch (error) {
+        this.sink?.fail(task, error);
+        return;
+      }
+      this.sink?.complete(task, v, ms);
       return;
     }
     const key: ResultKey = { connection: this, key: id };
