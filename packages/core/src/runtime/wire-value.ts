@@ -12,10 +12,13 @@ import { toWire, type ValueAdapter } from './value-adapter.js';
  * `UnsupportedError` naming an instance whose class was not loaded with `everywhere`.
  */
 export function wireValue(adapter: ValueAdapter | undefined, value: unknown, key: number): unknown {
+  const wire = toWire(adapter, value);
   try {
-    return boxClasses(toWire(adapter, value));
+    return boxClasses(wire);
   } catch (error) {
-    if (!(error instanceof UnregisteredClassFound)) throw error;
+    // Looking inside threw (a getter, a proxy's trap): sent as it is, its copy fails and the
+    // runtime's `unsendableMessage` says why.
+    if (!(error instanceof UnregisteredClassFound)) return wire;
     throw new UnsupportedError(
       unregisteredClassMessage(
         `The result of task #${key}`,

@@ -33,7 +33,9 @@ export function boxArgs(
     try {
       boxed = boxClasses(a, ownObject);
     } catch (error) {
-      if (!(error instanceof UnregisteredClassFound)) throw error;
+      // Looking inside threw (a getter, a proxy's trap): sent as it is, its copy fails and
+      // `unsendableArgument` says why.
+      if (!(error instanceof UnregisteredClassFound)) continue;
       return new ArgumentError(
         unregisteredClassMessage(`Argument ${i} of task #${taskId}`, holder, error.found),
       );
