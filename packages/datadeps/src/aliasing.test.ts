@@ -135,6 +135,46 @@ describe('aliasing decides the order on worker threads', () => {
     expect(await overlapped(Deps(A, InOut(upperTriangular)), Deps(A, InOut(diagonal)))).toBe(false);
   });
 
+  it('a toChunk-ed matrix: upper and strict lower in parallel, as on the raw matrix and its rows', async () => {
+    const A = strided(sharedF64(16), [4, 4]);
+    const chunk = await toChunk(A);
+    expect(
+      await overlapped(
+        Deps(chunk, InOut(upperTriangular)),
+        Deps(chunk, InOut(unitLowerTriangular)),
+      ),
+    ).toBe(true);
+    expect(
+      await overlapped(
+        Deps(chunk, InOut(unitUpperTriangular)),
+        Deps(chunk, InOut(lowerTriangular)),
+      ),
+    ).toBe(true);
+    // Parts that share elements, and the whole chunk, stay in order.
+    expect(
+      await overlapped(Deps(chunk, InOut(upperTriangular)), Deps(chunk, InOut(lowerTriangular))),
+    ).toBe(false);
+    expect(await overlapped(Deps(chunk, InOut(upperTriangular)), InOut(chunk))).toBe(false);
+    // A view of the chunk against a part: by the view's rows and columns.
+    expect(
+      await overlapped(Deps(chunk, InOut(unitUpperTriangular)), InOut(view(chunk, [2, 4], [0, 2]))),
+    ).toBe(true);
+    expect(
+      await overlapped(Deps(chunk, InOut(unitLowerTriangular)), InOut(view(chunk, [2, 4], [0, 2]))),
+    ).toBe(false);
+  });
+
+  it('a toChunk-ed matrix in ordinary memory: both triangles written at once, neither write lost', async () => {
+    const { ctx, k } = await rig();
+    const A = strided(new Float64Array(16).fill(1), [4, 4]);
+    const chunk = await toChunk(A);
+    await spawnDatadeps(() => {
+      ctx.spawn(k.incPart, Deps(chunk, InOut(upperTriangular)), 'upper');
+      ctx.spawn(k.incPart, Deps(chunk, InOut(unitLowerTriangular)), 'unitLower');
+    });
+    expect([...((await chunk.fetch()) as typeof A).data]).toEqual(new Array(16).fill(2));
+  });
+
   it('Deps with modifiers: each task writes its part; upper, then diagonal, then all', async () => {
     const { ctx, k } = await rig();
     const A = strided(sharedF64(16), [4, 4]);

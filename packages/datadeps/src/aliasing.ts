@@ -19,9 +19,11 @@ const MAX_NODES = 200_000;
  * - arrays, plain objects and other objects: themselves (by identity) plus, recursively, what
  *   their elements / own fields hold; with a field-name modifier, that field and its value;
  * - primitives: nothing.
- * A triangle/diagonal/band modifier on a `Chunk`, `DTask` or `ChunkView` (`Deps(chunk,
- * InOut(upperTriangular))`) touches the whole source or the view's index set, since the data is
- * not here to measure. Throws `ArgumentError` when a modifier does not fit the value, saying
+ * A triangle/diagonal/band modifier on a `Chunk` or `DTask` (`Deps(chunk,
+ * InOut(upperTriangular))`) touches that part of its 2-D data, as on a matrix here (the upper
+ * and the strict lower triangle of one chunk do not alias; the data is not here to measure,
+ * so the part is kept as the range of `j − i` it covers); on a `ChunkView`, the view's index
+ * set. Throws `ArgumentError` when a modifier does not fit the value, saying
  * what to pass instead.
  */
 export function footprintsOf(value: unknown, modifier?: AliasModifier | string): Footprint[] {
@@ -43,9 +45,13 @@ export function footprintsOf(value: unknown, modifier?: AliasModifier | string):
     walk((value as Record<string, unknown>)[modifier], out, new Set([value]), { n: 0 });
     return out;
   }
-  if (isChunk(value) || isDTask(value) || isChunkView(value)) {
-    // Data elsewhere (or not made yet): the part cannot be resolved here, so the access covers
-    // the whole source (or the view's index set). Conservative, so the order stays right.
+  if (isChunk(value) || isDTask(value)) {
+    // Data elsewhere (or not made yet): its part as the band of the matrix it covers.
+    out.push(footprint(value, WHOLE, undefined, undefined, undefined, modifier.band));
+    return out;
+  }
+  if (isChunkView(value)) {
+    // The modifier is relative to the view: the view's whole index set (conservative).
     out.push(leafFootprint(value) as Footprint);
     return out;
   }

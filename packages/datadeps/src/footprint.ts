@@ -17,6 +17,17 @@ export interface Footprint {
   readonly slices?: readonly NormalSlice[];
   /** The same bytes as a grid of equal rows, when they form one (see `Grid`). */
   readonly grid?: Grid;
+  /**
+   * For a whole `Chunk` or `DTask` with a triangle/diagonal/band modifier: the elements `(i, j)`
+   * of its 2-D data with `lo ≤ j − i < hi` (its data is not here to measure in bytes).
+   */
+  readonly band?: Band;
+}
+
+/** The elements `(i, j)` of a matrix with `lo ≤ j − i < hi` (an aliasing modifier's part). */
+export interface Band {
+  readonly lo: number;
+  readonly hi: number;
 }
 
 /**
@@ -59,15 +70,19 @@ export function footprint(
   field?: string,
   slices?: readonly NormalSlice[],
   grid?: Grid,
+  band?: Band,
 ): Footprint {
   const lo = iv.length > 0 ? iv[0] : 0;
   const hi = iv.length > 0 ? iv[iv.length - 1] : 0;
-  return { root, field, iv, lo, hi, slices, grid };
+  return band === undefined
+    ? { root, field, iv, lo, hi, slices, grid }
+    : { root, field, iv, lo, hi, slices, grid, band };
 }
 
 /** True when two footprints of the same root may share memory (they alias). */
 export function footprintsOverlap(a: Footprint, b: Footprint): boolean {
   if (a.field !== undefined && b.field !== undefined && a.field !== b.field) return false;
+  if (a.band !== undefined || b.band !== undefined) return bandsMeet(a, b);
   if (a.slices !== undefined && b.slices !== undefined) return slicesIntersect(a.slices, b.slices);
   if (a.hi <= b.lo || b.hi <= a.lo) return false;
   if (a.grid !== undefined && b.grid !== undefined && a.grid.pitch === b.grid.pitch) {
@@ -79,6 +94,16 @@ export function footprintsOverlap(a: Footprint, b: Footprint): boolean {
 /** True when two footprints cover exactly the same memory. */
 export function footprintsEqual(a: Footprint, b: Footprint): boolean {
   if (a.field !== b.field) return false;
+  if (a.band !== undefined || b.band !== undefined) {
+    return (
+      a.band !== undefined &&
+      b.band !== undefined &&
+      a.slices === undefined &&
+      b.slices === undefined &&
+      a.band.lo === b.band.lo &&
+      a.band.hi === b.band.hi
+    );
+  }
   if (a.slices !== undefined || b.slices !== undefined) {
     if (a.slices === undefined || b.slices === undefined) return false;
     return a.slices.every((s, d) => {
@@ -87,6 +112,27 @@ export function footprintsEqual(a: Footprint, b: Footprint): boolean {
     });
   }
   return a.lo === b.lo && a.hi === b.hi && intervalsEqual(a.iv, b.iv);
+}
+
+/**
+ * Whether footprints of one source, at least one a band, may share an element: two bands when
+ * their ranges of `j − i` meet; a band and a 2-D view's index set when some of the view's
+ * `(i, j)` (steps ignored: a superset) has `j − i` in the band; anything else (the whole
+ * source, a view of another rank) always.
+ */
+function bandsMeet(a: Footprint, b: Footprint): boolean {
+  const [band, other] = a.band !== undefined ? [a.band, b] : [b.band as Band, a];
+  if (other.band !== undefined) {
+    return Math.max(band.lo, other.band.lo) < Math.min(band.hi, other.band.hi);
+  }
+  const s = other.slices;
+  if (s === undefined || s.length !== 2) return true;
+  const [rows, cols] = s;
+  if (rows.start >= rows.end || cols.start >= cols.end) return false;
+  // j − i over the view runs from cols.start − (rows.end − 1) to (cols.end − 1) − rows.start.
+  const least = cols.start - (rows.end - 1);
+  const most = cols.end - 1 - rows.start;
+  return least < band.hi && most >= band.lo;
 }
 
 /** Cartesian index sets intersect iff they intersect in every dimension. */

@@ -34,6 +34,11 @@ export class AliasModifier {
     return i + this.hi;
   }
 
+  /** The range of `j − i` it covers: `[lo, hi)`. */
+  get band(): { lo: number; hi: number } {
+    return { lo: this.lo, hi: this.hi };
+  }
+
   /** True when element `(i, j)` is covered. */
   covers(i: number, j: number): boolean {
     return j >= i + this.lo && j < i + this.hi;
