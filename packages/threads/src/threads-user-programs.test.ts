@@ -49,4 +49,12 @@ describe('plain node programs', () => {
       ].join('\n'),
     );
   });
+
+  it('streams: per-step state in a mutable; steps that return undefined send nothing to a reader', async () => {
+    const run = await runNode([program('user-stream-state.mjs')], 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(
+      ['read: [15,55,120,210]', 'state: {"total":210,"steps":20} on a thread', ''].join('\n'),
+    );
+  });
 });

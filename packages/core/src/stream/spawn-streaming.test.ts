@@ -19,6 +19,38 @@ streamingConformance('main thread', async () => ({ context: new Context(), pick:
 });
 
 describe('spawnStreaming on the main thread', () => {
+  it('a reader skips the undefined of steps with nothing to emit; a consumer task takes every step', async () => {
+    const ctx = new Context();
+    const stepsSeen: unknown[] = [];
+    const [evens, consumer] = spawnStreaming(() => {
+      const n = ctx.spawn({ streamMaxEvals: 10 }, async function* () {
+        for (let i = 0; ; i++) yield i;
+      });
+      const evens = ctx.spawn((x: unknown) => ((x as number) % 2 === 0 ? x : undefined), n);
+      const consumer = ctx.spawn((x: unknown) => {
+        stepsSeen.push(x);
+      }, evens);
+      return [evens, consumer];
+    });
+    const read: unknown[] = [];
+    for await (const v of streamValues(evens!)) read.push(v);
+    await consumer;
+    expect(read).toEqual([0, 2, 4, 6, 8]);
+    expect(stepsSeen).toEqual([
+      0,
+      undefined,
+      2,
+      undefined,
+      4,
+      undefined,
+      6,
+      undefined,
+      8,
+      undefined,
+    ]);
+    await ctx.close();
+  });
+
   it('starts no task until the region function returns', async () => {
     const ctx = new Context();
     const seen: number[] = [];

@@ -1,11 +1,24 @@
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
-import { EMPTY } from './edge-buffer.js';
+import { type EdgeBuffer, EMPTY } from './edge-buffer.js';
 import { streamNodeOf } from './stream-node.js';
 import { refuseBeforeStart } from './stream-region.js';
 
 /**
- * The values of streaming task `task` on the caller, in order. A task nobody reads from within
+ * The next value buffered on `edge` other than `undefined`, or `EMPTY`: a step that returns
+ * `undefined` has nothing to emit, and a reader sees nothing of it.
+ */
+function pollValue(edge: EdgeBuffer): unknown {
+  for (;;) {
+    const v = edge.poll();
+    if (v !== undefined) return v;
+  }
+}
+
+/**
+ * The values of streaming task `task` on the caller, in order, `undefined` skipped (a step
+ * that returns it emits nothing to a reader; tasks downstream still take one value per step,
+ * `undefined` included, so that their steps stay in step). A task nobody reads from within
  * its region keeps its values (up to `streamBufferSize`, then it waits) for the first reader, so
  * reading right after `spawnStreaming` returns sees every value; a later reader, or a reader of a
  * task that streams to other tasks, sees the values made from then on. Breaking out of the loop
@@ -35,7 +48,7 @@ export function streamValues<T = unknown>(task: PromiseLike<unknown>): AsyncIter
       const wait = async (): Promise<IteratorResult<T>> => {
         for (;;) {
           if (done) return { done: true, value: undefined };
-          const v = edge.poll();
+          const v = pollValue(edge);
           if (v !== EMPTY) return { done: false, value: v as T };
           if (edge.exhausted) {
             finish();
@@ -49,7 +62,7 @@ export function streamValues<T = unknown>(task: PromiseLike<unknown>): AsyncIter
         next(): Promise<IteratorResult<T>> {
           // A value already buffered is handed over without an async function's extra turn.
           if (!done) {
-            const v = edge.poll();
+            const v = pollValue(edge);
             if (v !== EMPTY) return Promise.resolve({ done: false, value: v as T });
           }
           return wait();
