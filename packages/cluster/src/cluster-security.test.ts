@@ -3,6 +3,7 @@
 // started by hand with `dtask-worker` joins over TCP with the secret, and not without it.
 import { spawn as spawnProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { scope } from '@dtask/core';
@@ -191,4 +192,22 @@ describe('cluster: security', () => {
       for (const c of conns) c.socket.destroy();
     }
   });
+
+  it.skipIf(!existsSync('/proc/self/environ'))(
+    "a local worker's secret is not in its environment (/proc/<pid>/environ), nor on its command line",
+    async () => {
+      await using r = await clusterRig({
+        workers: 1,
+        listen: '127.0.0.1:0',
+        secret: SECRET,
+      });
+      const pid = r.plugin.processWorkers()[0].child!.pid!;
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      expect(environ).not.toContain('DTASK_SECRET');
+      expect(environ).not.toContain(SECRET);
+      expect(cmdline).not.toContain(SECRET);
+      expect(await r.ctx.spawn((x: number) => x + 1, 1)).toBe(2);
+    },
+  );
 });

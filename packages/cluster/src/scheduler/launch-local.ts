@@ -4,8 +4,10 @@ import { distFile } from '../dist-file.js';
 
 /**
  * Starts a local worker process: node running this package's `worker-main.js`, told where to
- * connect, its id and how many extra threads to run through its environment, with the secret (never on its command line).
- * Its output goes to this process's. It keeps node alive until `unref()`ed (once it serves).
+ * connect, its id and how many extra threads to run through its environment, and the secret on
+ * its standard input, then closed (never on its command line, nor in its environment, which
+ * `/proc/<pid>/environ` shows for the process's whole life). Its output goes to this
+ * process's. It keeps node alive until `unref()`ed (once it serves).
  */
 export function launchLocal(options: {
   worker: number;
@@ -21,12 +23,13 @@ export function launchLocal(options: {
       env: {
         ...process.env,
         DTASK_CONNECT: options.connect,
-        DTASK_SECRET: options.secret,
         DTASK_WORKER: String(options.worker),
         DTASK_THREADS: String(options.threads),
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['pipe', 'inherit', 'inherit'],
     },
   );
+  child.stdin?.on('error', () => {}); // a worker that died at once: reported by its exit
+  child.stdin?.end(`${options.secret}\n`);
   return child;
 }

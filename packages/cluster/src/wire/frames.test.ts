@@ -58,4 +58,36 @@ describe('frames', () => {
     // After the first scratch read, the big body's bytes were read straight into it.
     expect(targets.some((t) => t.buffer === got[1].buffer && t.byteLength > 1000)).toBe(true);
   });
+
+  it('a large frame header alone sets aside at most the first allocation; the body grows as it comes', () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const reader = new FrameReader(2 ** 30, () => {});
+    const header = Buffer.alloc(5);
+    header.writeUInt32BE(2 ** 30 - 1, 0);
+    header.writeUInt8(FrameKind.message, 4);
+    reader.push(Buffer.concat([header, Buffer.alloc(10)]));
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(100 * 2 ** 20);
+
+    // A body 5 times the first allocation, as data events and as reads in place.
+    const body = Buffer.alloc(5 * 16384 + 3); // over LARGE_BODY: filled in its own buffer
+    for (let i = 0; i < body.length; i++) body[i] = i % 251;
+    const stream = encodeFrame(FrameKind.admin, body);
+    for (const step of [1000, 4096, 7777]) {
+      const got: Buffer[] = [];
+      const pushed = new FrameReader(1 << 20, (_k, b) => got.push(Buffer.from(b)), 16384);
+      for (let i = 0; i < stream.length; i += step) pushed.push(stream.subarray(i, i + step));
+      expect(got.length === 1 && got[0].equals(body)).toBe(true);
+      const inPlace = new FrameReader(1 << 20, (_k, b) => got.push(Buffer.from(b)), 16384);
+      const scratch = Buffer.alloc(step);
+      let i = 0;
+      while (i < stream.length) {
+        const target = inPlace.readTarget(scratch);
+        const n = Math.min(target.length, step, stream.length - i);
+        stream.copy(target, 0, i, i + n);
+        inPlace.pushRead(n, target);
+        i += n;
+      }
+      expect(got.length === 2 && got[1].equals(body)).toBe(true);
+    }
+  });
 });

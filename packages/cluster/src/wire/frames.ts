@@ -34,6 +34,13 @@ export function encodeFrame(kind: FrameKindValue, body: Uint8Array = new Uint8Ar
 /** Bodies from this size up are written after their header as they are, not copied behind it. */
 export const LARGE_BODY = 64 * 1024;
 
+/**
+ * The most memory a large frame's header alone makes the reader set aside: a body longer than
+ * this gets a buffer of this size first, doubled (and the bytes so far copied over) each time it
+ * fills, so a header announcing 1 GiB followed by nothing costs 64 MiB, not 1 GiB.
+ */
+export const FIRST_LARGE_ALLOCATION = 64 * 1024 * 1024;
+
 /** The header of a frame whose body is written separately (large bodies: no extra copy). */
 export function frameHeader(kind: FrameKindValue, bodyLength: number): Buffer {
   const header = Buffer.allocUnsafe(HEADER);
@@ -51,15 +58,17 @@ export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
   /** A large frame being filled as its bytes arrive (one copy, made while the rest streams in). */
-  private large: { kind: FrameKindValue; body: Buffer; filled: number } | undefined;
+  private large: { kind: FrameKindValue; body: Buffer; filled: number; total: number } | undefined;
 
   /**
    * @param maxBytes the largest body accepted (raised once a connection is authenticated)
    * @param onFrame called with each whole frame
+   * @param firstAllocation see `FIRST_LARGE_ALLOCATION`
    */
   constructor(
     public maxBytes: number,
     private readonly onFrame: (kind: FrameKindValue, body: Buffer) => void,
+    private readonly firstAllocation = FIRST_LARGE_ALLOCATION,
   ) {}
 
   /** Takes the next bytes read from the socket; calls `onFrame` for each whole frame. */
@@ -88,8 +97,9 @@ export class FrameReader {
           const rest = this.buffered > 0 ? this.take(this.buffered) : Buffer.alloc(0);
           this.large = {
             kind: kind as FrameKindValue,
-            body: Buffer.allocUnsafeSlow(length),
+            body: Buffer.allocUnsafeSlow(Math.min(length, this.firstAllocation)),
             filled: 0,
+            total: length,
           };
           this.fill(rest);
         }
@@ -115,24 +125,34 @@ export class FrameReader {
     const large = this.large;
     if (large !== undefined && target.buffer === large.body.buffer) {
       large.filled += n;
-      if (large.filled === large.body.byteLength) {
-        this.large = undefined;
-        this.onFrame(large.kind, large.body);
-      }
+      this.filledUp(large);
     } else this.push(Buffer.from(target.subarray(0, n)));
   }
 
   /** Copies `data` into the large frame being filled; returns what is left after it. */
   private fill(data: Buffer): Buffer {
     const large = this.large!;
-    const n = Math.min(data.byteLength, large.body.byteLength - large.filled);
-    data.copy(large.body, large.filled, 0, n);
-    large.filled += n;
-    if (large.filled === large.body.byteLength) {
+    let at = 0;
+    while (this.large === large && at < data.byteLength) {
+      const n = Math.min(data.byteLength - at, large.body.byteLength - large.filled);
+      data.copy(large.body, large.filled, at, at + n);
+      large.filled += n;
+      at += n;
+      this.filledUp(large);
+    }
+    return data.subarray(at);
+  }
+
+  /** Hands over the large frame once whole; else grows its buffer once full. */
+  private filledUp(large: { kind: FrameKindValue; body: Buffer; filled: number; total: number }) {
+    if (large.filled === large.total) {
       this.large = undefined;
       this.onFrame(large.kind, large.body);
+    } else if (large.filled === large.body.byteLength) {
+      const body = Buffer.allocUnsafeSlow(Math.min(large.total, large.body.byteLength * 2));
+      large.body.copy(body, 0, 0, large.filled);
+      large.body = body;
     }
-    return data.subarray(n);
   }
 
   /** The first `n` buffered bytes, joined only when they span chunks. */
