@@ -350,6 +350,8 @@ try {
       gemmOneThreadF32PlainJsGflops: gemmFlops(gemmOne.float32.plainJs.ms),
       numpyMatmulGflops: np64.gflops ?? null,
       numpyMatmulF32Gflops: np32.gflops ?? null,
+      matmulShareOfNumpy: np64.gflops ? gflops(mmArray.ms) / np64.gflops : null,
+      matmulF32ShareOfNumpy: np32.gflops ? gflops(mmArray32.ms) / np32.gflops : null,
       sumSpeedup,
       sumPerBlockSpeedup: sPlain.ms / sPerBlock.ms,
       largeSumSpeedup: lPlain.ms / lArray.ms,
@@ -360,6 +362,12 @@ try {
     matmul: {
       plainOneThread: { medianMs: mmPlain.ms },
       darrayTwoThreads: { medianMs: mmArray.ms },
+      ...(np64.ms ? { numpyAllCores: { medianMs: np64.ms } } : {}),
+    },
+    matmulF32: {
+      plainOneThread: { medianMs: mmPlain32.ms },
+      darrayTwoThreads: { medianMs: mmArray32.ms },
+      ...(np32.ms ? { numpyAllCores: { medianMs: np32.ms } } : {}),
     },
     sum: {
       rounds: sumRounds,

@@ -2,7 +2,9 @@
 // against the same tile code run serially in one thread, with peers scheduling the same tile
 // tasks on 2 threads (a scheduler written by hand over raw worker_threads, Piscina, tinypool),
 // and seed 002's tree reduction against a serial loop; dtask also on an ordinary (non-shared)
-// Float64Array, where datadeps copies tiles in and out.
+// Float64Array, where datadeps copies tiles in and out; the same dtask tasks running
+// @dtask/array's WebAssembly SIMD tile kernels (gemmTile, syrkTile, trsmTile, potrfTile: what a
+// DArray's `cholesky` runs), and numpy.linalg.cholesky (LAPACK on all cores) in the same run.
 //   node bench/datadeps.mjs [--quick] [--rounds=9] [--warmup=20] [--check]
 // Medians of `rounds` timed runs (9 by default: the machine's noise moves single runs by ±3%)
 // after `warmup` unmeasured ones (20 by default: with 120 tasks a round, V8 compiles dtask's
@@ -17,14 +19,19 @@ import { dirname, join, relative } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { gemmTile, potrfTile, simdKernelsLoaded, syrkTile, trsmTile } from '@dtask/array/kernels';
 import { Context } from '@dtask/core';
 import {
   addInto,
   cholesky,
   choleskyError,
   choleskySerial,
+  gemm,
+  potrf,
   spdMatrix,
+  syrk,
   treeReduce,
+  trsm,
 } from '@dtask/datadeps/examples';
 import { threads } from '@dtask/threads';
 import { handWritten, pooled } from './fixtures/cholesky-peers.mjs';
@@ -102,11 +109,26 @@ const threaded = {
   dtask: () => cholesky(a, TILE, spawn),
   ...Object.fromEntries(Object.entries(peers).map(([name, peer]) => [name, peer.run])),
 };
-const [serialCholesky, ...threadedCholesky] = await timeInterleaved(
+// The same tasks running @dtask/array's WebAssembly SIMD tile kernels (what `cholesky` of a
+// DArray runs): the spawn swaps each plain JavaScript tile kernel for its SIMD one.
+const SIMD_TILES = new Map([
+  [potrf, potrfTile],
+  [trsm, trsmTile],
+  [syrk, syrkTile],
+  [gemm, gemmTile],
+]);
+const spawnSimd = (...args) => {
+  const at = typeof args[0] === 'function' ? 0 : 1;
+  args[at] = SIMD_TILES.get(args[at]) ?? args[at];
+  return spawn(...args);
+};
+const [serialCholesky, ...timedCholesky] = await timeInterleaved(
   resetA,
-  [() => choleskySerial(a, TILE), ...Object.values(threaded)],
+  [() => choleskySerial(a, TILE), ...Object.values(threaded), () => cholesky(a, TILE, spawnSimd)],
   warmup,
 );
+const simdCholesky = timedCholesky.pop();
+const threadedCholesky = timedCholesky;
 const [threadCholesky, ...peerCholesky] = threadedCholesky;
 const error = N <= 1024 ? choleskyError(a, original) : undefined;
 // Every runner's result, to the bit: the tile operations on each tile run in the same order.
@@ -119,6 +141,9 @@ for (const [name, run] of Object.entries(threaded)) {
   await run();
   identical[name] = a.data.every((x, i) => Object.is(x, expected[i]));
 }
+resetA();
+await cholesky(a, TILE, spawnSimd);
+const simdDelta = a.data.reduce((w, x, i) => Math.max(w, Math.abs(x - expected[i])), 0);
 await Promise.all(Object.values(peers).map((peer) => peer.close()));
 
 // The same factorisation on an ordinary (non-shared) Float64Array: datadeps copies the tiles a
@@ -218,6 +243,10 @@ console.log(
       choleskyRow(`serial tile code, 1 thread (${N}², tiles ${TILE})`, serialCholesky),
       ...Object.keys(threaded).map((name, i) => choleskyRow(LABELS[name], threadedCholesky[i])),
       choleskyRow(
+        `spawnDatadeps, 2 worker threads, @dtask/array's ${simdKernelsLoaded() ? 'WebAssembly SIMD' : 'plain JS (no SIMD here)'} tiles`,
+        simdCholesky,
+      ),
+      choleskyRow(
         `spawnDatadeps, 2 worker threads, ordinary (non-shared) memory, median of ${PLAIN_ROUNDS}`,
         plainCholesky,
       ),
@@ -233,7 +262,7 @@ console.log(
 );
 console.log(
   numpy.gflops
-    ? `numpy.linalg.cholesky ${N}² (numpy ${numpy.numpy}, all cores): ${fixed(numpy.ms, 0)} ms, ${fixed(numpy.gflops)} GFLOP/s; spawnDatadeps on 2 threads reaches ${shareOf(flops / threadCholesky.medianMs / 1e6, numpy)} of it`
+    ? `numpy.linalg.cholesky ${N}² (numpy ${numpy.numpy}, all cores): ${fixed(numpy.ms, 0)} ms, ${fixed(numpy.gflops)} GFLOP/s; spawnDatadeps on 2 threads reaches ${shareOf(flops / threadCholesky.medianMs / 1e6, numpy)} of it with the plain JS tiles, ${shareOf(flops / simdCholesky.medianMs / 1e6, numpy)} with the SIMD tiles (max |Δ| from the serial code ${simdDelta.toExponential(1)})`
     : `numpy.linalg.cholesky: skipped, ${numpy.skipped}`,
 );
 const mismatched = Object.keys(identical).filter((k) => !identical[k]);
@@ -278,6 +307,7 @@ const report = {
     tile: TILE,
     serial: serialCholesky,
     threads2: threadCholesky,
+    threads2SimdTiles: { ...simdCholesky, maxDeltaFromSerial: simdDelta },
     threads2NonShared: plainCholesky,
     speedup,
     peers: Object.fromEntries(Object.keys(peers).map((name, i) => [name, peerCholesky[i]])),
@@ -285,7 +315,7 @@ const report = {
     target: TARGET_CHOLESKY_SPEEDUP,
     maxError: error,
     ceiling,
-    numpy,
+    ...(numpy.ms ? { numpyAllCores: { medianMs: numpy.ms, gflops: numpy.gflops } } : { numpy }),
   },
   treeReduce: { arrays: ARRAYS, length: LENGTH, serialLoop, threads2: threadTree },
 };

@@ -6,6 +6,12 @@
  */
 export { lowerPart, paddedMatrix } from './cholesky-kernels.js';
 export {
+  gemm as gemmTile,
+  potrf as potrfTile,
+  syrk as syrkTile,
+  trsm as trsmTile,
+} from './cholesky-tiles.js';
+export {
   type Block,
   binaryBlock,
   blockFrom,

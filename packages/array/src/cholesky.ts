@@ -8,9 +8,10 @@ import {
   scope,
 } from '@dtask/core';
 import type { StridedView } from '@dtask/datadeps';
-import { cholesky as tiledCholesky } from '@dtask/datadeps/examples';
+import { gemm, potrf, syrk, cholesky as tiledCholesky, trsm } from '@dtask/datadeps/examples';
 import { Blocks } from './blocks.js';
 import { lowerPart, paddedMatrix } from './cholesky-kernels.js';
+import * as tilesSimd from './cholesky-tiles.js';
 import { DArray } from './darray.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
@@ -104,10 +105,19 @@ function threadsBeside(proc: Processor | undefined): AbstractScope | undefined {
   );
 }
 
+/** Datadeps' plain JavaScript tile kernels → the same operations in WebAssembly SIMD. */
+const SIMD_TILES = new Map<Function, Function>([
+  [potrf, tilesSimd.potrf],
+  [trsm, tilesSimd.trsm],
+  [syrk, tilesSimd.syrk],
+  [gemm, tilesSimd.gemm],
+]);
+
 /**
- * `spawn` adding `extra` to every task's options, and naming each task after its function
- * (`potrf`, `trsm`, `syrk`, `gemm`: the logs say which tile operation ran where). Options come
- * first, as datadeps' examples pass them.
+ * `spawn` adding `extra` to every task's options, naming each task after its function
+ * (`potrf`, `trsm`, `syrk`, `gemm`: the logs say which tile operation ran where), and running
+ * each tile operation's SIMD kernel (`cholesky-tiles.ts`: plain JavaScript where the worker
+ * has no WebAssembly SIMD). Options come first, as datadeps' examples pass them.
  */
 function withOptions(spawn: SpawnFn, extra: { scope?: AbstractScope }): SpawnFn {
   return (...args: any[]) => {
@@ -115,6 +125,7 @@ function withOptions(spawn: SpawnFn, extra: { scope?: AbstractScope }): SpawnFn 
     const [options, rest] =
       typeof first === 'function' || isChunk(first) ? [{}, args] : [first, args.slice(1)];
     const name = typeof rest[0] === 'function' ? rest[0].name : undefined;
-    return spawn({ ...(name ? { name } : {}), ...options, ...extra }, ...rest);
+    const kernel = SIMD_TILES.get(rest[0]) ?? rest[0];
+    return spawn({ ...(name ? { name } : {}), ...options, ...extra }, kernel, ...rest.slice(1));
   };
 }

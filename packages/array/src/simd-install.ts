@@ -13,7 +13,8 @@ export type Operand = [data: Float64Array | Float32Array, offset: number, rs: nu
 export interface SimdKernels {
   /**
    * `C ← beta·C + alpha·Σ A·B` over the pairs of `products` (`[m, k]·[k, n]` each), computed in
-   * the precision of `float32` (true: f32x4) or Float64 (f64x2).
+   * the precision of `float32` (true: f32x4) or Float64 (f64x2); with `lower`, only the
+   * elements `(i, j)` with `i ≥ j` of `C` are written.
    */
   gemm(
     float32: boolean,
@@ -23,6 +24,7 @@ export interface SimdKernels {
     alpha: number,
     beta: number,
     c: Operand,
+    lower?: boolean,
   ): void;
 }
 
@@ -64,7 +66,7 @@ export function installSimd(): SimdKernels | null {
     }
   };
   const kernels: SimdKernels = {
-    gemm(float32, m, n, products, alpha, beta, c) {
+    gemm(float32, m, n, products, alpha, beta, c, lower = false) {
       const es = float32 ? 4 : 8;
       const MR = float32 ? 8 : 4;
       const NR = 4;
@@ -124,11 +126,14 @@ export function installSimd(): SimdKernels | null {
       for (let j = 0; j < n; j++) {
         const src = cAt + j * mp;
         const dst = co + j * ccs;
-        if (beta === 0) for (let i = 0; i < m; i++) cd[dst + i * crs] = alpha * w[src + i];
+        const i0 = lower ? j : 0;
+        if (beta === 0) for (let i = i0; i < m; i++) cd[dst + i * crs] = alpha * w[src + i];
         else if (beta === 1 && alpha === 1)
-          for (let i = 0; i < m; i++) cd[dst + i * crs] += w[src + i];
+          for (let i = i0; i < m; i++) cd[dst + i * crs] += w[src + i];
+        else if (beta === 1 && alpha === -1)
+          for (let i = i0; i < m; i++) cd[dst + i * crs] -= w[src + i];
         else
-          for (let i = 0; i < m; i++)
+          for (let i = i0; i < m; i++)
             cd[dst + i * crs] = beta * cd[dst + i * crs] + alpha * w[src + i];
       }
     },

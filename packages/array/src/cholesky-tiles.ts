@@ -1,0 +1,173 @@
+// The Cholesky tile operations (potrf, trsm, syrk, gemm on 2-D Float64 strided views) in
+// WebAssembly SIMD: their multiply-adds run as the SIMD gemm (simd-install.ts), the small
+// triangular parts (a 32-wide panel at a time, left-looking) in JavaScript. Self-contained, so
+// they travel to worker threads as source; where SIMD is missing (or DTASK_ARRAY_KERNELS=js)
+// each runs datadeps' plain JavaScript tile kernel, spliced into its source.
+import type { StridedView } from '@dtask/datadeps';
+import {
+  gemm as gemmJs,
+  potrf as potrfJs,
+  syrk as syrkJs,
+  trsm as trsmJs,
+} from '@dtask/datadeps/examples';
+import { linkKernel } from './kernel-link.js';
+import type { installSimd } from './simd-install.js';
+
+type Tile = StridedView<Float64Array>;
+
+declare const __DTASK_SIMD__: typeof installSimd;
+declare const __DTASK_LINK_js__: (...tiles: Tile[]) => void;
+
+function gemmTile(a: Tile, b: Tile, c: Tile): void {
+  const simd = __DTASK_SIMD__();
+  if (simd === null) {
+    __DTASK_LINK_js__(a, b, c);
+    return;
+  }
+  // c ← c − a·bᵀ: bᵀ is b seen with its strides swapped.
+  simd.gemm(
+    false,
+    c.shape[0],
+    c.shape[1],
+    [
+      [
+        [a.data, a.offset, a.strides[0], a.strides[1]],
+        [b.data, b.offset, b.strides[1], b.strides[0]],
+        a.shape[1],
+      ],
+    ],
+    -1,
+    1,
+    [c.data, c.offset, c.strides[0], c.strides[1]],
+  );
+}
+
+function syrkTile(a: Tile, c: Tile): void {
+  const simd = __DTASK_SIMD__();
+  if (simd === null) {
+    __DTASK_LINK_js__(a, c);
+    return;
+  }
+  // c ← c − a·aᵀ on the lower triangle of c.
+  simd.gemm(
+    false,
+    c.shape[0],
+    c.shape[1],
+    [
+      [
+        [a.data, a.offset, a.strides[0], a.strides[1]],
+        [a.data, a.offset, a.strides[1], a.strides[0]],
+        a.shape[1],
+      ],
+    ],
+    -1,
+    1,
+    [c.data, c.offset, c.strides[0], c.strides[1]],
+    true,
+  );
+}
+
+function trsmTile(l: Tile, b: Tile): void {
+  const simd = __DTASK_SIMD__();
+  if (simd === null) {
+    __DTASK_LINK_js__(l, b);
+    return;
+  }
+  // b ← b·L⁻ᵀ, left-looking by panels of NB columns: panel J first takes the products of the
+  // columns solved before it (SIMD gemm), then is solved column by column.
+  const NB = 32;
+  const bd = b.data;
+  const bo = b.offset;
+  const brs = b.strides[0];
+  const bcs = b.strides[1];
+  const ld = l.data;
+  const lo = l.offset;
+  const lrs = l.strides[0];
+  const lcs = l.strides[1];
+  const m = b.shape[0];
+  const n = b.shape[1];
+  for (let j0 = 0; j0 < n; j0 += NB) {
+    const jb = Math.min(NB, n - j0);
+    if (j0 > 0) {
+      // b[:, j0 … j0+jb) −= b[:, 0 … j0) · L[j0 … j0+jb, 0 … j0)ᵀ
+      simd.gemm(false, m, jb, [[[bd, bo, brs, bcs], [ld, lo + j0 * lrs, lcs, lrs], j0]], -1, 1, [
+        bd,
+        bo + j0 * bcs,
+        brs,
+        bcs,
+      ]);
+    }
+    for (let j = j0; j < j0 + jb; j++) {
+      const cj = bo + j * bcs;
+      for (let p = j0; p < j; p++) {
+        const x = ld[lo + j * lrs + p * lcs];
+        const cp = bo + p * bcs;
+        for (let i = 0; i < m; i++) bd[cj + i * brs] -= bd[cp + i * brs] * x;
+      }
+      const d = ld[lo + j * lrs + j * lcs];
+      for (let i = 0; i < m; i++) bd[cj + i * brs] /= d;
+    }
+  }
+}
+
+function potrfTile(a: Tile): void {
+  const simd = __DTASK_SIMD__();
+  if (simd === null) {
+    __DTASK_LINK_js__(a);
+    return;
+  }
+  // Left-looking by panels of NB columns: the panel takes the products of the columns factored
+  // before it (SIMD gemm, lower part of its diagonal block), then is factored in place.
+  const NB = 32;
+  const d = a.data;
+  const o = a.offset;
+  const rs = a.strides[0];
+  const cs = a.strides[1];
+  const n = a.shape[0];
+  for (let j0 = 0; j0 < n; j0 += NB) {
+    const jb = Math.min(NB, n - j0);
+    if (j0 > 0) {
+      // a[j0 … n, j0 … j0+jb) −= a[j0 … n, 0 … j0) · a[j0 … j0+jb, 0 … j0)ᵀ (lower part)
+      simd.gemm(
+        false,
+        n - j0,
+        jb,
+        [[[d, o + j0 * rs, rs, cs], [d, o + j0 * rs, cs, rs], j0]],
+        -1,
+        1,
+        [d, o + j0 * rs + j0 * cs, rs, cs],
+        true,
+      );
+    }
+    // Column by column, each column's update running down the column (contiguous when the
+    // row stride is 1): a[j … n, j] −= a[j … n, p]·a[j, p] for the panel's earlier columns p.
+    for (let j = j0; j < j0 + jb; j++) {
+      const cj = o + j * cs;
+      for (let p = j0; p < j; p++) {
+        const cp = o + p * cs;
+        const x = d[cp + j * rs];
+        for (let i = j; i < n; i++) d[cj + i * rs] -= d[cp + i * rs] * x;
+      }
+      const s = d[cj + j * rs];
+      if (!(s > 0)) throw new Error(`potrf: the matrix is not positive definite (pivot ${j})`);
+      const ljj = Math.sqrt(s);
+      d[cj + j * rs] = ljj;
+      for (let i = j + 1; i < n; i++) d[cj + i * rs] /= ljj;
+    }
+  }
+}
+
+/**
+ * LAPACK's `potrf` (lower) on a Float64 tile, in place: as datadeps' `potrf` (the strict upper
+ * triangle is left as it was; throws when the tile is not positive definite), its products in
+ * WebAssembly SIMD.
+ */
+export const potrf: (a: Tile) => void = linkKernel(potrfTile, 'potrf', { js: potrfJs });
+/** BLAS `trsm` (right, lower, transposed): `b ← b·L⁻ᵀ`, as datadeps' `trsm`, in SIMD. */
+export const trsm: (l: Tile, b: Tile) => void = linkKernel(trsmTile, 'trsm', { js: trsmJs });
+/** BLAS `syrk` (lower): `c ← c − a·aᵀ` on the lower triangle of `c`, in SIMD. */
+export const syrk: (a: Tile, c: Tile) => void = linkKernel(syrkTile, 'syrk', { js: syrkJs });
+/** BLAS `gemm` as Cholesky uses it: `c ← c − a·bᵀ`, in SIMD. */
+export const gemm: (a: Tile, b: Tile, c: Tile) => void = linkKernel(gemmTile, 'gemm', {
+  js: gemmJs,
+});
