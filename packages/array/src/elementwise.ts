@@ -5,7 +5,7 @@ import type { DArray } from './darray.js';
 import type { DType } from './dtype.js';
 import { binaryBlock, mapBlock } from './kernels.js';
 import { describe, type Parts, sameList } from './parts.js';
-import type { SpawnFn } from './placement.js';
+import { ownerOf, type SpawnFn } from './placement.js';
 
 /** The operators of `add`/`sub`/`mul`/`div`. */
 export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
@@ -48,7 +48,10 @@ export function functionSource(f: unknown, what: string, expects: string): strin
   return source;
 }
 
-/** `f` element by element over `a` and `others` (same shape and blocks): one task per block. */
+/**
+ * `f` element by element over `a` and `others` (same shape and blocks): one task per block,
+ * run where `a`'s block lives.
+ */
 export function mapParts(
   a: DArray,
   spawn: SpawnFn,
@@ -64,7 +67,7 @@ export function mapParts(
     }
   }
   const chunks = a.chunks.map((c, k) =>
-    spawn(mapBlock, c, source, a.dtype, ...others.map((o) => o.chunks[k])),
+    spawn(ownerOf(c, 0), mapBlock, c, source, a.dtype, ...others.map((o) => o.chunks[k])),
   );
   return { shape: a.shape, blocks: a.blocks, dtype: a.dtype, chunks };
 }
@@ -84,7 +87,7 @@ export function binaryParts(
 ): Parts {
   const what = `da.${op}(other)`;
   if (typeof other === 'number') {
-    const chunks = a.chunks.map((c) => spawn(binaryBlock, c, other, op, a.dtype));
+    const chunks = a.chunks.map((c) => spawn(ownerOf(c, 0), binaryBlock, c, other, op, a.dtype));
     return { shape: a.shape, blocks: a.blocks, dtype: a.dtype, chunks };
   }
   if (!isDArray(other)) throw new ArgumentError(`${what}: other must be a DArray or a number`);
@@ -120,9 +123,11 @@ export function binaryParts(
     return x.chunks[flat];
   };
   const dtype = WIDTH[a.dtype] >= WIDTH[b.dtype] ? a.dtype : b.dtype;
-  const chunks = gridIndices(gridOf(shape, blocks)).map((idx) =>
-    spawn(binaryBlock, pick(a, idx), pick(b, idx), op, dtype),
-  );
+  // Each result block is made where the left operand's block lives (owner computes).
+  const chunks = gridIndices(gridOf(shape, blocks)).map((idx) => {
+    const left = pick(a, idx);
+    return spawn(ownerOf(left, 0), binaryBlock, left, pick(b, idx), op, dtype);
+  });
   return { shape, blocks, dtype, chunks };
 }
 

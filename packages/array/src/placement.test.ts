@@ -42,6 +42,31 @@ describe('DArray placement', () => {
     }
   });
 
+  it("by default blocks go to the threads in contiguous runs, and element-wise chains stay on each block's thread", async () => {
+    await using ctx = await threadsRig();
+    const a = DArray.rand([256, 256], new Blocks(32, 32), { context: ctx, seed: 1 });
+    const b = DArray.rand([256, 256], new Blocks(32, 32), { context: ctx, seed: 2 });
+    // Not waited for: the chain's tasks follow blocks still being made.
+    const c = a
+      .mul(2)
+      .add(b)
+      .map((x) => x + 1);
+    const d = c.add(b.mul(3)).sub(1);
+    await Promise.all([...c.chunks, ...d.chunks].map((x) => x.wait()));
+    const homes = a.chunks.map((x) => x.processor?.id);
+    // 64 blocks on 2 threads: block columns 0–3 on one, 4–7 on the other.
+    expect(new Set(homes.slice(0, 32)).size).toBe(1);
+    expect(new Set(homes.slice(32)).size).toBe(1);
+    expect(new Set(homes)).toEqual(new Set(['thread:1:2', 'thread:1:3']));
+    expect(b.chunks.map((x) => x.processor?.id)).toEqual(homes);
+    expect(c.chunks.map((x) => x.processor?.id)).toEqual(homes);
+    expect(d.chunks.map((x) => x.processor?.id)).toEqual(homes);
+    const [x, y, z] = await Promise.all([a.collect(), b.collect(), d.collect()]);
+    for (let i = 0; i < x.data.length; i += 97) {
+      expect(z.data[i]).toBeCloseTo(2 * x.data[i] + y.data[i] + 1 + 3 * y.data[i] - 1, 12);
+    }
+  });
+
   it('assign places each block explicitly by its grid index', async () => {
     await using ctx = await threadsRig();
     enableLogging();

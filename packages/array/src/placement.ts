@@ -55,3 +55,19 @@ export function placement(
   }
   return [{ scope: assign(index) }];
 }
+
+/**
+ * Spawn options that run a task reading `chunk` (its argument `arg`) where that block lives
+ * (owner computes): on its CPU thread once it is placed; while it is not placed yet, the task
+ * follows it to wherever the scheduler finds its data (`inPlaceArgs`: the task only reads it),
+ * so a chain of operations stays on each block's thread. Blocks on a device (a GPU) are left
+ * to the scheduler.
+ */
+export function ownerOf(
+  chunk: DTask<Block>,
+  arg: number,
+): { scope?: ExactScope; inPlaceArgs?: number[] } {
+  const proc = chunk.processor;
+  if (proc === undefined) return { inPlaceArgs: [arg] };
+  return proc.id.startsWith('thread:') ? { scope: new ExactScope(proc) } : {};
+}
