@@ -120,7 +120,8 @@ export class ChunkDb {
         this.meta.putSync(key, Buffer.of(value.tag));
       });
     } catch (error) {
-      throw storageErrorOf(error, key);
+      // A full filesystem may report EIO (a full tmpfs does): its free space tells.
+      throw storageErrorOf(error, key, { path: this.path, bytes: value.bytes.byteLength });
     }
   }
 

@@ -134,4 +134,39 @@ describe.skipIf(disk.path === undefined)('lmdb on a full disk (a 2 MiB tmpfs)', 
       await db.close();
     }
   }, 60_000);
+
+  it('a checkpoint that does not fit warns with DTASK_STORAGE_FULL; the task keeps its value (as in Dagger)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      await using ctx = new Context({
+        plugins: [lmdb({ path: storePath(), memoryLimit: 64 * MiB })],
+      });
+      await ctx.ready();
+      // 4 MiB of random bytes (they do not compress) on a 2 MiB disk.
+      const value = await ctx.spawn({ checkpoint: { key: 'big' } }, () => {
+        const bytes = new Uint8Array(4 * MiB);
+        for (let i = 0; i < bytes.length; i += 65536) {
+          crypto.getRandomValues(bytes.subarray(i, i + 65536));
+        }
+        return bytes;
+      });
+      expect(value.byteLength).toBe(4 * MiB);
+      await within(
+        (async () => {
+          while (!warnings.some((w) => /checkpoint/.test(w.message))) {
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        })(),
+        10_000,
+        () => `a checkpoint warning (got: ${warnings.map((w) => w.message).join(' | ')})`,
+      );
+      const warned = warnings.find((w) => /checkpoint/.test(w.message))!;
+      expect(warned.message).toMatch(/DTASK_STORAGE_FULL|is full/);
+      expect(warned.message).not.toMatch(/DTASK_STORAGE_IO/);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  }, 60_000);
 });
