@@ -160,6 +160,11 @@ describe('threads: faults', () => {
     const error = await failureOf(killer);
     expect(error.cause).toBeInstanceOf(WorkerLostError);
     expect(error.cause.message).toMatch(/3 workers that died, alone each time/);
+    // The memory advice is the threads plugin's own option, not one cluster() rejects.
+    expect(error.cause.message).toMatch(
+      /threads\(\{ resourceLimits: \{ maxOldGenerationSizeMb \} \}\)/,
+    );
+    expect(error.cause.message).not.toMatch(/cluster\(/);
     expect(await Promise.all(slow)).toEqual([0, 1, 2]);
   }, 30_000);
 

@@ -16,6 +16,7 @@ import {
   UnsupportedError,
   WorkerLostError,
 } from './errors.js';
+import { showThrown } from './show-thrown.js';
 import { StorageError, type StorageErrorCode } from './storage-error.js';
 import { DTaskFailedError, type TaskRef } from './task-failed-error.js';
 
@@ -113,7 +114,7 @@ const builtins: Record<string, new (message: string) => Error> = {
  */
 export function serializeError(error: unknown, depth = 0): SerializedError {
   if (!(error instanceof Error) && !DTaskError.isInstance(error)) {
-    return { name: 'NonError', message: String(error), cause: { value: safeValue(error) } };
+    return { name: 'NonError', message: showThrown(error), cause: { value: safeValue(error) } };
   }
   const e = error as Error & Partial<SerializedError>;
   const out: SerializedError = { name: e.name, message: e.message, stack: e.stack };

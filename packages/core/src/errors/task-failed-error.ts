@@ -1,4 +1,5 @@
 import { DTaskError, isDTaskErrorWithCode } from './dtask-error.js';
+import { showThrown } from './show-thrown.js';
 
 /** What a failed task looks like inside an error: enough to name it in a message. */
 export interface TaskRef {
@@ -25,7 +26,7 @@ export function describeTask(task: TaskRef): string {
 
 function causeText(cause: unknown): string {
   if (cause instanceof Error) return `${cause.name}: ${cause.message}`;
-  return String(cause);
+  return showThrown(cause);
 }
 
 /**

@@ -123,5 +123,9 @@ describe('map', () => {
     expect(() => map((x) => x, [1], { nmae: 'x' } as never)).toThrow(
       /map\(f, items, options\): unknown option 'nmae'/,
     );
+    // The message lists map's own options beside the task options.
+    expect(() => map((x) => x, [1], { batchsize: 8 } as never)).toThrow(
+      /map's own options: batchSize, concurrency, context; task options for every task: scope, /,
+    );
   });
 });

@@ -3,7 +3,7 @@ import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { isPlainObject } from '../options/index.js';
 import type { DTask } from '../task/dtask.js';
-import { normalizeOptions, type TaskOptionsInput } from '../task/options.js';
+import { knownOptionKeys, normalizeOptions, type TaskOptionsInput } from '../task/options.js';
 import { spawn } from './spawn.js';
 
 /** Options of `map`: how many tasks at once, plus any task option for every task. */
@@ -21,6 +21,9 @@ export interface MapOptions extends TaskOptionsInput {
 }
 
 type Source<T> = Iterable<T> | AsyncIterable<T>;
+
+/** The options `map` takes for itself (the rest are task options). */
+const MAP_OPTIONS = ['batchSize', 'concurrency', 'context'];
 
 /**
  * `f(item)` as a task for each item of a sync or async iterable (Dask's `client.map`, one
@@ -79,6 +82,15 @@ export function map<T, R>(
     );
   }
   // Checked now (with the names the user wrote), so a typo fails at the call, not at the first read.
+  const known = new Set(knownOptionKeys());
+  for (const key of Object.keys(taskOptions)) {
+    if (!known.has(key)) {
+      throw new ArgumentError(
+        `${where}: unknown option '${key}'. map's own options: ${MAP_OPTIONS.join(', ')}; ` +
+          `task options for every task: ${[...known].join(', ')}`,
+      );
+    }
+  }
   normalizeOptions(taskOptions, where);
   const spawnHere = (context?.spawn.bind(context) ?? spawn) as (...a: unknown[]) => DTask<R>;
   const run = (item: unknown) => spawnHere(taskOptions, f, item);

@@ -36,6 +36,8 @@ describe('a lost worker’s suspects', () => {
     const error = r.failed.get(1);
     expect(WorkerLostError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/running on 3 workers that died, alone each time/);
+    // Placed nowhere known: the advice names both plugins' own options.
+    expect((error as Error).message).toMatch(/threads\(\{ resourceLimits.*cluster\(\{ execArgv/);
   });
 
   it('share each death: three tasks running beside three kills from outside all run again', () => {

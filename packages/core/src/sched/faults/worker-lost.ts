@@ -86,7 +86,7 @@ export function recoverLostTasks(
         task,
         new WorkerLostError(
           `Task ${describeTask(task)} was running on ${extra.deaths} workers that died, ${killerEvidence(extra.deaths ?? 0)}; ` +
-            'it is not retried again. Check it for crashes (process.exit, out of memory) or raise resourceLimits.',
+            `it is not retried again. Check it for crashes (process.exit, out of memory); ${memoryAdvice(task)}`,
           { cause: reason },
         ),
       );
@@ -98,4 +98,19 @@ function killerEvidence(deaths: number): string {
   return deaths <= MAX_KILLS
     ? 'alone each time'
     : 'some beside other tasks (a death is blamed on all that were running, shared among them)';
+}
+
+/**
+ * How to give the task's workers more memory, for the plugin that runs them: threads of this
+ * process (worker 1) take `resourceLimits`; worker processes take Node flags.
+ */
+function memoryAdvice(task: DTask<unknown>): string {
+  const threads =
+    "threads({ resourceLimits: { maxOldGenerationSizeMb } }) raises a worker thread's heap limit";
+  const processes =
+    "cluster({ execArgv: ['--max-old-space-size=<MiB>'] }) raises a worker process's";
+  const worker = task.processor?.worker;
+  if (worker === 1) return `${threads}.`;
+  if (worker !== undefined) return `${processes}.`;
+  return `${threads}; ${processes}.`;
 }

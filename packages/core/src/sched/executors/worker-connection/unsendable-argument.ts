@@ -95,7 +95,7 @@ export function unsendableArgument(
     } catch (cause) {
       return new ArgumentError(
         `Argument ${i} of task #${taskId} (${describeValue(args[i])}) cannot be copied to ${holder}: ` +
-          `${messageOf(cause)}. A task that runs on another ` +
+          `${messageOf(cause).replace(/\.+$/, '')}. A task that runs on another ` +
           'thread or process gets copies of its arguments, so they must be plain data (numbers, ' +
           'strings, arrays, plain objects, typed arrays, Maps, Sets). Pass a function as the ' +
           "task's own function (spawn(f, ...)), or export it from a module loaded with " +
