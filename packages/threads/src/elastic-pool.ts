@@ -151,7 +151,7 @@ export class ElasticPool {
     if (running <= this.options.min) return;
     const t0 = now();
     const idleMs = t0 - idle.since;
-    this.options.retire(w).then(({ moved }) => {
+    const logged = (detail: string): void => {
       if (!loggingState.enabled) return;
       logEvent({
         kind: 'thread-retire',
@@ -159,10 +159,13 @@ export class ElasticPool {
         duration: now() - t0,
         processor: w.proc.id,
         worker: w.proc.worker,
-        detail: `idle ${Math.round(idleMs)} ms; ${moved} result(s) brought home`,
+        detail: `idle ${Math.round(idleMs)} ms; ${detail}`,
       });
-    }, noop);
+    };
+    // A retire cut short (the thread died meanwhile) is logged too, saying so.
+    this.options.retire(w).then(
+      ({ moved }) => logged(`${moved} result(s) brought home`),
+      (error: unknown) => logged(`cut short: ${error}`),
+    );
   }
 }
-
-function noop(): void {}
