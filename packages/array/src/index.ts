@@ -18,6 +18,7 @@ export { type DistributeOptions, distribute } from './distribute.js';
 export type { DType, DTypeArray } from './dtype.js';
 export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
 export type { Block } from './kernels.js';
+export { norm, opnorm } from './norms.js';
 export type { ReduceOptions } from './reductions.js';
 export type { Range } from './slicing.js';
 export { DEFAULT_SMALL_WORK_ELEMENTS, setSmallWorkElements } from './small-work.js';
