@@ -1,7 +1,19 @@
 import { defineConfig } from 'tsup';
 import { library } from '../../tsup.base.js';
 
-export default defineConfig(
+/**
+ * The `dtask` global (set by `installGlobalApi`), declared for TypeScript users in every
+ * declaration file (`src/dtask-global.d.ts` is the workspace's copy).
+ */
+const DTASK_GLOBAL = `
+declare global {
+  /** The \`@dtask/core\` API as a global, on every processor a task may run on: \`dtask.taskProcessor()\`. */
+  var dtask: typeof import('@dtask/core');
+}
+`;
+
+export default defineConfig({
   // tsx: loaded lazily by workers that meet a `.ts` module, from the user's own install.
-  library(['src/index.ts', 'src/worker.ts', 'src/testing.ts', 'src/plugin.ts'], ['tsx']),
-);
+  ...library(['src/index.ts', 'src/worker.ts', 'src/testing.ts', 'src/plugin.ts'], ['tsx']),
+  dts: { footer: DTASK_GLOBAL },
+});

@@ -111,12 +111,13 @@ export class Context {
   /** `spawn` into this context (see the top-level `spawn`). */
   spawn<A extends unknown[], R>(f: (...args: A) => R, ...args: SpawnArgs<A>): DTask<Awaited<R>>;
   spawn<A extends unknown[], R>(
-    options: TaskOptionsInput,
-    f: ((...args: A) => R) | Chunk<(...args: A) => R>,
+    f: Chunk<(...args: A) => R>,
     ...args: SpawnArgs<A>
   ): DTask<Awaited<R>>;
+  // Last, so that a mistyped option is reported against this overload ("the last overload").
   spawn<A extends unknown[], R>(
-    f: Chunk<(...args: A) => R>,
+    options: TaskOptionsInput,
+    f: ((...args: A) => R) | Chunk<(...args: A) => R>,
     ...args: SpawnArgs<A>
   ): DTask<Awaited<R>>;
   spawn(first: unknown, ...rest: unknown[]): DTask<unknown> {

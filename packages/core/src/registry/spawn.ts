@@ -15,12 +15,13 @@ export function spawn<A extends unknown[], R>(
   ...args: SpawnArgs<A>
 ): DTask<Awaited<R>>;
 export function spawn<A extends unknown[], R>(
-  options: TaskOptionsInput,
-  f: ((...args: A) => R) | Chunk<(...args: A) => R>,
+  f: Chunk<(...args: A) => R>,
   ...args: SpawnArgs<A>
 ): DTask<Awaited<R>>;
+// Last, so that a mistyped option is reported against this overload ("the last overload").
 export function spawn<A extends unknown[], R>(
-  f: Chunk<(...args: A) => R>,
+  options: TaskOptionsInput,
+  f: ((...args: A) => R) | Chunk<(...args: A) => R>,
   ...args: SpawnArgs<A>
 ): DTask<Awaited<R>>;
 export function spawn(first: unknown, ...rest: unknown[]): DTask<unknown> {
