@@ -3,7 +3,7 @@
 // plain program in which the worker process under a streaming task is killed.
 import { type DTask, scope, spawnStreaming, streamValues } from '@dtask/core';
 import { streamingConformance } from '@dtask/core/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { clusterRig } from './__fixtures__/rig.js';
 import { fixture, programsBuilt, runProgram } from './__fixtures__/run-program.js';
 
@@ -21,7 +21,9 @@ describe.skipIf(!programsBuilt)('cluster: streaming', () => {
         pick: () => placements[Math.floor(Math.random() * placements.length)] as object,
       };
     },
-    { describe, it },
+    // One cluster serves every case (starting worker processes is the slow part).
+    { describe, it, afterAll },
+    { share: true },
   );
 
   it('values between two worker processes go directly: they flow while the main thread is blocked, in order', async () => {

@@ -3,7 +3,7 @@
 // worker processes with everywhere() (each loads core's built copy under the same module URL).
 import { Context, everywhere, ThreadProc } from '@dtask/core';
 import { processorConformance } from '@dtask/core/testing';
-import { describe, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { cluster } from './index.js';
 
 const PROBE_URL = new URL('./__fixtures__/conformance-probe.mjs', import.meta.url);
@@ -17,5 +17,6 @@ processorConformance(
     await everywhere(PROBE_URL, context);
     return { context, processor: new ThreadProc(plugin.processWorkers()[0].worker, 1) };
   },
-  { describe, it },
+  { describe, it, afterAll },
+  { share: true },
 );

@@ -22,6 +22,11 @@ export {
 } from './testing/storage-conformance.js';
 export { type StorageSample, storageSamples } from './testing/storage-samples.js';
 export { type StreamingSetup, streamingConformance } from './testing/streaming-conformance.js';
+export type {
+  ConformanceSharing,
+  SharingRunner,
+  SuiteSetup,
+} from './testing/suite-setup.js';
 export { type MakeTransportPair, transportConformance } from './testing/transport-conformance.js';
 export {
   type WorkerHostUnderTest,

@@ -1,9 +1,10 @@
 // Core's processor conformance suite against the TfjsProc (wasm and cpu backends). Its tasks run core's
-// `processorProbe` scoped exactly to the processor, loaded there with everywhere().
+// `processorProbe` scoped exactly to the processor, loaded there with everywhere(). One context per
+// backend serves all its tests (starting tfjs is the slow part).
 import { Context, everywhere } from '@dtask/core';
 import { processorConformance } from '@dtask/core/testing';
 import { threads } from '@dtask/threads';
-import { describe, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { TfjsProc, tfjs } from './index.js';
 
 const PROBE_URL = new URL('./__fixtures__/conformance-probe.mjs', import.meta.url);
@@ -19,6 +20,7 @@ for (const backend of ['wasm', 'cpu'] as const) {
       await everywhere(PROBE_URL, context);
       return { context, processor: new TfjsProc(1, 0) };
     },
-    { describe, it },
+    { describe, it, afterAll },
+    { share: true },
   );
 }

@@ -5,7 +5,7 @@
 // each thread loads core's built copy under the same module URL).
 import { Context, everywhere, ThreadProc } from '@dtask/core';
 import { processorConformance } from '@dtask/core/testing';
-import { describe, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { threads } from './index.js';
 
 const PROBE_URL = new URL('./__fixtures__/conformance-probe.mjs', import.meta.url);
@@ -19,6 +19,7 @@ for (const thread of [2, 3]) {
       await everywhere(PROBE_URL, context);
       return { context, processor: new ThreadProc(1, thread) };
     },
-    { describe, it },
+    { describe, it, afterAll },
+    { share: true },
   );
 }

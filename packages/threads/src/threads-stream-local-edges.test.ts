@@ -2,11 +2,12 @@
 // there by reference (no copy through the main thread), in order, with backpressure, teardown
 // and cancellation as on any edge.
 import { existsSync } from 'node:fs';
-import { type Context, type DTask, scope, spawnStreaming, streamValues } from '@dtask/core';
+import { Context, type DTask, scope, spawnStreaming, streamValues } from '@dtask/core';
 import { streamingConformance } from '@dtask/core/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { rig } from './__fixtures__/harness.js';
 import { runNode } from './__fixtures__/run-node.js';
+import { threads } from './index.js';
 
 const LOSS = new URL('./__fixtures__/stream-local-loss-main.mjs', import.meta.url).pathname;
 const built = existsSync(new URL('../dist/index.js', import.meta.url));
@@ -17,8 +18,14 @@ const onThread = (thread: number) => ({ scope: scope({ worker: 1, thread }) });
 
 streamingConformance(
   'threads({ count: 2 }), every task on the same worker thread',
-  async () => ({ context: (await rig()).ctx, pick: () => onThread(2) }),
-  { describe, it },
+  async () => {
+    // One context serves every case (the kit closes it after them).
+    const context = new Context({ plugins: [threads({ count: 2 })] });
+    await context.ready();
+    return { context, pick: () => onThread(2) };
+  },
+  { describe, it, afterAll },
+  { share: true },
 );
 
 /** `ctx.spawn` without its argument types: streaming-task arguments stand for their values. */

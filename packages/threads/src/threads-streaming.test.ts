@@ -1,9 +1,10 @@
 // Dagger's streaming cases (core's `streamingConformance` kit) on 2 worker threads and the main
 // thread, each task's scope chosen at random as Dagger's test/streaming.jl does.
-import { scope, spawnStreaming, streamValues } from '@dtask/core';
+import { Context, scope, spawnStreaming, streamValues } from '@dtask/core';
 import { streamingConformance } from '@dtask/core/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { rig } from './__fixtures__/harness.js';
+import { threads } from './index.js';
 
 const placements: { scope: ReturnType<typeof scope> }[] = [
   { scope: scope({ worker: 1, thread: 1 }) },
@@ -11,22 +12,31 @@ const placements: { scope: ReturnType<typeof scope> }[] = [
   { scope: scope({ worker: 1, thread: 3 }) },
 ];
 
+/** A ready context with 2 threads that the kit's cases share (the kit closes it after them). */
+async function sharedThreads(): Promise<Context> {
+  const context = new Context({ plugins: [threads({ count: 2 })] });
+  await context.ready();
+  return context;
+}
+
 streamingConformance(
   'threads({ count: 2 }), a random thread per task',
   async () => ({
-    context: (await rig()).ctx,
+    context: await sharedThreads(),
     pick: () => placements[Math.floor(Math.random() * placements.length)],
   }),
-  { describe, it },
+  { describe, it, afterAll },
+  { share: true },
 );
 
 streamingConformance(
   'threads({ count: 2 }), every task on a worker thread',
   async () => ({
-    context: (await rig()).ctx,
+    context: await sharedThreads(),
     pick: () => placements[1 + Math.floor(Math.random() * 2)],
   }),
-  { describe, it },
+  { describe, it, afterAll },
+  { share: true },
 );
 
 describe('streaming tasks with functions loaded by everywhere()', () => {

@@ -27,10 +27,14 @@ describe('IdTable', () => {
           table.set(id, `v${step}`);
           model.set(id, `v${step}`);
         } else if (op < 0.9) {
-          expect(table.delete(id)).toBe(model.delete(id));
+          // Plain comparisons first: an expect per step costs more than the table itself.
+          const [got, want] = [table.delete(id), model.delete(id)];
+          if (got !== want) expect(got, `delete(${id}) at step ${step}`).toBe(want);
         } else {
-          expect(table.get(id)).toBe(model.get(id));
-          expect(table.has(id)).toBe(model.has(id));
+          const [got, want] = [table.get(id), model.get(id)];
+          if (got !== want) expect(got, `get(${id}) at step ${step}`).toBe(want);
+          const [has, hasWanted] = [table.has(id), model.has(id)];
+          if (has !== hasWanted) expect(has, `has(${id}) at step ${step}`).toBe(hasWanted);
         }
         if (step % 1_000 === 0) {
           base += 500;

@@ -8,6 +8,7 @@ import type { DTask } from '../task/dtask.js';
 import { fetchAll } from '../task/fetch-all.js';
 import { type ProbeOp, processorProbe } from './processor-probe.js';
 import type { ConformanceRunner } from './storage-conformance.js';
+import { type ConformanceSharing, type SharingRunner, suiteSetup } from './suite-setup.js';
 
 /** What the factory of `processorConformance` returns for each test. */
 export interface ProcessorUnderTest {
@@ -26,28 +27,28 @@ type Probe = (op: ProbeOp, a?: unknown, b?: unknown) => DTask<unknown>;
  * each processor's own test file (the main thread's, `FakeProcessor`'s, plugins'). `make`
  * returns a fresh context holding the processor for each test; every task the suite spawns
  * runs `processorProbe` scoped exactly to the processor, so that is the one function it must
- * declare compatible. Assertions use `node:assert/strict`, so any runner works.
+ * declare compatible. With `options.share`, the tests share one context instead (see
+ * `ConformanceSharing`). Assertions use `node:assert/strict`, so any runner works.
  */
 export function processorConformance(
   name: string,
   make: () => Promise<ProcessorUnderTest>,
-  runner: Pick<ConformanceRunner, 'describe' | 'it'>,
+  runner: Pick<ConformanceRunner, 'describe' | 'it'> & SharingRunner,
+  options: ConformanceSharing = {},
 ): void {
   const { describe, it } = runner;
+  let withSetup: ReturnType<typeof suiteSetup<ProcessorUnderTest>>;
   const test = (title: string, body: (proc: Processor, probe: Probe) => Promise<void>) =>
-    it(title, async () => {
-      const { context, processor, cleanup } = await make();
-      try {
+    it(title, () =>
+      withSetup(({ context, processor }) => {
         const scope = new ExactScope(processor);
         const probe: Probe = (op, a, b) => context.spawn({ scope }, processorProbe, op, a, b);
-        await body(processor, probe);
-      } finally {
-        await cleanup?.();
-        await context.close();
-      }
-    });
+        return body(processor, probe);
+      }),
+    );
 
   describe(`Processor conformance: ${name}`, () => {
+    withSetup = suiteSetup(make, runner, options.share);
     test('has a stable string id and compares equal by id', async (proc) => {
       assert.equal(typeof proc.id, 'string');
       assert.ok(proc.id.length > 0, 'id must not be empty');

@@ -7,6 +7,7 @@ import { streamValues } from '../stream/stream-values.js';
 import type { DTask } from '../task/dtask.js';
 import { withOptions } from '../task/with-options.js';
 import type { ConformanceRunner } from './storage-conformance.js';
+import { type ConformanceSharing, type SharingRunner, suiteSetup } from './suite-setup.js';
 
 /** What the factory of `streamingConformance` returns for each test. */
 export interface StreamingSetup {
@@ -40,28 +41,28 @@ const keep = (x = 0): number => x;
  * generator sources and cancellation, registered under `describe(name)`. Each task's options
  * come from `pick`, so the same cases run on the main thread, threads and processes. Values at
  * a sink are read with `streamValues` instead of Dagger's accumulator, so functions travel.
+ * With `options.share`, the tests share one context (see `ConformanceSharing`).
  */
 export function streamingConformance(
   name: string,
   make: () => Promise<StreamingSetup>,
-  runner: Pick<ConformanceRunner, 'describe' | 'it'>,
+  runner: Pick<ConformanceRunner, 'describe' | 'it'> & SharingRunner,
+  options: ConformanceSharing = {},
 ): void {
   const { describe, it } = runner;
+  let withSetup: ReturnType<typeof suiteSetup<StreamingSetup>>;
   const test = (title: string, body: (spawn: Spawn, ctx: Context) => Promise<void>) =>
-    it(title, async () => {
-      const { context, pick, cleanup } = await make();
-      try {
+    it(title, () =>
+      withSetup(({ context, pick }) => {
         const any = context.spawn.bind(context) as (...a: unknown[]) => DTask<unknown>;
         const spawn: Spawn = (f, ...args) => any(pick(), f, ...args);
-        await body(spawn, context);
-      } finally {
-        await cleanup?.();
-        await context.close();
-      }
-    });
+        return body(spawn, context);
+      }),
+    );
   const ten = <R>(fn: () => R): R => withOptions({ streamMaxEvals: 10 }, fn);
 
   describe(`Streaming: ${name}`, () => {
+    withSetup = suiteSetup(make, runner, options.share);
     test('single task without result: ten steps, await gives undefined', async (spawn) => {
       const x = ten(() => spawnStreaming(() => spawn(() => Math.random())));
       const values = await collect(x);
