@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -30,6 +31,9 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
     // Lets freeing tests force garbage collection (FinalizationRegistry backstops).
     execArgv: ['--expose-gc'],
+    // Two test files at a time even on 2 cores (vitest's default there is one): many tests
+    // wait on worker processes, sockets and timers, which the other file's work fills.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
