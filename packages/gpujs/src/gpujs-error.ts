@@ -1,9 +1,11 @@
 import { DTaskError, type DTaskErrorOptions } from '@dtask/core';
+import { registerErrorClass } from '@dtask/core/plugin';
 
 /**
  * A gpu.js kernel that cannot run: it failed to compile in the processor's mode, or its
  * settings do not fit its arguments. Thrown inside the task, so `await`ing the task rejects
- * with a `DTaskFailedError` whose `cause` is this error (code `DTASK_GPUJS_KERNEL`).
+ * with a `DTaskFailedError` whose `cause` is this error (code `DTASK_GPUJS_KERNEL`); it crosses
+ * threads and processes as itself.
  */
 export class GpujsKernelError extends DTaskError {
   /** The class name, fixed so that minified or bundled copies keep it. */
@@ -17,3 +19,8 @@ export class GpujsKernelError extends DTaskError {
     return DTaskError.isInstance(error) && error.code === GpujsKernelError.code;
   }
 }
+
+registerErrorClass({
+  code: GpujsKernelError.code,
+  rebuild: (message, _fields, cause) => new GpujsKernelError(message, { cause }),
+});

@@ -105,6 +105,8 @@ describe('kernel() misuse', () => {
       name: 'GpujsKernelError',
       code: GpujsKernelError.code,
     });
+    // Rebuilt as itself on this side of the processor's thread, not a plain Error.
+    expect((err as Error).cause).toBeInstanceOf(GpujsKernelError);
     expect(String((err as Error).message)).toContain('does not compile in gpu.js cpu mode');
     // The processor still works afterwards.
     const ok = kernel('function (a) { return a[this.thread.x] + 1; }', { output: [2] });

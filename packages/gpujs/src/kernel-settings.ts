@@ -1,4 +1,5 @@
 import { ArgumentError, describeValue } from '@dtask/core';
+import { checkOptions } from '@dtask/core/plugin';
 
 /** The gpu.js kernel settings `kernel()` accepts (a subset of gpu.js's, all plain data). */
 export interface KernelSettings {
@@ -16,22 +17,21 @@ export interface KernelSettings {
   loopMaxIterations?: number;
 }
 
-const KNOWN = new Set(['output', 'pipeline', 'constants', 'loopMaxIterations']);
+const KNOWN: readonly (keyof KernelSettings)[] = [
+  'output',
+  'pipeline',
+  'constants',
+  'loopMaxIterations',
+];
 
 /** Checks `settings` and returns a canonical copy (its JSON is part of the cache key). */
 export function checkSettings(settings: unknown, caller: string): KernelSettings {
-  if (typeof settings !== 'object' || settings === null) {
-    throw new ArgumentError(
-      `${caller}: settings must be an object such as { output: [1024] }; got ${describeValue(settings)}`,
-    );
-  }
-  for (const key of Object.keys(settings)) {
-    if (!KNOWN.has(key)) {
-      throw new ArgumentError(
-        `${caller}: unknown setting '${key}'; known: ${[...KNOWN].join(', ')}`,
-      );
-    }
-  }
+  checkOptions(settings, {
+    known: KNOWN,
+    notObject: (v) =>
+      `${caller}: settings must be an object such as { output: [1024] }; got ${describeValue(v)}`,
+    unknownKey: (key, known) => `${caller}: unknown setting '${key}'; known: ${known.join(', ')}`,
+  });
   const s = settings as KernelSettings;
   const { output } = s;
   if (

@@ -1,4 +1,5 @@
 import { ArgumentError } from '../errors/errors.js';
+import { checkOptions, type OptionsShape } from '../options/index.js';
 import { callInFrame, currentFrame, ScopedFrame, settleInFrame } from '../task/frame.js';
 import { isAsyncFunction } from './run-stream-node.js';
 import { StreamRegion } from './stream-region.js';
@@ -11,6 +12,21 @@ export interface SpawnStreamingOptions {
    */
   teardown?: boolean;
 }
+
+/** What `spawnStreaming`'s options may hold, with the messages a bad one gets. */
+const SPAWN_STREAMING_OPTIONS: OptionsShape<keyof SpawnStreamingOptions> = {
+  known: ['teardown'],
+  notObject: () => 'spawnStreaming(fn, options?): options must be an object',
+  unknownKey: (key, known) =>
+    `spawnStreaming: unknown option '${key}'. Known options: ${known.join(', ')}`,
+  fields: {
+    // null reads as the default, as undefined does.
+    teardown: (v) =>
+      v === null || typeof v === 'boolean'
+        ? undefined
+        : 'spawnStreaming: option teardown must be a boolean',
+  },
+};
 
 /**
  * Dagger's `spawn_streaming`: every task spawned directly inside `fn` becomes a streaming task,
@@ -26,18 +42,8 @@ export function spawnStreaming<R>(fn: () => R, options: SpawnStreamingOptions = 
       'spawnStreaming(fn, options?): fn must be a function that spawns the streaming tasks',
     );
   }
-  if (typeof options !== 'object' || options === null) {
-    throw new ArgumentError('spawnStreaming(fn, options?): options must be an object');
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'teardown') {
-      throw new ArgumentError(`spawnStreaming: unknown option '${key}'. Known options: teardown`);
-    }
-  }
+  checkOptions(options, SPAWN_STREAMING_OPTIONS);
   const teardown = options.teardown ?? true;
-  if (typeof teardown !== 'boolean') {
-    throw new ArgumentError('spawnStreaming: option teardown must be a boolean');
-  }
   const region = new StreamRegion(teardown, isAsyncFunction(fn));
   let result: R;
   try {
