@@ -22,5 +22,12 @@ export { norm, opnorm } from './norms.js';
 export type { ReduceOptions } from './reductions.js';
 export type { Range } from './slicing.js';
 export { DEFAULT_SMALL_WORK_ELEMENTS, setSmallWorkElements } from './small-work.js';
+export {
+  extrema,
+  prod,
+  std,
+  type VarianceOptions,
+  variance,
+} from './statistics.js';
 export { type StencilOptions, type StencilStep, stencil, stencilSteps } from './stencil.js';
 export type { StencilKernel } from './stencil-compile.js';
