@@ -1,5 +1,5 @@
-// The outside-project check: packs @dtask/core, @dtask/threads and the other packages below with pnpm
-// (as they would be published), installs the tarballs with plain npm into an empty folder
+// The outside-project check: packs @dtask/core, @dtask/threads and the other packages below as
+// `npm run pack` does (scripts/pack.mjs), installs the tarballs with plain npm into an empty folder
 // outside the repository, and there
 // - runs the threads README's example (its `tasks.mjs` and `main.mjs` blocks, taken from the
 //   README itself) in ESM, and the same program in CommonJS, on real worker threads;
@@ -21,6 +21,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pack } from './pack.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'dtask-outside-'));
@@ -46,22 +47,10 @@ function block(readme, name) {
 }
 
 try {
-  for (const pkg of ['core', 'threads', 'example-accelerator', 'gpujs', 'gpu-tfjs']) {
-    run(
-      'bash',
-      [join(root, 'scripts/pnpm.sh'), 'pack', '--pack-destination', packed],
-      join(root, 'packages', pkg),
-    );
-  }
-  const all = readdirSync(packed).map((f) => join(packed, f));
-  const tarball = (name) => all.find((f) => f.includes(`dtask-${name}-`));
+  // Packed as `npm run pack` packs them (workspace ranges rewritten, no source condition).
+  const packs = pack(packed, ['core', 'threads', 'example-accelerator', 'gpujs', 'gpu-tfjs']);
+  const tarball = (name) => packs.find((p) => p.name === `@dtask/${name}`).tarball;
   const tarballs = [tarball('core'), tarball('threads')];
-  for (const t of all) {
-    const manifest = JSON.parse(run('tar', ['-xOzf', t, 'package/package.json'], work));
-    const text = JSON.stringify(manifest);
-    if (text.includes('workspace:')) fail(`${manifest.name}: a workspace: range was packed`);
-    if (text.includes('"source"')) fail(`${manifest.name}: the source condition was packed`);
-  }
   writeFileSync(join(app, 'package.json'), '{ "name": "outside", "private": true }\n');
   // @types/node: what any TypeScript program on Node has (the same pin as the workspace).
   const typesNode = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies[

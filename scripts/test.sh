@@ -39,6 +39,10 @@ check 'packages as published (publint --strict, @arethetypeswrong/cli)' \
   bash scripts/check-packages.sh
 check 'outside project (packed core + threads installed with npm: ESM, CJS, tsc --strict)' \
   node scripts/check-outside.mjs
+check 'README examples run with plain node, as written (scripts/check-readme-examples.mjs)' \
+  node scripts/check-readme-examples.mjs
+check 'release rehearsal (changesets publish to a local Verdaccio; npm install from it: ESM, CJS, tsc)' \
+  node scripts/check-release.mjs
 failed=()
 for n in "${!titles[@]}"; do
   status=0

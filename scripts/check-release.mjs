@@ -1,0 +1,309 @@
+// The release rehearsal: the changesets flow against a real local registry, then a user's install.
+// - starts Verdaccio (a devDependency) inside this process on 127.0.0.1, on a free port, with
+//   its config and storage in a temporary folder and no uplink: it serves only what is
+//   published to it, and it stops with this process, whatever happens;
+// - copies the workspace's manifests, READMEs and built `dist` into a throw-away folder, adds a
+//   changeset there, and runs `changeset version` then `changeset publish` (which publishes with
+//   the pinned pnpm, rewriting `workspace:` ranges) to the local registry: the repository's own
+//   versions and changesets are untouched;
+// - in a new project outside the workspace, installs `@dtask/core @dtask/threads @dtask/cluster
+//   @dtask/viz` with plain npm (the local registry for the @dtask scope only; third-party
+//   packages from the usual registry and npm cache), and runs the README's quick start as ESM,
+//   as CommonJS and as TypeScript (`tsc` with `strict` and `nodenext`, then run), and loads each
+//   of the four packages both ways.
+// Run by the test command after the build; `node scripts/check-release.mjs`.
+import { spawn } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pinnedPnpm, publicPackages } from './pack.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const require = createRequire(import.meta.url);
+const started = performance.now();
+const work = mkdtempSync(join(tmpdir(), 'dtask-release-'));
+const say = (line) =>
+  console.log(`  [${((performance.now() - started) / 1000).toFixed(1)} s] ${line}`);
+
+/** Runs a command to its end without blocking this process (the registry runs in it). */
+function run(cmd, args, cwd, env = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolvePromise(out);
+      else reject(new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${code}:\n${out}`));
+    });
+  });
+}
+
+/** Starts Verdaccio in this process; resolves to its URL and a function that stops it. */
+async function startRegistry() {
+  const dir = join(work, 'registry');
+  mkdirSync(dir);
+  const config = join(dir, 'config.yaml');
+  writeFileSync(
+    config,
+    `storage: ./storage
+auth:
+  htpasswd:
+    file: ./htpasswd
+    max_users: 10
+uplinks: {}
+packages:
+  '@dtask/*':
+    access: $all
+    publish: $authenticated
+  '**':
+    access: $all
+web:
+  enable: false
+log: { type: stdout, format: pretty, level: error }
+`,
+  );
+  let verdaccio;
+  try {
+    verdaccio = require(require.resolve('verdaccio', { paths: [root] }));
+  } catch (error) {
+    throw new Error(
+      `Verdaccio (a devDependency) cannot be loaded: run scripts/setup.sh (${error.message})`,
+    );
+  }
+  const server = await verdaccio.runServer(config);
+  await new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', ok);
+  });
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const stop = () =>
+    new Promise((ok) => {
+      server.closeAllConnections?.();
+      server.close(() => ok());
+    });
+  return { url, stop };
+}
+
+/** The `ts` block under the README's "## Quick start" heading. */
+function quickStart() {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Quick start'));
+  const match = /```ts\n([\s\S]*?)```/.exec(section);
+  if (!match) throw new Error('README.md has no ts block under "## Quick start"');
+  return match[1];
+}
+
+/** Checks a program's output names the quick start's two results. */
+function expectQuickStart(what, out) {
+  if (!/^84$/m.test(out) || !/84 on thread:1:1/.test(out)) {
+    throw new Error(`the quick start as ${what} printed:\n${out}`);
+  }
+  say(`quick start as ${what}: ${out.trim().split('\n').join(' | ')}`);
+}
+
+let registry;
+let failed = false;
+try {
+  console.log(`release rehearsal in ${work}`);
+  registry = await startRegistry();
+  say(
+    `Verdaccio ${require(require.resolve('verdaccio/package.json', { paths: [root] })).version} listening on ${registry.url}`,
+  );
+  const host = registry.url.replace(/^http:/, '');
+  const user = await fetch(`${registry.url}-/user/org.couchdb.user:rehearsal`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'rehearsal', password: 'rehearsal-password' }),
+  });
+  const { token } = await user.json();
+  if (!token) throw new Error(`the local registry gave no token (HTTP ${user.status})`);
+  const scoped = `@dtask:registry=${registry.url}\n`;
+
+  // The throw-away copy of the workspace: manifests, READMEs, LICENSEs, dist, changesets.
+  const copy = join(work, 'workspace');
+  for (const file of ['package.json', 'pnpm-workspace.yaml', 'LICENSE', '.changeset']) {
+    cpSync(join(root, file), join(copy, file), { recursive: true });
+  }
+  for (const dir of ['apps/demo', 'bench']) {
+    cpSync(join(root, dir, 'package.json'), join(copy, dir, 'package.json'));
+  }
+  const dirs = publicPackages();
+  for (const dir of dirs) {
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist']) {
+      cpSync(join(root, 'packages', dir, file), join(copy, 'packages', dir, file), {
+        recursive: true,
+      });
+    }
+  }
+  // What `pnpm install` links and `pnpm publish` reads a `workspace:` range's version from.
+  const names = new Map(
+    dirs.map((d) => [
+      JSON.parse(readFileSync(join(copy, 'packages', d, 'package.json'), 'utf8')).name,
+      d,
+    ]),
+  );
+  for (const dir of dirs) {
+    const manifest = JSON.parse(readFileSync(join(copy, 'packages', dir, 'package.json'), 'utf8'));
+    const fields = ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'];
+    const linked = new Set(
+      fields.flatMap((f) => Object.keys(manifest[f] ?? {}).filter((n) => names.has(n))),
+    );
+    for (const name of linked) {
+      mkdirSync(join(copy, 'packages', dir, 'node_modules', '@dtask'), { recursive: true });
+      symlinkSync(
+        join(copy, 'packages', names.get(name)),
+        join(copy, 'packages', dir, 'node_modules', name),
+        'dir',
+      );
+    }
+  }
+  // The changelog generator the config names resolves from the workspace's own install.
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  writeFileSync(
+    join(copy, '.changeset', 'release-rehearsal.md'),
+    "---\n'@dtask/core': patch\n---\n\nThe release rehearsal's own change.\n",
+  );
+  writeFileSync(join(copy, '.npmrc'), `${scoped}${host}:_authToken=${token}\n`);
+  // Changesets publishes with `pnpm` from PATH: the pinned one.
+  const bin = join(work, 'bin');
+  mkdirSync(bin);
+  symlinkSync(pinnedPnpm(), join(bin, 'pnpm'));
+  const env = { PATH: `${bin}:${process.env.PATH}`, 'npm_config_@dtask:registry': registry.url };
+  const changeset = join(root, 'node_modules/@changesets/cli/bin.js');
+  const before = JSON.parse(readFileSync(join(copy, 'packages/core/package.json'), 'utf8')).version;
+  await run(process.execPath, [changeset, 'version'], copy, env);
+  const versions = dirs.map(
+    (d) => JSON.parse(readFileSync(join(copy, 'packages', d, 'package.json'), 'utf8')).version,
+  );
+  const version = versions[0];
+  if (version === before || versions.some((v) => v !== version)) {
+    throw new Error(
+      `changeset version gave ${versions.join(', ')} (from ${before}; the group is fixed)`,
+    );
+  }
+  say(`changeset version: every public package ${before} -> ${version} (on the copy)`);
+  const published = await run(process.execPath, [changeset, 'publish', '--no-git-tag'], copy, env);
+  const core = await (await fetch(`${registry.url}@dtask%2fcore`)).json();
+  if (!core.versions?.[version]) {
+    throw new Error(
+      `@dtask/core@${version} is not on the local registry; changeset publish said:\n${published}`,
+    );
+  }
+  const threadsPeer = (await (await fetch(`${registry.url}@dtask%2fthreads`)).json()).versions?.[
+    version
+  ]?.peerDependencies?.['@dtask/core'];
+  if (!threadsPeer || threadsPeer.includes('workspace:')) {
+    throw new Error(`@dtask/threads@${version} was published with peer @dtask/core ${threadsPeer}`);
+  }
+  say(
+    `changeset publish: ${dirs.length} packages at ${version} on the local registry (threads' peer @dtask/core ${threadsPeer})`,
+  );
+
+  // A user's new project.
+  const app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), '{ "name": "rehearsal-app", "private": true }\n');
+  writeFileSync(join(app, '.npmrc'), scoped);
+  const typesNode = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies[
+    '@types/node'
+  ];
+  const four = ['core', 'threads', 'cluster', 'viz'].map((p) => `@dtask/${p}`);
+  await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', ...four, `@types/node@${typesNode}`],
+    app,
+  );
+  const installed = JSON.parse(await run('npm', ['ls', '--json', ...four], app)).dependencies;
+  for (const name of four) {
+    if (installed[name]?.version !== version)
+      throw new Error(`npm installed ${name}@${installed[name]?.version}`);
+  }
+  say(`npm install ${four.join(' ')}: each at ${version}, from the local registry`);
+
+  const ts = require(require.resolve('typescript', { paths: [root] }));
+  const source = quickStart();
+  const emit = (module) =>
+    ts.transpileModule(source, { compilerOptions: { module, target: ts.ScriptTarget.ES2022 } })
+      .outputText;
+  writeFileSync(join(app, 'quick.mjs'), emit(ts.ModuleKind.ESNext));
+  expectQuickStart('ESM (quick.mjs)', await run(process.execPath, ['quick.mjs'], app));
+  // CommonJS has no top-level await: the same statements inside an async function.
+  writeFileSync(join(app, 'quick.cjs'), `(async () => {\n${emit(ts.ModuleKind.CommonJS)}\n})();\n`);
+  expectQuickStart('CommonJS (quick.cjs)', await run(process.execPath, ['quick.cjs'], app));
+  writeFileSync(join(app, 'quick.mts'), source);
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        outDir: 'out',
+        skipLibCheck: false,
+        types: ['node'],
+      },
+      files: ['quick.mts', 'plugins.mts'],
+    }),
+  );
+  // Every package's entry, typed: what a project using all four compiles against.
+  writeFileSync(
+    join(app, 'plugins.mts'),
+    `import { configure, shutdown } from '@dtask/core';
+import { cluster } from '@dtask/cluster';
+import { threads } from '@dtask/threads';
+import { writeReport } from '@dtask/viz';
+
+const plugins = [threads({ count: 1 }), cluster({ workers: 1 })];
+console.log(plugins.map((p) => p.name).join(','), typeof writeReport);
+await configure({ plugins }).ready();
+await shutdown();
+`,
+  );
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  await run(process.execPath, [tsc, '-p', 'tsconfig.json'], app).catch((error) => {
+    throw new Error(`tsc (strict, nodenext) on the quick start:\n${error.message}`);
+  });
+  expectQuickStart(
+    'TypeScript (tsc strict nodenext, then out/quick.mjs)',
+    await run(process.execPath, ['out/quick.mjs'], app),
+  );
+  const loaded = await run(process.execPath, ['out/plugins.mjs'], app);
+  writeFileSync(
+    join(app, 'plugins.cjs'),
+    `const names = ${JSON.stringify(four)}.map((p) => Object.keys(require(p)).length > 0 && p);\nconsole.log(names.join(','));\n`,
+  );
+  const required = await run(process.execPath, ['plugins.cjs'], app);
+  if (!/threads,cluster function/.test(loaded) || required.trim() !== four.join(',')) {
+    throw new Error(
+      `the four packages did not load: ESM printed ${loaded}, CJS printed ${required}`,
+    );
+  }
+  say(`the four packages load as ESM (threads and cluster plugins started) and as CommonJS`);
+} catch (error) {
+  failed = true;
+  console.error(`release rehearsal failed: ${error.message}\n(left in ${work})`);
+} finally {
+  await registry?.stop();
+}
+if (!failed) {
+  rmSync(work, { recursive: true, force: true });
+  say('release rehearsal ok; local registry stopped, temporary folder removed');
+}
+// Verdaccio's storage keeps timers; the registry is closed, so end here.
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,118 @@
+// Packs every public package as it would be published: one tarball per package, made by the
+// pinned pnpm (which rewrites `workspace:` ranges to real versions and applies `publishConfig`),
+// then checked: no `workspace:` range and no `source` export condition left in its package.json,
+// no test file in it, and its unpacked size within its budget. Prints each package's unpacked size.
+//
+// `npm run pack` runs it after the build and writes into `packed/`; `node scripts/pack.mjs DIR`
+// writes into DIR. The outside-project check and the package checks import `pack` from here.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+
+/** Unpacked size a package may reach (bytes); one above it fails the pack. */
+const budget = { '@dtask/core': 2 * 1024 * 1024 };
+
+/** A file that belongs to the tests, not to the published package. */
+const testFile =
+  /(^|\/)(__tests__|__fixtures__|fixtures)\/|\.(test|spec|bench)\.[cm]?[jt]sx?(\.map)?$/;
+
+/**
+ * The pinned pnpm's executable: `DTASK_PNPM` when the test command resolved it, else what
+ * `scripts/pnpm.sh --path` resolves (npx's own start-up costs seconds per call).
+ */
+export function pinnedPnpm() {
+  if (process.env.DTASK_PNPM) return process.env.DTASK_PNPM;
+  return execFileSync('bash', [join(root, 'scripts/pnpm.sh'), '--path'], {
+    encoding: 'utf8',
+  }).trim();
+}
+
+/** The folders (under packages/) of every package that is published, in name order. */
+export function publicPackages() {
+  return readdirSync(join(root, 'packages'))
+    .filter((dir) => {
+      try {
+        const manifest = JSON.parse(
+          readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'),
+        );
+        return manifest.private !== true;
+      } catch {
+        return false;
+      }
+    })
+    .sort();
+}
+
+/** Each file of a tarball with its size in bytes (`tar -tv`'s listing). */
+function listing(tarball) {
+  const lines = execFileSync('tar', ['-tvzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+  return lines.map((line) => {
+    const fields = line.trim().split(/\s+/);
+    return {
+      size: Number(fields[2]),
+      path: fields
+        .slice(5)
+        .join(' ')
+        .replace(/^package\//, ''),
+    };
+  });
+}
+
+/**
+ * Packs the packages in `dirs` (folders under packages/; every public one when omitted) into
+ * `destination`, emptied first. Returns, per package, its name, version, tarball path and
+ * unpacked size. Throws, naming the package, when a tarball is not fit to publish.
+ */
+export function pack(destination, dirs = publicPackages()) {
+  rmSync(destination, { recursive: true, force: true });
+  mkdirSync(destination, { recursive: true });
+  const results = [];
+  const pnpm = pinnedPnpm();
+  for (const dir of dirs) {
+    const out = execFileSync(pnpm, ['pack', '--json', '--pack-destination', destination], {
+      cwd: join(root, 'packages', dir),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const { name, version, filename } = JSON.parse(out.slice(out.indexOf('{')));
+    const manifest = execFileSync('tar', ['-xOzf', filename, 'package/package.json'], {
+      encoding: 'utf8',
+    });
+    if (manifest.includes('workspace:')) throw new Error(`${name}: a workspace: range was packed`);
+    if (manifest.includes('"source"')) throw new Error(`${name}: the source condition was packed`);
+    const files = listing(filename);
+    const tests = files.filter((f) => testFile.test(f.path)).map((f) => f.path);
+    if (tests.length > 0) throw new Error(`${name}: test files were packed: ${tests.join(', ')}`);
+    const unpacked = files.reduce((sum, f) => sum + f.size, 0);
+    const limit = budget[name];
+    if (limit !== undefined && unpacked > limit) {
+      throw new Error(`${name}: unpacked ${mib(unpacked)}, over its budget of ${mib(limit)}`);
+    }
+    results.push({ name, version, tarball: filename, unpacked, files: files.length });
+  }
+  return results;
+}
+
+/** Bytes as MiB with two decimals. */
+export function mib(bytes) {
+  return `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const destination = resolve(process.argv[2] ?? join(root, 'packed'));
+  try {
+    const results = pack(destination);
+    for (const r of results) {
+      const size = mib(r.unpacked).padStart(10);
+      console.log(
+        `${`${r.name}@${r.version}`.padEnd(32)} ${size} unpacked, ${r.files} files  ${basename(r.tarball)}`,
+      );
+    }
+    console.log(`${results.length} tarballs in ${destination}`);
+  } catch (error) {
+    console.error(`pack failed: ${error.message}${error.stderr ? `\n${error.stderr}` : ''}`);
+    process.exit(1);
+  }
+}
