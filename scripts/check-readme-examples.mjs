@@ -37,11 +37,6 @@ const skips = [
     'const s = shard(makePiece',
     'a summary of the shard README example, which runs in full',
   ],
-  [
-    'packages/core/README.md',
-    'const s = ctx.stats();',
-    'reads the stats of a context made in the block above it',
-  ],
 ];
 
 const readmes = [
