@@ -6,8 +6,9 @@
 // `npm run pack` runs it after the build and writes into `packed/`; `node scripts/pack.mjs DIR`
 // writes into DIR. The outside-project check and the package checks import `pack` from here.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve, sep } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -45,19 +46,19 @@ export function publicPackages() {
     .sort();
 }
 
-/** Each file of a tarball with its size in bytes (`tar -tv`'s listing). */
+/** Each file of a tarball with its size in bytes (unpacked into a temporary folder and read). */
 function listing(tarball) {
-  const lines = execFileSync('tar', ['-tvzf', tarball], { encoding: 'utf8' }).trim().split('\n');
-  return lines.map((line) => {
-    const fields = line.trim().split(/\s+/);
-    return {
-      size: Number(fields[2]),
-      path: fields
-        .slice(5)
-        .join(' ')
-        .replace(/^package\//, ''),
-    };
-  });
+  const dir = mkdtempSync(join(tmpdir(), 'dtask-pack-'));
+  try {
+    execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+    const base = join(dir, 'package');
+    return readdirSync(base, { recursive: true })
+      .map((path) => ({ path: String(path), stat: statSync(join(base, String(path))) }))
+      .filter((f) => f.stat.isFile())
+      .map((f) => ({ path: f.path.split(sep).join('/'), size: f.stat.size }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
