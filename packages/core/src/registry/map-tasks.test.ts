@@ -129,3 +129,73 @@ describe('map', () => {
     );
   });
 });
+
+describe('map over several iterables (Dask: client.map(f, xs, ys))', () => {
+  it('zips them into the arguments, sync and async alike, options last', async () => {
+    const ctx = new Context();
+    const out: number[] = [];
+    for await (const y of map((x: number, y: number) => x * y, [1, 2, 3], [10, 20, 30], {
+      context: ctx,
+    }))
+      out.push(y);
+    expect(out).toEqual([10, 40, 90]);
+    async function* letters() {
+      yield* ['a', 'b'];
+    }
+    const mixed: string[] = [];
+    for await (const s of map(
+      (n: number, c: string, d: string) => `${n}${c}${d}`,
+      new Set([1, 2]),
+      letters(),
+      ['x', 'y'],
+      { context: ctx },
+    ))
+      mixed.push(s);
+    expect(mixed).toEqual(['1ax', '2by']);
+    await ctx.close();
+  });
+
+  it('unequal lengths are an ArgumentError: sized ones at the call, lazy ones when one ends', async () => {
+    const ctx = new Context();
+    expect(() => map((a: number, b: number) => a + b, [1, 2, 3], [1, 2], { context: ctx })).toThrow(
+      /unequal lengths \(3 and 2\).*as Dask does/,
+    );
+    function* two() {
+      yield* [1, 2];
+    }
+    const read = async () => {
+      for await (const _ of map((a: number, b: number) => a + b, [1, 2, 3], two(), {
+        context: ctx,
+      }))
+        void _;
+    };
+    await expect(read()).rejects.toThrow(ArgumentError);
+    expect(() => map((a: number) => a, [1], 5 as never)).toThrow(/options must be an object/);
+    expect(() => (map as (...a: unknown[]) => unknown)((a: number) => a, [1], 5, [2])).toThrow(
+      /argument 3 must be another iterable/,
+    );
+    await ctx.close();
+  });
+
+  it('a two-parameter function over one iterable warns once, saying how to pass several arguments', async () => {
+    const ctx = new Context();
+    const seen: string[] = [];
+    const listener = (w: Error & { code?: string }) => {
+      if (w.code === 'DTASK_MAP_ARITY') seen.push(w.message);
+    };
+    process.on('warning', listener);
+    try {
+      const sub = (a: number, b: number) => a - b;
+      for (let i = 0; i < 2; i++)
+        for await (const _ of map(sub, [[2, 1]] as never, { context: ctx })) void _;
+      await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      process.off('warning', listener);
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(
+      /'sub' takes 2 parameters.*map\(f, xs, ys\).*map\(\(pair\) => f\(\.\.\.pair\), pairs\)/,
+    );
+    await ctx.close();
+  });
+});

@@ -5,6 +5,7 @@ import { isPlainObject } from '../options/index.js';
 import type { DTask } from '../task/dtask.js';
 import { knownOptionKeys, normalizeOptions, type TaskOptionsInput } from '../task/options.js';
 import { spawn } from './spawn.js';
+import { isSource, type Source, warnArity, zipSources } from './zip-sources.js';
 
 /** Options of `map`: how many tasks at once, plus any task option for every task. */
 export interface MapOptions extends TaskOptionsInput {
@@ -19,8 +20,6 @@ export interface MapOptions extends TaskOptionsInput {
   /** Spawn into this context (a `Context`) instead of the current one. */
   context?: { spawn(first: unknown, ...rest: unknown[]): DTask<unknown> };
 }
-
-type Source<T> = Iterable<T> | AsyncIterable<T>;
 
 /** The options `map` takes for itself (the rest are task options). */
 const MAP_OPTIONS = ['batchSize', 'concurrency', 'context'];
@@ -45,18 +44,57 @@ const MAP_OPTIONS = ['batchSize', 'concurrency', 'context'];
 export function map<T, R>(
   f: ((item: T) => R) | Chunk<(item: T) => R>,
   items: Source<T | DTask<T>>,
-  options: MapOptions = {},
-): AsyncIterableIterator<Awaited<R>> {
+  options?: MapOptions,
+): AsyncIterableIterator<Awaited<R>>;
+/** `f(x, y)` for each pair of items read together from `xs` and `ys` (Dask's `client.map(f, xs, ys)`). */
+export function map<T, U, R>(
+  f: ((x: T, y: U) => R) | Chunk<(x: T, y: U) => R>,
+  xs: Source<T | DTask<T>>,
+  ys: Source<U | DTask<U>>,
+  options?: MapOptions,
+): AsyncIterableIterator<Awaited<R>>;
+/** `f(x, y, z)` for each triple of items read together from three iterables. */
+export function map<T, U, V, R>(
+  f: ((x: T, y: U, z: V) => R) | Chunk<(x: T, y: U, z: V) => R>,
+  xs: Source<T | DTask<T>>,
+  ys: Source<U | DTask<U>>,
+  zs: Source<V | DTask<V>>,
+  options?: MapOptions,
+): AsyncIterableIterator<Awaited<R>>;
+/** `f(...items)` with one item from each of any number of iterables. */
+export function map<R>(
+  f: ((...items: never[]) => R) | Chunk<(...items: never[]) => R>,
+  ...sourcesThenOptions: unknown[]
+): AsyncIterableIterator<Awaited<R>>;
+export function map(f: unknown, ...rest: unknown[]): AsyncIterableIterator<unknown> {
   const where = 'map(f, items, options)';
   if (typeof f !== 'function' && !isChunk(f)) {
     throw new ArgumentError(
       `${where}: f must be a function (or a Chunk holding one) called with each item; got ${describeValue(f)}`,
     );
   }
-  const asyncSource = typeof (items as AsyncIterable<T>)?.[Symbol.asyncIterator] === 'function';
-  if (!asyncSource && typeof (items as Iterable<T>)?.[Symbol.iterator] !== 'function') {
-    throw new ArgumentError(`${where}: items must be an iterable or an async iterable`);
+  const sources: Source<unknown>[] = [];
+  let options: MapOptions = {};
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (isSource(a)) {
+      sources.push(a);
+      continue;
+    }
+    if (i === rest.length - 1 && i > 0 && a !== undefined) {
+      options = a as MapOptions;
+      break;
+    }
+    if (a === undefined && i === rest.length - 1 && i > 0) break;
+    throw new ArgumentError(
+      i === 0
+        ? `${where}: items must be an iterable or an async iterable`
+        : `${where}: argument ${i + 2} must be another iterable of items (map(f, xs, ys) calls f(x, y)) or, last, the options; got ${describeValue(a)}`,
+    );
   }
+  if (sources.length === 1) warnArity(f, where);
+  const items = sources.length === 1 ? (sources[0] as Source<unknown>) : zipSources(sources, where);
+  const asyncSource = typeof (items as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
   const checked: unknown = options;
   if (!isPlainObject(checked)) throw new ArgumentError(`${where}: options must be an object`);
   const {
@@ -92,17 +130,15 @@ export function map<T, R>(
     }
   }
   normalizeOptions(taskOptions, where);
-  const spawnHere = (context?.spawn.bind(context) ?? spawn) as (...a: unknown[]) => DTask<R>;
-  const run = (item: unknown) => spawnHere(taskOptions, f, item);
+  const spawnHere = (context?.spawn.bind(context) ?? spawn) as (...a: unknown[]) => DTask<unknown>;
+  const run =
+    sources.length === 1
+      ? (item: unknown) => spawnHere(taskOptions, f, item)
+      : (item: unknown) => spawnHere(taskOptions, f, ...(item as unknown[]));
   const source = asyncSource
     ? { iterator: (items as AsyncIterable<unknown>)[Symbol.asyncIterator](), isAsync: true }
     : { iterator: (items as Iterable<unknown>)[Symbol.iterator](), isAsync: false };
-  return results(
-    source,
-    run,
-    Math.min(batchSize, concurrency),
-    concurrency,
-  ) as AsyncIterableIterator<Awaited<R>>;
+  return results(source, run, Math.min(batchSize, concurrency), concurrency);
 }
 
 /** The items' iterator, and whether its `next` returns promises. */
