@@ -19,6 +19,7 @@ export type { DType, DTypeArray } from './dtype.js';
 export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
 export type { Block } from './kernels.js';
 export { norm, opnorm } from './norms.js';
+export { randn } from './randn.js';
 export type { ReduceOptions } from './reductions.js';
 export type { Range } from './slicing.js';
 export { DEFAULT_SMALL_WORK_ELEMENTS, setSmallWorkElements } from './small-work.js';
