@@ -26,6 +26,7 @@ import { registerOption } from '../task/options.js';
 import { type SpawnArgs, spawnTask } from '../task/spawn-task.js';
 import { keepAliveUntil } from './keep-alive.js';
 import { LocalThreadProc } from './main-thread.js';
+import { forgetPendingAtExit, watchPendingAtExit } from './pending-at-exit.js';
 import type { Plugin, PluginHost, ProcessorLoad } from './plugin.js';
 import { programModules } from './program-modules.js';
 import { type ToChunkOptions, toChunk } from './to-chunk.js';
@@ -79,6 +80,7 @@ export class Context {
 
   constructor(options: ContextOptions = {}) {
     checkOptions(options, CONTEXT_OPTIONS);
+    watchPendingAtExit(this.scheduler);
     const plugins = options.plugins ?? [];
     if (!Array.isArray(plugins)) {
       throw new ArgumentError('Context option `plugins` must be an array of plugin objects');
@@ -337,6 +339,7 @@ export class Context {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    forgetPendingAtExit(this.scheduler);
     cancelUnstarted(this.scheduler);
     await keepAliveUntil(this.closeAll());
   }
