@@ -157,17 +157,18 @@ function potrfTile(a: Tile): void {
   }
 }
 
+// Each is named as @dtask/array/kernels exports it (potrfTile, ...): a built name must match its export.
 /**
  * LAPACK's `potrf` (lower) on a Float64 tile, in place: as datadeps' `potrf` (the strict upper
  * triangle is left as it was; throws when the tile is not positive definite), its products in
  * WebAssembly SIMD.
  */
-export const potrf: (a: Tile) => void = linkKernel(potrfTile, 'potrf', { js: potrfJs });
+export const potrf: (a: Tile) => void = linkKernel(potrfTile, 'potrfTile', { js: potrfJs });
 /** BLAS `trsm` (right, lower, transposed): `b ← b·L⁻ᵀ`, as datadeps' `trsm`, in SIMD. */
-export const trsm: (l: Tile, b: Tile) => void = linkKernel(trsmTile, 'trsm', { js: trsmJs });
+export const trsm: (l: Tile, b: Tile) => void = linkKernel(trsmTile, 'trsmTile', { js: trsmJs });
 /** BLAS `syrk` (lower): `c ← c − a·aᵀ` on the lower triangle of `c`, in SIMD. */
-export const syrk: (a: Tile, c: Tile) => void = linkKernel(syrkTile, 'syrk', { js: syrkJs });
+export const syrk: (a: Tile, c: Tile) => void = linkKernel(syrkTile, 'syrkTile', { js: syrkJs });
 /** BLAS `gemm` as Cholesky uses it: `c ← c − a·bᵀ`, in SIMD. */
-export const gemm: (a: Tile, b: Tile, c: Tile) => void = linkKernel(gemmTile, 'gemm', {
+export const gemm: (a: Tile, b: Tile, c: Tile) => void = linkKernel(gemmTile, 'gemmTile', {
   js: gemmJs,
 });
