@@ -34,7 +34,11 @@ const work = mkdtempSync(join(tmpdir(), 'dtask-release-'));
 const say = (line) =>
   console.log(`  [${((performance.now() - started) / 1000).toFixed(1)} s] ${line}`);
 
-/** Runs a command to its end without blocking this process (the registry runs in it). */
+/**
+ * Runs a command to its end without blocking this process (the registry runs in it); resolves
+ * to its standard output alone (npm's warnings on standard error must not spoil `--json`), and
+ * rejects with both outputs, interleaved as they came.
+ */
 function run(cmd, args, cwd, env = {}) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(cmd, args, {
@@ -42,12 +46,16 @@ function run(cmd, args, cwd, env = {}) {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let stdout = '';
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      out += d;
+    });
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code === 0) resolvePromise(out);
+      if (code === 0) resolvePromise(stdout);
       else reject(new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${code}:\n${out}`));
     });
   });
