@@ -31,9 +31,16 @@ describe('cluster: faults', () => {
   });
 
   it('a worker stopped with SIGSTOP is declared lost by heartbeats and its task runs elsewhere', async () => {
-    await using r = await clusterRig({ heartbeatMs: 100, heartbeatTimeoutMs: 800 });
+    // 2 s: a loaded machine can take most of a second to start a worker's heartbeat thread,
+    // which must not count as a loss here; the stopped worker is still found well within 5 s.
+    await using r = await clusterRig({ heartbeatMs: 100, heartbeatTimeoutMs: 2000 });
     const [stopped, other] = r.plugin.processWorkers();
     const pid = stopped.child!.pid!;
+    await until(
+      () => stopped.heartbeat !== undefined && other.heartbeat !== undefined,
+      5000,
+      'both heartbeats',
+    );
     const task = r.ctx.spawn(
       { scope: scope({ workers: [stopped.worker, other.worker] }) },
       (ms: number) => new Promise((res) => setTimeout(() => res(process.pid), ms)),
