@@ -19,6 +19,8 @@ export {
   mapBlock,
 } from './kernels.js';
 export { assembleBlock, type Piece, transposeBlock } from './layout-kernels.js';
+export { luSolveBlock, luSummary, luTriangle, paddedWithRows } from './lu-kernels.js';
+export { gemmNN, getrfPanel, laswp, trsmUnitLower } from './lu-tiles.js';
 export { matmulBlocks, matmulBlocksJs } from './matmul-kernel.js';
 export {
   combineBlocks,

@@ -1,12 +1,4 @@
-import {
-  type AbstractScope,
-  ArgumentError,
-  currentWorker,
-  type DTask,
-  isChunk,
-  type Processor,
-  scope,
-} from '@dtask/core';
+import { type AbstractScope, ArgumentError, currentWorker, type DTask, isChunk } from '@dtask/core';
 import type { StridedView } from '@dtask/datadeps';
 import { gemm, potrf, syrk, cholesky as tiledCholesky, trsm } from '@dtask/datadeps/examples';
 import { Blocks } from './blocks.js';
@@ -16,6 +8,7 @@ import { DArray } from './darray.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
 import { type SpawnFn, spawnerOf } from './placement.js';
+import { threadsBeside } from './tiled-run.js';
 
 /** Options of `cholesky`. */
 export interface CholeskyOptions {
@@ -85,24 +78,6 @@ async function factor(a: DArray, tile: number, where?: AbstractScope): Promise<D
   }
   const lower = spawn(lowerPart, matrix, n) as DTask<Block>;
   return new DArray([n, n], new Blocks(n, n), 'float64', [lower], a.context).reblock(a.blocks);
-}
-
-/**
- * The worker threads of the process `proc` belongs to (its main thread only when it has no
- * others), as a scope; undefined when they cannot be told.
- */
-function threadsBeside(proc: Processor | undefined): AbstractScope | undefined {
-  const all = proc?.getParent()?.getProcessors() ?? [];
-  const threads = all.filter((p) => (p as { thread?: number }).thread !== undefined);
-  const workers = threads.filter((p) => (p as unknown as { thread: number }).thread !== 1);
-  const chosen = workers.length > 0 ? workers : threads;
-  if (chosen.length === 0) return undefined;
-  return scope(
-    ...chosen.map((p) => ({
-      worker: p.worker,
-      thread: (p as unknown as { thread: number }).thread,
-    })),
-  );
 }
 
 /** Datadeps' plain JavaScript tile kernels → the same operations in WebAssembly SIMD. */

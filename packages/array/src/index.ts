@@ -18,11 +18,14 @@ export { type DistributeOptions, distribute } from './distribute.js';
 export type { DType, DTypeArray } from './dtype.js';
 export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
 export type { Block } from './kernels.js';
+export { det, LU, type LUOptions, lu } from './lu.js';
 export { norm, opnorm } from './norms.js';
 export { randn } from './randn.js';
 export type { ReduceOptions } from './reductions.js';
+export { SingularError } from './singular-error.js';
 export type { Range } from './slicing.js';
 export { DEFAULT_SMALL_WORK_ELEMENTS, setSmallWorkElements } from './small-work.js';
+export { solve } from './solve.js';
 export {
   extrema,
   prod,

@@ -1,0 +1,227 @@
+import { type AbstractScope, ArgumentError, type DTask, describeValue } from '@dtask/core';
+import { In, InOut } from '@dtask/datadeps';
+import { Blocks } from './blocks.js';
+import { DArray } from './darray.js';
+import type { Block } from './kernels.js';
+import {
+  type LUSummary,
+  luSolveBlock,
+  luSummary,
+  luTriangle,
+  paddedWithRows,
+} from './lu-kernels.js';
+import { gemmNN, getrfPanel, laswp, trsmUnitLower } from './lu-tiles.js';
+import { describe } from './parts.js';
+import { spawnerOf } from './placement.js';
+import { SingularError } from './singular-error.js';
+import { type Matrix, runTiled } from './tiled-run.js';
+
+/** Options of `lu` (and of `solve` and `det` on a square matrix). */
+export interface LUOptions {
+  /** The side of the tiles datadeps factors; default: the smaller block size of the array. */
+  tile?: number;
+  /** Where the matrix is assembled, and so factored; default: where the scheduler puts it. */
+  scope?: AbstractScope;
+  /**
+   * Julia's `check`: throw `SingularError` when a pivot is exactly zero (default true). With
+   * `false` the factorization comes back anyway and its `info` says where.
+   */
+  check?: boolean;
+  /** Partial pivoting by rows (Julia's `RowMaximum()`, the default); false: `NoPivot()`. */
+  pivot?: boolean;
+}
+
+/**
+ * An LU factorization `P·A = L·U` (Julia's `LU`, what `lu(A)` gives): `L` unit lower and `U`
+ * upper triangular, as `DArray`s with `A`'s blocks, and the row permutation `p`.
+ */
+export class LU {
+  /** The unit lower triangular factor (Julia's `F.L`). */
+  readonly L: DArray;
+  /** The upper triangular factor (Julia's `F.U`). */
+  readonly U: DArray;
+  /** The row permutation, 0-based (Julia's `F.p`, minus one): row `i` of `P·A` is row `p[i]` of `A`. */
+  readonly p: Int32Array;
+  /** 0, or the 1-based index of the first exactly zero pivot (Julia's `F.info`). */
+  readonly info: number;
+  readonly #factors: DTask<Matrix>;
+  readonly #det: number;
+  readonly #template: DArray;
+
+  /** Made by `lu`. */
+  constructor(template: DArray, factors: DTask<Matrix>, l: DArray, u: DArray, summary: LUSummary) {
+    this.#template = template;
+    this.#factors = factors;
+    this.L = l;
+    this.U = u;
+    this.p = summary.p;
+    this.info = summary.info;
+    this.#det = summary.det;
+  }
+
+  /** The permutation matrix `P` (Julia's `F.P`) as a Float64 `DArray` with `A`'s blocks. */
+  get P(): DArray {
+    const n = this.p.length;
+    const data = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) data[i + this.p[i] * n] = 1;
+    return DArray.from({ data, shape: [n, n] }, this.#template.blocks, {
+      context: this.#template.context,
+    });
+  }
+
+  /** The determinant of `A` (Julia's `det(F)`): 0 for a singular matrix. */
+  det(): number {
+    return this.#det;
+  }
+
+  /**
+   * `x` with `A·x = b` (Julia's `F \ b`): `b` a `DArray` (a vector of `n`, or `n × w`; the
+   * result has `b`'s shape and blocks) or a plain array of `n` numbers (a `Float64Array`
+   * back). One task per column block of `b`, each permuting its columns and solving with `L`
+   * and `U`. Throws `SingularError` for a singular `A`, `ArgumentError` for a `b` that does
+   * not fit.
+   */
+  solve(b: DArray): Promise<DArray>;
+  solve(b: ArrayLike<number>): Promise<Float64Array>;
+  async solve(b: DArray | ArrayLike<number>): Promise<DArray | Float64Array> {
+    const n = this.p.length;
+    if (this.info > 0) {
+      throw new SingularError(
+        this.info,
+        `F.solve(b): the matrix is singular (pivot ${this.info} is zero); nothing solves it`,
+      );
+    }
+    if (!(b instanceof DArray)) {
+      if (b === null || typeof b !== 'object' || b.length !== n) {
+        throw new ArgumentError(
+          `F.solve(b): b must be a DArray or an array of ${n} numbers (the matrix's side); got ${describeValue(b)}`,
+        );
+      }
+      const context = this.#template.context;
+      const x = await this.solve(DArray.from(Float64Array.from(b), new Blocks(n), { context }));
+      return (await x.collect()).data as Float64Array;
+    }
+    if (b.shape.length < 1 || b.shape.length > 2 || b.shape[0] !== n) {
+      throw new ArgumentError(
+        `F.solve(b): b must have ${n} rows (the matrix's side) and 1 or 2 dimensions; got ${describe(b)}`,
+      );
+    }
+    const spawn = spawnerOf(b.context);
+    const vector = b.shape.length === 1;
+    const width = vector ? 1 : b.blocks.sizes[1];
+    const whole = b.reblock(vector ? new Blocks(n) : new Blocks(n, width));
+    const chunks = whole.chunks.map((c) => spawn(luSolveBlock, this.#factors, this.p, c, n));
+    return new DArray(b.shape, whole.blocks, 'float64', chunks, b.context).reblock(b.blocks);
+  }
+}
+
+/**
+ * Julia's (and Dagger's) `lu(A)`: the LU factorization with partial pivoting of a square 2-D
+ * `DArray`, tiled as LAPACK's right-looking `getrf` through datadeps (as `cholesky` is): a
+ * task assembles the matrix (padded with the identity to a multiple of the tile) in a
+ * `SharedArrayBuffer` where the scheduler puts it; then, for each column of tiles, one task
+ * factors the panel (pivot search over the whole column: `getrf`), tasks apply its row swaps
+ * to the other columns (`laswp`), solve the tile row right of it (`trsm`) and update each
+ * trailing tile (`gemm`), ordered by the tiles they read and write. On this process's threads
+ * the tasks share the matrix; in a worker process they run where it is.
+ *
+ * Throws `SingularError` (Julia's `SingularException`) when a pivot is exactly zero, unless
+ * `{ check: false }`; `ArgumentError` for a matrix that is not square or a bad tile.
+ */
+export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
+  const n = checkSquare(a, 'lu(a)');
+  const tile = options.tile ?? Math.min(...a.blocks.sizes, n);
+  if (!Number.isInteger(tile) || tile < 1) {
+    throw new ArgumentError(`lu(a, { tile }): tile must be a positive integer; got ${tile}`);
+  }
+  const pivot = options.pivot ?? true;
+  const check = options.check ?? true;
+  if (typeof pivot !== 'boolean' || typeof check !== 'boolean') {
+    throw new ArgumentError('lu(a, { pivot, check }): pivot and check must be booleans');
+  }
+  const spawn = spawnerOf(a.context);
+  const side = Math.ceil(n / tile) * tile;
+  const whole = a.reblock(new Blocks(n, n)).chunks[0];
+  const where = options.scope ? [{ scope: options.scope }] : [];
+  const matrix = spawn(...where, paddedWithRows, whole, side, 1) as unknown as DTask<Matrix>;
+  const nt = side / tile;
+  const span = (k: number) => [k * tile, (k + 1) * tile] as const;
+  // The panel and the updates of the next column first: the critical path leads.
+  const urgency = (column: number, panel: boolean) => 2 * (nt - column) + (panel ? 1 : 0);
+  await runTiled(spawn, matrix, ({ at, spawn: tileTask }) => {
+    for (let k = 0; k < nt; k++) {
+      const rows = [k * tile, side] as const;
+      const pivots = at([side, side + 1], span(k));
+      tileTask(
+        'getrf',
+        urgency(k, true),
+        getrfPanel,
+        InOut(at(rows, span(k))),
+        InOut(pivots),
+        k * tile,
+        pivot,
+      );
+      for (let j = 0; j < nt; j++) {
+        if (j === k) continue;
+        if (pivot) {
+          const priority = j > k ? urgency(j, false) : 0;
+          tileTask('laswp', priority, laswp, In(pivots), InOut(at(rows, span(j))), k * tile);
+        }
+        if (j < k) continue;
+        tileTask(
+          'trsm',
+          urgency(j, false),
+          trsmUnitLower,
+          In(at(span(k), span(k))),
+          InOut(at(span(k), span(j))),
+        );
+        for (let i = k + 1; i < nt; i++) {
+          tileTask(
+            'gemm',
+            urgency(j, false),
+            gemmNN,
+            In(at(span(i), span(k))),
+            In(at(span(k), span(j))),
+            InOut(at(span(i), span(j))),
+          );
+        }
+      }
+    }
+  });
+  const summary = (await spawn(luSummary, matrix, n, side)) as unknown as LUSummary;
+  if (check && summary.info > 0) {
+    throw new SingularError(
+      summary.info,
+      `lu(a): the matrix is singular (pivot ${summary.info} is exactly zero); pass { check: false } to get the factorization anyway (its info says where)`,
+    );
+  }
+  const factor = (upper: boolean) =>
+    new DArray(
+      [n, n],
+      new Blocks(n, n),
+      'float64',
+      [spawn(luTriangle, matrix, n, upper) as DTask<Block>],
+      a.context,
+    ).reblock(a.blocks);
+  return new LU(a, matrix, factor(false), factor(true), summary);
+}
+
+/**
+ * Julia's `det(A)` of a square 2-D `DArray`, through `lu` (options as `lu`'s; `check` does not
+ * apply): 0 for a singular matrix.
+ */
+export async function det(a: DArray, options: Omit<LUOptions, 'check'> = {}): Promise<number> {
+  checkSquare(a, 'det(a)');
+  return (await lu(a, { ...options, check: false })).det();
+}
+
+/** The side of a square 2-D `DArray`, else `ArgumentError` naming `what`. */
+export function checkSquare(a: DArray, what: string): number {
+  if (!(a instanceof DArray) || a.shape.length !== 2 || a.shape[0] !== a.shape[1]) {
+    throw new ArgumentError(
+      `${what}: a must be a square 2-D DArray; got ${a instanceof DArray ? describe(a) : describeValue(a)}${a instanceof DArray && a.shape.length === 2 ? ' (use qr(a) for a rectangular matrix)' : ''}`,
+    );
+  }
+  if (a.shape[0] === 0) throw new ArgumentError(`${what}: a is empty: ${describe(a)}`);
+  return a.shape[0];
+}
