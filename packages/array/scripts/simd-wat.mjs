@@ -10,6 +10,8 @@
 // Every address is a byte offset into the module's own memory; the caller packs and unpacks.
 // The micro-kernel keeps an MR × NR tile of C in MR/lanes × NR vector accumulators: per step p
 // it loads MR/lanes vectors of A, splats NR values of B, and does MR·NR multiply-adds.
+// The whole-block reductions (reduce_<op>_<t>) come from simd-reduce-wat.mjs.
+import { reduceWat } from './simd-reduce-wat.mjs';
 
 /** The kernel shapes: micro-tile rows (MR) and columns (NR), lanes per vector, element bytes. */
 export const SHAPES = {
@@ -89,5 +91,12 @@ function gemm(t) {
 
 /** The whole module's text: its memory (grown by the caller) and the kernels. */
 export function simdWat() {
-  return ['(module', '(memory (export "memory") 1)', gemm('f64'), gemm('f32'), ')'].join('\n');
+  return [
+    '(module',
+    '(memory (export "memory") 1)',
+    gemm('f64'),
+    gemm('f32'),
+    reduceWat(),
+    ')',
+  ].join('\n');
 }

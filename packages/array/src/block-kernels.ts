@@ -29,4 +29,5 @@ export {
   reduceBlocks,
   reduceBlocksWhole,
 } from './reduce-kernels.js';
+export { reduceWhole, reduceWholeJs, type WholeReduction } from './reduce-whole.js';
 export { simdKernelsLoaded } from './simd-status.js';

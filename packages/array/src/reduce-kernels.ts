@@ -1,15 +1,14 @@
 // Reduction kernels: `reduceBlocks` and `combineInOrder` are self-contained, so they travel to
 // worker threads as source text; `reduceBlock` and `combineBlocks` call them, for direct use.
+// A whole-block sum, min or max runs `reduceWhole` (WebAssembly SIMD where the runtime has it),
+// spliced into the kernels' source.
+import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
+import { reduceWhole } from './reduce-whole.js';
 
-/**
- * Reduce each of `blocks` along `dims` with `op`: `'sum'`, `'min'`, `'max'`, or `'fn'` with
- * `source` the text of a self-contained `(acc, x) => number`. Returns one Float64 block per
- * input block, in order, with those dimensions of size 1 (over an ordinary `ArrayBuffer`). With `'fn'`, each output element
- * starts from its first input. Self-contained: a task may reduce several blocks that live on
- * its processor at once.
- */
-export function reduceBlocks(
+declare const __DTASK_LINK_whole__: typeof reduceWhole;
+
+function reduceBlocksKernel(
   dims: number[],
   op: string,
   source: string | undefined,
@@ -39,11 +38,12 @@ export function reduceBlocks(
     const x = a.data;
     const n = x.length;
     if (m === 1) {
-      // Everything reduced: one accumulator, no index arithmetic.
-      let acc = x[0];
-      if (op === 'sum') for (let i = 1; i < n; i++) acc += x[i];
-      else for (let i = 1; i < n; i++) acc = f(acc, x[i]);
-      out[0] = acc;
+      // Everything reduced: the whole-block kernel (SIMD), or one accumulator for a function.
+      if (op === 'fn') {
+        let acc = x[0];
+        for (let i = 1; i < n; i++) acc = f(acc, x[i]);
+        out[0] = acc;
+      } else out[0] = __DTASK_LINK_whole__(op as 'sum', a);
       results.push({ data: out, shape: oshape, strides: ostr, offset: 0 });
       continue;
     }
@@ -67,12 +67,7 @@ export function reduceBlocks(
   return results;
 }
 
-/**
- * Reduce every element of each of `blocks` with `op` (as `reduceBlocks` with every dimension):
- * the partial results as one Float64Array, in order, each computed as `reduceBlocks` computes
- * it. Compact, so a task's result rides back with its completion. Self-contained.
- */
-export function reduceBlocksWhole(
+function reduceBlocksWholeKernel(
   op: string,
   source: string | undefined,
   ...blocks: Block[]
@@ -85,15 +80,46 @@ export function reduceBlocksWhole(
         : Math.max;
   const out = new Float64Array(blocks.length);
   for (let b = 0; b < blocks.length; b++) {
+    if (op !== 'fn') {
+      out[b] = __DTASK_LINK_whole__(op as 'sum', blocks[b]);
+      continue;
+    }
     const x = blocks[b].data;
     const n = x.length;
     let acc = x[0];
-    if (op === 'sum') for (let i = 1; i < n; i++) acc += x[i];
-    else for (let i = 1; i < n; i++) acc = f(acc, x[i]);
+    for (let i = 1; i < n; i++) acc = f(acc, x[i]);
     out[b] = acc;
   }
   return out;
 }
+
+/**
+ * Reduce each of `blocks` along `dims` with `op`: `'sum'`, `'min'`, `'max'`, or `'fn'` with
+ * `source` the text of a self-contained `(acc, x) => number`. Returns one Float64 block per
+ * input block, in order, with those dimensions of size 1 (over an ordinary `ArrayBuffer`).
+ * With `'fn'`, each output element starts from its first input. Reduced to one element, a
+ * sum, min or max is `reduceWhole`'s (WebAssembly SIMD where the runtime has it).
+ * Self-contained: a task may reduce several blocks that live on its processor at once.
+ */
+export const reduceBlocks: (
+  dims: number[],
+  op: string,
+  source: string | undefined,
+  ...blocks: Block[]
+) => Block[] = linkKernel(reduceBlocksKernel, 'reduceBlocks', { whole: reduceWhole });
+
+/**
+ * Reduce every element of each of `blocks` with `op` (as `reduceBlocks` with every dimension):
+ * the partial results as one Float64Array, in order, each computed as `reduceBlocks` computes
+ * it. Compact, so a task's result rides back with its completion. Self-contained.
+ */
+export const reduceBlocksWhole: (
+  op: string,
+  source: string | undefined,
+  ...blocks: Block[]
+) => Float64Array = linkKernel(reduceBlocksWholeKernel, 'reduceBlocksWhole', {
+  whole: reduceWhole,
+});
 
 /** Reduce block `a` along `dims` with `op` (as `reduceBlocks` does for one block). */
 export function reduceBlock(a: Block, dims: number[], op: string, source?: string): Block {

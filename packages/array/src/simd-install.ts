@@ -26,6 +26,12 @@ export interface SimdKernels {
     c: Operand,
     lower?: boolean,
   ): void;
+  /**
+   * The reduction `op` (`'sum'`, `'sumsq'`, `'sumabs'`, `'min'`, `'max'`, `'minabs'`,
+   * `'maxabs'`) of the `n` contiguous elements of `data` from `offset`, in Float64 (float32
+   * sums accumulated in Float64). Sums of no elements are 0; the others need `n ≥ 1`.
+   */
+  reduce(op: string, data: Float64Array | Float32Array, offset: number, n: number): number;
 }
 
 /**
@@ -136,6 +142,25 @@ export function installSimd(): SimdKernels | null {
           for (let i = i0; i < m; i++)
             cd[dst + i * crs] = beta * cd[dst + i * crs] + alpha * w[src + i];
       }
+    },
+    reduce(op, data, offset, n) {
+      // Through the module's memory a chunk at a time (a copy, then one pass in SIMD), the
+      // partial results folded in order.
+      const float32 = data instanceof Float32Array;
+      const run = x[`reduce_${op}_${float32 ? 'f32' : 'f64'}`];
+      const CHUNK = 16384;
+      ensure(CHUNK * 8);
+      const w = float32 ? f32 : f64;
+      const sum = op.startsWith('sum');
+      const max = op.startsWith('max');
+      let acc = 0;
+      for (let i = 0; i < n; i += CHUNK) {
+        const len = Math.min(CHUNK, n - i);
+        w.set(data.subarray(offset + i, offset + i + len), 0);
+        const r = run(0, len);
+        acc = i === 0 ? r : sum ? acc + r : max ? Math.max(acc, r) : Math.min(acc, r);
+      }
+      return acc;
     },
   };
   g[key] = kernels;

@@ -1,0 +1,136 @@
+import { Context, scope } from '@dtask/core';
+import { threads } from '@dtask/threads';
+import { describe, expect, it } from 'vitest';
+import { Blocks, distribute } from './index.js';
+import type { Block } from './kernels.js';
+import { blockNormPart } from './norm-kernels.js';
+import { norm } from './norms.js';
+import { reduceBlocks, reduceBlocksWhole } from './reduce-kernels.js';
+import { reduceWhole, reduceWholeJs, type WholeReduction } from './reduce-whole.js';
+import { simdKernelsLoaded } from './simd-status.js';
+
+// The SIMD whole-block reductions against the plain JavaScript ones. Tolerance: sums add the
+// same values in another order (8 lanes side by side, float32 widened to Float64 both ways), so
+// |SIMD − JS| ≤ 1e-15 · n · Σ|terms|; min and max are exact (and NaN wins in both).
+const SUM_TOL = 1e-15;
+const OPS: WholeReduction[] = ['sum', 'sumsq', 'sumabs', 'min', 'max', 'minabs', 'maxabs'];
+
+let seed = 4242;
+function rand(): number {
+  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+  return seed / 2 ** 32 - 0.5;
+}
+const int = (lo: number, hi: number) => lo + Math.floor((rand() + 0.5) * (hi - lo + 1));
+
+type Dtype = 'float64' | 'float32' | 'int32';
+const ctor = (d: Dtype) =>
+  d === 'float32' ? Float32Array : d === 'int32' ? Int32Array : Float64Array;
+
+/** A block of `shape`: contiguous, or a view (an offset, padding after each column, a step). */
+function block(dtype: Dtype, shape: number[], how: 'contiguous' | 'padded' | 'strided'): Block {
+  const C = ctor(dtype);
+  const strides: number[] = [];
+  const step = how === 'strided' ? 2 : 1;
+  let s = step;
+  for (let d = 0; d < shape.length; d++) {
+    strides.push(s);
+    s *= shape[d] + (how === 'padded' && d === 0 ? 3 : 0);
+  }
+  const offset = how === 'contiguous' ? 0 : 5;
+  const data = new C(offset + s + 4).map(() => (dtype === 'int32' ? int(-50, 50) : 10 * rand()));
+  return { data, shape, strides, offset };
+}
+
+/** Σ|terms| of `op` over the block's elements (the scale of a sum's rounding). */
+function magnitude(op: WholeReduction, b: Block): number {
+  return reduceWholeJs(op === 'sumsq' ? 'sumsq' : 'sumabs', b);
+}
+
+function expectAgree(op: WholeReduction, b: Block): void {
+  const got = reduceWhole(op, b);
+  const want = reduceWholeJs(op, b);
+  if (!op.startsWith('sum')) {
+    expect(got).toBe(want);
+    return;
+  }
+  const n = b.shape.reduce((x, y) => x * y, 1);
+  expect(Math.abs(got - want)).toBeLessThanOrEqual(SUM_TOL * n * magnitude(op, b) + 1e-300);
+}
+
+describe('reduceWhole (WebAssembly SIMD reductions)', () => {
+  it('runs in SIMD here', () => {
+    expect(simdKernelsLoaded()).toBe(true);
+  });
+
+  for (const dtype of ['float64', 'float32', 'int32'] as Dtype[]) {
+    it(`equals reduceWholeJs in ${dtype} on random and odd shapes, views and strides`, () => {
+      const shapes: number[][] = [[1], [7], [15], [16], [17], [33, 1], [64, 3], [257, 5], [100]];
+      shapes.push([40000]); // past the chunk the module's memory takes at a time
+      for (let r = 0; r < 8; r++) shapes.push([int(1, 90), int(1, 9), int(1, 3)]);
+      for (const shape of shapes)
+        for (const how of ['contiguous', 'padded', 'strided'] as const)
+          for (const op of OPS) expectAgree(op, block(dtype, shape, how));
+    });
+  }
+
+  it('sums of an empty block are 0, its min and max NaN; NaN wins min and max', () => {
+    const empty: Block = { data: new Float64Array(4), shape: [0, 3], strides: [1, 0], offset: 0 };
+    expect(reduceWhole('sum', empty)).toBe(0);
+    expect(reduceWhole('max', empty)).toBeNaN();
+    const b = block('float64', [50], 'contiguous');
+    b.data[37] = Number.NaN;
+    for (const op of OPS) {
+      expect(reduceWhole(op, b)).toBeNaN();
+      expect(reduceWholeJs(op, b)).toBeNaN();
+    }
+    const f = block('float32', [50], 'contiguous');
+    f.data[3] = Number.NaN;
+    expect(reduceWhole('min', f)).toBeNaN();
+  });
+
+  it('float32 sums accumulate in Float64, as the JavaScript loop does', () => {
+    // 2²⁴ + 1 ones: a float32 accumulator would stop at 2²⁴.
+    const n = 2 ** 24 + 1;
+    const b: Block = { data: new Float32Array(n).fill(1), shape: [n], strides: [1], offset: 0 };
+    expect(reduceWhole('sum', b)).toBe(n);
+  });
+
+  it('reduceBlocks, reduceBlocksWhole and blockNormPart give reduceWhole’s figures', () => {
+    const b = block('float64', [70, 30], 'contiguous');
+    expect(reduceBlocks([0, 1], 'sum', undefined, b)[0].data[0]).toBe(reduceWhole('sum', b));
+    expect(Array.from(reduceBlocksWhole('max', undefined, b, b))).toEqual([
+      reduceWhole('max', b),
+      reduceWhole('max', b),
+    ]);
+    expect(blockNormPart(2, b)).toBe(reduceWhole('sumsq', b));
+    expect(blockNormPart(Number.NEGATIVE_INFINITY, b)).toBe(reduceWhole('minabs', b));
+    // A function's fold is left as it was (first element, then in order).
+    const fold = reduceBlocks([0, 1], 'fn', '(a, x) => a + 2 * x', b)[0].data[0];
+    let want = b.data[0];
+    for (let i = 1; i < b.data.length; i++) want += 2 * b.data[i];
+    expect(fold).toBe(want);
+  });
+});
+
+describe('DArray reductions on worker threads with the SIMD reductions', () => {
+  it('sum, extrema and norm on 2 threads agree with plain loops; the workers run SIMD', async () => {
+    await using ctx = new Context({ plugins: [threads({ count: 2 })] });
+    await ctx.ready();
+    const N = 97;
+    const values = Float64Array.from({ length: N * N }, () => 4 * rand());
+    const a = distribute(values, [N, N], new Blocks(32, 20), { context: ctx });
+    let sum = 0;
+    let sq = 0;
+    for (const v of values) {
+      sum += v;
+      sq += v * v;
+    }
+    const [s, mx, mn] = await Promise.all([a.sum(), a.max(), a.min()]);
+    expect(Math.abs(s - sum)).toBeLessThanOrEqual(1e-12 * N * N);
+    expect(mx).toBe(values.reduce((x, y) => Math.max(x, y)));
+    expect(mn).toBe(values.reduce((x, y) => Math.min(x, y)));
+    const onWorker = await ctx.spawn({ scope: scope({ worker: 1, thread: 2 }) }, simdKernelsLoaded);
+    expect(onWorker).toBe(true);
+    expect(Math.abs((await norm(a)) - Math.sqrt(sq))).toBeLessThanOrEqual(1e-12 * Math.sqrt(sq));
+  });
+});
