@@ -43,6 +43,13 @@ export interface ClusterOptions {
    * `--watch`, `--inspect`, …; see core's `workerExecArgv`).
    */
   execArgv?: string[];
+  /**
+   * Each worker thread's pool of peer links (made when two threads first exchange data, as
+   * Dask's connection pool): at most `max` open (default 64; past it the least recently used
+   * idle links close), and a link unused for `idleMs` closes (default 60000). A closed link is
+   * made again when next needed.
+   */
+  peerLinks?: { max?: number; idleMs?: number };
 }
 
 /** `ClusterOptions` with every default filled in. */
@@ -57,6 +64,8 @@ export interface ClusterSettings {
   maxFrameBytes: number;
   startTimeoutMs: number;
   execArgv: string[];
+  /** As given (the workers' defaults apply where left out). */
+  peerLinks: { max?: number; idleMs?: number } | undefined;
 }
 
 const SHAPE: OptionsShape<keyof ClusterOptions> = {
@@ -72,6 +81,7 @@ const SHAPE: OptionsShape<keyof ClusterOptions> = {
     'maxFrameBytes',
     'startTimeoutMs',
     'execArgv',
+    'peerLinks',
   ],
   notObject: (options) =>
     `cluster(options): options must be an object such as { workers: 2 }; got ${describeValue(options)}`,
@@ -145,6 +155,7 @@ export function clusterSettings(options: ClusterOptions): ClusterSettings {
     );
   }
   return {
+    peerLinks: peerLinksOption(options.peerLinks),
     workers,
     threads,
     listen,
@@ -156,4 +167,26 @@ export function clusterSettings(options: ClusterOptions): ClusterSettings {
     startTimeoutMs: positive(options, 'startTimeoutMs', 30_000),
     execArgv,
   };
+}
+
+function peerLinksOption(
+  given: ClusterOptions['peerLinks'],
+): { max?: number; idleMs?: number } | undefined {
+  if (given === undefined) return undefined;
+  const bad = (what: string) =>
+    new ArgumentError(
+      `cluster({ peerLinks }): ${what}, e.g. { max: 64, idleMs: 60000 }; got ${describeValue(given)}`,
+    );
+  if (typeof given !== 'object' || given === null) throw bad('must be an object');
+  for (const key of Object.keys(given)) {
+    if (key !== 'max' && key !== 'idleMs') throw bad(`has no option '${key}' (max, idleMs)`);
+  }
+  const { max, idleMs } = given;
+  if (max !== undefined && !(Number.isInteger(max) && max >= 1)) {
+    throw bad('max must be an integer ≥ 1');
+  }
+  if (idleMs !== undefined && !(typeof idleMs === 'number' && idleMs > 0)) {
+    throw bad('idleMs must be a positive number of ms');
+  }
+  return { max, idleMs };
 }

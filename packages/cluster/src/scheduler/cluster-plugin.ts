@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Plugin, PluginHost } from '@dtask/core';
 import { topology, WorkerPool } from '@dtask/core/plugin';
-import { type AdminToWorker, type WorkerConnection, workerPluginSpecs } from '@dtask/core/worker';
+import {
+  type AdminToWorker,
+  type PeerAddress,
+  type WorkerConnection,
+  workerPluginSpecs,
+} from '@dtask/core/worker';
 import type { ClusterError } from '../cluster-error.js';
 import type { Hello } from '../wire/handshake.js';
 import type { Link } from '../wire/link.js';
+import type { PeersMessage } from '../wire/peer-messages.js';
 import { type ClusterOptions, clusterSettings } from './cluster-options.js';
 import { ClusterServer } from './cluster-server.js';
 import { launchLocal } from './launch-local.js';
@@ -13,6 +19,11 @@ import { ProcessWorker } from './process-worker.js';
 import { type WaitForWorkersOptions, waitForWorkers } from './wait-for-workers.js';
 import { nextWorkerId } from './worker-ids.js';
 import { type WorkerInfo, workerInfo } from './worker-info.js';
+
+/** Where a thread's peers reach it, as its peers are told. */
+function peerAddressOf(m: MemberConnection): PeerAddress {
+  return { holder: m.proc.id, worker: m.proc.worker, address: m.peerAddress! };
+}
 
 /** A connection closed for breaking a rule, as `violations()` lists them. */
 export interface Violation {
@@ -54,8 +65,14 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   /** Every worker process, local and joined (`pool.workers`). */
   let workers = new Map<number, ProcessWorker>();
   let pool: WorkerPool<ProcessWorker> | undefined;
-  /** Peer links between threads of worker processes, by processor id, both ways. */
-  const linked = new Map<string, Set<string>>();
+  /** Threads whose peers all know where they listen (they may fetch from it directly). */
+  const announced = new Set<string>();
+  /** Threads just joined, to announce to the others on the next turn (one message each). */
+  let toAnnounce: MemberConnection[] = [];
+  /** Pairs of threads that could not link (by processor id): their data goes through here. */
+  const unreachable = new Map<string, Set<string>>();
+  /** The thread behind each connection, as found. */
+  const members = new WeakMap<WorkerConnection, MemberConnection>();
   const violations: Violation[] = [];
   /** Where each remote worker said it runs. */
   const hosts = new Map<number, string>();
@@ -68,9 +85,21 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     const w: ProcessWorker = new ProcessWorker({
       worker,
       connect: host!.connectWorker,
+      // Peer links are made on demand (the worker dials at its first fetch): any thread that
+      // announced where it listens will do, unless the two said they cannot link.
       linkedTo: (self: MemberConnection, other: WorkerConnection) => {
         const peer = memberOf(other);
-        return peer !== undefined && (linked.get(self.proc.id)?.has(peer.proc.id) ?? false);
+        return (
+          peer !== undefined &&
+          announced.has(peer.proc.id) &&
+          peer.link?.isClosed === false &&
+          unreachable.get(self.proc.id)?.has(peer.proc.id) !== true
+        );
+      },
+      unreachable: (self: MemberConnection, holder: string) => {
+        let set = unreachable.get(self.proc.id);
+        if (set === undefined) unreachable.set(self.proc.id, (set = new Set()));
+        set.add(holder);
       },
       onLost: (lost, reason) => onLost(lost, reason),
     });
@@ -79,25 +108,42 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
 
   /** The thread of a worker process behind a connection, if it is one of this cluster's. */
   const memberOf = (connection: WorkerConnection): MemberConnection | undefined => {
+    const known = members.get(connection);
+    if (known !== undefined) return known;
     for (const w of workers.values()) {
-      for (const m of w.members.values()) if (m.connection === connection) return m;
+      for (const m of w.members.values()) {
+        if (m.connection !== connection) continue;
+        members.set(connection, m);
+        return m;
+      }
     }
     return undefined;
   };
 
-  /** Records that threads `a` and `b` have a peer link (made by whichever joined later). */
-  const addEdge = (a: string, b: string): void => {
-    if (!linked.has(a)) linked.set(a, new Set());
-    if (!linked.has(b)) linked.set(b, new Set());
-    linked.get(a)!.add(b);
-    linked.get(b)!.add(a);
+  /** Tells every other joined thread where the threads joined since the last turn listen. */
+  const announce = (): void => {
+    const fresh = toAnnounce.filter((m) => m.link?.isClosed === false);
+    toAnnounce = [];
+    if (fresh.length === 0) return;
+    const add = fresh.map(peerAddressOf);
+    for (const w of workers.values()) {
+      if (w.exited) continue;
+      for (const m of w.members.values()) {
+        if (m.link === undefined || m.link.isClosed) continue;
+        const others = fresh.includes(m) ? add.filter((p) => p.holder !== m.proc.id) : add;
+        if (others.length > 0)
+          m.link.sendAdmin({ op: 'peers', add: others } satisfies PeersMessage);
+      }
+    }
+    for (const m of fresh) announced.add(m.proc.id);
   };
 
   const onLost = (w: ProcessWorker, reason: string): void => {
     if (workers.get(w.worker) !== w) return;
     for (const proc of w.procs) {
-      for (const set of linked.values()) set.delete(proc.id);
-      linked.delete(proc.id);
+      announced.delete(proc.id);
+      for (const set of unreachable.values()) set.delete(proc.id);
+      unreachable.delete(proc.id);
     }
     hosts.delete(w.worker);
     // Like a Dask nanny: a local worker that died is replaced under its id, before its tasks
@@ -163,7 +209,8 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     } else if (w === undefined || w.exited || w.link === undefined) return false;
     const member = w.members.get(thread);
     if (member === undefined || member.link !== undefined) return false; // not expected, or taken
-    // Every thread that has joined listens for peers (links wait there until its runtime runs).
+    // Every thread that has joined listens for peers: the newcomer learns where (links are made
+    // when data is first exchanged), and the others learn of it on the next turn.
     const peers = [...workers.values()]
       .filter((p) => !p.exited)
       .flatMap((p) => [...p.members.values()])
@@ -171,18 +218,13 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     w.join(thread, link, hello.peerAddress, {
       specs: workerPluginSpecs(host!.context.pluginList(), true),
       modules: [...pool!.modules],
-      peers: peers.map((m) => ({
-        holder: m.proc.id,
-        worker: m.proc.worker,
-        address: m.peerAddress!,
-      })),
+      peers: peers.map(peerAddressOf),
     });
-    member.ready.then(
-      (linkedTo) => {
-        for (const p of peers) if (linkedTo.includes(p.proc.id)) addEdge(member.proc.id, p.proc.id);
-      },
-      () => {}, // lost before it served
-    );
+    if (settings.peerLinks !== undefined) {
+      link.sendAdmin({ op: 'peers', add: [], pool: settings.peerLinks } satisfies PeersMessage);
+    }
+    if (toAnnounce.length === 0) setImmediate(announce);
+    toAnnounce.push(member);
     return true;
   };
 

@@ -8,6 +8,7 @@ import type {
 } from '@dtask/core/worker';
 import { DeferredTransport } from '../wire/deferred-transport.js';
 import type { Link } from '../wire/link.js';
+import type { UnreachableMessage } from '../wire/peer-messages.js';
 import { takeAnswerTokens } from '../wire/sync-answers.js';
 
 /** How to make the scheduler's side of one thread of a worker process. */
@@ -16,8 +17,10 @@ export interface MemberOptions {
   thread: number;
   /** Makes the scheduler's connection to the thread (the plugin host's `connectWorker`). */
   connect: PluginHost['connectWorker'];
-  /** Whether this thread's runtime has a peer link to the one behind `other`. */
+  /** Whether this thread's runtime can fetch directly from the one behind `other`. */
   linkedTo: (other: WorkerConnection) => boolean;
+  /** The thread said it cannot link to peer `holder` (a processor id). */
+  unreachable: (holder: string) => void;
   /** Sends a synchronous answer written into `buffer` to the thread waiting for it. */
   answer: (id: number, buffer: SharedArrayBuffer) => void;
   /** The connection broke, or a cancelled task did not stop: the whole process is lost. */
@@ -38,7 +41,7 @@ export class MemberConnection {
   peerAddress: string | undefined;
   /** Set when it said it is set up and serving. */
   wasReady = false;
-  /** Resolves when it serves tasks, to the processor ids it linked to; rejects if lost first. */
+  /** Resolves when it serves tasks; rejects if lost first. */
   readonly ready: Promise<string[]>;
   private readyResolve!: (peers: string[]) => void;
   private readyReject!: (e: Error) => void;
@@ -46,7 +49,7 @@ export class MemberConnection {
   /** The task its runtime said ends it (`dying`), read once the connection is lost. */
   private readonly runningTask = new Float64Array(1);
 
-  constructor(options: MemberOptions) {
+  constructor(private readonly options: MemberOptions) {
     this.proc = new ThreadProc(options.worker, options.thread);
     this.loads = new ModuleLoads(this.proc.id);
     // Batches asking for a synchronous answer (getDagIds) carry tokens in place of buffers:
@@ -103,8 +106,10 @@ export class MemberConnection {
     this.transport.fail(error);
   }
 
-  private admin(m: AdminFromWorker): void {
-    if (m.op === 'ready') {
+  private admin(m: AdminFromWorker | UnreachableMessage): void {
+    if (m.op === 'unreachable') {
+      if (typeof m.holder === 'string') this.options.unreachable(m.holder);
+    } else if (m.op === 'ready') {
       this.wasReady = true;
       this.readyResolve(m.peers);
     } else if (m.op === 'loaded' || m.op === 'loadFailed') this.loads.answer(m);

@@ -12,8 +12,10 @@ export interface ProcessWorkerOptions {
   worker: number;
   /** Makes the scheduler's connection to each thread (the plugin host's `connectWorker`). */
   connect: PluginHost['connectWorker'];
-  /** Whether the runtime behind `self` has a peer link to the one behind `other`. */
+  /** Whether the runtime behind `self` can fetch directly from the one behind `other`. */
   linkedTo: (self: MemberConnection, other: WorkerConnection) => boolean;
+  /** The runtime behind `self` said it cannot link to peer `holder`. */
+  unreachable: (self: MemberConnection, holder: string) => void;
   /** Called once when the worker is gone, before its tasks are handed back. */
   onLost: (worker: ProcessWorker, reason: string) => void;
 }
@@ -238,6 +240,7 @@ export class ProcessWorker {
       thread,
       connect: this.options.connect,
       linkedTo: (other) => this.options.linkedTo(member, other),
+      unreachable: (holder) => this.options.unreachable(member, holder),
       answer: (id, buffer) => this.sendAnswer({ op: 'answer', id, bytes: new Uint8Array(buffer) }),
       onLost: (reason) => this.lose(reason),
     });

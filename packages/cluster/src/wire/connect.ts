@@ -11,12 +11,14 @@ import type { TlsConfig } from './tls-config.js';
  * Opens a socket to `address` and wraps it in a `Link` (not yet authenticated). A TCP address
  * with `tls` is reached over TLS: the other side's certificate must chain to `tls.ca` and name
  * the host (this side shows its own certificate too). Without TLS the link reads large frames in
- * place (`direct-reads.ts`).
+ * place (`direct-reads.ts`). With `timeoutMs`, a connection not made by then (a host that drops
+ * what is sent to it) fails. Fails with `ClusterError('connect')`, the socket's error as `cause`.
  */
 export function connectLink(
   address: Address,
   options: LinkOptions,
   tls?: TlsConfig,
+  timeoutMs?: number,
 ): Promise<Link> {
   return new Promise((resolve, reject) => {
     const secure = tls !== undefined && 'host' in address;
@@ -29,12 +31,24 @@ export function connectLink(
         : secure
           ? connectTls({ host: address.host, port: address.port, ...tls })
           : connect({ port: address.port, host: address.host, onread });
-    const failed = (error: Error) =>
+    const failed = (error: Error) => {
+      clearTimeout(timer);
       reject(
-        new ClusterError('connect', `Cannot reach ${formatAddress(address)}: ${error.message}`),
+        new ClusterError('connect', `Cannot reach ${formatAddress(address)}: ${error.message}`, {
+          cause: error,
+        }),
       );
+    };
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () => socket.destroy(new Error(`no connection within ${timeoutMs} ms`)),
+            timeoutMs,
+          ).unref();
     socket.once('error', failed);
     socket.once(secure ? 'secureConnect' : 'connect', () => {
+      clearTimeout(timer);
       socket.off('error', failed);
       resolve(new Link(socket, options, direct));
     });

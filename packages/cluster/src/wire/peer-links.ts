@@ -32,6 +32,11 @@ export class PeerLinks implements Transport {
     return this.closed;
   }
 
+  /** How many links it has (1 or 2; 0 once closed). */
+  get size(): number {
+    return this.closed ? 0 : this.links.length;
+  }
+
   /** Whether it has a link opened by this side (`true`) or by the peer (`false`). */
   has(openedHere: boolean): boolean {
     return this.links.some((l) => l.openedHere === openedHere);

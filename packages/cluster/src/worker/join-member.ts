@@ -5,18 +5,18 @@ import { createServer as createTlsServer } from 'node:tls';
 import * as dtask from '@dtask/core';
 import {
   type AdminToWorker,
-  type PeerLinking,
   runningTaskId,
   serveWorker,
   type WorkerRuntime,
-  type WorkerStart,
 } from '@dtask/core/worker';
 import { ClusterError } from '../cluster-error.js';
 import { type Address, formatAddress, parseAddress } from '../wire/address.js';
 import { connectLink } from '../wire/connect.js';
+import { dialPeer } from '../wire/dial-peer.js';
 import { acceptHandshake, type Hello, offerHandshake } from '../wire/handshake.js';
 import { Link, type LinkOptions } from '../wire/link.js';
 import { linkTransport } from '../wire/link-transport.js';
+import type { PeersMessage, UnreachableMessage } from '../wire/peer-messages.js';
 import { ACCEPT_HANDSHAKE_MS, PendingConnections } from '../wire/pending-connections.js';
 import { answerSender } from '../wire/sync-answers.js';
 import type { TlsConfig } from '../wire/tls-config.js';
@@ -60,9 +60,9 @@ type Init = Extract<AdminToWorker, { op: 'init' }>;
 /**
  * Joins one thread of a worker process to the scheduler as its own member (its own link, its
  * own processor `thread:<worker>:<thread>`): proves the secret, takes the scheduler's `init`,
- * loads the `everywhere` modules, re-creates the context's worker-side plugins, links to the
- * other members listed (peer links, for moving results directly), and runs core's worker
- * runtime until the link closes. Says `ready` once it serves tasks (after `beforeReady`).
+ * loads the `everywhere` modules, re-creates the context's worker-side plugins, learns where the
+ * other members listen (peer links, for moving results directly, are made as data is first
+ * exchanged: `peer-table.ts`), and runs core's worker runtime until the link closes. Says `ready` once it serves tasks (after `beforeReady`).
  */
 export async function joinMember(
   options: MemberOptions,
@@ -99,21 +99,36 @@ export async function joinMember(
       link = await connectLink(scheduler, linkOptions, options.tls);
     }
   }
+  const onPeers = (m: unknown): boolean => {
+    const said = m as PeersMessage;
+    if (said.op !== 'peers') return false;
+    if (said.pool !== undefined) peers.table.configure(said.pool);
+    peers.table.learn(said.add);
+    return true;
+  };
   const init = new Promise<Init>((resolve) => {
     link.onAdmin((m) => {
       if ((m as AdminToWorker).op === 'init') resolve(m as Init);
+      else onPeers(m);
     });
   });
   const { worker, modules, specs, peers: others } = await init;
   peers.self.worker = worker;
+  peers.table.learn(others);
   sayWhoEndsIt(link);
+  const schedulerLink = link;
+  peers.self.unreachable = (holder) =>
+    schedulerLink.sendAdmin({ op: 'unreachable', holder } satisfies UnreachableMessage);
   const runtime = await serveWorker(
     {
       transport: linkTransport(link, answerSender(thread)),
       start: { worker, thread, modules, specs, peers: others },
       send: (m) => link.sendAdmin(m),
-      onAdmin: (listener) => link.onAdmin((m) => listener(m as AdminToWorker)),
-      linkPeers: (s) => linkPeers(s, peers, options, linkOptions),
+      onAdmin: (listener) =>
+        link.onAdmin((m) => {
+          if (!onPeers(m)) listener(m as AdminToWorker);
+        }),
+      linkPeers: async () => ({ reached: [], serve: (runtime) => peers.table.serve(runtime) }),
       heartbeat: beforeReady,
       announceReady: true,
     },
@@ -141,58 +156,17 @@ function sayWhoEndsIt(link: Link): void {
 }
 
 /**
- * Outgoing peer links, made before the runtime serves: a task sent at once may need them. A
- * peer that cannot be reached (it died meanwhile) is left out: the scheduler is told which
- * links exist, and results of the others come through it. The hello names where this thread
- * listens, so that each peer opens a link back to it.
- */
-async function linkPeers(
-  start: WorkerStart,
-  { address, table }: { address: Address; table: PeerTable },
-  options: MemberOptions,
-  linkOptions: LinkOptions,
-): Promise<PeerLinking> {
-  const { worker, thread } = start;
-  const hello = { role: 'peer' as const, worker, thread, address: formatAddress(address) };
-  const reached: string[] = [];
-  await Promise.all(
-    (start.peers ?? []).map((p) =>
-      connectPeer(p.address, hello, options, linkOptions).then(
-        (l) => {
-          table.add(p.holder, l, true);
-          reached.push(p.holder);
-        },
-        () => {},
-      ),
-    ),
-  );
-  return { reached, serve: (runtime) => table.serve(runtime) };
-}
-
-/** Opens a peer link to `address` and proves the secret on it. */
-async function connectPeer(
-  address: string,
-  hello: Extract<Hello, { role: 'peer' }>,
-  options: MemberOptions,
-  linkOptions: LinkOptions,
-): Promise<Link> {
-  const link = await connectLink(parseAddress(address), linkOptions, options.tls);
-  await offerHandshake(link, options.secret, hello, options.handshakeTimeoutMs);
-  return link;
-}
-
-/**
- * A server for peer links: on a Unix socket beside the scheduler's for a local worker, else on
- * TCP on the interface that reached the scheduler. Links that come before the runtime runs wait
- * in the peer table. A peer that says where it listens gets a link opened back to it (not over
- * TLS, where it gains nothing), so each side receives on a link it opened (`peer-links.ts`).
+ * Where this thread listens for peer links (on a Unix socket beside the scheduler's for a local
+ * worker, else on TCP on the interface that reached the scheduler), and its table of peers,
+ * whose links are made as data is first exchanged (`peer-table.ts`). A link a peer opens is
+ * taken once it proves the secret; links that come before the runtime runs wait in the table.
  */
 async function listenForPeers(
   scheduler: Address,
   link: Link,
   options: MemberOptions,
   linkOptions: LinkOptions,
-): Promise<{ address: Address; table: PeerTable; self: { worker?: number } }> {
+): Promise<{ address: Address; table: PeerTable; self: Self }> {
   const tls = 'path' in scheduler ? undefined : options.tls;
   const server: Server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }) : createServer();
   const name = `peer-${process.pid}-${options.thread}.sock`;
@@ -215,8 +189,31 @@ async function listenForPeers(
     'path' in address || bound === null || typeof bound === 'string'
       ? address
       : { host: address.host, port: bound.port };
-  const table = new PeerTable();
-  const self: { worker?: number } = {};
+  const self: Self = {};
+  const table = new PeerTable({
+    dial: (peer) => {
+      if (self.worker === undefined) {
+        return Promise.reject(new ClusterError('connect', 'Not yet told who this thread is'));
+      }
+      const hello = {
+        role: 'peer' as const,
+        worker: self.worker,
+        thread: options.thread,
+        address: formatAddress(actual),
+      };
+      return dialPeer(peer, hello, {
+        secret: options.secret,
+        linkOptions,
+        handshakeTimeoutMs: options.handshakeTimeoutMs,
+        tls,
+      });
+    },
+    dialsBack: tls === undefined,
+    unreachable: (holder, error) => {
+      process.emitWarning(`dtask worker: cannot link to peer ${holder}: ${describe(error)}`);
+      self.unreachable?.(holder);
+    },
+  });
   const pending = new PendingConnections();
   server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     const peer = new Link(socket, { maxFrameBytes: options.maxFrameBytes });
@@ -227,20 +224,18 @@ async function listenForPeers(
         : Math.min(ACCEPT_HANDSHAKE_MS, options.handshakeTimeoutMs);
     acceptHandshake(peer, options.secret, deadline).then((hello) => {
       if (hello.role !== 'peer') return peer.close();
-      peer.socket.unref();
-      const holder = `thread:${hello.worker}:${hello.thread ?? 1}`;
-      const lacksOwn = table.add(holder, peer, false);
-      if (!lacksOwn || hello.address === undefined || tls !== undefined) return;
-      if (self.worker === undefined) return; // not yet told who this thread is
-      const back = { role: 'peer' as const, worker: self.worker, thread: options.thread };
-      connectPeer(hello.address, back, options, linkOptions).then(
-        (l) => {
-          l.socket.unref();
-          table.add(holder, l, true);
-        },
-        () => {}, // the one link carries both ways
-      );
+      table.accept(`thread:${hello.worker}:${hello.thread ?? 1}`, peer, hello.address);
     });
   });
   return { address: actual, table, self };
+}
+
+/** Who this thread is (once `init` says) and how it tells the scheduler of a peer it cannot reach. */
+interface Self {
+  worker?: number;
+  unreachable?: (holder: string) => void;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
