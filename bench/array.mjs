@@ -7,6 +7,8 @@
 // blocks, the default under DEFAULT_SMALL_WORK_ELEMENTS) and with a task per block
 // (setSmallWorkElements(0)), interleaved round by round with the plain loop; then a sum of
 // twice the side (4× the elements, over the limit: a task per block) against its plain loop.
+// Element-wise: `a.mul(2)` and the chain `a.mul(2).add(b).map(f)` (fused: one task per block),
+// each against one plain loop over whole arrays, and the chain's time over the one operation's.
 //   node bench/array.mjs [--quick] [--rounds=3] [--warmup=1] [--check]
 // Medians of `rounds` timed runs after `warmup` unmeasured ones; prints tables with the
 // speed-ups, GFLOP/s and shares of numpy's GFLOP/s, and writes bench/results/array.json.
@@ -40,6 +42,7 @@ const resultsFile = join(here, 'results', 'array.json');
 const { quick, check, ...flags } = parseFlags(undefined, 3, 1);
 let { rounds, warmup } = flags;
 const TARGET_MATMUL_SPEEDUP = 1.8;
+const TARGET_CHAIN_RATIO = 1.2;
 const N = quick ? 1024 : 2048;
 const B = 256;
 const KB = N / B;
@@ -203,6 +206,37 @@ try {
     }
   })();
 
+  // Element-wise: one operation and a chain of three (fused: one task per block), each against
+  // the plain loop computing the same over whole arrays on this thread; interleaved.
+  const x = random(N * N, 1);
+  const y = random(N * N, 4);
+  const other = distribute(y, [N, N], new Blocks(B, B), { context });
+  await Promise.all(other.chunks.map((c) => c.wait()));
+  const square = (v) => v * v;
+  const made = (da) => Promise.all(da.chunks.map((c) => c.wait()));
+  const [ePlain1, ePlain3, eArray1, eArray3] = await (async () => {
+    const saved = [rounds, warmup];
+    [rounds, warmup] = [Math.max(rounds, 9), Math.max(warmup, 3)];
+    try {
+      return await timeInterleaved([
+        () => {
+          const out = new Float64Array(x.length);
+          for (let i = 0; i < x.length; i++) out[i] = x[i] * 2;
+          return out;
+        },
+        () => {
+          const out = new Float64Array(x.length);
+          for (let i = 0; i < x.length; i++) out[i] = square(x[i] * 2 + y[i]);
+          return out;
+        },
+        () => made(summed.mul(2)),
+        () => made(summed.mul(2).add(other).map(square)),
+      ]);
+    } finally {
+      [rounds, warmup] = saved;
+    }
+  })();
+
   // Results: the DArray product's blocks against the plain ones; the sums.
   const got = await Promise.all(product.chunks.map((c) => c.fetch()));
   let worst = 0;
@@ -273,6 +307,24 @@ try {
       fixed(lArray.cores),
       `${fixed(lPlain.ms / lArray.ms)}×`,
     ],
+    [
+      `a.mul(2) ${N}×${N} f64, blocks ${B} (plain: one loop)`,
+      fixed(ePlain1.ms, 2),
+      '',
+      fixed(eArray1.ms, 2),
+      '',
+      fixed(eArray1.cores),
+      `${fixed(ePlain1.ms / eArray1.ms)}×`,
+    ],
+    [
+      `a.mul(2).add(b).map(f) ${N}×${N} f64, blocks ${B}: fused (plain: one loop)`,
+      fixed(ePlain3.ms, 2),
+      '',
+      fixed(eArray3.ms, 2),
+      '',
+      fixed(eArray3.cores),
+      `${fixed(ePlain3.ms / eArray3.ms)}×`,
+    ],
   ];
   console.log(
     table(
@@ -327,6 +379,10 @@ try {
       .map((l) => l.toFixed(1))
       .join(' ')} on ${os.cpus().length} cores`,
   );
+  const chainRatio = eArray3.ms / eArray1.ms;
+  console.log(
+    `chain of 3 ÷ one operation (DArray, 2 threads): ${fixed(chainRatio)} (target ≤ ${TARGET_CHAIN_RATIO}: ${chainRatio <= TARGET_CHAIN_RATIO ? 'met' : 'missed'})`,
+  );
   const verdict = matmulSpeedup >= TARGET_MATMUL_SPEEDUP ? 'met' : 'missed';
   console.log(`matmul speed-up target ≥ ${TARGET_MATMUL_SPEEDUP}×: ${verdict}`);
   mkdirSync(dirname(resultsFile), { recursive: true });
@@ -355,6 +411,9 @@ try {
       sumSpeedup,
       sumPerBlockSpeedup: sPlain.ms / sPerBlock.ms,
       largeSumSpeedup: lPlain.ms / lArray.ms,
+      elementwiseSpeedup: ePlain1.ms / eArray1.ms,
+      chainOfThreeSpeedup: ePlain3.ms / eArray3.ms,
+      chainOfThreeOverOne: chainRatio,
     },
     kernels: simdKernelsLoaded() ? 'simd' : 'js',
     numpy: { float64: np64, float32: np32 },
@@ -380,7 +439,18 @@ try {
       plainOneThread: { medianMs: lPlain.ms },
       darrayTwoThreads: { medianMs: lArray.ms },
     },
-    verdicts: { [`matmul ≥ ${TARGET_MATMUL_SPEEDUP}×`]: verdict },
+    elementwise: {
+      rounds: Math.max(rounds, 9),
+      plainOneOperation: { medianMs: ePlain1.ms },
+      plainChainOfThree: { medianMs: ePlain3.ms },
+      darrayOneOperation: { medianMs: eArray1.ms },
+      darrayChainOfThree: { medianMs: eArray3.ms },
+    },
+    verdicts: {
+      [`matmul ≥ ${TARGET_MATMUL_SPEEDUP}×`]: verdict,
+      [`chain of 3 ≤ ${TARGET_CHAIN_RATIO}× one operation`]:
+        chainRatio <= TARGET_CHAIN_RATIO ? 'met' : 'missed',
+    },
   };
   writeFileSync(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
   if (check && (verdict !== 'met' || worst > 1e-9 || worst32 > 1e-3 || sumDelta > 1e-9)) {

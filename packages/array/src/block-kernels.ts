@@ -11,6 +11,7 @@ export {
   syrk as syrkTile,
   trsm as trsmTile,
 } from './cholesky-tiles.js';
+export { fusedBlock } from './fused-kernel.js';
 export {
   type Block,
   binaryBlock,

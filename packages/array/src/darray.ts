@@ -10,16 +10,34 @@ import {
   gridOf,
   lengthOf,
 } from './blocks.js';
+import { distributeParts } from './distribute-parts.js';
 import { arrayOf, checkDtype, type DType, type DTypeArray, dtypeOf } from './dtype.js';
-import { type BinaryOp, binaryParts, type ElementwiseOptions, mapParts } from './elementwise.js';
+import {
+  type BinaryOp,
+  binaryParts,
+  checkMap,
+  type ElementwiseOptions,
+  sameBlocking,
+  widerDtype,
+} from './elementwise.js';
+import {
+  binaryExpr,
+  canDefer,
+  type FusedExpr,
+  fitsTogether,
+  inputExpr,
+  mapExpr,
+  type Pending,
+  spawnFused,
+} from './fusion.js';
 import { type Block, makeBlock } from './kernels.js';
 import { describe, type Parts, sameList } from './parts.js';
-import { blockProcessors, placement, spawnerOf } from './placement.js';
+import { blockProcessors, placement, type SpawnFn, spawnerOf } from './placement.js';
 import { matmulParts, transposeParts } from './products.js';
 import { type ReduceOptions, reduceAll, reduceParts } from './reductions.js';
 import { assembleParts, type Range, selections } from './slicing.js';
 import { isSmallWork } from './small-work.js';
-import { splitArray } from './split-array.js';
+import { wholeArray } from './whole-array.js';
 
 /** Options of the `DArray` constructors. */
 export interface DArrayOptions {
@@ -54,6 +72,13 @@ export interface Collected {
  * result of a task (a column-major block over a `SharedArrayBuffer`), computed where the
  * scheduler puts it. Operations spawn one task per block with the chunks as arguments, so the
  * data stays where it is; nothing of full size is built on the caller until `collect()`.
+ * Element-wise operations and maps on arrays of one shape and blocking fuse (Dask's blockwise
+ * fusion): `a.mul(2).add(b).map(f)` written in one synchronous run of code is one task per
+ * block computing the whole chain in one pass. Their tasks are spawned at the end of that run
+ * (a microtask) or as soon as anything reads `chunks`; an intermediate array used only inside
+ * the chain gets no tasks of its own unless it is read later (then its own tasks compute it
+ * again from its inputs). Inside a task, a task queue or `withOptions`, each operation spawns
+ * its tasks at once, as any spawn there.
  * Column-major like Julia: element `(i₀, i₁, …)` of shape `[n₀, n₁, …]` is at
  * `i₀ + n₀·(i₁ + n₁·(i₂ + …))`.
  */
@@ -66,14 +91,12 @@ export class DArray {
   readonly dtype: DType;
   /** Blocks along each dimension. */
   readonly grid: readonly number[];
-  /**
-   * The chunks' tasks, column-major over the grid (block `(i, j)` of a `p×q` grid at `i + j·p`;
-   * `chunk(i, j)` indexes it): each resolves to a `Block` (a strided view), and is usable as a
-   * task argument and with datadeps `view(chunk, ...slices)`.
-   */
-  readonly chunks: readonly DTask<Block>[];
   /** The context whose processors run its tasks (undefined: the default context). */
   readonly context: Context | undefined;
+  #chunks: readonly DTask<Block>[] | undefined;
+  #pending: Pending | undefined;
+  /** The chain a fusing operation hands the constructor (then `chunks` is not given). */
+  static #deferring: Pending | undefined;
 
   /** Wrap existing chunk tasks (column-major over the grid of `shape` by `blocks`). */
   constructor(
@@ -83,6 +106,8 @@ export class DArray {
     chunks: readonly DTask<Block>[],
     context?: Context,
   ) {
+    const pending = DArray.#deferring;
+    DArray.#deferring = undefined;
     const blocks = resolveBlocks(shape, blocksOrAuto, context);
     checkShape(shape, 'new DArray');
     checkBlocks(shape, blocks, 'new DArray');
@@ -91,13 +116,85 @@ export class DArray {
     this.blocks = blocks;
     this.dtype = dtype;
     this.grid = Object.freeze(gridOf(shape, blocks));
+    this.context = context;
+    this.#pending = pending;
+    if (pending !== undefined) return;
     if (!Array.isArray(chunks) || chunks.length !== lengthOf(this.grid)) {
       throw new ArgumentError(
         `new DArray: expected ${lengthOf(this.grid)} chunks for grid [${this.grid.join(', ')}] of shape [${shape.join(', ')}]; got ${chunks?.length}`,
       );
     }
-    this.chunks = Object.freeze([...chunks]);
-    this.context = context;
+    this.#chunks = Object.freeze([...chunks]);
+  }
+
+  /**
+   * The chunks' tasks, column-major over the grid (block `(i, j)` of a `p×q` grid at `i + j·p`;
+   * `chunk(i, j)` indexes it): each resolves to a `Block` (a strided view), and is usable as a
+   * task argument and with datadeps `view(chunk, ...slices)`. Reading it spawns a pending
+   * element-wise chain's tasks (once).
+   */
+  get chunks(): readonly DTask<Block>[] {
+    if (this.#chunks === undefined) this.#materialise();
+    return this.#chunks as readonly DTask<Block>[];
+  }
+
+  #materialise(): void {
+    const pending = this.#pending as Pending;
+    if (pending.error !== undefined) throw pending.error;
+    try {
+      this.#chunks = Object.freeze(spawnFused(pending.expr, this.dtype, pending.spawn));
+      this.#pending = undefined;
+    } catch (error) {
+      pending.error = error;
+      throw error;
+    }
+  }
+
+  /** This array as the start of a fused chain: its pending chain (taken), or its chunks. */
+  #expr(): FusedExpr {
+    const pending = this.#chunks === undefined ? this.#pending : undefined;
+    if (pending === undefined) return inputExpr(this.chunks);
+    pending.absorbed = true;
+    return pending.expr;
+  }
+
+  /**
+   * The array computed by the chain `expr` of shape and blocks like this one's, of `dtype`:
+   * pending until the end of this synchronous run (or until read) where fusing is safe, else
+   * spawned now.
+   */
+  #fused(expr: FusedExpr, dtype: DType): DArray {
+    const spawn = spawnerOf(this.context);
+    const pending: Pending = { expr, spawn, absorbed: false };
+    DArray.#deferring = pending;
+    let result: DArray;
+    try {
+      result = new DArray(this.shape, this.blocks, dtype, [], this.context);
+    } finally {
+      DArray.#deferring = undefined;
+    }
+    if (!canDefer(this.context)) {
+      void result.chunks;
+      return result;
+    }
+    queueMicrotask(() => {
+      if (pending.absorbed || result.#chunks !== undefined) return;
+      try {
+        void result.chunks;
+      } catch {
+        // Kept in `pending.error`: thrown to whoever reads the chunks (collect rejects with it).
+      }
+    });
+    return result;
+  }
+
+  /** The parts of a chain over `arrays`, each as its pending chain if they fit in one task. */
+  static #exprs(arrays: DArray[]): FusedExpr[] {
+    const exprs = arrays.map((a) =>
+      a.#chunks === undefined && a.#pending !== undefined ? a.#pending.expr : inputExpr(a.chunks),
+    );
+    if (fitsTogether(exprs)) return arrays.map((a) => a.#expr());
+    return arrays.map((a) => inputExpr(a.chunks));
   }
 
   /** The chunk task at grid index `(i, j, …)` (0-based). */
@@ -210,7 +307,8 @@ export class DArray {
       'shape' in source && 'data' in source
         ? source
         : { data: source as ArrayLike<number>, shape: [(source as ArrayLike<number>).length] };
-    return distributeArray(whole.data, whole.shape, blocks, options, what);
+    const p = distributeParts(whole.data, whole.shape, blocks, options, what);
+    return new DArray(whole.shape, p.blocks, p.dtype, p.chunks, options.context);
   }
 
   #derive(parts: Parts): DArray {
@@ -225,10 +323,20 @@ export class DArray {
    * value that is not a number fails the block's task with a `TypeError`.
    */
   map(f: (x: number, ...ys: number[]) => number | boolean, ...others: DArray[]): DArray {
-    return this.#derive(mapParts(this, spawnerOf(this.context), f, others));
+    const source = checkMap(this, f, others);
+    return this.#fused(mapExpr(DArray.#exprs([this, ...others]), source, this.dtype), this.dtype);
   }
 
   #binary(other: DArray | number, op: BinaryOp, options?: ElementwiseOptions): DArray {
+    if (typeof other === 'number') {
+      const [a] = DArray.#exprs([this]);
+      return this.#fused(binaryExpr(a, other, op, this.dtype), this.dtype);
+    }
+    if (other instanceof DArray && sameList(this.shape, other.shape) && sameBlocking(this, other)) {
+      const [a, b] = DArray.#exprs([this, other]);
+      const dtype = widerDtype(this.dtype, other.dtype);
+      return this.#fused(binaryExpr(a, b, op, dtype), dtype);
+    }
     // Missing trailing dimensions count as 1 (Julia's broadcasting: a 10×10 array .+ a
     // 10-vector adds the vector to every column).
     const rank = other instanceof DArray ? Math.max(this.shape.length, other.shape.length) : 0;
@@ -374,26 +482,7 @@ export class DArray {
     const blocks = (await Promise.all(
       this.chunks.map((c) => c.fetch({ raw: true }).then((chunk) => chunk.fetch())),
     )) as Block[];
-    const data = arrayOf(this.dtype, lengthOf(this.shape));
-    const strides = columnMajorStrides(this.shape);
-    const indices = gridIndices(this.grid);
-    blocks.forEach((block, k) => {
-      const starts = blockRanges(this.shape, this.blocks, indices[k]).map(([a]) => a);
-      const nd = block.shape.length;
-      const run = nd === 0 ? 1 : block.shape[0]; // a 0-dimensional block is one element
-      const idx = new Array(nd).fill(0);
-      for (let i = 0; i < block.data.length; i += run) {
-        let o = 0;
-        for (let d = 0; d < nd; d++) o += (starts[d] + idx[d]) * strides[d];
-        data.set(block.data.subarray(i, i + run), o);
-        for (let d = 1; d < nd; d++) {
-          idx[d]++;
-          if (idx[d] < block.shape[d]) break;
-          idx[d] = 0;
-        }
-      }
-    });
-    return { data, shape: [...this.shape] };
+    return wholeArray(this, blocks);
   }
 
   /** Dagger's `fetch(DA)`: the same as `collect()`. */
@@ -405,40 +494,4 @@ export class DArray {
   toString(): string {
     return `DArray ${describe(this)}`;
   }
-}
-
-/**
- * `distribute`'s work (also `DArray.from`): checks, then one task per block taking a copy of
- * that block's elements.
- */
-export function distributeArray(
-  array: ArrayLike<number>,
-  shape: readonly number[],
-  blocksOrAuto: Blocks | AutoBlocks,
-  options: DArrayOptions,
-  what: string,
-): DArray {
-  const blocks = resolveBlocks(shape, blocksOrAuto, options.context);
-  checkShape(shape, what);
-  checkBlocks(shape, blocks, what);
-  if (array === null || typeof array !== 'object' || typeof array.length !== 'number') {
-    throw new ArgumentError(`${what}: array must be an array or typed array`);
-  }
-  if (array.length !== lengthOf(shape)) {
-    throw new ArgumentError(
-      `${what}: array has ${array.length} elements but shape [${shape.join(', ')}] needs ${lengthOf(shape)}`,
-    );
-  }
-  const dtype = checkDtype(options.dtype ?? dtypeOf(array), what);
-  const chunks = splitArray(
-    array,
-    shape,
-    blocks,
-    dtype,
-    spawnerOf(options.context),
-    options.assign,
-    what,
-    options.assign === undefined ? blockProcessors(options.context) : [],
-  );
-  return new DArray(shape, blocks, dtype, chunks, options.context);
 }

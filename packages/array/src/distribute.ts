@@ -1,6 +1,7 @@
 import type { AutoBlocks } from './auto-blocks.js';
 import type { Blocks } from './blocks.js';
-import { type DArray, type DArrayOptions, distributeArray } from './darray.js';
+import { DArray, type DArrayOptions } from './darray.js';
+import { distributeParts } from './distribute-parts.js';
 import type { DType } from './dtype.js';
 
 /** Options of `distribute`. */
@@ -24,5 +25,6 @@ export function distribute(
   blocks: Blocks | AutoBlocks,
   options: DistributeOptions = {},
 ): DArray {
-  return distributeArray(array, shape, blocks, options, 'distribute(array, shape, blocks)');
+  const p = distributeParts(array, shape, blocks, options, 'distribute(array, shape, blocks)');
+  return new DArray(shape, p.blocks, p.dtype, p.chunks, options.context);
 }

@@ -3,7 +3,7 @@ import { checkFunctionTravel } from '@dtask/core/plugin';
 import { Blocks, columnMajorStrides, gridIndices, gridOf } from './blocks.js';
 import type { DArray } from './darray.js';
 import type { DType } from './dtype.js';
-import { binaryBlock, mapBlock } from './kernels.js';
+import { binaryBlock } from './kernels.js';
 import { describe, type Parts, sameList } from './parts.js';
 import { ownerOf, type SpawnFn } from './placement.js';
 
@@ -49,15 +49,10 @@ export function functionSource(f: unknown, what: string, expects: string): strin
 }
 
 /**
- * `f` element by element over `a` and `others` (same shape and blocks): one task per block,
- * run where `a`'s block lives.
+ * The checks of `a.map(f, ...others)`: `f`'s source text (see `functionSource`); `others` must
+ * be arrays of `a`'s shape and blocks, else `ArgumentError`.
  */
-export function mapParts(
-  a: DArray,
-  spawn: SpawnFn,
-  f: (...x: number[]) => number | boolean,
-  others: DArray[],
-): Parts {
+export function checkMap(a: DArray, f: unknown, others: unknown[]): string {
   const source = functionSource(f, 'da.map(f, ...others)', '(x, ...ys) => number');
   for (const o of others) {
     if (!isDArray(o) || !sameList(a.shape, o.shape) || !sameBlocking(a, o)) {
@@ -66,30 +61,23 @@ export function mapParts(
       );
     }
   }
-  const chunks = a.chunks.map((c, k) =>
-    spawn(ownerOf(c, 0), mapBlock, c, source, a.dtype, ...others.map((o) => o.chunks[k])),
-  );
-  return { shape: a.shape, blocks: a.blocks, dtype: a.dtype, chunks };
+  return source;
 }
 
 /**
- * `a op other` element-wise, one task per block. `other` is a number, or an array of the same
- * number of dimensions whose size along each dimension equals `a`'s or is 1 (broadcast, as
+ * `a op other` element-wise, one task per block, where the operands' shapes or blockings differ
+ * (the same ones fuse: `fusion.ts`). `other` is an array of the same number of dimensions whose size along each dimension equals `a`'s or is 1 (broadcast, as
  * Julia's `a .+ b`), blocked like `a` where both sizes agree (else `ArgumentError`, or a
  * re-blocking step with `{ reblock: true }`). The result's dtype is the wider of the two.
  */
 export function binaryParts(
   a: DArray,
   spawn: SpawnFn,
-  other: DArray | number,
+  other: DArray,
   op: BinaryOp,
   options: ElementwiseOptions = {},
 ): Parts {
   const what = `da.${op}(other)`;
-  if (typeof other === 'number') {
-    const chunks = a.chunks.map((c) => spawn(ownerOf(c, 0), binaryBlock, c, other, op, a.dtype));
-    return { shape: a.shape, blocks: a.blocks, dtype: a.dtype, chunks };
-  }
   if (!isDArray(other)) throw new ArgumentError(`${what}: other must be a DArray or a number`);
   const nd = a.shape.length;
   const fits = (d: number) =>
@@ -122,7 +110,7 @@ export function binaryParts(
     for (let d = 0; d < nd; d++) if (x.shape[d] === shape[d]) flat += idx[d] * strides[d];
     return x.chunks[flat];
   };
-  const dtype = WIDTH[a.dtype] >= WIDTH[b.dtype] ? a.dtype : b.dtype;
+  const dtype = widerDtype(a.dtype, b.dtype);
   // Each result block is made where the left operand's block lives (owner computes).
   const chunks = gridIndices(gridOf(shape, blocks)).map((idx) => {
     const left = pick(a, idx);
@@ -131,18 +119,19 @@ export function binaryParts(
   return { shape, blocks, dtype, chunks };
 }
 
+/** The dtype of an element-wise operation on `a` and `b`: the wider of the two. */
+export function widerDtype(a: DType, b: DType): DType {
+  return WIDTH[a] >= WIDTH[b] ? a : b;
+}
+
 /** Whether `a` and `b` are cut alike along every dimension where their sizes agree. */
-function sameBlocking(a: DArray, b: DArray): boolean {
+export function sameBlocking(a: DArray, b: DArray): boolean {
   return a.shape.every(
     (n, d) => n !== b.shape[d] || Math.min(n, a.blocks.sizes[d]) === Math.min(n, b.blocks.sizes[d]),
   );
 }
 
-function isDArray(x: unknown): x is DArray {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    Array.isArray((x as DArray).chunks) &&
-    Array.isArray((x as DArray).shape)
-  );
+/** Whether `x` looks like a `DArray` (read without making a pending array's blocks). */
+export function isDArray(x: unknown): x is DArray {
+  return typeof x === 'object' && x !== null && 'chunks' in x && Array.isArray((x as DArray).shape);
 }

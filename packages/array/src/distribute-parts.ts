@@ -1,0 +1,44 @@
+import { ArgumentError, type DTask } from '@dtask/core';
+import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
+import { type Blocks, checkBlocks, checkShape, lengthOf } from './blocks.js';
+import type { DArrayOptions } from './darray.js';
+import { checkDtype, type DType, dtypeOf } from './dtype.js';
+import type { Block } from './kernels.js';
+import { blockProcessors, spawnerOf } from './placement.js';
+import { splitArray } from './split-array.js';
+
+/**
+ * `distribute`'s and `DArray.from`'s work: checks, then one task per block taking a copy of
+ * that block's elements.
+ */
+export function distributeParts(
+  array: ArrayLike<number>,
+  shape: readonly number[],
+  blocksOrAuto: Blocks | AutoBlocks,
+  options: DArrayOptions,
+  what: string,
+): { blocks: Blocks; dtype: DType; chunks: DTask<Block>[] } {
+  const blocks = resolveBlocks(shape, blocksOrAuto, options.context);
+  checkShape(shape, what);
+  checkBlocks(shape, blocks, what);
+  if (array === null || typeof array !== 'object' || typeof array.length !== 'number') {
+    throw new ArgumentError(`${what}: array must be an array or typed array`);
+  }
+  if (array.length !== lengthOf(shape)) {
+    throw new ArgumentError(
+      `${what}: array has ${array.length} elements but shape [${shape.join(', ')}] needs ${lengthOf(shape)}`,
+    );
+  }
+  const dtype = checkDtype(options.dtype ?? dtypeOf(array), what);
+  const chunks = splitArray(
+    array,
+    shape,
+    blocks,
+    dtype,
+    spawnerOf(options.context),
+    options.assign,
+    what,
+    options.assign === undefined ? blockProcessors(options.context) : [],
+  );
+  return { blocks, dtype, chunks };
+}

@@ -1,0 +1,219 @@
+import { type Context, currentTaskQueue, type DTask, getOptions, inTask } from '@dtask/core';
+import type { DType } from './dtype.js';
+import type { BinaryOp } from './elementwise.js';
+import { fusedBlock } from './fused-kernel.js';
+import type { Block } from './kernels.js';
+import { ownerOf, type SpawnFn } from './placement.js';
+
+/** An element-wise chain not yet made into tasks (see `DArray`'s fusion). */
+export interface Pending {
+  expr: FusedExpr;
+  spawn: SpawnFn;
+  /** Taken into a later operation's expression: not made on its own unless read. */
+  absorbed: boolean;
+  /** What spawning its tasks threw, thrown again to whoever reads its chunks. */
+  error?: unknown;
+}
+
+/** One node of a fused element-wise expression, evaluated per element. */
+export type FusedNode =
+  | { kind: 'input'; index: number }
+  | { kind: 'scalar'; index: number }
+  | { kind: 'binary'; op: BinaryOp; left: FusedNode; right: FusedNode; dtype: DType }
+  | { kind: 'map'; source: string; args: FusedNode[]; dtype: DType };
+
+/**
+ * A chain of element-wise operations and maps over arrays of one shape and blocking (Dask's
+ * blockwise fusion): `inputs` are the chunk lists of the arrays it reads (materialised ones),
+ * `scalars` the numbers it uses, `root` the expression. It becomes one task per block.
+ */
+export interface FusedExpr {
+  readonly inputs: readonly (readonly DTask<Block>[])[];
+  readonly scalars: readonly number[];
+  readonly root: FusedNode;
+  /** Nodes in the expression (a bound on the program's size). */
+  readonly size: number;
+}
+
+/**
+ * The most nodes, and the most input arrays, one fused task takes: a longer chain has its
+ * operand made first (one task per block) and continues from it, so no program grows without
+ * bound (`for (…) x = x.add(1)` in one synchronous loop).
+ */
+export const MAX_FUSED_NODES = 64;
+const MAX_FUSED_INPUTS = 16;
+
+/** The expression that reads an array's chunks as they are. */
+export function inputExpr(chunks: readonly DTask<Block>[]): FusedExpr {
+  return { inputs: [chunks], scalars: [], root: { kind: 'input', index: 0 }, size: 1 };
+}
+
+/** Whether `parts` can be fused into one expression within the size bounds. */
+export function fitsTogether(parts: readonly FusedExpr[]): boolean {
+  let size = 1;
+  const inputs = new Set<readonly DTask<Block>[]>();
+  for (const p of parts) {
+    size += p.size;
+    for (const i of p.inputs) inputs.add(i);
+  }
+  return size <= MAX_FUSED_NODES && inputs.size <= MAX_FUSED_INPUTS;
+}
+
+/** `parts` side by side: shared inputs once, each part's root renumbered into the whole. */
+function merge(parts: readonly FusedExpr[]): {
+  inputs: (readonly DTask<Block>[])[];
+  scalars: number[];
+  roots: FusedNode[];
+  size: number;
+} {
+  const inputs: (readonly DTask<Block>[])[] = [];
+  const scalars: number[] = [];
+  const roots: FusedNode[] = [];
+  let size = 0;
+  for (const p of parts) {
+    const inputIndex = p.inputs.map((chunks) => {
+      const at = inputs.indexOf(chunks);
+      if (at >= 0) return at;
+      inputs.push(chunks);
+      return inputs.length - 1;
+    });
+    const scalarBase = scalars.length;
+    scalars.push(...p.scalars);
+    const renumber = (node: FusedNode): FusedNode => {
+      switch (node.kind) {
+        case 'input':
+          return { kind: 'input', index: inputIndex[node.index] };
+        case 'scalar':
+          return { kind: 'scalar', index: scalarBase + node.index };
+        case 'binary':
+          return { ...node, left: renumber(node.left), right: renumber(node.right) };
+        case 'map':
+          return { ...node, args: node.args.map(renumber) };
+      }
+    };
+    roots.push(renumber(p.root));
+    size += p.size;
+  }
+  return { inputs, scalars, roots, size };
+}
+
+/** `left op right` element-wise (`right` an expression or a number), of `dtype`. */
+export function binaryExpr(
+  left: FusedExpr,
+  right: FusedExpr | number,
+  op: BinaryOp,
+  dtype: DType,
+): FusedExpr {
+  const r: FusedExpr =
+    typeof right === 'number'
+      ? { inputs: [], scalars: [right], root: { kind: 'scalar', index: 0 }, size: 1 }
+      : right;
+  const m = merge([left, r]);
+  return {
+    inputs: m.inputs,
+    scalars: m.scalars,
+    root: { kind: 'binary', op, left: m.roots[0], right: m.roots[1], dtype },
+    size: m.size + 1,
+  };
+}
+
+/** `f(x, ...ys)` element-wise over `args`, `f` given as its source text, of `dtype`. */
+export function mapExpr(args: readonly FusedExpr[], source: string, dtype: DType): FusedExpr {
+  const m = merge(args);
+  return {
+    inputs: m.inputs,
+    scalars: m.scalars,
+    root: { kind: 'map', source, args: m.roots, dtype },
+    size: m.size + 1,
+  };
+}
+
+const OPERATOR: Record<BinaryOp, string> = { add: '+', sub: '-', mul: '*', div: '/' };
+
+/**
+ * The source text of the per-block function `fusedBlock` runs for `expr`: one loop computing
+ * the whole expression per element. Each intermediate is rounded to its operation's dtype
+ * (`Math.fround` for float32, `| 0` for int32: what storing it in its own block did), so the
+ * result is the same to the bit as one task per operation. A map's `f` runs on the values in
+ * the same order, and a value that is not a number fails as `mapBlock` fails.
+ */
+export function programOf(expr: FusedExpr): string {
+  const functions: string[] = [];
+  const lines: string[] = [];
+  let temps = 0;
+  const rounded = (text: string, dtype: DType) =>
+    dtype === 'float32' ? `Math.fround(${text})` : dtype === 'int32' ? `(${text}) | 0` : text;
+  const emit = (node: FusedNode): string => {
+    switch (node.kind) {
+      case 'input':
+        return `x${node.index}[i]`;
+      case 'scalar':
+        return `s${node.index}`;
+      case 'binary': {
+        const text = `${emit(node.left)} ${OPERATOR[node.op]} ${emit(node.right)}`;
+        const t = `t${temps++}`;
+        lines.push(`const ${t} = ${rounded(text, node.dtype)};`);
+        return t;
+      }
+      case 'map': {
+        let f = functions.indexOf(node.source);
+        if (f < 0) f = functions.push(node.source) - 1;
+        const args = node.args.map(emit).join(', ');
+        const t = `t${temps++}`;
+        lines.push(
+          `let ${t} = f${f}(${args});`,
+          `if (typeof ${t} !== 'number') ${t} = notNumber(${t}, '${node.dtype}');`,
+          ...(node.dtype === 'float64' ? [] : [`${t} = ${rounded(t, node.dtype)};`]),
+        );
+        return t;
+      }
+    }
+  };
+  const result = emit(expr.root);
+  const xs = expr.inputs.map((_, k) => `x${k}`).join(', ');
+  const ss = expr.scalars.map((_, k) => `const s${k} = scalars[${k}];`).join(' ');
+  return [
+    '(() => {',
+    ...functions.map((source, k) => `const f${k} = (${source});`),
+    // A map's f returned something other than a number: a boolean counts as 1 or 0, anything
+    // else fails the block's task (mapBlock's rule and message).
+    'const notNumber = (v, dtype) => {',
+    "  if (typeof v === 'boolean') return v ? 1 : 0;",
+    "  const what = typeof v === 'string' ? `'${v.slice(0, 40)}' (a string)` : `${String(v)} (${typeof v})`;",
+    '  throw new TypeError(`da.map(f): f returned ${what}; the result is a ${dtype} array, so f must return a number`);',
+    '};',
+    `return (out, n, scalars, ${xs}) => {`,
+    ss,
+    'for (let i = 0; i < n; i++) {',
+    ...lines,
+    `out[i] = ${result};`,
+    '}',
+    '};',
+    '})()',
+  ].join('\n');
+}
+
+/**
+ * The chunk tasks of `expr` as an array of `dtype`: one task per block running the fused
+ * program, where the block of its first input lives (owner computes).
+ */
+export function spawnFused(expr: FusedExpr, dtype: DType, spawn: SpawnFn): DTask<Block>[] {
+  const program = programOf(expr);
+  const scalars = [...expr.scalars];
+  const first = expr.inputs[0];
+  return first.map((c, k) =>
+    spawn(ownerOf(c, 3), fusedBlock, program, dtype, scalars, ...expr.inputs.map((i) => i[k])),
+  );
+}
+
+/**
+ * Whether an element-wise chain may wait for the end of this synchronous run: not inside a
+ * task, a task queue or `withOptions` (their spawns take what holds now), nor on a closed
+ * context (the spawn throws at the call).
+ */
+export function canDefer(context: Context | undefined): boolean {
+  if (context?.isClosed === true) return false;
+  if (inTask() || currentTaskQueue() !== undefined) return false;
+  for (const _ in getOptions()) return false;
+  return true;
+}
