@@ -75,4 +75,41 @@ describe('import order check', () => {
     expect(run.status).toBe(1);
     expect(run.out).toContain('misc/: folder not in the import order');
   });
+
+  it('fails on a scheduler phase that imports the Scheduler class, even as a type', () => {
+    const root = tree({
+      'sched/scheduler.ts':
+        "import { failTask } from './completion/fail-task.js';\nexport class Scheduler {}\n",
+      'sched/scheduler-state.ts': 'export interface SchedulerState { losses: number }\n',
+      'sched/completion/fail-task.ts':
+        "import type { Scheduler } from '../scheduler.js';\n" +
+        'export function failTask(s: Scheduler) {}\n',
+      'sched/completion/cancel-task.ts':
+        "import type { SchedulerState } from '../scheduler-state.js';\n" +
+        'export function cancelTask(s: SchedulerState) {}\n',
+    });
+    const run = check(root);
+    expect(run.status).toBe(1);
+    expect(run.out).toMatch(
+      /sched[/\\]completion[/\\]fail-task\.ts:1 imports '\.\.\/scheduler\.js': a scheduler phase takes the state type/,
+    );
+    expect(run.out).not.toContain('cancel-task');
+    expect(run.out).not.toMatch(/sched[/\\]scheduler\.ts/);
+  });
+
+  it('fails on the worker side (runtime/) importing the scheduler side (sched/)', () => {
+    const root = tree({
+      'sched/dynamic/scheduler-handle.ts': 'export abstract class SchedulerHandle {}\n',
+      'task/returned-args.ts': 'export const returnedArgs = () => undefined;\n',
+      'runtime/worker-task.ts':
+        "import type { SchedulerHandle } from '../sched/dynamic/scheduler-handle.js';\n" +
+        "import { returnedArgs } from '../task/returned-args.js';\n",
+    });
+    const run = check(root);
+    expect(run.status).toBe(1);
+    expect(run.out).toMatch(
+      /runtime[/\\]worker-task\.ts:1 imports '\.\.\/sched\/dynamic\/scheduler-handle\.js': the worker side \(runtime\/\) shares only the protocol and task types/,
+    );
+    expect(run.out).not.toContain('returned-args');
+  });
 });

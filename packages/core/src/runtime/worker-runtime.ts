@@ -23,12 +23,12 @@ import {
 import { Requests } from '../protocol/requests.js';
 import { batchSent, listsBegan, noteBegan } from '../protocol/running-task-memory.js';
 import type { Transport } from '../protocol/transport.js';
-import { returnedArgs } from '../sched/dispatch/returned-args.js';
 import { ExactScope } from '../scope/exact-scope.js';
 import { isStreamDescriptor, registerStepAdapter } from '../stream/step-adapter.js';
 import { asyncRunSettled, callInFrame } from '../task/frame.js';
 import { IdTable } from '../task/id-table.js';
 import { NO_OPTIONS } from '../task/options.js';
+import { returnedArgs } from '../task/returned-args.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
 import { unboxClasses } from '../travel/class-travel.js';
 import {

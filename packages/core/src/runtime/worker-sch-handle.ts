@@ -1,8 +1,7 @@
 import { ArgumentError, DynamicTaskError } from '../errors/errors.js';
-import { SchedulerHandle } from '../sched/dynamic/scheduler-handle.js';
-import type { Scheduler } from '../sched/scheduler.js';
 import type { DTask } from '../task/dtask.js';
 import { runWithFrame } from '../task/frame.js';
+import { SchedulerHandle } from '../task/scheduler-handle.js';
 import { spawnTask } from '../task/spawn-task.js';
 import type { ProxyOwner } from './proxy-owner.js';
 import type { WorkerTask } from './worker-task.js';
@@ -45,7 +44,7 @@ export class WorkerSchedulerHandle extends SchedulerHandle {
     return task.id;
   }
 
-  exec(f: (scheduler: Scheduler) => unknown): Promise<unknown> {
+  exec(f: (scheduler: unknown) => unknown): Promise<unknown> {
     return this.proxy.execInScheduler(this.task.id, f);
   }
 

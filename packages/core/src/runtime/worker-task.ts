@@ -1,8 +1,8 @@
 import type { Processor } from '../processor/processor.js';
-import type { SchedulerHandle } from '../sched/dynamic/scheduler-handle.js';
 import type { Frame, FrameTask } from '../task/frame.js';
 import { keepShape } from '../task/keep-shapes.js';
 import type { TaskOptions } from '../task/options.js';
+import type { SchedulerHandle } from '../task/scheduler-handle.js';
 import type { ProxyOwner } from './proxy-owner.js';
 import { WorkerSchedulerHandle } from './worker-sch-handle.js';
 

@@ -2,7 +2,7 @@ import { isChunk } from '../chunk/chunk.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
 import { loggingState } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
-import { type DTask, isDTask, type TaskOwner, taskExtra } from '../task/dtask.js';
+import { type DTask, isDTask, taskExtra } from '../task/dtask.js';
 import { outsideFrames } from '../task/frame.js';
 import { IdTable } from '../task/id-table.js';
 import type { TaskOptions } from '../task/options.js';
@@ -18,7 +18,7 @@ import { checkpoint, restoreOrRun } from './completion/restore-checkpoint.js';
 import { addDependent, failTree } from './completion/settle.js';
 import { DEVICE_FAILED, keepOnDevice } from './completion/store-on-device.js';
 import { takeHome } from './completion/take-home.js';
-import type { Executor, ExecutorSink } from './dispatch/executor.js';
+import type { Executor } from './dispatch/executor.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
 import { runInline } from './dispatch/run-inline.js';
 import { sendAhead } from './dispatch/send-ahead.js';
@@ -45,7 +45,9 @@ import { waitForPieces } from './placement/wait-for-pieces.js';
 import { pendingTaskOf } from './ready/pending-task-of.js';
 import { QueueLimit } from './ready/queue-limit.js';
 import { ReadyQueue } from './ready/ready-queue.js';
-import { noteReady, noteRun, SchedulerStats } from './stats/task-timing.js';
+import type { SchedulerState } from './scheduler-state.js';
+import { SchedulerStats } from './stats/scheduler-stats.js';
+import { noteReady, noteRun } from './stats/task-timing.js';
 
 /** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
 const SLICE_MS = 8;
@@ -56,7 +58,7 @@ const SLICE_MS = 8;
  * executor, and settles results and failures. Hot state is the task objects themselves and a
  * ring buffer; there is no per-task closure or promise unless a caller awaits a task.
  */
-export class Scheduler implements TaskOwner, ExecutorSink {
+export class Scheduler implements SchedulerState {
   /** Learned run times and bandwidths. */
   readonly costs = new CostModel();
   /** Settled-task counts and the sampling countdown of `stats()` (sched/stats). */

@@ -1,14 +1,14 @@
 import { CancelledError } from '../../errors/errors.js';
 import { type DTask, taskExtra } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 /**
  * The scheduler's `cancel`: a task not yet running fails at once with `CancelledError`; a
  * running one has its abort signal fired and its executor asked to stop it, and fails too.
  */
 /** See `TaskOwner.cancel`. */
-export function cancelTask(s: Scheduler, task: DTask<unknown>, reason?: unknown): boolean {
+export function cancelTask(s: SchedulerState, task: DTask<unknown>, reason?: unknown): boolean {
   if (task.state >= TaskState.Done) return false;
   const error =
     reason instanceof CancelledError || CancelledError.isInstance(reason)
@@ -36,7 +36,7 @@ function abortedController(reason: unknown): AbortController {
 }
 
 /** The `signal` option: cancels `task` when `signal` aborts (at once if it already has). */
-export function watchSignal(s: Scheduler, task: DTask<unknown>, signal: AbortSignal): void {
+export function watchSignal(s: SchedulerState, task: DTask<unknown>, signal: AbortSignal): void {
   if (signal.aborted) {
     s.cancel(task, signal.reason);
     return;

@@ -1,7 +1,7 @@
 import { CancelledError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 /** The error of a task that had not started when its context closed. */
 export function closedBeforeStart(task: DTask<unknown>): CancelledError {
@@ -16,7 +16,7 @@ export function closedBeforeStart(task: DTask<unknown>): CancelledError {
  * task makes), and from now on a task about to be placed is cancelled instead (`s.closing`).
  * Tasks already handed to a processor are left to it: its executor settles them as it closes.
  */
-export function cancelUnstarted(s: Scheduler): void {
+export function cancelUnstarted(s: SchedulerState): void {
   s.closing = true;
   const waiting: DTask<unknown>[] = [...s.ready];
   for (const slot of s.slotById.values()) waiting.push(...slot.backlog);

@@ -1,6 +1,6 @@
 import type { DTask } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import { retryInstead } from './retry-task.js';
 import { failTree } from './settle.js';
 
@@ -11,7 +11,7 @@ import { failTree } from './settle.js';
  * cancel would arm the kill of a worker busy with another task). A task already settled is
  * left as it is; one with retries left for its error runs again instead (`retryInstead`).
  */
-export function failTask(s: Scheduler, task: DTask<unknown>, error: unknown): void {
+export function failTask(s: SchedulerState, task: DTask<unknown>, error: unknown): void {
   if (task.state >= TaskState.Done || retryInstead(s, task, error)) return;
   s.running.delete(task.id);
   failTree(task, error, (t) => {

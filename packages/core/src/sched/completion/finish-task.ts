@@ -3,7 +3,7 @@ import type { DTask } from '../../task/dtask.js';
 import { TaskFlags } from '../../task/task-state.js';
 import { releaseSlot } from '../dispatch/slot-queue.js';
 import { logSettled } from '../log-task-events.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import { noteSettled } from '../stats/task-timing.js';
 import { notifyListeners } from './settle.js';
 
@@ -12,7 +12,7 @@ import { notifyListeners } from './settle.js';
  * pieces, frees its share of its processor (which may start parked tasks there), counts it
  * for `maxQueue` and `stats()`, logs it, and runs its listeners (`fetch`, `wait`, `then`).
  */
-export function finishTask(s: Scheduler, task: DTask<unknown>): void {
+export function finishTask(s: SchedulerState, task: DTask<unknown>): void {
   const extra = task.extra;
   if (extra?.unlisten) {
     extra.unlisten();

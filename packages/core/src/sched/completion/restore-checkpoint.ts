@@ -1,14 +1,14 @@
 import type { DTask } from '../../task/dtask.js';
 import { isThenable } from '../dispatch/is-thenable.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 /**
  * Dagger's `restore`: a saved result (anything but undefined) skips running the task. A restore
  * function that throws (or rejects) does not fail the task: as in Dagger, the task runs and a
  * warning says the restore failed.
  */
-export function restoreOrRun(s: Scheduler, task: DTask<unknown>, slot: ProcSlot): void {
+export function restoreOrRun(s: SchedulerState, task: DTask<unknown>, slot: ProcSlot): void {
   const settle = (saved: unknown): void => {
     if (saved === undefined) s.run(task, slot);
     else s.complete(task, saved);

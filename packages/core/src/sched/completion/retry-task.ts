@@ -3,7 +3,7 @@ import { type DTask, taskExtra } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import { releaseCounted } from '../dispatch/slot-queue.js';
 import { withdrawSentAhead } from '../faults/withdraw-sent-ahead.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 /**
  * dtask's own errors that another run cannot cure: a cancel, a lost worker (re-runs after
@@ -26,7 +26,7 @@ const NEVER_RETRIED = new Set([
  * wait for the new run like any dependent. Each retry is logged (`retry`, with the attempt
  * and the error). While it waits for its delay the task is pending: a cancel then fails it.
  */
-export function retryInstead(s: Scheduler, task: DTask<unknown>, error: unknown): boolean {
+export function retryInstead(s: SchedulerState, task: DTask<unknown>, error: unknown): boolean {
   const { retries, retryOn, retryDelayMs } = task.options;
   if (retries === undefined || retries === 0 || task.state !== TaskState.Running) return false;
   const extra = taskExtra(task);

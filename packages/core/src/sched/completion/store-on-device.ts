@@ -3,7 +3,7 @@ import type { StorageDevice } from '../../chunk/storage-device.js';
 import { ArgumentError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { RemoteResult } from '../../task/remote-result.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 /** Device entries of results whose tasks are gone: deleted once their task is collected. */
 const freed = new FinalizationRegistry<{ device: StorageDevice; key: string }>(
@@ -27,7 +27,7 @@ export const DEVICE_FAILED: unique symbol = Symbol('dtask.deviceFailed');
  * big worker results stay in that worker's store. A device the context lacks fails the task
  * (then it returns `DEVICE_FAILED`).
  */
-export function keepOnDevice(s: Scheduler, task: DTask<unknown>, value: unknown): unknown {
+export function keepOnDevice(s: SchedulerState, task: DTask<unknown>, value: unknown): unknown {
   const local = task.proc !== undefined && s.slotById.get(task.proc.id)?.executor.inline;
   if (!local) return value;
   try {

@@ -1,7 +1,7 @@
 import type { Processor } from '../../processor/processor.js';
 import type { DTask } from '../../task/dtask.js';
 import type { RemoteResult } from '../../task/remote-result.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SlotTable } from '../scheduler-state.js';
 
 /**
  * Brings a finished task's remote result to the scheduler's thread for good, when the caller
@@ -13,7 +13,7 @@ import type { Scheduler } from '../scheduler.js';
  * cannot move data (`take` absent) serves a copy as before.
  */
 export function takeHome(
-  s: Scheduler,
+  s: SlotTable,
   task: DTask<unknown>,
   v: RemoteResult,
   noArgs: unknown[],
@@ -57,7 +57,7 @@ function onDevice(proc: Processor): boolean {
 const HOST_MEMORY = new Set(['heap', 'shared']);
 
 /** The processor of the scheduler's own thread, when it runs tasks (the main thread). */
-function localProcessor(s: Scheduler): Processor | undefined {
+function localProcessor(s: SlotTable): Processor | undefined {
   for (const slot of s.slots) if (slot.executor.inline && !slot.removed) return slot.proc;
   return undefined;
 }

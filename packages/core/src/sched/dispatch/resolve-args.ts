@@ -3,9 +3,8 @@ import { InputLostError } from '../../errors/errors.js';
 import { move } from '../../processor/dispatch.js';
 import { hasMoveRules } from '../../processor/move-registry.js';
 import type { Processor } from '../../processor/processor.js';
-import { type DTask, isDTask } from '../../task/dtask.js';
+import { type DTask, isDTask, type TaskOwner } from '../../task/dtask.js';
 import { isRemoteResult } from '../../task/remote-result.js';
-import type { Scheduler } from '../scheduler.js';
 
 /**
  * Argument values for `task` on `proc`: task results and chunks are replaced by their
@@ -13,7 +12,7 @@ import type { Scheduler } from '../scheduler.js';
  * an array at once when everything is local, else a promise.
  */
 export function resolveArgs(
-  s: Scheduler,
+  s: TaskOwner,
   task: DTask<unknown>,
   proc: Processor,
 ): unknown[] | Promise<unknown[]> {

@@ -4,10 +4,10 @@ import { asyncRunSettled, callInFrame } from '../../task/frame.js';
 import { TaskState } from '../../task/task-state.js';
 import { heldRemotely } from '../placement/data-home.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import { noteInlineStart } from '../stats/task-timing.js';
+import { applyReturnedArgs } from './apply-returned-args.js';
 import { isThenable } from './is-thenable.js';
-import { applyReturnedArgs } from './returned-args.js';
 
 /**
  * Runs `task` on the calling thread, inside the scheduler's loop (the slot of an
@@ -16,7 +16,7 @@ import { applyReturnedArgs } from './returned-args.js';
  * its worker goes back to be placed again. Synchronous results settle the task at once, so a
  * chain of local tasks costs no wake-up.
  */
-export function runInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot): void {
+export function runInline(s: SchedulerState, task: DTask<unknown>, slot: ProcSlot): void {
   const args = s.resolveArgs(task, slot.proc);
   if (!Array.isArray(args)) {
     s.running.set(task.id, task);
@@ -34,7 +34,12 @@ export function runInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot): v
  * Calls `task`'s function with `args` and settles it: timed while `learnInline` is on, or when
  * sampled for `stats()` (it has a `readyAt`); an untimed run is only counted.
  */
-function callInline(s: Scheduler, task: DTask<unknown>, slot: ProcSlot, args: unknown[]): void {
+function callInline(
+  s: SchedulerState,
+  task: DTask<unknown>,
+  slot: ProcSlot,
+  args: unknown[],
+): void {
   if (task.state !== TaskState.Running) return;
   const timed = s.learnInline || task.readyAt !== undefined;
   const t0 = timed ? performance.now() : 0;

@@ -5,14 +5,14 @@ import { isRemoteResult } from '../../task/remote-result.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { logStart } from '../log-task-events.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 /**
  * Places the dependents of `root` (just sent to `slot`'s worker) on the same worker at once
  * when every input they wait for is being made there: the worker starts each the moment its
  * inputs exist, so a chain costs no round trip per task (local successor execution).
  */
-export function sendAhead(s: Scheduler, root: DTask<unknown>, slot: ProcSlot): void {
+export function sendAhead(s: SchedulerState, root: DTask<unknown>, slot: ProcSlot): void {
   // Only inputs sent in this same cascade qualify: they travel in the same batch, so the
   // worker learns of their consumers before it runs them and keeps even small results.
   const cascade = new Set<DTask<unknown>>([root]);
@@ -41,7 +41,7 @@ export function sendAhead(s: Scheduler, root: DTask<unknown>, slot: ProcSlot): v
 }
 
 function canSendAhead(
-  s: Scheduler,
+  s: SchedulerState,
   task: DTask<unknown>,
   slot: ProcSlot,
   cascade: Set<DTask<unknown>>,

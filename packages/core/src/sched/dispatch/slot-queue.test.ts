@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import { ProcSlot } from '../placement/proc-slot.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import type { Executor } from './executor.js';
 import { AHEAD_MS, COALESCE_FROM_TASKS, COALESCE_MS, isFull, releaseSlot } from './slot-queue.js';
 
@@ -22,7 +22,7 @@ function slot(name: string): ProcSlot & { sent: number[] } {
 }
 
 /** The part of the scheduler the queue functions use: its slots, and `start` to send a task. */
-function scheduler(slots: (ProcSlot & { sent: number[] })[]): Scheduler {
+function scheduler(slots: (ProcSlot & { sent: number[] })[]): SchedulerState {
   const s = {
     slots,
     slotById: new Map(slots.map((x) => [x.proc.id, x])),
@@ -35,7 +35,7 @@ function scheduler(slots: (ProcSlot & { sent: number[] })[]): Scheduler {
       target.sent.push(t.id);
     },
   };
-  return s as unknown as Scheduler;
+  return s as unknown as SchedulerState;
 }
 
 /** Parks `t` on `target` as placement does: its estimate counts in `load`, not `sentLoad`. */
@@ -46,7 +46,11 @@ function park(target: ProcSlot, t: DTask<unknown>): void {
 }
 
 /** Sends `t` to `target` as if it had been started earlier. */
-function running(s: Scheduler, target: ProcSlot & { sent: number[] }, t: DTask<unknown>): void {
+function running(
+  s: SchedulerState,
+  target: ProcSlot & { sent: number[] },
+  t: DTask<unknown>,
+): void {
   target.load += t.estimate;
   (s as unknown as { start: (t: DTask<unknown>, x: ProcSlot) => void }).start(t, target);
 }

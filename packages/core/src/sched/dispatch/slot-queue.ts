@@ -3,7 +3,7 @@ import { outsideFrames } from '../../task/frame.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { withdrawSentAhead } from '../faults/withdraw-sent-ahead.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 /**
  * Estimated milliseconds of work to keep queued on each worker (see `isFull`). Twice the
@@ -51,7 +51,7 @@ export function isFull(slot: ProcSlot, task: DTask<unknown>, budget = AHEAD_MS):
  * workers' queues are as deep at the end as in the middle, and one works through its queue
  * while the others idle: 3-11 ms lost per batch of 1 ms tasks on 2 threads.
  */
-function aheadBudget(s: Scheduler): number {
+function aheadBudget(s: SchedulerState): number {
   let parked = 0;
   let workers = 0;
   for (const slot of s.slots) {
@@ -63,7 +63,7 @@ function aheadBudget(s: Scheduler): number {
 }
 
 /** Frees the processor share of each of `tasks` that still holds one (placed again, not settled). */
-export function releaseCounted(s: Scheduler, tasks: Iterable<DTask<unknown>>): void {
+export function releaseCounted(s: SchedulerState, tasks: Iterable<DTask<unknown>>): void {
   for (const task of tasks) {
     if ((task.flags & TaskFlags.Counted) === 0) continue;
     task.flags &= ~TaskFlags.Counted;
@@ -72,7 +72,7 @@ export function releaseCounted(s: Scheduler, tasks: Iterable<DTask<unknown>>): v
 }
 
 /** Frees `task`'s share of its processor, then starts or steals work for it. */
-export function releaseSlot(s: Scheduler, task: DTask<unknown>): void {
+export function releaseSlot(s: SchedulerState, task: DTask<unknown>): void {
   const slot = s.slotById.get(task.proc!.id);
   if (!slot) return;
   slot.inFlight -= task.options.occupancy ?? 1;
@@ -104,14 +104,14 @@ export function releaseSlot(s: Scheduler, task: DTask<unknown>): void {
 }
 
 /** A coalesced refill (`releaseSlot`): outside any task's async context, as the loop runs. */
-function refillLater(s: Scheduler, slot: ProcSlot): void {
+function refillLater(s: SchedulerState, slot: ProcSlot): void {
   slot.refillDue = false;
   const current = s.slotById.get(slot.proc.id); // the slot of a restarted thread replaces it
   if (current !== undefined && !current.removed) outsideFrames(refill, s, current, aheadBudget(s));
 }
 
 /** Starts parked tasks while `slot` has room (queues up to `budget` ms of work). */
-export function refill(s: Scheduler, slot: ProcSlot, budget = AHEAD_MS): void {
+export function refill(s: SchedulerState, slot: ProcSlot, budget = AHEAD_MS): void {
   let next: DTask<unknown> | undefined;
   while ((next = slot.backlog.peek()) !== undefined) {
     if (next.state !== TaskState.Ready) {
@@ -125,7 +125,7 @@ export function refill(s: Scheduler, slot: ProcSlot, budget = AHEAD_MS): void {
 }
 
 /** Whether a processor of another thread or process has nothing sent or parked. */
-export function hasIdleWorker(s: Scheduler): boolean {
+export function hasIdleWorker(s: SchedulerState): boolean {
   for (const slot of s.slots) {
     if (!slot.executor.inline && slot.inFlight === 0 && slot.backlog.length === 0) return true;
   }
@@ -137,7 +137,7 @@ export function hasIdleWorker(s: Scheduler): boolean {
  * queued behind it (see `mayQueueSecond`), since the tasks made ready by a completion are parked
  * after that completion's own refill.
  */
-export function queueSeconds(s: Scheduler): void {
+export function queueSeconds(s: SchedulerState): void {
   let budget: number | undefined;
   for (const slot of s.slots) {
     if (slot.inFlight !== 1 || slot.backlog.length === 0 || slot.executor.inline) continue;
@@ -155,7 +155,7 @@ export function queueSeconds(s: Scheduler): void {
  * frees up: at the tail of a batch a long task is never bound to a busy worker while another
  * idles. A simulation of the Cholesky DAG gave 1.94× on 2 workers with it, 1.90× without.
  */
-function mayQueueSecond(s: Scheduler, slot: ProcSlot, next: DTask<unknown>): boolean {
+function mayQueueSecond(s: SchedulerState, slot: ProcSlot, next: DTask<unknown>): boolean {
   const occupancy = next.options.occupancy ?? 1;
   if (slot.inFlight !== 1 || slot.inFlight + occupancy > slot.executor.capacity) return false;
   let parked = 0;
@@ -172,7 +172,7 @@ function mayQueueSecond(s: Scheduler, slot: ProcSlot, next: DTask<unknown>): boo
  * A processor that just joined (a worker added while work runs) has nothing to finish, so it
  * would never reach `releaseSlot`'s steal: it steals now, as an idle one does.
  */
-export function stealForNewSlot(s: Scheduler, slot: ProcSlot): void {
+export function stealForNewSlot(s: SchedulerState, slot: ProcSlot): void {
   if (slot.removed || slot.executor.inline || slot.inFlight > 0 || slot.backlog.length > 0) return;
   steal(s, slot, aheadBudget(s));
   stealSent(s, slot);
@@ -187,7 +187,7 @@ const askedBack = new WeakSet<DTask<unknown>>();
  * in a burst). The worker with the most tasks in flight is asked to hand back the later half
  * of those `slot` may run that have not started (`Executor.giveBack`); they are placed again.
  */
-function stealSent(s: Scheduler, slot: ProcSlot): void {
+function stealSent(s: SchedulerState, slot: ProcSlot): void {
   const sent = new Map<ProcSlot, DTask<unknown>[]>();
   for (const task of s.running.values()) {
     if (task.state !== TaskState.Running || task.proc === undefined) continue;
@@ -245,7 +245,7 @@ function stealSent(s: Scheduler, slot: ProcSlot): void {
  * Work stealing: a processor with nothing parked and room to spare takes tasks parked on the
  * busiest other processor, when their scope allows it to run them.
  */
-function steal(s: Scheduler, slot: ProcSlot, budget: number): void {
+function steal(s: SchedulerState, slot: ProcSlot, budget: number): void {
   let victim: ProcSlot | undefined;
   for (const other of s.slots) {
     if (other !== slot && other.backlog.length > (victim?.backlog.length ?? 0)) victim = other;

@@ -1,10 +1,10 @@
 import { outsideFrames } from '../../task/frame.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 /** How often (ms) a spawning `startEarly` region takes in its workers' reports. */
 const POLL_MS = 0.25;
 
-const polledAt = new WeakMap<Scheduler, number>();
+const polledAt = new WeakMap<SchedulerState, number>();
 
 /**
  * Called after each task a `startEarly` task queue submits. A region that spawns for
@@ -13,7 +13,7 @@ const polledAt = new WeakMap<Scheduler, number>();
  * `POLL_MS` this takes in the reports that have arrived and places what they made ready on
  * idle workers, between two of the region's spawns.
  */
-export function takeInWhileSpawning(s: Scheduler): void {
+export function takeInWhileSpawning(s: SchedulerState): void {
   if (s.running.size === 0 || s.pumping) return;
   const t = performance.now();
   if (t - (polledAt.get(s) ?? 0) < POLL_MS) return;
@@ -22,7 +22,7 @@ export function takeInWhileSpawning(s: Scheduler): void {
   outsideFrames(takeIn, s);
 }
 
-function takeIn(s: Scheduler): void {
+function takeIn(s: SchedulerState): void {
   for (const slot of s.slots) if (!slot.removed) slot.executor.poll?.();
   s.placeEarly();
 }

@@ -4,7 +4,7 @@ import { DTaskFailedError } from '../../errors/task-failed-error.js';
 import { Context } from '../../registry/context.js';
 import { spawn } from '../../registry/spawn.js';
 import type { DTask } from '../../task/dtask.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import { addThunk, exec, getDagIds, halt, type SchedulerHandle, schHandle } from './sch-handle.js';
 
 /** What calling `f` produced: its value, or what it threw or rejected with. */
@@ -142,7 +142,7 @@ describe('dynamic scheduler control', () => {
     await using ctx = new Context();
     const t = ctx.spawn(async () => {
       const h = schHandle();
-      return exec(h, (sch: Scheduler) => [sch === ctx.scheduler, sch.slots.length]);
+      return exec(h, (sch: SchedulerState) => [sch === ctx.scheduler, sch.slots.length]);
     });
     expect(await t).toEqual([true, 1]);
   });

@@ -1,12 +1,12 @@
 import type { DTask } from '../../task/dtask.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 /**
  * Calls `onTask` for every unsettled task `s` holds now and every task waiting on them, oldest
  * first, then for each task submitted from now on, until the returned function is called.
  * Followers chain: each one stops alone.
  */
-export function followTasks(s: Scheduler, onTask: (task: DTask<unknown>) => void): () => void {
+export function followTasks(s: SchedulerState, onTask: (task: DTask<unknown>) => void): () => void {
   const seen = new Set<DTask<unknown>>();
   const stack = s.liveTasks();
   while (stack.length > 0) {

@@ -1,10 +1,10 @@
 import { ArgumentError, CancelledError, DynamicTaskError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { runWithFrame } from '../../task/frame.js';
+import { SchedulerHandle } from '../../task/scheduler-handle.js';
 import { spawnTask } from '../../task/spawn-task.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import { isDownstream, pendingDependents, walkDag } from './dag-walk.js';
-import { SchedulerHandle } from './scheduler-handle.js';
 
 /**
  * The handle of a task that runs on the scheduler's own thread, and the scheduler's side of a
@@ -15,7 +15,7 @@ export class LocalSchedulerHandle extends SchedulerHandle {
   readonly added = new Map<number, DTask<unknown>>();
 
   constructor(
-    readonly scheduler: Scheduler,
+    readonly scheduler: SchedulerState,
     /** The task that asked for the handle. */
     readonly task: DTask<unknown>,
   ) {
@@ -42,7 +42,7 @@ export class LocalSchedulerHandle extends SchedulerHandle {
     return task.id;
   }
 
-  async exec(f: (scheduler: Scheduler) => unknown): Promise<unknown> {
+  async exec(f: (scheduler: SchedulerState) => unknown): Promise<unknown> {
     return await f(this.scheduler);
   }
 

@@ -1,9 +1,9 @@
 import { ArgumentError } from '../../errors/errors.js';
 import { isDTask } from '../../task/dtask.js';
 import { currentFrame } from '../../task/frame.js';
-import type { Scheduler } from '../scheduler.js';
+import { SchedulerHandle } from '../../task/scheduler-handle.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import { LocalSchedulerHandle } from './local-sch-handle.js';
-import { SchedulerHandle } from './scheduler-handle.js';
 
 export { SchedulerHandle };
 
@@ -22,7 +22,7 @@ function requireHandle(handle: unknown, call: string): SchedulerHandle {
 /** Dagger's `sch_handle`: the scheduler handle of the running task. Throws outside a task. */
 export function schHandle(): SchedulerHandle {
   const task = currentFrame()?.frameTask;
-  if (isDTask(task)) return new LocalSchedulerHandle(task.owner as Scheduler, task);
+  if (isDTask(task)) return new LocalSchedulerHandle(task.owner as SchedulerState, task);
   if (typeof (task as Partial<HandleMaker> | undefined)?.schedulerHandle === 'function') {
     return (task as unknown as HandleMaker).schedulerHandle();
   }
@@ -43,11 +43,11 @@ export function addThunk(handle: SchedulerHandle, f: unknown, ...args: unknown[]
  */
 export async function exec<R>(
   handle: SchedulerHandle,
-  f: (scheduler: Scheduler) => R,
+  f: (scheduler: SchedulerState) => R,
 ): Promise<Awaited<R>> {
   const h = requireHandle(handle, 'exec(handle, f)');
   if (typeof f !== 'function') throw new ArgumentError('exec(handle, f): f must be a function');
-  return (await h.exec(f)) as Awaited<R>;
+  return (await h.exec(f as (scheduler: unknown) => unknown)) as Awaited<R>;
 }
 
 /**

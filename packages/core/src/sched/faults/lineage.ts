@@ -1,7 +1,7 @@
-import { type DTask, isDTask, taskExtra } from '../../task/dtask.js';
+import { type DTask, isDTask, type TaskOwner, taskExtra } from '../../task/dtask.js';
 import type { RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
-import type { Scheduler } from '../scheduler.js';
+import type { LineageState } from '../scheduler-state.js';
 
 /**
  * How long a chain of worker-held results may get before the scheduler keeps a copy of one on
@@ -32,7 +32,11 @@ export function lineageCopies(): number {
  * `FinalizationRegistry` releases their results on the workers. So the tasks and results kept
  * for recomputation are bounded by the depth times the pipeline's width, whatever its length.
  */
-export function noteLineage(s: Scheduler, task: DTask<unknown>, v: RemoteResult): void {
+export function noteLineage(
+  s: LineageState & TaskOwner,
+  task: DTask<unknown>,
+  v: RemoteResult,
+): void {
   const args = task.args;
   let depth = 0;
   for (let i = 0; i < args.length; i++) {

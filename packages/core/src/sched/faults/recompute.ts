@@ -2,7 +2,7 @@ import { DTaskFailedError } from '../../errors/task-failed-error.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
 import { isRemoteResult, type RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import { restoreKeptCopy } from './lineage.js';
 
 /**
@@ -15,7 +15,7 @@ import { restoreKeptCopy } from './lineage.js';
  * a second edge would release `task` twice when that input finishes, that is before its other
  * inputs exist (the 1-in-20 hang of the chaos test in threads-faults.test.ts).
  */
-export function waitForLostInputs(s: Scheduler, task: DTask<unknown>): boolean {
+export function waitForLostInputs(s: SchedulerState, task: DTask<unknown>): boolean {
   const args = task.args;
   let waiting = 0;
   for (let i = 0; i < args.length; i++) {
@@ -38,7 +38,7 @@ function isDependentOf(upstream: DTask<unknown>, task: DTask<unknown>): boolean 
 }
 
 /** Puts a finished task whose remote result was lost back into the graph, to run again. */
-export function resurrect(s: Scheduler, task: DTask<unknown>): void {
+export function resurrect(s: SchedulerState, task: DTask<unknown>): void {
   const v = task.value;
   if (task.state !== TaskState.Done || !isRemoteResult(v) || !v.isLost()) return;
   if (restoreKeptCopy(task)) return; // its lineage was let go for a copy kept here
@@ -57,7 +57,7 @@ export function resurrect(s: Scheduler, task: DTask<unknown>): void {
  * that is still there (a copy by default).
  */
 export function fetchRecomputing(
-  s: Scheduler,
+  s: SchedulerState,
   task: DTask<unknown>,
   read: (v: RemoteResult) => Promise<unknown> = (v) => v.fetch(),
 ): Promise<unknown> {

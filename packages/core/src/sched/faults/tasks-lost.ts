@@ -1,6 +1,6 @@
 import type { DTask } from '../../task/dtask.js';
 import { releaseCounted } from '../dispatch/slot-queue.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import { withdrawSentAhead } from './withdraw-sent-ahead.js';
 import { recoverLostTasks } from './worker-lost.js';
 
@@ -12,7 +12,7 @@ import { recoverLostTasks } from './worker-lost.js';
  * killed). `byUs` marks a kill the scheduler caused.
  */
 export function tasksLost(
-  s: Scheduler,
+  s: SchedulerState,
   tasks: Iterable<DTask<unknown>>,
   reason: unknown,
   byUs: boolean,

@@ -1,6 +1,6 @@
 import type { DTask } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SlotTable } from '../scheduler-state.js';
 
 /**
  * Tasks sent ahead behind `handedBack` (tasks a worker gave back to be placed again), taken back
@@ -10,7 +10,7 @@ import type { Scheduler } from '../scheduler.js';
  * in `handedBack` (a whole worker lost) are not withdrawn again. Returns the withdrawn tasks, for
  * the caller to place again with the others.
  */
-export function withdrawSentAhead(s: Scheduler, handedBack: DTask<unknown>[]): DTask<unknown>[] {
+export function withdrawSentAhead(s: SlotTable, handedBack: DTask<unknown>[]): DTask<unknown>[] {
   const seen = new Set(handedBack);
   const withdrawn: DTask<unknown>[] = [];
   const stack = [...handedBack];

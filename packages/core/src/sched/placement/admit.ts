@@ -3,8 +3,8 @@ import type { AbstractScope } from '../../scope/index.js';
 import type { TaskOptions } from '../../task/options.js';
 import { TaskFlags } from '../../task/task-state.js';
 import { checkFunctionTravel } from '../../travel/function-travel.js';
-import type { Scheduler } from '../scheduler.js';
-import { keptOnMainThread } from './local-closure.js';
+import type { SlotTable } from '../scheduler-state.js';
+import { keptOnMainThread, type LocalClosurePolicy } from './local-closure.js';
 
 /**
  * See `TaskSink.admit`: a function that cannot travel (it closes over local variables, or is
@@ -12,7 +12,11 @@ import { keptOnMainThread } from './local-closure.js';
  * `TaskFunctionError` naming what it closes over and what to do. Kept on this thread, it
  * meets the context's `localClosures` policy (a warning once per function by default).
  */
-export function admitFunction(s: Scheduler, fn: unknown, options: TaskOptions): number {
+export function admitFunction(
+  s: SlotTable & LocalClosurePolicy,
+  fn: unknown,
+  options: TaskOptions,
+): number {
   if (s.shippingSlots === 0 || typeof fn !== 'function') return 0;
   const verdict = checkFunctionTravel(fn);
   if (verdict.ok) return 0;

@@ -1,7 +1,7 @@
 import type { Processor } from '../../processor/processor.js';
 import type { Executor } from '../dispatch/executor.js';
 import { stealForNewSlot } from '../dispatch/slot-queue.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import { ProcSlot } from './proc-slot.js';
 
 /**
@@ -10,7 +10,7 @@ import { ProcSlot } from './proc-slot.js';
  * tasks, since tasks still running there release into the new slot. An idle new slot steals
  * parked tasks from the busiest processor (`stealForNewSlot`).
  */
-export function addSlot(s: Scheduler, proc: Processor, executor: Executor): ProcSlot {
+export function addSlot(s: SchedulerState, proc: Processor, executor: Executor): ProcSlot {
   const slot = new ProcSlot(proc, executor);
   const old = s.slotById.get(proc.id);
   if (old && !old.removed) s.slots[s.slots.indexOf(old)] = slot;
@@ -33,7 +33,7 @@ export function addSlot(s: Scheduler, proc: Processor, executor: Executor): Proc
  * `Scheduler.removeProcessor`: `proc` gets no new tasks; its parked tasks go back to placement.
  * Its slot stays in `slotById` so that the tasks it still runs release it and can be cancelled.
  */
-export function removeSlot(s: Scheduler, proc: Processor): boolean {
+export function removeSlot(s: SchedulerState, proc: Processor): boolean {
   const slot = s.slotById.get(proc.id);
   if (!slot || slot.removed) return false;
   slot.removed = true;
@@ -44,7 +44,7 @@ export function removeSlot(s: Scheduler, proc: Processor): boolean {
 }
 
 /** Recomputes what depends on the set of processors. */
-function slotsChanged(s: Scheduler): void {
+function slotsChanged(s: SchedulerState): void {
   s.learnInline = s.slots.length > 1;
   s.candidateSlots.invalidate();
   s.shippingSlots = s.slots.filter((x) => x.executor.shipsFunctions).length;

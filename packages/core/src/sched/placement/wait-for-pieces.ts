@@ -1,7 +1,7 @@
 import type { Processor } from '../../processor/processor.js';
 import type { DTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState } from '../scheduler-state.js';
 import { takePieces } from './take-pieces.js';
 
 /**
@@ -11,7 +11,7 @@ import { takePieces } from './take-pieces.js';
  * to the tasks making them, and is placed again once they exist), or when one of those failed
  * (the task then fails with it); false when it can start on `proc` now.
  */
-export function waitForPieces(s: Scheduler, task: DTask<unknown>, proc: Processor): boolean {
+export function waitForPieces(s: SchedulerState, task: DTask<unknown>, proc: Processor): boolean {
   // Ends: `takePieces` lists only unfinished tasks, which `link` answers with 1 or -1 (the
   // loop goes round again only if they all finished in between).
   for (;;) {

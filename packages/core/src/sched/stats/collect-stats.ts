@@ -1,4 +1,4 @@
-import type { Scheduler } from '../scheduler.js';
+import type { SchedulerState, SlotTable } from '../scheduler-state.js';
 import type { DurationSummary } from './processor-stats.js';
 
 /** One processor's figures in `Stats` (Piscina's `utilization` and run/wait histograms). */
@@ -45,7 +45,7 @@ export interface Stats {
 }
 
 /** The figures of scheduler `s` now (`Context.stats`). */
-export function collectStats(s: Scheduler): Stats {
+export function collectStats(s: SlotTable & Pick<SchedulerState, 'stats' | 'queueLimit'>): Stats {
   const now = performance.now();
   const since = s.stats.since;
   const processors: ProcessorUtilization[] = [];

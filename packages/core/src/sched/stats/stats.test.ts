@@ -4,7 +4,8 @@ import { stats } from '../../registry/current-stats.js';
 import { rmProcs } from '../../registry/procs.js';
 import { ExactScope } from '../../scope/exact-scope.js';
 import { FakeProcessor, fakeProcessorPlugin } from '../../testing/fake-processor.js';
-import { SAMPLE_EVERY, WAIT_ALL_FIRST, WAIT_SAMPLE_EVERY } from './task-timing.js';
+import { SAMPLE_EVERY } from './scheduler-stats.js';
+import { WAIT_ALL_FIRST, WAIT_SAMPLE_EVERY } from './task-timing.js';
 
 /** Keeps the thread busy for `ms` (a task that really uses its processor). */
 const spin = (ms: number): number => {

@@ -1,15 +1,8 @@
 import type { DTask } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
-import type { Scheduler } from '../scheduler.js';
-
-/**
- * On the calling thread alone (no other processor), one ready task in this many is timed.
- * Timing a task costs three `performance.now()` calls (about 65 ns each on a loaded 2-core VM)
- * against about 200-600 ns for the whole of a trivial inline task; one in 32 keeps the cost
- * near 1%.
- */
-export const SAMPLE_EVERY = 32;
+import type { SchedulerState } from '../scheduler-state.js';
+import { SAMPLE_EVERY } from './scheduler-stats.js';
 
 /**
  * With a choice of processor every run is timed (workers report each run's duration, and
@@ -24,32 +17,11 @@ export const WAIT_ALL_FIRST = 1024;
 export const WAIT_SAMPLE_EVERY = 8;
 
 /**
- * The counters of one scheduler that `stats()` reads: when counting began, settled tasks, and
- * the countdown to the next sampled task. Per-processor figures live on each slot's
- * `ProcessorStats`.
- */
-export class SchedulerStats {
-  /** When the scheduler was made (`performance.now()` ms). */
-  readonly since = performance.now();
-  /** Tasks settled with a value. */
-  finished = 0;
-  /** Tasks settled with an error (cancelled ones included). */
-  failed = 0;
-  /**
-   * Ready tasks until the next one sampled while only the calling thread runs tasks (the first
-   * sample is the SAMPLE_EVERY-th: the very first run of a context is slow while V8 warms up).
-   */
-  countdown = SAMPLE_EVERY;
-  /** Tasks whose wait was timed while there was a choice of processor. */
-  stamped = 0;
-}
-
-/**
  * A task became ready (`Scheduler.makeReady`): notes when, for its wait, if it is timed (with
  * a choice of processor the first `WAIT_ALL_FIRST`, then one in `WAIT_SAMPLE_EVERY`; on the
  * calling thread alone, one in `SAMPLE_EVERY`, which times its run too).
  */
-export function noteReady(s: Scheduler, task: DTask<unknown>): void {
+export function noteReady(s: SchedulerState, task: DTask<unknown>): void {
   const st = s.stats;
   const choice = s.learnInline;
   if (choice && st.stamped < WAIT_ALL_FIRST) {
@@ -78,7 +50,7 @@ export function noteInlineStart(task: DTask<unknown>, slot: ProcSlot, startedAt:
  * as now less its run time (the report's trip back counts as wait). Tasks sent ahead to the
  * worker making their input were never ready here: no wait is recorded for them.
  */
-export function noteRun(s: Scheduler, task: DTask<unknown>, durationMs: number): void {
+export function noteRun(s: SchedulerState, task: DTask<unknown>, durationMs: number): void {
   const proc = task.proc;
   if (proc === undefined) return;
   const slot = s.slotById.get(proc.id);
@@ -93,7 +65,7 @@ export function noteRun(s: Scheduler, task: DTask<unknown>, durationMs: number):
 }
 
 /** A task settled (`Scheduler.finished`): counts it as finished or failed. */
-export function noteSettled(s: Scheduler, task: DTask<unknown>): void {
+export function noteSettled(s: SchedulerState, task: DTask<unknown>): void {
   if (task.state === TaskState.Failed) s.stats.failed++;
   else s.stats.finished++;
 }

@@ -11,7 +11,7 @@ import { mergeOptions } from '../../../task/options.js';
 import { makeTask } from '../../../task/spawn-task.js';
 import { TaskFlags } from '../../../task/task-state.js';
 import type { FunctionDecoder } from '../../../travel/function-ref.js';
-import type { Scheduler } from '../../scheduler.js';
+import type { SchedulerState } from '../../scheduler-state.js';
 
 /**
  * The scheduler's side of the tasks a worker's tasks spawn (`spawn` inside a task, proxied by
@@ -29,7 +29,7 @@ export class NestedTasks {
 
   constructor(
     /** Where the spawned tasks go. */
-    private readonly scheduler: Scheduler,
+    private readonly scheduler: SchedulerState,
     /** Resolves the functions that travelled (by value or by module name). */
     private readonly decoder: FunctionDecoder,
     /** Messages to the worker (replies to its queries). */

@@ -6,7 +6,7 @@ import { writeAnswer } from '../../../protocol/sync-answer.js';
 import type { DTask } from '../../../task/dtask.js';
 import type { FunctionDecoder } from '../../../travel/function-ref.js';
 import { LocalSchedulerHandle } from '../../dynamic/local-sch-handle.js';
-import type { Scheduler } from '../../scheduler.js';
+import type { SchedulerState } from '../../scheduler-state.js';
 
 /**
  * The scheduler's side of `schHandle()` in a worker task: acts for `caller` (the task running
@@ -16,7 +16,7 @@ import type { Scheduler } from '../../scheduler.js';
 export function serveDynamic(
   m: DynamicRequest,
   caller: DTask<unknown> | undefined,
-  scheduler: Scheduler,
+  scheduler: SchedulerState,
   decoder: FunctionDecoder,
   out: Batcher<ToWorker>,
 ): void {
@@ -38,7 +38,8 @@ export function serveDynamic(
   let answer: Promise<unknown>;
   try {
     if (!handle) throw missing();
-    if (m.verb === 'exec') answer = handle.exec(decoder.decode(m.fn) as (s: Scheduler) => unknown);
+    if (m.verb === 'exec')
+      answer = handle.exec(decoder.decode(m.fn) as (s: SchedulerState) => unknown);
     else answer = m.verb === 'fetch' ? handle.fetch(m.id) : handle.wait(m.id);
   } catch (error) {
     answer = Promise.reject(error);

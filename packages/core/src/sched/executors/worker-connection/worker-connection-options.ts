@@ -1,5 +1,5 @@
 import type { Processor } from '../../../processor/processor.js';
-import type { Scheduler } from '../../scheduler.js';
+import type { SchedulerState } from '../../scheduler-state.js';
 import type { WorkerConnection } from './worker-connection.js';
 
 /** Options of a `WorkerConnection`. */
@@ -7,7 +7,7 @@ export interface WorkerConnectionOptions {
   /** The processor the runtime on the other end runs tasks as. */
   processor: Processor;
   /** The scheduler that nested `spawn`s from the worker go to. */
-  scheduler: Scheduler;
+  scheduler: SchedulerState;
   /** Tasks sent ahead per processor beyond the one running (keeps the worker busy). */
   queueAhead?: number;
   /** Modules to resolve functions that travel by name (`everywhere`), by specifier. */

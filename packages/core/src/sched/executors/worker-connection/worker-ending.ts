@@ -5,7 +5,7 @@ import type { IdTable } from '../../../task/id-table.js';
 import { isRemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
 import { couldHaveBegun } from '../../faults/could-have-begun.js';
-import type { Scheduler } from '../../scheduler.js';
+import type { SchedulerState } from '../../scheduler-state.js';
 
 // How a worker connection's tasks and results are settled when the worker ends on purpose: the
 // context closes (`WorkerConnection.failInFlightOnClose`), or a plugin retires an idle worker
@@ -26,7 +26,7 @@ export function answerWithin<T>(answer: Promise<T>, ms: number): Promise<T | und
  * not answer).
  */
 export function failOnClose(
-  scheduler: Scheduler,
+  scheduler: SchedulerState,
   inFlight: Iterable<DTask<unknown>>,
   started: Set<number> | undefined,
   holder: string,
@@ -45,7 +45,7 @@ export function failOnClose(
  * holds. Resolves to how many came; never rejects.
  */
 export async function fetchHome(
-  scheduler: Scheduler,
+  scheduler: SchedulerState,
   tasks: Iterable<DTask<unknown>>,
   isHere: (key: unknown) => boolean,
 ): Promise<number> {

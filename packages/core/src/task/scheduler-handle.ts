@@ -1,10 +1,9 @@
-import type { Scheduler } from '../scheduler.js';
-
 /**
  * Dagger's scheduler handle: lets a running task add tasks to the graph, query it, run code
  * in the scheduler, or halt it. Get one with `schHandle()` inside a task. A task on the
  * scheduler's thread gets a handle that acts on the scheduler directly; a task on a worker
- * thread gets one that asks the scheduler over the worker's channel.
+ * thread gets one that asks the scheduler over the worker's channel. The contract lives with
+ * the task types, so the worker side implements it without importing the scheduler side.
  */
 export abstract class SchedulerHandle {
   /** The id of the task holding this handle. */
@@ -19,8 +18,11 @@ export abstract class SchedulerHandle {
   /** @internal See `addThunk`. */
   abstract addThunk(f: unknown, args: unknown[]): number;
 
-  /** @internal See `exec`. */
-  abstract exec(f: (scheduler: Scheduler) => unknown): Promise<unknown>;
+  /**
+   * @internal See `exec`. `f` takes the scheduler's state, a type of the scheduler's side, so
+   * here its parameter is `unknown`; the scheduler's own handle names it.
+   */
+  abstract exec(f: (scheduler: unknown) => unknown): Promise<unknown>;
 
   /** @internal See `halt`. */
   abstract halt(): void;

@@ -1,0 +1,91 @@
+import type { StorageDevice } from '../chunk/storage-device.js';
+import type { DTask, TaskOwner } from '../task/dtask.js';
+import type { IdTable } from '../task/id-table.js';
+import type { ExecutorSink } from './dispatch/executor.js';
+import type { CandidateSlots } from './placement/candidate-slots.js';
+import type { CostModel } from './placement/cost-model.js';
+import type { ProcSlot } from './placement/proc-slot.js';
+import type { QueueLimit } from './ready/queue-limit.js';
+import type { ReadyQueue } from './ready/ready-queue.js';
+import type { SchedulerStats } from './stats/scheduler-stats.js';
+
+// The scheduler's state as its phases see it (Dagger's `ComputeState`): the fields they read
+// and the calls they make back, apart from the `Scheduler` class that holds them, so a phase
+// takes this type and never imports the class (scripts/check-import-order.mjs keeps it so).
+// A phase that needs only one part of it takes that part: the slot table or the lineage state.
+
+/** The processors of a scheduler: what placement, slot bookkeeping and stats read. */
+export interface SlotTable {
+  /** Compute processors of the context, in order of addition (removed ones left out). */
+  slots: ProcSlot[];
+  /** Slots by processor id (removed ones too, until their tasks finish). */
+  readonly slotById: Map<string, ProcSlot>;
+}
+
+/** What recovering from lost workers reads and counts (sched/faults). */
+export interface LineageState {
+  /**
+   * Longest chain of worker-held results kept recomputable from lineage before one is copied
+   * to the scheduler's thread and its lineage let go (faults/lineage.ts).
+   */
+  lineageDepth: number;
+  /** Workers lost so far; while 0, dispatch skips looking for lost inputs. */
+  losses: number;
+}
+
+/**
+ * The state of one scheduler and the calls its phases make back into it. `Scheduler`
+ * implements it; every phase (completion, dispatch, dynamic, faults, placement, stats, the
+ * worker connection) takes it as an argument.
+ */
+export interface SchedulerState extends SlotTable, LineageState, TaskOwner, ExecutorSink {
+  /** Learned run times and bandwidths. */
+  readonly costs: CostModel;
+  /** Settled-task counts and the sampling countdown of `stats()`. */
+  readonly stats: SchedulerStats;
+  /** The context's storage devices by name (the `device` option). */
+  storageDevice: (name: string) => StorageDevice | undefined;
+  /** Tasks ready to be placed, in order. */
+  readonly ready: ReadyQueue<DTask<unknown>>;
+  /** Tasks handed to a non-inline executor or awaiting a promise, for cancel/halt/getDagIds. */
+  readonly running: IdTable<DTask<unknown>>;
+  /** Unfinished tasks, and the context's `maxQueue` on them. */
+  readonly queueLimit: QueueLimit;
+  /** Which processors a task may run on (kept for default-placed tasks). */
+  readonly candidateSlots: CandidateSlots;
+  /** Slots whose executors run tasks elsewhere (functions must travel there). */
+  shippingSlots: number;
+  /** Set once the context closes: a task about to be placed is cancelled instead. */
+  closing: boolean;
+  /** Whether to time inline tasks (only useful once there is a choice of processor). */
+  learnInline: boolean;
+  /** Whether finished local tasks keep weak references to their inputs (`keepInputs`). */
+  weakUpstream: boolean;
+  /** True while the scheduler's loop runs (a task placed early must not re-enter it). */
+  readonly pumping: boolean;
+  /** Told of every task submitted while something follows the context's tasks. */
+  onSubmit: ((task: DTask<unknown>) => void) | undefined;
+  /** Told when processors' load may have changed, while a plugin listens. */
+  onLoadChange: (() => void) | undefined;
+  /** Places ready tasks on idle workers now, while their spawner runs. */
+  readonly placeEarly: () => void;
+
+  /** Takes a task into the graph (see `Scheduler.submit`). */
+  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early?: boolean): void;
+  /** Makes `task` wait for `upstream`: 1 if it must wait, 0 if it exists, -1 if failed. */
+  link(task: DTask<unknown>, upstream: DTask<unknown>): number;
+  /** Fails `task` (and its dependents) because its input `upstream` failed. */
+  failFromUpstream(task: DTask<unknown>, upstream: DTask<unknown>): void;
+  /** Puts a task back to be placed again (its processor went away, or it was taken back). */
+  requeue(task: DTask<unknown>): void;
+  /** The processors `task` may run on (throws `SchedulingError` when none). */
+  candidates(task: DTask<unknown>): ProcSlot[];
+  /** Hands a placed task to its executor (its estimate is already in `slot.load`). */
+  start(task: DTask<unknown>, slot: ProcSlot): void;
+  /** Runs a started task on `slot` (after a checkpoint was not restored). */
+  run(task: DTask<unknown>, slot: ProcSlot): void;
+  /** Bookkeeping once `task` is settled: frees its slot share and wakes waiters. */
+  finished(task: DTask<unknown>): void;
+  /** Tasks the scheduler holds now (plus `extra`), as roots for walking the graph. */
+  liveTasks(extra?: DTask<unknown>): DTask<unknown>[];
+}
