@@ -20,6 +20,7 @@ export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
 export type { Block } from './kernels.js';
 export { det, LU, type LUOptions, lu } from './lu.js';
 export { norm, opnorm } from './norms.js';
+export { QR, type QROptions, qr } from './qr.js';
 export { randn } from './randn.js';
 export type { ReduceOptions } from './reductions.js';
 export { SingularError } from './singular-error.js';

@@ -119,3 +119,48 @@ export function gramMinusIdentity(q: ArrayLike<number>, m: number, k: number): F
     }
   return r;
 }
+
+/**
+ * Householder QR, unblocked, LAPACK's signs (`R`'s diagonal `−sign(a)·‖x‖`; no reflection
+ * where the column below the diagonal is zero): thin `Q` (`m × k`) and `R` (`k × n`).
+ */
+export function qrPlain(
+  a: ArrayLike<number>,
+  m: number,
+  n: number,
+): { q: Float64Array; r: Float64Array } {
+  const k = Math.min(m, n);
+  const x = Float64Array.from(a);
+  const vs: { v: Float64Array; tau: number; j: number }[] = [];
+  for (let j = 0; j < k; j++) {
+    let sigma = 0;
+    for (let i = j + 1; i < m; i++) sigma += x[i + j * m] ** 2;
+    if (sigma === 0) continue;
+    const alpha = x[j + j * m];
+    const beta = (alpha >= 0 ? -1 : 1) * Math.sqrt(alpha * alpha + sigma);
+    const v = new Float64Array(m);
+    v[j] = 1;
+    for (let i = j + 1; i < m; i++) v[i] = x[i + j * m] / (alpha - beta);
+    const tau = (beta - alpha) / beta;
+    for (let c = j; c < n; c++) {
+      let s = 0;
+      for (let i = j; i < m; i++) s += v[i] * x[i + c * m];
+      for (let i = j; i < m; i++) x[i + c * m] -= tau * s * v[i];
+    }
+    vs.push({ v, tau, j });
+  }
+  const r = new Float64Array(k * n);
+  for (let c = 0; c < n; c++)
+    for (let i = 0; i <= Math.min(c, k - 1); i++) r[i + c * k] = x[i + c * m];
+  const q = new Float64Array(m * k);
+  for (let i = 0; i < k; i++) q[i + i * m] = 1;
+  for (let h = vs.length - 1; h >= 0; h--) {
+    const { v, tau, j } = vs[h];
+    for (let c = 0; c < k; c++) {
+      let s = 0;
+      for (let i = j; i < m; i++) s += v[i] * q[i + c * m];
+      for (let i = j; i < m; i++) q[i + c * m] -= tau * s * v[i];
+    }
+  }
+  return { q, r };
+}

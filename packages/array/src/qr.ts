@@ -1,0 +1,163 @@
+import { type AbstractScope, ArgumentError, type DTask, describeValue } from '@dtask/core';
+import { In, InOut } from '@dtask/datadeps';
+import { Blocks } from './blocks.js';
+import { DArray } from './darray.js';
+import type { Block } from './kernels.js';
+import { describe } from './parts.js';
+import { spawnerOf } from './placement.js';
+import { type QRLayout, qrPart, qrRankInfo, qrSolveBlock, qrWorkMatrix } from './qr-kernels.js';
+import { geqrt, larfb } from './qr-tiles.js';
+import { SingularError } from './singular-error.js';
+import { type Matrix, runTiled } from './tiled-run.js';
+
+/** Options of `qr`. */
+export interface QROptions {
+  /** The side of the tiles datadeps works on; default: the smaller block size of the array. */
+  tile?: number;
+  /** Where the matrix is assembled, and so factored; default: where the scheduler puts it. */
+  scope?: AbstractScope;
+}
+
+/**
+ * A QR factorization `A = Q·R` of an `m × n` matrix (Julia's `qr(A)`, as Dagger's tests use
+ * it): `Q` (`m × k`, `k = min(m, n)`, orthonormal columns: Julia's `Matrix(F.Q)`) and `R`
+ * (`k × n`, upper triangular), `DArray`s with `A`'s block sizes.
+ */
+export class QR {
+  /** The `m × k` factor with orthonormal columns (Julia's `Matrix(F.Q)`). */
+  readonly Q: DArray;
+  /** The `k × n` upper triangular factor (Julia's `F.R`). */
+  readonly R: DArray;
+  /** 0, or the 1-based index of the first exactly zero diagonal element of `R`. */
+  readonly info: number;
+  readonly #work: DTask<Matrix>;
+  readonly #layout: QRLayout;
+
+  /** Made by `qr`. */
+  constructor(work: DTask<Matrix>, layout: QRLayout, q: DArray, r: DArray, info: number) {
+    this.#work = work;
+    this.#layout = layout;
+    this.Q = q;
+    this.R = r;
+    this.info = info;
+  }
+
+  /**
+   * The least-squares solution (Julia's `F \ b` for `m ≥ n`): `x` minimizing `‖A·x − b‖`, `b`
+   * a `DArray` with `m` rows (vector or matrix; the result has `n` rows and `b`'s block
+   * sizes) or a plain array of `m` numbers (a `Float64Array` back). One task per column block
+   * of `b`. `ArgumentError` for `m < n` (an underdetermined system) or a `b` that does not
+   * fit; `SingularError` when `R` has a zero on its diagonal (`A` lacks full column rank).
+   */
+  solve(b: DArray): Promise<DArray>;
+  solve(b: ArrayLike<number>): Promise<Float64Array>;
+  async solve(b: DArray | ArrayLike<number>): Promise<DArray | Float64Array> {
+    const { m, n } = this.#layout;
+    if (m < n) {
+      throw new ArgumentError(
+        `F.solve(b): A is ${m}×${n}, wider than tall: an underdetermined system has no unique least-squares solution here; solve with more rows than columns`,
+      );
+    }
+    if (this.info > 0) {
+      throw new SingularError(
+        this.info,
+        `F.solve(b): R's diagonal element ${this.info} is zero: A lacks full column rank`,
+      );
+    }
+    if (!(b instanceof DArray)) {
+      if (b === null || typeof b !== 'object' || b.length !== m) {
+        throw new ArgumentError(
+          `F.solve(b): b must be a DArray or an array of ${m} numbers (A's rows); got ${describeValue(b)}`,
+        );
+      }
+      const x = await this.solve(
+        DArray.from(Float64Array.from(b), new Blocks(m), { context: this.Q.context }),
+      );
+      return (await x.collect()).data as Float64Array;
+    }
+    if (b.shape.length < 1 || b.shape.length > 2 || b.shape[0] !== m) {
+      throw new ArgumentError(
+        `F.solve(b): b must have ${m} rows (A's) and 1 or 2 dimensions; got ${describe(b)}`,
+      );
+    }
+    const spawn = spawnerOf(b.context);
+    const vector = b.shape.length === 1;
+    const whole = b.reblock(vector ? new Blocks(m) : new Blocks(m, b.blocks.sizes[1]));
+    const chunks = whole.chunks.map((c) => spawn(qrSolveBlock, this.#work, c, this.#layout));
+    const shape = vector ? [n] : [n, b.shape[1]];
+    const blocks = vector ? new Blocks(n) : new Blocks(n, b.blocks.sizes[1]);
+    const sizes = b.blocks.sizes.map((s, d) => Math.min(s, Math.max(shape[d], 1)));
+    return new DArray(shape, blocks, 'float64', chunks, b.context).reblock(new Blocks(...sizes));
+  }
+}
+
+/**
+ * Julia's (and Dagger's) `qr(A)` of a 2-D `DArray` of any shape: blocked Householder QR
+ * through datadeps, as `cholesky` and `lu` are. A task assembles the matrix (zero-padded to a
+ * multiple of the tile) in a `SharedArrayBuffer`; for each column of tiles one task reduces
+ * the panel (`geqrt`: its reflectors and their compact WY factor `T`) and one task per column
+ * block to its right applies them (`larfb`); then `Q` is formed by applying the panels'
+ * reflectors, last to first, to `[I; 0]`, one task per column block of `Q`. On this process's
+ * threads the tasks share the matrix; in a worker process they run where it is.
+ */
+export async function qr(a: DArray, options: QROptions = {}): Promise<QR> {
+  if (!(a instanceof DArray) || a.shape.length !== 2) {
+    throw new ArgumentError(
+      `qr(a): a must be a 2-D DArray; got ${a instanceof DArray ? describe(a) : describeValue(a)}`,
+    );
+  }
+  const [m, n] = a.shape;
+  if (m === 0 || n === 0) throw new ArgumentError(`qr(a): a is empty: ${describe(a)}`);
+  const t = options.tile ?? Math.min(...a.blocks.sizes, Math.max(m, n));
+  if (!Number.isInteger(t) || t < 1) {
+    throw new ArgumentError(`qr(a, { tile }): tile must be a positive integer; got ${t}`);
+  }
+  const k = Math.min(m, n);
+  const up = (x: number) => Math.ceil(x / t) * t;
+  const layout: QRLayout = { m, n, k, t, mp: up(m), np: up(n), kp: up(k) };
+  const { mp, np, kp } = layout;
+  const spawn = spawnerOf(a.context);
+  const whole = a.reblock(new Blocks(m, n)).chunks[0];
+  const where = options.scope ? [{ scope: options.scope }] : [];
+  const work = spawn(...where, qrWorkMatrix, whole, layout) as unknown as DTask<Matrix>;
+  const panels = Math.min(mp, np) / t;
+  const span = (j: number) => [j * t, (j + 1) * t] as const;
+  const qcols = (j: number) => [np + j * t, np + (j + 1) * t] as const;
+  const tRows = [mp, mp + t] as const;
+  await runTiled(spawn, work, ({ at, spawn: tileTask }) => {
+    for (let p = 0; p < panels; p++) {
+      const rows = [p * t, mp] as const;
+      const v = at(rows, span(p));
+      const tm = at(tRows, span(p));
+      tileTask('geqrt', 2 * (panels - p) + 1, geqrt, InOut(v), InOut(tm));
+      for (let j = p + 1; j < np / t; j++) {
+        tileTask('larfb', 2 * (np / t - j), larfb, In(v), In(tm), InOut(at(rows, span(j))), true);
+      }
+    }
+    // Q = H₀·H₁·…·[I; 0]: the last panel's reflectors first; a column block j of [I; 0] is
+    // untouched by the panels right of it.
+    for (let p = panels - 1; p >= 0; p--) {
+      const rows = [p * t, mp] as const;
+      for (let j = p; j < kp / t; j++) {
+        tileTask(
+          'larfb',
+          0,
+          larfb,
+          In(at(rows, span(p))),
+          In(at(tRows, span(p))),
+          InOut(at(rows, qcols(j))),
+          false,
+        );
+      }
+    }
+  });
+  const info = (await spawn(qrRankInfo, work, k)) as unknown as number;
+  const part = (rows: number, cols: number, column: number, upper: boolean) => {
+    const chunk = spawn(qrPart, work, rows, cols, column, upper) as DTask<Block>;
+    const sizes = [Math.min(a.blocks.sizes[0], rows), Math.min(a.blocks.sizes[1], cols)];
+    return new DArray([rows, cols], new Blocks(rows, cols), 'float64', [chunk], a.context).reblock(
+      new Blocks(...sizes),
+    );
+  };
+  return new QR(work, layout, part(m, k, np, false), part(k, n, 0, true), info);
+}
