@@ -89,6 +89,53 @@ function gemm(t) {
   return out.join('\n');
 }
 
+/**
+ * pack_<t>(src, rs, cs, rows, cols, r, panels, dst): packs a rows × cols matrix (element (i, p) at
+ * byte src + (i·rs + p·cs)·bytes) into `panels` panels of r rows each: panel k holds, for
+ * p = 0 … cols-1, the r values of rows k·r … k·r+r-1 of column p, zeros past `rows`. A packs
+ * with r = MR (i a row, p along k); B with r = NR and its strides swapped (i a column of B).
+ */
+function pack(t) {
+  const bytes = t === 'f64' ? 8 : 4;
+  const w = [];
+  w.push(`(func (export "pack_${t}") (param $src i32) (param $rs i32) (param $cs i32)`);
+  w.push(
+    '  (param $rows i32) (param $cols i32) (param $r i32) (param $panels i32) (param $dst i32)',
+  );
+  w.push(
+    '  (local $k i32) (local $i0 i32) (local $p i32) (local $q i32) (local $col i32) (local $at i32)',
+  );
+  w.push(`  (local.set $rs (i32.mul (local.get $rs) (i32.const ${bytes})))`);
+  w.push(`  (local.set $cs (i32.mul (local.get $cs) (i32.const ${bytes})))`);
+  w.push('  (block $kdone (loop $kloop');
+  w.push('    (br_if $kdone (i32.ge_u (local.get $k) (local.get $panels)))');
+  w.push('    (local.set $i0 (i32.mul (local.get $k) (local.get $r)))');
+  w.push(
+    '    (local.set $col (i32.add (local.get $src) (i32.mul (local.get $i0) (local.get $rs))))',
+  );
+  w.push('    (local.set $p (i32.const 0))');
+  w.push('    (block $pdone (loop $ploop');
+  w.push('      (br_if $pdone (i32.ge_u (local.get $p) (local.get $cols)))');
+  w.push('      (local.set $at (local.get $col))');
+  w.push('      (local.set $q (i32.const 0))');
+  w.push('      (block $qdone (loop $qloop');
+  w.push('        (br_if $qdone (i32.ge_u (local.get $q) (local.get $r)))');
+  // A row past `rows` is a zero (padding to a whole panel).
+  w.push(`        (${t}.store (local.get $dst) (select (${t}.load (local.get $at)) (${t}.const 0)`);
+  w.push('          (i32.lt_u (i32.add (local.get $i0) (local.get $q)) (local.get $rows))))');
+  w.push(`        (local.set $dst (i32.add (local.get $dst) (i32.const ${bytes})))`);
+  w.push('        (local.set $at (i32.add (local.get $at) (local.get $rs)))');
+  w.push('        (local.set $q (i32.add (local.get $q) (i32.const 1)))');
+  w.push('        (br $qloop)))');
+  w.push('      (local.set $col (i32.add (local.get $col) (local.get $cs)))');
+  w.push('      (local.set $p (i32.add (local.get $p) (i32.const 1)))');
+  w.push('      (br $ploop)))');
+  w.push('    (local.set $k (i32.add (local.get $k) (i32.const 1)))');
+  w.push('    (br $kloop)))');
+  w.push(')');
+  return w.join('\n');
+}
+
 /** The whole module's text: its memory (grown by the caller) and the kernels. */
 export function simdWat() {
   return [
@@ -96,6 +143,8 @@ export function simdWat() {
     '(memory (export "memory") 1)',
     gemm('f64'),
     gemm('f32'),
+    pack('f64'),
+    pack('f32'),
     reduceWat(),
     ')',
   ].join('\n');

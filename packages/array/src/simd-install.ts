@@ -80,55 +80,85 @@ export function installSimd(): SimdKernels | null {
       const run = float32 ? x.gemm_f32 : x.gemm_f64;
       const mp = Math.ceil(m / MR) * MR;
       const np = Math.ceil(n / NR) * NR;
-      let kmax = 0;
-      for (const pr of products) kmax = Math.max(kmax, Math.min(pr[2], KC));
-      // Memory: C (mp × np) | A block (MC × KC) | B panel (KC × np), element offsets.
+      // Memory (element offsets): C (mp × np) | A block (MC × KC) | B panel (KC × np) | A's
+      // kc columns as copied (m × KC) | B's kc rows as copied (KC × n) | slack for the packing's
+      // reads past the last row (read, then replaced by zeros).
       const cAt = 0;
       const aAt = mp * np;
       const bAt = aAt + MC * KC;
-      ensure((bAt + KC * np) * es);
+      const saAt = bAt + KC * np;
+      const sbAt = saAt + m * KC;
+      ensure((sbAt + KC * n) * es + 65536);
       const w = float32 ? f32 : f64;
+      const pack = float32 ? x.pack_f32 : x.pack_f64;
       w.fill(0, cAt, cAt + mp * np);
       for (const [a, b, k] of products) {
         const [ad, ao, ars, acs] = a;
         const [bd, bo, brs, bcs] = b;
         for (let pc = 0; pc < k; pc += KC) {
           const kc = Math.min(KC, k - pc);
-          // B[pc … pc+kc, 0 … n) in panels of NR columns, zeros past n.
-          let t = bAt;
-          for (let jr = 0; jr < np; jr += NR) {
-            for (let p = 0; p < kc; p++) {
-              const row = bo + (pc + p) * brs;
-              for (let q = 0; q < NR; q++) {
-                const j = jr + q;
-                w[t++] = j < n ? bd[row + j * bcs] : 0;
-              }
+          // B[pc … pc+kc, 0 … n) copied in (a column or a row at a time where they are
+          // contiguous), then packed in panels of NR columns by the module, zeros past n.
+          let bjs: number; // stride of the copy along B's columns (j), in elements
+          let bps: number; // along its rows (p)
+          if (brs === 1) {
+            for (let j = 0; j < n; j++) {
+              const s0 = bo + pc + j * bcs;
+              w.set(bd.subarray(s0, s0 + kc), sbAt + j * kc);
             }
+            bjs = kc;
+            bps = 1;
+          } else if (bcs === 1) {
+            for (let p = 0; p < kc; p++) {
+              const s0 = bo + (pc + p) * brs;
+              w.set(bd.subarray(s0, s0 + n), sbAt + p * n);
+            }
+            bjs = 1;
+            bps = n;
+          } else {
+            for (let j = 0; j < n; j++)
+              for (let p = 0; p < kc; p++) w[sbAt + j * kc + p] = bd[bo + (pc + p) * brs + j * bcs];
+            bjs = kc;
+            bps = 1;
+          }
+          pack(sbAt * es, bjs, bps, n, kc, NR, np / NR, bAt * es);
+          // A[0 … m, pc … pc+kc) copied in likewise; packed an MC-row block at a time.
+          let ais: number;
+          let aps: number;
+          if (ars === 1) {
+            for (let p = 0; p < kc; p++) {
+              const s0 = ao + (pc + p) * acs;
+              w.set(ad.subarray(s0, s0 + m), saAt + p * m);
+            }
+            ais = 1;
+            aps = m;
+          } else if (acs === 1) {
+            for (let i = 0; i < m; i++) {
+              const s0 = ao + i * ars + pc;
+              w.set(ad.subarray(s0, s0 + kc), saAt + i * kc);
+            }
+            ais = kc;
+            aps = 1;
+          } else {
+            for (let p = 0; p < kc; p++)
+              for (let i = 0; i < m; i++) w[saAt + p * m + i] = ad[ao + i * ars + (pc + p) * acs];
+            ais = 1;
+            aps = m;
           }
           for (let ic = 0; ic < mp; ic += MC) {
             const mc = Math.min(MC, mp - ic);
-            // A[ic … ic+mc, pc … pc+kc) in panels of MR rows, zeros past m.
-            t = aAt;
-            for (let ir = ic; ir < ic + mc; ir += MR) {
-              const full = ir + MR <= m;
-              for (let p = 0; p < kc; p++) {
-                const col = ao + (pc + p) * acs;
-                if (full && ars === 1) {
-                  const s = col + ir;
-                  for (let r = 0; r < MR; r++) w[t++] = ad[s + r];
-                } else {
-                  for (let r = 0; r < MR; r++) {
-                    const i = ir + r;
-                    w[t++] = i < m ? ad[col + i * ars] : 0;
-                  }
-                }
-              }
-            }
+            pack((saAt + ic * ais) * es, ais, aps, m - ic, kc, MR, mc / MR, aAt * es);
             run(mc, np, kc, aAt * es, bAt * es, (cAt + ic) * es, mp);
           }
         }
       }
       const [cd, co, crs, ccs] = c;
+      if (beta === 0 && alpha === 1 && crs === 1 && !lower) {
+        // The product alone into a column-major C: a column at a time, natively.
+        for (let j = 0; j < n; j++)
+          cd.set(w.subarray(cAt + j * mp, cAt + j * mp + m), co + j * ccs);
+        return;
+      }
       for (let j = 0; j < n; j++) {
         const src = cAt + j * mp;
         const dst = co + j * ccs;
