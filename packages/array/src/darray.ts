@@ -1,7 +1,7 @@
 import { type AbstractScope, ArgumentError, type Context, type DTask } from '@dtask/core';
 import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
 import {
-  Blocks,
+  type Blocks,
   blockRanges,
   checkBlocks,
   checkShape,
@@ -10,7 +10,7 @@ import {
   gridOf,
   lengthOf,
 } from './blocks.js';
-import { distributeParts } from './distribute-parts.js';
+import { sourceParts } from './distribute-parts.js';
 import { arrayOf, checkDtype, type DType, type DTypeArray, dtypeOf } from './dtype.js';
 import {
   type BinaryOp,
@@ -30,13 +30,18 @@ import {
   type Pending,
   spawnFused,
 } from './fusion.js';
-import { type Block, makeBlock } from './kernels.js';
-import { describe, type Parts, sameList } from './parts.js';
+import { elementOf, type Source, sliceOf, viewOf, writeInto } from './indexing.js';
+import { installInternals } from './internals.js';
+import type { Block } from './kernels.js';
+import { makeParts } from './make-parts.js';
+import { chunkIndex, describe, type Parts, sameList, withRank } from './parts.js';
 import { blockProcessors, placement, type SpawnFn, spawnerOf } from './placement.js';
 import { matmulParts, transposeParts } from './products.js';
 import { type ReduceOptions, reduceAll, reduceParts } from './reductions.js';
+import type { Selector } from './selectors.js';
 import { assembleParts, type Range, selections } from './slicing.js';
 import { isSmallWork } from './small-work.js';
+import { materialize, type ViewOf } from './view-chunks.js';
 import { wholeArray } from './whole-array.js';
 
 /** Options of the `DArray` constructors. */
@@ -95,6 +100,18 @@ export class DArray {
   readonly context: Context | undefined;
   #chunks: readonly DTask<Block>[] | undefined;
   #pending: Pending | undefined;
+  #version = 0;
+  #view: ViewOf | undefined;
+  #viewChunks: { version: number; chunks: readonly DTask<Block>[] } | undefined;
+
+  static {
+    installInternals({
+      write: (a, updates) => a.#write(updates),
+      makeView: (of, shape, blocks) =>
+        new DArray(shape, blocks, of.parent.dtype, [], of.parent.context, of),
+      viewOf: (a) => a.#view,
+    });
+  }
   /** The chain a fusing operation hands the constructor (then `chunks` is not given). */
   static #deferring: Pending | undefined;
 
@@ -105,6 +122,7 @@ export class DArray {
     dtype: DType,
     chunks: readonly DTask<Block>[],
     context?: Context,
+    view?: ViewOf,
   ) {
     const pending = DArray.#deferring;
     DArray.#deferring = undefined;
@@ -118,7 +136,8 @@ export class DArray {
     this.grid = Object.freeze(gridOf(shape, blocks));
     this.context = context;
     this.#pending = pending;
-    if (pending !== undefined) return;
+    this.#view = view;
+    if (pending !== undefined || view !== undefined) return;
     if (!Array.isArray(chunks) || chunks.length !== lengthOf(this.grid)) {
       throw new ArgumentError(
         `new DArray: expected ${lengthOf(this.grid)} chunks for grid [${this.grid.join(', ')}] of shape [${shape.join(', ')}]; got ${chunks?.length}`,
@@ -131,11 +150,32 @@ export class DArray {
    * The chunks' tasks, column-major over the grid (block `(i, j)` of a `p×q` grid at `i + j·p`;
    * `chunk(i, j)` indexes it): each resolves to a `Block` (a strided view), and is usable as a
    * task argument and with datadeps `view(chunk, ...slices)`. Reading it spawns a pending
-   * element-wise chain's tasks (once).
+   * element-wise chain's tasks (once). A write (`set`, `copyto`) replaces the tasks of the
+   * blocks it touches; a view's are made on first use (and again after its parent is written).
    */
   get chunks(): readonly DTask<Block>[] {
+    const view = this.#view;
+    if (view !== undefined) {
+      const version = view.parent.#version;
+      if (this.#viewChunks?.version !== version) {
+        this.#viewChunks = { version, chunks: Object.freeze(materialize(this, view)) };
+      }
+      return this.#viewChunks.chunks;
+    }
     if (this.#chunks === undefined) this.#materialise();
     return this.#chunks as readonly DTask<Block>[];
+  }
+
+  /** A view's parent (Julia's `parent(V)`): the array it reads and writes; undefined otherwise. */
+  get parent(): DArray | undefined {
+    return this.#view?.parent;
+  }
+
+  #write(updates: ReadonlyMap<number, DTask<Block>>): void {
+    const next = [...this.chunks];
+    for (const [k, task] of updates) next[k] = task;
+    this.#chunks = Object.freeze(next);
+    this.#version++;
   }
 
   #materialise(): void {
@@ -199,52 +239,11 @@ export class DArray {
 
   /** The chunk task at grid index `(i, j, …)` (0-based). */
   chunk(...index: number[]): DTask<Block> {
-    if (
-      index.length !== this.grid.length ||
-      index.some((b, d) => !Number.isInteger(b) || b < 0 || b >= this.grid[d])
-    ) {
-      throw new ArgumentError(
-        `da.chunk(...index): give ${this.grid.length} block indices within grid [${this.grid.join(', ')}] of ${describe(this)}; got (${index.join(', ')})`,
-      );
-    }
-    const strides = columnMajorStrides(this.grid);
-    let flat = 0;
-    for (let d = 0; d < index.length; d++) flat += index[d] * strides[d];
-    return this.chunks[flat];
+    return this.chunks[chunkIndex(this, index)];
   }
 
-  static #make(
-    shape: readonly number[],
-    blocksOrAuto: Blocks | AutoBlocks,
-    kind: string,
-    value: number,
-    options: DArrayOptions,
-    what: string,
-  ): DArray {
-    const blocks = resolveBlocks(shape, blocksOrAuto, options.context);
-    checkShape(shape, what);
-    checkBlocks(shape, blocks, what);
-    const dtype = checkDtype(options.dtype ?? 'float64', what);
-    if (options.seed !== undefined && !Number.isInteger(options.seed)) {
-      throw new ArgumentError(`${what}: seed must be an integer; got ${String(options.seed)}`);
-    }
-    const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
-    const spawn = spawnerOf(options.context);
-    const grid = gridIndices(gridOf(shape, blocks));
-    const procs = options.assign === undefined ? blockProcessors(options.context) : [];
-    const chunks = grid.map((idx, k) => {
-      const bshape = blockRanges(shape, blocks, idx).map(([a, b]) => b - a);
-      return spawn(
-        ...placement(options.assign, idx, what, { procs, k, count: grid.length }),
-        makeBlock,
-        dtype,
-        bshape,
-        kind,
-        value,
-        (seed * 7919 + k * 104729) >>> 0,
-      );
-    });
-    return new DArray(shape, blocks, dtype, chunks, options.context);
+  static #of(p: Parts, options: DArrayOptions): DArray {
+    return new DArray(p.shape, p.blocks, p.dtype, p.chunks, options.context);
   }
 
   /** An array of zeros, each block made by a task where it lives. */
@@ -253,7 +252,7 @@ export class DArray {
     blocks: Blocks | AutoBlocks,
     options: DArrayOptions = {},
   ): DArray {
-    return DArray.#make(shape, blocks, 'fill', 0, options, 'DArray.zeros');
+    return DArray.#of(makeParts(shape, blocks, 'fill', 0, options, 'DArray.zeros'), options);
   }
 
   /** An array of ones, each block made by a task where it lives. */
@@ -262,7 +261,7 @@ export class DArray {
     blocks: Blocks | AutoBlocks,
     options: DArrayOptions = {},
   ): DArray {
-    return DArray.#make(shape, blocks, 'fill', 1, options, 'DArray.ones');
+    return DArray.#of(makeParts(shape, blocks, 'fill', 1, options, 'DArray.ones'), options);
   }
 
   /** An array filled with `value`, each block made by a task where it lives. */
@@ -274,7 +273,7 @@ export class DArray {
   ): DArray {
     if (typeof value !== 'number')
       throw new ArgumentError('DArray.fill(shape, blocks, value): value must be a number');
-    return DArray.#make(shape, blocks, 'fill', value, options, 'DArray.fill');
+    return DArray.#of(makeParts(shape, blocks, 'fill', value, options, 'DArray.fill'), options);
   }
 
   /**
@@ -286,7 +285,7 @@ export class DArray {
     blocks: Blocks | AutoBlocks,
     options: DArrayOptions = {},
   ): DArray {
-    return DArray.#make(shape, blocks, 'rand', 0, options, 'DArray.rand');
+    return DArray.#of(makeParts(shape, blocks, 'rand', 0, options, 'DArray.rand'), options);
   }
 
   /**
@@ -299,16 +298,7 @@ export class DArray {
     blocks: Blocks | AutoBlocks,
     options: DArrayOptions = {},
   ): DArray {
-    const what = 'DArray.from(source, blocks)';
-    if (source === null || typeof source !== 'object') {
-      throw new ArgumentError(`${what}: source must be { data, shape } or an array`);
-    }
-    const whole =
-      'shape' in source && 'data' in source
-        ? source
-        : { data: source as ArrayLike<number>, shape: [(source as ArrayLike<number>).length] };
-    const p = distributeParts(whole.data, whole.shape, blocks, options, what);
-    return new DArray(whole.shape, p.blocks, p.dtype, p.chunks, options.context);
+    return DArray.#of(sourceParts(source, blocks, options, 'DArray.from(source, blocks)'), options);
   }
 
   #derive(parts: Parts): DArray {
@@ -340,23 +330,9 @@ export class DArray {
     // Missing trailing dimensions count as 1 (Julia's broadcasting: a 10×10 array .+ a
     // 10-vector adds the vector to every column).
     const rank = other instanceof DArray ? Math.max(this.shape.length, other.shape.length) : 0;
-    const a = this.#withRank(rank);
-    const b = other instanceof DArray ? other.#withRank(rank) : other;
+    const a = withRank(this, rank);
+    const b = other instanceof DArray ? withRank(other, rank) : other;
     return this.#derive(binaryParts(a, spawnerOf(this.context), b, op, options));
-  }
-
-  /** This array seen with `rank` dimensions, the added trailing ones of size 1 (same chunks). */
-  #withRank(rank: number): DArray {
-    const extra = rank - this.shape.length;
-    if (extra <= 0) return this;
-    const ones = Array<number>(extra).fill(1);
-    return new DArray(
-      [...this.shape, ...ones],
-      new Blocks(...this.blocks.sizes, ...ones),
-      this.dtype,
-      this.chunks,
-      this.context,
-    );
   }
 
   /**
@@ -451,14 +427,40 @@ export class DArray {
   }
 
   /**
-   * A sub-array: one range per dimension, each `[start, end)` or `[start, end, step]` (0-based,
-   * half-open) or `':'` for all of it. The result keeps the block sizes; each of its blocks is
-   * assembled by a task from the source blocks it overlaps.
+   * A sub-array (Dagger's `A[inds...]`), a copy: one selector per dimension, `':'`, `[start,
+   * end)` or `[start, end, step]` (0-based, half-open), an index `i` (the dimension is dropped)
+   * or `{ indices: [...] }`. It keeps the block sizes; each block is a task copying from the
+   * source blocks it overlaps.
    */
-  slice(...ranges: Range[]): DArray {
-    return this.#derive(
-      assembleParts(this, spawnerOf(this.context), selections(this, ranges), this.blocks),
-    );
+  slice(...ranges: Selector[]): DArray {
+    if (!ranges.every((r) => r === ':' || Array.isArray(r))) return sliceOf(this, ranges);
+    const select = selections(this, ranges as Range[]);
+    return this.#derive(assembleParts(this, spawnerOf(this.context), select, this.blocks));
+  }
+
+  /** A view (Dagger's `view(A, inds...)`), selectors as `slice`'s: writes into it write here. */
+  view(...selectors: Selector[]): DArray {
+    return viewOf(this, selectors);
+  }
+
+  /** The element at `(i, j, …)` or at one column-major linear index (Dagger's `A[i, j]`). */
+  get(...index: number[]): Promise<number> {
+    return elementOf(this, index);
+  }
+
+  /**
+   * `A[inds...] = value` in place (Dagger's `setindex!`; selectors as `slice`'s, or a linear
+   * index): a number fills, an array of the selection's shape (size-1 dimensions aside) copies.
+   */
+  set(selectors: readonly Selector[] | number, value: Source): this {
+    writeInto(this, selectors, value, `da.set(selectors, value) of ${describe(this)}`);
+    return this;
+  }
+
+  /** A copy of this array with `value` written as `set` would (Dagger's `setindex`). */
+  with(selectors: readonly Selector[] | number, value: Source): DArray {
+    const copy = new DArray(this.shape, this.blocks, this.dtype, this.chunks, this.context);
+    return copy.set(selectors, value);
   }
 
   /**

@@ -42,3 +42,23 @@ export function distributeParts(
   );
   return { blocks, dtype, chunks };
 }
+
+/**
+ * `DArray.from`'s work: `source` is `{ data, shape }` (column-major) or a 1-D array or typed
+ * array, cut by `blocks` as `distributeParts` does.
+ */
+export function sourceParts(
+  source: { data: ArrayLike<number>; shape: readonly number[] } | ArrayLike<number>,
+  blocks: Blocks | AutoBlocks,
+  options: DArrayOptions,
+  what: string,
+): { shape: readonly number[]; blocks: Blocks; dtype: DType; chunks: DTask<Block>[] } {
+  if (source === null || typeof source !== 'object') {
+    throw new ArgumentError(`${what}: source must be { data, shape } or an array`);
+  }
+  const whole =
+    'shape' in source && 'data' in source
+      ? source
+      : { data: source as ArrayLike<number>, shape: [(source as ArrayLike<number>).length] };
+  return { shape: whole.shape, ...distributeParts(whole.data, whole.shape, blocks, options, what) };
+}

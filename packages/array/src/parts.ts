@@ -1,5 +1,6 @@
-import type { DTask } from '@dtask/core';
-import type { Blocks } from './blocks.js';
+import { ArgumentError, type DTask } from '@dtask/core';
+import { Blocks, columnMajorStrides } from './blocks.js';
+import { DArray } from './darray.js';
 import type { DType } from './dtype.js';
 import type { Block } from './kernels.js';
 
@@ -27,4 +28,34 @@ export function describe(a: {
 /** Whether two lists of numbers are equal. */
 export function sameList(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** The flat position in `a.chunks` of grid index `index`, or `ArgumentError` naming the grid. */
+export function chunkIndex(a: DArray, index: readonly number[]): number {
+  if (
+    index.length !== a.grid.length ||
+    index.some((b, d) => !Number.isInteger(b) || b < 0 || b >= a.grid[d])
+  ) {
+    throw new ArgumentError(
+      `da.chunk(...index): give ${a.grid.length} block indices within grid [${a.grid.join(', ')}] of ${describe(a)}; got (${index.join(', ')})`,
+    );
+  }
+  const strides = columnMajorStrides(a.grid);
+  let flat = 0;
+  for (let d = 0; d < index.length; d++) flat += index[d] * strides[d];
+  return flat;
+}
+
+/** `a` seen with `rank` dimensions, the added trailing ones of size 1 (same chunks). */
+export function withRank(a: DArray, rank: number): DArray {
+  const extra = rank - a.shape.length;
+  if (extra <= 0) return a;
+  const ones = Array<number>(extra).fill(1);
+  return new DArray(
+    [...a.shape, ...ones],
+    new Blocks(...a.blocks.sizes, ...ones),
+    a.dtype,
+    a.chunks,
+    a.context,
+  );
 }

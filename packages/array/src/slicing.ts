@@ -14,7 +14,7 @@ export function selections(a: DArray, ranges: readonly Range[]): Selection[] {
   const nd = a.shape.length;
   if (ranges.length !== nd) {
     throw new ArgumentError(
-      `da.slice(...ranges): give ${nd} ranges ([start, end), [start, end, step] or ':') for ${describe(a)}; got ${ranges.length}`,
+      `da.slice(...selectors): give ${nd} selectors (':', an index, [start, end), [start, end, step] or { indices: [...] }), one per dimension of ${describe(a)}; got ${ranges.length}`,
     );
   }
   return ranges.map((r, d): Selection => {
@@ -32,7 +32,7 @@ export function selections(a: DArray, ranges: readonly Range[]): Selection[] {
     if (shaped && step >= 1 && start >= end) return { start: 0, step: 1, count: 0 };
     if (!shaped || start < 0 || end > n || step < 1) {
       throw new ArgumentError(
-        `da.slice(...ranges): range ${d} must be ':' or [start, end(, step)] with 0 ≤ start, end ≤ ${n} and step ≥ 1 (start ≥ end is empty), for ${describe(a)}; got ${JSON.stringify(r)}`,
+        `da.slice(...selectors): range ${d} must be ':' or [start, end(, step)] with 0 ≤ start, end ≤ ${n} and step ≥ 1 (start ≥ end is empty), for ${describe(a)}; got ${JSON.stringify(r)}`,
       );
     }
     return { start, step, count: Math.ceil((end - start) / step) };

@@ -3,6 +3,7 @@ import { InOut, spawnDatadeps } from '@dtask/datadeps';
 import { blockRanges, columnMajorStrides, gridIndices } from './blocks.js';
 import { Boundary, type BoundarySpec, Pad } from './boundary.js';
 import { DArray } from './darray.js';
+import { refuseView } from './indexing.js';
 import type { Block } from './kernels.js';
 import { describe, sameList } from './parts.js';
 import { type SpawnFn, spawnerOf } from './placement.js';
@@ -100,6 +101,7 @@ export async function stencilSteps(
         `${at}: out must name one of the arrays (${c.names.join(', ')}); got ${String(step?.out)}`,
       );
     }
+    refuseView(arrays[step.out], `${at}: ${step.out}`);
     return compileKernel(step.kernel, c.names, c.radius, at);
   });
   const first = c.arrays[0];

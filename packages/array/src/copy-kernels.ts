@@ -1,0 +1,131 @@
+// Kernels of views, assignment and copyto: self-contained (no imports, no outer variables), so
+// they travel to worker threads and processes as source text.
+import type { Block } from './kernels.js';
+
+/**
+ * One piece of a block copy. Along each axis (a dimension of more than one element) the
+ * destination's local indices `dst` pair in order with the source's `src`; every other
+ * dimension sits at the fixed local index of `dstFixed` / `srcFixed`.
+ */
+export interface CopyPiece {
+  /** The local index of every destination dimension (those of `axes` overridden). */
+  dstFixed: number[];
+  /** The local index of every source dimension (those of `axes` overridden). */
+  srcFixed: number[];
+  /** The paired dimensions: destination dimension `dd` with source dimension `sd`. */
+  axes: { dd: number; sd: number; dst: number[]; src: number[] }[];
+}
+
+/**
+ * A new block of `dtype` and `shape`: a copy of `base` (zeros when `base` is null or `covered`
+ * says every element is written), then each piece written in turn from `sources[p]`, or
+ * `value` everywhere the pieces reach when `value` is a number. Sources may be any strided
+ * view (their `strides` and `offset` are followed).
+ */
+export function writeBlock(
+  dtype: string,
+  shape: number[],
+  covered: boolean,
+  pieces: CopyPiece[],
+  value: number | null,
+  base: Block | null,
+  ...sources: Block[]
+): Block {
+  const C = (
+    dtype === 'float32'
+      ? Float32Array
+      : dtype === 'int32'
+        ? Int32Array
+        : dtype === 'int16'
+          ? Int16Array
+          : dtype === 'uint16'
+            ? Uint16Array
+            : dtype === 'int8'
+              ? Int8Array
+              : dtype === 'uint8'
+                ? Uint8Array
+                : dtype === 'uint32'
+                  ? Uint32Array
+                  : Float64Array
+  ) as Float64ArrayConstructor;
+  const nd = shape.length;
+  const strides: number[] = [];
+  let n = 1;
+  for (const s of shape) {
+    strides.push(n);
+    n *= s;
+  }
+  const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
+  if (base !== null && !covered) {
+    // The old values, read through the base's strides (contiguous column-major: one copy).
+    let contiguous = base.offset === 0 && base.data.length === n;
+    for (let d = 0; d < nd; d++)
+      if (base.strides[d] !== strides[d] && shape[d] > 1) contiguous = false;
+    if (contiguous) data.set(base.data as unknown as Float64Array);
+    else {
+      const idx = new Array(nd).fill(0);
+      for (let i = 0; i < n; i++) {
+        let o = base.offset;
+        for (let d = 0; d < nd; d++) o += idx[d] * base.strides[d];
+        data[i] = base.data[o];
+        for (let d = 0; d < nd; d++) {
+          if (++idx[d] < shape[d]) break;
+          idx[d] = 0;
+        }
+      }
+    }
+  }
+  for (let p = 0; p < pieces.length; p++) {
+    const { dstFixed, srcFixed, axes } = pieces[p];
+    const src = value === null ? sources[p] : null;
+    let dBase = 0;
+    for (let d = 0; d < nd; d++) dBase += dstFixed[d] * strides[d];
+    let sBase = src === null ? 0 : src.offset;
+    if (src !== null)
+      for (let d = 0; d < srcFixed.length; d++) sBase += srcFixed[d] * src.strides[d];
+    // Take out the fixed contribution of the axes' dimensions: they move along their lists.
+    for (const a of axes) {
+      dBase -= dstFixed[a.dd] * strides[a.dd];
+      if (src !== null) sBase -= srcFixed[a.sd] * src.strides[a.sd];
+    }
+    if (axes.length === 0) {
+      data[dBase] = src === null ? (value as number) : src.data[sBase];
+      continue;
+    }
+    // The first axis is the inner loop; the others walk an odometer.
+    const inner = axes[0];
+    const dS0 = strides[inner.dd];
+    const sS0 = src === null ? 0 : src.strides[inner.sd];
+    const len = inner.dst.length;
+    const pos = new Array(axes.length).fill(0);
+    for (;;) {
+      let dOff = dBase;
+      let sOff = sBase;
+      for (let c = 1; c < axes.length; c++) {
+        dOff += axes[c].dst[pos[c]] * strides[axes[c].dd];
+        if (src !== null) sOff += axes[c].src[pos[c]] * src.strides[axes[c].sd];
+      }
+      if (src === null) {
+        for (let i = 0; i < len; i++) data[dOff + inner.dst[i] * dS0] = value as number;
+      } else {
+        const x = src.data;
+        for (let i = 0; i < len; i++)
+          data[dOff + inner.dst[i] * dS0] = x[sOff + inner.src[i] * sS0];
+      }
+      let c = 1;
+      for (; c < axes.length; c++) {
+        if (++pos[c] < axes[c].dst.length) break;
+        pos[c] = 0;
+      }
+      if (c === axes.length) break;
+    }
+  }
+  return { data, shape, strides, offset: 0 };
+}
+
+/** The element at `local` (one index per dimension) of `block`. */
+export function elementAt(block: Block, local: number[]): number {
+  let o = block.offset;
+  for (let d = 0; d < local.length; d++) o += local[d] * block.strides[d];
+  return block.data[o];
+}

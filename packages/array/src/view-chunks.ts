@@ -1,0 +1,44 @@
+import type { DTask } from '@dtask/core';
+import { writeBlock } from './copy-kernels.js';
+import { copyPlanOf } from './copy-plan.js';
+import type { DArray } from './darray.js';
+import type { Block } from './kernels.js';
+import { spawnerOf } from './placement.js';
+import { type Pick, wholeOf } from './selectors.js';
+
+/** What a view is of: its root array (never a view) and one pick per root dimension. */
+export interface ViewOf {
+  /** The array the view reads and writes (a view of a view has its parent's root). */
+  parent: DArray;
+  /** One pick per dimension of `parent`; dropped ones are not dimensions of the view. */
+  picks: readonly Pick[];
+}
+
+/**
+ * The chunk tasks of `view` (a `DArray` with `of`): one task per block of the view, copying
+ * its elements from the parent's current blocks it overlaps, where the scheduler puts it.
+ */
+export function materialize(view: DArray, of: ViewOf): DTask<Block>[] {
+  const { parent, picks } = of;
+  const plan = copyPlanOf(
+    { shape: view.shape, blocks: view.blocks, picks: view.shape.map(wholeOf) },
+    { shape: parent.shape, blocks: parent.blocks, picks },
+    'da.view(...selectors)',
+  );
+  const spawn = spawnerOf(parent.context);
+  const source = parent.chunks;
+  const chunks: DTask<Block>[] = new Array(plan.length);
+  for (const b of plan) {
+    chunks[b.flat] = spawn(
+      writeBlock,
+      parent.dtype,
+      b.shape,
+      true,
+      b.pieces,
+      null,
+      null,
+      ...b.sources.map((k) => source[k]),
+    );
+  }
+  return chunks;
+}
