@@ -1,5 +1,6 @@
 // What every package's build shares (each package's tsup.config.ts names only its entries and
 // the packages it leaves external).
+import { rmSync } from 'node:fs';
 import type { Options } from 'tsup';
 
 /**
@@ -41,4 +42,15 @@ export function library(entry: Options['entry'], external: Options['external'] =
  */
 export function program(entry: Options['entry'], external: Options['external'] = []): Options {
   return { ...base, entry, external, format: ['esm'] };
+}
+
+/**
+ * A package's library (`library`) and the programs it starts (`program`), which tsup builds side
+ * by side into one `dist/`. The folder is emptied once, here, before either starts, and neither
+ * cleans it itself: the library's clean, run at its start, raced the programs' output and on a
+ * loaded machine deleted a `worker-entry.js` already written.
+ */
+export function withPrograms(lib: Options, ...programs: Options[]): Options[] {
+  rmSync('dist', { recursive: true, force: true });
+  return [{ ...lib, clean: false }, ...programs];
 }

@@ -21,6 +21,7 @@ export {
 export { type DeviceScopeRule, deviceScopeKey } from './host/device-scope.js';
 export { findWorkerEntry } from './host/find-worker-entry.js';
 export { ModuleLoads } from './host/module-loads.js';
+export { ThreadHost, type ThreadHostOptions } from './host/thread-host.js';
 export { threadExecArgv, workerExecArgv } from './host/worker-exec-argv.js';
 export {
   type PooledMember,
@@ -41,9 +42,9 @@ export * from './options/index.js';
 export { glxRenderer } from './processor/glx-renderer.js';
 export { topology } from './processor/topology.js';
 export type { RelayedEvent } from './protocol/admin-protocol.js';
-export type { DedicatedThreadData } from './protocol/dedicated-thread-protocol.js';
 export { type RunningTaskMemory, runningTaskMemory } from './protocol/running-task-memory.js';
 export { SharedCounters } from './protocol/shared-counters.js';
+export type { PeerPort, ThreadStartData } from './protocol/thread-start-data.js';
 export { defaultContext } from './registry/default-context.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';

@@ -2,7 +2,8 @@
 // makes its device memory, installs the move rules and core's value adapter; core's
 // `runDedicatedThread` does the rest (the worker runtime on the channel the main thread handed
 // over, `everywhere` modules, replies to the main thread).
-import * as dtask from '@dtask/core';
+// Core's main entry sets the `dtask` global that functions travelling as source text name.
+import '@dtask/core';
 import { runDedicatedThread } from '@dtask/core/plugin';
 import { AccelProc } from './accel-proc.js';
 import { DeviceMemory } from './device-memory.js';
@@ -10,9 +11,6 @@ import { deviceAdapter, registerDeviceMoves } from './device-moves.js';
 import { DeviceStats } from './device-stats.js';
 import { DeviceStore } from './device-store.js';
 import type { AccelReport, AccelThreadData } from './protocol.js';
-
-// Functions that travel as source text reach the API through the global `dtask`.
-(globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
 
 void runDedicatedThread<AccelThreadData, AccelReport>(({ worker, data }) => {
   const proc = new AccelProc(worker, data.index);

@@ -1,6 +1,7 @@
 // Runs inside the TfjsProc's worker thread, which owns the TensorFlow.js runtime: picks the
 // backend, installs the tensor move rules, the tensor store and core's value adapter; core's
 // `runDedicatedThread` starts its worker runtime on the channel the main thread handed over.
+// Core's main entry (loading it sets the `dtask` global that travelling functions name).
 import * as dtask from '@dtask/core';
 import { logEvent, now, runDedicatedThread } from '@dtask/core/plugin';
 import type { Tensor } from '@tensorflow/tfjs';
@@ -11,9 +12,6 @@ import { TensorConversions } from './tensor-conversions.js';
 import { TensorStore } from './tensor-store.js';
 import { registerTensorMoves, tfjsAdapter } from './tfjs-adapter.js';
 import { TfjsProc } from './tfjs-proc.js';
-
-// Functions that travel as source text reach the API and TensorFlow.js through globals.
-(globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
 
 void runDedicatedThread<TfjsThreadData, BackendReport>(
   async ({ worker, data, event, hostStore }) => {

@@ -2,7 +2,8 @@
 // the mode, installs the texture move rules, the texture store and core's value adapter, exposes
 // the kernel runtime as the global `gpujs`; core's `runDedicatedThread` starts its worker
 // runtime on the channel the main thread handed over.
-import * as dtask from '@dtask/core';
+// Core's main entry sets the `dtask` global that functions travelling as source text name.
+import '@dtask/core';
 import { runDedicatedThread } from '@dtask/core/plugin';
 import { DeviceStats } from './device-stats.js';
 import { GpujsProc } from './gpujs-proc.js';
@@ -12,9 +13,6 @@ import type { GpujsThreadData } from './protocol.js';
 import { selectMode } from './select-mode.js';
 import { gpujsAdapter, registerTextureMoves } from './texture-moves.js';
 import { TextureStore } from './texture-store.js';
-
-// Functions that travel as source text reach the API and the kernel runtime through globals.
-(globalThis as { dtask?: typeof dtask }).dtask ??= dtask;
 
 void runDedicatedThread<GpujsThreadData, ModeReport>(async ({ worker, data }) => {
   const choice = await selectMode(data.mode);

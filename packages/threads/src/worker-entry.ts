@@ -2,11 +2,12 @@
 // protocol on the port handed over, the admin protocol on `parentPort`, peer links as ports)
 // and hands it to core's `serveWorker`, which does the rest of the start.
 import { parentPort, workerData } from 'node:worker_threads';
-import * as dtask from '@dtask/core';
+// Sets the `dtask` global that functions travelling as source text name (core's main entry).
+import '@dtask/core';
+import type { ThreadStartData } from '@dtask/core/plugin';
 import { type AdminToWorker, portTransport, serveWorker } from '@dtask/core/worker';
-import type { ThreadWorkerData } from './protocol.js';
 
-const data = workerData as ThreadWorkerData;
+const data = workerData as ThreadStartData;
 const port = parentPort!;
 
 // Not a top-level await: in Node 20, a thread ended (terminate() or process.exit() in a module it
@@ -17,7 +18,13 @@ serveWorker(
   {
     transport: portTransport(data.port),
     // The plugins' specs are asked of the main thread, so that plugins added later count.
-    start: { worker: data.worker, thread: data.thread, modules: data.modules },
+    start: {
+      worker: data.worker,
+      thread: data.thread,
+      processor: data.processor,
+      modules: data.modules,
+      specs: data.plugins,
+    },
     send: (m) => port.postMessage(m),
     onAdmin: (listener) => port.on('message', (m: AdminToWorker) => listener(m)),
     linkPeers: async () => ({
@@ -29,7 +36,6 @@ serveWorker(
     peer: (m) => portTransport(m.port),
   },
   {
-    api: dtask,
     runtime: {
       runningTask: data.runningTask,
       setProcessWorker: false,

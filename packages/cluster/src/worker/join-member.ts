@@ -2,7 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
-import * as dtask from '@dtask/core';
+// Sets the `dtask` global that functions travelling as source text name (core's main entry).
+import '@dtask/core';
 import {
   type AdminToWorker,
   runningTaskId,
@@ -133,7 +134,6 @@ export async function joinMember(
       announceReady: true,
     },
     {
-      api: dtask,
       load: loadModule,
       // A task's getDagIds blocks this thread; the heartbeat thread writes the answer.
       runtime: { setProcessWorker: true, blockingAnswers: true },

@@ -4,8 +4,8 @@ import { serializeError } from '../errors/serialize-error.js';
 import { now } from '../log/event-log.js';
 import type { Processor } from '../processor/processor.js';
 import type { AdminFromWorker, RelayedEvent } from '../protocol/admin-protocol.js';
-import type { DedicatedThreadData } from '../protocol/dedicated-thread-protocol.js';
 import { portTransport } from '../protocol/port-transport.js';
+import type { ThreadStartData } from '../protocol/thread-start-data.js';
 import { serveWorker, type WorkerChannel } from './serve-worker.js';
 import type { ValueAdapter } from './value-adapter.js';
 import type { WorkerRuntime } from './worker-runtime.js';
@@ -54,13 +54,13 @@ export async function runDedicatedThread<D, R>(
 ): Promise<WorkerRuntime | undefined> {
   const port = parentPort;
   if (port === null) throw new Error('runDedicatedThread: call it in a worker thread');
-  const given = workerData as DedicatedThreadData<D>;
+  const given = workerData as ThreadStartData<D>;
   const reply = (m: AdminFromWorker<R>) => port.postMessage(m);
   const channel: WorkerChannel = {
     transport: portTransport(given.port),
     start: {
       worker: given.worker,
-      thread: given.idThread,
+      thread: given.thread,
       processor: given.processor,
       modules: given.modules,
       specs: given.plugins,

@@ -91,11 +91,6 @@ export interface ServedDevice {
 
 /** How `serveWorker` runs the worker runtime and loads modules. */
 export interface ServeWorkerOptions {
-  /**
-   * `@dtask/core`'s API, set as the `dtask` global (unless one is set) for functions that
-   * travel as source text and name it.
-   */
-  api?: object;
   /** Imports a module by URL (default: `loadWorkerModule`, naming the worker in errors). */
   load?: (url: string) => Promise<Record<string, unknown>>;
   /** Runtime options the kind of worker sets (threads watch stalls; processes block on answers). */
@@ -127,7 +122,6 @@ export async function serveWorker(
 ): Promise<WorkerRuntime> {
   const { start } = channel;
   const { worker, thread } = start;
-  if (options.api !== undefined) (globalThis as { dtask?: object }).dtask ??= options.api;
   const where = start.processor ?? `thread ${worker}:${thread}`;
   const load = options.load ?? ((url: string) => loadWorkerModule(url, where));
 

@@ -5,8 +5,6 @@ import * as dtask from '@dtask/core';
 import { runDedicatedThread, SharedCounters } from '@dtask/core/plugin';
 import { TinyProc } from './tiny-proc.mjs';
 
-globalThis.dtask ??= dtask;
-
 await runDedicatedThread(({ worker, data, event }) => {
   if (data.fail) throw new dtask.UnsupportedError('no tiny device here');
   const counters = new SharedCounters(['runs'], data.counters);
