@@ -9,6 +9,8 @@
 // twice the side (4× the elements, over the limit: a task per block) against its plain loop.
 // Element-wise: `a.mul(2)` and the chain `a.mul(2).add(b).map(f)` (fused: one task per block),
 // each against one plain loop over whole arrays, and the chain's time over the one operation's.
+// lu and qr of a 2048² DArray (--quick: 512²) against plain single-threaded JS and numpy
+// (bench/array-factor.mjs).
 //   node bench/array.mjs [--quick] [--rounds=3] [--warmup=1] [--check]
 // Medians of `rounds` timed runs after `warmup` unmeasured ones; prints tables with the
 // speed-ups, GFLOP/s and shares of numpy's GFLOP/s, and writes bench/results/array.json.
@@ -34,6 +36,7 @@ import {
 } from '@dtask/array/kernels';
 import { Context } from '@dtask/core';
 import { threads } from '@dtask/threads';
+import { factorRows, factorSettings } from './array-factor.mjs';
 import { numpyPeer, shareOf } from './numpy-peer.mjs';
 import { fixed, median, parseFlags, table } from './shared.mjs';
 
@@ -385,6 +388,7 @@ try {
   );
   const verdict = matmulSpeedup >= TARGET_MATMUL_SPEEDUP ? 'met' : 'missed';
   console.log(`matmul speed-up target ≥ ${TARGET_MATMUL_SPEEDUP}×: ${verdict}`);
+  const factor = await factorRows(context, { ...factorSettings(quick, rounds), random });
   mkdirSync(dirname(resultsFile), { recursive: true });
   const result = {
     date: new Date().toISOString(),
@@ -439,6 +443,7 @@ try {
       plainOneThread: { medianMs: lPlain.ms },
       darrayTwoThreads: { medianMs: lArray.ms },
     },
+    factor,
     elementwise: {
       rounds: Math.max(rounds, 9),
       plainOneOperation: { medianMs: ePlain1.ms },

@@ -1,5 +1,5 @@
-// numpy beside dtask (bench/array.mjs, bench/datadeps.mjs): the same matrix product or Cholesky
-// factorisation timed by numpy (its BLAS on all cores) in a child python3, so that a table can
+// numpy beside dtask (bench/array.mjs, bench/datadeps.mjs): the same matrix product, Cholesky,
+// QR or LU-based solve timed by numpy (its BLAS on all cores) in a child python3, so that a table can
 // print dtask's GFLOP/s as a share of numpy's measured in the same run.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 
 /**
- * numpy's median of `rounds` runs of `op` ('matmul' or 'cholesky') on an `n × n` matrix of
+ * numpy's median of `rounds` runs of `op` ('matmul', 'cholesky', 'qr' or 'solve') on an `n × n` matrix of
  * `dtype`: `{ ms, gflops, numpy }`, or `{ skipped }` saying why there is no figure (no python3
  * importing numpy: `$DTASK_BENCH_PYTHON` names another interpreter).
  */

@@ -3,15 +3,20 @@ import { Blocks, gridIndices, gridOf } from './blocks.js';
 import type { DArray } from './darray.js';
 import { transposeBlock } from './layout-kernels.js';
 import { matmulBlocks } from './matmul-kernel.js';
+import { matvecParts } from './matvec.js';
 import { describe, type Parts } from './parts.js';
 import type { SpawnFn } from './placement.js';
 
 /**
- * The blocked product `a·b` of two 2-D arrays: one task per result block `(i, j)`, taking
+ * The blocked product `a·b` of two 2-D arrays (a 2-D array and a vector: `matvecParts`): one
+ * task per result block `(i, j)`, taking
  * block row `i` of `a` and block column `j` of `b`. `a`'s column blocks must equal `b`'s row
  * blocks, and the dtypes must agree.
  */
 export function matmulParts(a: DArray, spawn: SpawnFn, b: DArray): Parts {
+  if (isArray2(a) && Array.isArray(b?.shape) && b.shape.length === 1) {
+    return matvecParts(a, spawn, b);
+  }
   if (!isArray2(a) || !isArray2(b)) {
     throw new ArgumentError(
       `da.matmul(other): both arrays must be 2-D DArrays; got ${describe(a)} and ${b?.shape ? describe(b) : String(b)}`,

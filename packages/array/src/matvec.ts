@@ -1,0 +1,27 @@
+import { ArgumentError } from '@dtask/core';
+import { Blocks } from './blocks.js';
+import type { DArray } from './darray.js';
+import { matvecBlocks } from './matvec-kernel.js';
+import { describe, type Parts } from './parts.js';
+import type { SpawnFn } from './placement.js';
+
+/**
+ * Julia's `A * x` of a 2-D array and a vector (Dagger's GEMV): one task per block row of `a`,
+ * taking that block row and the vector's blocks, making the result's block (a vector of `a`'s
+ * rows, blocked as `a`'s rows). `a`'s column blocks must equal `x`'s blocks, the dtypes agree.
+ */
+export function matvecParts(a: DArray, spawn: SpawnFn, x: DArray): Parts {
+  const [m, k] = a.shape;
+  if (x.shape[0] !== k || a.blocks.sizes[1] !== x.blocks.sizes[0] || a.dtype !== x.dtype) {
+    throw new ArgumentError(
+      `da.matmul(x): need [m, k]·[k] with a's column blocks equal to x's blocks and one dtype; got ${describe(a)} · ${describe(x)}; re-block one with reblock(...)`,
+    );
+  }
+  const inner = a.grid[1];
+  const chunks = Array.from({ length: a.grid[0] }, (_, i) => {
+    const row = Array.from({ length: inner }, (_, p) => a.chunk(i, p));
+    const pieces = Array.from({ length: inner }, (_, p) => x.chunk(p));
+    return spawn(matvecBlocks, a.dtype, inner, ...row, ...pieces);
+  });
+  return { shape: [m], blocks: new Blocks(a.blocks.sizes[0]), dtype: a.dtype, chunks };
+}
