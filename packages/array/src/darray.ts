@@ -1,17 +1,8 @@
 import { type AbstractScope, ArgumentError, type Context, type DTask } from '@dtask/core';
 import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
-import {
-  type Blocks,
-  blockRanges,
-  checkBlocks,
-  checkShape,
-  columnMajorStrides,
-  gridIndices,
-  gridOf,
-  lengthOf,
-} from './blocks.js';
+import { type Blocks, checkBlocks, checkShape, gridOf, lengthOf } from './blocks.js';
 import { sourceParts } from './distribute-parts.js';
-import { arrayOf, checkDtype, type DType, type DTypeArray, dtypeOf } from './dtype.js';
+import { checkDtype, type DType, type DTypeArray } from './dtype.js';
 import {
   type BinaryOp,
   binaryParts,
@@ -35,12 +26,11 @@ import { installInternals } from './internals.js';
 import type { Block } from './kernels.js';
 import { makeParts } from './make-parts.js';
 import { chunkIndex, describe, type Parts, sameList, withRank } from './parts.js';
-import { blockProcessors, placement, type SpawnFn, spawnerOf } from './placement.js';
+import { spawnerOf } from './placement.js';
 import { matmulParts, transposeParts } from './products.js';
 import { type ReduceOptions, reduceAll, reduceParts } from './reductions.js';
 import type { Selector } from './selectors.js';
 import { assembleParts, type Range, selections } from './slicing.js';
-import { isSmallWork } from './small-work.js';
 import { materialize, type ViewOf } from './view-chunks.js';
 import { wholeArray } from './whole-array.js';
 
@@ -365,14 +355,9 @@ export class DArray {
     what: string,
     extra?: { mean?: boolean; f?: unknown },
   ): Promise<number> | DArray {
-    if (options?.dims === undefined && isSmallWork(lengthOf(this.shape))) {
+    if (options?.dims === undefined)
       return reduceAll(this, spawnerOf(this.context), op, what, extra);
-    }
-    const result = this.#derive(
-      reduceParts(this, spawnerOf(this.context), op, options, what, extra),
-    );
-    if (options?.dims !== undefined) return result;
-    return result.collect().then(({ data }) => data[0]);
+    return this.#derive(reduceParts(this, spawnerOf(this.context), op, options, what, extra));
   }
 
   /** Sum of all elements (a number), or along `dims` (a Float64 `DArray` with those dims of size 1). */

@@ -131,7 +131,8 @@ export function mapExpr(args: readonly FusedExpr[], source: string, dtype: DType
 const OPERATOR: Record<BinaryOp, string> = { add: '+', sub: '-', mul: '*', div: '/' };
 
 /**
- * The source text of the per-block function `fusedBlock` runs for `expr`: one loop computing
+ * The source text of the per-block program `fusedBlock` runs for `expr` (a function of
+ * `notNumber` making the function of the block's arrays): one loop computing
  * the whole expression per element. Each intermediate is rounded to its operation's dtype
  * (`Math.fround` for float32, `| 0` for int32: what storing it in its own block did), so the
  * result is the same to the bit as one task per operation. A map's `f` runs on the values in
@@ -173,15 +174,9 @@ export function programOf(expr: FusedExpr): string {
   const xs = expr.inputs.map((_, k) => `x${k}`).join(', ');
   const ss = expr.scalars.map((_, k) => `const s${k} = scalars[${k}];`).join(' ');
   return [
-    '(() => {',
+    // `notNumber` (given by `fusedBlock`): what a map's f returned that is not a number.
+    '((notNumber) => {',
     ...functions.map((source, k) => `const f${k} = (${source});`),
-    // A map's f returned something other than a number: a boolean counts as 1 or 0, anything
-    // else fails the block's task (mapBlock's rule and message).
-    'const notNumber = (v, dtype) => {',
-    "  if (typeof v === 'boolean') return v ? 1 : 0;",
-    "  const what = typeof v === 'string' ? `'${v.slice(0, 40)}' (a string)` : `${String(v)} (${typeof v})`;",
-    '  throw new TypeError(`da.map(f): f returned ${what}; the result is a ${dtype} array, so f must return a number`);',
-    '};',
     `return (out, n, scalars, ${xs}) => {`,
     ss,
     'for (let i = 0; i < n; i++) {',
@@ -189,7 +184,7 @@ export function programOf(expr: FusedExpr): string {
     `out[i] = ${result};`,
     '}',
     '};',
-    '})()',
+    '})',
   ].join('\n');
 }
 

@@ -4,7 +4,7 @@ import type { DArray } from './darray.js';
 import { functionSource } from './elementwise.js';
 import type { Block } from './kernels.js';
 import { describe, type Parts } from './parts.js';
-import type { SpawnFn } from './placement.js';
+import { ownerOf, type SpawnFn } from './placement.js';
 import { combineInOrder, reduceBlocks, reduceBlocksWhole } from './reduce-kernels.js';
 import { groupByHome, isSmallWork } from './small-work.js';
 
@@ -94,7 +94,7 @@ export function reduceParts(
     });
     return { shape: r.shape, blocks: r.blocks, dtype: 'float64', chunks };
   }
-  const partial = a.chunks.map((c) => spawn(reduceBlocks, r.dims, op, r.source, c));
+  const partial = a.chunks.map((c) => spawn(ownerOf(c, 3), reduceBlocks, r.dims, op, r.source, c));
   const chunks = inputs.map((ks) =>
     spawn(combineInOrder, op, r.source, r.scale, null, ...ks.map((k) => partial[k])),
   );
@@ -102,10 +102,12 @@ export function reduceParts(
 }
 
 /**
- * A reduction of every element of a small array (`isSmallWork`) to one number: once its blocks
- * are made, one task per processor holding some of them reduces those there, and the partial
- * results are combined here, in block order (no combine task, no fetch of a result block). The
- * same result to the bit as `reduceParts`. Argument errors throw at the call.
+ * A reduction of every element to one number, combined here in block order from the partial
+ * results (no combine task, no fetch of a result block): the same result to the bit as
+ * `reduceParts`. A small array (`isSmallWork`): once its blocks are made, one task per
+ * processor holding some of them reduces those there. A large one: a task per block, run where
+ * its block lives (owner computes), each answering its block's partial result. Argument errors
+ * throw at the call.
  */
 export function reduceAll(
   a: DArray,
@@ -115,16 +117,40 @@ export function reduceAll(
   extra: { mean?: boolean; f?: unknown } = {},
 ): Promise<number> {
   const r = checkReduction(a, op, undefined, what, extra);
+  const small = isSmallWork(lengthOf(a.shape));
+  const chunks = a.chunks;
+  const perBlock = small
+    ? undefined
+    : chunks.map(
+        (c) =>
+          spawn(
+            ownerOf(c, 2),
+            reduceBlocksWhole,
+            op,
+            r.source,
+            c,
+          ) as unknown as DTask<Float64Array>,
+      );
   return (async () => {
-    await Promise.all(a.chunks.map((c) => c.wait()));
-    const groups = groupByHome(a.chunks);
-    const partial = groups.map(
-      (g) => spawn(reduceBlocksWhole, op, r.source, ...g.chunks) as unknown as DTask<Float64Array>,
-    );
-    const results = await Promise.all(partial);
-    // The same fold as the combine task of the per-block path, over the same partial results.
+    let groups: { positions: number[] }[];
+    let results: Float64Array[];
+    if (perBlock !== undefined) {
+      groups = chunks.map((_, k) => ({ positions: [k] }));
+      results = await Promise.all(perBlock);
+    } else {
+      await Promise.all(chunks.map((c) => c.wait()));
+      const homes = groupByHome(chunks);
+      groups = homes;
+      results = await Promise.all(
+        homes.map(
+          (g) =>
+            spawn(reduceBlocksWhole, op, r.source, ...g.chunks) as unknown as DTask<Float64Array>,
+        ),
+      );
+    }
+    // The same fold as the combine task of `reduceParts`, over the same partial results.
     const one = r.shape.map(() => 1);
-    const parts: Block[] = new Array(a.chunks.length);
+    const parts: Block[] = new Array(chunks.length);
     groups.forEach((g, i) => {
       g.positions.forEach((k, j) => {
         parts[k] = { data: results[i].subarray(j, j + 1), shape: one, strides: one, offset: 0 };

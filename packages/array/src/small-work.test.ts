@@ -73,8 +73,10 @@ describe('small DArray operations', () => {
     expect(await spawnedBy(context, () => a.sum())).toBe(holders.size);
     expect(holders.size).toBeLessThanOrEqual(2);
     setSmallWorkElements(0);
-    // Over the limit: a task per block and the combine.
-    expect(await spawnedBy(context, () => a.sum())).toBe(16 + 1);
+    // Over the limit: a task per block, combined here (no combine task); along a dimension,
+    // a task per block and a combine task per result block.
+    expect(await spawnedBy(context, () => a.sum())).toBe(16);
+    expect(await spawnedBy(context, () => a.sum({ dims: 0 }).collect())).toBe(16 + 4);
   });
 
   it('in-process (no worker threads) a small sum is one task', async () => {
