@@ -97,6 +97,18 @@ describe('blockwise fusion', () => {
     expect([...(await t.collect()).data]).toEqual([...x].map((v) => v - 0.5));
   });
 
+  it('a pending chain reads its inputs as they were at the call: a later write does not reach it', async () => {
+    const context = await rig();
+    const a = distribute(Float64Array.from([1, 2, 3, 4, 5, 6]), [6], new Blocks(2), { context });
+    const t = a.mul(10);
+    const u = t.add(a);
+    a.set(0, 100); // in the same synchronous run, before the chain's tasks are spawned
+    t.set(5, -1); // reads t's chunks: t is made, then its block written
+    expect([...(await u.collect()).data]).toEqual([11, 22, 33, 44, 55, 66]);
+    expect([...(await t.collect()).data]).toEqual([10, 20, 30, 40, 50, -1]);
+    expect([...(await a.collect()).data]).toEqual([100, 2, 3, 4, 5, 6]);
+  });
+
   it('a chain of 200 operations in one loop gives the same numbers (long chains are cut)', async () => {
     const context = await rig();
     const x = values(N[0] * N[1], 9, 'float64');
