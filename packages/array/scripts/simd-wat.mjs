@@ -90,9 +90,10 @@ function gemm(t) {
 }
 
 /**
- * pack_<t>(src, rs, cs, rows, cols, r, panels, dst): packs a rows × cols matrix (element (i, p) at
- * byte src + (i·rs + p·cs)·bytes) into `panels` panels of r rows each: panel k holds, for
- * p = 0 … cols-1, the r values of rows k·r … k·r+r-1 of column p, zeros past `rows`. A packs
+ * pack_<t>(src, rs, cs, rows, cols, r, panels, dst, scale): packs a rows × cols matrix (element
+ * (i, p) at byte src + (i·rs + p·cs)·bytes), times `scale`, into `panels` panels of r rows each:
+ * panel k holds, for p = 0 … cols-1, the r values of rows k·r … k·r+r-1 of column p, zeros past
+ * `rows`. A packs
  * with r = MR (i a row, p along k); B with r = NR and its strides swapped (i a column of B).
  */
 function pack(t) {
@@ -102,6 +103,7 @@ function pack(t) {
   w.push(
     '  (param $rows i32) (param $cols i32) (param $r i32) (param $panels i32) (param $dst i32)',
   );
+  w.push(`  (param $scale ${t})`);
   w.push(
     '  (local $k i32) (local $i0 i32) (local $p i32) (local $q i32) (local $col i32) (local $at i32)',
   );
@@ -121,7 +123,9 @@ function pack(t) {
   w.push('      (block $qdone (loop $qloop');
   w.push('        (br_if $qdone (i32.ge_u (local.get $q) (local.get $r)))');
   // A row past `rows` is a zero (padding to a whole panel).
-  w.push(`        (${t}.store (local.get $dst) (select (${t}.load (local.get $at)) (${t}.const 0)`);
+  w.push(
+    `        (${t}.store (local.get $dst) (select (${t}.mul (${t}.load (local.get $at)) (local.get $scale)) (${t}.const 0)`,
+  );
   w.push('          (i32.lt_u (i32.add (local.get $i0) (local.get $q)) (local.get $rows))))');
   w.push(`        (local.set $dst (i32.add (local.get $dst) (i32.const ${bytes})))`);
   w.push('        (local.set $at (i32.add (local.get $at) (local.get $rs)))');

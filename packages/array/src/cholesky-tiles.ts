@@ -74,7 +74,7 @@ function trsmTile(l: Tile, b: Tile): void {
     return;
   }
   // b ← b·L⁻ᵀ, left-looking by panels of NB columns: panel J first takes the products of the
-  // columns solved before it (SIMD gemm), then is solved column by column.
+  // columns solved before it (SIMD gemm), then is multiplied by its diagonal block's inverse.
   const NB = 32;
   const bd = b.data;
   const bo = b.offset;
@@ -97,16 +97,29 @@ function trsmTile(l: Tile, b: Tile): void {
         bcs,
       ]);
     }
-    for (let j = j0; j < j0 + jb; j++) {
-      const cj = bo + j * bcs;
-      for (let p = j0; p < j; p++) {
-        const x = ld[lo + j * lrs + p * lcs];
-        const cp = bo + p * bcs;
-        for (let i = 0; i < m; i++) bd[cj + i * brs] -= bd[cp + i * brs] * x;
+    // The panel's own triangle: b[:, J] ← b[:, J]·L[J, J]⁻ᵀ as one SIMD product with the
+    // inverse of that small triangle (jb × jb, column-major, by forward substitution here).
+    const inv = new Float64Array(jb * jb);
+    const at = lo + j0 * lrs + j0 * lcs;
+    for (let c = 0; c < jb; c++) {
+      inv[c + c * jb] = 1 / ld[at + c * lrs + c * lcs];
+      for (let r = c + 1; r < jb; r++) {
+        let s = 0;
+        for (let q = c; q < r; q++) s += ld[at + r * lrs + q * lcs] * inv[q + c * jb];
+        inv[r + c * jb] = -s / ld[at + r * lrs + r * lcs];
       }
-      const d = ld[lo + j * lrs + j * lcs];
-      for (let i = 0; i < m; i++) bd[cj + i * brs] /= d;
     }
+    const panel = new Float64Array(m * jb);
+    for (let j = 0; j < jb; j++) {
+      const cj = bo + (j0 + j) * bcs;
+      for (let i = 0; i < m; i++) panel[i + j * m] = bd[cj + i * brs];
+    }
+    simd.gemm(false, m, jb, [[[panel, 0, 1, m], [inv, 0, jb, 1], jb]], 1, 0, [
+      bd,
+      bo + j0 * bcs,
+      brs,
+      bcs,
+    ]);
   }
 }
 

@@ -92,6 +92,14 @@ export function installSimd(): SimdKernels | null {
       const w = float32 ? f32 : f64;
       const pack = float32 ? x.pack_f32 : x.pack_f64;
       w.fill(0, cAt, cAt + mp * np);
+      const [cd, co, crs, ccs] = c;
+      // C ± A·B with C's columns contiguous: C is copied in and out natively, the sign goes
+      // into A's packing, and the micro-kernel adds onto C in place.
+      const inPlace = beta === 1 && (alpha === 1 || alpha === -1) && crs === 1;
+      const scale = inPlace ? alpha : 1;
+      if (inPlace)
+        for (let j = 0; j < n; j++)
+          w.set(cd.subarray(co + j * ccs, co + j * ccs + m), cAt + j * mp);
       for (const [a, b, k] of products) {
         const [ad, ao, ars, acs] = a;
         const [bd, bo, brs, bcs] = b;
@@ -121,7 +129,7 @@ export function installSimd(): SimdKernels | null {
             bjs = kc;
             bps = 1;
           }
-          pack(sbAt * es, bjs, bps, n, kc, NR, np / NR, bAt * es);
+          pack(sbAt * es, bjs, bps, n, kc, NR, np / NR, bAt * es, 1);
           // A[0 … m, pc … pc+kc) copied in likewise; packed an MC-row block at a time.
           let ais: number;
           let aps: number;
@@ -147,12 +155,19 @@ export function installSimd(): SimdKernels | null {
           }
           for (let ic = 0; ic < mp; ic += MC) {
             const mc = Math.min(MC, mp - ic);
-            pack((saAt + ic * ais) * es, ais, aps, m - ic, kc, MR, mc / MR, aAt * es);
+            pack((saAt + ic * ais) * es, ais, aps, m - ic, kc, MR, mc / MR, aAt * es, scale);
             run(mc, np, kc, aAt * es, bAt * es, (cAt + ic) * es, mp);
           }
         }
       }
-      const [cd, co, crs, ccs] = c;
+      if (inPlace) {
+        // Back out: the lower triangle only where asked.
+        for (let j = 0; j < n; j++) {
+          const i0 = lower ? Math.min(j, m) : 0;
+          cd.set(w.subarray(cAt + j * mp + i0, cAt + j * mp + m), co + j * ccs + i0);
+        }
+        return;
+      }
       if (beta === 0 && alpha === 1 && crs === 1 && !lower) {
         // The product alone into a column-major C: a column at a time, natively.
         for (let j = 0; j < n; j++)
