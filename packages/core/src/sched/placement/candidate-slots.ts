@@ -1,4 +1,5 @@
 import { TaskFunctionError } from '../../errors/errors.js';
+import type { AbstractScope } from '../../scope/index.js';
 import type { DTask } from '../../task/dtask.js';
 import { TaskFlags } from '../../task/task-state.js';
 import { allowedSlots, taskScope } from './allowed-processors.js';
@@ -15,10 +16,20 @@ export class CandidateSlots {
    * processor is a thread); null when they do; undefined until computed.
    */
   private defaults: ProcSlot[] | null | undefined;
+  /**
+   * Processors a task whose scope is exactly one given scope object may use, by that object,
+   * while every processor is a thread (many tasks share one options object: a `scope({ workers
+   * })` over 32 worker processes was judged against every processor for every task).
+   */
+  private byScope = new WeakMap<AbstractScope, ProcSlot[]>();
+  /** Whether every processor is a thread (the answer then does not depend on the task). */
+  private threadsOnly: boolean | undefined;
 
-  /** Forgets the kept answer; call when processors or their enablement change. */
+  /** Forgets the kept answers; call when processors or their enablement change. */
   invalidate(): void {
     this.defaults = undefined;
+    this.byScope = new WeakMap();
+    this.threadsOnly = undefined;
   }
 
   /** The processors among `slots` that `task` may run on (throws `SchedulingError` when none). */
@@ -39,6 +50,18 @@ export class CandidateSlots {
       if (this.defaults !== null) return this.defaults;
     }
     const here = task.options.inPlaceArgs === undefined ? undefined : hereOf(slots);
-    return allowedSlots(task, taskScope(task, here), slots);
+    const scope = taskScope(task, here);
+    // Kept only for the task's own scope object (a narrowed scope is made anew per task).
+    if (scope !== (task.options.computeScope ?? task.options.scope)) {
+      return allowedSlots(task, scope, slots);
+    }
+    this.threadsOnly ??= slots.every((s) => s.proc.kind === 'thread');
+    if (!this.threadsOnly) return allowedSlots(task, scope, slots);
+    let allowed = this.byScope.get(scope);
+    if (allowed === undefined) {
+      allowed = allowedSlots(task, scope, slots);
+      this.byScope.set(scope, allowed);
+    }
+    return allowed;
   }
 }
