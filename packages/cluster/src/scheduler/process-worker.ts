@@ -150,8 +150,11 @@ export class ProcessWorker {
       if (this.joinedAt === undefined) return;
     }
     if (this.heartbeat === undefined) {
-      if (now - this.joinedAt > timeoutMs)
-        this.lose(`its heartbeat did not start within ${timeoutMs} ms`);
+      // Its heartbeat thread starts while it starts (before it says it serves): as long a wait
+      // as the start itself may take, since many workers starting at once on a busy machine
+      // are slow to start a thread.
+      const wait = Math.max(timeoutMs, startTimeoutMs);
+      if (now - this.joinedAt > wait) this.lose(`its heartbeat did not start within ${wait} ms`);
       return;
     }
     if (now - this.heartbeat.lastHeard > timeoutMs) {
