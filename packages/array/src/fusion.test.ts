@@ -137,6 +137,14 @@ describe('blockwise fusion', () => {
     expect(cause?.message).toMatch(/da\.map\(f\): f returned 'neg -[24]' \(a string\)/);
   });
 
+  it('on a closed context an operation throws at the call, as an unfused one did', async () => {
+    const context = await threadsRig();
+    const a = distribute(Float64Array.from([1, 2, 3, 4]), [4], new Blocks(2), { context });
+    await a.collect();
+    await context.close();
+    expect(() => a.mul(2)).toThrow(/This context is closed/);
+  });
+
   it('inside withOptions each operation spawns its tasks at once, with those options', async () => {
     const context = await rig();
     const a = distribute(values(N[0] * N[1], 11, 'float64'), N, BLOCKS, { context });
