@@ -3,13 +3,17 @@
 // dist (worker processes run dist/worker-main.js).
 import { asCompleted, map, scope, wait, waitAny } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { clusterRig } from './__fixtures__/rig.js';
+import { sharedClusterRig } from './__fixtures__/rig.js';
 
 declare const dtask: typeof import('@dtask/core');
 
 describe('peer habits on worker processes', () => {
+  // One cluster for the three tests: each looks only at its own tasks (the first counts its
+  // tries in a worker process's global state, fresh there).
+  const shared = sharedClusterRig();
+
   it('retries a task that throws on a worker process, and its dependent there gets the result', async () => {
-    await using r = await clusterRig();
+    const r = shared();
     const [w] = r.plugin.processWorkers().map((p) => p.worker);
     const onW = { scope: scope({ worker: w }) };
     // A file-free counter that survives the throw: the worker process's global state.
@@ -26,7 +30,7 @@ describe('peer habits on worker processes', () => {
   });
 
   it('asCompleted, wait and waitAny follow tasks on worker processes', async () => {
-    await using r = await clusterRig();
+    const r = shared();
     const nap = async (ms: number) => {
       await new Promise((res) => setTimeout(res, ms));
       return [ms, dtask.currentWorker()];
@@ -45,7 +49,7 @@ describe('peer habits on worker processes', () => {
   });
 
   it('map spreads items over the worker processes and keeps input order', async () => {
-    await using r = await clusterRig();
+    const r = shared();
     const workers = new Set<number>();
     const out: number[] = [];
     for await (const [y, worker] of map(

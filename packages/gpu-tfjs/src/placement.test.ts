@@ -3,7 +3,7 @@
 import { Context, DTaskFailedError, SchedulingError, scope } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { describe, expect, it } from 'vitest';
-import { gpuRig } from './__fixtures__/rig.js';
+import { sharedGpuRig } from './__fixtures__/rig.js';
 import { gpu, gpuOrCpu } from './index.js';
 
 declare const dtask: typeof import('@dtask/core');
@@ -13,8 +13,11 @@ const where = () => dtask.taskProcessor().id;
 describe.each(['wasm', 'cpu'] as const)(
   'placement beside CPU threads, TfjsProc on %s',
   (backend) => {
+    // One context for the four tests: each looks only at where its own tasks ran.
+    const gpuRig = sharedGpuRig({ backend });
+
     it('CPU tasks never run on the TfjsProc, not even scoped "any", unless scoped to it', async () => {
-      const { ctx } = await gpuRig({ backend });
+      const { ctx } = gpuRig();
       const plain = await Promise.all(Array.from({ length: 60 }, () => ctx.spawn(where)));
       expect(plain.filter((p) => p.startsWith('tfjs'))).toEqual([]);
       expect(new Set(plain)).toEqual(new Set(['thread:1:2', 'thread:1:3']));
@@ -27,7 +30,7 @@ describe.each(['wasm', 'cpu'] as const)(
     });
 
     it('GPU-only tasks never run on CPU threads, even while the TfjsProc is busy', async () => {
-      const { ctx } = await gpuRig({ backend });
+      const { ctx } = gpuRig();
       const onGpu = gpu((x: number) => [dtask.taskProcessor().id, x]);
       const got = await Promise.all(Array.from({ length: 40 }, (_, i) => ctx.spawn(onGpu, i)));
       expect(got.map(([p]) => p)).toEqual(Array(40).fill('tfjs:1:0'));
@@ -35,7 +38,7 @@ describe.each(['wasm', 'cpu'] as const)(
     });
 
     it('either-way tasks follow their inputs: tensors on the GPU there, typed arrays on a thread', async () => {
-      const { ctx } = await gpuRig({ backend });
+      const { ctx } = gpuRig();
       const n = 1 << 18; // 1 MiB of float32: moving it costs more than running beside it
       const fillTensor = (k: number) => (globalThis as any).tf.fill([k], 1.5);
       const fillArray = (k: number) => new Float32Array(k).fill(2.5);
@@ -52,7 +55,7 @@ describe.each(['wasm', 'cpu'] as const)(
     });
 
     it('fetching a tensor result copies it to the caller; dependents still find it on the device', async () => {
-      const { ctx, plugin } = await gpuRig({ backend });
+      const { ctx, plugin } = gpuRig();
       const n = 1 << 18;
       const onGpu = ctx.spawn(
         { scope: scope({ gpu: 0 }) },

@@ -2,11 +2,15 @@
 // worker thread through a step that runs on the device processor and back to the caller.
 import { scope, spawnStreaming, streamValues } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { gpuRig } from './__fixtures__/rig.js';
+import { sharedGpuRig } from './__fixtures__/rig.js';
 
 describe('streaming on a TfjsProc', () => {
+  // One context for both tests: each reads only its own stream (the first runs first, so its
+  // count of live tensors is its own).
+  const gpuRig = sharedGpuRig({ backend: 'cpu' });
+
   it('a stage scoped to the device runs there once per value, in order, its tensors read back as typed arrays', async () => {
-    const { ctx, plugin } = await gpuRig({ backend: 'cpu' });
+    const { ctx, plugin } = gpuRig();
     const n = 300;
     const [source, stage] = spawnStreaming(() => {
       const source = ctx.spawn(
@@ -40,7 +44,7 @@ describe('streaming on a TfjsProc', () => {
   });
 
   it('an async step there ends its stream with finishStream(tensor), read back as a typed array', async () => {
-    const { ctx } = await gpuRig({ backend: 'cpu' });
+    const { ctx } = gpuRig();
     const stage = spawnStreaming(() =>
       ctx.spawn(
         { scope: scope({ gpu: 0 }) },

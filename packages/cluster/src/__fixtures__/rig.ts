@@ -1,4 +1,5 @@
 import { Context } from '@dtask/core';
+import { afterAll, beforeAll } from 'vitest';
 import { type ClusterOptions, type ClusterPlugin, cluster } from '../index.js';
 
 /** A context with a cluster of real worker processes; close it with `await using` or `close()`. */
@@ -9,6 +10,25 @@ export async function clusterRig(
   const ctx = new Context({ plugins: [plugin] });
   await ctx.ready();
   return { ctx, plugin, [Symbol.asyncDispose]: () => ctx.close() };
+}
+
+/**
+ * One `clusterRig(options)` for every test of the enclosing `describe`: started before the
+ * first, closed after the last. For tests that look only at what their own tasks do (starting
+ * the worker processes takes a second or more). Returns a getter for the rig.
+ */
+export function sharedClusterRig(
+  options: ClusterOptions = {},
+): () => { ctx: Context; plugin: ClusterPlugin } {
+  let rig: { ctx: Context; plugin: ClusterPlugin } | undefined;
+  beforeAll(async () => {
+    rig = await clusterRig(options);
+  });
+  afterAll(() => rig?.ctx.close());
+  return () => {
+    if (rig === undefined) throw new Error('sharedClusterRig: the rig has not started');
+    return rig;
+  };
 }
 
 /** Resolves once `check()` is true; fails after `ms`. */

@@ -10,52 +10,80 @@ import { describe, expect, it } from 'vitest';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '../../dist/index.d.ts');
 
-/** tsc's diagnostics for `source` as a user's `main.mts` importing the built `@dtask/core`. */
-function typeCheck(source: string): string[] {
+/**
+ * tsc's diagnostics for each of `sources`, each a user's `<name>.mts` importing the built
+ * `@dtask/core`, by name: one program checks them all, so the node and core declarations are
+ * read and bound once.
+ */
+function typeCheck(sources: Record<string, string>): Record<string, string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'dtask-types-'));
   try {
-    const file = join(dir, 'main.mts');
-    writeFileSync(file, source);
-    const program = ts.createProgram([file], {
-      strict: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      noEmit: true,
-      skipLibCheck: true,
-      types: ['node'],
-      typeRoots: [join(dirname(fileURLToPath(import.meta.url)), '../../../../node_modules/@types')],
-      paths: { '@dtask/core': [dist] },
+    const files = Object.entries(sources).map(([name, source]) => {
+      const file = join(dir, `${name}.mts`);
+      writeFileSync(file, source);
+      return [name, file] as const;
     });
-    return ts
-      .getPreEmitDiagnostics(program)
+    const program = ts.createProgram(
+      files.map(([, file]) => file),
+      {
+        strict: true,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [
+          join(dirname(fileURLToPath(import.meta.url)), '../../../../node_modules/@types'),
+        ],
+        paths: { '@dtask/core': [dist] },
+      },
+    );
+    const byName: Record<string, string[]> = {};
+    for (const [name, file] of files) {
+      byName[name] = ts
+        .getPreEmitDiagnostics(program, program.getSourceFile(file))
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    }
+    // Diagnostics of no file (options, global types) would otherwise go unseen.
+    byName[''] = program
+      .getOptionsDiagnostics()
+      .concat(program.getGlobalDiagnostics())
       .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    return byName;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** Both programs the tests check, checked once, on first use. */
+let checked: Record<string, string[]> | undefined;
+const diagnostics = (name: 'declared' | 'mistyped'): string[] => {
+  checked ??= typeCheck({
+    declared: [
+      "import { spawn, type Processor } from '@dtask/core';",
+      'const where = spawn(() => dtask.taskProcessor().id);',
+      'const p: Processor = dtask.taskProcessor();',
+      'const nested = dtask.spawn((x: number) => x + 1, 1);',
+      'export { where, p, nested };',
+    ].join('\n'),
+    mistyped: [
+      "import { spawn } from '@dtask/core';",
+      'export const t = spawn({ nmae: "x" }, (x: number) => x, 1);',
+    ].join('\n'),
+  });
+  expect(checked['']).toEqual([]);
+  return checked[name]!;
+};
+
 describe.skipIf(!existsSync(dist))('the dtask global in the built types', () => {
   it('is declared: dtask.taskProcessor() and dtask.spawn type-check without a declaration', () => {
-    const errors = typeCheck(
-      [
-        "import { spawn, type Processor } from '@dtask/core';",
-        'const where = spawn(() => dtask.taskProcessor().id);',
-        'const p: Processor = dtask.taskProcessor();',
-        'const nested = dtask.spawn((x: number) => x + 1, 1);',
-        'export { where, p, nested };',
-      ].join('\n'),
-    );
+    const errors = diagnostics('declared');
     expect(errors).toEqual([]);
   });
 
   it('a mistyped spawn option is reported against the options overload', () => {
-    const errors = typeCheck(
-      [
-        "import { spawn } from '@dtask/core';",
-        'export const t = spawn({ nmae: "x" }, (x: number) => x, 1);',
-      ].join('\n'),
-    );
+    const errors = diagnostics('mistyped');
     expect(errors).toHaveLength(1);
     // tsc prints the last overload's error as the reason ("The last overload gave the
     // following error"): it is the options overload, not the Chunk one.

@@ -1,8 +1,9 @@
 // Shared set-up of the gpu-tfjs tests: a context with two CPU threads and one TfjsProc on a
-// backend that loads here (wasm or cpu), closed after each test.
+// backend that loads here (wasm or cpu), closed after each test, or one shared by the tests of a
+// `describe` (closed after its last).
 import { Context, type Plugin } from '@dtask/core';
 import { threads } from '@dtask/threads';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type TfjsOptions, type TfjsPlugin, tfjs } from '../index.js';
 
 const open = new Set<Context>();
@@ -27,9 +28,40 @@ export async function gpuRig(
   count = 2,
   more: Plugin[] = [],
 ): Promise<GpuRig> {
+  const rig = await startRig(options, count, more);
+  open.add(rig.ctx);
+  return rig;
+}
+
+/**
+ * One rig (see `gpuRig`) for every test of the enclosing `describe`: started before the first,
+ * closed after the last. For tests that compare only what their own tasks make (a TfjsProc and
+ * its threads take a second or more to start). Returns a getter for the rig.
+ */
+export function sharedGpuRig(
+  options: TfjsOptions = {},
+  count = 2,
+  more: Plugin[] = [],
+): () => GpuRig {
+  let rig: GpuRig | undefined;
+  beforeAll(async () => {
+    rig = await startRig(options, count, more);
+  });
+  afterAll(() => rig?.ctx.close());
+  return () => {
+    if (rig === undefined) throw new Error('sharedGpuRig: the rig has not started');
+    return rig;
+  };
+}
+
+async function startRig(options: TfjsOptions, count: number, more: Plugin[]): Promise<GpuRig> {
   const plugin = tfjs({ backend: 'wasm', ...options });
   const ctx = new Context({ plugins: [threads({ count }), plugin, ...more] });
-  open.add(ctx);
-  await ctx.ready();
+  try {
+    await ctx.ready();
+  } catch (error) {
+    await ctx.close();
+    throw error;
+  }
   return { ctx, plugin };
 }
