@@ -6,12 +6,13 @@
 // does) and placed by default (no scope: the workers take them), and the connected sockets
 // each worker process holds after the tasks (Unix and TCP, counted with `ss` from Debian's
 // iproute2). Counts alternate within each round, so load on the machine falls on all alike.
-// The heartbeat timeout is long (30 s), so that older code, which gave a worker's heartbeat
-// thread only that timeout to start, can start 32 workers on a loaded machine too.
+// The heartbeat and start timeouts are long (30 s, 120 s), so that older code (a full mesh of
+// peer links at start; a worker's heartbeat thread given only the heartbeat timeout to start)
+// can start 32 workers on a loaded machine too.
 //   node bench/cluster-scale.mjs [--quick] [--rounds=3]
 // Prints a table and writes bench/results/cluster-scale.json.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
@@ -60,10 +61,16 @@ function connectedSockets(pids) {
   return [...counts.values()];
 }
 
+/** CPU time a process has used (ms), from /proc (Linux). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / 100); // clock ticks of 10 ms
+}
+
 /** One cluster of `workers` local processes: ready time, tasks/s, sockets per worker. */
 async function runCluster(workers) {
   const t0 = performance.now();
-  const plugin = cluster({ workers, heartbeatTimeoutMs: 30_000 });
+  const plugin = cluster({ workers, heartbeatTimeoutMs: 30_000, startTimeoutMs: 120_000 });
   const ctx = new Context({ plugins: [plugin] });
   try {
     await ctx.ready();
@@ -73,6 +80,9 @@ async function runCluster(workers) {
     const inc = (x) => x + 1;
     const samples = [];
     const plain = [];
+    const pids = plugin.processWorkers().map((w) => w.child.pid);
+    const cpu0 = pids.reduce((a, p) => a + cpuMs(p), 0) + process.cpuUsage().user / 1000;
+    const sys0 = process.cpuUsage().system / 1000;
     for (let r = 0; r < 2 + TASK_ROUNDS; r++) {
       for (const scoped of [true, false]) {
         const s0 = performance.now();
@@ -86,13 +96,17 @@ async function runCluster(workers) {
         if (r >= 2) (scoped ? samples : plain).push(ms); // two warm-up rounds
       }
     }
-    const pids = plugin.processWorkers().map((w) => w.child.pid);
+    const cpu1 = pids.reduce((a, p) => a + cpuMs(p), 0) + process.cpuUsage().user / 1000;
+    const cpuAll = cpu1 - cpu0 + process.cpuUsage().system / 1000 - sys0;
     const sockets = connectedSockets(pids);
     const mine = connectedSockets([process.pid]);
     return {
       readyMs,
       tasksPerSecond: TASKS / (median(samples) / 1000),
       defaultTasksPerSecond: TASKS / (median(plain) / 1000),
+      // CPU of every process (scheduler and workers) per task, over all rounds, both kinds:
+      // what load on the machine does not change as much as wall time.
+      cpuUsPerTask: (cpuAll * 1000) / (TASKS * 2 * (2 + TASK_ROUNDS)),
       socketsPerWorkerMax: sockets ? Math.max(...sockets) : undefined,
       socketsPerWorkerMedian: sockets ? median(sockets) : undefined,
       socketsAll: sockets ? sockets.reduce((a, b) => a + b, 0) + mine[0] : undefined,
@@ -109,7 +123,7 @@ for (let r = 0; r < rounds; r++) {
     const c = await runCluster(w);
     seen.get(w).push({ bareMs, ...c });
     process.stderr.write(
-      `round ${r + 1}, ${w} workers: ready ${int(c.readyMs)} ms (bare node ${int(bareMs)} ms), ${int(c.tasksPerSecond)} tasks/s scoped, ${int(c.defaultTasksPerSecond)} by default, sockets/worker ≤ ${c.socketsPerWorkerMax}\n`,
+      `round ${r + 1}, ${w} workers: ready ${int(c.readyMs)} ms (bare node ${int(bareMs)} ms), ${int(c.tasksPerSecond)} tasks/s scoped, ${int(c.defaultTasksPerSecond)} by default, ${fixed(c.cpuUsPerTask, 1)} µs CPU per task, sockets/worker ≤ ${c.socketsPerWorkerMax}\n`,
     );
   }
 }
@@ -128,6 +142,7 @@ const rows = COUNTS.map((w) => {
     readyMs: med(w, 'readyMs'),
     tasksPerSecond: med(w, 'tasksPerSecond'),
     defaultTasksPerSecond: med(w, 'defaultTasksPerSecond'),
+    cpuUsPerTask: med(w, 'cpuUsPerTask'),
     socketsPerWorkerMax: Math.max(...seen.get(w).map((s) => s.socketsPerWorkerMax ?? Number.NaN)),
     socketsAll: med(w, 'socketsAll'),
   };
@@ -141,6 +156,7 @@ const rows = COUNTS.map((w) => {
     `${fixed((100 * row.tasksPerSecond) / base, 0)}%`,
     `${int(row.defaultTasksPerSecond)} /s (${spread(w, 'defaultTasksPerSecond')})`,
     `${fixed((100 * row.defaultTasksPerSecond) / baseDefault, 0)}%`,
+    `${fixed(row.cpuUsPerTask, 1)} µs`,
     String(row.socketsPerWorkerMax),
     String(row.socketsAll),
   ];
@@ -159,6 +175,7 @@ console.log(
       'vs 2 workers',
       'tasks/s, default',
       'vs 2 workers',
+      'CPU per task, all processes',
       'sockets/worker (max)',
       'sockets, all',
     ],
