@@ -6,14 +6,8 @@
 // kernels, the spill step and the sharded counter in turn, with logging on for the report.
 
 import { cluster } from '@dtask/cluster';
-import {
-  Context,
-  type DTask,
-  enableLogging,
-  fetchLogs,
-  type LogEvent,
-  type Plugin,
-} from '@dtask/core';
+import { Context, type DTask, enableLogging, fetchLogs, type LogEvent } from '@dtask/core';
+import type { Plugin } from '@dtask/core/plugin';
 import { tfjs } from '@dtask/gpu-tfjs';
 import { gpujs } from '@dtask/gpujs';
 import { lmdb } from '@dtask/lmdb';

@@ -1,4 +1,5 @@
-import { type AbstractScope, ArgumentError, type DTask, describeValue } from '@dtask/core';
+import { type AbstractScope, ArgumentError, type DTask } from '@dtask/core';
+import { describeValue } from '@dtask/core/plugin';
 import { In, InOut } from '@dtask/datadeps';
 import { Blocks } from './blocks.js';
 import { DArray } from './darray.js';

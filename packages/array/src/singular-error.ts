@@ -1,5 +1,5 @@
-import { DTaskError, type DTaskErrorOptions } from '@dtask/core';
-import { registerErrorClass } from '@dtask/core/plugin';
+import { DTaskError } from '@dtask/core';
+import { type DTaskErrorOptions, registerErrorClass } from '@dtask/core/plugin';
 
 /**
  * Julia's `SingularException`: a factorization met an exactly zero pivot, so the matrix has no

@@ -1,6 +1,7 @@
 // ClusterError: its own isInstance (not any dtask error's), a cause, and the class kept across
 // a real worker process (core's deserializeError rebuilds it through registerErrorClass).
-import { ArgumentError, DTaskError, deserializeError, serializeError } from '@dtask/core';
+import { ArgumentError, DTaskError } from '@dtask/core';
+import { deserializeError, serializeError } from '@dtask/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { fixture, programsBuilt, runProgram } from './__fixtures__/run-program.js';
 import { ClusterError } from './cluster-error.js';

@@ -1,23 +1,29 @@
-// @dtask/core: the public surface (API.md). Internals stay out of this file.
+// @dtask/core: the public surface (API.md): what users call. The contract plugins, processors
+// and storage devices are written against is in @dtask/core/plugin; internals stay out of both.
 
-export { Chunk, type ChunkHandle, isChunk, type PieceChunk } from './chunk/chunk.js';
+export { Chunk, isChunk } from './chunk/chunk.js';
 export { RamDevice, type RamDeviceOptions } from './chunk/ram-device.js';
 export { sizeOf } from './chunk/size-of.js';
+export type { StorageDevice } from './chunk/storage-device.js';
+export { DTaskError } from './errors/dtask-error.js';
 export {
-  assertStorageKey,
-  MAX_STORAGE_KEY_LENGTH,
-  type MaybePromise,
-  type StorageDevice,
-  type StoragePutOptions,
-  type StorageUsage,
-  storagePutSize,
-} from './chunk/storage-device.js';
-export * from './errors/index.js';
+  ArgumentError,
+  CancelledError,
+  ConcurrencyViolationError,
+  DynamicTaskError,
+  InputLostError,
+  QueueFullError,
+  SchedulingError,
+  TaskFunctionError,
+  UnsupportedError,
+  WorkerLostError,
+} from './errors/errors.js';
 export {
   StorageError,
   type StorageErrorCode,
   type StorageErrorOptions,
 } from './errors/storage-error.js';
+export { DTaskFailedError } from './errors/task-failed-error.js';
 export {
   disableLogging,
   enableLogging,
@@ -27,41 +33,25 @@ export {
   toChromeTrace,
 } from './log/index.js';
 export {
-  type ArgType,
   currentWorker,
-  DeviceMemorySpace,
-  DeviceProc,
   defaultEnabled,
   execute,
   getParent,
   getProcessors,
-  HeapMemorySpace,
   isCompatible,
   isProcessor,
-  type MemorySpace,
-  type MoveRule,
   memorySpaces,
   move,
   OSProc,
   Processor,
-  registerMove,
-  SharedMemorySpace,
   ThreadProc,
 } from './processor/index.js';
-export type { PluginSpec } from './protocol/plugin-spec.js';
 export { Context, type ContextOptions } from './registry/context.js';
 export { stats } from './registry/current-stats.js';
 export { configure, shutdown, whenQueueHasRoom } from './registry/default-context.js';
 export { everywhere } from './registry/everywhere.js';
 export { type MapOptions, map } from './registry/map-tasks.js';
 export { type MutableOptions, mutable } from './registry/mutable.js';
-export type {
-  HostedWorkerOptions,
-  Plugin,
-  PluginHost,
-  ProcessorLoad,
-  WorkerPluginHost,
-} from './registry/plugin.js';
 export { addProcs, rmProcs } from './registry/procs.js';
 export { spawn } from './registry/spawn.js';
 export { type ToChunkOptions, toChunk } from './registry/to-chunk.js';
@@ -89,8 +79,6 @@ export {
   NodeScope,
   ProcessorTypeScope,
   ProcessScope,
-  registerScopeKey,
-  type ScopeKeyDefinition,
   type ScopeSpecifier,
   type ScopeSpecifierObject,
   scope,
@@ -107,14 +95,12 @@ export { asCompleted, type Completed } from './task/as-completed.js';
 export { defaultOption, type OptionMatcher } from './task/default-option.js';
 export { DTask, type FetchOptions, isDTask } from './task/dtask.js';
 export { fetchAll } from './task/fetch-all.js';
-export {
-  type OptionNormalizer,
-  type ReturnArgsOption,
-  type ReturnTargets,
-  registerOption,
-  type TaskOptions,
-  type TaskOptionsInput,
-  type TaskOptionsRegistry,
+export type {
+  ReturnArgsOption,
+  ReturnTargets,
+  TaskOptions,
+  TaskOptionsInput,
+  TaskOptionsRegistry,
 } from './task/options.js';
 export type { SpawnArgs } from './task/spawn-task.js';
 export {
@@ -134,7 +120,6 @@ export {
   type TaskQueue,
   withTaskQueue,
 } from './task/task-queue.js';
-export { registerWaitGuard, type WaitGuard } from './task/wait-guards.js';
 export { type WaitOptions, type WaitResult, wait, waitAny } from './task/wait-tasks.js';
 export { getOptions, withOptions } from './task/with-options.js';
 

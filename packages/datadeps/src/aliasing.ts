@@ -1,4 +1,5 @@
-import { ArgumentError, describeValue, isChunk, isDTask } from '@dtask/core';
+import { ArgumentError, isChunk, isDTask } from '@dtask/core';
+import { describeValue } from '@dtask/core/plugin';
 import { isChunkView } from './chunk-view.js';
 import { type Footprint, footprint, gridOf } from './footprint.js';
 import { type Intervals, normalizeIntervals, WHOLE } from './intervals.js';

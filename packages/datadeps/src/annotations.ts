@@ -1,4 +1,5 @@
-import { ArgumentError, describeValue } from '@dtask/core';
+import { ArgumentError } from '@dtask/core';
+import { describeValue } from '@dtask/core/plugin';
 import { type AliasModifier, checkModifier } from './modifiers.js';
 
 /** How a task uses an argument: reads it, writes it without reading, or both. */

@@ -8,15 +8,14 @@ import {
   currentWorker,
   DefaultScope,
   type DTask,
-  HeapMemorySpace,
   isChunk,
   isDTask,
   ProcessScope,
-  registerWaitGuard,
   type SubmitTask,
   spawnBeside,
   type TaskQueue,
 } from '@dtask/core';
+import { HeapMemorySpace, registerWaitGuard } from '@dtask/core/plugin';
 import { type ArgumentPlan, planArgument } from './argument-plan.js';
 import { isChunkView } from './chunk-view.js';
 import { compactCopies, copyInGroups, needsCompactCopy } from './copy-in.js';

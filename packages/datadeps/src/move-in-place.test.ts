@@ -1,4 +1,5 @@
-import { ArgumentError, HeapMemorySpace } from '@dtask/core';
+import { ArgumentError } from '@dtask/core';
+import { HeapMemorySpace } from '@dtask/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { rig } from './__fixtures__/harness.js';
 import {

@@ -1,4 +1,5 @@
-import { ArgumentError, type MemorySpace } from '@dtask/core';
+import { ArgumentError } from '@dtask/core';
+import type { MemorySpace } from '@dtask/core/plugin';
 import { kindOf } from './aliasing.js';
 import { type AliasModifier, isAliasModifier } from './modifiers.js';
 import { isStridedView, isTypedArray, type StridedView, type TypedArray } from './strided-view.js';

@@ -1,11 +1,5 @@
-import {
-  ArgumentError,
-  type Chunk,
-  type DTask,
-  describeValue,
-  isChunk,
-  isDTask,
-} from '@dtask/core';
+import { ArgumentError, type Chunk, type DTask, isChunk, isDTask } from '@dtask/core';
+import { describeValue } from '@dtask/core/plugin';
 import { ChunkView, isChunkView } from './chunk-view.js';
 import { composeSlices } from './compose-slices.js';
 import { sliceValue } from './slice-value.js';

@@ -1,4 +1,5 @@
-import { DeviceProc, ThreadProc } from '@dtask/core';
+import { ThreadProc } from '@dtask/core';
+import { DeviceProc } from '@dtask/core/plugin';
 
 /**
  * A simulated accelerator (`accel:<worker>:<index>`): a processor with a memory space of its

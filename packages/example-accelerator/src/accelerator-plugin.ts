@@ -1,11 +1,13 @@
-import { ArgumentError, currentWorker, describeValue, type Plugin } from '@dtask/core';
+import { ArgumentError, currentWorker } from '@dtask/core';
 import {
   checkOptions,
   type DedicatedThread,
   DedicatedThreadSlot,
+  describeValue,
   deviceScopeKey,
   findWorkerEntry,
   type OptionsShape,
+  type Plugin,
   unknownOption,
 } from '@dtask/core/plugin';
 import { AccelProc } from './accel-proc.js';

@@ -1,4 +1,5 @@
-import { DeviceMemorySpace, StorageError } from '@dtask/core';
+import { StorageError } from '@dtask/core';
+import { DeviceMemorySpace } from '@dtask/core/plugin';
 import { DeviceArray } from './device-array.js';
 import { DeviceStats } from './device-stats.js';
 

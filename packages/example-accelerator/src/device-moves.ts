@@ -1,4 +1,5 @@
-import { type MoveRule, move, registerMove } from '@dtask/core';
+import { move } from '@dtask/core';
+import { type MoveRule, registerMove } from '@dtask/core/plugin';
 import type { ValueAdapter } from '@dtask/core/worker';
 import { type AccelProc, HOST_SIDE } from './accel-proc.js';
 import { DeviceArray } from './device-array.js';

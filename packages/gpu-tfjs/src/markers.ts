@@ -1,4 +1,5 @@
-import { ArgumentError, defaultOption, describeValue, ProcessorTypeScope } from '@dtask/core';
+import { ArgumentError, defaultOption, ProcessorTypeScope } from '@dtask/core';
+import { describeValue } from '@dtask/core/plugin';
 
 /** Where a marked function may run: only on a GPU processor, or on a GPU or a CPU thread alike. */
 export type Placement = 'gpu' | 'gpuOrCpu';

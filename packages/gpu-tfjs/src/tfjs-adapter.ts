@@ -1,5 +1,7 @@
-import type { MoveRule, Processor } from '@dtask/core';
-import { move, registerMove } from '@dtask/core';
+import type { Processor } from '@dtask/core';
+import { move } from '@dtask/core';
+import type { MoveRule } from '@dtask/core/plugin';
+import { registerMove } from '@dtask/core/plugin';
 import type { ValueAdapter } from '@dtask/core/worker';
 import type { Tensor } from '@tensorflow/tfjs';
 import { SpilledTensor } from './spilled-tensor.js';

@@ -1,11 +1,13 @@
-import { currentWorker, describeValue, type Plugin } from '@dtask/core';
+import { currentWorker } from '@dtask/core';
 import {
   checkOptions,
   type DedicatedThread,
   DedicatedThreadSlot,
+  describeValue,
   findWorkerEntry,
   isOneOf,
   type OptionsShape,
+  type Plugin,
   rule,
   unknownOption,
 } from '@dtask/core/plugin';

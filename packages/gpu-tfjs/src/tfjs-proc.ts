@@ -1,4 +1,5 @@
-import { DeviceMemorySpace, DeviceProc, ThreadProc } from '@dtask/core';
+import { ThreadProc } from '@dtask/core';
+import { DeviceMemorySpace, DeviceProc } from '@dtask/core/plugin';
 import { placementOf } from './markers.js';
 
 /** The memory of one TensorFlow.js device: tensors live here, used only by its `TfjsProc`

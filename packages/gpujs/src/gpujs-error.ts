@@ -1,5 +1,5 @@
-import { DTaskError, type DTaskErrorOptions } from '@dtask/core';
-import { registerErrorClass } from '@dtask/core/plugin';
+import { DTaskError } from '@dtask/core';
+import { type DTaskErrorOptions, registerErrorClass } from '@dtask/core/plugin';
 
 /**
  * A gpu.js kernel that cannot run: it failed to compile in the processor's mode, or its

@@ -1,4 +1,5 @@
-import { DeviceMemorySpace, DeviceProc, ThreadProc } from '@dtask/core';
+import { ThreadProc } from '@dtask/core';
+import { DeviceMemorySpace, DeviceProc } from '@dtask/core/plugin';
 import { isGpujsTask } from './markers.js';
 
 /** The memory of one gpu.js processor: its textures live here, used only by its `GpujsProc`

@@ -1,5 +1,5 @@
-import { ArgumentError, describeValue } from '@dtask/core';
-import { checkOptions } from '@dtask/core/plugin';
+import { ArgumentError } from '@dtask/core';
+import { checkOptions, describeValue } from '@dtask/core/plugin';
 
 /** The gpu.js kernel settings `kernel()` accepts (a subset of gpu.js's, all plain data). */
 export interface KernelSettings {

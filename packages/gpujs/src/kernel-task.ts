@@ -1,4 +1,5 @@
-import { ArgumentError, describeValue } from '@dtask/core';
+import { ArgumentError } from '@dtask/core';
+import { describeValue } from '@dtask/core/plugin';
 import { checkSettings, type KernelSettings } from './kernel-settings.js';
 import { markGpujs } from './markers.js';
 

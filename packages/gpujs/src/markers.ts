@@ -1,4 +1,5 @@
-import { ArgumentError, describeValue } from '@dtask/core';
+import { ArgumentError } from '@dtask/core';
+import { describeValue } from '@dtask/core/plugin';
 
 const MARK = Symbol.for('dtask.gpujs.task');
 

@@ -1,4 +1,5 @@
-import { type MoveRule, move, type Processor, registerMove } from '@dtask/core';
+import { move, type Processor } from '@dtask/core';
+import { type MoveRule, registerMove } from '@dtask/core/plugin';
 import type { ValueAdapter } from '@dtask/core/worker';
 import { CPU_SIDE, GpujsProc } from './gpujs-proc.js';
 import type { KernelRuntime } from './kernel-runtime.js';

@@ -1,4 +1,5 @@
-import { ArgumentError, type DTask, type OptionNormalizer, StorageError } from '@dtask/core';
+import { ArgumentError, type DTask, StorageError } from '@dtask/core';
+import type { OptionNormalizer } from '@dtask/core/plugin';
 import { checkpointKey } from './checkpoint-key.js';
 import { ABSENT, type ChunkDb } from './chunk-db.js';
 import { encode } from './codec.js';

@@ -1,11 +1,6 @@
 import { threadId } from 'node:worker_threads';
-import {
-  type StorageDevice,
-  StorageError,
-  type StoragePutOptions,
-  type StorageUsage,
-  storagePutSize,
-} from '@dtask/core';
+import { type StorageDevice, StorageError } from '@dtask/core';
+import { type StoragePutOptions, type StorageUsage, storagePutSize } from '@dtask/core/plugin';
 import type { ChunkDb } from './chunk-db.js';
 import type { SpillPolicy } from './lmdb-options.js';
 import { SharedCounters } from './shared-counters.js';

@@ -1,5 +1,5 @@
-import { ArgumentError, describeValue } from '@dtask/core';
-import { checkOptions, type OptionsShape } from '@dtask/core/plugin';
+import { ArgumentError } from '@dtask/core';
+import { checkOptions, describeValue, type OptionsShape } from '@dtask/core/plugin';
 
 /** Which chunks leave memory first when a process passes its memory limit. */
 export type SpillPolicy = 'lru' | 'mru';

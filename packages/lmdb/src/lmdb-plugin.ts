@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from '@dtask/core';
+import type { Plugin, PluginHost, PluginSpec, WorkerPluginHost } from '@dtask/core/plugin';
 import { logEvent } from '@dtask/core/plugin';
 import { Checkpoints } from './checkpoints.js';
 import { ChunkDb } from './chunk-db.js';

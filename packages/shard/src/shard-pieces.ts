@@ -3,7 +3,6 @@ import {
   AnyScope,
   ArgumentError,
   Chunk,
-  type ChunkHandle,
   type Context,
   type DTask,
   ExactScope,
@@ -12,6 +11,7 @@ import {
   type Processor,
   UnionScope,
 } from '@dtask/core';
+import type { ChunkHandle } from '@dtask/core/plugin';
 import { placesNow, type ShardPlaces } from './shard-places.js';
 
 /** One piece: the task that made it where it lives, as a chunk pinned there. */

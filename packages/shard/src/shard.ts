@@ -3,12 +3,16 @@ import {
   Chunk,
   type Context,
   type DTask,
-  type PieceChunk,
   type Processor,
   type SpawnArgs,
   type TaskOptions,
 } from '@dtask/core';
-import { checkOptions, defaultContext, type OptionsShape } from '@dtask/core/plugin';
+import {
+  checkOptions,
+  defaultContext,
+  type OptionsShape,
+  type PieceChunk,
+} from '@dtask/core/plugin';
 import { ShardPieces } from './shard-pieces.js';
 import { checkPlaces, type ShardPlaces } from './shard-places.js';
 

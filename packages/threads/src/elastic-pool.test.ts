@@ -1,6 +1,7 @@
 // The pool's own decisions, with the plugin's threads stood in by plain objects: what it logs
 // when a retire ends either way. Real threads growing and retiring: threads-elastic.test.ts.
-import { disableLogging, enableLogging, fetchLogs, type PluginHost } from '@dtask/core';
+import { disableLogging, enableLogging, fetchLogs } from '@dtask/core';
+import type { PluginHost } from '@dtask/core/plugin';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ElasticPool } from './elastic-pool.js';
 import type { ThreadWorker } from './thread-worker.js';

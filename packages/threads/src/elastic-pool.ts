@@ -1,4 +1,4 @@
-import type { PluginHost } from '@dtask/core';
+import type { PluginHost } from '@dtask/core/plugin';
 import { logEvent, loggingState, now } from '@dtask/core/plugin';
 import type { ThreadWorker } from './thread-worker.js';
 

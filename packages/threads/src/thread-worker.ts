@@ -1,6 +1,6 @@
 import type { ResourceLimits } from 'node:worker_threads';
-import { type PluginHost, type PluginSpec, ThreadProc } from '@dtask/core';
-import { type PeerPort, ThreadHost } from '@dtask/core/plugin';
+import { ThreadProc } from '@dtask/core';
+import { type PeerPort, type PluginHost, type PluginSpec, ThreadHost } from '@dtask/core/plugin';
 import type { WorkerConnection } from '@dtask/core/worker';
 import { workerEntryUrl } from './worker-entry-url.js';
 

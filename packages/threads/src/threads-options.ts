@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
-import { ArgumentError, describeValue } from '@dtask/core';
-import { checkOptions, type OptionsShape, unknownOption } from '@dtask/core/plugin';
+import { ArgumentError } from '@dtask/core';
+import { checkOptions, describeValue, type OptionsShape, unknownOption } from '@dtask/core/plugin';
 
 /** Options of `threads()`. */
 export interface ThreadsOptions {

@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
-import { currentWorker, type Plugin, type PluginHost } from '@dtask/core';
-import { WorkerPool } from '@dtask/core/plugin';
+import { currentWorker } from '@dtask/core';
+import { type Plugin, type PluginHost, WorkerPool } from '@dtask/core/plugin';
 import { workerPluginSpecs } from '@dtask/core/worker';
 import { ElasticPool } from './elastic-pool.js';
 import { ThreadWorker } from './thread-worker.js';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ArgumentError, type Context, enableLogging, fetchLogs, type Plugin } from '@dtask/core';
-import { checkOptions } from '@dtask/core/plugin';
+import { ArgumentError, type Context, enableLogging, fetchLogs } from '@dtask/core';
+import { checkOptions, type Plugin } from '@dtask/core/plugin';
 import { EventClient } from './event-client.js';
 import { allowedHosts, isAllowedHost } from './host-check.js';
 import { panelsHtml } from './live-panels.js';

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { ArgumentError, describeValue } from '@dtask/core';
+import { ArgumentError } from '@dtask/core';
+import { describeValue } from '@dtask/core/plugin';
 import { type Launcher, launched } from './launcher.js';
 
 /** Options of `kubernetesLauncher`. */

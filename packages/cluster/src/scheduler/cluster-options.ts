@@ -1,5 +1,11 @@
-import { ArgumentError, describeValue } from '@dtask/core';
-import { checkOptions, type OptionsShape, unknownOption, workerExecArgv } from '@dtask/core/plugin';
+import { ArgumentError } from '@dtask/core';
+import {
+  checkOptions,
+  describeValue,
+  type OptionsShape,
+  unknownOption,
+  workerExecArgv,
+} from '@dtask/core/plugin';
 import { type Address, isLoopback, parseAddress } from '../wire/address.js';
 import { type TlsConfig, tlsConfig } from '../wire/tls-config.js';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Plugin, PluginHost } from '@dtask/core';
+import type { Plugin, PluginHost } from '@dtask/core/plugin';
 import { topology, WorkerPool } from '@dtask/core/plugin';
 import {
   type AdminToWorker,

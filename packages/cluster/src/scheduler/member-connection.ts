@@ -1,5 +1,5 @@
-import { type PluginHost, ThreadProc } from '@dtask/core';
-import { ModuleLoads } from '@dtask/core/plugin';
+import { ThreadProc } from '@dtask/core';
+import { ModuleLoads, type PluginHost } from '@dtask/core/plugin';
 import type {
   AdminFromWorker,
   AdminToWorkerOf,

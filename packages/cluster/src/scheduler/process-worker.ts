@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { type PluginHost, type ThreadProc, WorkerLostError } from '@dtask/core';
+import { type ThreadProc, WorkerLostError } from '@dtask/core';
+import type { PluginHost } from '@dtask/core/plugin';
 import type { AdminToWorker, AdminToWorkerOf, WorkerConnection } from '@dtask/core/worker';
 import type { Link } from '../wire/link.js';
 import { MemberConnection } from './member-connection.js';

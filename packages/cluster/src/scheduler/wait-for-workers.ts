@@ -1,4 +1,5 @@
-import { ArgumentError, describeValue } from '@dtask/core';
+import { ArgumentError } from '@dtask/core';
+import { describeValue } from '@dtask/core/plugin';
 import { ClusterError } from '../cluster-error.js';
 import type { WorkerInfo } from './worker-info.js';
 

@@ -1,4 +1,5 @@
-import { ArgumentError, describeValue } from '@dtask/core';
+import { ArgumentError } from '@dtask/core';
+import { describeValue } from '@dtask/core/plugin';
 
 /** Where a scheduler or worker listens: a Unix socket path, or a TCP host and port. */
 export type Address = { path: string } | { host: string; port: number };

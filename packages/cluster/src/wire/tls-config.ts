@@ -1,5 +1,5 @@
-import { ArgumentError, describeValue } from '@dtask/core';
-import { checkOptions } from '@dtask/core/plugin';
+import { ArgumentError } from '@dtask/core';
+import { checkOptions, describeValue } from '@dtask/core/plugin';
 
 /**
  * TLS for links over TCP: this side's certificate and key (PEM), and the certificate authority

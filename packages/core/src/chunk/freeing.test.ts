@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Context,
-  ExactScope,
-  type Plugin,
-  RamDevice,
-  schHandle,
-  ThreadProc,
-  toChunk,
-} from '../index.js';
+import { Context, ExactScope, RamDevice, schHandle, ThreadProc, toChunk } from '../index.js';
+import type { Plugin } from '../plugin.js';
 import { inMemoryTransportPair } from '../protocol/in-memory-transport.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../runtime/worker-runtime.js';
 import { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';

@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Chunk, DTask, PieceChunk } from '../index.js';
+import type { Chunk, DTask } from '../index.js';
 import { spawn } from '../index.js';
+import type { PieceChunk } from '../plugin.js';
 
 // Type-level contract of spawn (API.md): argument and result types are inferred, and any
 // argument may be given as a DTask or Chunk of its type. Checked by tsc (npm test runs it).

@@ -3,13 +3,8 @@
 // `@ts-expect-error` lines are the test: `tsc -p tsconfig.json --noEmit` (the test command)
 // fails if any of them compiles; the run-time checks say the same at the call.
 import { describe, expect, it } from 'vitest';
-import {
-  AnyScope,
-  ArgumentError,
-  registerScopeKey,
-  type ScopeSpecifierObject,
-  scope,
-} from '../index.js';
+import { AnyScope, ArgumentError, type ScopeSpecifierObject, scope } from '../index.js';
+import { registerScopeKey } from '../plugin.js';
 
 // What a plugin's types say, through the package entry (as `declare module '@dtask/core'`).
 declare module '../index.js' {

@@ -2,7 +2,8 @@
 // declaration merging into `TaskOptionsRegistry`. The `@ts-expect-error` lines below are the
 // test: `tsc -p tsconfig.json --noEmit` (the test command) fails if any of them compiles.
 import { describe, expect, it } from 'vitest';
-import { ArgumentError, Context, registerOption, type TaskOptionsInput } from '../index.js';
+import { ArgumentError, Context, type TaskOptionsInput } from '../index.js';
+import { registerOption } from '../plugin.js';
 
 // What a plugin's types say, through the package entry (as `declare module '@dtask/core'`).
 declare module '../index.js' {

@@ -2,7 +2,8 @@
 // stack of an error it throws points at the function (its name, its own lines), not at the
 // code that compiled it (`eval at compileFunction (.../chunk-XXXX.js)`).
 import { describe, expect, it } from 'vitest';
-import { Context, ExactScope, type Plugin, ThreadProc } from '../index.js';
+import { Context, ExactScope, ThreadProc } from '../index.js';
+import type { Plugin } from '../plugin.js';
 import { inMemoryTransportPair } from '../protocol/in-memory-transport.js';
 import { startWorkerRuntime } from '../runtime/worker-runtime.js';
 import { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';

@@ -1,7 +1,8 @@
 // Shared set-up of the gpu-tfjs tests: a context with two CPU threads and one TfjsProc on a
 // backend that loads here (wasm or cpu), closed after each test, or one shared by the tests of a
 // `describe` (closed after its last).
-import { Context, type Plugin } from '@dtask/core';
+import { Context } from '@dtask/core';
+import type { Plugin } from '@dtask/core/plugin';
 import { threads } from '@dtask/threads';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type TfjsOptions, type TfjsPlugin, tfjs } from '../index.js';

@@ -2,7 +2,8 @@
 // moved to host memory (`LocalStore.onMovedToHost`), and a task that may run on the device or a
 // CPU thread then runs on the CPU instead of beside the data.
 import { describe, expect, it } from 'vitest';
-import { Context, type Plugin } from '../../index.js';
+import { Context } from '../../index.js';
+import type { Plugin } from '../../plugin.js';
 import { inMemoryTransportPair } from '../../protocol/in-memory-transport.js';
 import { startWorkerRuntime } from '../../runtime/worker-runtime.js';
 import { ExactScope } from '../../scope/exact-scope.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Context, type Plugin, ThreadProc } from '../../../index.js';
+import { Context, ThreadProc } from '../../../index.js';
+import type { Plugin } from '../../../plugin.js';
 import { inMemoryTransportPair } from '../../../protocol/in-memory-transport.js';
 import { RUN } from '../../../protocol/protocol.js';
 import type { Transport } from '../../../protocol/transport.js';
