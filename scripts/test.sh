@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The README's test command: installs what it needs, builds, type-checks, lints, tests.
-# The checks after the build do not depend on each other: they run side by side (their
-# waiting on npm, apt-get and child processes overlaps), and each one's output is printed
-# whole under its header, in the order listed, once it has ended. Any failing check fails the
-# command, after all of them have ended, before the tests run.
+# The checks after the build do not depend on each other nor on the tests: they run side by side
+# with each other and with the tests (their waiting on npm, apt-get and child processes, and the
+# tests' waiting on timers, workers and processes, fill each other's idle time). Only the test
+# programs (apt-get) are awaited before the tests start, since tests use them. Each check's
+# output is printed whole under its header, in the order listed, once the tests have ended; a
+# failing check or test fails the command after all of them have ended.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The pinned pnpm, resolved once for every pnpm call below (scripts/pnpm.sh).
@@ -43,10 +45,16 @@ check 'README examples run with plain node, as written (scripts/check-readme-exa
   node scripts/check-readme-examples.mjs
 check 'release rehearsal (changesets publish to a local Verdaccio; npm install from it: ESM, CJS, tsc)' \
   node scripts/check-release.mjs
+# The tests use what the test programs check installs (chromium, headless-gl): wait for it alone.
+deps_status=0
+wait "${pids[0]}" || deps_status=$?
+echo '== tests (vitest), while the other checks run (their output follows the tests)'
+tests_status=0
+bash scripts/pnpm.sh exec vitest run "$@" || tests_status=$?
 failed=()
 for n in "${!titles[@]}"; do
   status=0
-  wait "${pids[$n]}" || status=$?
+  if [ "$n" -eq 0 ]; then status=$deps_status; else wait "${pids[$n]}" || status=$?; fi
   echo "== ${titles[$n]}"
   cat "$logs/$n"
   if [ "$status" -ne 0 ]; then
@@ -54,11 +62,12 @@ for n in "${!titles[@]}"; do
     failed+=("${titles[$n]}")
   fi
 done
+if [ "$tests_status" -ne 0 ]; then
+  echo "!! failed (exit $tests_status): tests (vitest)"
+  failed+=('tests (vitest)')
+fi
 if [ "${#failed[@]}" -gt 0 ]; then
-  printf '!! %s check(s) failed:\n' "${#failed[@]}"
+  printf '!! %s step(s) failed:\n' "${#failed[@]}"
   printf '   %s\n' "${failed[@]}"
   exit 1
 fi
-
-echo '== tests (vitest)'
-bash scripts/pnpm.sh exec vitest run "$@"
