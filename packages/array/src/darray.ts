@@ -245,6 +245,19 @@ export class DArray {
     return DArray.#of(makeParts(shape, blocks, 'fill', 0, options, 'DArray.zeros'), options);
   }
 
+  /**
+   * Julia's (and Dagger's) `DArray{T}(undef, Blocks(...), dims)`: an array whose elements are
+   * not to be read before written. JavaScript's typed arrays start as zeros, so it is
+   * `DArray.zeros` (each block made by a task where it lives).
+   */
+  static undef(
+    shape: readonly number[],
+    blocks: Blocks | AutoBlocks,
+    options: DArrayOptions = {},
+  ): DArray {
+    return DArray.#of(makeParts(shape, blocks, 'fill', 0, options, 'DArray.undef'), options);
+  }
+
   /** An array of ones, each block made by a task where it lives. */
   static ones(
     shape: readonly number[],

@@ -17,6 +17,15 @@ export { type Collected, DArray, type DArrayOptions } from './darray.js';
 export { type DistributeOptions, distribute } from './distribute.js';
 export type { DType, DTypeArray } from './dtype.js';
 export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
+export {
+  choleskyInPlace,
+  type FillOptions,
+  mulInto,
+  randInto,
+  randnInto,
+  type SimilarOptions,
+  similar,
+} from './in-place.js';
 export { copyto, type Source } from './indexing.js';
 export type { Block } from './kernels.js';
 export { det, LU, type LUOptions, lu } from './lu.js';
