@@ -1,7 +1,7 @@
 import type { DTask } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
-import type { SchedulerState } from '../scheduler-state.js';
+import type { SchedulerState, SlotTable } from '../scheduler-state.js';
 import { SAMPLE_EVERY } from './scheduler-stats.js';
 
 /**
@@ -21,7 +21,10 @@ export const WAIT_SAMPLE_EVERY = 8;
  * a choice of processor the first `WAIT_ALL_FIRST`, then one in `WAIT_SAMPLE_EVERY`; on the
  * calling thread alone, one in `SAMPLE_EVERY`, which times its run too).
  */
-export function noteReady(s: SchedulerState, task: DTask<unknown>): void {
+export function noteReady(
+  s: Pick<SchedulerState, 'stats' | 'learnInline'>,
+  task: DTask<unknown>,
+): void {
   const st = s.stats;
   const choice = s.learnInline;
   if (choice && st.stamped < WAIT_ALL_FIRST) {
@@ -50,7 +53,7 @@ export function noteInlineStart(task: DTask<unknown>, slot: ProcSlot, startedAt:
  * as now less its run time (the report's trip back counts as wait). Tasks sent ahead to the
  * worker making their input were never ready here: no wait is recorded for them.
  */
-export function noteRun(s: SchedulerState, task: DTask<unknown>, durationMs: number): void {
+export function noteRun(s: SlotTable, task: DTask<unknown>, durationMs: number): void {
   const proc = task.proc;
   if (proc === undefined) return;
   const slot = s.slotById.get(proc.id);
@@ -65,7 +68,7 @@ export function noteRun(s: SchedulerState, task: DTask<unknown>, durationMs: num
 }
 
 /** A task settled (`Scheduler.finished`): counts it as finished or failed. */
-export function noteSettled(s: SchedulerState, task: DTask<unknown>): void {
+export function noteSettled(s: Pick<SchedulerState, 'stats'>, task: DTask<unknown>): void {
   if (task.state === TaskState.Failed) s.stats.failed++;
   else s.stats.finished++;
 }
