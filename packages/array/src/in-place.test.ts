@@ -35,7 +35,7 @@ describe.each([
   }, 30_000);
   afterAll(async () => {
     await context?.[Symbol.asyncDispose]();
-  });
+  }, 120_000);
 
   it('matmul.jl: GEMM and GEMV in place (mul!), with α and β, into other blockings and views', async () => {
     for (const [m, k, p, q] of [
@@ -80,7 +80,7 @@ describe.each([
       for (let i = 0; i < 6; i++) {
         expect(got[i + j * 6]).toBeCloseTo(i < 4 && j < 4 ? want[i + j * 4] : 0, 12);
       }
-  });
+  }, 120_000);
 
   it("cholesky.jl: Float64 and Float32 in place (cholesky!): L, and U = Lᵀ over a's upper triangle", async () => {
     for (const [n, bs, dtype] of [
@@ -109,7 +109,7 @@ describe.each([
         0,
       );
     }
-  });
+  }, 120_000);
 
   it('random.jl: rand! and randn!', async () => {
     const x = DArray.zeros([40, 40], new Blocks(10, 10), { context });
@@ -130,7 +130,7 @@ describe.each([
     const ints = DArray.zeros([7, 5], new Blocks(3, 2), { context, dtype: 'int32' });
     const r = (await randInto(ints).collect()).data;
     expect(r.every((e) => Number.isInteger(e) && e >= 0 && e < 100)).toBe(true);
-  });
+  }, 120_000);
 
   it('allocation.jl: undef and copy/similar', async () => {
     for (const dtype of ['float32', 'float64', 'int32'] as const)
@@ -148,7 +148,7 @@ describe.each([
     expect((await x3.collect()).data).not.toEqual((await x1.collect()).data);
     const x4 = similar(x1, { dtype: 'float32', shape: [5, 7] });
     expect([x4.dtype, x4.shape, x4.blocks.sizes]).toEqual(['float32', [5, 7], [5, 7]]);
-  });
+  }, 120_000);
 });
 
 describe('in-place misuse', () => {

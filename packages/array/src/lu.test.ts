@@ -72,7 +72,7 @@ describe.each([
         const d = detPlain(a, n);
         expect(Math.abs(f.det() - d)).toBeLessThanOrEqual((pivot ? 1e-9 : 1e-6) * Math.abs(d));
       }
-    }, 60_000);
+    }, 120_000);
   }
 
   it('lu.jl: Singular Values', async () => {
@@ -87,7 +87,7 @@ describe.each([
     expect(f.info).toBe(2);
     await expect(f.solve(new Float64Array(128))).rejects.toThrow(SingularError);
     expect(await det(ones)).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('solve.jl: Float64 LU with DMatrix, DVector and plain Vector right-hand sides', async () => {
     for (const [n, bi, bj] of [
@@ -111,7 +111,7 @@ describe.each([
       // A \ b without keeping the factorization
       expectClose((await (await solve(da, dbm)).collect()).data, solvePlain(a, n, bm), 1e-8);
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('lu misuse', () => {

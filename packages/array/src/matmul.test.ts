@@ -28,7 +28,7 @@ describe.each([
   }, 30_000);
   afterAll(async () => {
     await context?.[Symbol.asyncDispose]();
-  });
+  }, 120_000);
 
   it('matmul.jl: With/Without Transpose', async () => {
     const x = random(40 * 40, 1);
@@ -38,7 +38,7 @@ describe.each([
     expectClose((await times(x1.transpose(), x1).collect()).data, matmul(xt, x, 40, 40, 40), tol);
     expectClose((await times(x1, x1.transpose()).collect()).data, matmul(x, xt, 40, 40, 40), tol);
     expectClose((await times(x1, x1).collect()).data, matmul(x, x, 40, 40, 40), tol);
-  });
+  }, 120_000);
 
   it('matmul.jl: GEMM (Float64, Dagger sizes and partitionings)', async () => {
     for (const [rows, cols] of [
@@ -71,7 +71,7 @@ describe.each([
           );
         }
     }
-  });
+  }, 120_000);
 
   it('matmul.jl: GEMV (Float64, Dagger sizes and partitionings), odd sizes too', async () => {
     for (const [m, k, p, q] of [
@@ -107,7 +107,7 @@ describe.each([
         expectClose((await y2.collect()).data, matmul(ai, xi, m, k, 1), 0);
       }
     }
-  });
+  }, 120_000);
 });
 
 describe('matrix × vector misuse', () => {

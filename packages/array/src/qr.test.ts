@@ -65,14 +65,14 @@ describe.each([
       await checkQr(context, 128, 64, bs);
       await checkQr(context, 64, 128, bs);
     }
-  }, 60_000);
+  }, 120_000);
 
   it('qr.jl: odd sizes, uneven blocks and tiles', async () => {
     await checkQr(context, 37, 23, [8, 6]);
     await checkQr(context, 23, 37, [7, 9]);
     await checkQr(context, 50, 50, [16, 7], 12);
     await checkQr(context, 41, 5, [41, 5], 3);
-  }, 60_000);
+  }, 120_000);
 
   it('qr.jl: Single tile QR and Smaller than block QR: Float64', async () => {
     await checkQr(context, 32, 32, [32, 32]);
