@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LocalStore } from '../chunk/local-store.js';
 import {
   DTaskFailedError,
@@ -262,18 +262,30 @@ describe('worker runtime over an in-memory transport', () => {
     const b = ctx.spawn(on(procs[0]), () => new Float64Array(300).fill(6));
     await Promise.all([a.wait(), b.wait()]);
     // While the task runs (across an await), both inputs are held; after it ends, neither.
+    // The task says it started and waits for the test's gate (the rig runs in this thread).
+    const gate = globalThis as { heldTaskStarted?: boolean; heldTaskGate?: Promise<void> };
+    let open = () => {};
+    gate.heldTaskStarted = false;
+    gate.heldTaskGate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     const both = ctx.spawn(
       on(procs[0]),
       async (x: Float64Array, y: Float64Array) => {
-        await new Promise((r) => setTimeout(r, 20));
+        const g = globalThis as { heldTaskStarted?: boolean; heldTaskGate?: Promise<void> };
+        g.heldTaskStarted = true;
+        await g.heldTaskGate;
         return x[0] + y[0];
       },
       a,
       b,
     );
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(gate.heldTaskStarted).toBe(true), { timeout: 10_000 });
     expect(store.heldNow()).toEqual([a.id, b.id].sort());
+    open();
     expect(await both).toBe(11);
+    delete gate.heldTaskStarted;
+    delete gate.heldTaskGate;
     expect(store.heldNow()).toEqual([]);
     // A task that fails lets go too, and holds nest per task.
     const fails = ctx.spawn(
