@@ -82,7 +82,9 @@ export function writeBlock(
     for (let d = 0; d < nd; d++) dBase += dstFixed[d] * strides[d];
     let sBase = src === null ? 0 : src.offset;
     if (src !== null)
-      for (let d = 0; d < srcFixed.length; d++) sBase += srcFixed[d] * src.strides[d];
+      for (let d = 0; d < srcFixed.length; d++) {
+        if (srcFixed[d] !== 0) sBase += srcFixed[d] * src.strides[d]; // a missing trailing dim is 0
+      }
     // Take out the fixed contribution of the axes' dimensions: they move along their lists.
     for (const a of axes) {
       dBase -= dstFixed[a.dd] * strides[a.dd];

@@ -28,7 +28,8 @@ import { makeParts } from './make-parts.js';
 import { chunkIndex, describe, type Parts, sameList, withRank } from './parts.js';
 import { spawnerOf } from './placement.js';
 import { matmulParts, transposeParts } from './products.js';
-import { type ReduceOptions, reduceAll, reduceParts } from './reductions.js';
+import { reduceArray } from './reduce-init.js';
+import type { ReduceOptions } from './reductions.js';
 import type { Selector } from './selectors.js';
 import { assembleParts, type Range, selections } from './slicing.js';
 import { materialize, type ViewOf } from './view-chunks.js';
@@ -368,35 +369,33 @@ export class DArray {
     what: string,
     extra?: { mean?: boolean; f?: unknown },
   ): Promise<number> | DArray {
-    if (options?.dims === undefined)
-      return reduceAll(this, spawnerOf(this.context), op, what, extra);
-    return this.#derive(reduceParts(this, spawnerOf(this.context), op, options, what, extra));
+    return reduceArray(this, op, options, what, extra);
   }
 
   /** Sum of all elements (a number), or along `dims` (a Float64 `DArray` with those dims of size 1). */
-  sum(): Promise<number>;
-  sum(options: { dims: number | number[] }): DArray;
+  sum(options?: { init?: number }): Promise<number>;
+  sum(options: { dims: number | number[]; init?: number }): DArray;
   sum(options?: ReduceOptions): Promise<number> | DArray {
     return this.#reduce('sum', options, 'sum');
   }
 
   /** Mean of all elements (a number), or along `dims` (a Float64 `DArray`). */
-  mean(): Promise<number>;
-  mean(options: { dims: number | number[] }): DArray;
+  mean(options?: { init?: number }): Promise<number>;
+  mean(options: { dims: number | number[]; init?: number }): DArray;
   mean(options?: ReduceOptions): Promise<number> | DArray {
     return this.#reduce('sum', options, 'mean', { mean: true });
   }
 
   /** Smallest element (a number), or along `dims` (a Float64 `DArray`). */
-  min(): Promise<number>;
-  min(options: { dims: number | number[] }): DArray;
+  min(options?: { init?: number }): Promise<number>;
+  min(options: { dims: number | number[]; init?: number }): DArray;
   min(options?: ReduceOptions): Promise<number> | DArray {
     return this.#reduce('min', options, 'min');
   }
 
   /** Largest element (a number), or along `dims` (a Float64 `DArray`). */
-  max(): Promise<number>;
-  max(options: { dims: number | number[] }): DArray;
+  max(options?: { init?: number }): Promise<number>;
+  max(options: { dims: number | number[]; init?: number }): DArray;
   max(options?: ReduceOptions): Promise<number> | DArray {
     return this.#reduce('max', options, 'max');
   }
@@ -405,8 +404,11 @@ export class DArray {
    * Reduce with `f(acc, x)` (self-contained, associative: blocks are reduced where they are,
    * then their partial results combined): a number, or along `dims` a Float64 `DArray`.
    */
-  reduce(f: (acc: number, x: number) => number): Promise<number>;
-  reduce(f: (acc: number, x: number) => number, options: { dims: number | number[] }): DArray;
+  reduce(f: (acc: number, x: number) => number, options?: { init?: number }): Promise<number>;
+  reduce(
+    f: (acc: number, x: number) => number,
+    options: { dims: number | number[]; init?: number },
+  ): DArray;
   reduce(f: (acc: number, x: number) => number, options?: ReduceOptions): Promise<number> | DArray {
     return this.#reduce('fn', options, 'reduce', { f });
   }

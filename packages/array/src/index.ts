@@ -13,6 +13,7 @@ export {
   Wrap,
 } from './boundary.js';
 export { type CholeskyOptions, cholesky } from './cholesky.js';
+export { type CatOptions, cat, hcat, vcat } from './concat.js';
 export { type Collected, DArray, type DArrayOptions } from './darray.js';
 export { type DistributeOptions, distribute } from './distribute.js';
 export type { DType, DTypeArray } from './dtype.js';
@@ -30,6 +31,7 @@ export { copyto, type Source } from './indexing.js';
 export type { Block } from './kernels.js';
 export { det, LU, type LUOptions, lu } from './lu.js';
 export { norm, opnorm } from './norms.js';
+export { permutedims } from './permute.js';
 export { QR, type QROptions, qr } from './qr.js';
 export { randn } from './randn.js';
 export type { ReduceOptions } from './reductions.js';
@@ -38,6 +40,7 @@ export { SingularError } from './singular-error.js';
 export type { Range } from './slicing.js';
 export { DEFAULT_SMALL_WORK_ELEMENTS, setSmallWorkElements } from './small-work.js';
 export { solve } from './solve.js';
+export { type SortOptions, sort } from './sort.js';
 export {
   extrema,
   prod,

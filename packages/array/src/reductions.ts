@@ -15,6 +15,11 @@ export interface ReduceOptions {
    * `axis=0`); the result has size 1 along them.
    */
   dims?: number | number[];
+  /**
+   * Julia's `init`: combined with the result once, and the result over no elements (an empty
+   * array or dimension), which is otherwise an `ArgumentError`.
+   */
+  init?: number;
 }
 
 /** What a reduction needs, checked: its dimensions, the source of `f`, the result's layout. */
@@ -44,7 +49,9 @@ function checkReduction(
     );
   }
   if (lengthOf(a.shape) === 0) {
-    throw new ArgumentError(`da.${what}(): the array ${describe(a)} is empty`);
+    throw new ArgumentError(
+      `da.${what}(): the array ${describe(a)} is empty; pass { init } (Julia's init, e.g. { init: 0 } for a sum) for the result over no elements`,
+    );
   }
   const shape = a.shape.map((s, d) => (dims.includes(d) ? 1 : s));
   const blocks = new Blocks(...a.blocks.sizes.map((s, d) => (dims.includes(d) ? 1 : s)));

@@ -27,12 +27,12 @@ function countOver(a: DArray, dims: number | number[] | undefined): number {
  * or along `dims` a Float64 `DArray` with those dimensions of size 1. Blocks are multiplied
  * where they live (`da.reduce`), then the partial products combined.
  */
-export function prod(a: DArray): Promise<number>;
-export function prod(a: DArray, options: { dims: number | number[] }): DArray;
+export function prod(a: DArray, options?: { init?: number }): Promise<number>;
+export function prod(a: DArray, options: { dims: number | number[]; init?: number }): DArray;
 export function prod(a: DArray, options?: ReduceOptions): Promise<number> | DArray {
   checkArray(a, 'prod(a, options)');
   const times = (acc: number, x: number) => acc * x;
-  return options?.dims === undefined ? a.reduce(times) : a.reduce(times, options as never);
+  return options?.dims === undefined ? a.reduce(times, options) : a.reduce(times, options as never);
 }
 
 /**
@@ -47,7 +47,8 @@ export function extrema(
 ): Promise<[number, number]> | [DArray, DArray] {
   checkArray(a, 'extrema(a, options)');
   if (options?.dims === undefined) return Promise.all([a.min(), a.max()]);
-  return [a.min(options as never), a.max(options as never)];
+  const along = options as { dims: number | number[] };
+  return [a.min(along), a.max(along)];
 }
 
 /**
