@@ -6,7 +6,8 @@
 # (spill/unspill against raw lmdb, a 4x-memory working set against unlimited memory) and
 # bench/dask.mjs (@dtask/threads against Dask distributed, the same workloads), bench/cluster.mjs
 # (@dtask/cluster against Dask distributed), bench/cluster-codec.mjs (v8 against msgpackr framing),
-# bench/cluster-move.mjs (64 MiB between worker processes against a raw socket copy)
+# bench/cluster-move.mjs (64 MiB between worker processes against a raw socket copy),
+# bench/sim-cluster.mjs (one scheduler and 8 … 1,024 simulated members: tasks/s, memory, links)
 # and bench/lineage.mjs (heap of a 1,000,000-task pipeline with a thread killed near its end;
 # --quick: 100,000 tasks; it takes no --rounds or --check).
 # bench/array.mjs, bench/kernels.mjs (the array kernels on one thread by CPU time, numpy on one
@@ -27,6 +28,7 @@ node bench/dask.mjs "$@" || status=$?
 node bench/cluster.mjs "$@" || status=$?
 node bench/cluster-codec.mjs "$@" || status=$?
 node bench/cluster-move.mjs "$@" || status=$?
+node bench/sim-cluster.mjs "$@" || status=$?
 node bench/array.mjs "$@" || status=$?
 node bench/kernels.mjs "$@" || status=$?
 node bench/stencil.mjs "$@" || status=$?

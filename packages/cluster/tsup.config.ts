@@ -5,13 +5,15 @@ const external = ['@dtask/core', 'tsx'];
 
 export default defineConfig(
   withPrograms(
-    library(['src/index.ts'], external),
-    // Run as their own programs (a worker process, its heartbeat thread, the CLI).
+    library(['src/index.ts', 'src/testing.ts'], external),
+    // Run as their own programs (a worker process, its heartbeat thread, a simulated-cluster
+    // host, the CLI).
     program(
       {
         'worker-main': 'src/worker/worker-main.ts',
         'heartbeat-thread': 'src/worker/heartbeat-thread.ts',
         'thread-main': 'src/worker/thread-main.ts',
+        'sim-host-main': 'src/sim/sim-host-main.ts',
         'bin/dtask-worker': 'src/bin/dtask-worker.ts',
       },
       external,

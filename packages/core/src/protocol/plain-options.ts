@@ -37,6 +37,22 @@ export function toPlainOptions(options: TaskOptions): PlainOptions | undefined {
   return out;
 }
 
+/**
+ * The options a task sent to run takes along (`toPlainOptions` less `scope` and
+ * `computeScope`): where it may run was decided when it was placed, and the runtime never
+ * reads them again (what its nested tasks inherit travels apart, as `inherited`). A task scoped
+ * to a thousand workers would otherwise carry a thousand entries in every message.
+ */
+export function toRunOptions(options: TaskOptions): PlainOptions | undefined {
+  if (options === NO_OPTIONS) return undefined;
+  if (options.scope === undefined && options.computeScope === undefined) {
+    return toPlainOptions(options);
+  }
+  const { scope: _scope, computeScope: _compute, ...rest } = options;
+  const plain = toPlainOptions(rest);
+  return plain === undefined || Object.keys(plain).length === 0 ? undefined : plain;
+}
+
 /** The inverse of `toPlainOptions`. */
 export function fromPlainOptions(plain: PlainOptions | undefined): TaskOptions {
   if (plain === undefined) return NO_OPTIONS;

@@ -4,6 +4,14 @@ import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { withdrawSentAhead } from '../faults/withdraw-sent-ahead.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
+import {
+  EXACT_SUMMARY_SLOTS,
+  hasIdleSlot,
+  STEAL_WINDOW,
+  slotSummary,
+  stealStartOf,
+  walkDue,
+} from './slot-summary.js';
 
 /**
  * Estimated milliseconds of work to keep queued on each worker (see `isFull`). Twice the
@@ -54,10 +62,16 @@ export function isFull(slot: ProcSlot, task: DTask<unknown>, budget = AHEAD_MS):
 function aheadBudget(s: SchedulerState): number {
   let parked = 0;
   let workers = 0;
-  for (const slot of s.slots) {
-    if (slot.executor.inline) continue; // `s.slots` holds no removed slot
-    parked += slot.load - slot.sentLoad;
-    workers++;
+  if (s.slots.length > EXACT_SUMMARY_SLOTS) {
+    const summary = slotSummary(s);
+    parked = summary.parkedLoad;
+    workers = summary.workers;
+  } else {
+    for (const slot of s.slots) {
+      if (slot.executor.inline) continue; // `s.slots` holds no removed slot
+      parked += slot.load - slot.sentLoad;
+      workers++;
+    }
   }
   return workers === 0 ? AHEAD_MS : Math.min(AHEAD_MS, Math.max(MIN_AHEAD_MS, parked / workers));
 }
@@ -126,6 +140,7 @@ export function refill(s: SchedulerState, slot: ProcSlot, budget = AHEAD_MS): vo
 
 /** Whether a processor of another thread or process has nothing sent or parked. */
 export function hasIdleWorker(s: SchedulerState): boolean {
+  if (s.slots.length > EXACT_SUMMARY_SLOTS) return hasIdleSlot(s);
   for (const slot of s.slots) {
     if (!slot.executor.inline && slot.inFlight === 0 && slot.backlog.length === 0) return true;
   }
@@ -138,6 +153,7 @@ export function hasIdleWorker(s: SchedulerState): boolean {
  * after that completion's own refill.
  */
 export function queueSeconds(s: SchedulerState): void {
+  if (!walkDue(s)) return;
   let budget: number | undefined;
   for (const slot of s.slots) {
     if (slot.inFlight !== 1 || slot.backlog.length === 0 || slot.executor.inline) continue;
@@ -158,6 +174,10 @@ export function queueSeconds(s: SchedulerState): void {
 function mayQueueSecond(s: SchedulerState, slot: ProcSlot, next: DTask<unknown>): boolean {
   const occupancy = next.options.occupancy ?? 1;
   if (slot.inFlight !== 1 || slot.inFlight + occupancy > slot.executor.capacity) return false;
+  if (s.slots.length > EXACT_SUMMARY_SLOTS) {
+    const summary = slotSummary(s);
+    return summary.parkedTasks >= summary.workers;
+  }
   let parked = 0;
   let workers = 0;
   for (const other of s.slots) {
@@ -243,11 +263,16 @@ function stealSent(s: SchedulerState, slot: ProcSlot): void {
 
 /**
  * Work stealing: a processor with nothing parked and room to spare takes tasks parked on the
- * busiest other processor, when their scope allows it to run them.
+ * busiest other processor (of the next `STEAL_WINDOW` in turn, among more), when their scope
+ * allows it to run them.
  */
 function steal(s: SchedulerState, slot: ProcSlot, budget: number): void {
   let victim: ProcSlot | undefined;
-  for (const other of s.slots) {
+  const slots = s.slots;
+  const n = slots.length;
+  const start = stealStartOf(n);
+  for (let k = 0; k < Math.min(n, STEAL_WINDOW); k++) {
+    const other = slots[(start + k) % n];
     if (other !== slot && other.backlog.length > (victim?.backlog.length ?? 0)) victim = other;
   }
   if (victim === undefined) return;

@@ -31,13 +31,27 @@ function dataAt(input: DTask<unknown>, proc: Processor): Processor {
 const hostSides = new Map<number, Processor>();
 
 /**
+ * Past this many candidates a task does not weigh them all: it weighs the processors holding
+ * its inputs and this many others, taken in turn (Sparrow's and Ray's sampled placement), so
+ * that placing a task costs as much among 1,024 processors as among 16.
+ */
+export const WEIGHED_SLOTS = 16;
+
+/** Where the next sample of a large candidate list starts (moves on by `WEIGHED_SLOTS`). */
+let rotation = 0;
+
+/** Each large candidate list's slots by processor id (the lists are kept per scope). */
+const byProc = new WeakMap<readonly ProcSlot[], Map<string, ProcSlot>>();
+
+/**
  * Picks the processor where `task` is estimated to finish first: work already placed there,
  * plus the task's learned run time, plus the time to move its inputs there from where they
  * live (bytes ÷ measured bandwidth). A task therefore goes where its big inputs are unless
  * that processor is busy enough that moving them is cheaper. On a tie, a processor enabled by
  * default (a CPU thread) wins over an opt-in one (an accelerator): with its inputs in host
  * memory, a task that may run on either runs on the CPU (seed 003: a result's type steers its
- * dependents).
+ * dependents). Among more than `WEIGHED_SLOTS` candidates, it weighs those holding its
+ * inputs and `WEIGHED_SLOTS` others in turn.
  */
 export function chooseSlot(
   task: DTask<unknown>,
@@ -46,23 +60,80 @@ export function chooseSlot(
 ): ProcSlot {
   if (candidates.length === 1) return candidates[0];
   const run = model.estimateRun(task.fn, task.args.length);
+  if (candidates.length <= WEIGHED_SLOTS) {
+    let best = candidates[0];
+    let bestCost = Number.POSITIVE_INFINITY;
+    for (const slot of candidates) {
+      const cost = costOn(task, slot, run, model);
+      if (better(cost, bestCost, slot, best)) {
+        best = slot;
+        bestCost = cost;
+      }
+    }
+    return best;
+  }
+  return chooseSampled(task, candidates, run, model);
+}
+
+/** `chooseSlot` among many candidates: its inputs' holders, then `WEIGHED_SLOTS` in turn. */
+function chooseSampled(
+  task: DTask<unknown>,
+  candidates: readonly ProcSlot[],
+  run: number,
+  model: CostModel,
+): ProcSlot {
   let best = candidates[0];
   let bestCost = Number.POSITIVE_INFINITY;
-  for (const slot of candidates) {
-    let cost = slot.load + run;
-    const args = task.args;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (!isDTask(a) || a.state !== TaskState.Done || a.proc === undefined) continue;
-      cost += model.moveCost(dataAt(a, a.proc), slot.proc, resultBytes(a));
+  const args = task.args;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!isDTask(a) || a.state !== TaskState.Done || a.proc === undefined) continue;
+    const holder = slotsByProc(candidates).get(a.proc.id);
+    if (holder === undefined) continue;
+    const cost = costOn(task, holder, run, model);
+    if (better(cost, bestCost, holder, best)) {
+      best = holder;
+      bestCost = cost;
     }
-    if (
-      cost < bestCost ||
-      (cost === bestCost && slot.proc.defaultEnabled && !best.proc.defaultEnabled)
-    ) {
+  }
+  const n = candidates.length;
+  const start = rotation % n;
+  rotation = (start + WEIGHED_SLOTS) % n;
+  for (let k = 0; k < WEIGHED_SLOTS; k++) {
+    const slot = candidates[(start + k) % n];
+    const cost = costOn(task, slot, run, model);
+    if (better(cost, bestCost, slot, best)) {
       best = slot;
       bestCost = cost;
     }
   }
   return best;
+}
+
+/** What `task` is estimated to cost on `slot`: its load, the run, moving the inputs there. */
+function costOn(task: DTask<unknown>, slot: ProcSlot, run: number, model: CostModel): number {
+  let cost = slot.load + run;
+  const args = task.args;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!isDTask(a) || a.state !== TaskState.Done || a.proc === undefined) continue;
+    cost += model.moveCost(dataAt(a, a.proc), slot.proc, resultBytes(a));
+  }
+  return cost;
+}
+
+/** Whether `slot` at `cost` beats `best` at `bestCost` (a default-enabled one wins a tie). */
+function better(cost: number, bestCost: number, slot: ProcSlot, best: ProcSlot): boolean {
+  return (
+    cost < bestCost || (cost === bestCost && slot.proc.defaultEnabled && !best.proc.defaultEnabled)
+  );
+}
+
+function slotsByProc(candidates: readonly ProcSlot[]): Map<string, ProcSlot> {
+  let map = byProc.get(candidates);
+  if (map === undefined) {
+    map = new Map(candidates.map((s) => [s.proc.id, s]));
+    byProc.set(candidates, map);
+  }
+  return map;
 }

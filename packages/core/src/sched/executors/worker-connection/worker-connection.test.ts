@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Context, ThreadProc } from '../../../index.js';
 import type { Plugin } from '../../../plugin.js';
 import { inMemoryTransportPair } from '../../../protocol/in-memory-transport.js';
-import { RUN } from '../../../protocol/protocol.js';
+import { forEachRun } from '../../../protocol/packs.js';
+import { RUN, RUNS, type RunPack } from '../../../protocol/protocol.js';
 import type { Transport } from '../../../protocol/transport.js';
 import { startWorkerRuntime } from '../../../runtime/worker-runtime.js';
 import { ExactScope } from '../../../scope/exact-scope.js';
@@ -36,7 +37,16 @@ function oneWorker() {
   return { ctx, batches, scope: new ExactScope(proc) };
 }
 
-const runs = (batch: unknown[]) => batch.filter((m) => Array.isArray(m) && m[0] === RUN).length;
+/** Tasks sent in a batch, as records or in packs (scoped tasks travel packed: no options). */
+const runs = (batch: unknown[]) => {
+  let n = 0;
+  for (const m of batch) {
+    if (!Array.isArray(m)) continue;
+    if (m[0] === RUN) n++;
+    else if (m[0] === RUNS) forEachRun(m as RunPack, () => n++);
+  }
+  return n;
+};
 
 describe('WorkerConnection: arguments that cannot travel', () => {
   it('fail their task with an ArgumentError naming the argument and the fix; the rest run', async () => {

@@ -6,7 +6,7 @@ import { Batcher } from '../../../protocol/batcher.js';
 import { transferablesOf } from '../../../protocol/hand-over.js';
 import type { LentChunk } from '../../../protocol/lent-chunk.js';
 import { forEachDone, pushRun } from '../../../protocol/packs.js';
-import { toPlainOptions } from '../../../protocol/plain-options.js';
+import { toPlainOptions, toRunOptions } from '../../../protocol/plain-options.js';
 import {
   type ArgRefs,
   DONES,
@@ -239,7 +239,7 @@ export class WorkerConnection implements Executor {
     this.inFlight.set(task.id, task);
     if (!this.referenced) this.updateRef();
     const fn = this.encoder.encode(task.fn as Function);
-    const options = toPlainOptions(task.options);
+    const options = toRunOptions(task.options);
     const inherited = toPlainOptions(task.inherited);
     pushRun(this.out, task.id, fn, args, refs, options, inherited, transfer);
   }
