@@ -1,6 +1,7 @@
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as dtask from '@dtask/core';
+// Sets the `dtask` global that functions travelling as source text name (core's main entry).
+import '@dtask/core';
 import { type AdminToWorker, serveWorker, type WorkerRuntime } from '@dtask/core/worker';
 import { ClusterError } from '../cluster-error.js';
 import { type Address, parseAddress } from '../wire/address.js';
@@ -90,7 +91,7 @@ export async function joinSimMember(options: SimMemberOptions): Promise<SimMembe
       },
       announceReady: true,
     },
-    { api: dtask, load: loadModule, runtime: { setProcessWorker: false, blockingAnswers: false } },
+    { load: loadModule, runtime: { setProcessWorker: false, blockingAnswers: false } },
   );
   const beat = heartbeat!;
   // One lost is both lost, as a process's links are.
