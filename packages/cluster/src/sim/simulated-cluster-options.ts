@@ -1,5 +1,5 @@
-import { ArgumentError, describeValue } from '@dtask/core';
-import { checkOptions, type OptionsShape, unknownOption } from '@dtask/core/plugin';
+import { ArgumentError } from '@dtask/core';
+import { checkOptions, describeValue, type OptionsShape, unknownOption } from '@dtask/core/plugin';
 import type { ClusterOptions } from '../scheduler/cluster-options.js';
 
 /** Options of `simulatedCluster()`. */
