@@ -23,6 +23,7 @@ export { assembleBlock, type Piece, transposeBlock } from './layout-kernels.js';
 export { luSolveBlock, luSummary, luTriangle, paddedWithRows } from './lu-kernels.js';
 export { gemmNN, getrfPanel, laswp, trsmUnitLower } from './lu-tiles.js';
 export { matmulBlocks, matmulBlocksJs } from './matmul-kernel.js';
+export { matmulBlocksTfjs } from './matmul-tfjs-kernel.js';
 export { matvecBlocks } from './matvec-kernel.js';
 export { type QRLayout, qrPart, qrRankInfo, qrSolveBlock, qrWorkMatrix } from './qr-kernels.js';
 export { geqrt, larfb } from './qr-tiles.js';

@@ -1,8 +1,10 @@
-import { ArgumentError } from '@dtask/core';
+import { ArgumentError, type DTask, ExactScope, type Processor } from '@dtask/core';
 import { Blocks, gridIndices, gridOf } from './blocks.js';
 import type { DArray } from './darray.js';
+import type { Block } from './kernels.js';
 import { transposeBlock } from './layout-kernels.js';
 import { matmulBlocks } from './matmul-kernel.js';
+import { matmulBlocksTfjs } from './matmul-tfjs-kernel.js';
 import { matvecParts } from './matvec.js';
 import { describe, type Parts } from './parts.js';
 import type { SpawnFn } from './placement.js';
@@ -34,6 +36,10 @@ export function matmulParts(a: DArray, spawn: SpawnFn, b: DArray): Parts {
   const chunks = gridIndices(gridOf([m, n], blocks)).map(([i, j]) => {
     const row = Array.from({ length: inner }, (_, p) => a.chunk(i, p));
     const column = Array.from({ length: inner }, (_, p) => b.chunk(p, j));
+    // Blocks that all live on one TensorFlow.js processor multiply there (float32: its dtype).
+    const device = a.dtype === 'float32' ? tfjsHome([...row, ...column]) : undefined;
+    if (device !== undefined)
+      return spawn({ scope: new ExactScope(device) }, matmulBlocksTfjs, inner, ...row, ...column);
     return spawn(matmulBlocks, a.dtype, inner, ...row, ...column);
   });
   return { shape: [m, n], blocks, dtype: a.dtype, chunks };
@@ -49,6 +55,13 @@ export function transposeParts(a: DArray, spawn: SpawnFn): Parts {
     spawn(transposeBlock, a.chunk(i, j)),
   );
   return { shape: [a.shape[1], a.shape[0]], blocks, dtype: a.dtype, chunks };
+}
+
+/** The TensorFlow.js processor (`tfjs:…`) holding every one of `chunks`, if one holds them all. */
+function tfjsHome(chunks: DTask<Block>[]): Processor | undefined {
+  const first = chunks[0]?.processor;
+  if (first === undefined || !first.id.startsWith('tfjs:')) return undefined;
+  return chunks.every((c) => c.processor?.id === first.id) ? first : undefined;
 }
 
 function isArray2(x: DArray): boolean {
