@@ -1,4 +1,4 @@
-import { type AbstractScope, ArgumentError, type Context, type DTask } from '@dtask/core';
+import { ArgumentError, type Context, type DTask } from '@dtask/core';
 import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
 import { type Blocks, checkBlocks, checkShape, gridOf, lengthOf } from './blocks.js';
 import { sourceParts } from './distribute-parts.js';
@@ -26,7 +26,7 @@ import { installInternals } from './internals.js';
 import type { Block } from './kernels.js';
 import { makeParts } from './make-parts.js';
 import { chunkIndex, describe, type Parts, sameList, withRank } from './parts.js';
-import { spawnerOf } from './placement.js';
+import { type Assignment, spawnerOf } from './placement.js';
 import { matmulParts, transposeParts } from './products.js';
 import { reduceArray } from './reduce-init.js';
 import type { ReduceOptions } from './reductions.js';
@@ -47,12 +47,11 @@ export interface DArrayOptions {
    */
   seed?: number;
   /**
-   * Explicit placement: the scope of the task that makes the block at each grid index (e.g.
-   * `(idx) => scope({ worker: 1, thread: 1 + (idx[0] % 2) })`); default: the blocks are spread
-   * evenly over the worker threads in scope in contiguous runs of the column-major grid (one
-   * run per thread), so neighbouring blocks live together.
+   * Placement: the scope of the task making the block at each grid index (`(idx) => scope(…)`),
+   * or Dagger's `'blockrow'`, `'blockcol'`, `'cyclicrow'`, `'cycliccol'` over the threads in
+   * scope; default (`'arbitrary'`): contiguous runs of the column-major grid, one per thread.
    */
-  assign?: (index: readonly number[]) => AbstractScope;
+  assign?: Assignment;
 }
 
 /** What `collect()` resolves to: the whole array, column-major. */

@@ -38,7 +38,7 @@ export function distributeParts(
     spawnerOf(options.context),
     options.assign,
     what,
-    options.assign === undefined ? blockProcessors(options.context) : [],
+    typeof options.assign === 'function' ? [] : blockProcessors(options.context),
   );
   return { blocks, dtype, chunks };
 }

@@ -2,7 +2,7 @@
 // `randn!`), and `similar`: each computes new blocks by tasks and writes them into the array
 // as `da.set` and `copyto` do (the array's blocks get the new tasks; arrays made from it before
 // keep the old values; a view writes through to its parent).
-import { type AbstractScope, ArgumentError, type DTask } from '@dtask/core';
+import { ArgumentError, type DTask } from '@dtask/core';
 import type { AutoBlocks } from './auto-blocks.js';
 import { Blocks, gridIndices } from './blocks.js';
 import { type CholeskyOptions, cholesky } from './cholesky.js';
@@ -12,7 +12,7 @@ import { copyto } from './indexing.js';
 import { internals } from './internals.js';
 import type { Block } from './kernels.js';
 import { describe, sameList } from './parts.js';
-import { spawnerOf } from './placement.js';
+import { type Assignment, spawnerOf } from './placement.js';
 import { randn } from './randn.js';
 
 /** `value`'s blocks as `dest`'s: its very tasks when the blocking and dtype agree, else a copy. */
@@ -145,7 +145,7 @@ export interface SimilarOptions {
   /** Its blocks; default `a`'s block sizes (clipped to a smaller shape). */
   blocks?: Blocks | AutoBlocks;
   /** Where each block is made (as the constructors' `assign`). */
-  assign?: (index: readonly number[]) => AbstractScope;
+  assign?: Assignment;
 }
 
 /**

@@ -32,6 +32,7 @@ export type { Block } from './kernels.js';
 export { det, LU, type LUOptions, lu } from './lu.js';
 export { norm, opnorm } from './norms.js';
 export { permutedims } from './permute.js';
+export type { Assignment, NamedAssignment } from './placement.js';
 export { QR, type QROptions, qr } from './qr.js';
 export { randn } from './randn.js';
 export type { ReduceOptions } from './reductions.js';

@@ -36,11 +36,16 @@ export function makeParts(
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
   const spawn = spawnerOf(options.context);
   const grid = gridIndices(gridOf(shape, blocks));
-  const procs = options.assign === undefined ? blockProcessors(options.context) : [];
+  const procs = typeof options.assign === 'function' ? [] : blockProcessors(options.context);
   const chunks = grid.map((idx, k) => {
     const bshape = blockRanges(shape, blocks, idx).map(([a, b]) => b - a);
     return spawn(
-      ...placement(options.assign, idx, what, { procs, k, count: grid.length }),
+      ...placement(options.assign, idx, what, {
+        procs,
+        k,
+        count: grid.length,
+        grid: gridOf(shape, blocks),
+      }),
       makeBlock,
       dtype,
       bshape,

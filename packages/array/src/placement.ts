@@ -31,27 +31,53 @@ export function blockProcessors(context: Context | undefined): Processor[] {
   return workers.length > 0 ? workers : procs;
 }
 
+/** Dagger's named assignment strategies (its `:blockrow`, `:blockcol`, `:cyclicrow`, `:cycliccol`). */
+export type NamedAssignment = 'arbitrary' | 'blockrow' | 'blockcol' | 'cyclicrow' | 'cycliccol';
+
+/** Where each block is made: a scope per grid index, or one of Dagger's named strategies. */
+export type Assignment = ((index: readonly number[]) => AbstractScope) | NamedAssignment;
+
+const NAMED: readonly string[] = ['blockrow', 'blockcol', 'cyclicrow', 'cycliccol'];
+
 /**
  * Where the block at flat grid index `k` of `count` goes: `assign`'s scope for its grid
  * `index` when given; else the array is cut into contiguous runs of blocks in column-major
  * grid order (slabs along the last dimension), one run per processor of `procs` and their
  * sizes differing by at most one, so that the blocks are spread evenly and neighbours live
  * together (a stencil's halos cross processors only at the seams between runs). With one
- * processor or none, no scope: the scheduler places it.
+ * processor or none, no scope: the scheduler places it. A named `assign` places by the block's
+ * grid index over `procs`: `'blockrow'`/`'blockcol'` in contiguous runs of rows (dimension 0) or
+ * columns (the last), `'cyclicrow'`/`'cycliccol'` round-robin along them (Dagger's strategies).
  */
 export function placement(
-  assign: ((index: readonly number[]) => AbstractScope) | undefined,
+  assign: Assignment | undefined,
   index: readonly number[],
   what: string,
-  spread?: { procs: readonly Processor[]; k: number; count: number },
+  spread?: { procs: readonly Processor[]; k: number; count: number; grid?: readonly number[] },
 ): { scope: AbstractScope }[] {
-  if (assign === undefined) {
+  if (assign === undefined || assign === 'arbitrary') {
     if (spread === undefined || spread.procs.length < 2) return [];
     const { procs, k, count } = spread;
     return [{ scope: new ExactScope(procs[Math.floor((k * procs.length) / count)]) }];
   }
+  if (typeof assign === 'string' && NAMED.includes(assign)) {
+    const procs = spread?.procs ?? [];
+    if (procs.length === 0) return [];
+    const grid = spread?.grid ?? index.map((i) => i + 1);
+    const d = assign.endsWith('row') ? 0 : Math.max(0, index.length - 1);
+    const i = index[d] ?? 0;
+    if (assign.startsWith('cyclic')) return [{ scope: new ExactScope(procs[i % procs.length]) }];
+    // Contiguous runs along dimension d, the first (n mod p) processors taking one more.
+    const n = grid[d] ?? 1;
+    const [q, extra] = [Math.floor(n / procs.length), n % procs.length];
+    let p = 0;
+    for (let end = q + (extra > 0 ? 1 : 0); i >= end; end += q + (p < extra ? 1 : 0)) p++;
+    return [{ scope: new ExactScope(procs[Math.min(p, procs.length - 1)]) }];
+  }
   if (typeof assign !== 'function') {
-    throw new ArgumentError(`${what}: assign must be a function (gridIndex) => scope`);
+    throw new ArgumentError(
+      `${what}: assign must be a function (gridIndex) => scope or one of ${NAMED.map((n) => `'${n}'`).join(', ')}, 'arbitrary' (Dagger's :blockrow, …); got ${String(assign)}`,
+    );
   }
   return [{ scope: assign(index) }];
 }

@@ -1,4 +1,4 @@
-import type { AbstractScope, DTask, Processor } from '@dtask/core';
+import type { DTask, Processor } from '@dtask/core';
 import {
   type Blocks,
   blockRanges,
@@ -8,7 +8,7 @@ import {
   lengthOf,
 } from './blocks.js';
 import { type Block, blockFrom } from './kernels.js';
-import { placement, type SpawnFn } from './placement.js';
+import { type Assignment, placement, type SpawnFn } from './placement.js';
 
 /**
  * Cut `array` (column-major, `shape`) into the blocks of `blocks` and hand each block's
@@ -21,7 +21,7 @@ export function splitArray(
   blocks: Blocks,
   dtype: string,
   spawn: SpawnFn,
-  assign: ((index: readonly number[]) => AbstractScope) | undefined,
+  assign: Assignment | undefined,
   what: string,
   procs: readonly Processor[] = [],
 ): DTask<Block>[] {
@@ -43,7 +43,12 @@ export function splitArray(
       }
     }
     return spawn(
-      ...placement(assign, idx, what, { procs, k, count: grid.length }),
+      ...placement(assign, idx, what, {
+        procs,
+        k,
+        count: grid.length,
+        grid: gridOf(shape, blocks),
+      }),
       blockFrom,
       dtype,
       bshape,
