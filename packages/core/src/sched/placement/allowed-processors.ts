@@ -164,11 +164,17 @@ export function allowedSlots(
     const listed =
       existing.length > 20 ? [...existing.slice(0, 20), `… (${existing.length} in all)`] : existing;
     throw new SchedulingError(
-      `No processors available, try widening scope (task ${describeTask(task)}, scope ${scope}); ` +
+      `No processors available, try widening scope (task ${describeTask(task)}, scope ${shortScope(scope)}); ` +
         `none of the processors that exist matched it: ${listed.join(', ') || 'none'}`,
     );
   }
   return out;
+}
+
+/** A scope as its error message shows it: a union of hundreds of members is cut short. */
+function shortScope(scope: AbstractScope): string {
+  const text = String(scope);
+  return text.length <= 400 ? text : `${text.slice(0, 400)}… (${text.length} characters in all)`;
 }
 
 /**

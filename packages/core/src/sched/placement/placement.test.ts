@@ -7,6 +7,7 @@ import { toChunk } from '../../registry/to-chunk.js';
 import { ExactScope } from '../../scope/exact-scope.js';
 import { ProcessScope } from '../../scope/process-scope.js';
 import { scope } from '../../scope/scope-builder.js';
+import { UnionScope } from '../../scope/union-scope.js';
 import { taskProcessor } from '../../task/task-local.js';
 import { FakeProcessor, fakeProcessorPlugin } from '../../testing/fake-processor.js';
 
@@ -135,6 +136,18 @@ describe('placement on processors that are not enabled by default', () => {
     expect(SchedulingError.isInstance(e.cause)).toBe(true);
     expect((e.cause as Error).message).toMatch(/No processors available, try widening scope/);
     expect(fake.executions).toBe(0);
+  });
+
+  it('a scope of hundreds of processes none of which exists: the message names it in short', async () => {
+    await using ctx = new Context();
+    const wide = new UnionScope(
+      ...Array.from({ length: 300 }, (_, i) => new ProcessScope(1000 + i)),
+    );
+    const e = await failure(ctx.spawn({ scope: wide }, () => 1));
+    const message = (e.cause as Error).message;
+    expect(message).toMatch(/No processors available, try widening scope/);
+    expect(message).toMatch(/characters in all\)/);
+    expect(message.length).toBeLessThan(1200);
   });
 
   it('a processor that declares a function compatible runs it under the default scope', async () => {
