@@ -1,53 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { both, expectSame, tile } from './__fixtures__/simd-tiles.js';
 import { geqrt, larfb } from './qr-tiles.js';
 
 // The QR tile kernels with the SIMD gemm against the same kernels with their plain JavaScript
 // loops (the SIMD module hidden from them), on views into larger column-major buffers and on
 // transposed views: equal within 1e-12·(1 + |x|).
-const SIMD_KEY = Symbol.for('dtask.array.simdKernels.v1');
-
-type Tile = { data: Float64Array; shape: number[]; strides: number[]; offset: number };
-
-let seed = 5;
-const rand = () => {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  return seed / 2 ** 32 - 0.5;
-};
-
-function tile(rows: number, cols: number, transposed: boolean): Tile {
-  const ld = (transposed ? cols : rows) + 3;
-  const data = new Float64Array(4 + ld * (transposed ? rows : cols)).map(rand);
-  return { data, shape: [rows, cols], strides: transposed ? [ld, 1] : [1, ld], offset: 4 };
-}
-
-const copy = (t: Tile): Tile => ({ ...t, data: t.data.slice() });
-
-/** Runs `f` on copies of `tiles` with the SIMD kernels and with plain JavaScript; both results. */
-function both(tiles: Tile[], f: (...t: Tile[]) => void): [Tile[], Tile[]] {
-  const g = globalThis as Record<symbol, unknown>;
-  const simd = tiles.map(copy);
-  f(...simd);
-  const saved = g[SIMD_KEY];
-  g[SIMD_KEY] = null;
-  const js = tiles.map(copy);
-  try {
-    f(...js);
-  } finally {
-    g[SIMD_KEY] = saved;
-  }
-  return [simd, js];
-}
-
-function expectSame(a: Tile[], b: Tile[]): void {
-  let worst = 0;
-  a.forEach((t, k) => {
-    t.data.forEach((v, i) => {
-      worst = Math.max(worst, Math.abs(v - b[k].data[i]) / (1 + Math.abs(b[k].data[i])));
-    });
-  });
-  expect(worst).toBeLessThanOrEqual(1e-12);
-}
-
 describe('QR tiles: SIMD and plain JavaScript agree', () => {
   for (const transposed of [false, true]) {
     const how = transposed ? 'transposed views' : 'views';
