@@ -2,10 +2,10 @@
 // (:blockrow, :blockcol, :cyclicrow, :cycliccol, :arbitrary) for distribute, zeros and rand of Dagger's 41×35×12 in 4×3×2, 23 in 3 and 76×118 in 2×3 arrays; every block must be
 // made on the thread Dagger's processor grid gives it (0-based), on 2 real worker threads and
 // on 2 real worker processes. Worker processes run the built dist.
-import { ArgumentError, type Context } from '@dtask/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArgumentError } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
 import { random } from './__fixtures__/reference.js';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs } from './__fixtures__/rig.js';
 import { gridIndices as gridIndicesOf } from './blocks.js';
 import { Blocks, DArray, distribute, type NamedAssignment } from './index.js';
 
@@ -37,22 +37,11 @@ const ARRAYS: [number[], number[]][] = [
   ],
 ];
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('on %s', (_where, rig) => {
-  let context: Context;
-  beforeAll(async () => {
-    context = await rig();
-  }, 30_000);
-  afterAll(async () => {
-    await context?.[Symbol.asyncDispose]();
-  });
-
+describeOnRigs('on %s', (rig) => {
   it.each(['blockrow', 'blockcol', 'cyclicrow', 'cycliccol'] as NamedAssignment[])(
     'Constructor with assignment (:%s)',
     async (assign) => {
-      const procs = context
+      const procs = rig.context
         .processors()
         .map((p) => p.id)
         .filter((id) => id.startsWith('thread:') && id !== 'thread:1:1');
@@ -61,9 +50,9 @@ describe.each([
         const n = shape.reduce((a, b) => a * b, 1);
         const blocks = new Blocks(...sizes);
         const made = [
-          distribute(random(n, 1), shape, blocks, { context, assign }),
-          DArray.zeros(shape, blocks, { context, assign }),
-          DArray.rand(shape, blocks, { context, assign }),
+          distribute(random(n, 1), shape, blocks, { context: rig.context, assign }),
+          DArray.zeros(shape, blocks, { context: rig.context, assign }),
+          DArray.rand(shape, blocks, { context: rig.context, assign }),
         ];
         for (const [which, a] of made.entries()) {
           await Promise.all(a.chunks.map((c) => c.wait()));
@@ -79,8 +68,11 @@ describe.each([
   );
 
   it('Constructor with assignment (:arbitrary) spreads as the default does', async () => {
-    const a = DArray.zeros([76, 118], new Blocks(2, 3), { context, assign: 'arbitrary' });
-    const b = DArray.zeros([76, 118], new Blocks(2, 3), { context });
+    const a = DArray.zeros([76, 118], new Blocks(2, 3), {
+      context: rig.context,
+      assign: 'arbitrary',
+    });
+    const b = DArray.zeros([76, 118], new Blocks(2, 3), { context: rig.context });
     await Promise.all([...a.chunks, ...b.chunks].map((c) => c.wait()));
     expect(a.chunks.map((c) => c.processor?.id)).toEqual(b.chunks.map((c) => c.processor?.id));
   });

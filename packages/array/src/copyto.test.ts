@@ -3,10 +3,10 @@
 // matrix (every destination blocking × source blocking × size), against the plain arrays, on 2
 // real worker threads and on 2 real worker processes. Worker processes run the built dist.
 import { ArgumentError, type Context } from '@dtask/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { assignRef, selectRef } from './__fixtures__/index-reference.js';
 import { random } from './__fixtures__/reference.js';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs } from './__fixtures__/rig.js';
 import { Blocks, copyto, DArray, type DType, distribute } from './index.js';
 
 const fld1 = (x: number, y: number) => Math.floor((x - 1) / y) + 1; // Julia's fld1
@@ -74,22 +74,11 @@ const SIZES: [number, number][] = [
   [128, 128],
 ];
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('on %s', (where, rig) => {
-  let context: Context;
-  beforeAll(async () => {
-    context = await rig();
-  }, 30_000);
-  afterAll(async () => {
-    await context?.[Symbol.asyncDispose]();
-  });
-
+describeOnRigs('on %s', (rig, where) => {
   it.each(['float64', 'float32', 'int32'] as DType[])(
     'T=%s',
     async (dtype) => {
-      await testCopyto(context, [128, 128], [32, 32], [32, 32], dtype);
+      await testCopyto(rig.context, [128, 128], [32, 32], [32, 32], dtype);
     },
     30_000,
   );
@@ -102,7 +91,7 @@ describe.each([
         for (const sz of SIZES) {
           const blocks = (p: [number, number]) => Math.ceil(sz[0] / p[0]) * Math.ceil(sz[1] / p[1]);
           if (where.includes('processes') && Math.max(blocks(partA), blocks(partB)) > 200) continue;
-          await testCopyto(context, sz, partA, partB, 'float64');
+          await testCopyto(rig.context, sz, partA, partB, 'float64');
         }
       }
     }

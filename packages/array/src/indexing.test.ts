@@ -2,32 +2,21 @@
 // reduction", "setindex", "slicing"), 0-based, against a plain single-threaded reference
 // (src/__fixtures__/index-reference.ts) on random inputs, odd sizes and several blockings, on 2
 // real worker threads and on 2 real worker processes. Worker processes run the built dist.
-import { ArgumentError, type Context } from '@dtask/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArgumentError } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
 import { assignRef, type RefSelector, selectRef } from './__fixtures__/index-reference.js';
 import { random } from './__fixtures__/reference.js';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs } from './__fixtures__/rig.js';
 import { Blocks, DArray, distribute, type Selector, stencilSteps } from './index.js';
 
 const RAGGED = [0, 1, 8, 6, 5, 1, 3, 4]; // Dagger's [1,2,9,7,6,2,4,5], 0-based
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('on %s', (_where, rig) => {
-  let context: Context;
-  beforeAll(async () => {
-    context = await rig();
-  }, 30_000);
-  afterAll(async () => {
-    await context?.[Symbol.asyncDispose]();
-  });
-
+describeOnRigs('on %s', (rig) => {
   it('indexing', async () => {
     for (const shape of [[64], [64, 64]]) {
       const n = shape.reduce((a, b) => a * b, 1);
       const A = random(n, 5);
-      const DA = distribute(A, shape, new Blocks(...shape.map(() => 8)), { context });
+      const DA = distribute(A, shape, new Blocks(...shape.map(() => 8)), { context: rig.context });
       expect(await DA.get(0)).toBe(A[0]);
       expect(await DA.get(n - 1)).toBe(A[n - 1]); // last(A)
       DA.set(2, 42);
@@ -45,7 +34,7 @@ describe.each([
 
   it('getindex', async () => {
     const x = random(100, 7);
-    const X = distribute(x, [10, 10], new Blocks(3, 3), { context });
+    const X = distribute(x, [10, 10], new Blocks(3, 3), { context: rig.context });
     const cases: RefSelector[][] = [
       [
         [2, 8],
@@ -75,7 +64,7 @@ describe.each([
     expect(await X.get(4, 4)).toBe(x[4 + 4 * 10]);
     // xs[i:j, j:i] for every i, j (empty when i > j), in 2×2 blocks
     const y = random(100, 8);
-    const xs = distribute(y, [10, 10], new Blocks(2, 2), { context });
+    const xs = distribute(y, [10, 10], new Blocks(2, 2), { context: rig.context });
     const all: Promise<void>[] = [];
     for (let i = 0; i < 10; i++) {
       for (let j = 0; j < 10; j++) {
@@ -110,7 +99,7 @@ describe.each([
       ],
       1.0,
     );
-    const X = distribute(x, [10, 10], new Blocks(3, 3), { context });
+    const X = distribute(x, [10, 10], new Blocks(3, 3), { context: rig.context });
     const Y = X.with(
       [
         [2, 8],
@@ -123,32 +112,34 @@ describe.each([
   }, 30_000);
 
   it('slicing', async () => {
-    const A0 = DArray.zeros([10, 10], new Blocks(5, 3), { context });
+    const A0 = DArray.zeros([10, 10], new Blocks(5, 3), { context: rig.context });
     expect(A0.slice([0, 2], [0, 2])).toBeInstanceOf(DArray);
     const checks: Promise<void>[] = [];
     for (let idx = 0; idx < 10; idx++) {
-      const b = DArray.rand([10], new Blocks(2), { context, seed: idx });
+      const b = DArray.rand([10], new Blocks(2), { context: rig.context, seed: idx });
       const bData = (await b.collect()).data;
       // Matrix - Vector: A[:, idx] = b
-      const A = DArray.zeros([10, 10], new Blocks(5, 3), { context });
+      const A = DArray.zeros([10, 10], new Blocks(5, 3), { context: rig.context });
       A.set([':', idx], b);
       const want = new Array(100).fill(0);
       assignRef(want, [10, 10], [':', idx], bData);
       checks.push(A.collect().then((got) => expect(Array.from(got.data)).toEqual(want)));
       // Matrix - Vector (transposed): A[idx, :] = b' (a 1×10 DArray), and = b itself
-      const bT = DArray.from({ data: bData, shape: [1, 10] }, new Blocks(1, 4), { context });
+      const bT = DArray.from({ data: bData, shape: [1, 10] }, new Blocks(1, 4), {
+        context: rig.context,
+      });
       const wantT = new Array(100).fill(0);
       assignRef(wantT, [10, 10], [idx, ':'], bData);
       for (const value of [bT, b]) {
-        const At = DArray.zeros([10, 10], new Blocks(5, 3), { context });
+        const At = DArray.zeros([10, 10], new Blocks(5, 3), { context: rig.context });
         At.set([idx, ':'], value);
         checks.push(At.collect().then((got) => expect(Array.from(got.data)).toEqual(wantT)));
       }
     }
     // Matrix - Matrix: A[idx:idx+1, idx:idx+1] = view(B, idx:idx+1, idx:idx+1)
     for (let idx = 0; idx < 9; idx++) {
-      const A = DArray.zeros([10, 10], new Blocks(5, 3), { context });
-      const B = DArray.rand([10, 10], new Blocks(2, 2), { context, seed: 40 + idx });
+      const A = DArray.zeros([10, 10], new Blocks(5, 3), { context: rig.context });
+      const B = DArray.rand([10, 10], new Blocks(2, 2), { context: rig.context, seed: 40 + idx });
       const r: [number, number] = [idx, idx + 2];
       A.set([r, r], B.view(r, r));
       const bData = (await B.collect()).data;
@@ -173,7 +164,7 @@ describe.each([
       [7, 5, 9],
       [1, 4, 2],
     ]) {
-      const X = distribute(x, shape, new Blocks(...sizes), { context });
+      const X = distribute(x, shape, new Blocks(...sizes), { context: rig.context });
       for (const sel of selections) {
         const want = selectRef(x, shape, sel);
         for (const made of [X.slice(...(sel as Selector[])), X.view(...(sel as Selector[]))]) {

@@ -2,11 +2,11 @@
 // permutation, solving and the determinant against a plain single-threaded LU on random
 // inputs, odd sizes and several blockings, on 2 real worker threads and on 2 real worker
 // processes (those run the built dist: build first).
-import { ArgumentError, type Context } from '@dtask/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArgumentError } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
 import { detPlain, luPlain, solvePlain } from './__fixtures__/linalg-reference.js';
 import { expectClose, random } from './__fixtures__/reference.js';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import { Blocks, DArray, det, distribute, lu, SingularError, solve } from './index.js';
 
 /** A random `n × n` matrix with a heavier diagonal (well conditioned, pivots still move). */
@@ -16,18 +16,7 @@ function matrix(n: number, seed: number): Float64Array {
   return a;
 }
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('on %s', (_where, rig) => {
-  let context: Context;
-  beforeAll(async () => {
-    context = await rig();
-  }, 30_000);
-  afterAll(async () => {
-    await context?.[Symbol.asyncDispose]();
-  });
-
+describeOnRigs('on %s', (rig) => {
   for (const pivot of [false, true]) {
     it(`lu.jl: Float64 with ${pivot ? 'RowMaximum()' : 'NoPivot()'}`, async () => {
       // Dagger's 128² in 64² and 64×32 blocks, and odd sides with uneven blocks and tiles.
@@ -41,7 +30,7 @@ describe.each([
       ];
       for (const [n, bs, tile] of cases) {
         const a = matrix(n, n + bs[0]);
-        const da = distribute(a, [n, n], new Blocks(bs[0], bs[1]), { context });
+        const da = distribute(a, [n, n], new Blocks(bs[0], bs[1]), { context: rig.context });
         const f = await lu(da, { pivot, ...(tile ? { tile } : {}) });
         const want = luPlain(a, n, pivot);
         expect(f.info).toBe(0);
@@ -76,7 +65,7 @@ describe.each([
   }
 
   it('lu.jl: Singular Values', async () => {
-    const ones = DArray.ones([128, 128], new Blocks(64, 64), { context });
+    const ones = DArray.ones([128, 128], new Blocks(64, 64), { context: rig.context });
     const error = await lu(ones).catch((e: unknown) => e);
     expect(SingularError.isInstance(error)).toBe(true);
     expect((error as SingularError).code).toBe('DTASK_SINGULAR');
@@ -96,15 +85,15 @@ describe.each([
       [41, 9, 14],
     ]) {
       const a = matrix(n, 3 * n);
-      const da = distribute(a, [n, n], new Blocks(bi, bj), { context });
+      const da = distribute(a, [n, n], new Blocks(bi, bj), { context: rig.context });
       const f = await lu(da);
       const bm = random(n * n, 5);
-      const dbm = distribute(bm, [n, n], new Blocks(bi, bj), { context });
+      const dbm = distribute(bm, [n, n], new Blocks(bi, bj), { context: rig.context });
       const xm = await f.solve(dbm);
       expect(xm.blocks.sizes).toEqual([bi, bj]);
       expectClose((await xm.collect()).data, solvePlain(a, n, bm), 1e-8);
       const bv = random(n, 6);
-      const xv = await f.solve(distribute(bv, [n], new Blocks(bi), { context }));
+      const xv = await f.solve(distribute(bv, [n], new Blocks(bi), { context: rig.context }));
       expect(xv.shape).toEqual([n]);
       expectClose((await xv.collect()).data, solvePlain(a, n, bv), 1e-8);
       expectClose(await f.solve(Array.from(bv)), solvePlain(a, n, bv), 1e-8);

@@ -1,10 +1,6 @@
-// Dagger's "norm" testset (test/array/linalg/core.jl) and the opnorm its qr tests measure
-// with, against a plain single-threaded loop: random inputs, odd sizes, several blockings,
-// views, on 2 real worker threads and on 2 real worker processes.
-import type { Context } from '@dtask/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { random } from './__fixtures__/reference.js';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import { Blocks, distribute, norm, opnorm } from './index.js';
 
 /** Julia's norm(x, p) of a plain array. */
@@ -31,18 +27,7 @@ function plainOpnorm(x: ArrayLike<number>, m: number, n: number, p: number): num
 const close = (got: number, want: number) =>
   expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(want)));
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('on %s', (_where, rig) => {
-  let context: Context;
-  beforeAll(async () => {
-    context = await rig();
-  }, 30_000);
-  afterAll(async () => {
-    await context?.[Symbol.asyncDispose]();
-  });
-
+describeOnRigs('on %s', (rig) => {
   it('norm', async () => {
     const cases: [number[], number[]][] = [
       [
@@ -69,14 +54,14 @@ describe.each([
       const n = shape.reduce((a, b) => a * b, 1);
       const x = random(n, seed++);
       x[3] = 0;
-      const A = distribute(x, shape, new Blocks(...blocks), { context });
+      const A = distribute(x, shape, new Blocks(...blocks), { context: rig.context });
       for (const p of [2, 1, Infinity, -Infinity, 0, 3, 0.5])
         close(await norm(A, p), plainNorm(x, p));
       close(await norm(A), plainNorm(x, 2));
     }
     // A view (every other row of a slice) is measured as the elements it holds.
     const x = random(37 * 23, 9);
-    const A = distribute(x, [37, 23], new Blocks(8, 6), { context });
+    const A = distribute(x, [37, 23], new Blocks(8, 6), { context: rig.context });
     const part = await A.slice([1, 30, 2], [3, 20]).collect();
     close(await norm(A.slice([1, 30, 2], [3, 20])), plainNorm(part.data, 2));
   });
@@ -90,7 +75,7 @@ describe.each([
       [5, 41, 5, 9],
     ]) {
       const x = random(m * n, seed++);
-      const A = distribute(x, [m, n], new Blocks(bm, bn), { context });
+      const A = distribute(x, [m, n], new Blocks(bm, bn), { context: rig.context });
       close(await opnorm(A, 1), plainOpnorm(x, m, n, 1));
       close(await opnorm(A, Infinity), plainOpnorm(x, m, n, Infinity));
       const t = await A.transpose().collect();

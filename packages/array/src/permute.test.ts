@@ -1,10 +1,10 @@
 // Dagger's test/array/permute.jl ("permutedims" and its testsets), 0-based, against a plain
 // permutation of the same random array, on 2 real worker threads and on 2 real worker
 // processes; plus 4-D and int32. Worker processes run the built dist.
-import { ArgumentError, type Context } from '@dtask/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArgumentError } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
 import { random } from './__fixtures__/reference.js';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs } from './__fixtures__/rig.js';
 import { Blocks, distribute, permutedims } from './index.js';
 
 /** `permutedims(x, perm)` of a column-major array of `shape`, plainly. */
@@ -41,24 +41,13 @@ const CASES: [string, number[], number[], number[], number[] | null][] = [
   ['4D - odd sizes', [3, 5, 4, 2], [2, 3, 3, 1], [3, 1, 0, 2], null],
 ];
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('permutedims on %s', (_where, rig) => {
-  let context: Context;
-  beforeAll(async () => {
-    context = await rig();
-  }, 30_000);
-  afterAll(async () => {
-    await context?.[Symbol.asyncDispose]();
-  });
-
+describeOnRigs('permutedims on %s', (rig) => {
   it.each(CASES)('%s', async (_name, shape, blocks, perm, newBlocks) => {
     const x = random(
       shape.reduce((a, b) => a * b, 1),
       shape.length * 7,
     );
-    const X = distribute(x, shape, new Blocks(...blocks), { context });
+    const X = distribute(x, shape, new Blocks(...blocks), { context: rig.context });
     const Y = permutedims(X, perm);
     const y = await Y.collect();
     expect(y.shape).toEqual(perm.map((p) => shape[p]));
@@ -69,7 +58,7 @@ describe.each([
 
   it('return type', async () => {
     const x = Float32Array.from(random(96, 3));
-    const X = distribute(x, [8, 12], new Blocks(4, 6), { context });
+    const X = distribute(x, [8, 12], new Blocks(4, 6), { context: rig.context });
     const Y = permutedims(X, [1, 0]);
     expect(Y.dtype).toBe('float32');
     const y = await Y.collect();

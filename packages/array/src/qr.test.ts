@@ -4,7 +4,7 @@
 // Householder QR on random inputs, odd sizes and several blockings, on 2 real worker threads
 // and on 2 real worker processes (those run the built dist: build first).
 import { ArgumentError, type Context } from '@dtask/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   gramMinusIdentity,
   opnorm1,
@@ -12,7 +12,7 @@ import {
   qrPlain,
 } from './__fixtures__/linalg-reference.js';
 import { expectClose, matmul, random } from './__fixtures__/reference.js';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import { Blocks, DArray, distribute, qr, SingularError, solve } from './index.js';
 
 const EPS = 2 ** -52;
@@ -44,39 +44,28 @@ async function checkQr(
   expectClose(r, want.r, 1e-12);
 }
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('on %s', (_where, rig) => {
-  let context: Context;
-  beforeAll(async () => {
-    context = await rig();
-  }, 30_000);
-  afterAll(async () => {
-    await context?.[Symbol.asyncDispose]();
-  });
-
+describeOnRigs('on %s', (rig) => {
   it('qr.jl: Tile QR: Float64 (square, tall and wide; blocks (32,32) and (16,32))', async () => {
     for (const bs of [
       [32, 32],
       [16, 32],
     ] as [number, number][]) {
-      await checkQr(context, 128, 128, bs);
-      await checkQr(context, 128, 64, bs);
-      await checkQr(context, 64, 128, bs);
+      await checkQr(rig.context, 128, 128, bs);
+      await checkQr(rig.context, 128, 64, bs);
+      await checkQr(rig.context, 64, 128, bs);
     }
   }, 120_000);
 
   it('qr.jl: odd sizes, uneven blocks and tiles', async () => {
-    await checkQr(context, 37, 23, [8, 6]);
-    await checkQr(context, 23, 37, [7, 9]);
-    await checkQr(context, 50, 50, [16, 7], 12);
-    await checkQr(context, 41, 5, [41, 5], 3);
+    await checkQr(rig.context, 37, 23, [8, 6]);
+    await checkQr(rig.context, 23, 37, [7, 9]);
+    await checkQr(rig.context, 50, 50, [16, 7], 12);
+    await checkQr(rig.context, 41, 5, [41, 5], 3);
   }, 120_000);
 
   it('qr.jl: Single tile QR and Smaller than block QR: Float64', async () => {
-    await checkQr(context, 32, 32, [32, 32]);
-    await checkQr(context, 16, 16, [32, 32]);
+    await checkQr(rig.context, 32, 32, [32, 32]);
+    await checkQr(rig.context, 16, 16, [32, 32]);
   }, 30_000);
 
   it('qr.jl: QR least-squares: Float64 (and A \\ b for a tall A)', async () => {
@@ -84,15 +73,15 @@ describe.each([
     const a = random(m * n, 4);
     const xTrue = random(n, 5);
     const b = matmul(a, xTrue, m, n, 1);
-    const da = distribute(a, [m, n], new Blocks(32, 32), { context });
+    const da = distribute(a, [m, n], new Blocks(32, 32), { context: rig.context });
     const f = await qr(da);
     expectClose(await f.solve(b), xTrue, 1e-10);
-    const x = await solve(da, distribute(b, [m], new Blocks(32), { context }));
+    const x = await solve(da, distribute(b, [m], new Blocks(32), { context: rig.context }));
     expect(x.shape).toEqual([n]);
     expectClose((await x.collect()).data, xTrue, 1e-10);
     // a matrix right-hand side: two columns
     const b2 = new Float64Array([...b, ...b.map((v) => 2 * v)]);
-    const x2 = await f.solve(distribute(b2, [m, 2], new Blocks(32, 1), { context }));
+    const x2 = await f.solve(distribute(b2, [m, 2], new Blocks(32, 1), { context: rig.context }));
     expect(x2.shape).toEqual([n, 2]);
     expectClose(
       (await x2.collect()).data,

@@ -1,32 +1,17 @@
-// Dagger's "rand!" testset's normal half (test/array/random.jl: randn sums stay within
-// 2·length, no value is 0) and the distribution itself: mean, variance and the share within
-// one standard deviation of 120 000 draws, against the standard normal's; reproducible from a
-// seed, fresh without; on 2 real worker threads and on 2 real worker processes.
-import type { Context } from '@dtask/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { expect, it } from 'vitest';
+import { describeOnRigs } from './__fixtures__/rig.js';
 import { Blocks, randn } from './index.js';
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('on %s', (_where, rig) => {
-  let context: Context;
-  beforeAll(async () => {
-    context = await rig();
-  }, 30_000);
-  afterAll(async () => {
-    await context?.[Symbol.asyncDispose]();
-  });
-
+describeOnRigs('on %s', (rig) => {
   it('randn', async () => {
-    const X = randn([40, 40], new Blocks(10, 10), { context });
+    const X = randn([40, 40], new Blocks(10, 10), { context: rig.context });
     const x = Array.from((await X.collect()).data);
     expect(x.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2 * x.length);
     expect(x.every((v) => v !== 0 && Number.isFinite(v))).toBe(true);
     const n = 120_000;
     const big = Array.from(
-      (await randn([300, 400], new Blocks(97, 130), { context, seed: 5 }).collect()).data,
+      (await randn([300, 400], new Blocks(97, 130), { context: rig.context, seed: 5 }).collect())
+        .data,
     );
     const mean = big.reduce((a, b) => a + b, 0) / n;
     const variance = big.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
@@ -36,16 +21,20 @@ describe.each([
     expect(Math.abs(variance - 1)).toBeLessThan(0.02);
     expect(Math.abs(within - 0.682689)).toBeLessThan(0.007);
     const again = Array.from(
-      (await randn([300, 400], new Blocks(97, 130), { context, seed: 5 }).collect()).data,
+      (await randn([300, 400], new Blocks(97, 130), { context: rig.context, seed: 5 }).collect())
+        .data,
     );
     expect(again).toEqual(big);
     const fresh = Array.from(
-      (await randn([40, 40], new Blocks(10, 10), { context }).collect()).data,
+      (await randn([40, 40], new Blocks(10, 10), { context: rig.context }).collect()).data,
     );
     expect(fresh).not.toEqual(x);
-    const single = await randn([33, 7], new Blocks(8, 7), { context, dtype: 'float32' }).collect();
+    const single = await randn([33, 7], new Blocks(8, 7), {
+      context: rig.context,
+      dtype: 'float32',
+    }).collect();
     expect(single.data).toBeInstanceOf(Float32Array);
-    expect(() => randn([4], new Blocks(2), { context, dtype: 'int32' })).toThrow(
+    expect(() => randn([4], new Blocks(2), { context: rig.context, dtype: 'int32' })).toThrow(
       /need a float64 or float32 dtype/,
     );
   });

@@ -1,11 +1,6 @@
-// Dagger's mapreduce testsets "prod", "extrema", "var" and "std" (test/array/mapreduce.jl):
-// whole arrays and dims 0 and 1 (Julia's 1 and 2), against a plain single-threaded loop on
-// random inputs, Dagger's 100×100 in 10×10 blocks and odd sizes and blockings, on 2 real
-// worker threads and on 2 real worker processes.
-import type { Context } from '@dtask/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { expectClose, random } from './__fixtures__/reference.js';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs } from './__fixtures__/rig.js';
 import { Blocks, distribute, extrema, prod, std, variance } from './index.js';
 
 /** Folds the column-major m×n `x` along `dim` (null: all) with `f` over each line's values. */
@@ -37,24 +32,13 @@ const SHAPES: [number, number, number, number][] = [
   [23, 29, 23, 7],
 ];
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('on %s', (_where, rig) => {
-  let context: Context;
-  beforeAll(async () => {
-    context = await rig();
-  }, 30_000);
-  afterAll(async () => {
-    await context?.[Symbol.asyncDispose]();
-  });
-
+describeOnRigs('on %s', (rig) => {
   it('prod', async () => {
     let seed = 1;
     for (const [m, n, bm, bn] of SHAPES) {
       // Near 1, so that the product of thousands stays finite and meaningful.
       const x = random(m * n, seed++).map((v) => 1 + v / 50);
-      const A = distribute(x, [m, n], new Blocks(bm, bn), { context });
+      const A = distribute(x, [m, n], new Blocks(bm, bn), { context: rig.context });
       const p = (v: number[]) => v.reduce((a, b) => a * b, 1);
       const whole = await prod(A);
       expect(Math.abs(whole - p(Array.from(x)))).toBeLessThan(1e-9 * Math.abs(whole));
@@ -68,7 +52,7 @@ describe.each([
     let seed = 10;
     for (const [m, n, bm, bn] of SHAPES) {
       const x = random(m * n, seed++);
-      const A = distribute(x, [m, n], new Blocks(bm, bn), { context });
+      const A = distribute(x, [m, n], new Blocks(bm, bn), { context: rig.context });
       const lo = (v: number[]) => Math.min(...v);
       const hi = (v: number[]) => Math.max(...v);
       expect(await extrema(A)).toEqual([lo(Array.from(x)), hi(Array.from(x))]);
@@ -84,7 +68,7 @@ describe.each([
     let seed = 20;
     for (const [m, n, bm, bn] of SHAPES) {
       const x = random(m * n, seed++);
-      const A = distribute(x, [m, n], new Blocks(bm, bn), { context });
+      const A = distribute(x, [m, n], new Blocks(bm, bn), { context: rig.context });
       for (const corrected of [true, false]) {
         const f = plainVar(corrected);
         expect(Math.abs((await variance(A, { corrected })) - f(Array.from(x)))).toBeLessThan(1e-12);
@@ -101,7 +85,10 @@ describe.each([
     let seed = 30;
     for (const [m, n, bm, bn] of SHAPES) {
       const x = random(m * n, seed++);
-      const A = distribute(x, [m, n], new Blocks(bm, bn), { context, dtype: 'float32' });
+      const A = distribute(x, [m, n], new Blocks(bm, bn), {
+        context: rig.context,
+        dtype: 'float32',
+      });
       const x32 = Float64Array.from(new Float32Array(x));
       const f = (v: number[]) => Math.sqrt(plainVar(true)(v));
       expect(Math.abs((await std(A)) - f(Array.from(x32)))).toBeLessThan(1e-9);

@@ -5,8 +5,8 @@
 // worker threads and on 2 real worker processes (the processes run the built dist).
 import { cluster } from '@dtask/cluster';
 import { Context } from '@dtask/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { describe, expect, it } from 'vitest';
+import { describeOnRigs } from './__fixtures__/rig.js';
 import { referenceStencil } from './__fixtures__/stencil-reference.js';
 import {
   AntiReflect,
@@ -45,18 +45,8 @@ function expected2d(x: readonly number[], fold: ((i: number) => [number, number]
 const anti = (i: number): [number, number] => (i < 0 ? [-1 - i, -1] : i > 3 ? [7 - i, -1] : [i, 1]);
 const wrap = (i: number): [number, number] => [(i + 4) % 4, 1];
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('Dagger stencil_defs on %s', (_where, rig) => {
-  let context: Context;
-  beforeAll(async () => {
-    context = await rig();
-  }, 30_000);
-  afterAll(async () => {
-    await context?.[Symbol.asyncDispose]();
-  });
-  const o = () => ({ context });
+describeOnRigs('Dagger stencil_defs on %s', (rig) => {
+  const o = () => ({ context: rig.context });
 
   it('Neighborhood access of written variable', async () => {
     const A = DArray.ones([2, 2], new Blocks(1, 1), { ...o(), dtype: 'int32' });

@@ -4,7 +4,7 @@
 // 1-D, 2-D and 3-D, each checked against a plain single-threaded loop.
 import { describe, expect, it } from 'vitest';
 import { expectClose, random } from './__fixtures__/reference.js';
-import { processesRig, threadsRig } from './__fixtures__/rig.js';
+import { RIGS } from './__fixtures__/rig.js';
 import { referenceStencil } from './__fixtures__/stencil-reference.js';
 import {
   AntiReflect,
@@ -49,10 +49,7 @@ const ALL: [string, Boundary][] = [
   ['LinearExtrapolate', new LinearExtrapolate()],
 ];
 
-describe.each([
-  ['2 worker threads', threadsRig],
-  ['2 worker processes', processesRig],
-])('on %s', (_where, rig) => {
+describe.each(RIGS)('on %s', (_where, rig) => {
   describe('stencil against a plain single-threaded loop', () => {
     it("Dagger's 1-D cases: [1, 2, 3, 4] in blocks of 2, sums of 3 neighbours", async () => {
       await using ctx = await rig();

@@ -11,7 +11,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { clusterRig } from './__fixtures__/rig.js';
 
-type Shapes = typeof import('./__fixtures__/shapes.mjs');
+type Shapes = typeof import('../../core/src/task/__fixtures__/shapes.mjs');
 
 class Local {
   constructor(readonly v: number) {}
@@ -20,8 +20,11 @@ class Local {
 describe('cluster: class instances', () => {
   it('registered classes travel as instances; unregistered ones are typed errors', async () => {
     await using r = await clusterRig();
-    await everywhere(new URL('./__fixtures__/shapes.mjs', import.meta.url), r.ctx);
-    const shapes = (await import('./__fixtures__/shapes.mjs')) as Shapes;
+    await everywhere(
+      new URL('../../core/src/task/__fixtures__/shapes.mjs', import.meta.url),
+      r.ctx,
+    );
+    const shapes = (await import('../../core/src/task/__fixtures__/shapes.mjs')) as Shapes;
     const [a, b] = r.plugin.processWorkers().map((w) => ({ scope: scope({ worker: w.worker }) }));
     const p = new shapes.Point(3, 4);
     expect(await r.ctx.spawn(a!, shapes.describePoint, p)).toEqual([true, 5, 'Point']);

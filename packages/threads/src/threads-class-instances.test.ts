@@ -5,14 +5,14 @@ import { ArgumentError, DTaskFailedError, everywhere, scope, UnsupportedError } 
 import { describe, expect, it } from 'vitest';
 import { rig } from './__fixtures__/harness.js';
 
-const SHAPES = new URL('./__fixtures__/shapes.mjs', import.meta.url);
-type Shapes = typeof import('./__fixtures__/shapes.mjs');
+const SHAPES = new URL('../../core/src/task/__fixtures__/shapes.mjs', import.meta.url);
+type Shapes = typeof import('../../core/src/task/__fixtures__/shapes.mjs');
 const onThread = (thread: number) => ({ scope: scope({ worker: 1, thread }) });
 
 async function shapesRig() {
   const r = await rig();
   await everywhere(SHAPES, r.ctx);
-  const shapes = (await import('./__fixtures__/shapes.mjs')) as Shapes;
+  const shapes = (await import('../../core/src/task/__fixtures__/shapes.mjs')) as Shapes;
   return { ...r, shapes };
 }
 

@@ -2,10 +2,10 @@
 // worker thread and back as an instance of that class; an unregistered one is a typed error.
 import { configure, everywhere, scope, shutdown, spawn } from '@dtask/core';
 import { threads } from '@dtask/threads';
-import { describePoint, makePoint, Point } from './shapes.mjs';
+import { describePoint, makePoint, Point } from '../../../core/src/task/__fixtures__/shapes.mjs';
 
 await configure({ plugins: [threads({ count: 2 })] }).ready();
-await everywhere(new URL('./shapes.mjs', import.meta.url));
+await everywhere(new URL('../../../core/src/task/__fixtures__/shapes.mjs', import.meta.url));
 const onThread2 = { scope: scope({ worker: 1, thread: 2 }) };
 
 console.log('argument:', await spawn(onThread2, describePoint, new Point(3, 4)));

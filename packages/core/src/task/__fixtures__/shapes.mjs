@@ -1,5 +1,5 @@
-// Classes loaded with everywhere() by the cluster class-instance test: their instances travel
-// between processes as instances.
+// Classes loaded with everywhere() by the class-instance tests of @dtask/threads and
+// @dtask/cluster and threads' user-classes program: their instances travel as instances.
 
 /** A point with a method: arrives as a Point where this module is loaded. */
 export class Point {
