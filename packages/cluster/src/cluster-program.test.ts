@@ -2,7 +2,8 @@
 // a real program dies of): a worker process lost in any way never crashes the program with an
 // unhandled rejection; `await everywhere(url)` keeps node alive while the workers load it; a
 // program run with `node -e` does not fork itself; no socket folder is left in the temp
-// directory, with or without `shutdown()`. Needs the built dist.
+// directory, with or without `shutdown()`; a scheduler busy in the user's synchronous code
+// keeps its workers. Needs the built dist.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixture, type ProgramRun, programsBuilt, runProgram } from './__fixtures__/run-program.js';
@@ -56,6 +57,12 @@ describe.skipIf(!programsBuilt)('cluster: plain programs', () => {
       [1, 2, 3].map(() => runProgram([fixture('everywhere-main.mjs')], 90_000)),
     );
     for (const r of runs) expectClean(r, ['loaded', 'value 42', 'done']);
+  }, 120_000);
+
+  it("the scheduler's main thread busy in the user's code for five heartbeat timeouts: the same workers, their data kept, exit 0", async () => {
+    const r = await runProgram([fixture('busy-scheduler-main.mjs')], 90_000);
+    expectClean(r, ['sum 499500', 'same workers true', 'lost none']);
+    expect(r.stderr).not.toMatch(/no word from the scheduler|did not answer heartbeats/);
   }, 120_000);
 
   it('a program run with node -e starts workers that run the worker, not the program again', async () => {

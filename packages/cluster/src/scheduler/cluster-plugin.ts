@@ -14,6 +14,7 @@ import type { PeersMessage } from '../wire/peer-messages.js';
 import { type ClusterOptions, clusterSettings } from './cluster-options.js';
 import { ClusterServer } from './cluster-server.js';
 import { launchLocal } from './launch-local.js';
+import { type Liveness, startLiveness } from './liveness.js';
 import type { MemberConnection } from './member-connection.js';
 import { ProcessWorker } from './process-worker.js';
 import { type WaitForWorkersOptions, waitForWorkers } from './wait-for-workers.js';
@@ -79,6 +80,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   let host: PluginHost | undefined;
   let server: ClusterServer | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let liveness: Liveness | undefined;
   let closing = false;
 
   const record = (worker: number): ProcessWorker => {
@@ -179,11 +181,15 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       const w = workers.get(hello.worker);
       if (!w || w.exited || w.link === undefined) return false;
       w.attachHeartbeat(link);
-      link.sendAdmin({
-        op: 'watch',
-        intervalMs: settings.heartbeatMs,
-        timeoutMs: settings.heartbeatTimeoutMs,
-      } satisfies AdminToWorker);
+      void liveness!.address.then((address) => {
+        if (link.isClosed) return;
+        link.sendAdmin({
+          op: 'watch',
+          intervalMs: settings.heartbeatMs,
+          timeoutMs: settings.heartbeatTimeoutMs,
+          liveness: address,
+        } satisfies AdminToWorker);
+      });
       return true;
     }
     if (hello.role !== 'worker') return false;
@@ -231,10 +237,17 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const listWorkers = (): WorkerInfo[] =>
     [...workers.values()].filter((w) => !w.exited).map((w) => workerInfo(w, hosts.get(w.worker)));
 
+  let lastProbe = performance.now();
+  /** When this thread last came back from a stall (it heard nothing while busy elsewhere). */
+  let resumedAt = Number.NEGATIVE_INFINITY;
   const probeAll = (): void => {
     const now = performance.now();
+    // Probes came late: the main thread was busy (the user's code, a long synchronous step), so
+    // what workers sent meanwhile is still unread. Silence is counted from now, not blamed on them.
+    if (now - lastProbe > 2 * settings.heartbeatMs + 50) resumedAt = now;
+    lastProbe = now;
     for (const w of [...workers.values()]) {
-      w.probe(now, settings.heartbeatTimeoutMs, settings.startTimeoutMs);
+      w.probe(now, settings.heartbeatTimeoutMs, settings.startTimeoutMs, resumedAt);
     }
   };
 
@@ -268,6 +281,14 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
         },
       });
       await server.start();
+      liveness = startLiveness({
+        secret,
+        dir: server.dir,
+        tcpHost: settings.listen && 'host' in settings.listen ? settings.listen.host : undefined,
+        tls: settings.tls,
+        intervalMs: settings.heartbeatMs,
+      });
+      lastProbe = performance.now();
       timer = setInterval(probeAll, settings.heartbeatMs);
       timer.unref();
       const started = Array.from({ length: settings.workers }, () => pool!.start(nextWorkerId()));
@@ -284,6 +305,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       if (timer) clearInterval(timer);
       // Tasks still there fail: cancelled if they never started, else lost.
       await pool?.close();
+      liveness?.close();
       server?.close();
     },
     processWorkers: () => [...workers.values()].filter((w) => !w.exited),

@@ -24,6 +24,11 @@ export interface ClusterServerOptions {
   onJoin: (link: Link, hello: Hello) => void;
   /** A connection closed for breaking a rule (wrong secret, bad frame). */
   onViolation: (error: ClusterError, remote: string) => void;
+  /**
+   * Listen in this existing private folder, on a socket of this name, instead of a folder of
+   * its own (`scheduler.sock`); its owner removes the folder.
+   */
+  within?: { dir: string; socket: string };
 }
 
 /**
@@ -44,9 +49,10 @@ export class ClusterServer {
   tcpAddress: string | undefined;
 
   constructor(private readonly options: ClusterServerOptions) {
-    this.dir = mkdtempSync(join(tmpdir(), 'dtask-cluster-'));
-    removeAtExit(this.dir);
-    this.unixAddress = `unix:${join(this.dir, 'scheduler.sock')}`;
+    const within = options.within;
+    this.dir = within?.dir ?? mkdtempSync(join(tmpdir(), 'dtask-cluster-'));
+    if (within === undefined) removeAtExit(this.dir);
+    this.unixAddress = `unix:${join(this.dir, within?.socket ?? 'scheduler.sock')}`;
   }
 
   /** Starts listening. */
@@ -118,10 +124,10 @@ export class ClusterServer {
       });
   }
 
-  /** Stops listening, closes every connection, removes the private folder. */
+  /** Stops listening, closes every connection, removes the private folder (if its own). */
   close(): void {
     for (const s of this.servers) s.close();
     for (const l of [...this.links]) l.close();
-    removeNow(this.dir);
+    if (this.options.within === undefined) removeNow(this.dir);
   }
 }

@@ -141,12 +141,14 @@ export class ProcessWorker {
 
   /**
    * Called every heartbeat period: probes the worker, and declares it lost when it has not
-   * answered for `timeoutMs`, or has not joined (or started its heartbeat) in time.
+   * answered for `timeoutMs`, or has not joined (or started its heartbeat) in time. Time before
+   * `resumedAt` (when the scheduler's thread last came back from a stall, unable to read what
+   * the worker sent meanwhile) does not count against it.
    */
-  probe(now: number, timeoutMs: number, startTimeoutMs: number): void {
+  probe(now: number, timeoutMs: number, startTimeoutMs: number, resumedAt = -Infinity): void {
     if (this.exited) return;
     if (this.joinedAt === undefined || !this.wasReady) {
-      if (now - this.startedAt > startTimeoutMs)
+      if (now - Math.max(this.startedAt, resumedAt) > startTimeoutMs)
         this.lose(`it did not join and serve within ${startTimeoutMs} ms`);
       if (this.joinedAt === undefined) return;
     }
@@ -155,13 +157,13 @@ export class ProcessWorker {
       // as the start itself may take, since many workers starting at once on a busy machine
       // are slow to start a thread.
       const wait = Math.max(timeoutMs, startTimeoutMs);
-      if (now - this.joinedAt > wait) this.lose(`its heartbeat did not start within ${wait} ms`);
+      if (now - Math.max(this.joinedAt, resumedAt) > wait)
+        this.lose(`its heartbeat did not start within ${wait} ms`);
       return;
     }
-    if (now - this.heartbeat.lastHeard > timeoutMs) {
-      this.lose(
-        `it did not answer heartbeats for ${Math.round(now - this.heartbeat.lastHeard)} ms`,
-      );
+    const silent = now - Math.max(this.heartbeat.lastHeard, resumedAt);
+    if (silent > timeoutMs) {
+      this.lose(`it did not answer heartbeats for ${Math.round(silent)} ms`);
     } else this.heartbeat.ping();
   }
 

@@ -20,6 +20,8 @@ export type Hello =
     }
   /** A worker's heartbeat thread. */
   | { role: 'heartbeat'; worker: number }
+  /** A worker's heartbeat thread, to the scheduler process's liveness thread. */
+  | { role: 'liveness'; worker: number }
   /**
    * A worker's thread opening a peer link to another worker's thread (default thread 1), and
    * where it listens for the link back (absent on a link opened back).

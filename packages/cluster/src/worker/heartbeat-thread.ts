@@ -3,10 +3,12 @@
 // not taken for a dead worker, while a stopped or frozen process is. If the scheduler goes away,
 // it ends the whole process, even one whose main thread is stuck in a task; so does a scheduler
 // silent for its heartbeat timeout (stopped, or cut off by a partition that closes nothing).
+// The scheduler process probes from its main thread and from a liveness thread of its own, so
+// a scheduler busy in the user's code is not taken for one gone.
 import { writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AdminToWorker } from '@dtask/core/worker';
-import { parseAddress } from '../wire/address.js';
+import { type Address, parseAddress } from '../wire/address.js';
 import { connectLink } from '../wire/connect.js';
 import { offerHandshake } from '../wire/handshake.js';
 import type { Link } from '../wire/link.js';
@@ -25,16 +27,54 @@ async function beat(): Promise<void> {
   link.onAdmin((m) => {
     const message = m as AdminToWorker;
     if (message.op === 'answer') answer(message);
-    else if (message.op === 'watch') watch(link, message);
+    else if (message.op === 'watch') {
+      const listeners = [link];
+      if (message.liveness) void listenToLiveness(message.liveness, listeners);
+      watch(listeners, message);
+    }
   });
   link.onClose(() => process.kill(process.pid, 'SIGKILL'));
 }
 
-/** Ends the process once the scheduler has sent nothing (not even a probe) for `timeoutMs`. */
-function watch(link: Link, { timeoutMs }: { timeoutMs: number }): void {
+/**
+ * Links to the scheduler process's liveness thread too (it probes while the scheduler's main
+ * thread is busy in the user's code), and adds that link to those whose probes count. Where it
+ * cannot, the scheduler's main thread alone is listened to.
+ */
+async function listenToLiveness(
+  at: { unix: string; port?: number },
+  listeners: Link[],
+): Promise<void> {
+  const scheduler = parseAddress(data.connect);
+  const address: Address | undefined =
+    'path' in scheduler
+      ? parseAddress(at.unix)
+      : at.port === undefined
+        ? undefined
+        : { host: scheduler.host, port: at.port };
+  if (address === undefined) return;
+  try {
+    const live = await connectLink(address, { maxFrameBytes: 4096 }, data.tls);
+    await offerHandshake(live, data.secret, { role: 'liveness', worker: data.worker }, 10_000);
+    listeners.push(live);
+    live.onClose(() => listeners.splice(listeners.indexOf(live), 1));
+  } catch (error) {
+    writeSync(
+      2,
+      `dtask worker ${data.worker}: no link to the scheduler's liveness thread (${error}); a long busy spell of the scheduler's main thread may end this worker\n`,
+    );
+  }
+}
+
+/**
+ * Ends the process once the scheduler process has sent nothing (not even a probe, from its
+ * main thread or its liveness thread) for `timeoutMs`.
+ */
+function watch(listeners: Link[], { timeoutMs }: { timeoutMs: number }): void {
   const timer = setInterval(
     () => {
-      const silent = performance.now() - link.lastHeard;
+      const heard = Math.max(...listeners.map((l) => l.lastHeard));
+      const silent = performance.now() - heard;
       if (silent <= timeoutMs) return;
       clearInterval(timer);
       // Written here, synchronously: the main thread may be busy in a task.

@@ -39,9 +39,17 @@ export type AdminToWorker =
   | { op: 'exit' }
   /**
    * To a worker process's heartbeat thread: the host probes every `intervalMs`; with nothing
-   * heard for `timeoutMs`, the worker ends itself (its host is gone or cut off).
+   * heard for `timeoutMs`, the worker ends itself (its host is gone or cut off). `liveness`:
+   * where the host process's liveness thread probes from too, so that a host whose main thread
+   * is busy (not gone) keeps its workers: a Unix socket for local workers, a TCP port on the
+   * host's address for remote ones.
    */
-  | { op: 'watch'; intervalMs: number; timeoutMs: number }
+  | {
+      op: 'watch';
+      intervalMs: number;
+      timeoutMs: number;
+      liveness?: { unix: string; port?: number };
+    }
   /** The answer to a blocking request of a worker's task (`getDagIds`), by token. */
   | { op: 'answer'; id: number; bytes: Uint8Array };
 
