@@ -414,8 +414,8 @@ export class DArray {
 
   /**
    * Blocked matrix product of two 2-D arrays: one task per result block, taking A's block row
-   * and B's block column. A's column blocks must equal B's row blocks; same dtype. With a 1-D
-   * `other` (Julia's `A * x`), a vector: one task per block row of A.
+   * and B's block column (B's rows re-blocked to A's column blocks where they differ); same
+   * dtype. With a 1-D `other` (Julia's `A * x`), a vector: one task per block row of A.
    */
   matmul(other: DArray): DArray {
     return this.#derive(matmulParts(this, spawnerOf(this.context), other));

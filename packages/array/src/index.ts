@@ -30,6 +30,7 @@ export {
 export { copyto, type Source } from './indexing.js';
 export type { Block } from './kernels.js';
 export { det, LU, type LUOptions, lu } from './lu.js';
+export { matpow } from './matpow.js';
 export { norm, opnorm } from './norms.js';
 export { permutedims } from './permute.js';
 export type { Assignment, NamedAssignment } from './placement.js';

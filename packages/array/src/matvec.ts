@@ -8,14 +8,19 @@ import type { SpawnFn } from './placement.js';
 /**
  * Julia's `A * x` of a 2-D array and a vector (Dagger's GEMV): one task per block row of `a`,
  * taking that block row and the vector's blocks, making the result's block (a vector of `a`'s
- * rows, blocked as `a`'s rows). `a`'s column blocks must equal `x`'s blocks, the dtypes agree.
+ * rows, blocked as `a`'s rows). A vector blocked unlike `a`'s columns is re-blocked to them
+ * first; the dtypes must agree.
  */
 export function matvecParts(a: DArray, spawn: SpawnFn, x: DArray): Parts {
   const [m, k] = a.shape;
-  if (x.shape[0] !== k || a.blocks.sizes[1] !== x.blocks.sizes[0] || a.dtype !== x.dtype) {
+  if (x.shape[0] !== k || a.dtype !== x.dtype) {
     throw new ArgumentError(
-      `da.matmul(x): need [m, k]·[k] with a's column blocks equal to x's blocks and one dtype; got ${describe(a)} · ${describe(x)}; re-block one with reblock(...)`,
+      `da.matmul(x): need [m, k]·[k] of one dtype; got ${describe(a)} · ${describe(x)}; give a vector of a's column count and dtype`,
     );
+  }
+  if (a.blocks.sizes[1] !== x.blocks.sizes[0]) {
+    // Dagger multiplies a vector blocked unlike the matrix's columns too: re-block it.
+    return matvecParts(a, spawn, x.reblock(new Blocks(a.blocks.sizes[1])));
   }
   const inner = a.grid[1];
   const chunks = Array.from({ length: a.grid[0] }, (_, i) => {

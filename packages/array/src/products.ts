@@ -11,11 +11,12 @@ import type { SpawnFn } from './placement.js';
 
 /**
  * The blocked product `a·b` of two 2-D arrays (a 2-D array and a vector: `matvecParts`): one
- * task per result block `(i, j)`, taking
- * block row `i` of `a` and block column `j` of `b`. `a`'s column blocks must equal `b`'s row
- * blocks, and the dtypes must agree.
+ * task per result block `(i, j)`, taking block row `i` of `a` and block column `j` of `b`.
+ * Where `a`'s column blocks differ from `b`'s row blocks (Dagger multiplies those too), `b`'s
+ * rows are first re-blocked to `a`'s column blocks. The dtypes must agree.
  */
-export function matmulParts(a: DArray, spawn: SpawnFn, b: DArray): Parts {
+export function matmulParts(a: DArray, spawn: SpawnFn, other: DArray): Parts {
+  const b = innerAligned(a, other);
   if (isArray2(a) && Array.isArray(b?.shape) && b.shape.length === 1) {
     return matvecParts(a, spawn, b);
   }
@@ -26,9 +27,9 @@ export function matmulParts(a: DArray, spawn: SpawnFn, b: DArray): Parts {
   }
   const [m, k] = a.shape;
   const [k2, n] = b.shape;
-  if (k !== k2 || a.blocks.sizes[1] !== b.blocks.sizes[0] || a.dtype !== b.dtype) {
+  if (k !== k2 || a.dtype !== b.dtype) {
     throw new ArgumentError(
-      `da.matmul(other): need [m, k]·[k, n] with a's column blocks equal to b's row blocks and one dtype; got ${describe(a)} · ${describe(b)}; re-block one with reblock(...)`,
+      `da.matmul(other): need [m, k]·[k, n] of one dtype; got ${describe(a)} · ${describe(b)}; convert one with map(...) on a DArray of the other's dtype`,
     );
   }
   const blocks = new Blocks(a.blocks.sizes[0], b.blocks.sizes[1]);
@@ -62,6 +63,19 @@ function tfjsHome(chunks: DTask<Block>[]): Processor | undefined {
   const first = chunks[0]?.processor;
   if (first === undefined || !first.id.startsWith('tfjs:')) return undefined;
   return chunks.every((c) => c.processor?.id === first.id) ? first : undefined;
+}
+
+/**
+ * `b`, its rows re-blocked to `a`'s column blocks when both are arrays whose inner sizes agree
+ * but whose inner blocks differ (one task per new block); otherwise `b` as given, for the
+ * checks to name what does not fit.
+ */
+function innerAligned(a: DArray, b: DArray): DArray {
+  if (!isArray2(a) || typeof b?.reblock !== 'function' || !Array.isArray(b.shape)) return b;
+  if (b.shape.length < 1 || b.shape.length > 2 || b.shape[0] !== a.shape[1]) return b;
+  const inner = a.blocks.sizes[1];
+  if (b.blocks.sizes[0] === inner) return b;
+  return b.reblock(new Blocks(inner, ...b.blocks.sizes.slice(1)));
 }
 
 function isArray2(x: DArray): boolean {
