@@ -14,6 +14,9 @@ declare global {
 
 export default defineConfig({
   // tsx: loaded lazily by workers that meet a `.ts` module, from the user's own install.
-  ...library(['src/index.ts', 'src/worker.ts', 'src/testing.ts', 'src/plugin.ts'], ['tsx']),
+  ...library(
+    ['src/index.ts', 'src/worker.ts', 'src/testing.ts', 'src/plugin.ts', 'src/errors-entry.ts'],
+    ['tsx'],
+  ),
   dts: { footer: DTASK_GLOBAL },
 });

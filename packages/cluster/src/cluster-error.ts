@@ -1,5 +1,6 @@
-import { DTaskError } from '@dtask/core';
-import { registerErrorClass } from '@dtask/core/plugin';
+// From the errors entry, not the main one: the heartbeat and liveness threads load this file
+// and start in milliseconds instead of loading the scheduler.
+import { DTaskError, registerErrorClass } from '@dtask/core/errors';
 
 /** Why a cluster connection or worker failed; `reason` says which rule was broken. */
 export type ClusterErrorReason =

@@ -1,5 +1,4 @@
-import { ArgumentError } from '@dtask/core';
-import { describeValue } from '@dtask/core/plugin';
+import { ArgumentError, describeValue } from '@dtask/core/errors';
 
 /** Where a scheduler or worker listens: a Unix socket path, or a TCP host and port. */
 export type Address = { path: string } | { host: string; port: number };
