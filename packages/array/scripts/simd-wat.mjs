@@ -10,7 +10,9 @@
 // Every address is a byte offset into the module's own memory; the caller packs and unpacks.
 // The micro-kernel keeps an MR × NR tile of C in MR/lanes × NR vector accumulators: per step p
 // it loads MR/lanes vectors of A, splats NR values of B, and does MR·NR multiply-adds.
-// The whole-block reductions (reduce_<op>_<t>) come from simd-reduce-wat.mjs.
+// The whole-block reductions (reduce_<op>_<t>) come from simd-reduce-wat.mjs, the element-wise
+// programs (ew_<t>) from simd-elementwise-wat.mjs.
+import { elementwiseWat } from './simd-elementwise-wat.mjs';
 import { reduceWat } from './simd-reduce-wat.mjs';
 
 /** The kernel shapes: micro-tile rows (MR) and columns (NR), lanes per vector, element bytes. */
@@ -150,6 +152,7 @@ export function simdWat() {
     pack('f64'),
     pack('f32'),
     reduceWat(),
+    elementwiseWat(),
     ')',
   ].join('\n');
 }

@@ -12,6 +12,7 @@ export {
   trsm as trsmTile,
 } from './cholesky-tiles.js';
 export { fusedBlock } from './fused-kernel.js';
+export { fusedBlockSimd } from './fused-simd-kernel.js';
 export {
   type Block,
   binaryBlock,

@@ -2,8 +2,10 @@ import { type Context, currentTaskQueue, type DTask, getOptions, inTask } from '
 import type { DType } from './dtype.js';
 import type { BinaryOp } from './elementwise.js';
 import { fusedBlock } from './fused-kernel.js';
+import { fusedBlockSimd } from './fused-simd-kernel.js';
 import type { Block } from './kernels.js';
 import { ownerOf, type SpawnFn } from './placement.js';
+import { simdPlanOf } from './simd-plan.js';
 
 /** An element-wise chain not yet made into tasks (see `DArray`'s fusion). */
 export interface Pending {
@@ -190,15 +192,20 @@ export function programOf(expr: FusedExpr): string {
 
 /**
  * The chunk tasks of `expr` as an array of `dtype`: one task per block running the fused
- * program, where the block of its first input lives (owner computes).
+ * program, where the block of its first input lives (owner computes); in WebAssembly SIMD
+ * where the chain has a SIMD program (simd-plan.ts: float arithmetic), the same values.
  */
 export function spawnFused(expr: FusedExpr, dtype: DType, spawn: SpawnFn): DTask<Block>[] {
   const program = programOf(expr);
   const scalars = [...expr.scalars];
+  const plan = simdPlanOf(expr, dtype);
   const first = expr.inputs[0];
-  return first.map((c, k) =>
-    spawn(ownerOf(c, 3), fusedBlock, program, dtype, scalars, ...expr.inputs.map((i) => i[k])),
-  );
+  return first.map((c, k) => {
+    const inputs = expr.inputs.map((i) => i[k]);
+    return plan === undefined
+      ? spawn(ownerOf(c, 3), fusedBlock, program, dtype, scalars, ...inputs)
+      : spawn(ownerOf(c, 4), fusedBlockSimd, program, plan, dtype, scalars, ...inputs);
+  });
 }
 
 /**

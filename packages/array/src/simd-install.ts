@@ -32,6 +32,24 @@ export interface SimdKernels {
    * sums accumulated in Float64). Sums of no elements are 0; the others need `n ≥ 1`.
    */
   reduce(op: string, data: Float64Array | Float32Array, offset: number, n: number): number;
+  /**
+   * A fused element-wise program over the `n` first elements of `inputs` into `out`, all of
+   * one element type (`float32`: Float32Array, f32x4; else Float64Array, f64x2). `code` holds
+   * instructions of four numbers `[op, dst, a, b]` (opcodes of scripts/simd-elementwise-wat.mjs);
+   * an operand `s ≥ 0` is slot `s` (the `inputs` first, then temporaries: `slots` in all), `-k-1`
+   * is `scalars[k]`; slot `result` is written to `out`. Runs a chunk of 4096 elements at a time:
+   * the inputs' chunks copied in, the program, the result's chunk copied out.
+   */
+  elementwise(
+    float32: boolean,
+    code: readonly number[],
+    slots: number,
+    result: number,
+    scalars: readonly number[],
+    inputs: readonly (Float64Array | Float32Array)[],
+    out: Float64Array | Float32Array,
+    n: number,
+  ): void;
 }
 
 /**
@@ -63,12 +81,14 @@ export function installSimd(): SimdKernels | null {
   const KC = 256;
   let f64 = new Float64Array(memory.buffer);
   let f32 = new Float32Array(memory.buffer);
+  let i32 = new Int32Array(memory.buffer);
   const ensure = (bytesNeeded: number) => {
     const have = memory.buffer.byteLength;
     if (bytesNeeded > have) {
       memory.grow(Math.ceil((bytesNeeded - have) / 65536));
       f64 = new Float64Array(memory.buffer);
       f32 = new Float32Array(memory.buffer);
+      i32 = new Int32Array(memory.buffer);
     }
   };
   const kernels: SimdKernels = {
@@ -206,6 +226,31 @@ export function installSimd(): SimdKernels | null {
         acc = i === 0 ? r : sum ? acc + r : max ? Math.max(acc, r) : Math.min(acc, r);
       }
       return acc;
+    },
+    elementwise(float32, code, slots, result, scalars, inputs, out, n) {
+      const es = float32 ? 4 : 8;
+      const CHUNK = 4096;
+      const count = code.length / 4;
+      // Memory (bytes): the program (5 i32 an instruction) | the scalars | the slots.
+      const scAt = Math.ceil((count * 20) / 16) * 16;
+      const slotAt = Math.ceil((scAt + scalars.length * es) / 16) * 16;
+      ensure(slotAt + slots * CHUNK * es);
+      const w = float32 ? f32 : f64;
+      const address = (s: number) => (s >= 0 ? slotAt + s * CHUNK * es : scAt + (-s - 1) * es);
+      for (let k = 0; k < count; k++) {
+        const [op, d, a, b] = code.slice(4 * k, 4 * k + 4);
+        i32.set([op, address(d), address(a), address(b), (a < 0 ? 1 : 0) | (b < 0 ? 2 : 0)], 5 * k);
+      }
+      for (let k = 0; k < scalars.length; k++) w[scAt / es + k] = scalars[k];
+      const run = float32 ? x.ew_f32 : x.ew_f64;
+      const resultAt = (slotAt + result * CHUNK * es) / es;
+      for (let i = 0; i < n; i += CHUNK) {
+        const len = Math.min(CHUNK, n - i);
+        for (let k = 0; k < inputs.length; k++)
+          w.set(inputs[k].subarray(i, i + len), (slotAt + k * CHUNK * es) / es);
+        run(0, count, len);
+        out.set(w.subarray(resultAt, resultAt + len), i);
+      }
     },
   };
   g[key] = kernels;
