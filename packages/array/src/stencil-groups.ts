@@ -1,7 +1,8 @@
 import { type DTask, ExactScope, type Processor } from '@dtask/core';
 import type { Block } from './kernels.js';
 import type { SpawnFn } from './placement.js';
-import { type StencilGroup, type StencilPlan, stencilBlock } from './stencil-kernel.js';
+import { stencilBlock } from './stencil-kernel.js';
+import type { StencilGroup, StencilPlan } from './stencil-plan.js';
 
 /** What `stepsInGroups` needs of each step: the array it writes. */
 export interface GroupedStep {

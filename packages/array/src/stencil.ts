@@ -1,15 +1,17 @@
-import { ArgumentError, type DTask, ExactScope } from '@dtask/core';
+import { ArgumentError, type DTask } from '@dtask/core';
 import { InOut, spawnDatadeps } from '@dtask/datadeps';
-import { blockRanges, columnMajorStrides, gridIndices } from './blocks.js';
-import { Boundary, type BoundarySpec, Pad } from './boundary.js';
+import { gridIndices } from './blocks.js';
+import type { Boundary } from './boundary.js';
 import { DArray } from './darray.js';
 import { refuseView } from './indexing.js';
 import type { Block } from './kernels.js';
-import { describe, sameList } from './parts.js';
 import { type SpawnFn, spawnerOf } from './placement.js';
-import { type CompiledKernel, compileKernel, type StencilKernel } from './stencil-compile.js';
+import { check } from './stencil-check.js';
+import { compileKernel, type StencilKernel } from './stencil-compile.js';
+import { copyBlock } from './stencil-copies.js';
 import { stepsInGroups } from './stencil-groups.js';
-import { copyBlock, haloStrip, type StencilPlan, stencilBlock } from './stencil-kernel.js';
+import { stencilBlock } from './stencil-kernel.js';
+import { home, planBlock, usedInputs, type Versions } from './stencil-plan-block.js';
 
 /** Options of `stencil` and `stencilSteps`. */
 export interface StencilOptions {
@@ -32,13 +34,6 @@ export interface StencilStep {
   out: string;
   /** The kernel (as `stencil`'s). */
   kernel: StencilKernel;
-}
-
-interface Checked {
-  names: string[];
-  arrays: DArray[];
-  radius: number[];
-  bcs: Map<string, BoundarySpec[]>;
 }
 
 /**
@@ -235,15 +230,6 @@ export async function stencilSteps(
 }
 
 /**
- * `stencilSteps`' ordering: per array, the task whose result is each block's current value
- * (the chunk, then the last step writing it in place) and the tasks reading that value since.
- */
-interface Versions {
-  current: Map<string, DTask<Block>[]>;
-  readers: Map<string, DTask<unknown>[][]>;
-}
-
-/**
  * A copy of a block as it is now (`value`, the task giving its current contents), made on the
  * processor holding `chunk`: what a step reading the array it writes reads instead.
  */
@@ -253,273 +239,4 @@ function snapshotOf(spawn: SpawnFn, chunk: DTask<Block>, value: DTask<Block>): D
 
 function isTask(x: unknown): x is DTask<unknown> {
   return typeof x === 'object' && x !== null && typeof (x as DTask<unknown>).fetch === 'function';
-}
-
-/** The checks at the call: same shapes and blockings, the radius, the boundary conditions. */
-function check(
-  inputs: Readonly<Record<string, DArray>>,
-  options: StencilOptions,
-  what: string,
-): Checked {
-  if (typeof inputs !== 'object' || inputs === null || Object.keys(inputs).length === 0) {
-    throw new ArgumentError(`${what}: pass the arrays by name, e.g. { A }`);
-  }
-  const names = Object.keys(inputs);
-  const arrays = names.map((n) => inputs[n]);
-  arrays.forEach((a, i) => {
-    if (!(a instanceof DArray)) {
-      throw new ArgumentError(`${what}: ${names[i]} must be a DArray; got ${String(a)}`);
-    }
-  });
-  const first = arrays[0];
-  const nd = first.shape.length;
-  if (nd === 0) throw new ArgumentError(`${what}: ${names[0]} has no dimensions (shape [])`);
-  arrays.forEach((a, i) => {
-    if (!sameList(a.shape, first.shape) || !sameList(a.blocks.sizes, first.blocks.sizes)) {
-      throw new ArgumentError(
-        `${what}: every array must have the same shape and blocks; ${names[0]} is ${describe(first)} but ${names[i]} is ${describe(a)} (re-block with ${names[i]}.reblock(${names[0]}.blocks))`,
-      );
-    }
-  });
-  const r = options.radius ?? 1;
-  const radius = typeof r === 'number' ? new Array<number>(nd).fill(r) : [...r];
-  if (radius.length !== nd || radius.some((x) => !Number.isInteger(x) || x < 1)) {
-    throw new ArgumentError(
-      `${what}: radius must be a positive integer or one per dimension (${nd}); got ${String(r)}`,
-    );
-  }
-  // The smallest block along each dimension (the last one may be short).
-  const smallest = first.shape.map((n, d) => {
-    const b = first.blocks.sizes[d];
-    return Math.min(b, n - (Math.ceil(n / b) - 1) * b);
-  });
-  radius.forEach((x, d) => {
-    if (x > smallest[d]) {
-      throw new ArgumentError(
-        `${what}: radius ${x} along dimension ${d} is larger than a block of ${describe(first)} (the smallest is ${smallest[d]} there); use larger blocks or a smaller radius`,
-      );
-    }
-  });
-  const bcs = new Map<string, BoundarySpec[]>();
-  const given = options.boundary ?? new Pad(0);
-  names.forEach((name, i) => {
-    const own =
-      given instanceof Boundary || Array.isArray(given)
-        ? given
-        : ((given as Record<string, Boundary | Boundary[]>)[name] ?? new Pad(0));
-    const list = own instanceof Boundary ? new Array<Boundary>(nd).fill(own) : own;
-    if (!Array.isArray(list) || list.length !== nd || list.some((b) => !(b instanceof Boundary))) {
-      throw new ArgumentError(
-        `${what}: the boundary of ${name} must be one condition (new Wrap(), new Pad(0), …) or one per dimension (${nd}); got ${String(own)}`,
-      );
-    }
-    const specs = list.map((b: Boundary, d: number) => {
-      b.checkDtype(arrays[i].dtype, `${what}: ${name} (${describe(arrays[i])})`);
-      const spec = b.spec();
-      const n = first.shape[d];
-      const needs =
-        spec.kind === 'linear'
-          ? 2
-          : (spec.kind === 'reflect' || spec.kind === 'antireflect') && !spec.symmetric
-            ? radius[d] + 1
-            : 1;
-      if (n < needs) {
-        throw new ArgumentError(
-          `${what}: ${b.constructor.name} along dimension ${d} of ${name} needs at least ${needs} elements there; ${name} is ${describe(arrays[i])}`,
-        );
-      }
-      return spec;
-    });
-    bcs.set(name, specs);
-  });
-  return { names, arrays, radius, bcs };
-}
-
-/** The plan and arguments of the task of block `g` (flat index `k`): own blocks and strips. */
-function planBlock(
-  c: Checked,
-  compiled: CompiledKernel,
-  g: readonly number[],
-  k: number,
-  outName: string | null,
-  spawn: SpawnFn,
-  dtype: string,
-  where: string | undefined,
-  reading: { versions?: Versions; snapshot?: DTask<Block>[] } = {},
-  allInPlace = false,
-): { plan: StencilPlan; args: unknown[]; direct: [string, number][] } {
-  const first = c.arrays[0];
-  const nd = g.length;
-  const ranges = blockRanges(first.shape, first.blocks, g);
-  const shape = ranges.map(([a, b]) => b - a);
-  const inputs: StencilPlan['inputs'] = [];
-  const args: unknown[] = [];
-  const codes = neighbourCodes(nd);
-  const gridStrides = columnMajorStrides(first.grid);
-  const used = usedInputs(c, compiled, outName);
-  const direct: [string, number][] = [];
-  c.names.forEach((name, i) => {
-    if (!used.includes(name)) return;
-    const read = compiled.reads.get(name) ?? { halo: false, offsets: [] };
-    const array = c.arrays[i];
-    const bc = c.bcs.get(name) as BoundarySpec[];
-    // A step reading what it writes with offsets reads the snapshot (never written: nothing
-    // to order on it), and writes `out` as a separate block.
-    const snapshot = name === outName ? reading.snapshot : undefined;
-    const versions = snapshot === undefined ? reading.versions : undefined;
-    const isOut = name === outName && snapshot === undefined;
-    const present: { code: number[]; lo?: number[] }[] = [];
-    const value = (flat: number) =>
-      snapshot?.[flat] ?? versions?.current.get(name)?.[flat] ?? array.chunks[flat];
-    if (!isOut) args.push(value(k));
-    if (read.halo) {
-      for (const code of codes) {
-        if (!needed(code, read.offsets, bc)) continue;
-        const nb = neighbour(g, code, first.grid, bc);
-        if (nb === null) continue;
-        const nbRanges = blockRanges(first.shape, first.blocks, nb);
-        const lo = code.map((cd, d) =>
-          cd < 0 ? nbRanges[d][1] - nbRanges[d][0] - c.radius[d] : 0,
-        );
-        const hi = code.map((cd, d) =>
-          cd < 0 ? nbRanges[d][1] - nbRanges[d][0] : cd > 0 ? c.radius[d] : shape[d],
-        );
-        const flat = nb.reduce((acc, x, d) => acc + x * gridStrides[d], 0);
-        if (allInPlace || (where !== undefined && array.chunks[flat].processor?.id === where)) {
-          // A neighbour on this task's own processor: read in place, nothing moves.
-          present.push({ code, lo });
-          args.push(value(flat));
-          if (snapshot === undefined) direct.push([name, flat]);
-          continue;
-        }
-        present.push({ code });
-        const strip = spawn(
-          { name: 'haloStrip', ...home(array.chunks[flat], 0) },
-          haloStrip,
-          value(flat),
-          lo,
-          hi,
-        );
-        versions?.readers.get(name)?.[flat].push(strip);
-        args.push(strip);
-      }
-    }
-    inputs.push({
-      padded: read.halo,
-      isOut,
-      codes: present,
-      bc,
-      low: g.map((x, d) => x === 0 && bc[d].kind !== 'wrap'),
-      high: g.map((x, d) => x === first.grid[d] - 1 && bc[d].kind !== 'wrap'),
-    });
-  });
-  const order = used;
-  const plan: StencilPlan = {
-    source: compiled.source,
-    expr: compiled.expr,
-    sites: compiled.sites.map(({ name, args, literal }) => ({
-      input: order.indexOf(name),
-      args,
-      literal,
-    })),
-    atName: compiled.atName,
-    idxName: compiled.idxName,
-    module: compiled.module,
-    names: order,
-    dtype,
-    shape,
-    start: ranges.map(([a]) => a),
-    radius: c.radius,
-    inputs,
-  };
-  // The worker's cache key of the compiled loop (as stencilBlock would make it).
-  plan.key = JSON.stringify([
-    plan.source,
-    plan.expr,
-    plan.sites,
-    shape,
-    plan.radius,
-    plan.idxName,
-    inputs.map((i) => i.padded),
-    plan.module,
-    plan.names,
-  ]);
-  return { plan, args, direct };
-}
-
-/**
- * Spawn options that run a task on the processor holding `chunk`. While that is not known yet
- * (its task is not placed), and `arg` is the task's argument position of `chunk`, the task
- * runs where the scheduler finds the chunk's data once it is made (`inPlaceArgs`: the task
- * only reads it), so the caller does not wait and the block does not move.
- */
-function home(
-  chunk: DTask<Block>,
-  arg?: number,
-): { name?: string; scope?: ExactScope; inPlaceArgs?: number[] } {
-  const proc = chunk.processor;
-  if (proc !== undefined) return { scope: new ExactScope(proc) };
-  return arg === undefined ? {} : { inPlaceArgs: [arg] };
-}
-
-/**
- * The inputs a block task takes: those the kernel reads, and, for the allocating form, the
- * first input's own block in any case, so each new block is made where that block lives.
- */
-function usedInputs(c: Checked, compiled: CompiledKernel, outName: string | null): string[] {
-  return c.names.filter((n, i) => compiled.reads.has(n) || (outName === null && i === 0));
-}
-
-/**
- * Whether a kernel reading `offsets` (null: any, computed at run time) reads the halo region
- * in direction `code`: some offset points that way along every dimension where `code` does.
- * Filling an edge by reflection or extrapolation reads inwards, which in a block thinner
- * than the radius reaches the opposite halo: along such dimensions either side counts.
- */
-function needed(
-  code: readonly number[],
-  offsets: number[][] | null,
-  bc: readonly BoundarySpec[],
-): boolean {
-  if (offsets === null) return true;
-  const inwards = bc.map(
-    (b) => b.kind === 'reflect' || b.kind === 'antireflect' || b.kind === 'linear',
-  );
-  return offsets.some((o) =>
-    code.every((c, d) => c === 0 || Math.sign(o[d]) === c || (inwards[d] && o[d] !== 0)),
-  );
-}
-
-/** Every neighbour direction: each dimension -1, 0 or +1, not all 0 (first dimension fastest). */
-function neighbourCodes(nd: number): number[][] {
-  const out: number[][] = [];
-  for (let i = 0; i < 3 ** nd; i++) {
-    const code: number[] = [];
-    let r = i;
-    for (let d = 0; d < nd; d++) {
-      code.push((r % 3) - 1);
-      r = Math.floor(r / 3);
-    }
-    if (code.some((x) => x !== 0)) out.push(code);
-  }
-  return out;
-}
-
-/** The grid index of the neighbour of `g` in direction `code`, wrapping where `Wrap` holds; null past an edge. */
-function neighbour(
-  g: readonly number[],
-  code: readonly number[],
-  grid: readonly number[],
-  bc: readonly BoundarySpec[],
-): number[] | null {
-  const nb: number[] = [];
-  for (let d = 0; d < g.length; d++) {
-    let x = g[d] + code[d];
-    if (x < 0 || x >= grid[d]) {
-      if (bc[d].kind !== 'wrap') return null;
-      x = (x + grid[d]) % grid[d];
-    }
-    nb.push(x);
-  }
-  return nb;
 }
