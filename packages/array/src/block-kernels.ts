@@ -23,6 +23,7 @@ export {
 export { assembleBlock, type Piece, transposeBlock } from './layout-kernels.js';
 export { luSolveBlock, luSummary, luTriangle, paddedWithRows } from './lu-kernels.js';
 export { gemmNN, getrfPanel, laswp, trsmUnitLower } from './lu-tiles.js';
+export { matmulBlocksGpujs } from './matmul-gpujs-kernel.js';
 export { matmulBlocks, matmulBlocksJs } from './matmul-kernel.js';
 export { matmulBlocksTfjs } from './matmul-tfjs-kernel.js';
 export { matvecBlocks } from './matvec-kernel.js';

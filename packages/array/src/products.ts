@@ -3,6 +3,7 @@ import { Blocks, gridIndices, gridOf } from './blocks.js';
 import type { DArray } from './darray.js';
 import type { Block } from './kernels.js';
 import { transposeBlock } from './layout-kernels.js';
+import { matmulBlocksGpujs } from './matmul-gpujs-kernel.js';
 import { matmulBlocks } from './matmul-kernel.js';
 import { matmulBlocksTfjs } from './matmul-tfjs-kernel.js';
 import { matvecParts } from './matvec.js';
@@ -37,10 +38,13 @@ export function matmulParts(a: DArray, spawn: SpawnFn, other: DArray): Parts {
   const chunks = gridIndices(gridOf([m, n], blocks)).map(([i, j]) => {
     const row = Array.from({ length: inner }, (_, p) => a.chunk(i, p));
     const column = Array.from({ length: inner }, (_, p) => b.chunk(p, j));
-    // Blocks that all live on one TensorFlow.js processor multiply there (float32: its dtype).
-    const device = a.dtype === 'float32' ? tfjsHome([...row, ...column]) : undefined;
-    if (device !== undefined)
-      return spawn({ scope: new ExactScope(device) }, matmulBlocksTfjs, inner, ...row, ...column);
+    // Blocks that all live on one TensorFlow.js or gpu.js processor multiply there with its
+    // own kernel (float32: their dtype).
+    const device = a.dtype === 'float32' ? deviceHome([...row, ...column]) : undefined;
+    if (device !== undefined) {
+      const kernel = device.id.startsWith('tfjs:') ? matmulBlocksTfjs : matmulBlocksGpujs;
+      return spawn({ scope: new ExactScope(device) }, kernel, inner, ...row, ...column);
+    }
     return spawn(matmulBlocks, a.dtype, inner, ...row, ...column);
   });
   return { shape: [m, n], blocks, dtype: a.dtype, chunks };
@@ -58,10 +62,13 @@ export function transposeParts(a: DArray, spawn: SpawnFn): Parts {
   return { shape: [a.shape[1], a.shape[0]], blocks, dtype: a.dtype, chunks };
 }
 
-/** The TensorFlow.js processor (`tfjs:…`) holding every one of `chunks`, if one holds them all. */
-function tfjsHome(chunks: DTask<Block>[]): Processor | undefined {
+/**
+ * The device processor with a product kernel of its own (TensorFlow.js `tfjs:…`, gpu.js
+ * `gpujs:…`) holding every one of `chunks`, if one holds them all.
+ */
+function deviceHome(chunks: DTask<Block>[]): Processor | undefined {
   const first = chunks[0]?.processor;
-  if (first === undefined || !first.id.startsWith('tfjs:')) return undefined;
+  if (first === undefined || !/^(tfjs|gpujs):/.test(first.id)) return undefined;
   return chunks.every((c) => c.processor?.id === first.id) ? first : undefined;
 }
 
