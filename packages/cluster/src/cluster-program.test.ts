@@ -3,7 +3,8 @@
 // unhandled rejection; `await everywhere(url)` keeps node alive while the workers load it; a
 // program run with `node -e` does not fork itself; no socket folder is left in the temp
 // directory, with or without `shutdown()`; a scheduler busy in the user's synchronous code
-// keeps its workers. Needs the built dist.
+// keeps its workers; an input lost on its way through the scheduler is recomputed. Needs the
+// built dist.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixture, type ProgramRun, programsBuilt, runProgram } from './__fixtures__/run-program.js';
@@ -62,7 +63,13 @@ describe.skipIf(!programsBuilt)('cluster: plain programs', () => {
   it("the scheduler's main thread busy in the user's code for five heartbeat timeouts: the same workers, their data kept, exit 0", async () => {
     const r = await runProgram([fixture('busy-scheduler-main.mjs')], 90_000);
     expectClean(r, ['sum 499500', 'same workers true', 'lost none']);
-    expect(r.stderr).not.toMatch(/no word from the scheduler|did not answer heartbeats/);
+    expect(r.stderr).not.toMatch(/no word from the scheduler|did not answer a heartbeat probe/);
+  }, 120_000);
+
+  it("an input's holder freezes while the scheduler brings the input to a task elsewhere: recomputed, exact, exit 0", async () => {
+    // Before: the task failed with the holder's WorkerLostError, and the program died of it.
+    const r = await runProgram([fixture('lost-input-main.mjs')], 90_000);
+    expectClean(r, ['sum 499500', 'done']);
   }, 120_000);
 
   it('a program run with node -e starts workers that run the worker, not the program again', async () => {

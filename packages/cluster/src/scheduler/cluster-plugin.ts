@@ -237,18 +237,18 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const listWorkers = (): WorkerInfo[] =>
     [...workers.values()].filter((w) => !w.exited).map((w) => workerInfo(w, hosts.get(w.worker)));
 
-  let lastProbe = performance.now();
-  /** When this thread last came back from a stall (it heard nothing while busy elsewhere). */
-  let resumedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Probes every worker. The judging waits for the event loop's next turn (`setImmediate`),
+   * after it has read what the workers sent: when this thread comes back from a busy spell,
+   * the answers that arrived meanwhile are read before anyone is judged.
+   */
   const probeAll = (): void => {
-    const now = performance.now();
-    // Probes came late: the main thread was busy (the user's code, a long synchronous step), so
-    // what workers sent meanwhile is still unread. Silence is counted from now, not blamed on them.
-    if (now - lastProbe > 2 * settings.heartbeatMs + 50) resumedAt = now;
-    lastProbe = now;
-    for (const w of [...workers.values()]) {
-      w.probe(now, settings.heartbeatTimeoutMs, settings.startTimeoutMs, resumedAt);
-    }
+    setImmediate(() => {
+      const now = performance.now();
+      for (const w of [...workers.values()]) {
+        w.probe(now, settings.heartbeatTimeoutMs, settings.startTimeoutMs);
+      }
+    });
   };
 
   return {
@@ -288,7 +288,6 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
         tls: settings.tls,
         intervalMs: settings.heartbeatMs,
       });
-      lastProbe = performance.now();
       timer = setInterval(probeAll, settings.heartbeatMs);
       timer.unref();
       const started = Array.from({ length: settings.workers }, () => pool!.start(nextWorkerId()));

@@ -41,6 +41,8 @@ export class ProcessWorker {
   lostReason: string | undefined;
   /** Why its process ended, once known, while its links drain (`ended`). */
   private endedBecause: string | undefined;
+  /** When the oldest probe it has not answered yet was sent. */
+  private probedAt: number | undefined;
   /** Synchronous answers made before its heartbeat thread joined. */
   private readonly unsentAnswers: AdminToWorkerOf<'answer'>[] = [];
 
@@ -132,6 +134,7 @@ export class ProcessWorker {
   attachHeartbeat(link: Link): void {
     this.heartbeat?.close();
     this.heartbeat = link;
+    this.probedAt = undefined;
     for (const answer of this.unsentAnswers.splice(0)) link.sendAdmin(answer);
     link.socket.unref();
     link.onClose(() => {
@@ -140,31 +143,37 @@ export class ProcessWorker {
   }
 
   /**
-   * Called every heartbeat period: probes the worker, and declares it lost when it has not
-   * answered for `timeoutMs`, or has not joined (or started its heartbeat) in time. Time before
-   * `resumedAt` (when the scheduler's thread last came back from a stall, unable to read what
-   * the worker sent meanwhile) does not count against it.
+   * Called every heartbeat period, after the event loop has read what arrived: probes the
+   * worker, and declares it lost when a probe has gone unanswered for `timeoutMs`, or when it
+   * has not joined (or started its heartbeat) in time. Only probes count, not the time since
+   * the worker was last heard: a scheduler whose thread was busy elsewhere (the user's
+   * synchronous code) sent none meanwhile, and does not blame the worker for its own silence.
    */
-  probe(now: number, timeoutMs: number, startTimeoutMs: number, resumedAt = -Infinity): void {
+  probe(now: number, timeoutMs: number, startTimeoutMs: number): void {
     if (this.exited) return;
     if (this.joinedAt === undefined || !this.wasReady) {
-      if (now - Math.max(this.startedAt, resumedAt) > startTimeoutMs)
+      if (now - this.startedAt > startTimeoutMs)
         this.lose(`it did not join and serve within ${startTimeoutMs} ms`);
       if (this.joinedAt === undefined) return;
     }
-    if (this.heartbeat === undefined) {
+    const heartbeat = this.heartbeat;
+    if (heartbeat === undefined) {
       // Its heartbeat thread starts while it starts (before it says it serves): as long a wait
       // as the start itself may take, since many workers starting at once on a busy machine
       // are slow to start a thread.
       const wait = Math.max(timeoutMs, startTimeoutMs);
-      if (now - Math.max(this.joinedAt, resumedAt) > wait)
-        this.lose(`its heartbeat did not start within ${wait} ms`);
+      if (now - this.joinedAt > wait) this.lose(`its heartbeat did not start within ${wait} ms`);
       return;
     }
-    const silent = now - Math.max(this.heartbeat.lastHeard, resumedAt);
-    if (silent > timeoutMs) {
-      this.lose(`it did not answer heartbeats for ${Math.round(silent)} ms`);
-    } else this.heartbeat.ping();
+    if (this.probedAt !== undefined && heartbeat.lastHeard >= this.probedAt) {
+      this.probedAt = undefined; // answered
+    }
+    if (this.probedAt !== undefined && now - this.probedAt > timeoutMs) {
+      this.lose(`it did not answer a heartbeat probe for ${Math.round(now - this.probedAt)} ms`);
+      return;
+    }
+    heartbeat.ping();
+    this.probedAt ??= now;
   }
 
   /** Loads an `everywhere` module in each of its threads that serves (others get it on joining). */

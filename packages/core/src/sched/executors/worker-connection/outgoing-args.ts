@@ -1,4 +1,5 @@
 import { type Chunk, isChunk } from '../../../chunk/chunk.js';
+import { InputLostError, WorkerLostError } from '../../../errors/errors.js';
 import type { Processor } from '../../../processor/processor.js';
 import { isLent, LENT_HOLDER, type LentChunk } from '../../../protocol/lent-chunk.js';
 import type { ArgRefs } from '../../../protocol/protocol.js';
@@ -94,7 +95,19 @@ export function planArgs(
         args[i] = null;
       } else {
         // On its way to this thread (or held where the runtime has no link): a copy from here.
-        (plan.waits ??= []).push(v.fetch().then((x) => (args[i] = x)));
+        // Its holder may die before the copy comes: the input is lost, not the task failed.
+        (plan.waits ??= []).push(
+          v.fetch().then(
+            (x) => (args[i] = x),
+            (error) => {
+              throw WorkerLostError.isInstance(error)
+                ? new InputLostError(`Input ${i} of task #${task.id} was lost with its worker`, {
+                    cause: error,
+                  })
+                : error;
+            },
+          ),
+        );
       }
     } else if (a.state < TaskState.Done) {
       if (a.proc !== target.processor) {

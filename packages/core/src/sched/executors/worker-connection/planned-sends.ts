@@ -83,7 +83,10 @@ export class PlannedSends {
         this.plan(task, args, refs, sink, true);
       },
       (error) => {
-        if (current()) sink.fail(task, error);
+        if (!current()) return;
+        // An input's holder died while the input came here: recompute it, then run again.
+        if (InputLostError.isInstance(error)) sink.lost([task], error, true);
+        else sink.fail(task, error);
       },
     );
   }
