@@ -5,6 +5,7 @@
  * self-contained, so it also travels to worker threads as source text.
  */
 export { lowerPart, paddedMatrix } from './cholesky-kernels.js';
+export { choleskySolveBlock } from './cholesky-solve-kernel.js';
 export {
   gemm as gemmTile,
   potrf as potrfTile,
@@ -27,6 +28,7 @@ export { matmulBlocksGpujs } from './matmul-gpujs-kernel.js';
 export { matmulBlocks, matmulBlocksJs } from './matmul-kernel.js';
 export { matmulBlocksTfjs } from './matmul-tfjs-kernel.js';
 export { matvecBlocks } from './matvec-kernel.js';
+export { qrApplyBlock } from './qr-apply-kernel.js';
 export { type QRLayout, qrPart, qrRankInfo, qrSolveBlock, qrWorkMatrix } from './qr-kernels.js';
 export { geqrt, larfb } from './qr-tiles.js';
 export {
@@ -38,3 +40,4 @@ export {
 } from './reduce-kernels.js';
 export { reduceWhole, reduceWholeJs, type WholeReduction } from './reduce-whole.js';
 export { simdKernelsLoaded } from './simd-status.js';
+export { type SVDParts, svdPart, svdSolveBlock, svdValues, svdWhole } from './svd-kernels.js';

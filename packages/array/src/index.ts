@@ -13,11 +13,13 @@ export {
   Wrap,
 } from './boundary.js';
 export { type CholeskyOptions, cholesky } from './cholesky.js';
+export { choleskySolve, ldivInto } from './cholesky-solve.js';
 export { type CatOptions, cat, hcat, vcat } from './concat.js';
 export { type Collected, DArray, type DArrayOptions } from './darray.js';
 export { type DistributeOptions, distribute } from './distribute.js';
 export type { DType, DTypeArray } from './dtype.js';
 export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
+export { luInPlace, qrInPlace } from './factor-in-place.js';
 export {
   choleskyInPlace,
   type FillOptions,
@@ -52,3 +54,4 @@ export {
 } from './statistics.js';
 export { type StencilOptions, type StencilStep, stencil, stencilSteps } from './stencil.js';
 export type { StencilKernel } from './stencil-compile.js';
+export { SVD, type SVDOptions, svd, svdvals } from './svd.js';

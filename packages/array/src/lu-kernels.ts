@@ -4,40 +4,41 @@
 import type { Block } from './kernels.js';
 
 /**
- * The `n × n` matrix of `whole` (any dtype) as Float64 in a new `SharedArrayBuffer`, padded to
- * `side × side` with the identity (`[[A, 0], [0, I]]`) and followed by `extra` spare rows
- * (LU's pivots live in the first): a `(side + extra) × side` column-major block, strides
- * `[1, side + extra]`.
+ * The `m × n` matrix of `whole` (any dtype) as Float64 in a new `SharedArrayBuffer`, padded
+ * with zeros to `rows × cols` (the identity on the diagonal past `max(m, n)`) and followed by
+ * `extra` spare rows (LU's pivots live in the first): a `(rows + extra) × cols` column-major
+ * block, strides `[1, rows + extra]`.
  */
-export function paddedWithRows(whole: Block, side: number, extra: number): Block {
-  const n = whole.shape[0];
-  const ld = side + extra;
-  const data = new Float64Array(new SharedArrayBuffer(8 * ld * side));
+export function paddedWithRows(whole: Block, rows: number, cols: number, extra: number): Block {
+  const [m, n] = whole.shape;
+  const ld = rows + extra;
+  const data = new Float64Array(new SharedArrayBuffer(8 * ld * cols));
   const x = whole.data;
   for (let j = 0; j < n; j++) {
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < m; i++) {
       data[i + j * ld] = x[whole.offset + i * whole.strides[0] + j * whole.strides[1]];
     }
   }
-  for (let i = n; i < side; i++) data[i + i * ld] = 1;
-  return { data, shape: [ld, side], strides: [1, ld], offset: 0 };
+  for (let i = Math.max(m, n); i < Math.min(rows, cols); i++) data[i + i * ld] = 1;
+  return { data, shape: [ld, cols], strides: [1, ld], offset: 0 };
 }
 
 /**
- * `L` (unit lower, `n × n`: ones on the diagonal, the factored matrix's entries below it) or,
- * with `upper`, `U` (its entries on and above the diagonal) of the factored matrix `m`.
+ * `L` (unit lower trapezoidal, `rows × cols`: ones on the diagonal, the factored matrix's
+ * entries below it) or, with `upper`, `U` (`rows × cols`, its entries on and above the
+ * diagonal) of the factored matrix `m`.
  */
-export function luTriangle(m: Block, n: number, upper: boolean): Block {
-  const data = new Float64Array(new SharedArrayBuffer(8 * n * n));
+export function luTriangle(m: Block, rows: number, cols: number, upper: boolean): Block {
+  const data = new Float64Array(new SharedArrayBuffer(8 * rows * cols));
   const x = m.data;
   const [rs, cs] = m.strides;
-  for (let j = 0; j < n; j++) {
+  for (let j = 0; j < cols; j++) {
     const from = upper ? 0 : j + 1;
-    const to = upper ? j + 1 : n;
-    for (let i = from; i < to; i++) data[i + j * n] = x[m.offset + i * rs + j * cs];
-    if (!upper) data[j + j * n] = 1;
+    const to = upper ? Math.min(j + 1, rows) : rows;
+    for (let i = from; i < to; i++) data[i + j * rows] = x[m.offset + i * rs + j * cs];
+    if (!upper && j < rows) data[j + j * rows] = 1;
   }
-  return { data, shape: [n, n], strides: [1, n], offset: 0 };
+  return { data, shape: [rows, cols], strides: [1, rows], offset: 0 };
 }
 
 /** What `luSummary` reads out of a factored matrix. */
@@ -51,17 +52,18 @@ export interface LUSummary {
 }
 
 /**
- * The permutation, `info` and determinant of the factored matrix `m` of side `n`, whose
- * pivots (absolute rows, as `getrf` records them) are in row `pivotRow`.
+ * The permutation (of `rows`), `info` and determinant (of a square matrix; the product of the
+ * pivots otherwise) of the factored matrix `m` after `steps` pivots, whose pivot rows
+ * (absolute, as `getrf` records them) are in row `pivotRow`.
  */
-export function luSummary(m: Block, n: number, pivotRow: number): LUSummary {
+export function luSummary(m: Block, rows: number, steps: number, pivotRow: number): LUSummary {
   const x = m.data;
   const [rs, cs] = m.strides;
-  const p = new Int32Array(n);
-  for (let i = 0; i < n; i++) p[i] = i;
+  const p = new Int32Array(rows);
+  for (let i = 0; i < rows; i++) p[i] = i;
   let det = 1;
   let info = 0;
-  for (let j = 0; j < n; j++) {
+  for (let j = 0; j < steps; j++) {
     const r = x[m.offset + pivotRow * rs + j * cs];
     if (r !== j) {
       const s = p[j];

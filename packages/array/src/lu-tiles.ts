@@ -106,10 +106,19 @@ function trsmUnitLowerTile(l: Tile, b: Tile): void {
  * column `j`'s pivot is the first largest `|a[i, j]|` for `i ≥ j` (BLAS `iamax`), its row
  * swapped with row `j` across the whole panel; `piv` (a `1 × w` view) receives, at `j`,
  * `rowOffset +` that row. A zero pivot leaves its column unscaled (the factorization's `info`
- * finds it on the diagonal). Blocked by 32 columns: each block is factored column by column,
- * then the panel's columns to its right are solved and updated (SIMD gemm).
+ * finds it on the diagonal). Only the first `steps` columns are factored (a rectangular
+ * matrix's last panel, past its `min(m, n)` pivots); the rest of the panel is solved and
+ * updated by them as the columns right of a block are. Blocked by 32 columns: each block is
+ * factored column by column, then the panel's columns to its right are solved and updated
+ * (SIMD gemm).
  */
-function getrfPanelTile(a: Tile, piv: Tile, rowOffset: number, pivoting: boolean): void {
+function getrfPanelTile(
+  a: Tile,
+  piv: Tile,
+  rowOffset: number,
+  pivoting: boolean,
+  steps = a.shape[1],
+): void {
   const simd = __DTASK_SIMD__();
   const NB = 32;
   const d = a.data;
@@ -117,7 +126,7 @@ function getrfPanelTile(a: Tile, piv: Tile, rowOffset: number, pivoting: boolean
   const [rs, cs] = a.strides;
   const m = a.shape[0];
   const w = a.shape[1];
-  const kmax = Math.min(m, w);
+  const kmax = Math.min(m, w, steps);
   for (let j0 = 0; j0 < kmax; j0 += NB) {
     const jb = Math.min(NB, kmax - j0);
     const j1 = j0 + jb;
@@ -219,10 +228,15 @@ function laswpTile(piv: Tile, strip: Tile, rowOffset: number): void {
 /**
  * LAPACK's `getrf` on an `m × w` column panel (`m ≥ w`), in place, with partial pivoting (or
  * none when `pivoting` is false); `piv` (`1 × w`) receives the absolute pivot rows
- * (`rowOffset +` the panel's row).
+ * (`rowOffset +` the panel's row). With `steps` (default `w`), only that many pivots.
  */
-export const getrfPanel: (a: Tile, piv: Tile, rowOffset: number, pivoting: boolean) => void =
-  linkKernel(getrfPanelTile, 'getrfPanel');
+export const getrfPanel: (
+  a: Tile,
+  piv: Tile,
+  rowOffset: number,
+  pivoting: boolean,
+  steps?: number,
+) => void = linkKernel(getrfPanelTile, 'getrfPanel');
 /** LAPACK's `laswp`: the panel's row swaps (`piv`, absolute rows) applied to `strip`. */
 export const laswp: (piv: Tile, strip: Tile, rowOffset: number) => void = linkKernel(
   laswpTile,

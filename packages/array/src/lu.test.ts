@@ -4,8 +4,8 @@
 // processes (those run the built dist: build first).
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { detPlain, luPlain, solvePlain } from './__fixtures__/linalg-reference.js';
-import { expectClose, random } from './__fixtures__/reference.js';
+import { detPlain, luPlain, luRectPlain, solvePlain } from './__fixtures__/linalg-reference.js';
+import { expectClose, matmul, random } from './__fixtures__/reference.js';
 import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import { Blocks, DArray, det, distribute, lu, SingularError, solve } from './index.js';
 
@@ -64,6 +64,45 @@ describeOnRigs('on %s', (rig) => {
     }, 120_000);
   }
 
+  for (const pivot of [false, true]) {
+    it(`lu of a rectangular matrix (Julia's lu(A) of m × n) with ${pivot ? 'RowMaximum()' : 'NoPivot()'}`, async () => {
+      // tall and wide, odd sizes, blocks and tiles that do and do not divide them
+      const cases: [number, number, number[], number | undefined][] = [
+        [128, 64, [32, 32], undefined],
+        [64, 128, [32, 16], undefined],
+        [37, 23, [8, 5], undefined],
+        [23, 37, [6, 9], undefined],
+        [50, 17, [50, 17], 7],
+        [9, 31, [4, 4], 40],
+        [1, 5, [1, 2], undefined],
+        [6, 1, [4, 1], undefined],
+      ];
+      for (const [m, n, bs, tile] of cases) {
+        const k = Math.min(m, n);
+        const a = random(m * n, 3 * m + n);
+        const da = distribute(a, [m, n], new Blocks(bs[0], bs[1]), { context: rig.context });
+        const f = await lu(da, { pivot, ...(tile ? { tile } : {}) });
+        const want = luRectPlain(a, m, n, pivot);
+        expect(f.info).toBe(0);
+        expect(Array.from(f.p)).toEqual(Array.from(want.p));
+        expect(f.L.shape).toEqual([m, k]);
+        expect(f.U.shape).toEqual([k, n]);
+        const l = (await f.L.collect()).data;
+        const u = (await f.U.collect()).data;
+        const tol = pivot ? 1e-10 : 1e-6;
+        expectClose(l, want.l, tol);
+        expectClose(u, want.u, tol);
+        // P·A = L·U
+        const pm = (await f.P.collect()).data;
+        expect(f.P.shape).toEqual([m, m]);
+        expectClose(matmul(pm, a, m, m, n), matmul(l, u, m, k, n), tol);
+        expect(() => f.det()).toThrow(/not square/);
+        await expect(f.solve(random(m, 1))).rejects.toThrow(/not square.*qr\(a\)/);
+        expectClose((await da.collect()).data, a, 0);
+      }
+    }, 120_000);
+  }
+
   it('lu.jl: Singular Values', async () => {
     const ones = DArray.ones([128, 128], new Blocks(64, 64), { context: rig.context });
     const error = await lu(ones).catch((e: unknown) => e);
@@ -104,17 +143,22 @@ describeOnRigs('on %s', (rig) => {
 });
 
 describe('lu misuse', () => {
-  it('a non-square, empty or non-DArray matrix, a bad tile and a b that does not fit are ArgumentErrors', async () => {
+  it('a non-matrix, an empty one, a bad tile and a b that does not fit are ArgumentErrors', async () => {
     await using ctx = await threadsRig();
     const rect = DArray.rand([6, 4], new Blocks(3, 2), { context: ctx });
-    await expect(lu(rect)).rejects.toThrow(/square 2-D DArray.*use qr\(a\)/);
-    await expect(lu(rect)).rejects.toHaveProperty('code', ArgumentError.code);
-    await expect(det(rect)).rejects.toThrow(ArgumentError);
+    await expect(lu(DArray.rand([6], new Blocks(3), { context: ctx }))).rejects.toThrow(
+      /2-D DArray; got \[6\]/,
+    );
+    await expect(lu(DArray.zeros([0, 3], new Blocks(1, 1), { context: ctx }))).rejects.toThrow(
+      /empty/,
+    );
+    await expect(lu(rect, { tile: 0 })).rejects.toHaveProperty('code', ArgumentError.code);
+    await expect(det(rect)).rejects.toThrow(/square 2-D DArray.*use qr\(a\)/);
     await expect(solve(rect.transpose(), [1, 2, 3, 4])).rejects.toThrow(/wider than tall/);
     await expect(
       solve(DArray.ones([4, 4], new Blocks(2, 2), { context: ctx }), [1, 2, 3, 4]),
     ).rejects.toThrow(SingularError);
-    await expect(lu([1, 2] as never)).rejects.toThrow(/square 2-D DArray/);
+    await expect(lu([1, 2] as never)).rejects.toThrow(/2-D DArray/);
     const sq = DArray.rand([6, 6], new Blocks(3, 3), { context: ctx, seed: 2 });
     await expect(lu(sq, { tile: 0 })).rejects.toThrow(/tile must be a positive integer/);
     await expect(lu(sq, { pivot: 'yes' as never })).rejects.toThrow(/must be booleans/);

@@ -32,14 +32,23 @@ export interface LUOptions {
   pivot?: boolean;
 }
 
+/** Each factorization's factored matrix (read by `luInPlace`). */
+const WORK = new WeakMap<LU, DTask<Matrix>>();
+
+/** The factored matrix of `f` (packed `L\U` in its top-left `m × n`, padded). */
+export function luWork(f: LU): DTask<Matrix> {
+  return WORK.get(f) as DTask<Matrix>;
+}
+
 /**
- * An LU factorization `P·A = L·U` (Julia's `LU`, what `lu(A)` gives): `L` unit lower and `U`
- * upper triangular, as `DArray`s with `A`'s blocks, and the row permutation `p`.
+ * An LU factorization `P·A = L·U` of an `m × n` matrix (Julia's `LU`, what `lu(A)` gives): `L`
+ * (`m × k`, `k = min(m, n)`) unit lower and `U` (`k × n`) upper triangular (trapezoidal when
+ * `A` is not square), as `DArray`s with `A`'s block sizes, and the row permutation `p`.
  */
 export class LU {
-  /** The unit lower triangular factor (Julia's `F.L`). */
+  /** The unit lower triangular factor (Julia's `F.L`), `m × min(m, n)`. */
   readonly L: DArray;
-  /** The upper triangular factor (Julia's `F.U`). */
+  /** The upper triangular factor (Julia's `F.U`), `min(m, n) × n`. */
   readonly U: DArray;
   /** The row permutation, 0-based (Julia's `F.p`, minus one): row `i` of `P·A` is row `p[i]` of `A`. */
   readonly p: Int32Array;
@@ -53,6 +62,7 @@ export class LU {
   constructor(template: DArray, factors: DTask<Matrix>, l: DArray, u: DArray, summary: LUSummary) {
     this.#template = template;
     this.#factors = factors;
+    WORK.set(this, factors);
     this.L = l;
     this.U = u;
     this.p = summary.p;
@@ -70,9 +80,22 @@ export class LU {
     });
   }
 
-  /** The determinant of `A` (Julia's `det(F)`): 0 for a singular matrix. */
+  /**
+   * The determinant of `A` (Julia's `det(F)`): 0 for a singular matrix; `ArgumentError` for a
+   * matrix that is not square (Julia's `DimensionMismatch`).
+   */
   det(): number {
+    this.#checkSquare('F.det()');
     return this.#det;
+  }
+
+  #checkSquare(what: string): void {
+    const [m, n] = this.#template.shape;
+    if (m !== n) {
+      throw new ArgumentError(
+        `${what}: A is ${m}×${n}, not square: it has no determinant and solves nothing uniquely; factor a square matrix, or use qr(a) for least squares`,
+      );
+    }
   }
 
   /**
@@ -86,6 +109,7 @@ export class LU {
   solve(b: ArrayLike<number>): Promise<Float64Array>;
   async solve(b: DArray | ArrayLike<number>): Promise<DArray | Float64Array> {
     const n = this.p.length;
+    this.#checkSquare('F.solve(b)');
     if (this.info > 0) {
       throw new SingularError(
         this.info,
@@ -117,21 +141,28 @@ export class LU {
 }
 
 /**
- * Julia's (and Dagger's) `lu(A)`: the LU factorization with partial pivoting of a square 2-D
- * `DArray`, tiled as LAPACK's right-looking `getrf` through datadeps (as `cholesky` is): a
- * task assembles the matrix (padded with the identity to a multiple of the tile) in a
- * `SharedArrayBuffer` where the scheduler puts it; then, for each column of tiles, one task
+ * Julia's (and Dagger's) `lu(A)`: the LU factorization with partial pivoting of a 2-D `DArray`
+ * of any shape, tiled as LAPACK's right-looking `getrf` through datadeps (as `cholesky` is): a
+ * task assembles the matrix (zero-padded to a multiple of the tile) in a `SharedArrayBuffer`
+ * where the scheduler puts it; then, for each of the `min(m, n)` pivots' columns of tiles, one task
  * factors the panel (pivot search over the whole column: `getrf`), tasks apply its row swaps
  * to the other columns (`laswp`), solve the tile row right of it (`trsm`) and update each
  * trailing tile (`gemm`), ordered by the tiles they read and write. On this process's threads
  * the tasks share the matrix; in a worker process they run where it is.
  *
  * Throws `SingularError` (Julia's `SingularException`) when a pivot is exactly zero, unless
- * `{ check: false }`; `ArgumentError` for a matrix that is not square or a bad tile.
+ * `{ check: false }`; `ArgumentError` for an array that is not 2-D, an empty one or a bad tile.
  */
 export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
-  const n = checkSquare(a, 'lu(a)');
-  const tile = options.tile ?? Math.min(...a.blocks.sizes, n);
+  if (!(a instanceof DArray) || a.shape.length !== 2) {
+    throw new ArgumentError(
+      `lu(a): a must be a 2-D DArray; got ${a instanceof DArray ? describe(a) : describeValue(a)}`,
+    );
+  }
+  const [m, n] = a.shape;
+  if (m === 0 || n === 0) throw new ArgumentError(`lu(a): a is empty: ${describe(a)}`);
+  const kmin = Math.min(m, n);
+  const tile = options.tile ?? Math.min(...a.blocks.sizes, Math.max(m, n));
   if (!Number.isInteger(tile) || tile < 1) {
     throw new ArgumentError(`lu(a, { tile }): tile must be a positive integer; got ${tile}`);
   }
@@ -141,18 +172,21 @@ export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
     throw new ArgumentError('lu(a, { pivot, check }): pivot and check must be booleans');
   }
   const spawn = spawnerOf(a.context);
-  const side = Math.ceil(n / tile) * tile;
-  const whole = a.reblock(new Blocks(n, n)).chunks[0];
+  const up = (x: number) => Math.ceil(x / tile) * tile;
+  const [mp, np] = [up(m), up(n)];
+  const whole = a.reblock(new Blocks(m, n)).chunks[0];
   const where = options.scope ? [{ scope: options.scope }] : [];
-  const matrix = spawn(...where, paddedWithRows, whole, side, 1) as unknown as DTask<Matrix>;
-  const nt = side / tile;
+  const matrix = spawn(...where, paddedWithRows, whole, mp, np, 1) as unknown as DTask<Matrix>;
+  const [mt, nt, kt] = [mp / tile, np / tile, up(kmin) / tile];
   const span = (k: number) => [k * tile, (k + 1) * tile] as const;
   // The panel and the updates of the next column first: the critical path leads.
   const urgency = (column: number, panel: boolean) => 2 * (nt - column) + (panel ? 1 : 0);
   await runTiled(spawn, matrix, ({ at, spawn: tileTask }) => {
-    for (let k = 0; k < nt; k++) {
-      const rows = [k * tile, side] as const;
-      const pivots = at([side, side + 1], span(k));
+    for (let k = 0; k < kt; k++) {
+      const rows = [k * tile, mp] as const;
+      // The last panel of a matrix whose min(m, n) is not a multiple of the tile pivots fewer.
+      const steps = Math.min(tile, kmin - k * tile);
+      const pivots = at([mp, mp + 1], [k * tile, k * tile + steps]);
       tileTask(
         'getrf',
         urgency(k, true),
@@ -161,6 +195,7 @@ export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
         InOut(pivots),
         k * tile,
         pivot,
+        steps,
       );
       for (let j = 0; j < nt; j++) {
         if (j === k) continue;
@@ -176,7 +211,7 @@ export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
           In(at(span(k), span(k))),
           InOut(at(span(k), span(j))),
         );
-        for (let i = k + 1; i < nt; i++) {
+        for (let i = k + 1; i < mt; i++) {
           tileTask(
             'gemm',
             urgency(j, false),
@@ -189,22 +224,21 @@ export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
       }
     }
   });
-  const summary = (await spawn(luSummary, matrix, n, side)) as unknown as LUSummary;
+  const summary = (await spawn(luSummary, matrix, m, kmin, mp)) as unknown as LUSummary;
   if (check && summary.info > 0) {
     throw new SingularError(
       summary.info,
       `lu(a): the matrix is singular (pivot ${summary.info} is exactly zero); pass { check: false } to get the factorization anyway (its info says where)`,
     );
   }
-  const factor = (upper: boolean) =>
-    new DArray(
-      [n, n],
-      new Blocks(n, n),
-      'float64',
-      [spawn(luTriangle, matrix, n, upper) as DTask<Block>],
-      a.context,
-    ).reblock(a.blocks);
-  return new LU(a, matrix, factor(false), factor(true), summary);
+  const factor = (rows: number, cols: number, upper: boolean) => {
+    const chunk = spawn(luTriangle, matrix, rows, cols, upper) as DTask<Block>;
+    const sizes = [Math.min(a.blocks.sizes[0], rows), Math.min(a.blocks.sizes[1], cols)];
+    return new DArray([rows, cols], new Blocks(rows, cols), 'float64', [chunk], a.context).reblock(
+      new Blocks(...sizes),
+    );
+  };
+  return new LU(a, matrix, factor(m, kmin, false), factor(kmin, n, true), summary);
 }
 
 /**

@@ -2,10 +2,13 @@ import { type AbstractScope, ArgumentError, type DTask } from '@dtask/core';
 import { describeValue } from '@dtask/core/plugin';
 import { In, InOut } from '@dtask/datadeps';
 import { Blocks } from './blocks.js';
+import type { Collected } from './darray.js';
 import { DArray } from './darray.js';
+import { copyto } from './indexing.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
 import { spawnerOf } from './placement.js';
+import { qrApplyBlock } from './qr-apply-kernel.js';
 import { type QRLayout, qrPart, qrRankInfo, qrSolveBlock, qrWorkMatrix } from './qr-kernels.js';
 import { geqrt, larfb } from './qr-tiles.js';
 import { SingularError } from './singular-error.js';
@@ -17,6 +20,14 @@ export interface QROptions {
   tile?: number;
   /** Where the matrix is assembled, and so factored; default: where the scheduler puts it. */
   scope?: AbstractScope;
+}
+
+/** Each factorization's working matrix (read by `qrInPlace`). */
+const WORK = new WeakMap<QR, DTask<Matrix>>();
+
+/** The working matrix of `f` (packed `R` and reflectors in its top-left `m × n`, padded). */
+export function qrWork(f: QR): DTask<Matrix> {
+  return WORK.get(f) as DTask<Matrix>;
 }
 
 /**
@@ -37,10 +48,80 @@ export class QR {
   /** Made by `qr`. */
   constructor(work: DTask<Matrix>, layout: QRLayout, q: DArray, r: DArray, info: number) {
     this.#work = work;
+    WORK.set(this, work);
     this.#layout = layout;
     this.Q = q;
     this.R = r;
     this.info = info;
+  }
+
+  /**
+   * Julia's `lmul!(F.Q, B)` (with `adjoint`, `lmul!(F.Q', B)`; Dagger's `pormqr!('L', …)`):
+   * `b ← Q·b` (or `Qᵀ·b`) in place, with `Q` the full `m × m` orthogonal factor (`F.Q` is its
+   * first `min(m, n)` columns). `b` is a `DArray` or view with `A`'s `m` rows (a vector or a
+   * matrix: one task per column block, written as `copyto` writes) or a caller's `{ data,
+   * shape }` or `Float64Array` (written in place). Resolves to `b`.
+   */
+  lmulQ<B extends DArray | Collected | Float64Array>(
+    b: B,
+    options?: { adjoint?: boolean },
+  ): Promise<B> {
+    return this.#mulQ(b, options?.adjoint ?? false, false, 'F.lmulQ(b)');
+  }
+
+  /**
+   * Julia's `rmul!(B, F.Q)` (with `adjoint`, `rmul!(B, F.Q')`; Dagger's `pormqr!('R', …)`):
+   * `b ← b·Q` (or `b·Qᵀ`) in place, `b` a 2-D `DArray`, view or `{ data, shape }` with `A`'s `m`
+   * columns (one task per row block). Resolves to `b`.
+   */
+  rmulQ<B extends DArray | Collected>(b: B, options?: { adjoint?: boolean }): Promise<B> {
+    return this.#mulQ(b, options?.adjoint ?? false, true, 'F.rmulQ(b)');
+  }
+
+  async #mulQ<B>(b: B, adjoint: boolean, right: boolean, what: string): Promise<B> {
+    const { m } = this.#layout;
+    const context = this.Q.context;
+    const local = !(b instanceof DArray);
+    const given = b as unknown as Collected | Float64Array;
+    const plain =
+      given instanceof Float64Array
+        ? { data: given, shape: [given.length] }
+        : (given as Collected | undefined);
+    if (local && !(plain?.data instanceof Float64Array && Array.isArray(plain.shape))) {
+      throw new ArgumentError(
+        `${what}: b must be a DArray, a { data, shape } with Float64Array data or a Float64Array; got ${describeValue(b)}`,
+      );
+    }
+    const d = local
+      ? DArray.from(plain as Collected, new Blocks(...(plain as Collected).shape), { context })
+      : (b as DArray);
+    const fits = right
+      ? d.shape.length === 2 && d.shape[1] === m
+      : (d.shape.length === 1 || d.shape.length === 2) && d.shape[0] === m;
+    if (typeof adjoint !== 'boolean' || !fits) {
+      throw new ArgumentError(
+        `${what}: b must have A's ${m} ${right ? 'columns (2-D)' : 'rows (a vector or a matrix)'} and adjoint must be a boolean; got ${describe(d)}`,
+      );
+    }
+    const spawn = spawnerOf(d.context);
+    const [r0, c0] = [d.blocks.sizes[0], d.blocks.sizes[1]];
+    const blocks = right
+      ? new Blocks(r0, m)
+      : d.shape.length === 1
+        ? new Blocks(m)
+        : new Blocks(m, c0);
+    const whole = d.reblock(blocks);
+    const layout = this.#layout;
+    const chunks = whole.chunks.map((c) =>
+      spawn(qrApplyBlock, this.#work, c, layout, adjoint, right),
+    );
+    const value = new DArray(d.shape, blocks, 'float64', chunks as DTask<Block>[], d.context);
+    if (!local) {
+      copyto(d, value);
+      return b;
+    }
+    (plain as Collected).data.set((await value.collect()).data);
+    return b;
   }
 
   /**

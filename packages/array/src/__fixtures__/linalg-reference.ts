@@ -43,6 +43,53 @@ export function luPlain(
   return { l, u, p };
 }
 
+/**
+ * LU of an `m × n` matrix with partial pivoting, unblocked, as Julia's `lu` of a rectangular
+ * one: `L` (`m × k`, unit lower trapezoidal), `U` (`k × n`), `p` (all `m` rows), `k = min(m, n)`.
+ */
+export function luRectPlain(
+  a: ArrayLike<number>,
+  m: number,
+  n: number,
+  pivot = true,
+): { l: Float64Array; u: Float64Array; p: Int32Array } {
+  const x = Float64Array.from(a);
+  const k = Math.min(m, n);
+  const p = Int32Array.from({ length: m }, (_, i) => i);
+  for (let j = 0; j < k; j++) {
+    let best = j;
+    if (pivot) {
+      for (let i = j + 1; i < m; i++) {
+        if (Math.abs(x[i + j * m]) > Math.abs(x[best + j * m])) best = i;
+      }
+    }
+    if (best !== j) {
+      for (let c = 0; c < n; c++) {
+        const s = x[j + c * m];
+        x[j + c * m] = x[best + c * m];
+        x[best + c * m] = s;
+      }
+      const s = p[j];
+      p[j] = p[best];
+      p[best] = s;
+    }
+    const d = x[j + j * m];
+    if (d === 0) continue;
+    for (let i = j + 1; i < m; i++) x[i + j * m] /= d;
+    for (let c = j + 1; c < n; c++)
+      for (let i = j + 1; i < m; i++) x[i + c * m] -= x[i + j * m] * x[j + c * m];
+  }
+  const l = new Float64Array(m * k);
+  const u = new Float64Array(k * n);
+  for (let j = 0; j < k; j++) {
+    l[j + j * m] = 1;
+    for (let i = j + 1; i < m; i++) l[i + j * m] = x[i + j * m];
+  }
+  for (let j = 0; j < n; j++)
+    for (let i = 0; i <= Math.min(j, k - 1); i++) u[i + j * k] = x[i + j * m];
+  return { l, u, p };
+}
+
 /** `x` with `A·x = b` for each of the `w` columns of `b` (Gaussian elimination with pivoting). */
 export function solvePlain(a: ArrayLike<number>, n: number, b: ArrayLike<number>): Float64Array {
   const { l, u, p } = luPlain(a, n);
