@@ -2,8 +2,8 @@
 // a machine shared with other work moves the figures little: the WebAssembly SIMD gemm against
 // the plain JavaScript kernel and against @tensorflow/tfjs-backend-wasm's XNNPACK (tf.matMul,
 // float32), a tiled Cholesky run serially with the SIMD tiles against datadeps' JavaScript
-// tiles, whole-block reductions in SIMD against the plain loop, and numpy on one thread (its
-// BLAS limited to one thread, CPU time too) beside, with the shares.
+// tiles, whole-block reductions and fused element-wise chains in SIMD against the plain loop,
+// and numpy on one thread (its BLAS limited to one thread, CPU time too) beside, with the shares.
 //   node bench/kernels.mjs [--quick] [--rounds=5]
 // --quick: n = 1024. Writes bench/results/kernels.json. Where a peer is missing (no python3
 // with numpy, no tfjs wasm backend) its row says why.
@@ -15,6 +15,8 @@ import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import {
+  fusedBlock,
+  fusedBlockSimd,
   gemmTile,
   makeBlock,
   matmulBlocks,
@@ -156,6 +158,86 @@ for (const dtype of ['float64', 'float32']) {
   }
 }
 
+// Fused element-wise chains over 256² blocks (what a DArray's `a.mul(2)` and
+// `a.mul(2).add(b).map((v) => v * v)` run per block): the loop `fusedBlock` compiles against
+// the chain's SIMD program (`fusedBlockSimd`), each making its fresh output block as a task
+// does. The programs are the ones @dtask/array's fusion makes for these chains.
+const loopOf = (inputs, body, dtype) =>
+  [
+    '((notNumber) => {',
+    `return (out, n, scalars, ${inputs}) => {`,
+    'const s0 = scalars[0];',
+    'for (let i = 0; i < n; i++) {',
+    ...body.map((line) => line.replaceAll('ROUND', dtype === 'float32' ? 'Math.fround' : '')),
+    '}',
+    '};',
+    '})',
+  ].join('\n');
+const elementwiseCases = {
+  'a.mul(2) float64': {
+    dtype: 'float64',
+    program: loopOf('x0', ['const t0 = x0[i] * s0;', 'out[i] = t0;'], 'float64'),
+    plan: { float32: false, code: [2, 1, 0, -1], slots: 2, result: 1, scalars: [2] },
+    inputs: 1,
+  },
+  'a.mul(2).add(b).map(v => v * v) float64': {
+    dtype: 'float64',
+    program: [
+      '((notNumber) => {',
+      'const f0 = ((v) => v * v);',
+      'return (out, n, scalars, x0, x1) => {',
+      'const s0 = scalars[0];',
+      'for (let i = 0; i < n; i++) {',
+      'const t0 = x0[i] * s0;',
+      'const t1 = t0 + x1[i];',
+      'let t2 = f0(t1);',
+      "if (typeof t2 !== 'number') t2 = notNumber(t2, 'float64');",
+      'out[i] = t2;',
+      '}',
+      '};',
+      '})',
+    ].join('\n'),
+    plan: {
+      float32: false,
+      code: [2, 2, 0, -1, 0, 2, 2, 1, 2, 2, 2, 2],
+      slots: 3,
+      result: 2,
+      scalars: [2],
+    },
+    inputs: 2,
+  },
+  'a.mul(0.5).add(b) float32': {
+    dtype: 'float32',
+    program: loopOf(
+      'x0, x1',
+      ['const t0 = ROUND(x0[i] * s0);', 'const t1 = ROUND(t0 + x1[i]);', 'out[i] = t1;'],
+      'float32',
+    ),
+    plan: { float32: true, code: [2, 2, 0, -1, 0, 2, 2, 1], slots: 3, result: 2, scalars: [0.5] },
+    inputs: 2,
+  },
+};
+const elementwise = {};
+for (const [name, { dtype, program, plan, inputs }] of Object.entries(elementwiseCases)) {
+  const blocks = Array.from({ length: inputs }, (_, k) =>
+    makeBlock(dtype, [B, B], 'rand', 0, 11 + k),
+  );
+  const scalars = plan.scalars;
+  const loop = () => fusedBlock(program, dtype, scalars, ...blocks);
+  const simd = () => fusedBlockSimd(program, plan, dtype, scalars, ...blocks);
+  const want = loop().data;
+  const got = simd().data;
+  if (!want.every((v, i) => Object.is(v, got[i])))
+    throw new Error(`${name}: SIMD differs from the loop`);
+  const times = (f) => () => {
+    for (let i = 0; i < 20; i++) f();
+  };
+  elementwise[name] = {
+    simd: perCpuSecond(times(simd), 20 * B * B),
+    plainJs: perCpuSecond(times(loop), 20 * B * B),
+  };
+}
+
 const numpy = numpyOneThread();
 const f = (x) => (x?.median === undefined ? 'n/a' : x.median.toFixed(2));
 const share = (x, peer) => (peer ? `${((100 * x.median) / peer).toFixed(0)}%` : 'n/a');
@@ -207,6 +289,22 @@ console.log(
     ]),
   ),
 );
+console.log(
+  table(
+    [
+      'fused element-wise, 256² blocks, G elements per CPU-second',
+      'SIMD',
+      'plain loop',
+      'SIMD ÷ loop',
+    ],
+    Object.entries(elementwise).map(([k, v]) => [
+      k,
+      f(v.simd),
+      f(v.plainJs),
+      `${(v.simd.median / v.plainJs.median).toFixed(2)}×`,
+    ]),
+  ),
+);
 if (numpy.skipped) console.log(`numpy: ${numpy.skipped}`);
 const loadAverage = os.loadavg();
 console.log(`load average ${loadAverage.map((x) => x.toFixed(1)).join(' ')}`);
@@ -238,6 +336,7 @@ writeFileSync(
       gemm,
       cholesky,
       reductions,
+      elementwise,
       numpy,
     },
     null,
