@@ -5,13 +5,15 @@
 # tests' waiting on timers, workers and processes, fill each other's idle time). Only the test
 # programs (apt-get) are awaited before the tests start, since tests use them. Each check's
 # output is printed whole under its header, in the order listed, once the tests have ended; a
-# failing check or test fails the command after all of them have ended.
+# failing check or test fails the command after all of them have ended. The headers say how long
+# each step took (and when the tests started and ended), so a slow run shows where its time went.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The pinned pnpm, resolved once for every pnpm call below (scripts/pnpm.sh).
 DTASK_PNPM=$(bash scripts/pnpm.sh --path)
 export DTASK_PNPM
 bash scripts/setup.sh
+echo "== set-up (install and build) took ${SECONDS} s"
 echo '== no native compile in set-up (prebuilt binaries only; native extras optional)'
 node scripts/check-native.mjs
 
@@ -24,7 +26,14 @@ check() {
   local n=${#titles[@]}
   titles+=("$1")
   shift
-  "$@" >"$logs/$n" 2>&1 &
+  # Its time (seconds) goes into "$logs/$n.took"; its exit status is the check's own.
+  (
+    start=$SECONDS
+    status=0
+    "$@" >"$logs/$n" 2>&1 || status=$?
+    echo "$((SECONDS - start))" >"$logs/$n.took"
+    exit "$status"
+  ) &
   pids+=($!)
 }
 check 'test programs (Debian chromium for the browser tests; apt-get, never fails, says why)' \
@@ -48,14 +57,16 @@ check 'release rehearsal (changesets publish to a local Verdaccio; npm install f
 # The tests use what the test programs check installs (chromium, headless-gl): wait for it alone.
 deps_status=0
 wait "${pids[0]}" || deps_status=$?
-echo '== tests (vitest), while the other checks run (their output follows the tests)'
+echo "== tests (vitest) from ${SECONDS} s, while the other checks run (their output follows the tests)"
 tests_status=0
+tests_start=$SECONDS
 bash scripts/pnpm.sh exec vitest run "$@" || tests_status=$?
+echo "== tests (vitest) took $((SECONDS - tests_start)) s, ended at ${SECONDS} s"
 failed=()
 for n in "${!titles[@]}"; do
   status=0
   if [ "$n" -eq 0 ]; then status=$deps_status; else wait "${pids[$n]}" || status=$?; fi
-  echo "== ${titles[$n]}"
+  echo "== ${titles[$n]} ($(cat "$logs/$n.took" 2>/dev/null || echo '?') s)"
   cat "$logs/$n"
   if [ "$status" -ne 0 ]; then
     echo "!! failed (exit $status): ${titles[$n]}"
@@ -66,6 +77,7 @@ if [ "$tests_status" -ne 0 ]; then
   echo "!! failed (exit $tests_status): tests (vitest)"
   failed+=('tests (vitest)')
 fi
+echo "== the test command took ${SECONDS} s"
 if [ "${#failed[@]}" -gt 0 ]; then
   printf '!! %s step(s) failed:\n' "${#failed[@]}"
   printf '   %s\n' "${failed[@]}"
