@@ -1,12 +1,14 @@
 // Fused element-wise chains in WebAssembly SIMD against their JavaScript loop: which chains
 // get a SIMD program (float arithmetic, arithmetic maps), and that the SIMD block equals the
 // loop's block to the bit on random values, odd lengths, and IEEE's corner values.
-import type { DTask } from '@dtask/core';
+import { type DTask, disableLogging, enableLogging, fetchLogs } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
+import { threadsRig } from './__fixtures__/rig.js';
 import type { DType } from './dtype.js';
 import { fusedBlock } from './fused-kernel.js';
 import { fusedBlockSimd } from './fused-simd-kernel.js';
 import { binaryExpr, type FusedExpr, inputExpr, mapExpr, programOf } from './fusion.js';
+import { Blocks, distribute } from './index.js';
 import type { Block } from './kernels.js';
 import { arithmeticOf } from './map-arithmetic.js';
 import { simdPlanOf } from './simd-plan.js';
@@ -183,4 +185,50 @@ describe('SIMD programs of fused chains', () => {
     );
     expect([...got.data]).toEqual([2, -4, 6]);
   });
+});
+
+describe('DArray chains on 2 worker threads', () => {
+  it('float64 and float32 chains of arithmetic run fusedBlockSimd, to the bit the plain values, on uneven blocks and a slice', async () => {
+    await using context = await threadsRig();
+    const shape = [37, 23];
+    const n = 37 * 23;
+    enableLogging();
+    fetchLogs();
+    try {
+      for (const dtype of ['float64', 'float32'] as const) {
+        const float32 = dtype === 'float32';
+        const x = random(n, 3, float32);
+        const y = random(n, 5, float32);
+        const a = distribute(x, shape, new Blocks(8, 6), { context, dtype });
+        const b = distribute(y, shape, new Blocks(8, 6), { context, dtype });
+        const r = (v: number) => (float32 ? Math.fround(v) : v);
+        const got = await a.mul(0.5).add(b).sub(3).collect();
+        sameBits(
+          got.data,
+          Array.from(x, (v, i) => r(r(r(v * 0.5) + y[i]) - 3)),
+        );
+        if (!float32) {
+          const mapped = await a.map((v: number, w: number) => Math.max(v, w) / 2, b).collect();
+          sameBits(
+            mapped.data,
+            Array.from(x, (v, i) => Math.max(v, y[i]) / 2),
+          );
+        }
+        // A slice's blocks (copied into blocks of their own) in a chain.
+        const s = a.slice([3, 30], [2, 20]);
+        const sliced = await s.mul(s).collect();
+        const want: number[] = [];
+        for (let j = 2; j < 20; j++) for (let i = 3; i < 30; i++) want.push(r(x[i + j * 37] ** 2));
+        sameBits(sliced.data, want);
+      }
+      const names = new Set(
+        fetchLogs()
+          .filter((e) => e.kind === 'start')
+          .map((e) => e.name),
+      );
+      expect(names.has('fusedBlockSimd')).toBe(true);
+    } finally {
+      disableLogging();
+    }
+  }, 60_000);
 });
