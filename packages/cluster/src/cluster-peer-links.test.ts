@@ -1,12 +1,14 @@
 // Peer links on demand, with real worker processes and real sockets: no link at start, a link
 // made between the two threads that first exchange data (and only them), idle links closed and
 // made again, and a link cut (with `ss -K`) while it is first being made: the data still
-// arrives, exact, over a link made again, or through the scheduler once the link cannot be made.
+// arrives, exact, over a link made again, or through the scheduler once the link cannot be made,
+// and the pair tries to link again later.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { scope } from '@dtask/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterRig, until } from './__fixtures__/rig.js';
+import { RELINK_FIRST_MS } from './scheduler/unlinked-pairs.js';
 import { connectedSockets } from './testing/count-sockets.js';
 import { parseAddress } from './wire/address.js';
 
@@ -23,6 +25,9 @@ describe.skipIf(!ssWorks)('cluster: peer links on demand', () => {
     await using r = await clusterRig({ workers: 4, peerLinks: { idleMs: 300 } });
     const ws = r.plugin.processWorkers();
     const pids = ws.map((w) => w.child!.pid!);
+    // Wait for each worker's heartbeat thread to link to the scheduler's liveness thread (it
+    // does just after the worker serves), so that only peer links change below.
+    await until(() => livenessLinks() >= ws.length, 10_000, 'the liveness links to be made');
     const before = sockets(pids)!;
     const [a, b] = ws;
     const on = (w: typeof a) => ({ scope: scope({ worker: w.worker }) });
@@ -60,6 +65,17 @@ function established(port: number): number {
     { encoding: 'utf8' },
   );
   return r.stdout.split('\n').filter((l) => l.trim() !== '').length;
+}
+
+/** Links into this process's liveness thread (its Unix socket's accepted ends). */
+function livenessLinks(): number {
+  const r = spawnSync('ss', ['-H', '-x', '-n', '-p', 'state', 'established'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.includes('/liveness.sock') && l.includes(`pid=${process.pid},`)).length;
 }
 
 /** Kills (`ss -K`) the established TCP connections to `port`; returns how many. */
@@ -131,7 +147,12 @@ describe.skipIf(canKill !== undefined)('cluster: a peer link cut while first bei
     }
     expect(await total).toBe(expectedSum(n));
     expect(await hold).toBe(n);
-    return { killed, linked: established(peerPort) };
+    const linked = established(peerPort);
+    // Later, past the pair's wait, the next exchange tries the link again.
+    await new Promise((res) => setTimeout(res, RELINK_FIRST_MS + 200));
+    const y = r.ctx.spawn(on(b), made, n);
+    expect(await r.ctx.spawn(on(a), sum, y)).toBe(expectedSum(n));
+    return { killed, linked, relinked: established(peerPort) };
   }
 
   it('cut once: a dials again and the data arrives over the new link, exact', async () => {
@@ -140,9 +161,10 @@ describe.skipIf(canKill !== undefined)('cluster: a peer link cut while first bei
     expect(linked).toBe(1); // the link made again, kept (idle links close after a minute)
   }, 60_000);
 
-  it('cut at every attempt: a gives up on the link and the data comes through the scheduler, exact', async () => {
-    const { killed, linked } = await cutWhileDialling(1000, 4000);
+  it('cut at every attempt: a gives up on the link and the data comes through the scheduler, exact; a later exchange links again', async () => {
+    const { killed, linked, relinked } = await cutWhileDialling(1000, 4000);
     expect(killed).toBeGreaterThanOrEqual(2);
     expect(linked).toBe(0);
+    expect(relinked).toBe(1);
   }, 60_000);
 });

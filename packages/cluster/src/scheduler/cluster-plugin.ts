@@ -17,6 +17,7 @@ import { launchLocal } from './launch-local.js';
 import { type Liveness, startLiveness } from './liveness.js';
 import type { MemberConnection } from './member-connection.js';
 import { ProcessWorker } from './process-worker.js';
+import { UnlinkedPairs } from './unlinked-pairs.js';
 import { type WaitForWorkersOptions, waitForWorkers } from './wait-for-workers.js';
 import { nextWorkerId } from './worker-ids.js';
 import { type WorkerInfo, workerInfo } from './worker-info.js';
@@ -70,8 +71,8 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const announced = new Set<string>();
   /** Threads just joined, to announce to the others on the next turn (one message each). */
   let toAnnounce: MemberConnection[] = [];
-  /** Pairs of threads that could not link (by processor id): their data goes through here. */
-  const unreachable = new Map<string, Set<string>>();
+  /** Pairs of threads that said they cannot link (by processor id): their data goes through here for a while. */
+  const unlinked = new UnlinkedPairs();
   /** The thread behind each connection, as found. */
   const members = new WeakMap<WorkerConnection, MemberConnection>();
   const violations: Violation[] = [];
@@ -88,21 +89,17 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       worker,
       connect: host!.connectWorker,
       // Peer links are made on demand (the worker dials at its first fetch): any thread that
-      // announced where it listens will do, unless the two said they cannot link.
+      // announced where it listens will do, unless the two said lately that they cannot link.
       linkedTo: (self: MemberConnection, other: WorkerConnection) => {
         const peer = memberOf(other);
         return (
           peer !== undefined &&
           announced.has(peer.proc.id) &&
           peer.link?.isClosed === false &&
-          unreachable.get(self.proc.id)?.has(peer.proc.id) !== true
+          !unlinked.blocked(self.proc.id, peer.proc.id)
         );
       },
-      unreachable: (self: MemberConnection, holder: string) => {
-        let set = unreachable.get(self.proc.id);
-        if (set === undefined) unreachable.set(self.proc.id, (set = new Set()));
-        set.add(holder);
-      },
+      unreachable: (self: MemberConnection, holder: string) => unlinked.mark(self.proc.id, holder),
       onLost: (lost, reason) => onLost(lost, reason),
     });
     return w;
@@ -144,8 +141,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     if (workers.get(w.worker) !== w) return;
     for (const proc of w.procs) {
       announced.delete(proc.id);
-      for (const set of unreachable.values()) set.delete(proc.id);
-      unreachable.delete(proc.id);
+      unlinked.forget(proc.id);
     }
     hosts.delete(w.worker);
     // Like a Dask nanny: a local worker that died is replaced under its id, before its tasks
