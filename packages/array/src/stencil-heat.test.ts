@@ -26,8 +26,9 @@ describe('heat diffusion drawn in the HTML report', () => {
       expect(result.max).toBeLessThanOrEqual(1);
       const html = await readFile(report, 'utf8');
       expect(html).toContain('heat diffusion: 512×512, 40 steps, 2 threads');
-      // A task per thread and step, each over its thread's blocks (neighbours read in place).
-      expect(html).toContain('stencilBlocks');
+      // A task per thread for all the steps, each over its thread's blocks (neighbours read in
+      // place, the threads meeting between steps).
+      expect(html).toContain('stencilSweeps');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 // The stencil's block kernel. It is self-contained (no imports, no outer variables) so it
 // travels to worker threads and processes as source text.
 import type { Block } from './kernels.js';
-import type { StencilGroup, StencilPlan } from './stencil-plan.js';
+import type { StencilPlan } from './stencil-plan.js';
 
 /**
  * One block of one stencil step: `blocks` holds, per input of `plan.inputs`, its own block
@@ -11,29 +11,10 @@ import type { StencilGroup, StencilPlan } from './stencil-plan.js';
  * the block's elements, writing `out` in place (a datadeps `InOut`) or a new block.
  */
 export function stencilBlock(
-  planOrGroup: StencilPlan | StencilGroup,
+  plan: StencilPlan,
   out: Block | null,
   ...blocks: Block[]
 ): Block | null | Promise<Block | null> {
-  if ('group' in planOrGroup) {
-    // A group: its blocks one after the other, each written in place; nothing returned.
-    const items = planOrGroup.group;
-    const runFrom = (i: number, at: number): null | Promise<Block | null> => {
-      for (; i < items.length; i++) {
-        const { plan: p, blocks: n } = items[i];
-        const r = stencilBlock(p, blocks[at], ...blocks.slice(at + 1, at + n));
-        at += n;
-        if (r !== null && typeof (r as Promise<Block>).then === 'function') {
-          const next = i + 1;
-          const from = at;
-          return (r as Promise<Block>).then(() => runFrom(next, from));
-        }
-      }
-      return null;
-    };
-    return runFrom(0, 0);
-  }
-  const plan = planOrGroup;
   const { shape, radius } = plan;
   // A module's kernel: its module, imported once per thread (the first task waits for it).
   let kernel: Function | null = null;

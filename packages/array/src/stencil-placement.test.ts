@@ -79,7 +79,7 @@ describe('stencils across worker threads and worker processes', () => {
     expect((moved.haloStrip - faceBytes) / strips).toBeLessThan(200); // each strip's small header
   });
 
-  it('on 2 threads with 64 blocks, nothing moves: a task per thread and step reads its neighbours in place', async () => {
+  it('on 2 threads with 64 blocks, nothing moves: a task per thread for all steps reads its neighbours in place', async () => {
     await using ctx = await threadsRig();
     const places = [scope({ worker: 1, thread: 2 }), scope({ worker: 1, thread: 3 })];
     const assign = ([i, j]: readonly number[]) => places[(i + j) % 2];
@@ -101,7 +101,7 @@ describe('stencils across worker threads and worker processes', () => {
     const logs = fetchLogs();
     // Checkerboard: every face neighbour is on the other thread, and still nothing moves.
     expect(movedBytes(logs)).toEqual({});
-    expect(stepTasks(logs)).toEqual({ 'thread:1:2': 2, 'thread:1:3': 2 });
+    expect(stepTasks(logs)).toEqual({ 'thread:1:2': 1, 'thread:1:3': 1 });
     expect(A.chunks.map((c) => c.processor?.id)).toEqual(homes);
     const pad = { A: [new Pad(0).spec(), new Pad(0).spec()] };
     expectClose(
@@ -110,7 +110,7 @@ describe('stencils across worker threads and worker processes', () => {
     );
   });
 
-  it('blocks placed by default: two halves by columns, a task per thread and step, nothing moves', async () => {
+  it('blocks placed by default: two halves by columns, a task per thread for all steps, nothing moves', async () => {
     await using ctx = await threadsRig();
     const [n, b] = [256, 32];
     const x = random(n * n, 8);
@@ -134,7 +134,7 @@ describe('stencils across worker threads and worker processes', () => {
     }
     const logs = fetchLogs();
     expect(movedBytes(logs)).toEqual({});
-    expect(stepTasks(logs)).toEqual({ 'thread:1:2': 2, 'thread:1:3': 2 });
+    expect(stepTasks(logs)).toEqual({ 'thread:1:2': 1, 'thread:1:3': 1 });
     const pad = { A: [new Pad(0).spec(), new Pad(0).spec()] };
     expectClose(
       (await A.collect()).data,
@@ -143,11 +143,11 @@ describe('stencils across worker threads and worker processes', () => {
   });
 });
 
-/** How many step tasks (`stencilBlocks`, a thread's blocks of one step) ran on each processor. */
+/** How many step tasks (`stencilSweeps`, a thread's blocks over all steps) ran on each processor. */
 function stepTasks(logs: ReturnType<typeof fetchLogs>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const e of logs) {
-    if (e.kind !== 'finish' || (e as { name?: string }).name !== 'stencilBlocks') continue;
+    if (e.kind !== 'finish' || (e as { name?: string }).name !== 'stencilSweeps') continue;
     const p = (e as { processor?: string }).processor as string;
     out[p] = (out[p] ?? 0) + 1;
   }

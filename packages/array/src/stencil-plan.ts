@@ -49,13 +49,3 @@ export interface StencilPlan {
     high: boolean[];
   }[];
 }
-
-/**
- * Several blocks of one stencil step run by one task (`stencilBlock` with a group): per
- * block, its plan and how many of the task's blocks it takes (its `out` block first, then
- * its inputs' blocks and whole neighbouring blocks, each read in place).
- */
-export interface StencilGroup {
-  /** The blocks, in order. */
-  group: { plan: StencilPlan; blocks: number }[];
-}

@@ -1,0 +1,205 @@
+// The steps of `stencilSteps` over blocks in shared memory, one task per thread for all steps:
+// self-contained (the block kernel is spliced into its source) so it travels to worker threads
+// as source text.
+
+import { linkKernel } from './kernel-link.js';
+import type { Block } from './kernels.js';
+import { stencilBlock } from './stencil-kernel.js';
+import type { StencilPlan } from './stencil-plan.js';
+
+declare const __DTASK_LINK_stencilBlock__: typeof stencilBlock;
+
+/** `Atomics.waitAsync` (ES2024; Node has it, the project's `lib` does not name it yet). */
+interface AtomicsWaitAsync {
+  waitAsync(
+    a: Int32Array,
+    index: number,
+    value: number,
+  ): { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<string> };
+}
+
+/**
+ * One thread's part of `stencilSteps`, as planned: the blocks its steps read and write (views
+ * of shared memory) and the plans, each once; the distinct layouts of a step on this thread,
+ * each block it writes as `[plan, out, ...reads]` (indices into `plans` and `blocks`, in
+ * `stencilBlock`'s argument order); per step, in order, its layout's index.
+ */
+export interface SweepsPlan {
+  /** Every block the steps read or write, once each. */
+  blocks: Block[];
+  /** Every plan, once each. */
+  plans: StencilPlan[];
+  /** The distinct layouts of a step: per block it writes, `[plan, out, ...reads]`. */
+  layouts: number[][][];
+  /** Per step, in order, the index of its layout in `layouts`. */
+  steps: number[];
+}
+
+/**
+ * What one thread's task of `stencilSweeps` is told, sent once for all the steps: its
+ * `SweepsPlan` but the blocks' elements as one JSON text (non-finite numbers and −0 as
+ * tagged strings), which crosses to the thread as one string, not as thousands of small
+ * objects each walked and cloned; the blocks' element arrays beside it; the barrier.
+ */
+export interface SweepsJob {
+  /** `{ plans, layouts, steps, views }` as JSON, each view `[shape, strides, offset]`. */
+  text: string;
+  /** The blocks' element arrays (over shared memory), in `views` order. */
+  data: Block['data'][];
+  /**
+   * The barrier, an `Int32Array` over a `SharedArrayBuffer`: element 0 counts the arrivals
+   * (each task adds 1 after each step), element 1 is set when a task failed or the caller gave
+   * up, and each waiting task then stops.
+   */
+  sync: Int32Array;
+  /** How many tasks meet at the barrier after each step. */
+  parties: number;
+}
+
+/** The tag of a number JSON cannot hold (NaN, ±Infinity, −0), as `SweepsJob.text` writes it. */
+const TAG = '\u0000n:';
+
+/** `plan` packed for its thread (see `SweepsJob`). */
+export function packJob(plan: SweepsPlan, sync: Int32Array, parties: number): SweepsJob {
+  const views = plan.blocks.map((b) => [b.shape, b.strides, b.offset]);
+  const all = { plans: plan.plans, layouts: plan.layouts, steps: plan.steps, views };
+  // Only a boundary's value can be a number JSON cannot hold: the (slower) tagging then.
+  const odd = plan.plans.some((p) =>
+    p.inputs.some((i) =>
+      i.bc.some(
+        (b) => b.value !== undefined && (!Number.isFinite(b.value) || Object.is(b.value, -0)),
+      ),
+    ),
+  );
+  const text = odd
+    ? JSON.stringify(all, (_k, v) =>
+        typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))
+          ? `${TAG}${v === 0 ? '-0' : v}`
+          : v,
+      )
+    : JSON.stringify(all);
+  return { text, data: plan.blocks.map((b) => b.data), sync, parties };
+}
+
+/**
+ * Runs the steps of `job` over this thread's blocks, each block with the stencil's block
+ * kernel, written in place; after each step it waits until the tasks of every thread have
+ * finished that step (a barrier over shared memory, so a step reads its neighbours' blocks
+ * only once they hold the step before's values, and writes none that another task still
+ * reads). The wait spins briefly, then waits without blocking the thread
+ * (`Atomics.waitAsync`). A kernel that throws marks the barrier failed, wakes the others and
+ * rejects; a task that finds the barrier failed stops and resolves.
+ */
+function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
+  const kernel = __DTASK_LINK_stencilBlock__;
+  const { sync, parties } = job;
+  const tag = '\u0000n:';
+  const parsed = JSON.parse(
+    job.text,
+    job.text.includes('\\u0000n:')
+      ? (_k, v) => (typeof v === 'string' && v.startsWith(tag) ? Number(v.slice(tag.length)) : v)
+      : undefined,
+  ) as {
+    plans: StencilPlan[];
+    layouts: number[][][];
+    steps: number[];
+    views: [number[], number[], number][];
+  };
+  const { plans, layouts, steps } = parsed;
+  const blocks: Block[] = parsed.views.map(([shape, strides, offset], i) => ({
+    data: job.data[i],
+    shape,
+    strides,
+    offset,
+  }));
+  const fail = () => {
+    Atomics.store(sync, 1, 1);
+    Atomics.add(sync, 0, 1);
+    Atomics.notify(sync, 0);
+  };
+  // One step's blocks from item `i` on; a promise only when a block's kernel gave one (a
+  // module's kernel imported on first use).
+  const runItems = (layout: number[][], i: number): null | Promise<null> => {
+    for (; i < layout.length; i++) {
+      const at = layout[i];
+      const args: Block[] = [];
+      for (let a = 2; a < at.length; a++) args.push(blocks[at[a]]);
+      const r = kernel(plans[at[0]], blocks[at[1]], ...args) as unknown;
+      if (r !== null && typeof (r as Promise<unknown>).then === 'function') {
+        const next = i + 1;
+        return (r as Promise<unknown>).then(() => runItems(layout, next));
+      }
+    }
+    return null;
+  };
+  // Whether every party has arrived after step `s` (false: the barrier failed), spinning up to
+  // `spins` reads of the counter.
+  const arrived = (target: number, spins: number): boolean | null => {
+    for (let k = 0; k < spins; k++) {
+      if (Atomics.load(sync, 1) !== 0) return false;
+      if (Atomics.load(sync, 0) >= target) return true;
+    }
+    return null;
+  };
+  // While it waits, a timer holds the thread's event loop: a wait on shared memory is no
+  // handle, and a thread whose tasks wait on nothing would be taken for stalled (and node
+  // would end the program under them).
+  const wait = async (target: number): Promise<boolean> => {
+    const hold = setInterval(() => {}, 2 ** 30);
+    try {
+      for (;;) {
+        const now = Atomics.load(sync, 0);
+        if (Atomics.load(sync, 1) !== 0) return false;
+        if (now >= target) return true;
+        const w = (Atomics as unknown as AtomicsWaitAsync).waitAsync(sync, 0, now);
+        if (w.async) await w.value;
+      }
+    } finally {
+      clearInterval(hold);
+    }
+  };
+  const from = (s: number): null | Promise<null> => {
+    for (; s < steps.length; s++) {
+      let r: null | Promise<null>;
+      try {
+        r = runItems(layouts[steps[s]], 0);
+      } catch (e) {
+        fail();
+        throw e;
+      }
+      const target = parties * (s + 1);
+      const next = s + 1;
+      const after = async (): Promise<null> => {
+        if (!(await wait(target))) return null;
+        return from(next);
+      };
+      if (r !== null) {
+        return r.then(
+          () => {
+            Atomics.add(sync, 0, 1);
+            Atomics.notify(sync, 0);
+            return after();
+          },
+          (e) => {
+            fail();
+            throw e;
+          },
+        );
+      }
+      Atomics.add(sync, 0, 1);
+      Atomics.notify(sync, 0);
+      const got = arrived(target, 256);
+      if (got === false) return null;
+      if (got === null) return after();
+    }
+    return null;
+  };
+  return from(0);
+}
+
+/** `stencilSweepsTask` with the block kernel's source spliced in. */
+export const stencilSweeps: (job: SweepsJob) => null | Promise<null> = linkKernel(
+  stencilSweepsTask,
+  'stencilSweeps',
+  { stencilBlock },
+);
