@@ -55,3 +55,4 @@ export {
 export { type StencilOptions, type StencilStep, stencil, stencilSteps } from './stencil.js';
 export type { StencilKernel } from './stencil-compile.js';
 export { SVD, type SVDOptions, svd, svdvals } from './svd.js';
+export { ishermitian, issymmetric } from './symmetry.js';

@@ -4,6 +4,7 @@ import { DArray } from './darray.js';
 import { blockAbsSums, blockNormPart } from './norm-kernels.js';
 import { describe } from './parts.js';
 import { spawnerOf } from './placement.js';
+import { svdvals } from './svd.js';
 
 /**
  * Dagger's `norm(A, p)` (Julia's `LinearAlgebra.norm`): the array taken as one vector of all
@@ -40,21 +41,22 @@ export async function norm(a: DArray, p = 2): Promise<number> {
 /**
  * Dagger's `opnorm(A, p)` (Julia's `LinearAlgebra.opnorm`) of a 2-D array: `p = 1` the largest
  * column sum of `|x|`, `p = Infinity` the largest row sum. One task per block sums its columns
- * (or rows) where it lives; the sums are added here. `p = 2` (Julia's default, the largest
- * singular value) needs an SVD, which `@dtask/array` does not have: an `ArgumentError`.
+ * (or rows) where it lives; the sums are added here. `p = 2` (Julia's default) the largest
+ * singular value, through `svdvals` (the matrix gathered to one processor).
  */
-export async function opnorm(a: DArray, p: number): Promise<number> {
+export async function opnorm(a: DArray, p = 2): Promise<number> {
   const what = 'opnorm(a, p)';
   if (!(a instanceof DArray))
     throw new ArgumentError(`${what}: a must be a DArray; got ${String(a)}`);
   if (a.shape.length !== 2) {
     throw new ArgumentError(`${what}: a must be 2-D (a matrix); got ${describe(a)}`);
   }
-  if (p !== 1 && p !== Number.POSITIVE_INFINITY) {
+  if (p !== 1 && p !== 2 && p !== Number.POSITIVE_INFINITY) {
     throw new ArgumentError(
-      `${what}: p must be 1 (largest column sum) or Infinity (largest row sum); got ${String(p)} (p = 2, the largest singular value, needs an SVD, which @dtask/array does not have)`,
+      `${what}: p must be 1 (largest column sum), 2 (largest singular value) or Infinity (largest row sum); got ${String(p)}`,
     );
   }
+  if (p === 2) return a.shape.includes(0) ? 0 : (await svdvals(a))[0];
   const dim = p === 1 ? 0 : 1;
   const spawn = spawnerOf(a.context);
   const sums = (await Promise.all(
