@@ -1,5 +1,5 @@
 import { ArgumentError } from '@dtask/core';
-import type { DType } from './dtype.js';
+import { arrayOf, type DType, isInteger } from './dtype.js';
 
 /**
  * How a boundary condition travels to the block tasks: a plain object the stencil kernel
@@ -43,11 +43,11 @@ export class Pad extends Boundary {
   spec(): BoundarySpec {
     return { kind: 'pad', value: this.value };
   }
-  /** An int32 array pads only with an integer in int32's range. */
+  /** An integer array pads only with an integer in its dtype's range. */
   override checkDtype(dtype: DType, what: string): void {
-    if (dtype === 'int32' && (!Number.isInteger(this.value) || (this.value | 0) !== this.value)) {
+    if (isInteger(dtype) && arrayOf(dtype, 1).fill(this.value)[0] !== this.value) {
       throw new ArgumentError(
-        `${what}: new Pad(${this.value}) does not fit an int32 array; pad it with an integer, or use a float64 array`,
+        `${what}: new Pad(${this.value}) does not fit an ${dtype} array; pad it with an integer in its range, or use a float64 array`,
       );
     }
   }
@@ -107,9 +107,9 @@ export class LinearExtrapolate extends Boundary {
   }
   /** Needs a float array. */
   override checkDtype(dtype: DType, what: string): void {
-    if (dtype === 'int32') {
+    if (isInteger(dtype)) {
       throw new ArgumentError(
-        `${what}: new LinearExtrapolate() needs a float64 or float32 array; got int32 (use Clamp, or convert the array with map)`,
+        `${what}: new LinearExtrapolate() needs a float64 or float32 array; got ${dtype} (use Clamp, or copy the array into a float one: copyto(similar(a, { dtype: 'float64' }), a))`,
       );
     }
   }

@@ -31,23 +31,10 @@ export function writeBlock(
   base: Block | null,
   ...sources: Block[]
 ): Block {
-  const C = (
-    dtype === 'float32'
-      ? Float32Array
-      : dtype === 'int32'
-        ? Int32Array
-        : dtype === 'int16'
-          ? Int16Array
-          : dtype === 'uint16'
-            ? Uint16Array
-            : dtype === 'int8'
-              ? Int8Array
-              : dtype === 'uint8'
-                ? Uint8Array
-                : dtype === 'uint32'
-                  ? Uint32Array
-                  : Float64Array
-  ) as Float64ArrayConstructor;
+  // The typed array of the dtype's name ('uint8': Uint8Array).
+  const C = (globalThis as any)[
+    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+  ] as Float64ArrayConstructor;
   const nd = shape.length;
   const strides: number[] = [];
   let n = 1;

@@ -2,7 +2,7 @@ import { ArgumentError, TaskFunctionError } from '@dtask/core';
 import { checkFunctionTravel } from '@dtask/core/plugin';
 import { Blocks, columnMajorStrides, gridIndices, gridOf } from './blocks.js';
 import type { DArray } from './darray.js';
-import type { DType } from './dtype.js';
+import { DTYPES, type DType } from './dtype.js';
 import { binaryBlock } from './kernels.js';
 import { describe, type Parts, sameList } from './parts.js';
 import { ownerOf, type SpawnFn } from './placement.js';
@@ -18,8 +18,6 @@ export interface ElementwiseOptions {
    */
   reblock?: boolean;
 }
-
-const WIDTH: Record<DType, number> = { int32: 0, float32: 1, float64: 2 };
 
 /**
  * The source text of a self-contained function: `ArgumentError` if it is not a function or
@@ -119,9 +117,13 @@ export function binaryParts(
   return { shape, blocks, dtype, chunks };
 }
 
-/** The dtype of an element-wise operation on `a` and `b`: the wider of the two. */
+/**
+ * The dtype of an element-wise operation on `a` and `b`, Julia's `promote_type`: a float beats
+ * any integer, the wider float or integer wins, and of a signed and an unsigned integer of one
+ * width the unsigned one (int8 with uint8 is uint8; int8 with uint16 is uint16).
+ */
 export function widerDtype(a: DType, b: DType): DType {
-  return WIDTH[a] >= WIDTH[b] ? a : b;
+  return DTYPES.indexOf(a) >= DTYPES.indexOf(b) ? a : b;
 }
 
 /** Whether `a` and `b` are cut alike along every dimension where their sizes agree. */

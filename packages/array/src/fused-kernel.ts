@@ -39,9 +39,10 @@ export function fusedBlock(
     run = new Function(`return (${program});`)()(notNumber) as Function;
     compiled.set(program, run);
   }
-  const C = (
-    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
-  ) as Float64ArrayConstructor;
+  // The typed array of the dtype's name ('uint8': Uint8Array).
+  const C = (globalThis as any)[
+    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+  ] as Float64ArrayConstructor;
   const a = inputs[0];
   const n = a.data.length;
   const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));

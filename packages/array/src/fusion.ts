@@ -133,10 +133,26 @@ export function mapExpr(args: readonly FusedExpr[], source: string, dtype: DType
 const OPERATOR: Record<BinaryOp, string> = { add: '+', sub: '-', mul: '*', div: '/' };
 
 /**
+ * What storing a value in a block of each dtype does, as text around an expression: float32
+ * rounds, the integers truncate and wrap to their width (Julia's fixed-size integer arithmetic).
+ */
+const ROUNDING: Record<DType, [string, string]> = {
+  float64: ['', ''],
+  float32: ['Math.fround(', ')'],
+  int32: ['(', ') | 0'],
+  uint32: ['(', ') >>> 0'],
+  int16: ['((', ') << 16) >> 16'],
+  uint16: ['(', ') & 65535'],
+  int8: ['((', ') << 24) >> 24'],
+  uint8: ['(', ') & 255'],
+};
+
+/**
  * The source text of the per-block program `fusedBlock` runs for `expr` (a function of
  * `notNumber` making the function of the block's arrays): one loop computing
  * the whole expression per element. Each intermediate is rounded to its operation's dtype
- * (`Math.fround` for float32, `| 0` for int32: what storing it in its own block did), so the
+ * (`Math.fround` for float32, truncating and wrapping for the integers: what storing it in its
+ * own block did), so the
  * result is the same to the bit as one task per operation. A map's `f` runs on the values in
  * the same order, and a value that is not a number fails as `mapBlock` fails.
  */
@@ -145,7 +161,7 @@ export function programOf(expr: FusedExpr): string {
   const lines: string[] = [];
   let temps = 0;
   const rounded = (text: string, dtype: DType) =>
-    dtype === 'float32' ? `Math.fround(${text})` : dtype === 'int32' ? `(${text}) | 0` : text;
+    `${ROUNDING[dtype][0]}${text}${ROUNDING[dtype][1]}`;
   const emit = (node: FusedNode): string => {
     switch (node.kind) {
       case 'input':

@@ -7,7 +7,8 @@ import type { AutoBlocks } from './auto-blocks.js';
 import { Blocks, gridIndices } from './blocks.js';
 import { type CholeskyOptions, cholesky } from './cholesky.js';
 import { DArray } from './darray.js';
-import { checkDtype, type DType } from './dtype.js';
+import { checkDtype, type DType, FLOAT_DTYPES } from './dtype.js';
+import { requireDtype } from './dtype-error.js';
 import { copyto } from './indexing.js';
 import { internals } from './internals.js';
 import type { Block } from './kernels.js';
@@ -67,11 +68,13 @@ export function mulInto(c: DArray, a: DArray, b: DArray, alpha = 1, beta = 0): D
  */
 export async function choleskyInPlace(a: DArray, options: CholeskyOptions = {}): Promise<DArray> {
   checkDArray(a, 'a', 'choleskyInPlace(a)');
-  if (a.dtype !== 'float64' && a.dtype !== 'float32') {
-    throw new ArgumentError(
-      `choleskyInPlace(a): a must be float64 or float32 to hold its factor; got ${describe(a)}; use cholesky(a) for a new Float64 factor`,
-    );
-  }
+  requireDtype(
+    'choleskyInPlace',
+    a.dtype,
+    FLOAT_DTYPES,
+    `choleskyInPlace(a) of ${describe(a)}`,
+    'its factor needs a float array to live in: use cholesky(a) for a new Float64 factor',
+  );
   const l = await cholesky(a, options);
   const u = l.transpose().reblock(a.blocks);
   const spawn = spawnerOf(a.context);
@@ -114,7 +117,7 @@ export interface FillOptions {
 
 /**
  * Julia's (and Dagger's) `rand!(A)`: fills `a` in place with fresh uniform values in [0, 1)
- * (integers 0–99 for int32, as `DArray.rand`), a task per block; returns `a`.
+ * (integers 0–99 for the integer dtypes, as `DArray.rand`), a task per block; returns `a`.
  */
 export function randInto(a: DArray, options: FillOptions = {}): DArray {
   checkDArray(a, 'a', 'randInto(a)');
@@ -128,11 +131,13 @@ export function randInto(a: DArray, options: FillOptions = {}): DArray {
  */
 export function randnInto(a: DArray, options: FillOptions = {}): DArray {
   checkDArray(a, 'a', 'randnInto(a)');
-  if (a.dtype === 'int32') {
-    throw new ArgumentError(
-      `randnInto(a): normal values need a float64 or float32 array; got ${describe(a)}`,
-    );
-  }
+  requireDtype(
+    'randnInto',
+    a.dtype,
+    FLOAT_DTYPES,
+    `randnInto(a) of ${describe(a)}`,
+    'normal values are not integers: fill a float64 or float32 array',
+  );
   return writeAll(a, randn(a.shape, a.blocks, { ...options, dtype: a.dtype, context: a.context }));
 }
 

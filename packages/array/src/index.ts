@@ -18,6 +18,7 @@ export { type CatOptions, cat, hcat, vcat } from './concat.js';
 export { type Collected, DArray, type DArrayOptions } from './darray.js';
 export { type DistributeOptions, distribute } from './distribute.js';
 export type { DType, DTypeArray } from './dtype.js';
+export { DtypeError } from './dtype-error.js';
 export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
 export { luInPlace, qrInPlace } from './factor-in-place.js';
 export {

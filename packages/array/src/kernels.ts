@@ -18,9 +18,10 @@ export function makeBlock(
   value: number,
   seed: number,
 ): Block {
-  const C = (
-    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
-  ) as Float64ArrayConstructor;
+  // The typed array of the dtype's name ('uint8': Uint8Array).
+  const C = (globalThis as any)[
+    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+  ] as Float64ArrayConstructor;
   let n = 1;
   const strides: number[] = [];
   for (const s of shape) {
@@ -32,7 +33,7 @@ export function makeBlock(
     let s = seed >>> 0 || 1;
     for (let i = 0; i < n; i++) {
       s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      data[i] = dtype === 'int32' ? s % 100 : s / 2 ** 32;
+      data[i] = dtype.includes('int') ? s % 100 : s / 2 ** 32;
     }
   } else if (value !== 0) data.fill(value);
   return { data, shape, strides, offset: 0 };
@@ -40,9 +41,10 @@ export function makeBlock(
 
 /** A block of `dtype` and `shape` holding a copy of `values` (column-major). */
 export function blockFrom(dtype: string, shape: number[], values: ArrayLike<number>): Block {
-  const C = (
-    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
-  ) as Float64ArrayConstructor;
+  // The typed array of the dtype's name ('uint8': Uint8Array).
+  const C = (globalThis as any)[
+    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+  ] as Float64ArrayConstructor;
   const strides: number[] = [];
   let n = 1;
   for (const s of shape) {
@@ -60,9 +62,10 @@ export function blockFrom(dtype: string, shape: number[], values: ArrayLike<numb
  */
 export function mapBlock(a: Block, source: string, dtype: string, ...others: Block[]): Block {
   const f = new Function(`return (${source});`)() as (...x: number[]) => number;
-  const C = (
-    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
-  ) as Float64ArrayConstructor;
+  // The typed array of the dtype's name ('uint8': Uint8Array).
+  const C = (globalThis as any)[
+    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+  ] as Float64ArrayConstructor;
   const n = a.data.length;
   const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
   const x = a.data;
@@ -108,9 +111,10 @@ export function mapBlock(a: Block, source: string, dtype: string, ...others: Blo
  * larger size along each dimension.
  */
 export function binaryBlock(a: Block, b: Block | number, op: string, dtype: string): Block {
-  const C = (
-    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
-  ) as Float64ArrayConstructor;
+  // The typed array of the dtype's name ('uint8': Uint8Array).
+  const C = (globalThis as any)[
+    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+  ] as Float64ArrayConstructor;
   const apply = (x: number, v: number) =>
     op === 'add' ? x + v : op === 'sub' ? x - v : op === 'mul' ? x * v : x / v;
   const x = a.data;

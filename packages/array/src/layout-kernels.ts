@@ -35,9 +35,10 @@ export function assembleBlock(
   plan: Piece[],
   ...sources: Block[]
 ): Block {
-  const C = (
-    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
-  ) as Float64ArrayConstructor;
+  // The typed array of the dtype's name ('uint8': Uint8Array).
+  const C = (globalThis as any)[
+    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+  ] as Float64ArrayConstructor;
   const strides: number[] = [];
   let n = 1;
   for (const s of shape) {

@@ -49,9 +49,10 @@ export const matmulBlocks: (dtype: string, count: number, ...blocks: Block[]) =>
  * is loaded and stored once per four multiply-adds.
  */
 export function matmulBlocksJs(dtype: string, count: number, ...blocks: Block[]): Block {
-  const C = (
-    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
-  ) as Float64ArrayConstructor;
+  // The typed array of the dtype's name ('uint8': Uint8Array).
+  const C = (globalThis as any)[
+    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+  ] as Float64ArrayConstructor;
   const m = blocks[0].shape[0];
   const n = blocks[count].shape[1];
   const acc =

@@ -8,9 +8,10 @@ import type { installSimd } from './simd-install.js';
 declare const __DTASK_SIMD__: typeof installSimd;
 
 function matvecBlocksKernel(dtype: string, count: number, ...blocks: Block[]): Block {
-  const C = (
-    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
-  ) as Float64ArrayConstructor;
+  // The typed array of the dtype's name ('uint8': Uint8Array).
+  const C = (globalThis as any)[
+    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+  ] as Float64ArrayConstructor;
   const m = blocks[0].shape[0];
   const out = new C(new SharedArrayBuffer(m * C.BYTES_PER_ELEMENT));
   const simd = dtype === 'float64' || dtype === 'float32' ? __DTASK_SIMD__() : null;

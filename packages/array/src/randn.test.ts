@@ -34,8 +34,10 @@ describeOnRigs('on %s', (rig) => {
       dtype: 'float32',
     }).collect();
     expect(single.data).toBeInstanceOf(Float32Array);
-    expect(() => randn([4], new Blocks(2), { context: rig.context, dtype: 'int32' })).toThrow(
-      /need a float64 or float32 dtype/,
-    );
+    for (const dtype of ['int32', 'uint8'] as const) {
+      expect(() => randn([4], new Blocks(2), { context: rig.context, dtype })).toThrow(
+        expect.objectContaining({ code: 'DTASK_DTYPE', op: 'randn', dtype }),
+      );
+    }
   });
 });

@@ -1,25 +1,28 @@
-import { ArgumentError } from '@dtask/core';
 import type { AutoBlocks } from './auto-blocks.js';
 import type { Blocks } from './blocks.js';
 import { DArray, type DArrayOptions } from './darray.js';
+import { FLOAT_DTYPES } from './dtype.js';
+import { requireDtype } from './dtype-error.js';
 
 /**
  * Dagger's `randn` (Julia's `randn(Blocks(...), T, dims...)`): standard normal values (mean 0,
  * variance 1), each block made where it lives from `DArray.rand`'s uniform values (fresh each
  * call, or reproducible from `options.seed`) through the normal quantile function (Acklam's
  * rational approximation, relative error below 1.2e-9), in the same task chain. Float64 or
- * float32; an int32 `dtype` is an `ArgumentError`.
+ * float32; an integer `dtype` is a `DtypeError`.
  */
 export function randn(
   shape: readonly number[],
   blocks: Blocks | AutoBlocks,
   options: DArrayOptions = {},
 ): DArray {
-  if (options.dtype === 'int32') {
-    throw new ArgumentError(
-      "randn(shape, blocks, options): normal values need a float64 or float32 dtype; got 'int32'",
-    );
-  }
+  requireDtype(
+    'randn',
+    options.dtype ?? 'float64',
+    FLOAT_DTYPES,
+    'randn(shape, blocks, options)',
+    "normal values are not integers: ask for dtype 'float64' or 'float32' (or use DArray.rand for integers 0–99)",
+  );
   return DArray.rand(shape, blocks, options).map((u) => {
     // A uniform in (0, 1): [0, 1) moved off 0 by half of its resolution.
     const p = u + 2 ** -54;

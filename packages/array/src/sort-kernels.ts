@@ -105,9 +105,10 @@ export function mergeBuckets(
   factory: string,
   ...pieces: Block[]
 ): Block {
-  const C = (
-    dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array
-  ) as Float64ArrayConstructor;
+  // The typed array of the dtype's name ('uint8': Uint8Array).
+  const C = (globalThis as any)[
+    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+  ] as Float64ArrayConstructor;
   const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
   const plain = !order.rev && order.by === null && order.lt === null;
   const cmp = plain

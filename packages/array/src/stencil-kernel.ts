@@ -232,9 +232,10 @@ export function stencilBlock(
   }
   let result = out;
   if (result === null) {
-    const C = (
-      plan.dtype === 'float32' ? Float32Array : plan.dtype === 'int32' ? Int32Array : Float64Array
-    ) as Float64ArrayConstructor;
+    // The typed array of the dtype's name ('uint8': Uint8Array).
+    const C = (globalThis as any)[
+      `${plan.dtype[0].toUpperCase()}${plan.dtype.slice(1)}Array`
+    ] as Float64ArrayConstructor;
     let n = 1;
     const strides: number[] = [];
     for (const s of shape) {
