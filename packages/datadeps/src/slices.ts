@@ -26,17 +26,24 @@ function describe(x: unknown): string {
 }
 
 /**
+ * How an error names slice `s` at `position`. Built only on the way to an error, and by a
+ * function of its own, not a closure per call: views are made per task, often hundreds per
+ * region, and the build names every closure it makes (`keepNames`), which costs microseconds.
+ */
+function what(s: unknown, position: number): string {
+  return `view(): slice ${position} (${describe(s)})`;
+}
+
+/**
  * Checks the syntax of one slice (types, signs, step), without knowing the dimension's length.
  * Throws `ArgumentError` saying what a slice may be.
  */
 export function checkSlice(s: unknown, position: number): asserts s is Slice {
   if (s === ':') return;
-  // Built only on the way to an error: views are made per task, often hundreds per region.
-  const what = (): string => `view(): slice ${position} (${describe(s)})`;
   if (typeof s === 'number') {
     if (!Number.isInteger(s) || s < 0) {
       throw new ArgumentError(
-        `${what()} must be a non-negative integer index (indices are 0-based)`,
+        `${what(s, position)} must be a non-negative integer index (indices are 0-based)`,
       );
     }
     return;
@@ -45,19 +52,19 @@ export function checkSlice(s: unknown, position: number): asserts s is Slice {
     const [start, end, step = 1] = s as number[];
     if (![start, end, step].every(Number.isInteger)) {
       throw new ArgumentError(
-        `${what()}: a range is [start, end] or [start, end, step] of integers`,
+        `${what(s, position)}: a range is [start, end] or [start, end, step] of integers`,
       );
     }
     if (start < 0 || end < start) {
       throw new ArgumentError(
-        `${what()}: a range [start, end) needs 0 ≤ start ≤ end (half-open, 0-based)`,
+        `${what(s, position)}: a range [start, end) needs 0 ≤ start ≤ end (half-open, 0-based)`,
       );
     }
-    if (step < 1) throw new ArgumentError(`${what()}: the step must be 1 or more`);
+    if (step < 1) throw new ArgumentError(`${what(s, position)}: the step must be 1 or more`);
     return;
   }
   throw new ArgumentError(
-    `${what()} is not a slice: use an integer index, [start, end], [start, end, step] or ':'`,
+    `${what(s, position)} is not a slice: use an integer index, [start, end], [start, end, step] or ':'`,
   );
 }
 

@@ -59,6 +59,14 @@ import { taskList, WorkerTask } from './worker-task.js';
 const REPORT_EVERY_MS = 4;
 
 /**
+ * A task that ran at least this long (ms) is reported at once, even in a run of queued tasks:
+ * a message then costs under a percent of its work, and tasks on the scheduler's side may wait
+ * for it (the next tile of a factorisation, ordered by datadeps, is never sent ahead). Held
+ * back, such a report waited behind the next queued task, up to `REPORT_EVERY_MS`.
+ */
+const REPORT_LONG_MS = 1;
+
+/**
  * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
  * results here (only small ones travel back with the completion), serves results to the
  * scheduler and to peer runtimes, runs a task sent ahead as soon as its local inputs exist, and
@@ -435,7 +443,7 @@ export class WorkerRuntime {
     pushDone(this.out, task.id, bytes, ms, inline ? 1 : 0, sent, back);
     // While it works through a run of queued tasks, the runtime reports every few
     // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
-    if (end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();
+    if (ms >= REPORT_LONG_MS || end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();
     if (task.held !== undefined) this.unholdInputs(task);
     if (waiters) this.wake(task.id, value, waiters);
   }

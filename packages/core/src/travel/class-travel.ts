@@ -70,6 +70,10 @@ function isBuiltin(x: object): boolean {
  */
 export function boxClasses(value: unknown, skip?: (x: object) => boolean): unknown {
   if (typeof value !== 'object' || value === null) return value;
+  // Most values hold no instance: a typed array, a strided view, an array of numbers. A scan
+  // with no copy, no path and no memo says so; the full encoding runs only where it finds one.
+  const budget = { left: QUICK_SCAN_NODES };
+  if (!mayHoldInstance(value, 0, skip, budget)) return value;
   const out = encode(value, '', 0, new Map(), skip);
   return out === value ? value : ({ [BOXED]: 1, v: out } satisfies Boxed);
 }
@@ -78,6 +82,44 @@ export function boxClasses(value: unknown, skip?: (x: object) => boolean): unkno
 export function unboxClasses(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || (value as Boxed)[BOXED] !== 1) return value;
   return decode((value as Boxed).v, new Map());
+}
+
+/** Objects the quick scan of `boxClasses` visits before it hands over to the full encoding. */
+const QUICK_SCAN_NODES = 32;
+
+/**
+ * False when `x` surely holds no class instance that `encode` would box or refuse (arrays and
+ * plain objects looked into, builtins and `skip`ped objects not); true when it may (an
+ * instance seen, a Map or Set to look into, or more than the budget's objects: shared parts
+ * and cycles are left to `encode`, which remembers what it saw).
+ */
+function mayHoldInstance(
+  x: object,
+  depth: number,
+  skip: ((x: object) => boolean) | undefined,
+  budget: { left: number },
+): boolean {
+  if (--budget.left < 0 || depth > MAX_DEPTH) return true;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) {
+      const v = x[i];
+      if (typeof v === 'object' && v !== null && mayHoldInstance(v, depth + 1, skip, budget))
+        return true;
+    }
+    return false;
+  }
+  const proto = Object.getPrototypeOf(x);
+  if (PLAIN_PROTOS.has(proto)) {
+    for (const key of Object.keys(x)) {
+      const v = (x as Record<string, unknown>)[key];
+      if (typeof v === 'object' && v !== null && mayHoldInstance(v, depth + 1, skip, budget))
+        return true;
+    }
+    return false;
+  }
+  if (ArrayBuffer.isView(x)) return false;
+  if (skip?.(x) || isBuiltin(x)) return x instanceof Map || x instanceof Set;
+  return true;
 }
 
 function encode(
