@@ -37,6 +37,12 @@ describe('stats() on two worker processes', () => {
     expect(fraction).toBeGreaterThan(0.6);
     expect(fraction).toBeLessThanOrEqual(2.02);
     expect(Math.max(...used.map((p) => p.waitMs.max))).toBeGreaterThan(60);
-    expect(after.tasks).toEqual({ spawned: 20, finished: 20, failed: 0, unfinished: 0 });
+    expect(after.tasks).toEqual({
+      spawned: 20,
+      finished: 20,
+      failed: 0,
+      unfinished: 0,
+      placedByWorkers: { finished: 0, failed: 0 },
+    });
   }, 60_000);
 });

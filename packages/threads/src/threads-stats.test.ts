@@ -44,7 +44,13 @@ describe('stats() on two worker threads', () => {
     expect(waits.reduce((n, w) => n + w.count, 0)).toBe(20);
     expect(Math.max(...waits.map((w) => w.p90))).toBeGreaterThan(60);
     expect(Math.max(...waits.map((w) => w.max))).toBeGreaterThan(100);
-    expect(after.tasks).toEqual({ spawned: 20, finished: 20, failed: 0, unfinished: 0 });
+    expect(after.tasks).toEqual({
+      spawned: 20,
+      finished: 20,
+      failed: 0,
+      unfinished: 0,
+      placedByWorkers: { finished: 0, failed: 0 },
+    });
   });
 
   it('a chain sent ahead counts every run; failures are counted, not timed', async () => {
@@ -59,7 +65,13 @@ describe('stats() on two worker threads', () => {
     const s = ctx.stats();
     const ran = threadsOf(s).reduce((n, p) => n + p.tasks, 0);
     expect(ran).toBe(10);
-    expect(s.tasks).toEqual({ spawned: 11, finished: 10, failed: 1, unfinished: 0 });
+    expect(s.tasks).toEqual({
+      spawned: 11,
+      finished: 10,
+      failed: 1,
+      unfinished: 0,
+      placedByWorkers: { finished: 0, failed: 0 },
+    });
   });
 
   it('stats() inside a task on a worker thread throws UnsupportedError, saying where to call it', async () => {

@@ -159,6 +159,11 @@ export type FromWorker =
   | { op: 'clock'; t0: number; t1: number; mono?: number; machine?: string }
   /** Results held here moved from device to host memory (`LocalStore.onMovedToHost`). */
   | { op: 'movedToHost'; keys: number[] }
+  /**
+   * Nested tasks this runtime placed and ran itself (`OwnedTasks`) that settled since its last
+   * such report: how many finished with a value, how many failed.
+   */
+  | { op: 'owned'; finished: number; failed: number }
   | DynamicRequest;
 
 /**

@@ -10,21 +10,31 @@ import type { Requests } from '../protocol/requests.js';
 import { waitForAnswer } from '../protocol/sync-answer.js';
 import { AnyScope, ExactScope, fromScopeSpec } from '../scope/index.js';
 import { type DTask, isDTask, type TaskOwner } from '../task/dtask.js';
-import { TaskState } from '../task/task-state.js';
+import { currentFrame } from '../task/frame.js';
+import { TaskFlags, TaskState } from '../task/task-state.js';
 import { runGuards } from '../task/wait-guards.js';
 import type { FunctionEncoder } from '../travel/function-ref.js';
 import { assertFunctionCanTravel } from '../travel/function-travel.js';
+import type { OwnedTasks } from './owned-tasks.js';
 
 /**
  * The scheduler as seen from inside a worker runtime: `spawn` there makes a `DTask` whose
- * owner is this proxy, which forwards it to the real scheduler (in the main process) and
- * answers `fetch`/`wait`/`cancel` by asking it. Task ids come from a range of this runtime's
- * own, so they never collide with the scheduler's.
+ * owner is this proxy. A task this runtime may place itself goes to its `OwnedTasks` (whose
+ * answers `fetch`/`wait`/`cancel` then give); any other is forwarded to the real scheduler (in
+ * the main process), which is asked for its value, its end or its cancellation. Task ids come
+ * from a range of this runtime's own, so they never collide with the scheduler's.
  */
 export class ProxyOwner implements TaskOwner {
   /** Tells `DTask` that its state lives elsewhere: always ask the owner. */
   readonly remote = true;
   private readonly released: number[] = [];
+  /** Tasks placed by this runtime itself (set by the runtime once it has made them). */
+  owned: OwnedTasks | undefined = undefined;
+  /**
+   * Tasks for the scheduler that wait for inputs placed here to finish before they are sent
+   * (with those inputs' values), by id: resolves once sent or settled here.
+   */
+  private readonly deferred = new Map<number, Promise<void>>();
   private readonly finalizer = new FinalizationRegistry<number>((id) => {
     this.released.push(id);
     if (this.released.length === 1) queueMicrotask(() => this.flushReleased());
@@ -50,19 +60,64 @@ export class ProxyOwner implements TaskOwner {
     return 0;
   }
 
-  /** Forwards a task spawned in this runtime to the scheduler. */
+  /**
+   * Places a task spawned in this runtime here (`OwnedTasks.take`) or forwards it to the
+   * scheduler, once the inputs placed here that it takes have finished.
+   */
   submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>): void {
+    if (extraDeps === undefined && this.owned?.take(task, currentFrame()?.frameTask)) return;
     task.state = TaskState.Running;
+    const extra = extraDeps === undefined ? undefined : [...extraDeps];
+    let local: Promise<void>[] | undefined;
+    for (const a of extra === undefined ? task.args : [...task.args, ...extra]) {
+      if (!isDTask(a)) continue;
+      if ((a.flags & TaskFlags.Owned) !== 0) {
+        if (a.state < TaskState.Done) (local ??= []).push(this.owned!.wait(a));
+      } else if (this.deferred.size > 0) {
+        // Sent after a task for the scheduler that waits here: the scheduler knows it then.
+        const before = this.deferred.get(a.id);
+        if (before !== undefined) (local ??= []).push(before);
+      }
+    }
+    if (local === undefined) {
+      this.send(task, extra);
+      return;
+    }
+    const id = task.id;
+    this.deferred.set(
+      id,
+      Promise.all(local).then(() => {
+        this.deferred.delete(id);
+        this.send(task, extra);
+      }),
+    );
+  }
+
+  /**
+   * Sends `task` to the scheduler. An input placed here travels as its value; one that failed
+   * fails the task here instead, as the scheduler would have.
+   */
+  private send(task: DTask<unknown>, extraDeps: unknown[] | undefined): void {
+    if ((task.flags & TaskFlags.Owned) !== 0) return; // cancelled while it waited
     const args = task.args.slice();
     let taskArgs: [number, number][] | undefined;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       if (isDTask(a)) {
-        (taskArgs ??= []).push([i, a.id]);
-        args[i] = null;
+        if ((a.flags & TaskFlags.Owned) === 0) {
+          (taskArgs ??= []).push([i, a.id]);
+          args[i] = null;
+        } else if (a.state === TaskState.Failed) {
+          this.failHere(task, a.value, a);
+          return;
+        } else args[i] = a.value;
       }
     }
-    if (extraDeps) for (const d of extraDeps) if (isDTask(d)) (taskArgs ??= []).push([-1, d.id]);
+    if (extraDeps) {
+      for (const d of extraDeps) {
+        if (isDTask(d) && (d.flags & TaskFlags.Owned) === 0) (taskArgs ??= []).push([-1, d.id]);
+      }
+    }
     this.out.push({
       op: 'spawn',
       id: task.id,
@@ -75,12 +130,21 @@ export class ProxyOwner implements TaskOwner {
     this.finalizer.register(task, task.id);
   }
 
+  /** Settles a task never sent to the scheduler as failed, here (see `OwnedTasks`). */
+  private failHere(task: DTask<unknown>, error: unknown, upstream?: DTask<unknown>): void {
+    task.flags |= TaskFlags.Owned;
+    this.owned!.fail(task, error, upstream);
+  }
+
   private flushReleased(): void {
     const ids = this.released.splice(0);
     if (ids.length > 0) this.out.push({ op: 'releaseTask', ids });
   }
 
   fetchValue(task: DTask<unknown>): Promise<unknown> {
+    if ((task.flags & TaskFlags.Owned) !== 0) return this.owned!.fetchValue(task);
+    const deferred = this.deferred.get(task.id);
+    if (deferred !== undefined) return deferred.then(() => this.fetchValue(task));
     return this.requests.ask((req) => this.out.push({ op: 'fetchTask', req, id: task.id }));
   }
 
@@ -117,12 +181,20 @@ export class ProxyOwner implements TaskOwner {
 
   /** Resolves when the task has finished, whatever its outcome. */
   wait(task: DTask<unknown>): Promise<void> {
+    if ((task.flags & TaskFlags.Owned) !== 0) return this.owned!.wait(task);
+    const deferred = this.deferred.get(task.id);
+    if (deferred !== undefined) return deferred.then(() => this.wait(task));
     return this.requests.ask((req) =>
       this.out.push({ op: 'waitTask', req, id: task.id }),
     ) as Promise<void>;
   }
 
-  cancel(task: DTask<unknown>): boolean {
+  cancel(task: DTask<unknown>, reason?: unknown): boolean {
+    if ((task.flags & TaskFlags.Owned) !== 0) return this.owned!.cancel(task, reason);
+    if (this.deferred.has(task.id)) {
+      task.flags |= TaskFlags.Owned; // never sent: it settles here
+      return this.owned!.cancel(task, reason);
+    }
     this.out.push({ op: 'cancelTask', id: task.id });
     return true;
   }

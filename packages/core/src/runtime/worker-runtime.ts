@@ -40,6 +40,7 @@ import {
 import { type ControlParts, handleControl } from './control-messages.js';
 import { countLocalConsumers } from './local-consumers.js';
 import { LogShipper } from './log-shipper.js';
+import { OwnedTasks } from './owned-tasks.js';
 import { PeerLinks } from './peer-links.js';
 import { ProxyOwner } from './proxy-owner.js';
 import { ResultServer } from './result-server.js';
@@ -172,6 +173,21 @@ export class WorkerRuntime {
       transport.sharesMemory === true || options.blockingAnswers === true,
       options.blockingAnswers ?? !isMainThread,
     );
+    // Tasks spawned here that may run here are placed here (not where a value adapter wraps
+    // every task: those go through the scheduler, which knows the adapter's rules).
+    if (this.adapter === undefined) {
+      this.owner.owned = new OwnedTasks(this.processor, this.owner, {
+        enter: (agent) => {
+          this.inTask++;
+          if (this.runningTask !== undefined) this.runningTask[0] = agent;
+        },
+        leave: () => {
+          this.inTask--;
+          if (this.runningTask !== undefined) this.runningTask[0] = 0;
+        },
+        report: (finished, failed) => this.out.push({ op: 'owned', finished, failed }),
+      });
+    }
     this.logs = new LogShipper(
       this.out,
       // The runtime on a worker process's main thread speaks for the process's memory.
@@ -511,6 +527,7 @@ export class WorkerRuntime {
     for (const t of this.running.values())
       t.cancel(new CancelledError('The worker runtime shut down'));
     this.running.clear();
+    this.owner.owned?.close();
     this.turn.clear();
     this.store.clear();
     this.requests.rejectAll(new CancelledError('The worker runtime shut down'));

@@ -34,4 +34,9 @@ export enum TaskFlags {
   Unfinished = 128,
   /** A streaming task (`spawnStreaming`): a task reading it waits for its last value. */
   Streaming = 256,
+  /**
+   * Placed and run by the worker runtime whose task spawned it (runtime/owned-tasks.ts): the
+   * scheduler never sees it; its handle's owner answers `fetch`/`wait` there.
+   */
+  Owned = 512,
 }

@@ -26,6 +26,15 @@ export declare function nestedWithOptions(thread: number): Promise<[string, [str
 export declare function reportOptions(): [string, string];
 export declare function nestedChain(depth: number): Promise<string[]>;
 export declare function nestedSlowChain(depth: number, ms: number): Promise<string[]>;
+export declare function nestedTree(
+  depth: number,
+  fanout: number,
+  first: number,
+): Promise<[number, string[]]>;
+export declare function nestedAcross(thread: number): Promise<Record<string, unknown>>;
+export declare function throwsWith(message: string): never;
+export declare function nestedCancel(): Promise<[boolean, string, boolean]>;
+export declare function waitForSignal(): Promise<string>;
 export declare const sleep: <T>(ms: number, value: T) => Promise<T>;
 export declare function waitForAbort(flags: Int32Array): Promise<string>;
 export declare function spinForever(flags: Int32Array): never;

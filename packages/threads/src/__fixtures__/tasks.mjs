@@ -135,6 +135,75 @@ export async function nestedSlowChain(depth, ms) {
   return [here, ...(await spawn(nestedSlowChain, depth - 1, ms))];
 }
 
+/**
+ * A tree of nested tasks `depth` deep with `fanout` children each: the sum of its leaves,
+ * numbered `first` on (`first * n + n(n - 1)/2` for its n = fanout^depth leaves), and the
+ * processors its tasks ran on.
+ */
+export async function nestedTree(depth, fanout, first) {
+  const here = taskProcessor().id;
+  if (depth === 0) return [first, [here]];
+  const size = fanout ** (depth - 1);
+  const kids = [];
+  for (let i = 0; i < fanout; i++)
+    kids.push(spawn(nestedTree, depth - 1, fanout, first + i * size));
+  let sum = 0;
+  const on = new Set([here]);
+  for (const [s, places] of await Promise.all(kids)) {
+    sum += s;
+    for (const p of places) on.add(p);
+  }
+  return [sum, [...on].sort()];
+}
+
+/**
+ * Inside a task: a child placed here, a task on thread `thread` that takes it, one here that
+ * takes that, and a failing child placed here with a dependent: what each gave.
+ */
+export async function nestedAcross(thread) {
+  const child = spawn(double, 10);
+  const away = spawn({ scope: scope({ worker: 1, thread }) }, add, child, 1);
+  const back = spawn(add, away, 100);
+  const failing = spawn(throwsWith, 'nested boom');
+  const after = spawn(add, failing, 1);
+  const outcome = (t) =>
+    t.then(
+      (v) => ['ok', v],
+      (e) => [e.name, e.message],
+    );
+  return {
+    here: taskProcessor().id,
+    child: await child,
+    away: await outcome(away),
+    back: await outcome(back),
+    failing: await outcome(failing),
+    after: await outcome(after),
+  };
+}
+
+/** Throws an Error with `message`. */
+export function throwsWith(message) {
+  throw new Error(message);
+}
+
+/** Inside a task: spawns a child waiting for its abort signal, cancels it, reports its outcome. */
+export async function nestedCancel() {
+  const child = spawn(waitForSignal);
+  await new Promise((r) => setTimeout(r, 10));
+  const cancelled = child.cancel();
+  const error = await child.then(
+    () => 'resolved',
+    (e) => e.name,
+  );
+  return [cancelled, error, child.cancel()];
+}
+
+/** Resolves once its abort signal fires. */
+export function waitForSignal() {
+  const signal = taskSignal();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted')));
+}
+
 // ------------------------------------------------------------------ cancellation
 
 export const sleep = (ms, value) => new Promise((resolve) => setTimeout(() => resolve(value), ms));

@@ -2,19 +2,7 @@ import { DTaskFailedError, type TaskRef } from '../../errors/task-failed-error.j
 import type { DTask } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 
-/** Runs and clears a finished task's listeners (`fetch`, `wait`, `then` callers). */
-export function notifyListeners(task: DTask<unknown>): void {
-  const l = task.listeners;
-  if (l === undefined) return;
-  task.listeners = undefined;
-  if (typeof l === 'function') l();
-  else if (Array.isArray(l)) {
-    for (const cb of l) {
-      if (typeof cb === 'function') cb();
-      else cb.onTaskSettled(task);
-    }
-  } else l.onTaskSettled(task);
-}
+export { notifyListeners } from '../../task/notify-listeners.js';
 
 /** Calls `visit` for each task waiting on `task`. */
 export function forEachDependent(task: DTask<unknown>, visit: (d: DTask<unknown>) => void): void {

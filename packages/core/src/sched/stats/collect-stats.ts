@@ -41,6 +41,12 @@ export interface Stats {
     failed: number;
     /** Waiting or running now (`ctx.queueSize`). */
     unfinished: number;
+    /**
+     * Nested tasks that the worker whose task spawned them placed and ran itself, never handed
+     * to the scheduler (so not counted above), as the workers last reported (every 50 ms):
+     * how many finished with a value, how many failed.
+     */
+    placedByWorkers: { finished: number; failed: number };
   };
 }
 
@@ -72,7 +78,13 @@ export function collectStats(s: SlotTable & Pick<SchedulerState, 'stats' | 'queu
     since: Math.round(performance.timeOrigin + since),
     elapsedMs: round(now - since),
     processors,
-    tasks: { spawned: finished + failed + unfinished, finished, failed, unfinished },
+    tasks: {
+      spawned: finished + failed + unfinished,
+      finished,
+      failed,
+      unfinished,
+      placedByWorkers: { finished: s.stats.ownedFinished, failed: s.stats.ownedFailed },
+    },
   };
 }
 

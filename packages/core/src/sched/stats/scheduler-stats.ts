@@ -18,6 +18,10 @@ export class SchedulerStats {
   finished = 0;
   /** Tasks settled with an error (cancelled ones included). */
   failed = 0;
+  /** Nested tasks that workers placed and ran themselves and that finished with a value. */
+  ownedFinished = 0;
+  /** Nested tasks that workers placed themselves and that failed. */
+  ownedFailed = 0;
   /**
    * Ready tasks until the next one sampled while only the calling thread runs tasks (the first
    * sample is the SAMPLE_EVERY-th: the very first run of a context is slow while V8 warms up).

@@ -27,7 +27,13 @@ describe('stats(): utilisation per processor', () => {
     await Promise.all(ok);
     await Promise.allSettled(bad);
     const s = ctx.stats();
-    expect(s.tasks).toEqual({ spawned: n + 5, finished: n, failed: 5, unfinished: 0 });
+    expect(s.tasks).toEqual({
+      spawned: n + 5,
+      finished: n,
+      failed: 5,
+      unfinished: 0,
+      placedByWorkers: { finished: 0, failed: 0 },
+    });
     expect(s.processors).toHaveLength(1);
     const main = s.processors[0];
     expect(main).toMatchObject({ id: ctx.localProc.id, worker: 1, removed: false, tasks: n });

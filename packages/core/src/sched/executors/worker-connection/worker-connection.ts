@@ -425,6 +425,12 @@ export class WorkerConnection implements Executor {
       case 'movedToHost':
         this.held.movedToHost(m.keys);
         return;
+      case 'owned': {
+        const stats = this.options.scheduler.stats;
+        stats.ownedFinished += m.finished;
+        stats.ownedFailed += m.failed;
+        return;
+      }
       case 'dynamic':
         serveDynamic(m, this.inFlight.get(m.task), this.options.scheduler, this.decoder, this.out);
         return;
