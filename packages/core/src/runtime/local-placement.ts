@@ -14,12 +14,15 @@ const LOCAL_OPTIONS = new Set(['name', 'scope', 'computeScope', 'occupancy', 'pr
 /**
  * Whether the worker runtime on `processor` may place `task`, spawned inside one of its tasks,
  * itself: its function is a function (not a `Chunk`), its options are only those above, its
- * effective scope (`computeScope`, else `scope`, else the default) contains `processor`, and
- * every argument is a plain value or a task `owner` placed here too. O(arguments + options):
+ * effective scope (`computeScope`, else `scope`, else the default) contains `processor`, it is
+ * no streaming node, and every argument is a plain value or a task `owner` placed here too. O(arguments + options):
  * it needs neither the cluster's processor list nor the scheduler.
  */
 export function mayPlaceHere(task: DTask<unknown>, processor: Processor, owner: unknown): boolean {
-  if (typeof task.fn !== 'function') return false;
+  // A streaming node, or a task already given extras (a streaming driver's `notRerun`, a
+  // signal's listener), is the scheduler's to run.
+  if (typeof task.fn !== 'function' || task.extra !== undefined) return false;
+  if ((task.flags & TaskFlags.Streaming) !== 0) return false;
   const options = task.options;
   for (const key in options) {
     if ((options as Record<string, unknown>)[key] !== undefined && !LOCAL_OPTIONS.has(key)) {
