@@ -8,7 +8,8 @@
 //      the per-round ratios, with its spread;
 //  (3) bytes moved between threads per sweep (the logs' move events over a logged 20-sweep
 //      run, untimed): none, since a step's task per thread reads its neighbours' blocks in
-//      place in shared memory; with each thread's kernel time and the step tasks' count.
+//      place in shared memory; with the stencil tasks' count (one per thread, running every
+//      sweep and meeting the other thread at a barrier between sweeps) and each one's time.
 //   flock /tmp/dtask-bench.lock node bench/stencil.mjs [--quick] [--rounds=7] [--warmup=1] [--check]
 // Medians of `rounds` timed runs after `warmup`; writes bench/results/stencil.json. --quick:
 // 1024×1024 and Blocks(128, 128). --check exits 1 when (1) is under 1.5× (Blocks) or 1.7×
@@ -157,10 +158,9 @@ try {
   fine.arrays = auto.arrays = undefined;
 
   // Bytes moved between threads in all 20 sweeps (the logs' move events; not timed), per
-  // sweep: none, since each step's task on a thread reads the neighbours' blocks, its own
-  // thread's or the other's, in place in shared memory. The kernel time per thread (the logs'
-  // run spans of the step tasks) against the wall time says how much of a run the threads
-  // computed and how much they waited.
+  // sweep: none, since each thread's task reads the neighbours' blocks, its own thread's or
+  // the other's, in place in shared memory. The stencil tasks' run spans (one per thread, all
+  // sweeps, the barrier waits included) against the wall time.
   const traffic = async (blocks) => {
     const a = arrays(blocks);
     await Promise.all([...a.A.chunks, ...a.B.chunks].map((c) => c.wait()));
@@ -181,7 +181,7 @@ try {
           out.strips++;
         } else out.movedBlocks += e.bytes;
       }
-      if (e.kind === 'run' && names.get(e.task) === 'stencilBlocks') {
+      if (e.kind === 'run' && names.get(e.task) === 'stencilSweeps') {
         out.kernel[e.processor] = (out.kernel[e.processor] ?? 0) + e.duration;
         out.tasks++;
       }
@@ -225,7 +225,7 @@ try {
       .map(([p, ms]) => `${p} ${fixed(ms, 0)} ms`)
       .join(', ');
     console.log(
-      `${k === 'fine' ? `Blocks(${FINE}, ${FINE})` : 'AutoBlocks()'}: bytes moved between threads per sweep ${fixed(m.moved, 0)} in ${fixed(m.strips, 1)} halo strips (${fixed(m.movedBlocks, 0)} of whole blocks): ${m.matches ? 'none, as expected' : 'UNEXPECTED'}; logged run ${fixed(m.wall, 0)} ms, ${m.tasks} step tasks, kernel time ${kernel}`,
+      `${k === 'fine' ? `Blocks(${FINE}, ${FINE})` : 'AutoBlocks()'}: bytes moved between threads per sweep ${fixed(m.moved, 0)} in ${fixed(m.strips, 1)} halo strips (${fixed(m.movedBlocks, 0)} of whole blocks): ${m.matches ? 'none, as expected' : 'UNEXPECTED'}; logged run ${fixed(m.wall, 0)} ms, ${m.tasks} stencil tasks (one per thread for all sweeps), their time ${kernel}`,
     );
   }
   console.log(`largest difference from plain JS: ${worst}`);
