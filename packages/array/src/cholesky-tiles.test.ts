@@ -48,7 +48,7 @@ function spd(n: number, transposed: boolean): Tile {
 }
 
 describe('Cholesky tiles in WebAssembly SIMD', () => {
-  const sizes = [1, 3, 8, 33, 70, 100];
+  const sizes = [1, 3, 8, 33, 70, 100, 257];
   for (const transposed of [false, true]) {
     const how = transposed ? 'transposed views' : 'views';
     it(`gemm and syrk equal the plain JavaScript tiles on ${how}`, () => {

@@ -48,23 +48,43 @@ function syrkTile(a: Tile, c: Tile): void {
     __DTASK_LINK_js__(a, c);
     return;
   }
-  // c ← c − a·aᵀ on the lower triangle of c.
-  simd.gemm(
-    false,
-    c.shape[0],
-    c.shape[1],
-    [
-      [
-        [a.data, a.offset, a.strides[0], a.strides[1]],
-        [a.data, a.offset, a.strides[1], a.strides[0]],
-        a.shape[1],
-      ],
-    ],
-    -1,
-    1,
-    [c.data, c.offset, c.strides[0], c.strides[1]],
-    true,
-  );
+  // c ← c − a·aᵀ on the lower triangle of c, by halves: the two diagonal halves recursively,
+  // the block below them as one product, so that about the lower triangle's products are
+  // computed (a square product with the upper half thrown away would compute twice as many).
+  const ad = a.data;
+  const ars = a.strides[0];
+  const acs = a.strides[1];
+  const k = a.shape[1];
+  const cd = c.data;
+  const crs = c.strides[0];
+  const ccs = c.strides[1];
+  const lower = (r0: number, n: number): void => {
+    const ar = a.offset + r0 * ars;
+    if (n <= 128) {
+      simd.gemm(
+        false,
+        n,
+        n,
+        [[[ad, ar, ars, acs], [ad, ar, acs, ars], k]],
+        -1,
+        1,
+        [cd, c.offset + r0 * crs + r0 * ccs, crs, ccs],
+        true,
+      );
+      return;
+    }
+    const h = Math.ceil(n / 8) * 4;
+    lower(r0, h);
+    // c[r0+h … r0+n, r0 … r0+h) −= a[r0+h … r0+n, :] · a[r0 … r0+h, :]ᵀ
+    simd.gemm(false, n - h, h, [[[ad, ar + h * ars, ars, acs], [ad, ar, acs, ars], k]], -1, 1, [
+      cd,
+      c.offset + (r0 + h) * crs + r0 * ccs,
+      crs,
+      ccs,
+    ]);
+    lower(r0 + h, n - h);
+  };
+  lower(0, c.shape[0]);
 }
 
 function trsmTile(l: Tile, b: Tile): void {
@@ -131,7 +151,7 @@ function potrfTile(a: Tile): void {
   }
   // Left-looking by panels of NB columns: the panel takes the products of the columns factored
   // before it (SIMD gemm, lower part of its diagonal block), then is factored in place.
-  const NB = 32;
+  const NB = 16;
   const d = a.data;
   const o = a.offset;
   const rs = a.strides[0];
