@@ -5,6 +5,7 @@ import { Blocks } from './blocks.js';
 import { lowerPart, paddedMatrix } from './cholesky-kernels.js';
 import * as tilesSimd from './cholesky-tiles.js';
 import { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
 import { type SpawnFn, spawnerOf } from './placement.js';
@@ -40,6 +41,7 @@ type Matrix = StridedView<Float64Array>;
  * No full-size copy of the matrix is made on the caller.
  */
 export function cholesky(a: DArray, options: CholeskyOptions = {}): Promise<DArray> {
+  requireReal('cholesky', a, 'cholesky(a)');
   if (!(a instanceof DArray) || a.shape.length !== 2 || a.shape[0] !== a.shape[1]) {
     throw new ArgumentError(
       `cholesky(a): a must be a square 2-D DArray; got ${a instanceof DArray ? describe(a) : String(a)}`,

@@ -3,6 +3,8 @@ import { Blocks } from './blocks.js';
 import { writeBlock } from './copy-kernels.js';
 import { type BlockCopy, copyPlanOf } from './copy-plan.js';
 import { DArray } from './darray.js';
+import { isComplex } from './dtype.js';
+import { requireComplex } from './dtype-error.js';
 import { widerDtype } from './elementwise.js';
 import { internals } from './internals.js';
 import type { Block } from './kernels.js';
@@ -54,6 +56,9 @@ export function cat(arrays: readonly DArray[], options: CatOptions): DArray {
     ...shape.map((_, d) => (d < first.shape.length ? first.blocks.sizes[d] : 1)),
   );
   const dtype = arrays.reduce((t, a) => widerDtype(t, a.dtype), first.dtype);
+  if (isComplex(dtype)) {
+    for (const a of arrays) requireComplex('cat', a, 'cat(arrays, { dims })');
+  }
   // Every input is copied into its slab of the result; a result block gets the pieces of all
   // the inputs it overlaps.
   const merged = new Map<number, { copy: BlockCopy; tasks: DTask<Block>[] }>();

@@ -27,14 +27,23 @@ export function writeBlock(
   shape: number[],
   covered: boolean,
   pieces: CopyPiece[],
-  value: number | null,
+  value: number | number[] | null,
   base: Block | null,
   ...sources: Block[]
 ): Block {
-  // The typed array of the dtype's name ('uint8': Uint8Array).
+  // The typed array of the dtype's name ('uint8': Uint8Array); a complex dtype's element is a
+  // (re, im) pair of Float64 (complex128) or Float32 (complex64).
+  const w = dtype.startsWith('complex') ? 2 : 1;
   const C = (globalThis as any)[
-    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+    w === 2
+      ? dtype === 'complex64'
+        ? 'Float32Array'
+        : 'Float64Array'
+      : `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
   ] as Float64ArrayConstructor;
+  // A number fills (a complex element with it as its real part); `[re, im]` fills complex ones.
+  const v0 = value === null ? 0 : typeof value === 'number' ? value : value[0];
+  const v1 = value === null || typeof value === 'number' ? 0 : value[1];
   const nd = shape.length;
   const strides: number[] = [];
   let n = 1;
@@ -42,10 +51,10 @@ export function writeBlock(
     strides.push(n);
     n *= s;
   }
-  const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
+  const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
   if (base !== null && !covered) {
     // The old values, read through the base's strides (contiguous column-major: one copy).
-    let contiguous = base.offset === 0 && base.data.length === n;
+    let contiguous = base.offset === 0 && base.data.length === w * n;
     for (let d = 0; d < nd; d++)
       if (base.strides[d] !== strides[d] && shape[d] > 1) contiguous = false;
     if (contiguous) data.set(base.data as unknown as Float64Array);
@@ -54,7 +63,11 @@ export function writeBlock(
       for (let i = 0; i < n; i++) {
         let o = base.offset;
         for (let d = 0; d < nd; d++) o += idx[d] * base.strides[d];
-        data[i] = base.data[o];
+        if (w === 1) data[i] = base.data[o];
+        else {
+          data[2 * i] = base.data[2 * o];
+          data[2 * i + 1] = base.data[2 * o + 1];
+        }
         for (let d = 0; d < nd; d++) {
           if (++idx[d] < shape[d]) break;
           idx[d] = 0;
@@ -78,7 +91,11 @@ export function writeBlock(
       if (src !== null) sBase -= srcFixed[a.sd] * src.strides[a.sd];
     }
     if (axes.length === 0) {
-      data[dBase] = src === null ? (value as number) : src.data[sBase];
+      if (w === 1) data[dBase] = src === null ? v0 : src.data[sBase];
+      else {
+        data[2 * dBase] = src === null ? v0 : src.data[2 * sBase];
+        data[2 * dBase + 1] = src === null ? v1 : src.data[2 * sBase + 1];
+      }
       continue;
     }
     // The first axis is the inner loop; the others walk an odometer.
@@ -94,8 +111,16 @@ export function writeBlock(
         dOff += axes[c].dst[pos[c]] * strides[axes[c].dd];
         if (src !== null) sOff += axes[c].src[pos[c]] * src.strides[axes[c].sd];
       }
-      if (src === null) {
-        for (let i = 0; i < len; i++) data[dOff + inner.dst[i] * dS0] = value as number;
+      if (w === 2) {
+        const x = src === null ? null : src.data;
+        for (let i = 0; i < len; i++) {
+          const di = 2 * (dOff + inner.dst[i] * dS0);
+          const si = 2 * (sOff + (x === null ? 0 : inner.src[i] * sS0));
+          data[di] = x === null ? v0 : x[si];
+          data[di + 1] = x === null ? v1 : x[si + 1];
+        }
+      } else if (src === null) {
+        for (let i = 0; i < len; i++) data[dOff + inner.dst[i] * dS0] = v0;
       } else {
         const x = src.data;
         for (let i = 0; i < len; i++)

@@ -1,8 +1,9 @@
 import { ArgumentError, type Context, type DTask } from '@dtask/core';
 import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
 import { type Blocks, checkBlocks, checkShape, gridOf, lengthOf } from './blocks.js';
+import { complexBinaryParts } from './complex-binary.js';
 import { sourceParts } from './distribute-parts.js';
-import { checkDtype, type DType, type DTypeArray } from './dtype.js';
+import { checkDtype, type DType, type DTypeArray, isComplex } from './dtype.js';
 import {
   type BinaryOp,
   binaryParts,
@@ -321,6 +322,9 @@ export class DArray {
   }
 
   #binary(other: DArray | number, op: BinaryOp, options?: ElementwiseOptions): DArray {
+    if (isComplex(this.dtype) || (other instanceof DArray && isComplex(other.dtype))) {
+      return this.#derive(complexBinaryParts(this, other, op, options));
+    }
     if (typeof other === 'number') {
       const [a] = DArray.#exprs([this]);
       return this.#fused(binaryExpr(a, other, op, this.dtype), this.dtype);

@@ -2,7 +2,7 @@ import { ArgumentError, type DTask } from '@dtask/core';
 import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
 import { type Blocks, checkBlocks, checkShape, lengthOf } from './blocks.js';
 import type { DArrayOptions } from './darray.js';
-import { checkDtype, type DType, dtypeOf } from './dtype.js';
+import { checkDtype, type DType, dtypeOf, widthOf } from './dtype.js';
 import type { Block } from './kernels.js';
 import { blockProcessors, spawnerOf } from './placement.js';
 import { splitArray } from './split-array.js';
@@ -24,12 +24,13 @@ export function distributeParts(
   if (array === null || typeof array !== 'object' || typeof array.length !== 'number') {
     throw new ArgumentError(`${what}: array must be an array or typed array`);
   }
-  if (array.length !== lengthOf(shape)) {
+  const dtype = checkDtype(options.dtype ?? dtypeOf(array), what);
+  const w = widthOf(dtype);
+  if (array.length !== w * lengthOf(shape)) {
     throw new ArgumentError(
-      `${what}: array has ${array.length} elements but shape [${shape.join(', ')}] needs ${lengthOf(shape)}`,
+      `${what}: array has ${array.length} elements but shape [${shape.join(', ')}] needs ${w * lengthOf(shape)}${w === 2 ? ` (${dtype}: re, im pairs)` : ''}`,
     );
   }
-  const dtype = checkDtype(options.dtype ?? dtypeOf(array), what);
   const chunks = splitArray(
     array,
     shape,
@@ -59,6 +60,10 @@ export function sourceParts(
   const whole =
     'shape' in source && 'data' in source
       ? source
-      : { data: source as ArrayLike<number>, shape: [(source as ArrayLike<number>).length] };
+      : {
+          data: source as ArrayLike<number>,
+          // A complex dtype's 1-D source holds (re, im) pairs.
+          shape: [(source as ArrayLike<number>).length / widthOf(options.dtype ?? 'float64')],
+        };
   return { shape: whole.shape, ...distributeParts(whole.data, whole.shape, blocks, options, what) };
 }

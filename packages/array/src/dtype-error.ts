@@ -33,6 +33,34 @@ registerErrorClass({
 });
 
 /**
+ * Throws `DtypeError` when `a` (a `DArray`, or anything: only its `dtype` is read) is complex:
+ * `op` has no complex kernel. The message gives `hint`, else points at `real`/`imag` and
+ * `complex`.
+ */
+export function requireReal(op: string, a: unknown, what: string, hint?: string): void {
+  const dtype = (a as { dtype?: unknown } | null)?.dtype;
+  if (dtype !== 'complex128' && dtype !== 'complex64') return;
+  throw new DtypeError(
+    op,
+    dtype,
+    `${what}: ${op} has no kernel for complex arrays; got ${dtype}; ${hint ?? 'work on the parts (real(da), imag(da)) and join them again with complex(re, im)'}`,
+  );
+}
+
+/**
+ * Throws `DtypeError` unless `a` is complex: `op` (a copy between arrays) does not mix complex
+ * and real arrays.
+ */
+export function requireComplex(op: string, a: { dtype: string }, what: string): void {
+  if (a.dtype === 'complex128' || a.dtype === 'complex64') return;
+  throw new DtypeError(
+    op,
+    a.dtype,
+    `${what}: does not mix complex and real arrays; got a ${a.dtype} one; make it complex first with complex(re)`,
+  );
+}
+
+/**
  * Throws `DtypeError` unless `dtype` is one of `allowed`: `what` is the call as the user wrote
  * it, `hint` what to do instead (e.g. "convert it with a.map((x) => x, ...)").
  */

@@ -3,6 +3,7 @@ import { checkFunctionTravel } from '@dtask/core/plugin';
 import { Blocks, columnMajorStrides, gridIndices, gridOf } from './blocks.js';
 import type { DArray } from './darray.js';
 import { DTYPES, type DType } from './dtype.js';
+import { requireReal } from './dtype-error.js';
 import { binaryBlock } from './kernels.js';
 import { describe, type Parts, sameList } from './parts.js';
 import { ownerOf, type SpawnFn } from './placement.js';
@@ -51,6 +52,7 @@ export function functionSource(f: unknown, what: string, expects: string): strin
  * be arrays of `a`'s shape and blocks, else `ArgumentError`.
  */
 export function checkMap(a: DArray, f: unknown, others: unknown[]): string {
+  for (const x of [a, ...others]) requireReal('map', x, 'da.map(f, ...others)');
   const source = functionSource(f, 'da.map(f, ...others)', '(x, ...ys) => number');
   for (const o of others) {
     if (!isDArray(o) || !sameList(a.shape, o.shape) || !sameBlocking(a, o)) {
@@ -120,9 +122,14 @@ export function binaryParts(
 /**
  * The dtype of an element-wise operation on `a` and `b`, Julia's `promote_type`: a float beats
  * any integer, the wider float or integer wins, and of a signed and an unsigned integer of one
- * width the unsigned one (int8 with uint8 is uint8; int8 with uint16 is uint16).
+ * width the unsigned one (int8 with uint8 is uint8; int8 with uint16 is uint16), complex beats
+ * real (complex64 with float64 is complex128).
  */
 export function widerDtype(a: DType, b: DType): DType {
+  // Julia: ComplexF32 with Float64 is ComplexF64.
+  if ((a === 'complex64' && b === 'float64') || (a === 'float64' && b === 'complex64')) {
+    return 'complex128';
+  }
   return DTYPES.indexOf(a) >= DTYPES.indexOf(b) ? a : b;
 }
 

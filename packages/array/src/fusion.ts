@@ -145,6 +145,9 @@ const ROUNDING: Record<DType, [string, string]> = {
   uint16: ['(', ') & 65535'],
   int8: ['((', ') << 24) >> 24'],
   uint8: ['(', ') & 255'],
+  // Complex arrays never fuse (their chains run unfused, `complex.ts`).
+  complex128: ['', ''],
+  complex64: ['Math.fround(', ')'],
 };
 
 /**

@@ -8,7 +8,7 @@ import { Blocks, gridIndices } from './blocks.js';
 import { type CholeskyOptions, cholesky } from './cholesky.js';
 import { DArray } from './darray.js';
 import { checkDtype, type DType, FLOAT_DTYPES } from './dtype.js';
-import { requireDtype } from './dtype-error.js';
+import { requireDtype, requireReal } from './dtype-error.js';
 import { copyto } from './indexing.js';
 import { internals } from './internals.js';
 import type { Block } from './kernels.js';
@@ -43,6 +43,7 @@ function checkDArray(x: unknown, name: string, what: string): asserts x is DArra
  */
 export function mulInto(c: DArray, a: DArray, b: DArray, alpha = 1, beta = 0): DArray {
   const what = 'mulInto(c, a, b)';
+  for (const x of [c, a, b]) requireReal('mulInto', x, what);
   checkDArray(c, 'c', what);
   checkDArray(a, 'a', what);
   checkDArray(b, 'b', what);
@@ -136,7 +137,7 @@ export function randnInto(a: DArray, options: FillOptions = {}): DArray {
     a.dtype,
     FLOAT_DTYPES,
     `randnInto(a) of ${describe(a)}`,
-    'normal values are not integers: fill a float64 or float32 array',
+    'normal values need a real float type: fill a float64 or float32 array',
   );
   return writeAll(a, randn(a.shape, a.blocks, { ...options, dtype: a.dtype, context: a.context }));
 }

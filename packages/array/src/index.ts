@@ -14,10 +14,11 @@ export {
 } from './boundary.js';
 export { type CholeskyOptions, cholesky } from './cholesky.js';
 export { choleskySolve, ldivInto } from './cholesky-solve.js';
+export { adjoint, complex, complexAt, complexSum, conj, imag, real } from './complex.js';
 export { type CatOptions, cat, hcat, vcat } from './concat.js';
 export { type Collected, DArray, type DArrayOptions } from './darray.js';
 export { type DistributeOptions, distribute } from './distribute.js';
-export type { DType, DTypeArray } from './dtype.js';
+export type { Complex, DType, DTypeArray } from './dtype.js';
 export { DtypeError } from './dtype-error.js';
 export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
 export { luInPlace, qrInPlace } from './factor-in-place.js';

@@ -4,6 +4,8 @@ import { elementAt, writeBlock } from './copy-kernels.js';
 import { type CopySide, copyPlanOf } from './copy-plan.js';
 import { DArray } from './darray.js';
 import { distributeParts } from './distribute-parts.js';
+import { type Complex, isComplex, widthOf } from './dtype.js';
+import { requireComplex, requireReal } from './dtype-error.js';
 import { internals } from './internals.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
@@ -14,6 +16,7 @@ import type { ViewOf } from './view-chunks.js';
 /** What can be written into a selection: a number (every element), an array, or a caller's array. */
 export type Source =
   | number
+  | Complex
   | DArray
   | ArrayLike<number>
   | { readonly data: ArrayLike<number>; readonly shape: readonly number[] };
@@ -51,8 +54,15 @@ export function sliceOf(a: DArray, selectors: readonly Selector[]): DArray {
 }
 
 /** The element at `index` (one per dimension, or one column-major linear index). */
-export function elementOf(a: DArray, index: readonly number[]): Promise<number> {
+export function elementOf(
+  a: DArray,
+  index: readonly number[],
+  kernel: Function = elementAt,
+): Promise<number> {
   const what = `da.get(...index) of ${describe(a)}`;
+  if (kernel === elementAt) {
+    requireReal('get', a, what, 'read an element of a complex array with complexAt(da, ...index)');
+  }
   const full = linear(a.shape, index, what);
   const of = rootOf(a, full, what);
   const parent = of.parent;
@@ -61,7 +71,7 @@ export function elementOf(a: DArray, index: readonly number[]): Promise<number> 
   const local = at.map((i, d) => i - g[d] * parent.blocks.sizes[d]);
   const chunk = parent.chunk(...g);
   const spawn = spawnerOf(parent.context) as unknown as (...x: unknown[]) => DTask<number>;
-  return Promise.resolve(spawn(ownerOf(chunk, 0), elementAt, chunk, local));
+  return Promise.resolve(spawn(ownerOf(chunk, 0), kernel, chunk, local));
 }
 
 /** `index` as one index per dimension (a single one is column-major linear), checked. */
@@ -102,9 +112,14 @@ export function writeInto(
   const target = rootOf(a, sel, what);
   const parent = target.parent;
   let src: ViewOf | undefined;
-  if (typeof value === 'number') src = undefined;
-  else if (value instanceof DArray) src = rootOf(value, undefined, what);
-  else src = rootOf(fromCaller(value, parent, what), undefined, what);
+  const fill = fillOf(value, parent, what);
+  if (fill !== null) src = undefined;
+  else if (value instanceof DArray) {
+    if (isComplex(parent.dtype) !== isComplex(value.dtype)) {
+      requireComplex('copyto', isComplex(parent.dtype) ? value : parent, what);
+    }
+    src = rootOf(value, undefined, what);
+  } else src = rootOf(fromCaller(value, parent, what), undefined, what);
   const plan = copyPlanOf(sideOf(target), src === undefined ? undefined : sideOf(src), what);
   const spawn = spawnerOf(parent.context);
   const old = parent.chunks;
@@ -120,13 +135,26 @@ export function writeInto(
         b.shape,
         b.covered,
         b.pieces,
-        typeof value === 'number' ? value : null,
+        fill,
         old[b.flat],
         ...b.sources.map((k) => from[k]),
       ),
     );
   }
   internals().write(parent, updates);
+}
+
+/**
+ * The value a write fills with: a number (a complex element takes it as its real part), or a
+ * `{ re, im }` for a complex array (`[re, im]`); null for an array to copy.
+ */
+function fillOf(value: unknown, parent: DArray, what: string): number | number[] | null {
+  if (typeof value === 'number') return value;
+  if (value instanceof DArray || value === null || typeof value !== 'object') return null;
+  const c = value as Partial<Complex>;
+  if (typeof c.re !== 'number' || typeof c.im !== 'number') return null;
+  requireComplex('set', parent, `${what} with { re, im }`);
+  return [c.re, c.im];
 }
 
 /** A caller's array (`{ data, shape }` or 1-D) as a one-block `DArray` of `like`'s dtype and context. */
@@ -139,7 +167,11 @@ function fromCaller(value: unknown, like: DArray, what: string): DArray {
   const whole =
     'shape' in value && 'data' in value
       ? (value as { data: ArrayLike<number>; shape: readonly number[] })
-      : { data: value as ArrayLike<number>, shape: [(value as ArrayLike<number>).length] };
+      : {
+          data: value as ArrayLike<number>,
+          // A complex array takes (re, im) pairs.
+          shape: [(value as ArrayLike<number>).length / widthOf(like.dtype)],
+        };
   if (!Array.isArray(whole.shape) || typeof whole.data?.length !== 'number') {
     throw new ArgumentError(`${what}: the value's { data, shape } must be an array and a shape`);
   }

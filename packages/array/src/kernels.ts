@@ -18,9 +18,15 @@ export function makeBlock(
   value: number,
   seed: number,
 ): Block {
-  // The typed array of the dtype's name ('uint8': Uint8Array).
+  // The typed array of the dtype's name ('uint8': Uint8Array); a complex dtype's element is a
+  // (re, im) pair of Float64 (complex128) or Float32 (complex64).
+  const w = dtype.startsWith('complex') ? 2 : 1;
   const C = (globalThis as any)[
-    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+    w === 2
+      ? dtype === 'complex64'
+        ? 'Float32Array'
+        : 'Float64Array'
+      : `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
   ] as Float64ArrayConstructor;
   let n = 1;
   const strides: number[] = [];
@@ -28,22 +34,30 @@ export function makeBlock(
     strides.push(n);
     n *= s;
   }
-  const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
+  const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
   if (kind === 'rand') {
     let s = seed >>> 0 || 1;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < w * n; i++) {
       s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
       data[i] = dtype.includes('int') ? s % 100 : s / 2 ** 32;
     }
+  } else if (value !== 0 && w === 2) {
+    for (let i = 0; i < n; i++) data[2 * i] = value;
   } else if (value !== 0) data.fill(value);
   return { data, shape, strides, offset: 0 };
 }
 
 /** A block of `dtype` and `shape` holding a copy of `values` (column-major). */
 export function blockFrom(dtype: string, shape: number[], values: ArrayLike<number>): Block {
-  // The typed array of the dtype's name ('uint8': Uint8Array).
+  // The typed array of the dtype's name ('uint8': Uint8Array); a complex dtype's element is a
+  // (re, im) pair of Float64 (complex128) or Float32 (complex64).
+  const w = dtype.startsWith('complex') ? 2 : 1;
   const C = (globalThis as any)[
-    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+    w === 2
+      ? dtype === 'complex64'
+        ? 'Float32Array'
+        : 'Float64Array'
+      : `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
   ] as Float64ArrayConstructor;
   const strides: number[] = [];
   let n = 1;
@@ -51,7 +65,7 @@ export function blockFrom(dtype: string, shape: number[], values: ArrayLike<numb
     strides.push(n);
     n *= s;
   }
-  const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
+  const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
   data.set(values as ArrayLike<number>);
   return { data, shape, strides, offset: 0 };
 }

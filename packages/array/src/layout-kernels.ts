@@ -2,13 +2,20 @@
 // travel to worker threads as source text.
 import type { Block } from './kernels.js';
 
-/** The transpose of a 2-D block: a new block of the same element type. */
-export function transposeBlock(a: Block): Block {
+/** The transpose of a 2-D block (`complex`: of (re, im) pairs): a new block of its type. */
+export function transposeBlock(a: Block, complex = false): Block {
   const [m, n] = a.shape;
   const C = a.data.constructor as Float64ArrayConstructor;
-  const data = new C(new SharedArrayBuffer(m * n * C.BYTES_PER_ELEMENT));
+  const w = complex ? 2 : 1;
+  const data = new C(new SharedArrayBuffer(w * m * n * C.BYTES_PER_ELEMENT));
   const x = a.data;
-  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) data[j + i * n] = x[i + j * m];
+  if (complex) {
+    for (let j = 0; j < n; j++)
+      for (let i = 0; i < m; i++) {
+        data[2 * (j + i * n)] = x[2 * (i + j * m)];
+        data[2 * (j + i * n) + 1] = x[2 * (i + j * m) + 1];
+      }
+  } else for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) data[j + i * n] = x[i + j * m];
   return { data, shape: [n, m], strides: [1, n], offset: 0 };
 }
 
@@ -35,9 +42,15 @@ export function assembleBlock(
   plan: Piece[],
   ...sources: Block[]
 ): Block {
-  // The typed array of the dtype's name ('uint8': Uint8Array).
+  // The typed array of the dtype's name ('uint8': Uint8Array); a complex dtype's element is a
+  // (re, im) pair of Float64 (complex128) or Float32 (complex64).
+  const w = dtype.startsWith('complex') ? 2 : 1;
   const C = (globalThis as any)[
-    `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
+    w === 2
+      ? dtype === 'complex64'
+        ? 'Float32Array'
+        : 'Float64Array'
+      : `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
   ] as Float64ArrayConstructor;
   const strides: number[] = [];
   let n = 1;
@@ -45,7 +58,7 @@ export function assembleBlock(
     strides.push(n);
     n *= s;
   }
-  const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
+  const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
   for (let p = 0; p < plan.length; p++) {
     const { from, step, to, size } = plan[p];
     const src = sources[p];
@@ -63,7 +76,12 @@ export function assembleBlock(
         si += (from[d] + idx[d] * step[d]) * src.strides[d];
         di += (to[d] + idx[d]) * strides[d];
       }
-      for (let i = 0; i < run; i++) data[di + i] = src.data[si + i * sStep];
+      if (w === 1) for (let i = 0; i < run; i++) data[di + i] = src.data[si + i * sStep];
+      else
+        for (let i = 0; i < run; i++) {
+          data[2 * (di + i)] = src.data[2 * (si + i * sStep)];
+          data[2 * (di + i) + 1] = src.data[2 * (si + i * sStep) + 1];
+        }
       for (let d = 1; d < nd; d++) {
         idx[d]++;
         if (idx[d] < size[d]) break;

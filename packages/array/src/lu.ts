@@ -3,6 +3,7 @@ import { describeValue } from '@dtask/core/plugin';
 import { In, InOut } from '@dtask/datadeps';
 import { Blocks } from './blocks.js';
 import { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import type { Block } from './kernels.js';
 import {
   type LUSummary,
@@ -154,6 +155,7 @@ export class LU {
  * `{ check: false }`; `ArgumentError` for an array that is not 2-D, an empty one or a bad tile.
  */
 export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
+  requireReal('lu', a, 'lu(a)');
   if (!(a instanceof DArray) || a.shape.length !== 2) {
     throw new ArgumentError(
       `lu(a): a must be a 2-D DArray; got ${a instanceof DArray ? describe(a) : describeValue(a)}`,

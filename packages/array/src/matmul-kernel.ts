@@ -49,6 +49,32 @@ export const matmulBlocks: (dtype: string, count: number, ...blocks: Block[]) =>
  * is loaded and stored once per four multiply-adds.
  */
 export function matmulBlocksJs(dtype: string, count: number, ...blocks: Block[]): Block {
+  if (dtype === 'complex128' || dtype === 'complex64') {
+    // (re, im) pairs: C += A·B in Float64, one column of B at a time.
+    const m = blocks[0].shape[0];
+    const n = blocks[count].shape[1];
+    const acc = new Float64Array(2 * m * n);
+    for (let p = 0; p < count; p++) {
+      const a = blocks[p].data;
+      const b = blocks[count + p].data;
+      const k = blocks[p].shape[1];
+      for (let j = 0; j < n; j++)
+        for (let q = 0; q < k; q++) {
+          const br = b[2 * (q + j * k)];
+          const bi = b[2 * (q + j * k) + 1];
+          for (let i = 0; i < m; i++) {
+            const ar = a[2 * (i + q * m)];
+            const ai = a[2 * (i + q * m) + 1];
+            acc[2 * (i + j * m)] += ar * br - ai * bi;
+            acc[2 * (i + j * m) + 1] += ar * bi + ai * br;
+          }
+        }
+    }
+    const Z = (dtype === 'complex64' ? Float32Array : Float64Array) as Float64ArrayConstructor;
+    const data = new Z(new SharedArrayBuffer(2 * m * n * Z.BYTES_PER_ELEMENT));
+    data.set(acc);
+    return { data, shape: [m, n], strides: [1, m], offset: 0 };
+  }
   // The typed array of the dtype's name ('uint8': Uint8Array).
   const C = (globalThis as any)[
     `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`

@@ -1,6 +1,7 @@
 import { ArgumentError } from '@dtask/core';
 import { Blocks } from './blocks.js';
 import type { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import { matvecBlocks } from './matvec-kernel.js';
 import { describe, type Parts } from './parts.js';
 import type { SpawnFn } from './placement.js';
@@ -12,6 +13,7 @@ import type { SpawnFn } from './placement.js';
  * first; the dtypes must agree.
  */
 export function matvecParts(a: DArray, spawn: SpawnFn, x: DArray): Parts {
+  requireReal('matmul', a, 'da.matmul(x) of a vector');
   const [m, k] = a.shape;
   if (x.shape[0] !== k || a.dtype !== x.dtype) {
     throw new ArgumentError(

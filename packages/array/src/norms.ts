@@ -1,6 +1,7 @@
 import { ArgumentError, type DTask } from '@dtask/core';
 import { blockRanges, gridIndices } from './blocks.js';
 import { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import { blockAbsSums, blockNormPart } from './norm-kernels.js';
 import { describe } from './parts.js';
 import { spawnerOf } from './placement.js';
@@ -16,6 +17,7 @@ import { svdvals } from './svd.js';
  */
 export async function norm(a: DArray, p = 2): Promise<number> {
   const what = 'norm(a, p)';
+  requireReal('norm', a, what);
   if (!(a instanceof DArray))
     throw new ArgumentError(`${what}: a must be a DArray; got ${String(a)}`);
   if (typeof p !== 'number' || Number.isNaN(p) || (p < 0 && p !== Number.NEGATIVE_INFINITY)) {
@@ -46,6 +48,7 @@ export async function norm(a: DArray, p = 2): Promise<number> {
  */
 export async function opnorm(a: DArray, p = 2): Promise<number> {
   const what = 'opnorm(a, p)';
+  requireReal('opnorm', a, what);
   if (!(a instanceof DArray))
     throw new ArgumentError(`${what}: a must be a DArray; got ${String(a)}`);
   if (a.shape.length !== 2) {

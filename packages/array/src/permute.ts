@@ -1,12 +1,16 @@
 import { ArgumentError } from '@dtask/core';
 import { Blocks, gridIndices, gridOf } from './blocks.js';
 import { DArray } from './darray.js';
+import { widthOf } from './dtype.js';
 import type { Block } from './kernels.js';
 import { chunkIndex, describe } from './parts.js';
 import { ownerOf, spawnerOf } from './placement.js';
 
-/** A block with its dimensions reordered: dimension `d` of the result is `perm[d]` of `a`. */
-export function permuteBlock(a: Block, perm: number[]): Block {
+/**
+ * A block with its dimensions reordered: dimension `d` of the result is `perm[d]` of `a` (`w`:
+ * numbers per element, 2 for a complex block).
+ */
+export function permuteBlock(a: Block, perm: number[], w = 1): Block {
   const C = a.data.constructor as Float64ArrayConstructor;
   const nd = perm.length;
   const shape = perm.map((p) => a.shape[p]);
@@ -16,13 +20,17 @@ export function permuteBlock(a: Block, perm: number[]): Block {
     strides.push(n);
     n *= s;
   }
-  const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
+  const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
   // Walk the result in order; the source index moves by the permuted source strides.
   const from = perm.map((p) => a.strides[p]);
   const idx = new Array(nd).fill(0);
   let o = a.offset;
   for (let i = 0; i < n; i++) {
-    data[i] = a.data[o];
+    if (w === 1) data[i] = a.data[o];
+    else {
+      data[2 * i] = a.data[2 * o];
+      data[2 * i + 1] = a.data[2 * o + 1];
+    }
     for (let d = 0; d < nd; d++) {
       if (++idx[d] < shape[d]) {
         o += from[d];
@@ -61,7 +69,7 @@ export function permutedims(a: DArray, perm: readonly number[]): DArray {
       source[p] = g[d];
     });
     const chunk = a.chunks[chunkIndex(a, source)];
-    return spawn(ownerOf(chunk, 0), permuteBlock, chunk, [...perm]);
+    return spawn(ownerOf(chunk, 0), permuteBlock, chunk, [...perm], widthOf(a.dtype));
   });
   return new DArray(shape, blocks, a.dtype, chunks, a.context);
 }

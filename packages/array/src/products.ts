@@ -1,6 +1,7 @@
 import { ArgumentError, type DTask, ExactScope, type Processor } from '@dtask/core';
 import { Blocks, gridIndices, gridOf } from './blocks.js';
 import type { DArray } from './darray.js';
+import { isComplex } from './dtype.js';
 import type { Block } from './kernels.js';
 import { transposeBlock } from './layout-kernels.js';
 import { matmulBlocksGpujs } from './matmul-gpujs-kernel.js';
@@ -57,7 +58,7 @@ export function transposeParts(a: DArray, spawn: SpawnFn): Parts {
   }
   const blocks = new Blocks(a.blocks.sizes[1], a.blocks.sizes[0]);
   const chunks = gridIndices([a.grid[1], a.grid[0]]).map(([j, i]) =>
-    spawn(transposeBlock, a.chunk(i, j)),
+    spawn(transposeBlock, a.chunk(i, j), isComplex(a.dtype)),
   );
   return { shape: [a.shape[1], a.shape[0]], blocks, dtype: a.dtype, chunks };
 }

@@ -4,6 +4,7 @@ import { In, InOut } from '@dtask/datadeps';
 import { Blocks } from './blocks.js';
 import type { Collected } from './darray.js';
 import { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import { copyto } from './indexing.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
@@ -183,6 +184,7 @@ export class QR {
  * threads the tasks share the matrix; in a worker process they run where it is.
  */
 export async function qr(a: DArray, options: QROptions = {}): Promise<QR> {
+  requireReal('qr', a, 'qr(a)');
   if (!(a instanceof DArray) || a.shape.length !== 2) {
     throw new ArgumentError(
       `qr(a): a must be a 2-D DArray; got ${a instanceof DArray ? describe(a) : describeValue(a)}`,

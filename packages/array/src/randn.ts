@@ -21,7 +21,7 @@ export function randn(
     options.dtype ?? 'float64',
     FLOAT_DTYPES,
     'randn(shape, blocks, options)',
-    "normal values are not integers: ask for dtype 'float64' or 'float32' (or use DArray.rand for integers 0–99)",
+    "normal values need a real float type: ask for dtype 'float64' or 'float32' (DArray.rand gives integers 0–99)",
   );
   return DArray.rand(shape, blocks, options).map((u) => {
     // A uniform in (0, 1): [0, 1) moved off 0 by half of its resolution.

@@ -1,6 +1,7 @@
 import { ArgumentError } from '@dtask/core';
 import { Blocks, lengthOf } from './blocks.js';
 import { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import { describe } from './parts.js';
 import { spawnerOf } from './placement.js';
 import { type ReduceOptions, reduceAll, reduceParts } from './reductions.js';
@@ -20,6 +21,14 @@ export function reduceArray(
   what: string,
   extra: { mean?: boolean; f?: unknown } = {},
 ): Promise<number> | DArray {
+  requireReal(
+    what,
+    a,
+    `da.${what}()`,
+    what === 'sum'
+      ? 'complexSum(da) sums a complex array ({ re, im }); real(da) and imag(da) reduce the parts'
+      : undefined,
+  );
   const init = options?.init;
   if (init !== undefined && (typeof init !== 'number' || extra.mean === true)) {
     throw new ArgumentError(

@@ -1,5 +1,6 @@
 import { ArgumentError } from '@dtask/core';
 import { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import { type LUOptions, lu } from './lu.js';
 import { describe } from './parts.js';
 import { qr } from './qr.js';
@@ -18,6 +19,7 @@ export async function solve(
   b: DArray | ArrayLike<number>,
   options: LUOptions = {},
 ): Promise<DArray | Float64Array> {
+  for (const x of [a, b]) requireReal('solve', x, 'solve(a, b)');
   if (a instanceof DArray && a.shape.length === 2 && a.shape[0] !== a.shape[1]) {
     if (a.shape[0] < a.shape[1]) {
       throw new ArgumentError(

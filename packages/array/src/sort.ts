@@ -1,5 +1,6 @@
 import { ArgumentError, type DTask } from '@dtask/core';
 import { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import { functionSource } from './elementwise.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
@@ -36,6 +37,12 @@ const SAMPLES_PER_BLOCK = 64;
  */
 export async function sort(a: DArray, options: SortOptions = {}): Promise<DArray> {
   const what = 'sort(da, { rev?, by?, lt? })';
+  requireReal(
+    'sort',
+    a,
+    what,
+    'complex numbers have no order (Julia: isless(::Complex) is a MethodError); sort real(da) or a key of your own',
+  );
   if (!(a instanceof DArray) || a.shape.length !== 1) {
     throw new ArgumentError(
       `${what}: da must be a 1-dimensional DArray (a vector); got ${a instanceof DArray ? describe(a) : String(a)}; sort a view of one column (da.view(':', j)) for a matrix`,

@@ -30,12 +30,17 @@ export function splitArray(
   return grid.map((idx, k) => {
     const ranges = blockRanges(shape, blocks, idx);
     const bshape = ranges.map(([a, b]) => b - a);
-    const values = new Float64Array(lengthOf(bshape));
+    const w = dtype.startsWith('complex') ? 2 : 1; // numbers per element
+    const values = new Float64Array(w * lengthOf(bshape));
     const at = new Array(bshape.length).fill(0);
-    for (let i = 0; i < values.length; i++) {
+    for (let i = 0; i < values.length / w; i++) {
       let o = 0;
       for (let d = 0; d < at.length; d++) o += (ranges[d][0] + at[d]) * strides[d];
-      values[i] = array[o];
+      if (w === 1) values[i] = array[o];
+      else {
+        values[2 * i] = array[2 * o];
+        values[2 * i + 1] = array[2 * o + 1];
+      }
       for (let d = 0; d < at.length; d++) {
         at[d]++;
         if (at[d] < bshape[d]) break;

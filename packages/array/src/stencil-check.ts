@@ -1,6 +1,7 @@
 import { ArgumentError } from '@dtask/core';
 import { Boundary, type BoundarySpec, Pad } from './boundary.js';
 import { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import { describe, sameList } from './parts.js';
 import type { StencilOptions } from './stencil.js';
 
@@ -71,6 +72,7 @@ export function check(
       );
     }
     const specs = list.map((b: Boundary, d: number) => {
+      requireReal('stencil', arrays[i], `${what}: ${name} (${describe(arrays[i])})`);
       b.checkDtype(arrays[i].dtype, `${what}: ${name} (${describe(arrays[i])})`);
       const spec = b.spec();
       const n = first.shape[d];

@@ -2,6 +2,7 @@ import { type AbstractScope, ArgumentError, type DTask } from '@dtask/core';
 import { describeValue } from '@dtask/core/plugin';
 import { Blocks } from './blocks.js';
 import { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
 import { spawnerOf } from './placement.js';
@@ -115,6 +116,7 @@ const EPS = 2 ** -52;
  * an array that is not 2-D, an empty one, or `full: true` (Dagger refuses it too).
  */
 export async function svd(a: DArray, options: SVDOptions = {}): Promise<SVD> {
+  requireReal('svd', a, 'svd(a)');
   const [m, n] = checkMatrix(a, 'svd(a)', options);
   const spawn = spawnerOf(a.context);
   const where = options.scope ? [{ scope: options.scope }] : [];
@@ -137,6 +139,7 @@ export async function svd(a: DArray, options: SVDOptions = {}): Promise<SVD> {
  * `svd` computes them (gathered to one processor).
  */
 export async function svdvals(a: DArray, options: SVDOptions = {}): Promise<Float64Array> {
+  requireReal('svdvals', a, 'svdvals(a)');
   const [m, n] = checkMatrix(a, 'svdvals(a)', options);
   const spawn = spawnerOf(a.context);
   const where = options.scope ? [{ scope: options.scope }] : [];

@@ -1,6 +1,7 @@
 import { ArgumentError } from '@dtask/core';
 import { describeValue } from '@dtask/core/plugin';
 import { DArray } from './darray.js';
+import { requireReal } from './dtype-error.js';
 import { describe } from './parts.js';
 
 /**
@@ -10,6 +11,7 @@ import { describe } from './parts.js';
  * the counts of differences are summed. `ArgumentError` for an array that is not 2-D.
  */
 export async function issymmetric(a: DArray): Promise<boolean> {
+  requireReal('issymmetric', a, 'issymmetric(a)');
   if (!(a instanceof DArray) || a.shape.length !== 2) {
     throw new ArgumentError(
       `issymmetric(a): a must be a 2-D DArray; got ${a instanceof DArray ? describe(a) : describeValue(a)}`,
