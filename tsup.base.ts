@@ -30,7 +30,11 @@ export function library(entry: Options['entry'], external: Options['external'] =
     esbuildOptions(options, { format }) {
       if (format === 'cjs') options.minifyWhitespace = true;
     },
-    dts: true,
+    // Declarations read the workspace packages they import through their built declarations, not
+    // through the `source` condition the workspace's tsconfig sets (turbo builds those first): the
+    // output is the same, byte for byte, and each plugin's declaration build no longer type-checks
+    // @dtask/core's sources again (threads: 3 s of CPU instead of 10).
+    dts: { compilerOptions: { customConditions: [] } },
     shims: true,
     clean: true,
   };
