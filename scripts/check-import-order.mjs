@@ -1,6 +1,8 @@
 // Keeps @dtask/core's folders stacked one way: a module may import only from its own folder or
 // from folders lower in ORDER. Entry points (src/*.ts) sit above every folder. On top of the
-// order, RULES rule out imports it would allow. Tests and fixtures are left out: a test may
+// order, RULES rule out imports it would allow. The packages in NO_CIRCLES keep no import
+// circle among their files (type-only imports count: `DArray`'s operations take plain data, and
+// only the operations above the class import it). Tests and fixtures are left out: a test may
 // drive the code from any height.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -46,6 +48,9 @@ export const RULES = [
       'scheduler side (sched/)',
   },
 ];
+
+/** Source folders whose files import each other in no circle, type-only imports included. */
+export const NO_CIRCLES = ['packages/array/src'];
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;
 
@@ -117,14 +122,117 @@ export function checkImportOrder(root) {
   return problems;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const root = process.argv[2] ?? 'packages/core/src';
-  const problems = checkImportOrder(root);
-  if (problems.length > 0) {
-    console.error(
-      `${root}: imports that run back up the folder order or break a rule:\n${problems.join('\n')}`,
-    );
-    process.exit(1);
+/** The files under `root` that each module imports (relative specifiers, `.js` read as `.ts`). */
+function importGraph(root) {
+  const files = sources(resolve(root));
+  const known = new Set(files);
+  const graph = new Map();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(SPECIFIER)]
+      .map((m) => resolve(dirname(file), m[2]).replace(/\.js$/, '.ts'))
+      .filter((t) => known.has(t) && t !== file);
+    graph.set(file, [...new Set(targets)]);
   }
-  console.log(`${root}: every import runs down the folder order and keeps the rules`);
+  return graph;
+}
+
+/** The strongly connected groups of more than one file in `graph` (Tarjan's algorithm). */
+function circlesOf(graph) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const circles = [];
+  const visit = (v) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v));
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1) circles.push(group);
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return circles;
+}
+
+/** One path around `group` from its first file (by name) back to it. */
+function pathAround(graph, group) {
+  const members = new Set(group);
+  const start = [...group].sort()[0];
+  const seen = new Set([start]);
+  const walk = (v, path) => {
+    for (const w of graph.get(v)) {
+      if (w === start) return [...path, w];
+      if (!members.has(w) || seen.has(w)) continue;
+      seen.add(w);
+      const found = walk(w, [...path, w]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(start, [start]);
+}
+
+/**
+ * The import circles among the source files under `root` (type-only imports too), each as a
+ * line naming its files and one way around it.
+ */
+export function checkNoCircles(root) {
+  const graph = importGraph(root);
+  const name = (f) => relative(resolve(root), f).split(sep).join('/');
+  return circlesOf(graph).map((group) => {
+    const files = group.map(name).sort();
+    return (
+      `${root}: ${files.length} files import each other in a circle (${files.join(', ')}): ` +
+      `${pathAround(graph, group).map(name).join(' -> ')}`
+    );
+  });
+}
+
+function report(problems, failure, success) {
+  if (problems.length > 0) {
+    console.error(`${failure}:\n${problems.join('\n')}`);
+    return false;
+  }
+  console.log(success);
+  return true;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // `node check-import-order.mjs [core-root]`: core's folder order (and, without a root, no
+  // circle in NO_CIRCLES); `node check-import-order.mjs --no-circles <root>...`: those alone.
+  const circlesOnly = process.argv[2] === '--no-circles';
+  const given = process.argv.slice(circlesOnly ? 3 : 2);
+  let ok = true;
+  if (!circlesOnly) {
+    const root = given[0] ?? 'packages/core/src';
+    ok = report(
+      checkImportOrder(root),
+      `${root}: imports that run back up the folder order or break a rule`,
+      `${root}: every import runs down the folder order and keeps the rules`,
+    );
+  }
+  for (const root of circlesOnly ? given : given.length === 0 ? NO_CIRCLES : []) {
+    ok =
+      report(
+        checkNoCircles(root),
+        `${root}: import circles (an operation imports the class it serves, or two files each other)`,
+        `${root}: no import circle`,
+      ) && ok;
+  }
+  if (!ok) process.exit(1);
 }

@@ -1,7 +1,6 @@
 // Element-wise arithmetic where either operand is complex: unfused, one task per block.
 import { ArgumentError, type DTask } from '@dtask/core';
 import { complexBinaryBlock } from './complex-kernels.js';
-import type { DArray } from './darray.js';
 import { isComplex } from './dtype.js';
 import {
   type BinaryOp,
@@ -11,8 +10,9 @@ import {
   widerDtype,
 } from './elementwise.js';
 import type { Block } from './kernels.js';
-import { describe, type Parts, sameList } from './parts.js';
+import { type ArrayData, dataOf, describe, type Parts, sameList } from './parts.js';
 import { ownerOf, spawnerOf } from './placement.js';
+import { reblockParts } from './slicing.js';
 
 /**
  * `a op other` where either side is complex, one task per block where `a`'s block lives:
@@ -20,8 +20,8 @@ import { ownerOf, spawnerOf } from './placement.js';
  * `{ reblock: true }`, else blocked alike). Complex arrays do not broadcast.
  */
 export function complexBinaryParts(
-  a: DArray,
-  other: DArray | number,
+  a: ArrayData,
+  other: ArrayData | number,
   op: BinaryOp,
   options: ElementwiseOptions = {},
 ): Parts {
@@ -47,7 +47,8 @@ export function complexBinaryParts(
         `${what}: blocks must match; got ${describe(a)} and ${describe(b)}; pass { reblock: true } or re-block with other.reblock(da.blocks)`,
       );
     }
-    b = b.reblock(a.blocks);
+    const parts = reblockParts(b, a.blocks);
+    if (parts !== undefined) b = dataOf(parts, b.context);
   }
   let dtype = widerDtype(a.dtype, b.dtype);
   if (!isComplex(dtype)) dtype = 'complex128';

@@ -11,6 +11,7 @@ import { DArray } from './darray.js';
 import { type Complex, type DType, isComplex } from './dtype.js';
 import { DtypeError } from './dtype-error.js';
 import { elementOf } from './indexing.js';
+import { internals } from './internals.js';
 import type { Block } from './kernels.js';
 import { describe, sameList } from './parts.js';
 import { ownerOf, spawnerOf } from './placement.js';
@@ -101,7 +102,12 @@ export function complex(re: DArray, im?: DArray): DArray {
 /** The element of a complex array at `(i, j, …)` or one linear index (Dagger's `A[i, j]`). */
 export async function complexAt(a: DArray, ...index: number[]): Promise<Complex> {
   checkComplex(a, 'complexAt(da, ...index)');
-  const [re, im] = (await elementOf(a, index, complexElementAt)) as unknown as number[];
+  const [re, im] = (await elementOf(
+    a,
+    internals().viewOf(a),
+    index,
+    complexElementAt,
+  )) as unknown as number[];
   return { re, im };
 }
 

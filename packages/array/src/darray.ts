@@ -1,9 +1,11 @@
 import { ArgumentError, type Context, type DTask } from '@dtask/core';
+import { checkChunks, checkLayout } from './array-layout.js';
 import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
-import { type Blocks, checkBlocks, checkShape, gridOf, lengthOf } from './blocks.js';
+import type { Blocks } from './blocks.js';
 import { complexBinaryParts } from './complex-binary.js';
+import type { Collected, DArrayOptions } from './darray-options.js';
 import { sourceParts } from './distribute-parts.js';
-import { checkDtype, type DType, type DTypeArray, isComplex } from './dtype.js';
+import { type Complex, type DType, isComplex } from './dtype.js';
 import {
   type BinaryOp,
   binaryParts,
@@ -22,46 +24,32 @@ import {
   type Pending,
   spawnFused,
 } from './fusion.js';
-import { elementOf, type Source, sliceOf, viewOf, writeInto } from './indexing.js';
+import {
+  type CallerArray,
+  callerArray,
+  elementOf,
+  fillOf,
+  selectionOf,
+  viewLayout,
+  writeTasks,
+} from './indexing.js';
 import { installInternals } from './internals.js';
 import type { Block } from './kernels.js';
 import { makeParts } from './make-parts.js';
-import { chunkIndex, describe, type Parts, sameList, withRank } from './parts.js';
-import { type Assignment, spawnerOf } from './placement.js';
+import { type ArrayData, chunkIndex, describe, type Parts, sameList, withRank } from './parts.js';
+import { spawnerOf } from './placement.js';
 import { matmulParts, transposeParts } from './products.js';
 import { reduceArray } from './reduce-init.js';
 import type { ReduceOptions } from './reductions.js';
 import type { Selector } from './selectors.js';
-import { assembleParts, type Range, selections } from './slicing.js';
+import { assembleParts, type Range, reblockParts, selections } from './slicing.js';
 import { materialize, type ViewOf } from './view-chunks.js';
-import { wholeArray } from './whole-array.js';
+import { collectArray } from './whole-array.js';
 
-/** Options of the `DArray` constructors. */
-export interface DArrayOptions {
-  /** Element type; default `'float64'` (`DArray.from`: the source's). */
-  dtype?: DType;
-  /** The context whose processors run the chunks' tasks; default: the default context. */
-  context?: Context;
-  /**
-   * Seed of `DArray.rand` (each block gets its own stream): the same seed gives the same
-   * numbers. Without one, each call draws fresh numbers (as Julia's, NumPy's and Dask's do).
-   */
-  seed?: number;
-  /**
-   * Placement: the scope of the task making the block at each grid index (`(idx) => scope(…)`),
-   * or Dagger's `'blockrow'`, `'blockcol'`, `'cyclicrow'`, `'cycliccol'` over the threads in
-   * scope; default (`'arbitrary'`): contiguous runs of the column-major grid, one per thread.
-   */
-  assign?: Assignment;
-}
+export type { Collected, DArrayOptions } from './darray-options.js';
 
-/** What `collect()` resolves to: the whole array, column-major. */
-export interface Collected {
-  /** The elements, column-major (element `(i, j)` of an `m×n` array at `i + j·m`). */
-  data: DTypeArray;
-  /** The shape. */
-  shape: number[];
-}
+/** What a selection can be set to: a number, a complex `{ re, im }`, an array, a caller's array. */
+export type Source = number | Complex | DArray | CallerArray;
 
 /**
  * A distributed dense array (Dagger's `DArray`): `shape` cut by `blocks` into chunks, each the
@@ -92,15 +80,15 @@ export class DArray {
   #chunks: readonly DTask<Block>[] | undefined;
   #pending: Pending | undefined;
   #version = 0;
-  #view: ViewOf | undefined;
+  #view: ViewOf<DArray> | undefined;
   #viewChunks: { version: number; chunks: readonly DTask<Block>[] } | undefined;
 
   static {
     installInternals({
-      write: (a, updates) => a.#write(updates),
-      makeView: (of, shape, blocks) =>
-        new DArray(shape, blocks, of.parent.dtype, [], of.parent.context, of),
-      viewOf: (a) => a.#view,
+      write: (a, updates) => (a as DArray).#write(updates),
+      set: (a, selectors, value, what) =>
+        DArray.#set(a as DArray, selectors, value as Source, what),
+      viewOf: (a) => (a as DArray).#view,
     });
   }
   /** The chain a fusing operation hands the constructor (then `chunks` is not given). */
@@ -113,27 +101,20 @@ export class DArray {
     dtype: DType,
     chunks: readonly DTask<Block>[],
     context?: Context,
-    view?: ViewOf,
+    view?: ViewOf<DArray>,
   ) {
     const pending = DArray.#deferring;
     DArray.#deferring = undefined;
-    const blocks = resolveBlocks(shape, blocksOrAuto, context);
-    checkShape(shape, 'new DArray');
-    checkBlocks(shape, blocks, 'new DArray');
-    checkDtype(dtype, 'new DArray');
+    const { blocks, grid } = checkLayout(shape, blocksOrAuto, dtype, context);
     this.shape = Object.freeze([...shape]);
     this.blocks = blocks;
     this.dtype = dtype;
-    this.grid = Object.freeze(gridOf(shape, blocks));
+    this.grid = Object.freeze(grid);
     this.context = context;
     this.#pending = pending;
     this.#view = view;
     if (pending !== undefined || view !== undefined) return;
-    if (!Array.isArray(chunks) || chunks.length !== lengthOf(this.grid)) {
-      throw new ArgumentError(
-        `new DArray: expected ${lengthOf(this.grid)} chunks for grid [${this.grid.join(', ')}] of shape [${shape.join(', ')}]; got ${chunks?.length}`,
-      );
-    }
+    checkChunks(chunks, this.grid, shape);
     this.#chunks = Object.freeze([...chunks]);
   }
 
@@ -167,6 +148,22 @@ export class DArray {
     for (const [k, task] of updates) next[k] = task;
     this.#chunks = Object.freeze(next);
     this.#version++;
+  }
+
+  /** `value` written into the elements `selectors` pick of `a` (all when undefined). */
+  static #set(
+    a: DArray,
+    selectors: readonly Selector[] | number | undefined,
+    value: Source,
+    what: string,
+  ): void {
+    const target = selectionOf(a, a.#view, selectors, what);
+    const src =
+      fillOf(value, target.parent, what) ??
+      (value instanceof DArray
+        ? selectionOf(value, value.#view, undefined, what)
+        : selectionOf(callerArray(value, target.parent, what), undefined, undefined, what));
+    target.parent.#write(writeTasks(target, src, what));
   }
 
   #materialise(): void {
@@ -305,7 +302,8 @@ export class DArray {
     return DArray.#of(sourceParts(source, blocks, options, 'DArray.from(source, blocks)'), options);
   }
 
-  #derive(parts: Parts): DArray {
+  /** A new array of `parts` (an operation's, or a view's to copy) in this array's context. */
+  #derive(parts: Pick<ArrayData, 'shape' | 'blocks' | 'dtype' | 'chunks'>): DArray {
     return new DArray(parts.shape, parts.blocks, parts.dtype, parts.chunks, this.context);
   }
 
@@ -372,7 +370,10 @@ export class DArray {
     what: string,
     extra?: { mean?: boolean; f?: unknown },
   ): Promise<number> | DArray {
-    return reduceArray(this, op, options, what, extra);
+    const reduced = reduceArray(this, op, options, what, extra);
+    if (reduced instanceof Promise) return reduced;
+    const result = this.#derive(reduced.parts);
+    return reduced.each === undefined ? result : result.map(reduced.each);
   }
 
   /** Sum of all elements (a number), or along `dims` (a Float64 `DArray` with those dims of size 1). */
@@ -437,19 +438,22 @@ export class DArray {
    * source blocks it overlaps.
    */
   slice(...ranges: Selector[]): DArray {
-    if (!ranges.every((r) => r === ':' || Array.isArray(r))) return sliceOf(this, ranges);
+    if (!ranges.every((r) => r === ':' || Array.isArray(r)))
+      return this.#derive(this.view(...ranges));
     const select = selections(this, ranges as Range[]);
     return this.#derive(assembleParts(this, spawnerOf(this.context), select, this.blocks));
   }
 
   /** A view (Dagger's `view(A, inds...)`), selectors as `slice`'s: writes into it write here. */
   view(...selectors: Selector[]): DArray {
-    return viewOf(this, selectors);
+    const of = selectionOf(this, this.#view, selectors, 'da.view(...selectors)');
+    const { shape, blocks } = viewLayout(of);
+    return new DArray(shape, blocks, of.parent.dtype, [], of.parent.context, of);
   }
 
   /** The element at `(i, j, …)` or at one column-major linear index (Dagger's `A[i, j]`). */
   get(...index: number[]): Promise<number> {
-    return elementOf(this, index);
+    return elementOf(this, this.#view, index);
   }
 
   /**
@@ -457,14 +461,13 @@ export class DArray {
    * index): a number fills, an array of the selection's shape (size-1 dimensions aside) copies.
    */
   set(selectors: readonly Selector[] | number, value: Source): this {
-    writeInto(this, selectors, value, `da.set(selectors, value) of ${describe(this)}`);
+    DArray.#set(this, selectors, value, `da.set(selectors, value) of ${describe(this)}`);
     return this;
   }
 
   /** A copy of this array with `value` written as `set` would (Dagger's `setindex`). */
   with(selectors: readonly Selector[] | number, value: Source): DArray {
-    const copy = new DArray(this.shape, this.blocks, this.dtype, this.chunks, this.context);
-    return copy.set(selectors, value);
+    return this.#derive(this).set(selectors, value);
   }
 
   /**
@@ -474,21 +477,13 @@ export class DArray {
    */
   reblock(blocksOrAuto: Blocks | AutoBlocks): DArray {
     const blocks = resolveBlocks(this.shape, blocksOrAuto, this.context);
-    checkBlocks(this.shape, blocks, `da.reblock(blocks) of ${describe(this)}`);
-    if (sameList(blocks.sizes, this.blocks.sizes)) return this; // arrays are immutable
-    const all = this.shape.map((count) => ({ start: 0, step: 1, count }));
-    return this.#derive(assembleParts(this, spawnerOf(this.context), all, blocks));
+    const parts = reblockParts(this, blocks);
+    return parts === undefined ? this : this.#derive(parts); // arrays are immutable
   }
 
   /** The whole array on the caller: `{ data, shape }`, column-major like Julia. */
-  async collect(): Promise<Collected> {
-    // Read where each block lives, not taken home: a task's `fetch` moves its result to this
-    // thread for good (its processor becomes the main thread), and the tasks of later
-    // operations, which follow the blocks, would then all run here.
-    const blocks = (await Promise.all(
-      this.chunks.map((c) => c.fetch({ raw: true }).then((chunk) => chunk.fetch())),
-    )) as Block[];
-    return wholeArray(this, blocks);
+  collect(): Promise<Collected> {
+    return collectArray(this);
   }
 
   /** Dagger's `fetch(DA)`: the same as `collect()`. */

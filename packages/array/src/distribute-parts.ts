@@ -1,7 +1,7 @@
 import { ArgumentError, type DTask } from '@dtask/core';
 import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
 import { type Blocks, checkBlocks, checkShape, lengthOf } from './blocks.js';
-import type { DArrayOptions } from './darray.js';
+import type { DArrayOptions } from './darray-options.js';
 import { checkDtype, type DType, dtypeOf, widthOf } from './dtype.js';
 import type { Block } from './kernels.js';
 import { blockProcessors, spawnerOf } from './placement.js';

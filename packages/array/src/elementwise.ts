@@ -1,12 +1,12 @@
 import { ArgumentError, TaskFunctionError } from '@dtask/core';
 import { checkFunctionTravel } from '@dtask/core/plugin';
 import { Blocks, columnMajorStrides, gridIndices, gridOf } from './blocks.js';
-import type { DArray } from './darray.js';
 import { DTYPES, type DType } from './dtype.js';
 import { requireReal } from './dtype-error.js';
 import { binaryBlock } from './kernels.js';
-import { describe, type Parts, sameList } from './parts.js';
+import { type ArrayData, dataOf, describe, type Parts, sameList } from './parts.js';
 import { ownerOf, type SpawnFn } from './placement.js';
+import { reblockParts } from './slicing.js';
 
 /** The operators of `add`/`sub`/`mul`/`div`. */
 export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
@@ -51,7 +51,7 @@ export function functionSource(f: unknown, what: string, expects: string): strin
  * The checks of `a.map(f, ...others)`: `f`'s source text (see `functionSource`); `others` must
  * be arrays of `a`'s shape and blocks, else `ArgumentError`.
  */
-export function checkMap(a: DArray, f: unknown, others: unknown[]): string {
+export function checkMap(a: ArrayData, f: unknown, others: unknown[]): string {
   for (const x of [a, ...others]) requireReal('map', x, 'da.map(f, ...others)');
   const source = functionSource(f, 'da.map(f, ...others)', '(x, ...ys) => number');
   for (const o of others) {
@@ -71,9 +71,9 @@ export function checkMap(a: DArray, f: unknown, others: unknown[]): string {
  * re-blocking step with `{ reblock: true }`). The result's dtype is the wider of the two.
  */
 export function binaryParts(
-  a: DArray,
+  a: ArrayData,
   spawn: SpawnFn,
-  other: DArray,
+  other: ArrayData,
   op: BinaryOp,
   options: ElementwiseOptions = {},
 ): Parts {
@@ -97,14 +97,15 @@ export function binaryParts(
     const to = a.blocks.sizes.map((s, d) =>
       b.shape[d] === 1 ? 1 : a.shape[d] === 1 ? b.blocks.sizes[d] : s,
     );
-    b = b.reblock(new Blocks(...to));
+    const reblocked = reblockParts(b, new Blocks(...to));
+    if (reblocked !== undefined) b = dataOf(reblocked, b.context);
   }
   // Along each dimension the result takes the larger operand's size and blocks.
   const shape = a.shape.map((s, d) => Math.max(s, b.shape[d]));
   const blocks = new Blocks(
     ...a.blocks.sizes.map((s, d) => (a.shape[d] === 1 && b.shape[d] !== 1 ? b.blocks.sizes[d] : s)),
   );
-  const pick = (x: DArray, idx: number[]) => {
+  const pick = (x: ArrayData, idx: number[]) => {
     const strides = columnMajorStrides(x.grid);
     let flat = 0;
     for (let d = 0; d < nd; d++) if (x.shape[d] === shape[d]) flat += idx[d] * strides[d];
@@ -134,13 +135,18 @@ export function widerDtype(a: DType, b: DType): DType {
 }
 
 /** Whether `a` and `b` are cut alike along every dimension where their sizes agree. */
-export function sameBlocking(a: DArray, b: DArray): boolean {
+export function sameBlocking(a: ArrayData, b: ArrayData): boolean {
   return a.shape.every(
     (n, d) => n !== b.shape[d] || Math.min(n, a.blocks.sizes[d]) === Math.min(n, b.blocks.sizes[d]),
   );
 }
 
-/** Whether `x` looks like a `DArray` (read without making a pending array's blocks). */
-export function isDArray(x: unknown): x is DArray {
-  return typeof x === 'object' && x !== null && 'chunks' in x && Array.isArray((x as DArray).shape);
+/**
+ * Whether `x` looks like a `DArray` or its plain data (read without making a pending array's
+ * blocks).
+ */
+export function isDArray(x: unknown): x is ArrayData {
+  return (
+    typeof x === 'object' && x !== null && 'chunks' in x && Array.isArray((x as ArrayData).shape)
+  );
 }

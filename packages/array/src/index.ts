@@ -16,7 +16,8 @@ export { type CholeskyOptions, cholesky } from './cholesky.js';
 export { choleskySolve, ldivInto } from './cholesky-solve.js';
 export { adjoint, complex, complexAt, complexSum, conj, imag, real } from './complex.js';
 export { type CatOptions, cat, hcat, vcat } from './concat.js';
-export { type Collected, DArray, type DArrayOptions } from './darray.js';
+export { copyto } from './copyto.js';
+export { type Collected, DArray, type DArrayOptions, type Source } from './darray.js';
 export { type DistributeOptions, distribute } from './distribute.js';
 export type { Complex, DType, DTypeArray } from './dtype.js';
 export { DtypeError } from './dtype-error.js';
@@ -31,7 +32,6 @@ export {
   type SimilarOptions,
   similar,
 } from './in-place.js';
-export { copyto, type Source } from './indexing.js';
 export type { Block } from './kernels.js';
 export { det, LU, type LUOptions, lu } from './lu.js';
 export { matpow } from './matpow.js';

@@ -1,17 +1,26 @@
 import type { DTask } from '@dtask/core';
-import type { Blocks } from './blocks.js';
-import type { DArray } from './darray.js';
+import type { CallerArray } from './indexing.js';
 import type { Block } from './kernels.js';
+import type { ArrayData } from './parts.js';
+import type { Selector } from './selectors.js';
 import type { ViewOf } from './view-chunks.js';
 
-/** What other files of the package reach inside a `DArray` through (not exported publicly). */
+/**
+ * What the operations above the class (`copyto`, `cat`, the in-place ones) reach inside a
+ * `DArray` through (not exported publicly). The class installs it; each `a` is a `DArray`.
+ */
 export interface DArrayInternals {
   /** Replace the tasks of some chunks (flat grid index → task): a write, copy-on-write. */
-  write(a: DArray, updates: ReadonlyMap<number, DTask<Block>>): void;
-  /** A view of `of.parent` with `shape` cut by `blocks`. */
-  makeView(of: ViewOf, shape: readonly number[], blocks: Blocks): DArray;
+  write(a: ArrayData, updates: ReadonlyMap<number, DTask<Block>>): void;
+  /** `da.set(selectors, value)` (all of `a` when `selectors` is undefined), naming `what`. */
+  set(
+    a: ArrayData,
+    selectors: readonly Selector[] | number | undefined,
+    value: number | ArrayData | CallerArray,
+    what: string,
+  ): void;
   /** A view's parent and picks; undefined for an array that is not a view. */
-  viewOf(a: DArray): ViewOf | undefined;
+  viewOf(a: ArrayData): ViewOf | undefined;
 }
 
 let installed: DArrayInternals | undefined;

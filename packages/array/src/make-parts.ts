@@ -8,7 +8,7 @@ import {
   gridIndices,
   gridOf,
 } from './blocks.js';
-import type { DArrayOptions } from './darray.js';
+import type { DArrayOptions } from './darray-options.js';
 import { checkDtype } from './dtype.js';
 import { makeBlock } from './kernels.js';
 import type { Parts } from './parts.js';

@@ -1,10 +1,10 @@
 import { ArgumentError } from '@dtask/core';
 import { Blocks } from './blocks.js';
-import type { DArray } from './darray.js';
 import { requireReal } from './dtype-error.js';
 import { matvecBlocks } from './matvec-kernel.js';
-import { describe, type Parts } from './parts.js';
+import { type ArrayData, chunkAt, dataOf, describe, type Parts } from './parts.js';
 import type { SpawnFn } from './placement.js';
+import { reblockParts } from './slicing.js';
 
 /**
  * Julia's `A * x` of a 2-D array and a vector (Dagger's GEMV): one task per block row of `a`,
@@ -12,7 +12,7 @@ import type { SpawnFn } from './placement.js';
  * rows, blocked as `a`'s rows). A vector blocked unlike `a`'s columns is re-blocked to them
  * first; the dtypes must agree.
  */
-export function matvecParts(a: DArray, spawn: SpawnFn, x: DArray): Parts {
+export function matvecParts(a: ArrayData, spawn: SpawnFn, x: ArrayData): Parts {
   requireReal('matmul', a, 'da.matmul(x) of a vector');
   const [m, k] = a.shape;
   if (x.shape[0] !== k || a.dtype !== x.dtype) {
@@ -22,12 +22,13 @@ export function matvecParts(a: DArray, spawn: SpawnFn, x: DArray): Parts {
   }
   if (a.blocks.sizes[1] !== x.blocks.sizes[0]) {
     // Dagger multiplies a vector blocked unlike the matrix's columns too: re-block it.
-    return matvecParts(a, spawn, x.reblock(new Blocks(a.blocks.sizes[1])));
+    const parts = reblockParts(x, new Blocks(a.blocks.sizes[1]));
+    return matvecParts(a, spawn, parts === undefined ? x : dataOf(parts, x.context));
   }
   const inner = a.grid[1];
   const chunks = Array.from({ length: a.grid[0] }, (_, i) => {
-    const row = Array.from({ length: inner }, (_, p) => a.chunk(i, p));
-    const pieces = Array.from({ length: inner }, (_, p) => x.chunk(p));
+    const row = Array.from({ length: inner }, (_, p) => chunkAt(a, i, p));
+    const pieces = Array.from({ length: inner }, (_, p) => chunkAt(x, p));
     return spawn(matvecBlocks, a.dtype, inner, ...row, ...pieces);
   });
   return { shape: [m], blocks: new Blocks(a.blocks.sizes[0]), dtype: a.dtype, chunks };

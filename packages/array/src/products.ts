@@ -1,15 +1,16 @@
 import { ArgumentError, type DTask, ExactScope, type Processor } from '@dtask/core';
 import { Blocks, gridIndices, gridOf } from './blocks.js';
-import type { DArray } from './darray.js';
 import { isComplex } from './dtype.js';
+import { isDArray } from './elementwise.js';
 import type { Block } from './kernels.js';
 import { transposeBlock } from './layout-kernels.js';
 import { matmulBlocksGpujs } from './matmul-gpujs-kernel.js';
 import { matmulBlocks } from './matmul-kernel.js';
 import { matmulBlocksTfjs } from './matmul-tfjs-kernel.js';
 import { matvecParts } from './matvec.js';
-import { describe, type Parts } from './parts.js';
+import { type ArrayData, chunkAt, dataOf, describe, type Parts } from './parts.js';
 import type { SpawnFn } from './placement.js';
+import { reblockParts } from './slicing.js';
 
 /**
  * The blocked product `a·b` of two 2-D arrays (a 2-D array and a vector: `matvecParts`): one
@@ -17,7 +18,7 @@ import type { SpawnFn } from './placement.js';
  * Where `a`'s column blocks differ from `b`'s row blocks (Dagger multiplies those too), `b`'s
  * rows are first re-blocked to `a`'s column blocks. The dtypes must agree.
  */
-export function matmulParts(a: DArray, spawn: SpawnFn, other: DArray): Parts {
+export function matmulParts(a: ArrayData, spawn: SpawnFn, other: ArrayData): Parts {
   const b = innerAligned(a, other);
   if (isArray2(a) && Array.isArray(b?.shape) && b.shape.length === 1) {
     return matvecParts(a, spawn, b);
@@ -37,8 +38,8 @@ export function matmulParts(a: DArray, spawn: SpawnFn, other: DArray): Parts {
   const blocks = new Blocks(a.blocks.sizes[0], b.blocks.sizes[1]);
   const inner = a.grid[1];
   const chunks = gridIndices(gridOf([m, n], blocks)).map(([i, j]) => {
-    const row = Array.from({ length: inner }, (_, p) => a.chunk(i, p));
-    const column = Array.from({ length: inner }, (_, p) => b.chunk(p, j));
+    const row = Array.from({ length: inner }, (_, p) => chunkAt(a, i, p));
+    const column = Array.from({ length: inner }, (_, p) => chunkAt(b, p, j));
     // Blocks that all live on one TensorFlow.js or gpu.js processor multiply there with its
     // own kernel (float32: their dtype).
     const device = a.dtype === 'float32' ? deviceHome([...row, ...column]) : undefined;
@@ -52,13 +53,13 @@ export function matmulParts(a: DArray, spawn: SpawnFn, other: DArray): Parts {
 }
 
 /** The transpose of a 2-D array: block `(j, i)` of the result is block `(i, j)` transposed. */
-export function transposeParts(a: DArray, spawn: SpawnFn): Parts {
+export function transposeParts(a: ArrayData, spawn: SpawnFn): Parts {
   if (a.shape.length !== 2) {
     throw new ArgumentError(`da.transpose(): only 2-D arrays; got ${describe(a)}`);
   }
   const blocks = new Blocks(a.blocks.sizes[1], a.blocks.sizes[0]);
   const chunks = gridIndices([a.grid[1], a.grid[0]]).map(([j, i]) =>
-    spawn(transposeBlock, a.chunk(i, j), isComplex(a.dtype)),
+    spawn(transposeBlock, chunkAt(a, i, j), isComplex(a.dtype)),
   );
   return { shape: [a.shape[1], a.shape[0]], blocks, dtype: a.dtype, chunks };
 }
@@ -78,14 +79,15 @@ function deviceHome(chunks: DTask<Block>[]): Processor | undefined {
  * but whose inner blocks differ (one task per new block); otherwise `b` as given, for the
  * checks to name what does not fit.
  */
-function innerAligned(a: DArray, b: DArray): DArray {
-  if (!isArray2(a) || typeof b?.reblock !== 'function' || !Array.isArray(b.shape)) return b;
+function innerAligned(a: ArrayData, b: ArrayData): ArrayData {
+  if (!isArray2(a) || !isDArray(b)) return b;
   if (b.shape.length < 1 || b.shape.length > 2 || b.shape[0] !== a.shape[1]) return b;
   const inner = a.blocks.sizes[1];
   if (b.blocks.sizes[0] === inner) return b;
-  return b.reblock(new Blocks(inner, ...b.blocks.sizes.slice(1)));
+  const parts = reblockParts(b, new Blocks(inner, ...b.blocks.sizes.slice(1)));
+  return parts === undefined ? b : dataOf(parts, b.context);
 }
 
-function isArray2(x: DArray): boolean {
+function isArray2(x: ArrayData): boolean {
   return typeof x === 'object' && x !== null && Array.isArray(x.shape) && x.shape.length === 2;
 }

@@ -1,26 +1,34 @@
 import { ArgumentError } from '@dtask/core';
 import { Blocks, lengthOf } from './blocks.js';
-import { DArray } from './darray.js';
 import { requireReal } from './dtype-error.js';
-import { describe } from './parts.js';
+import { makeParts } from './make-parts.js';
+import { type ArrayData, describe, type Parts } from './parts.js';
 import { spawnerOf } from './placement.js';
 import { type ReduceOptions, reduceAll, reduceParts } from './reductions.js';
 
 type Op = 'sum' | 'min' | 'max' | 'fn';
 
+/** A reduction along dimensions, for the class to wrap: its parts, then `each` on every element. */
+export interface ReducedParts {
+  /** The reduced array's parts. */
+  parts: Parts;
+  /** `x ↦ op(init, x)`, mapped over the result when `init` is given. */
+  each?: (x: number) => number;
+}
+
 /**
  * A reduction of `a` (`da.sum/mean/min/max/reduce`): the whole array (a number) or along
- * `options.dims` (a Float64 `DArray`). `options.init` (Julia's `init`) is combined with the
+ * `options.dims` (the parts of a Float64 array). `options.init` (Julia's `init`) is combined with the
  * result once (`init + Σ`, `min(init, …)`, `f(init, …)`); it is the result of a reduction over
  * no elements, which without it is an `ArgumentError` naming `init`.
  */
 export function reduceArray(
-  a: DArray,
+  a: ArrayData,
   op: Op,
   options: ReduceOptions | undefined,
   what: string,
   extra: { mean?: boolean; f?: unknown } = {},
-): Promise<number> | DArray {
+): Promise<number> | ReducedParts {
   requireReal(
     what,
     a,
@@ -42,9 +50,8 @@ export function reduceArray(
     const r = reduceAll(a, spawn, op, what, extra);
     return init === undefined ? r : r.then((v) => combine(op, extra.f, init)(v));
   }
-  const p = reduceParts(a, spawn, op, options, what, extra);
-  const result = new DArray(p.shape, p.blocks, p.dtype, p.chunks, a.context);
-  return init === undefined ? result : result.map(combine(op, extra.f, init));
+  const parts = reduceParts(a, spawn, op, options, what, extra);
+  return init === undefined ? { parts } : { parts, each: combine(op, extra.f, init) };
 }
 
 /** `x ↦ op(init, x)` as a self-contained function (it travels as source text). */
@@ -69,11 +76,11 @@ function combine(op: Op, f: unknown, init: number): (x: number) => number {
 
 /** The reduction of an empty array with `init`: `init`, or along `dims` an array of it. */
 function overNothing(
-  a: DArray,
+  a: ArrayData,
   given: number | number[] | undefined,
   init: number,
   what: string,
-): Promise<number> | DArray {
+): Promise<number> | ReducedParts {
   if (given === undefined) return Promise.resolve(init);
   const dims = typeof given === 'number' ? [given] : given;
   if (
@@ -86,5 +93,5 @@ function overNothing(
   }
   const shape = a.shape.map((n, d) => (dims.includes(d) ? 1 : n));
   const blocks = new Blocks(...a.blocks.sizes.map((b, d) => (dims.includes(d) ? 1 : b)));
-  return DArray.fill(shape, blocks, init, { context: a.context });
+  return { parts: makeParts(shape, blocks, 'fill', init, { context: a.context }, 'DArray.fill') };
 }

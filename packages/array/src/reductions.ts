@@ -1,9 +1,8 @@
 import { ArgumentError, type DTask } from '@dtask/core';
 import { Blocks, columnMajorStrides, gridIndices, gridOf, lengthOf } from './blocks.js';
-import type { DArray } from './darray.js';
 import { functionSource } from './elementwise.js';
 import type { Block } from './kernels.js';
-import { describe, type Parts } from './parts.js';
+import { type ArrayData, describe, type Parts } from './parts.js';
 import { ownerOf, type SpawnFn } from './placement.js';
 import { combineInOrder, reduceBlocks, reduceBlocksWhole } from './reduce-kernels.js';
 import { groupByHome, isSmallWork } from './small-work.js';
@@ -32,7 +31,7 @@ interface Reduction {
 }
 
 function checkReduction(
-  a: DArray,
+  a: ArrayData,
   op: 'sum' | 'min' | 'max' | 'fn',
   options: ReduceOptions | undefined,
   what: string,
@@ -60,7 +59,7 @@ function checkReduction(
 }
 
 /** For each result block, the flat indices (in `a.chunks`) of the blocks it combines, in order. */
-function inputsOfResultBlocks(a: DArray, r: Reduction): number[][] {
+function inputsOfResultBlocks(a: ArrayData, r: Reduction): number[][] {
   const nd = a.shape.length;
   const gridStrides = columnMajorStrides(a.grid);
   const reducedGrid = a.grid.map((g, d) => (r.dims.includes(d) ? g : 1));
@@ -83,7 +82,7 @@ function inputsOfResultBlocks(a: DArray, r: Reduction): number[][] {
  * reduces all of them there, then the combine; the same result to the bit.
  */
 export function reduceParts(
-  a: DArray,
+  a: ArrayData,
   spawn: SpawnFn,
   op: 'sum' | 'min' | 'max' | 'fn',
   options: ReduceOptions | undefined,
@@ -117,7 +116,7 @@ export function reduceParts(
  * throw at the call.
  */
 export function reduceAll(
-  a: DArray,
+  a: ArrayData,
   spawn: SpawnFn,
   op: 'sum' | 'min' | 'max' | 'fn',
   what: string,

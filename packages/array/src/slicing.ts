@@ -1,16 +1,15 @@
 import { ArgumentError } from '@dtask/core';
 import { planAssembly, type Selection } from './assembly-plan.js';
-import type { Blocks } from './blocks.js';
-import type { DArray } from './darray.js';
+import { type Blocks, checkBlocks } from './blocks.js';
 import { assembleBlock } from './layout-kernels.js';
-import { describe, type Parts } from './parts.js';
-import type { SpawnFn } from './placement.js';
+import { type ArrayData, chunkAt, describe, type Parts, sameList } from './parts.js';
+import { type SpawnFn, spawnerOf } from './placement.js';
 
 /** One range of `slice`: `[start, end)`, `[start, end, step]` (0-based, half-open) or `':'`. */
 export type Range = readonly [number, number] | readonly [number, number, number] | ':';
 
 /** The selections of `ranges` over `a`, or `ArgumentError` naming the bad range and the shape. */
-export function selections(a: DArray, ranges: readonly Range[]): Selection[] {
+export function selections(a: ArrayData, ranges: readonly Range[]): Selection[] {
   const nd = a.shape.length;
   if (ranges.length !== nd) {
     throw new ArgumentError(
@@ -44,7 +43,7 @@ export function selections(a: DArray, ranges: readonly Range[]): Selection[] {
  * only the source blocks it overlaps and copying from them where it runs.
  */
 export function assembleParts(
-  a: DArray,
+  a: ArrayData,
   spawn: SpawnFn,
   select: readonly Selection[],
   outBlocks: Blocks,
@@ -55,8 +54,19 @@ export function assembleParts(
       a.dtype,
       block.shape,
       block.plan,
-      ...block.sources.map((g) => a.chunk(...g)),
+      ...block.sources.map((g) => chunkAt(a, ...g)),
     ),
   );
   return { shape: select.map((s) => s.count), blocks: outBlocks, dtype: a.dtype, chunks };
+}
+
+/**
+ * `a` cut by `blocks` (`da.reblock`'s work, checked): undefined when they are its blocks (the
+ * array itself serves), else one task per new block assembled from the old blocks it overlaps.
+ */
+export function reblockParts(a: ArrayData, blocks: Blocks): Parts | undefined {
+  checkBlocks(a.shape, blocks, `da.reblock(blocks) of ${describe(a)}`);
+  if (sameList(blocks.sizes, a.blocks.sizes)) return undefined;
+  const all = a.shape.map((count) => ({ start: 0, step: 1, count }));
+  return assembleParts(a, spawnerOf(a.context), all, blocks);
 }

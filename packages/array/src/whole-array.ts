@@ -1,10 +1,22 @@
 import { blockRanges, columnMajorStrides, gridIndices, lengthOf } from './blocks.js';
-import type { Collected, DArray } from './darray.js';
+import type { Collected } from './darray-options.js';
 import { arrayOf, widthOf } from './dtype.js';
 import type { Block } from './kernels.js';
+import type { ArrayData } from './parts.js';
+
+/** `collect()`: the whole of `a` on the caller, `{ data, shape }`, column-major. */
+export async function collectArray(a: ArrayData): Promise<Collected> {
+  // Read where each block lives, not taken home: a task's `fetch` moves its result to this
+  // thread for good (its processor becomes the main thread), and the tasks of later
+  // operations, which follow the blocks, would then all run here.
+  const blocks = (await Promise.all(
+    a.chunks.map((c) => c.fetch({ raw: true }).then((chunk) => chunk.fetch())),
+  )) as Block[];
+  return wholeArray(a, blocks);
+}
 
 /** `collect()`'s assembly: the whole of `a` on the caller from its fetched `blocks`, column-major. */
-export function wholeArray(a: DArray, blocks: readonly Block[]): Collected {
+export function wholeArray(a: ArrayData, blocks: readonly Block[]): Collected {
   const data = arrayOf(a.dtype, lengthOf(a.shape));
   const w = widthOf(a.dtype); // numbers per element: 2 for (re, im) pairs
   const strides = columnMajorStrides(a.shape);

@@ -20,8 +20,8 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
-function check(root: string) {
-  const run = spawnSync(process.execPath, [script, root], { encoding: 'utf8' });
+function check(...args: string[]) {
+  const run = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
   return { status: run.status, out: run.stdout + run.stderr };
 }
 
@@ -111,5 +111,53 @@ describe('import order check', () => {
       /runtime[/\\]worker-task\.ts:1 imports '\.\.\/sched\/dynamic\/scheduler-handle\.js': the worker side \(runtime\/\) shares only the protocol and task types/,
     );
     expect(run.out).not.toContain('returned-args');
+  });
+
+  it('passes @dtask/array as it is: the DArray class above its operations, no circle', () => {
+    const run = check('--no-circles', join(repo, 'packages/array/src'));
+    expect(run.out).toContain('no import circle');
+    expect(run.status).toBe(0);
+  });
+
+  it('runs the circle check on @dtask/array when given no root', () => {
+    const run = spawnSync(process.execPath, [script], { cwd: repo, encoding: 'utf8' });
+    expect(run.stdout).toContain('packages/array/src: no import circle');
+    expect(run.status).toBe(0);
+  });
+
+  it('fails on an operation that imports the class it serves, even as a type', () => {
+    const root = tree({
+      'darray.ts':
+        "import { matmulParts } from './products.js';\n" +
+        "import type { Parts } from './parts.js';\nexport class DArray {}\n",
+      'parts.ts': 'export interface Parts { shape: number[] }\n',
+      'products.ts':
+        "import type { DArray } from './darray.js';\n" +
+        "import type { Parts } from './parts.js';\n" +
+        'export function matmulParts(a: DArray): Parts { return { shape: [] }; }\n',
+      'lu.ts': "import { DArray } from './darray.js';\nexport const lu = (a: DArray) => a;\n",
+      'lu.test.ts': "import { lu } from './lu.js';\nimport { DArray } from './darray.js';\n",
+    });
+    const run = check('--no-circles', root);
+    expect(run.status).toBe(1);
+    expect(run.out).toContain(
+      '2 files import each other in a circle (darray.ts, products.ts): darray.ts -> products.ts -> darray.ts',
+    );
+    expect(run.out).not.toContain('lu.ts');
+  });
+
+  it('passes operations that take plain data, with the class and the ops above it importing them', () => {
+    const root = tree({
+      'parts.ts': 'export interface ArrayData { shape: number[] }\n',
+      'products.ts':
+        "import type { ArrayData } from './parts.js';\n" +
+        'export const matmulParts = (a: ArrayData) => a;\n',
+      'darray.ts': "import { matmulParts } from './products.js';\nexport class DArray {}\n",
+      'lu.ts':
+        "import { DArray } from './darray.js';\nimport { matmulParts } from './products.js';\n",
+    });
+    const run = check('--no-circles', root);
+    expect(run.out).toContain('no import circle');
+    expect(run.status).toBe(0);
   });
 });
