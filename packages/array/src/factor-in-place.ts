@@ -5,8 +5,8 @@
 import { ArgumentError, type DTask } from '@dtask/core';
 import { describeValue } from '@dtask/core/plugin';
 import { Blocks } from './blocks.js';
+import { copyto } from './copyto.js';
 import { DArray } from './darray.js';
-import { copyto } from './indexing.js';
 import type { Block } from './kernels.js';
 import { type LU, type LUOptions, lu, luWork } from './lu.js';
 import { describe } from './parts.js';

@@ -1,11 +1,14 @@
 import { type Context, currentTaskQueue, type DTask, getOptions, inTask } from '@dtask/core';
 import type { DType } from './dtype.js';
 import type { BinaryOp } from './elementwise.js';
+import type { FusedExpr, FusedNode } from './fused-expr.js';
 import { fusedBlock } from './fused-kernel.js';
 import { fusedBlockSimd } from './fused-simd-kernel.js';
 import type { Block } from './kernels.js';
 import { ownerOf, type SpawnFn } from './placement.js';
 import { simdPlanOf } from './simd-plan.js';
+
+export type { FusedExpr, FusedNode } from './fused-expr.js';
 
 /** An element-wise chain not yet made into tasks (see `DArray`'s fusion). */
 export interface Pending {
@@ -15,26 +18,6 @@ export interface Pending {
   absorbed: boolean;
   /** What spawning its tasks threw, thrown again to whoever reads its chunks. */
   error?: unknown;
-}
-
-/** One node of a fused element-wise expression, evaluated per element. */
-export type FusedNode =
-  | { kind: 'input'; index: number }
-  | { kind: 'scalar'; index: number }
-  | { kind: 'binary'; op: BinaryOp; left: FusedNode; right: FusedNode; dtype: DType }
-  | { kind: 'map'; source: string; args: FusedNode[]; dtype: DType };
-
-/**
- * A chain of element-wise operations and maps over arrays of one shape and blocking (Dask's
- * blockwise fusion): `inputs` are the chunk lists of the arrays it reads (materialised ones),
- * `scalars` the numbers it uses, `root` the expression. It becomes one task per block.
- */
-export interface FusedExpr {
-  readonly inputs: readonly (readonly DTask<Block>[])[];
-  readonly scalars: readonly number[];
-  readonly root: FusedNode;
-  /** Nodes in the expression (a bound on the program's size). */
-  readonly size: number;
 }
 
 /**

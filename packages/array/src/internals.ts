@@ -1,4 +1,5 @@
 import type { DTask } from '@dtask/core';
+import type { Complex } from './dtype.js';
 import type { CallerArray } from './indexing.js';
 import type { Block } from './kernels.js';
 import type { ArrayData } from './parts.js';
@@ -16,7 +17,7 @@ export interface DArrayInternals {
   set(
     a: ArrayData,
     selectors: readonly Selector[] | number | undefined,
-    value: number | ArrayData | CallerArray,
+    value: number | Complex | ArrayData | CallerArray,
     what: string,
   ): void;
   /** A view's parent and picks; undefined for an array that is not a view. */

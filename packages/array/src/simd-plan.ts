@@ -4,7 +4,7 @@
 // numbers float32 holds exactly, no maps: a map's f computes in float64), maps whose f is
 // arithmetic (map-arithmetic.ts). Otherwise there is none and the chain runs as its loop.
 import type { DType } from './dtype.js';
-import type { FusedExpr, FusedNode } from './fusion.js';
+import type { FusedExpr, FusedNode } from './fused-expr.js';
 import { type ArithmeticNode, arithmeticOf } from './map-arithmetic.js';
 
 /** A fused chain as a SIMD program (see `SimdKernels.elementwise`). */

@@ -3,7 +3,7 @@ import { Boundary, type BoundarySpec, Pad } from './boundary.js';
 import { DArray } from './darray.js';
 import { requireReal } from './dtype-error.js';
 import { describe, sameList } from './parts.js';
-import type { StencilOptions } from './stencil.js';
+import type { StencilOptions } from './stencil-options.js';
 
 /** A stencil call's arrays, radius and boundary conditions, checked. */
 export interface Checked {

@@ -1,7 +1,6 @@
 import { ArgumentError, type DTask } from '@dtask/core';
 import { InOut, spawnDatadeps } from '@dtask/datadeps';
 import { gridIndices } from './blocks.js';
-import type { Boundary } from './boundary.js';
 import { DArray } from './darray.js';
 import { refuseView } from './indexing.js';
 import type { Block } from './kernels.js';
@@ -11,22 +10,10 @@ import { compileKernel, type StencilKernel } from './stencil-compile.js';
 import { copyBlock } from './stencil-copies.js';
 import { stepsInGroups } from './stencil-groups.js';
 import { stencilBlock } from './stencil-kernel.js';
+import type { StencilOptions } from './stencil-options.js';
 import { home, planBlock, usedInputs, type Versions } from './stencil-plan-block.js';
 
-/** Options of `stencil` and `stencilSteps`. */
-export interface StencilOptions {
-  /** How far the kernel reads: one integer, or one per dimension; default 1. */
-  radius?: number | readonly number[];
-  /**
-   * What reads past the array's edges give: one condition for every array, one per
-   * dimension (an array), or per array name (`{ A: new Wrap(), B: [new Clamp(), new Pad(0)] }`);
-   * default `new Pad(0)`.
-   */
-  boundary?:
-    | Boundary
-    | readonly Boundary[]
-    | Readonly<Record<string, Boundary | readonly Boundary[]>>;
-}
+export type { StencilOptions } from './stencil-options.js';
 
 /** One step of `stencilSteps`: `out` (a name) gets `kernel` at every element. */
 export interface StencilStep {
