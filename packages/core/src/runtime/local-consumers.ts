@@ -1,3 +1,4 @@
+import type { LocalStore } from '../chunk/local-store.js';
 import { type ArgRefs, RUN, type ToWorker } from '../protocol/protocol.js';
 
 /**
@@ -19,4 +20,23 @@ export function countLocalConsumers(
       if (from === '' || from === holder) consumers.set(key, (consumers.get(key) ?? 0) + 1);
     }
   }
+}
+
+/**
+ * A task here took result `key` as an input: one consumer fewer in `consumers`; at the last,
+ * a result kept only for them (`kept`: the scheduler got it inline) leaves `store`.
+ */
+export function takenLocally(
+  key: number,
+  consumers: Map<number, number>,
+  kept: Set<number>,
+  store: LocalStore,
+): void {
+  const left = (consumers.get(key) ?? 1) - 1;
+  if (left > 0) {
+    consumers.set(key, left);
+    return;
+  }
+  consumers.delete(key);
+  if (kept.delete(key)) store.delete(key);
 }

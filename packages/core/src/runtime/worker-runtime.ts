@@ -30,7 +30,6 @@ import { IdTable } from '../task/id-table.js';
 import { NO_OPTIONS } from '../task/options.js';
 import { returnedArgs } from '../task/returned-args.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
-import { unboxClasses } from '../travel/class-travel.js';
 import {
   type FnRef,
   FunctionDecoder,
@@ -38,12 +37,13 @@ import {
   registerModuleFunctions,
 } from '../travel/function-ref.js';
 import { type ControlParts, handleControl } from './control-messages.js';
-import { countLocalConsumers } from './local-consumers.js';
+import { countLocalConsumers, takenLocally } from './local-consumers.js';
 import { LogShipper } from './log-shipper.js';
 import { OwnedTasks } from './owned-tasks.js';
 import { PeerLinks } from './peer-links.js';
 import { ProxyOwner } from './proxy-owner.js';
 import { ResultServer } from './result-server.js';
+import { decodeRun, RunRefused } from './run-record.js';
 import { holdsOnlyWaitingTasks, StallWatch } from './stall-watch.js';
 import { TaskQueue } from './task-queue.js';
 import { TurnShare } from './turn-share.js';
@@ -239,13 +239,7 @@ export class WorkerRuntime {
 
   /** A local consumer took result `key`: drop it once nobody else here will, if only kept for them. */
   private consumed(key: number): void {
-    const left = (this.consumers.get(key) ?? 1) - 1;
-    if (left > 0) {
-      this.consumers.set(key, left);
-      return;
-    }
-    this.consumers.delete(key);
-    if (this.keptForConsumers.delete(key)) this.store.delete(key);
+    takenLocally(key, this.consumers, this.keptForConsumers, this.store);
   }
 
   private handle(m: ToWorker): void {
@@ -264,24 +258,10 @@ export class WorkerRuntime {
     options?: PlainOptions,
     inherited?: PlainOptions,
   ): void => {
-    let fn: Function;
-    try {
-      fn = this.decoder.decode(fnRef);
-    } catch (error) {
-      this.out.push({ op: 'fail', id, error: serializeError(error), ms: 0 });
+    const fn = decodeRun(this.decoder, fnRef, args);
+    if (fn instanceof RunRefused) {
+      this.out.push({ op: 'fail', id, error: serializeError(fn.error), ms: 0 });
       return;
-    }
-    // Class instances come in their travelling form (class-travel.ts): rebuilt here.
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (typeof a === 'object' && a !== null) {
-        try {
-          args[i] = unboxClasses(a);
-        } catch (error) {
-          this.out.push({ op: 'fail', id, error: serializeError(error), ms: 0 });
-          return;
-        }
-      }
     }
     const task = new WorkerTask(
       id,

@@ -78,14 +78,8 @@ export interface SchedulerState extends SlotTable, LineageState, TaskOwner, Exec
   failFromUpstream(task: DTask<unknown>, upstream: DTask<unknown>): void;
   /** Puts a task back to be placed again (its processor went away, or it was taken back). */
   requeue(task: DTask<unknown>): void;
-  /** The processors `task` may run on (throws `SchedulingError` when none). */
-  candidates(task: DTask<unknown>): ProcSlot[];
   /** Hands a placed task to its executor (its estimate is already in `slot.load`). */
   start(task: DTask<unknown>, slot: ProcSlot): void;
   /** Runs a started task on `slot` (after a checkpoint was not restored). */
   run(task: DTask<unknown>, slot: ProcSlot): void;
-  /** Bookkeeping once `task` is settled: frees its slot share and wakes waiters. */
-  finished(task: DTask<unknown>): void;
-  /** Tasks the scheduler holds now (plus `extra`), as roots for walking the graph. */
-  liveTasks(extra?: DTask<unknown>): DTask<unknown>[];
 }

@@ -31,8 +31,9 @@ import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { tasksLost } from './faults/tasks-lost.js';
 import { logSpawn, logStart } from './log-task-events.js';
 import { admitFunction } from './placement/admit.js';
-import { explainRemoved, pinResultToFunctionChunk } from './placement/allowed-processors.js';
+import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
 import { CandidateSlots } from './placement/candidate-slots.js';
+import { candidatesOf } from './placement/candidates-of.js';
 import { chooseSlot } from './placement/choose-slot.js';
 import { CostModel } from './placement/cost-model.js';
 import { hereOf } from './placement/data-home.js';
@@ -205,7 +206,7 @@ export class Scheduler implements SchedulerState {
 
   /** @internal Fails `task` (and its dependents) because its input `upstream` failed. */
   failFromUpstream(task: DTask<unknown>, upstream: DTask<unknown>): void {
-    failTree(task, upstream.value, (t) => this.finished(t), upstream);
+    failTree(task, upstream.value, (t) => finishTask(this, t), upstream);
   }
 
   private makeReady(task: DTask<unknown>, early = false): void {
@@ -320,15 +321,6 @@ export class Scheduler implements SchedulerState {
     this.candidateSlots.invalidate();
   }
 
-  /** @internal The processors `task` may run on (throws `SchedulingError` when none). */
-  candidates(task: DTask<unknown>): ProcSlot[] {
-    try {
-      return this.candidateSlots.of(task, this.slots);
-    } catch (error) {
-      throw explainRemoved(task, error, this.slotById.values());
-    }
-  }
-
   /** `early`: placed while its spawner still runs, so never on the calling thread (see `submit`). */
   private dispatch(task: DTask<unknown>, early = false): void {
     if (this.closing) {
@@ -338,7 +330,7 @@ export class Scheduler implements SchedulerState {
     if (this.losses > 0 && waitForLostInputs(this, task)) return;
     let slot: ProcSlot;
     try {
-      const candidates = this.candidates(task);
+      const candidates = candidatesOf(this, task);
       slot = candidates.length === 1 ? candidates[0] : chooseSlot(task, candidates, this.costs);
       if (typeof task.fn !== 'function') pinResultToFunctionChunk(task);
       if (task.options.inPlaceArgs !== undefined)
@@ -468,11 +460,6 @@ export class Scheduler implements SchedulerState {
         for (let i = 0; i < d.length; i++) this.inputArrived(d[i]);
       } else this.inputArrived(d);
     }
-    this.finished(task);
-  }
-
-  /** @internal Bookkeeping once `task` is settled: frees its slot share and wakes waiters. */
-  finished(task: DTask<unknown>): void {
     finishTask(this, task);
   }
 

@@ -2,6 +2,7 @@ import { CancelledError } from '../../errors/errors.js';
 import { type DTask, taskExtra } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import type { SchedulerState } from '../scheduler-state.js';
+import { failTask } from './fail-task.js';
 
 /**
  * The scheduler's `cancel`: a task not yet running fails at once with `CancelledError`; a
@@ -25,7 +26,7 @@ export function cancelTask(s: SchedulerState, task: DTask<unknown>, reason?: unk
     const slot = task.proc && s.slotById.get(task.proc.id);
     slot?.executor.cancel?.(task);
   }
-  s.fail(task, error);
+  failTask(s, task, error);
   return true;
 }
 
@@ -38,11 +39,11 @@ function abortedController(reason: unknown): AbortController {
 /** The `signal` option: cancels `task` when `signal` aborts (at once if it already has). */
 export function watchSignal(s: SchedulerState, task: DTask<unknown>, signal: AbortSignal): void {
   if (signal.aborted) {
-    s.cancel(task, signal.reason);
+    cancelTask(s, task, signal.reason);
     return;
   }
   const onAbort = (): void => {
-    s.cancel(task, signal.reason);
+    cancelTask(s, task, signal.reason);
   };
   signal.addEventListener('abort', onAbort, { once: true });
   taskExtra(task).unlisten = () => signal.removeEventListener('abort', onAbort);

@@ -2,6 +2,7 @@ import { CancelledError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import type { SchedulerState } from '../scheduler-state.js';
+import { cancelTask } from './cancel-task.js';
 
 /** The error of a task that had not started when its context closed. */
 export function closedBeforeStart(task: DTask<unknown>): CancelledError {
@@ -20,13 +21,13 @@ export function cancelUnstarted(s: SchedulerState): void {
   s.closing = true;
   const waiting: DTask<unknown>[] = [...s.ready];
   for (const slot of s.slotById.values()) waiting.push(...slot.backlog);
-  for (const t of waiting) if (t.state < TaskState.Running) s.cancel(t, closedBeforeStart(t));
+  for (const t of waiting) if (t.state < TaskState.Running) cancelTask(s, t, closedBeforeStart(t));
   // Those that wait for a running task's value (their own dependents fail with them).
   const stack: DTask<unknown>[] = [];
   for (const t of s.running.values()) pushDependents(t, stack);
   let t: DTask<unknown> | undefined;
   while ((t = stack.pop()) !== undefined) {
-    if (t.state === TaskState.Pending) s.cancel(t, closedBeforeStart(t));
+    if (t.state === TaskState.Pending) cancelTask(s, t, closedBeforeStart(t));
     else if (t.state === TaskState.Running) pushDependents(t, stack);
   }
 }

@@ -4,6 +4,7 @@ import { ArgumentError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { RemoteResult } from '../../task/remote-result.js';
 import type { SchedulerState } from '../scheduler-state.js';
+import { failTask } from './fail-task.js';
 
 /** Device entries of results whose tasks are gone: deleted once their task is collected. */
 const freed = new FinalizationRegistry<{ device: StorageDevice; key: string }>(
@@ -33,7 +34,7 @@ export function keepOnDevice(s: SchedulerState, task: DTask<unknown>, value: unk
   try {
     return storeOnDevice(task, value, s.storageDevice);
   } catch (error) {
-    s.fail(task, error);
+    failTask(s, task, error);
     return DEVICE_FAILED;
   }
 }

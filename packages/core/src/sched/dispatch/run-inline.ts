@@ -8,6 +8,7 @@ import type { SchedulerState } from '../scheduler-state.js';
 import { noteInlineStart } from '../stats/task-timing.js';
 import { applyReturnedArgs } from './apply-returned-args.js';
 import { isThenable } from './is-thenable.js';
+import { resolveArgs } from './resolve-args.js';
 
 /**
  * Runs `task` on the calling thread, inside the scheduler's loop (the slot of an
@@ -17,7 +18,7 @@ import { isThenable } from './is-thenable.js';
  * chain of local tasks costs no wake-up.
  */
 export function runInline(s: SchedulerState, task: DTask<unknown>, slot: ProcSlot): void {
-  const args = s.resolveArgs(task, slot.proc);
+  const args = resolveArgs(s, task, slot.proc);
   if (!Array.isArray(args)) {
     s.running.set(task.id, task);
     args.then(

@@ -4,6 +4,7 @@ import { type DTask, isDTask } from '../../task/dtask.js';
 import { isRemoteResult } from '../../task/remote-result.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { logStart } from '../log-task-events.js';
+import { candidatesOf } from '../placement/candidates-of.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
 
@@ -78,7 +79,7 @@ function canSendAhead(
   }
   if (argWaits !== task.waiting) return false;
   try {
-    return s.candidates(task).includes(slot);
+    return candidatesOf(s, task).includes(slot);
   } catch {
     return false;
   }

@@ -21,12 +21,12 @@ function slot(name: string): ProcSlot & { sent: number[] } {
   return s;
 }
 
-/** The part of the scheduler the queue functions use: its slots, and `start` to send a task. */
+/** The part of the scheduler the queue functions use: its slots (each task may run on all), and `start` to send a task. */
 function scheduler(slots: (ProcSlot & { sent: number[] })[]): SchedulerState {
   const s = {
     slots,
     slotById: new Map(slots.map((x) => [x.proc.id, x])),
-    candidates: () => slots,
+    candidateSlots: { of: () => slots },
     start(t: DTask<unknown>, target: ProcSlot & { sent: number[] }) {
       t.state = TaskState.Running;
       t.proc = target.proc;

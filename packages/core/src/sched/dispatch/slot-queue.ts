@@ -2,6 +2,7 @@ import type { DTask } from '../../task/dtask.js';
 import { outsideFrames } from '../../task/frame.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { withdrawSentAhead } from '../faults/withdraw-sent-ahead.js';
+import { candidatesOf } from '../placement/candidates-of.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
 import {
@@ -229,7 +230,7 @@ function stealSent(s: SchedulerState, slot: ProcSlot): void {
     .filter((task) => {
       if (askedBack.has(task)) return false;
       try {
-        return s.candidates(task).includes(slot);
+        return candidatesOf(s, task).includes(slot);
       } catch {
         return false;
       }
@@ -283,7 +284,7 @@ function steal(s: SchedulerState, slot: ProcSlot, budget: number): void {
     if (task.state !== TaskState.Ready) continue;
     let allowed = false;
     try {
-      allowed = s.candidates(task).includes(slot);
+      allowed = candidatesOf(s, task).includes(slot);
     } catch {
       allowed = false;
     }

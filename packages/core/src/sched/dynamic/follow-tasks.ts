@@ -1,5 +1,6 @@
 import type { DTask } from '../../task/dtask.js';
 import type { SchedulerState } from '../scheduler-state.js';
+import { liveTasks } from './dag-walk.js';
 
 /**
  * Calls `onTask` for every unsettled task `s` holds now and every task waiting on them, oldest
@@ -8,7 +9,7 @@ import type { SchedulerState } from '../scheduler-state.js';
  */
 export function followTasks(s: SchedulerState, onTask: (task: DTask<unknown>) => void): () => void {
   const seen = new Set<DTask<unknown>>();
-  const stack = s.liveTasks();
+  const stack = liveTasks(s);
   while (stack.length > 0) {
     const t = stack.pop()!;
     if (seen.has(t)) continue;

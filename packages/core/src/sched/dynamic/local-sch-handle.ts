@@ -4,7 +4,7 @@ import { runWithFrame } from '../../task/frame.js';
 import { SchedulerHandle } from '../../task/scheduler-handle.js';
 import { spawnTask } from '../../task/spawn-task.js';
 import type { SchedulerState } from '../scheduler-state.js';
-import { isDownstream, pendingDependents, walkDag } from './dag-walk.js';
+import { isDownstream, liveTasks, pendingDependents, walkDag } from './dag-walk.js';
 
 /**
  * The handle of a task that runs on the scheduler's own thread, and the scheduler's side of a
@@ -56,7 +56,7 @@ export class LocalSchedulerHandle extends SchedulerHandle {
   }
 
   private dag() {
-    return walkDag(this.scheduler.liveTasks(this.task));
+    return walkDag(liveTasks(this.scheduler, this.task));
   }
 
   private lookup(id: number, verb: string): DTask<unknown> {

@@ -1,6 +1,5 @@
 import type { Chunk } from '../../../chunk/chunk.js';
-import { InputLostError, WorkerLostError } from '../../../errors/errors.js';
-import { deserializeError } from '../../../errors/serialize-error.js';
+import { WorkerLostError } from '../../../errors/errors.js';
 import type { Processor } from '../../../processor/processor.js';
 import { Batcher } from '../../../protocol/batcher.js';
 import { transferablesOf } from '../../../protocol/hand-over.js';
@@ -31,10 +30,10 @@ import { LogRelay } from './log-relay.js';
 import { NestedTasks } from './nested-tasks.js';
 import { hasTaskOrChunkArgs } from './outgoing-args.js';
 import { PlannedSends } from './planned-sends.js';
-import { serveDynamic } from './serve-dynamic.js';
 import { unsendableToWorker } from './unsendable-argument.js';
 import type { WorkerConnectionOptions } from './worker-connection-options.js';
-import { answerWithin, failOnClose, fetchHome, markBegan, splitSuspects } from './worker-ending.js';
+import { answerWithin, failOnClose, fetchHome, splitSuspects } from './worker-ending.js';
+import { handleReport, type ReportParts } from './worker-reports.js';
 
 /**
  * The scheduler's side of one worker runtime: an `Executor` that sends tasks there in batches,
@@ -76,6 +75,8 @@ export class WorkerConnection implements Executor {
   private readonly held: HeldResults;
   /** The worker's logs and clock (see `LogRelay`). */
   readonly logs: LogRelay;
+  /** What the worker's reports other than completions go to (worker-reports.ts). */
+  private readonly reports: ReportParts;
 
   constructor(
     private readonly transport: Transport,
@@ -106,6 +107,25 @@ export class WorkerConnection implements Executor {
     this.held = new HeldResults(this.out, this.isLost);
     this.planned = new PlannedSends(this, (task, args, refs) => this.send(task, args, refs));
     this.nested = new NestedTasks(options.scheduler, this.decoder, this.out);
+    this.reports = {
+      inFlight: this.inFlight,
+      cancelling: this.cancelling,
+      requests: this.requests,
+      nested: this.nested,
+      logs: this.logs,
+      held: this.held,
+      scheduler: options.scheduler,
+      decoder: this.decoder,
+      out: this.out,
+      sink: () => this.sink,
+      ready: () => {
+        this.wasReady = true;
+      },
+      // A report made before the worker saw the latest batch (new work) is stale.
+      stalled: (stalled, seen) => {
+        this.stalled = stalled && seen === this.sentBatches;
+      },
+    };
     transport.onMessage((batch) => {
       for (const m of batch as FromWorker[]) this.handle(m);
       this.updateRef();
@@ -375,66 +395,7 @@ export class WorkerConnection implements Executor {
       else this.onDone(m[1], m[2], m[3], m[4], m[5], m[6]);
       return;
     }
-    switch (m.op) {
-      case 'ready':
-        this.wasReady = true;
-        break;
-      case 'stalled':
-        // A report made before the worker saw the latest batch (new work) is stale.
-        this.stalled = m.stalled && m.seen === this.sentBatches;
-        break;
-      case 'fail': {
-        this.cancelling.delete(m.id);
-        const task = this.inFlight.get(m.id);
-        if (!task) return;
-        this.inFlight.delete(m.id);
-        const error = deserializeError(m.error);
-        // An input held by a worker that died: recompute it and run this task again.
-        if (InputLostError.isInstance(error)) this.sink?.lost([task], error, true);
-        else this.sink?.fail(task, error);
-        return;
-      }
-      case 'began': // an in-place task's writes may happen from now on (faults/worker-lost.ts)
-        markBegan(this.inFlight.get(m.id));
-        return;
-      case 'value':
-        this.requests.resolveFetched(m.req, m.value);
-        return;
-      case 'error':
-        this.requests.reject(m.req, m.error);
-        return;
-      case 'spawn':
-        this.nested.spawn(m);
-        return;
-      case 'fetchTask':
-      case 'waitTask':
-        this.nested.query(m);
-        return;
-      case 'cancelTask':
-        this.nested.cancel(m.id);
-        return;
-      case 'releaseTask':
-        this.nested.release(m.ids);
-        return;
-      case 'logs':
-        this.logs.onLogs(m.events);
-        return;
-      case 'clock':
-        this.logs.onClock(m.t0, m.t1, m.mono, m.machine);
-        return;
-      case 'movedToHost':
-        this.held.movedToHost(m.keys);
-        return;
-      case 'owned': {
-        const stats = this.options.scheduler.stats;
-        stats.ownedFinished += m.finished;
-        stats.ownedFailed += m.failed;
-        return;
-      }
-      case 'dynamic':
-        serveDynamic(m, this.inFlight.get(m.task), this.options.scheduler, this.decoder, this.out);
-        return;
-    }
+    handleReport(m, this.reports);
   }
 
   /** Task `id` finished (the fields of a `DoneRecord`). */

@@ -1,0 +1,39 @@
+import { unboxClasses } from '../travel/class-travel.js';
+import type { FnRef, FunctionDecoder } from '../travel/function-ref.js';
+
+/** Why a task that came to run here cannot: its function or an argument could not be rebuilt. */
+export class RunRefused {
+  constructor(
+    /** The error the task fails with. */
+    readonly error: unknown,
+  ) {}
+}
+
+/**
+ * The function of a task that came to run here (`fnRef` decoded), with its arguments' class
+ * instances rebuilt in place from their travelling form (class-travel.ts); a `RunRefused`
+ * when either fails.
+ */
+export function decodeRun(
+  decoder: FunctionDecoder,
+  fnRef: FnRef | number,
+  args: unknown[],
+): Function | RunRefused {
+  let fn: Function;
+  try {
+    fn = decoder.decode(fnRef);
+  } catch (error) {
+    return new RunRefused(error);
+  }
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (typeof a === 'object' && a !== null) {
+      try {
+        args[i] = unboxClasses(a);
+      } catch (error) {
+        return new RunRefused(error);
+      }
+    }
+  }
+  return fn;
+}
