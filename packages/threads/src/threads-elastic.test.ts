@@ -176,15 +176,17 @@ describe('threads({ min, max, idleTimeoutMs }): a pool that grows and shrinks', 
     await Promise.all(tasks.map((t) => t.wait())); // finished, results left on the threads
     await until(() => threadIds(ctx).length === 1, 10_000, 'the idle thread to retire');
     const logs: LogEvent[] = [];
+    const home = (e: LogEvent) =>
+      Number(/; (\d+) result\(s\) brought home$/.exec(e.detail!)?.[1] ?? 0);
+    // The retirement of the thread that held results. On a loaded machine a thread grown for
+    // the burst may start after it has ended and retire first, holding nothing (correctly).
     const retired = () => {
       logs.push(...fetchLogs());
-      return events(logs, 'thread-retire').length > 0;
+      return events(logs, 'thread-retire').some((e) => home(e) > 0);
     };
     await until(retired, 10_000, 'the retired thread to end');
-    const [retire] = events(logs, 'thread-retire');
-    expect(
-      Number(/; (\d+) result\(s\) brought home$/.exec(retire.detail!)?.[1]),
-    ).toBeGreaterThanOrEqual(5);
+    const retire = events(logs, 'thread-retire').find((e) => home(e) > 0)!;
+    expect(home(retire)).toBeGreaterThanOrEqual(5);
     const sums = tasks.map((t) => ctx.spawn((xs: Float64Array) => xs[0] + xs[1023] + 1, t));
     expect(await Promise.all(sums)).toEqual(tasks.map((_, i) => i * 2 + 1));
     expect((await Promise.all(tasks)).map((xs) => xs[0])).toEqual(tasks.map((_, i) => i));
