@@ -5,6 +5,7 @@ import { loggingState } from '../log/event-log.js';
 import type { Processor } from '../processor/processor.js';
 import { type DTask, isDTask, taskExtra } from '../task/dtask.js';
 import { asyncRunSettled, callInFrame, type FrameTask } from '../task/frame.js';
+import { isThenable } from '../task/is-thenable.js';
 import { notifyListeners } from '../task/notify-listeners.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { mayPlaceHere } from './local-placement.js';
@@ -211,12 +212,8 @@ export class OwnedTasks {
     const ms = end - now;
     if (known === undefined) this.costs.set(fn, UNKNOWN_MS);
     else if (ms < known || known === UNKNOWN_MS) this.costs.set(fn, ms);
-    if (
-      result !== null &&
-      (typeof result === 'object' || typeof result === 'function') &&
-      typeof (result as PromiseLike<unknown>).then === 'function'
-    ) {
-      (result as PromiseLike<unknown>).then(
+    if (isThenable(result)) {
+      result.then(
         (v) => {
           asyncRunSettled(fn);
           this.settleDone(task, v);

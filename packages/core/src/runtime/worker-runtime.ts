@@ -27,6 +27,7 @@ import { ExactScope } from '../scope/exact-scope.js';
 import { isStreamDescriptor, registerStepAdapter } from '../stream/step-adapter.js';
 import { asyncRunSettled, callInFrame } from '../task/frame.js';
 import { IdTable } from '../task/id-table.js';
+import { isThenable } from '../task/is-thenable.js';
 import { NO_OPTIONS } from '../task/options.js';
 import { returnedArgs } from '../task/returned-args.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
@@ -334,12 +335,8 @@ export class WorkerRuntime {
     }
     this.inTask--;
     if (slot !== undefined) slot[0] = 0;
-    if (
-      result !== null &&
-      (typeof result === 'object' || typeof result === 'function') &&
-      typeof (result as PromiseLike<unknown>).then === 'function'
-    ) {
-      (result as PromiseLike<unknown>).then(
+    if (isThenable(result)) {
+      result.then(
         (v) => {
           asyncRunSettled(fn);
           this.finishDone(task, v);

@@ -6,6 +6,7 @@ import {
   type Frame,
   leaveSyncFrame,
 } from '../task/frame.js';
+import { isThenable } from '../task/is-thenable.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
 import { pumpSource } from './source-pump.js';
@@ -15,14 +16,6 @@ import { nextTurn, SLICE_MS } from './stream-waits.js';
 
 /** The arguments of a call that takes none (shared: never written). */
 export const NO_ARGS: unknown[] = [];
-
-function isThenable(x: unknown): x is PromiseLike<unknown> {
-  return (
-    (typeof x === 'object' || typeof x === 'function') &&
-    x !== null &&
-    typeof (x as { then?: unknown }).then === 'function'
-  );
-}
 
 /** What `burst` hands back besides its code (one loop runs synchronously at a time). */
 let carried: unknown;

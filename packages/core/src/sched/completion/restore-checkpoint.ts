@@ -1,5 +1,5 @@
 import type { DTask } from '../../task/dtask.js';
-import { isThenable } from '../dispatch/is-thenable.js';
+import { isThenable } from '../../task/is-thenable.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
 

@@ -1,7 +1,7 @@
 import type { DTask } from '../../task/dtask.js';
+import { isThenable } from '../../task/is-thenable.js';
 import type { ReturnArgsOption } from '../../task/options.js';
 import { heldHere, heldRemotely } from '../placement/data-home.js';
-import { isThenable } from './is-thenable.js';
 
 /**
  * Copy-in/copy-out of arguments (the `returnArgs` task option), the scheduler's side (the

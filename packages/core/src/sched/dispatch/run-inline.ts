@@ -1,13 +1,13 @@
 import { InputLostError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { asyncRunSettled, callInFrame } from '../../task/frame.js';
+import { isThenable } from '../../task/is-thenable.js';
 import { TaskState } from '../../task/task-state.js';
 import { heldRemotely } from '../placement/data-home.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
 import { noteInlineStart } from '../stats/task-timing.js';
 import { applyReturnedArgs } from './apply-returned-args.js';
-import { isThenable } from './is-thenable.js';
 import { resolveArgs } from './resolve-args.js';
 
 /**
