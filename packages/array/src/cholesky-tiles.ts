@@ -16,7 +16,7 @@ import type { installSimd } from './simd-install.js';
 type Tile = StridedView<Float64Array>;
 
 declare const __DTASK_SIMD__: typeof installSimd;
-declare const __DTASK_LINK_js__: (...tiles: Tile[]) => void;
+declare const __DTASK_LINK_js__: (...args: (Tile | number)[]) => void;
 
 function gemmTile(a: Tile, b: Tile, c: Tile): void {
   const simd = __DTASK_SIMD__();
@@ -143,10 +143,10 @@ function trsmTile(l: Tile, b: Tile): void {
   }
 }
 
-function potrfTile(a: Tile): void {
+function potrfTile(a: Tile, base = 0): void {
   const simd = __DTASK_SIMD__();
   if (simd === null) {
-    __DTASK_LINK_js__(a);
+    __DTASK_LINK_js__(a, base);
     return;
   }
   // Left-looking by panels of NB columns: the panel takes the products of the columns factored
@@ -182,7 +182,14 @@ function potrfTile(a: Tile): void {
         for (let i = j; i < n; i++) d[cj + i * rs] -= d[cp + i * rs] * x;
       }
       const s = d[cj + j * rs];
-      if (!(s > 0)) throw new Error(`potrf: the matrix is not positive definite (pivot ${j})`);
+      if (!(s > 0)) {
+        const info = base + j + 1;
+        // As PosDefError's message (datadeps' pos-def-error.ts): a kernel travels as its source.
+        const e = new Error(
+          `cholesky: the matrix is not positive definite: its leading minor of order ${info} is not positive; factor a symmetric positive definite matrix (A·Aᵀ + n·I is one), or use lu or qr for a general matrix`,
+        );
+        throw Object.assign(e, { name: 'PosDefError', code: 'DTASK_POSDEF', info });
+      }
       const ljj = Math.sqrt(s);
       d[cj + j * rs] = ljj;
       for (let i = j + 1; i < n; i++) d[cj + i * rs] /= ljj;
@@ -196,7 +203,9 @@ function potrfTile(a: Tile): void {
  * triangle is left as it was; throws when the tile is not positive definite), its products in
  * WebAssembly SIMD.
  */
-export const potrf: (a: Tile) => void = linkKernel(potrfTile, 'potrfTile', { js: potrfJs });
+export const potrf: (a: Tile, base?: number) => void = linkKernel(potrfTile, 'potrfTile', {
+  js: potrfJs,
+});
 /** BLAS `trsm` (right, lower, transposed): `b ← b·L⁻ᵀ`, as datadeps' `trsm`, in SIMD. */
 export const trsm: (l: Tile, b: Tile) => void = linkKernel(trsmTile, 'trsmTile', { js: trsmJs });
 /** BLAS `syrk` (lower): `c ← c − a·aᵀ` on the lower triangle of `c`, in SIMD. */

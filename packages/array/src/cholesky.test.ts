@@ -3,12 +3,22 @@
 // positive definite array, `L` and `U = Lᵀ` against a plain unblocked Cholesky, the input left
 // unchanged, on odd sizes and several blockings, on 2 real worker threads and on 2 real worker
 // processes (those run the built dist: build first). Dagger's "Non-PosDef" case is
-// `@test_broken` there (Dagger does not throw); here the factorization rejects, naming it.
+// `@test_broken` there (it should throw Julia's `PosDefException`); here the factorization
+// rejects with `PosDefError` (code `DTASK_POSDEF`, `info` the failing leading minor's order).
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { choleskyPlain, expectClose, spd, transpose } from './__fixtures__/reference.js';
 import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
-import { Blocks, cholesky, DArray, distribute, ishermitian, issymmetric } from './index.js';
+import {
+  Blocks,
+  cholesky,
+  choleskyInPlace,
+  DArray,
+  distribute,
+  ishermitian,
+  issymmetric,
+  PosDefError,
+} from './index.js';
 
 describeOnRigs('on %s', (rig) => {
   for (const dtype of ['float64', 'float32'] as const) {
@@ -40,7 +50,18 @@ describeOnRigs('on %s', (rig) => {
       bad[0] = -100;
       const dbad = distribute(bad, [16, 16], new Blocks(4, 4), { context, dtype });
       expect(await issymmetric(dbad)).toBe(true);
-      await expect(cholesky(dbad)).rejects.toThrow(/not positive definite/);
+      const thrown = await cholesky(dbad).catch((e: unknown) => e);
+      expect(thrown).toBeInstanceOf(PosDefError);
+      expect(thrown).toMatchObject({ code: 'DTASK_POSDEF', info: 1, name: 'PosDefError' });
+      expect((thrown as Error).message).toMatch(
+        /not positive definite: its leading minor of order 1 is not positive; factor a symmetric positive definite matrix/,
+      );
+      // A failing minor in a later tile: its order counts from the whole matrix's first row.
+      const late = spd(16, 4);
+      late[9 + 9 * 16] = -1e6;
+      const dlate = distribute(late, [16, 16], new Blocks(4, 4), { context, dtype });
+      await expect(cholesky(dlate)).rejects.toMatchObject({ code: PosDefError.code, info: 10 });
+      await expect(choleskyInPlace(dlate)).rejects.toBeInstanceOf(PosDefError);
     }, 120_000);
   }
 });

@@ -1,6 +1,13 @@
 import { type AbstractScope, ArgumentError, currentWorker, type DTask, isChunk } from '@dtask/core';
 import type { StridedView } from '@dtask/datadeps';
-import { gemm, potrf, syrk, cholesky as tiledCholesky, trsm } from '@dtask/datadeps/examples';
+import {
+  gemm,
+  PosDefError,
+  potrf,
+  syrk,
+  cholesky as tiledCholesky,
+  trsm,
+} from '@dtask/datadeps/examples';
 import { Blocks } from './blocks.js';
 import { lowerPart, paddedMatrix } from './cholesky-kernels.js';
 import * as tilesSimd from './cholesky-tiles.js';
@@ -22,6 +29,9 @@ export interface CholeskyOptions {
   scope?: AbstractScope;
 }
 
+/** Julia's `PosDefException` (datadeps' class): what a matrix that is not positive definite throws. */
+export { PosDefError };
+
 type Matrix = StridedView<Float64Array>;
 
 /**
@@ -38,7 +48,9 @@ type Matrix = StridedView<Float64Array>;
  *    process, it is passed as its `DTask` and the tile tasks run where it is;
  * 3. tasks cut `L` back into `a`'s blocks.
  *
- * No full-size copy of the matrix is made on the caller.
+ * No full-size copy of the matrix is made on the caller. A matrix that is not positive definite
+ * rejects with `PosDefError` (code `DTASK_POSDEF`; `info`: the order of the first leading
+ * minor that is not positive), as Julia's `cholesky` throws `PosDefException`.
  */
 export function cholesky(a: DArray, options: CholeskyOptions = {}): Promise<DArray> {
   requireReal('cholesky', a, 'cholesky(a)');

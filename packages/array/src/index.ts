@@ -12,7 +12,7 @@ export {
   Reflect,
   Wrap,
 } from './boundary.js';
-export { type CholeskyOptions, cholesky } from './cholesky.js';
+export { type CholeskyOptions, cholesky, PosDefError } from './cholesky.js';
 export { choleskySolve, ldivInto } from './cholesky-solve.js';
 export { adjoint, complex, complexAt, complexSum, conj, imag, real } from './complex.js';
 export { type CatOptions, cat, hcat, vcat } from './concat.js';

@@ -10,6 +10,7 @@ import { In, InOut } from '../annotations.js';
 import { spawnDatadeps } from '../spawn-datadeps.js';
 import type { StridedView } from '../strided-view.js';
 import { view } from '../view.js';
+import { asPosDefError } from './pos-def-error.js';
 import { gemm, potrf, syrk, trsm } from './tile-kernels.js';
 
 /** A `spawn` to use (e.g. a `Context`'s `ctx.spawn.bind(ctx)`); default: core's `spawn`. */
@@ -71,18 +72,25 @@ export async function cholesky(
   const urgency = (column: number, panel: boolean) => ({
     priority: 2 * (nt - column) + (panel ? 1 : 0),
   });
-  await spawnDatadeps(() => {
-    for (let k = 0; k < nt; k++) {
-      spawn(urgency(k, true), potrf, InOut(t(k, k)));
-      for (let i = k + 1; i < nt; i++) spawn(urgency(k, true), trsm, In(t(k, k)), InOut(t(i, k)));
-      for (let i = k + 1; i < nt; i++) {
-        spawn(urgency(i, false), syrk, In(t(i, k)), InOut(t(i, i)));
-        for (let j = k + 1; j < i; j++) {
-          spawn(urgency(j, false), gemm, In(t(i, k)), In(t(j, k)), InOut(t(i, j)));
+  try {
+    await spawnDatadeps(() => {
+      for (let k = 0; k < nt; k++) {
+        spawn(urgency(k, true), potrf, InOut(t(k, k)), k * tile);
+        for (let i = k + 1; i < nt; i++) {
+          spawn(urgency(k, true), trsm, In(t(k, k)), InOut(t(i, k)));
+        }
+        for (let i = k + 1; i < nt; i++) {
+          spawn(urgency(i, false), syrk, In(t(i, k)), InOut(t(i, i)));
+          for (let j = k + 1; j < i; j++) {
+            spawn(urgency(j, false), gemm, In(t(i, k)), In(t(j, k)), InOut(t(i, j)));
+          }
         }
       }
-    }
-  });
+    });
+  } catch (error) {
+    // A failing leading minor rejects with Julia's PosDefException, not the task's wrapper.
+    throw asPosDefError(error) ?? error;
+  }
   return a;
 }
 
@@ -92,7 +100,11 @@ export function choleskySerial(a: Matrix, tile: number): Matrix {
   const t = tiles(a, tile);
   const nt = a.shape[0] / tile;
   for (let k = 0; k < nt; k++) {
-    potrf(t(k, k));
+    try {
+      potrf(t(k, k), k * tile);
+    } catch (error) {
+      throw asPosDefError(error) ?? error;
+    }
     for (let i = k + 1; i < nt; i++) trsm(t(k, k), t(i, k));
     for (let i = k + 1; i < nt; i++) {
       syrk(t(i, k), t(i, i));

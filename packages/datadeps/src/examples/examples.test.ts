@@ -8,6 +8,7 @@ import {
   choleskyError,
   choleskySerial,
   makeBlock,
+  PosDefError,
   rowSums,
   spdMatrix,
   treeReduce,
@@ -73,11 +74,23 @@ describe('seed 002 examples on 2 worker threads', () => {
     expect([...a.data]).toEqual([...serial.data]);
   });
 
-  it('Cholesky of a matrix that is not positive definite rejects with the potrf error', async () => {
+  it("Cholesky of a matrix that is not positive definite rejects with PosDefError (Julia's PosDefException)", async () => {
     const { ctx } = await rig();
     const a = spdMatrix(32, 3);
     a.data[0] = -1;
     const error = await cholesky(a, 16, spawnOn(ctx)).catch((e) => e);
-    expect(String(error?.cause?.message)).toMatch(/not positive definite/);
+    expect(error).toBeInstanceOf(PosDefError);
+    expect(error).toMatchObject({ code: 'DTASK_POSDEF', info: 1 });
+    expect(error.message).toMatch(/leading minor of order 1 is not positive; factor a symmetric/);
+    // in the second tile: the order counts from the matrix's first row
+    const b = spdMatrix(32, 4);
+    b.data[20 * 32 + 20] = -1e6;
+    await expect(cholesky(b, 16, spawnOn(ctx))).rejects.toMatchObject({
+      name: 'PosDefError',
+      info: 21,
+    });
+    const c = spdMatrix(32, 4);
+    c.data[20 * 32 + 20] = -1e6;
+    expect(() => choleskySerial(c, 16)).toThrow(PosDefError);
   });
 });

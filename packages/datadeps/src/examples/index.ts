@@ -10,6 +10,7 @@ export {
   type SpawnLike,
   spdMatrix,
 } from './cholesky.js';
+export { asPosDefError, PosDefError } from './pos-def-error.js';
 export { makeBlock, rowSums, sumArrayRow } from './row-sums.js';
 export { gemm, potrf, syrk, trsm } from './tile-kernels.js';
 export { addInto, treeReduce } from './tree-reduce.js';

@@ -15,9 +15,11 @@ type Tile = StridedView<Float64Array>;
 /**
  * LAPACK's `potrf` (lower): factors the symmetric positive definite tile `a` as `L·Lᵀ` in place,
  * `L` in the lower triangle (the strict upper triangle is left as it was). Throws when `a` is not
- * positive definite.
+ * positive definite: an `Error` with `code` `'DTASK_POSDEF'` and `info`, the order of the failing
+ * leading minor counted from `base` (the tile's first row in the whole matrix; the tiled
+ * factorizations rethrow it as `PosDefError`).
  */
-export function potrf(a: Tile): void {
+export function potrf(a: Tile, base = 0): void {
   const d = a.data;
   const o = a.offset | 0;
   const rs = a.strides[0] | 0;
@@ -27,7 +29,14 @@ export function potrf(a: Tile): void {
     const rj = o + j * rs;
     let s = d[rj + j * cs];
     for (let p = 0; p < j; p++) s -= d[rj + p * cs] * d[rj + p * cs];
-    if (!(s > 0)) throw new Error(`potrf: the matrix is not positive definite (pivot ${j})`);
+    if (!(s > 0)) {
+      const info = base + j + 1;
+      // As PosDefError's message (pos-def-error.ts): a kernel travels as its own source text.
+      const e = new Error(
+        `cholesky: the matrix is not positive definite: its leading minor of order ${info} is not positive; factor a symmetric positive definite matrix (A·Aᵀ + n·I is one), or use lu or qr for a general matrix`,
+      );
+      throw Object.assign(e, { name: 'PosDefError', code: 'DTASK_POSDEF', info });
+    }
     const ljj = Math.sqrt(s);
     d[rj + j * cs] = ljj;
     for (let i = j + 1; i < n; i++) {
