@@ -1,9 +1,12 @@
 import { ArgumentError, type DTask } from '@dtask/core';
 import { describeValue } from '@dtask/core/plugin';
 import { Blocks } from './blocks.js';
+import { choleskySolveBlockComplex } from './cholesky-complex-tiles.js';
 import { choleskySolveBlock } from './cholesky-solve-kernel.js';
 import { copyto } from './copyto.js';
 import { DArray } from './darray.js';
+import { isComplex } from './dtype.js';
+import { requireReal } from './dtype-error.js';
 import type { Block } from './kernels.js';
 import { LU } from './lu.js';
 import { describe } from './parts.js';
@@ -11,7 +14,8 @@ import { spawnerOf } from './placement.js';
 
 /**
  * Julia's `cholesky(A) \ b` (Dagger's `ldiv!` with a Cholesky factor): `x` with `A·x = b` from
- * `l`, the factor `cholesky(a)` resolves to (`A = L·Lᵀ`). `b` is a `DArray` with `n` rows (a
+ * `l`, the factor `cholesky(a)` resolves to (`A = L·Lᵀ`; a complex `l`: `A = L·Lᴴ`, `b` real or
+ * complex, a plain `b` of `2n` numbers taken as interleaved pairs, `x` complex128). `b` is a `DArray` with `n` rows (a
  * vector or a matrix: one task per column block of `b`, the result shaped and blocked as `b`)
  * or a plain array of `n` numbers (a `Float64Array` back). `ArgumentError` for an `l` that is
  * not a square 2-D `DArray` or a `b` that does not fit.
@@ -29,14 +33,16 @@ export async function choleskySolve(
   }
   const n = l.shape[0];
   if (!(b instanceof DArray)) {
-    if (b === null || typeof b !== 'object' || b.length !== n) {
+    const pairs = isComplex(l.dtype) && b !== null && typeof b === 'object' && b.length === 2 * n;
+    if (b === null || typeof b !== 'object' || (b.length !== n && !pairs)) {
       throw new ArgumentError(
-        `choleskySolve(l, b): b must be a DArray or an array of ${n} numbers (the matrix's side); got ${describeValue(b)}`,
+        `choleskySolve(l, b): b must be a DArray or an array of ${n} numbers (the matrix's side${isComplex(l.dtype) ? `; or ${2 * n}: interleaved re, im pairs` : ''}); got ${describeValue(b)}`,
       );
     }
+    const dtype = pairs ? ('complex128' as const) : ('float64' as const);
     const x = await choleskySolve(
       l,
-      DArray.from(Float64Array.from(b), new Blocks(n), { context: l.context }),
+      DArray.from(Float64Array.from(b), new Blocks(n), { context: l.context, dtype }),
     );
     return (await x.collect()).data as Float64Array;
   }
@@ -49,8 +55,22 @@ export async function choleskySolve(
   const whole = l.reblock(new Blocks(n, n)).chunks[0];
   const vector = b.shape.length === 1;
   const cols = b.reblock(vector ? new Blocks(n) : new Blocks(n, b.blocks.sizes[1]));
-  const chunks = cols.chunks.map((c) => spawn(choleskySolveBlock, whole, c) as DTask<Block>);
-  return new DArray(b.shape, cols.blocks, 'float64', chunks, b.context).reblock(b.blocks);
+  const complex = isComplex(l.dtype);
+  if (!complex)
+    requireReal(
+      'solve',
+      b,
+      'choleskySolve(l, b)',
+      'a complex b needs the factor of a complex matrix: cholesky(complex(a))',
+    );
+  const chunks = cols.chunks.map(
+    (c) =>
+      (complex
+        ? spawn(choleskySolveBlockComplex, whole, c, isComplex(b.dtype))
+        : spawn(choleskySolveBlock, whole, c)) as DTask<Block>,
+  );
+  const dtype = complex ? 'complex128' : 'float64';
+  return new DArray(b.shape, cols.blocks, dtype, chunks, b.context).reblock(b.blocks);
 }
 
 /**
@@ -79,6 +99,11 @@ export async function ldivInto<B extends DArray | Float64Array | number[]>(
     );
   }
   const x = f instanceof LU ? await f.solve(b) : await choleskySolve(f, b);
+  if (x.length !== b.length) {
+    throw new ArgumentError(
+      `ldivInto(f, b): the solution of a complex factorization is complex (${x.length} numbers: re, im pairs) and does not fit the real b of ${b.length}; pass b as ${x.length} interleaved numbers, or solve with f.solve(b)`,
+    );
+  }
   for (let i = 0; i < x.length; i++) (b as Float64Array)[i] = x[i];
   return b;
 }

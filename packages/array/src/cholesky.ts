@@ -1,6 +1,7 @@
 import { type AbstractScope, ArgumentError, currentWorker, type DTask, isChunk } from '@dtask/core';
-import type { StridedView } from '@dtask/datadeps';
+import { In, InOut, type StridedView } from '@dtask/datadeps';
 import {
+  asPosDefError,
   gemm,
   PosDefError,
   potrf,
@@ -9,14 +10,21 @@ import {
   trsm,
 } from '@dtask/datadeps/examples';
 import { Blocks } from './blocks.js';
+import {
+  gemmNHComplex,
+  lowerPartComplex,
+  potrfComplex,
+  trsmComplex,
+} from './cholesky-complex-tiles.js';
 import { lowerPart, paddedMatrix } from './cholesky-kernels.js';
 import * as tilesSimd from './cholesky-tiles.js';
 import { DArray } from './darray.js';
-import { requireReal } from './dtype-error.js';
+import { isComplex } from './dtype.js';
 import type { Block } from './kernels.js';
+import { paddedComplexWithRows } from './lu-complex-kernels.js';
 import { describe } from './parts.js';
 import { type SpawnFn, spawnerOf } from './placement.js';
-import { threadsBeside } from './tiled-run.js';
+import { runTiled, threadsBeside } from './tiled-run.js';
 
 /** Options of `cholesky`. */
 export interface CholeskyOptions {
@@ -51,9 +59,13 @@ type Matrix = StridedView<Float64Array>;
  * No full-size copy of the matrix is made on the caller. A matrix that is not positive definite
  * rejects with `PosDefError` (code `DTASK_POSDEF`; `info`: the order of the first leading
  * minor that is not positive), as Julia's `cholesky` throws `PosDefException`.
+ *
+ * A Hermitian positive definite complex128 or complex64 `a` gives the complex128 `L` with
+ * `A = L·Lᴴ` (Julia's `cholesky(A).L` of a complex matrix), factored the same way by complex tile
+ * kernels (`zpotrf`, `ztrsm`, `zherk`, `zgemm` in plain JavaScript, no SIMD); only the lower
+ * triangle of `a` is read.
  */
 export function cholesky(a: DArray, options: CholeskyOptions = {}): Promise<DArray> {
-  requireReal('cholesky', a, 'cholesky(a)');
   if (!(a instanceof DArray) || a.shape.length !== 2 || a.shape[0] !== a.shape[1]) {
     throw new ArgumentError(
       `cholesky(a): a must be a square 2-D DArray; got ${a instanceof DArray ? describe(a) : String(a)}`,
@@ -65,7 +77,66 @@ export function cholesky(a: DArray, options: CholeskyOptions = {}): Promise<DArr
     throw new ArgumentError(`cholesky(a, { tile }): tile must be a positive integer; got ${tile}`);
   }
   if (n === 0) throw new ArgumentError(`cholesky(a): a is empty: ${describe(a)}`);
-  return factor(a, tile, options.scope);
+  return isComplex(a.dtype)
+    ? factorComplex(a, tile, options.scope)
+    : factor(a, tile, options.scope);
+}
+
+/** The tiled complex factorization: the same tile operations, complex kernels, in `runTiled`. */
+async function factorComplex(a: DArray, tile: number, where?: AbstractScope): Promise<DArray> {
+  const n = a.shape[0];
+  const spawn = spawnerOf(a.context);
+  const side = Math.ceil(n / tile) * tile;
+  const whole = a.reblock(new Blocks(n, n)).chunks[0];
+  const options = where ? [{ scope: where }] : [];
+  const matrix = spawn(
+    ...options,
+    paddedComplexWithRows,
+    whole,
+    side,
+    side,
+    0,
+  ) as unknown as DTask<Matrix>;
+  const nt = side / tile;
+  const urgency = (column: number, panel: boolean) => 2 * (nt - column) + (panel ? 1 : 0);
+  const tiles = runTiled(spawn, matrix, ({ at, spawn: tileTask }) => {
+    // complex row i is real rows 2i and 2i + 1
+    const t = (i: number, j: number) =>
+      at([2 * i * tile, 2 * (i + 1) * tile], [j * tile, (j + 1) * tile]);
+    for (let k = 0; k < nt; k++) {
+      tileTask('potrf', urgency(k, true), potrfComplex, InOut(t(k, k)), k * tile);
+      for (let i = k + 1; i < nt; i++)
+        tileTask('trsm', urgency(k, true), trsmComplex, In(t(k, k)), InOut(t(i, k)));
+      for (let i = k + 1; i < nt; i++) {
+        tileTask(
+          'herk',
+          urgency(i, false),
+          gemmNHComplex,
+          In(t(i, k)),
+          In(t(i, k)),
+          InOut(t(i, i)),
+        );
+        for (let j = k + 1; j < i; j++) {
+          tileTask(
+            'gemm',
+            urgency(j, false),
+            gemmNHComplex,
+            In(t(i, k)),
+            In(t(j, k)),
+            InOut(t(i, j)),
+          );
+        }
+      }
+    }
+  });
+  try {
+    await tiles;
+  } catch (error) {
+    // A failing leading minor rejects with Julia's PosDefException, not the task's wrapper.
+    throw asPosDefError(error) ?? error;
+  }
+  const lower = spawn(lowerPartComplex, matrix, n) as DTask<Block>;
+  return new DArray([n, n], new Blocks(n, n), 'complex128', [lower], a.context).reblock(a.blocks);
 }
 
 async function factor(a: DArray, tile: number, where?: AbstractScope): Promise<DArray> {

@@ -111,3 +111,30 @@ export function complexElementAt(block: Block, local: number[]): number[] {
   for (let d = 0; d < local.length; d++) o += local[d] * block.strides[d];
   return [block.data[2 * o], block.data[2 * o + 1]];
 }
+
+/**
+ * How many elements of the complex block `a` differ (`!==` in either part) from those of `b`
+ * (`b`'s conjugates with `conjugate`), both of one shape.
+ */
+export function complexDiffCount(a: Block, b: Block, conjugate: boolean): number {
+  const rank = a.shape.length;
+  let n = 1;
+  for (const s of a.shape) n *= s;
+  const index = new Array(rank).fill(0);
+  let count = 0;
+  for (let e = 0; e < n; e++) {
+    let oa = a.offset;
+    let ob = b.offset;
+    for (let d = 0; d < rank; d++) {
+      oa += index[d] * a.strides[d];
+      ob += index[d] * b.strides[d];
+    }
+    const im = conjugate ? -b.data[2 * ob + 1] : b.data[2 * ob + 1];
+    if (a.data[2 * oa] !== b.data[2 * ob] || a.data[2 * oa + 1] !== im) count++;
+    for (let d = 0; d < rank; d++) {
+      if (++index[d] < a.shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  return count;
+}

@@ -23,6 +23,7 @@ export type { Complex, DType, DTypeArray } from './dtype.js';
 export { DtypeError } from './dtype-error.js';
 export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
 export { luInPlace, qrInPlace } from './factor-in-place.js';
+export { type FFTOptions, fft, fftInPlace, ifft, ifftInPlace } from './fft.js';
 export {
   choleskyInPlace,
   type FillOptions,
@@ -33,7 +34,7 @@ export {
   similar,
 } from './in-place.js';
 export type { Block } from './kernels.js';
-export { det, LU, type LUOptions, lu } from './lu.js';
+export { complexDet, det, LU, type LUOptions, lu } from './lu.js';
 export { matpow } from './matpow.js';
 export { norm, opnorm } from './norms.js';
 export { permutedims } from './permute.js';

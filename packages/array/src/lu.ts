@@ -3,8 +3,21 @@ import { describeValue } from '@dtask/core/plugin';
 import { In, InOut } from '@dtask/datadeps';
 import { Blocks } from './blocks.js';
 import { DArray } from './darray.js';
-import { requireReal } from './dtype-error.js';
+import { type Complex, isComplex } from './dtype.js';
+import { DtypeError, requireReal } from './dtype-error.js';
 import type { Block } from './kernels.js';
+import {
+  luSolveBlockComplex,
+  luSummaryComplex,
+  luTriangleComplex,
+  paddedComplexWithRows,
+} from './lu-complex-kernels.js';
+import {
+  gemmNNComplex,
+  getrfPanelComplex,
+  laswpComplex,
+  trsmUnitLowerComplex,
+} from './lu-complex-tiles.js';
 import {
   type LUSummary,
   luSolveBlock,
@@ -33,6 +46,47 @@ export interface LUOptions {
   pivot?: boolean;
 }
 
+/** The kernels of one element kind: real (Float64) or complex (a real matrix of twice the rows). */
+interface LUKit {
+  /** Real rows per matrix row: 1, or 2 for the complex pairs. */
+  rows: number;
+  dtype: 'float64' | 'complex128';
+  padded: Function;
+  getrf: Function;
+  laswp: Function;
+  trsm: Function;
+  gemm: Function;
+  summary: Function;
+  triangle: Function;
+  solve: Function;
+}
+
+const REAL: LUKit = {
+  rows: 1,
+  dtype: 'float64',
+  padded: paddedWithRows,
+  getrf: getrfPanel,
+  laswp,
+  trsm: trsmUnitLower,
+  gemm: gemmNN,
+  summary: luSummary,
+  triangle: luTriangle,
+  solve: luSolveBlock,
+};
+
+const COMPLEX: LUKit = {
+  rows: 2,
+  dtype: 'complex128',
+  padded: paddedComplexWithRows,
+  getrf: getrfPanelComplex,
+  laswp: laswpComplex,
+  trsm: trsmUnitLowerComplex,
+  gemm: gemmNNComplex,
+  summary: luSummaryComplex,
+  triangle: luTriangleComplex,
+  solve: luSolveBlockComplex,
+};
+
 /** Each factorization's factored matrix (read by `luInPlace`). */
 const WORK = new WeakMap<LU, DTask<Matrix>>();
 
@@ -57,18 +111,28 @@ export class LU {
   readonly info: number;
   readonly #factors: DTask<Matrix>;
   readonly #det: number;
+  readonly #detIm: number;
   readonly #template: DArray;
+  readonly #kit: LUKit;
 
   /** Made by `lu`. */
-  constructor(template: DArray, factors: DTask<Matrix>, l: DArray, u: DArray, summary: LUSummary) {
+  constructor(
+    template: DArray,
+    factors: DTask<Matrix>,
+    l: DArray,
+    u: DArray,
+    summary: LUSummary & { detIm?: number },
+  ) {
     this.#template = template;
     this.#factors = factors;
+    this.#kit = isComplex(template.dtype) ? COMPLEX : REAL;
     WORK.set(this, factors);
     this.L = l;
     this.U = u;
     this.p = summary.p;
     this.info = summary.info;
     this.#det = summary.det;
+    this.#detIm = summary.detIm ?? 0;
   }
 
   /** The permutation matrix `P` (Julia's `F.P`) as a Float64 `DArray` with `A`'s blocks. */
@@ -87,7 +151,23 @@ export class LU {
    */
   det(): number {
     this.#checkSquare('F.det()');
+    if (this.#kit === COMPLEX) {
+      throw new DtypeError(
+        'det',
+        this.#template.dtype,
+        `F.det(): the determinant of a complex matrix is complex; use F.complexDet() (or complexDet(a))`,
+      );
+    }
     return this.#det;
+  }
+
+  /**
+   * The determinant of `A` as a complex number (Julia's `det(F)` of a complex matrix; the
+   * imaginary part is 0 for a real one). `ArgumentError` for a matrix that is not square.
+   */
+  complexDet(): Complex {
+    this.#checkSquare('F.complexDet()');
+    return { re: this.#det, im: this.#detIm };
   }
 
   #checkSquare(what: string): void {
@@ -103,8 +183,10 @@ export class LU {
    * `x` with `A·x = b` (Julia's `F \ b`): `b` a `DArray` (a vector of `n`, or `n × w`; the
    * result has `b`'s shape and blocks) or a plain array of `n` numbers (a `Float64Array`
    * back). One task per column block of `b`, each permuting its columns and solving with `L`
-   * and `U`. Throws `SingularError` for a singular `A`, `ArgumentError` for a `b` that does
-   * not fit.
+   * and `U`. A complex `A` takes a real or complex `b` (a plain array of `2n` numbers is
+   * interleaved re, im pairs) and gives a complex128 `x` (pairs). Throws `SingularError` for a
+   * singular `A`, `ArgumentError` for a `b` that does not fit, `DtypeError` for a complex `b`
+   * with a real `A`.
    */
   solve(b: DArray): Promise<DArray>;
   solve(b: ArrayLike<number>): Promise<Float64Array>;
@@ -118,13 +200,18 @@ export class LU {
       );
     }
     if (!(b instanceof DArray)) {
-      if (b === null || typeof b !== 'object' || b.length !== n) {
+      const pairs =
+        this.#kit === COMPLEX && b !== null && typeof b === 'object' && b.length === 2 * n;
+      if (b === null || typeof b !== 'object' || (b.length !== n && !pairs)) {
         throw new ArgumentError(
-          `F.solve(b): b must be a DArray or an array of ${n} numbers (the matrix's side); got ${describeValue(b)}`,
+          `F.solve(b): b must be a DArray or an array of ${n} numbers (the matrix's side${this.#kit === COMPLEX ? `; or ${2 * n}: interleaved re, im pairs` : ''}); got ${describeValue(b)}`,
         );
       }
       const context = this.#template.context;
-      const x = await this.solve(DArray.from(Float64Array.from(b), new Blocks(n), { context }));
+      const dtype = pairs ? ('complex128' as const) : ('float64' as const);
+      const x = await this.solve(
+        DArray.from(Float64Array.from(b), new Blocks(n), { context, dtype }),
+      );
       return (await x.collect()).data as Float64Array;
     }
     if (b.shape.length < 1 || b.shape.length > 2 || b.shape[0] !== n) {
@@ -136,8 +223,17 @@ export class LU {
     const vector = b.shape.length === 1;
     const width = vector ? 1 : b.blocks.sizes[1];
     const whole = b.reblock(vector ? new Blocks(n) : new Blocks(n, width));
-    const chunks = whole.chunks.map((c) => spawn(luSolveBlock, this.#factors, this.p, c, n));
-    return new DArray(b.shape, whole.blocks, 'float64', chunks, b.context).reblock(b.blocks);
+    const kit = this.#kit;
+    if (kit === REAL)
+      requireReal(
+        'solve',
+        b,
+        'F.solve(b)',
+        'factor a complex matrix to solve with a complex b: lu(complex(a))',
+      );
+    const extra = kit === COMPLEX ? [isComplex(b.dtype)] : [];
+    const chunks = whole.chunks.map((c) => spawn(kit.solve, this.#factors, this.p, c, n, ...extra));
+    return new DArray(b.shape, whole.blocks, kit.dtype, chunks, b.context).reblock(b.blocks);
   }
 }
 
@@ -151,11 +247,14 @@ export class LU {
  * trailing tile (`gemm`), ordered by the tiles they read and write. On this process's threads
  * the tasks share the matrix; in a worker process they run where it is.
  *
+ * A complex128 or complex64 `A` is factored the same way by complex tile kernels (plain
+ * JavaScript, no SIMD; pivots by the largest `|re| + |im|`, as LAPACK's `zgetrf`), giving
+ * complex128 `L` and `U`.
+ *
  * Throws `SingularError` (Julia's `SingularException`) when a pivot is exactly zero, unless
  * `{ check: false }`; `ArgumentError` for an array that is not 2-D, an empty one or a bad tile.
  */
 export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
-  requireReal('lu', a, 'lu(a)');
   if (!(a instanceof DArray) || a.shape.length !== 2) {
     throw new ArgumentError(
       `lu(a): a must be a 2-D DArray; got ${a instanceof DArray ? describe(a) : describeValue(a)}`,
@@ -173,26 +272,31 @@ export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
   if (typeof pivot !== 'boolean' || typeof check !== 'boolean') {
     throw new ArgumentError('lu(a, { pivot, check }): pivot and check must be booleans');
   }
+  const kit = isComplex(a.dtype) ? COMPLEX : REAL;
+  const r = kit.rows;
   const spawn = spawnerOf(a.context);
   const up = (x: number) => Math.ceil(x / tile) * tile;
   const [mp, np] = [up(m), up(n)];
   const whole = a.reblock(new Blocks(m, n)).chunks[0];
   const where = options.scope ? [{ scope: options.scope }] : [];
-  const matrix = spawn(...where, paddedWithRows, whole, mp, np, 1) as unknown as DTask<Matrix>;
+  const matrix = spawn(...where, kit.padded, whole, mp, np, 1) as unknown as DTask<Matrix>;
   const [mt, nt, kt] = [mp / tile, np / tile, up(kmin) / tile];
   const span = (k: number) => [k * tile, (k + 1) * tile] as const;
   // The panel and the updates of the next column first: the critical path leads.
   const urgency = (column: number, panel: boolean) => 2 * (nt - column) + (panel ? 1 : 0);
-  await runTiled(spawn, matrix, ({ at, spawn: tileTask }) => {
+  await runTiled(spawn, matrix, ({ at: atReal, spawn: tileTask }) => {
+    // A complex matrix's row i is real rows 2i and 2i + 1.
+    const at = (rows: readonly [number, number], cols: readonly [number, number]) =>
+      atReal([r * rows[0], r * rows[1]], cols);
     for (let k = 0; k < kt; k++) {
       const rows = [k * tile, mp] as const;
       // The last panel of a matrix whose min(m, n) is not a multiple of the tile pivots fewer.
       const steps = Math.min(tile, kmin - k * tile);
-      const pivots = at([mp, mp + 1], [k * tile, k * tile + steps]);
+      const pivots = atReal([r * mp, r * mp + 1], [k * tile, k * tile + steps]);
       tileTask(
         'getrf',
         urgency(k, true),
-        getrfPanel,
+        kit.getrf,
         InOut(at(rows, span(k))),
         InOut(pivots),
         k * tile,
@@ -203,13 +307,13 @@ export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
         if (j === k) continue;
         if (pivot) {
           const priority = j > k ? urgency(j, false) : 0;
-          tileTask('laswp', priority, laswp, In(pivots), InOut(at(rows, span(j))), k * tile);
+          tileTask('laswp', priority, kit.laswp, In(pivots), InOut(at(rows, span(j))), k * tile);
         }
         if (j < k) continue;
         tileTask(
           'trsm',
           urgency(j, false),
-          trsmUnitLower,
+          kit.trsm,
           In(at(span(k), span(k))),
           InOut(at(span(k), span(j))),
         );
@@ -217,7 +321,7 @@ export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
           tileTask(
             'gemm',
             urgency(j, false),
-            gemmNN,
+            kit.gemm,
             In(at(span(i), span(k))),
             In(at(span(k), span(j))),
             InOut(at(span(i), span(j))),
@@ -226,7 +330,7 @@ export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
       }
     }
   });
-  const summary = (await spawn(luSummary, matrix, m, kmin, mp)) as unknown as LUSummary;
+  const summary = (await spawn(kit.summary, matrix, m, kmin, mp)) as unknown as LUSummary;
   if (check && summary.info > 0) {
     throw new SingularError(
       summary.info,
@@ -234,9 +338,9 @@ export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
     );
   }
   const factor = (rows: number, cols: number, upper: boolean) => {
-    const chunk = spawn(luTriangle, matrix, rows, cols, upper) as DTask<Block>;
+    const chunk = spawn(kit.triangle, matrix, rows, cols, upper) as DTask<Block>;
     const sizes = [Math.min(a.blocks.sizes[0], rows), Math.min(a.blocks.sizes[1], cols)];
-    return new DArray([rows, cols], new Blocks(rows, cols), 'float64', [chunk], a.context).reblock(
+    return new DArray([rows, cols], new Blocks(rows, cols), kit.dtype, [chunk], a.context).reblock(
       new Blocks(...sizes),
     );
   };
@@ -245,11 +349,31 @@ export async function lu(a: DArray, options: LUOptions = {}): Promise<LU> {
 
 /**
  * Julia's `det(A)` of a square 2-D `DArray`, through `lu` (options as `lu`'s; `check` does not
- * apply): 0 for a singular matrix.
+ * apply): 0 for a singular matrix. A complex `A` throws `DtypeError` (its determinant is
+ * complex: use `complexDet`).
  */
 export async function det(a: DArray, options: Omit<LUOptions, 'check'> = {}): Promise<number> {
   checkSquare(a, 'det(a)');
+  if (isComplex(a.dtype)) {
+    throw new DtypeError(
+      'det',
+      a.dtype,
+      `det(a): the determinant of a complex matrix is complex; use complexDet(a)`,
+    );
+  }
   return (await lu(a, { ...options, check: false })).det();
+}
+
+/**
+ * Julia's `det(A)` of a square 2-D `DArray` as a complex number (for a complex `A`; a real one's
+ * has imaginary part 0), through `lu` (options as `det`'s).
+ */
+export async function complexDet(
+  a: DArray,
+  options: Omit<LUOptions, 'check'> = {},
+): Promise<Complex> {
+  checkSquare(a, 'complexDet(a)');
+  return (await lu(a, { ...options, check: false })).complexDet();
 }
 
 /** The side of a square 2-D `DArray`, else `ArgumentError` naming `what`. */

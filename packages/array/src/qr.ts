@@ -5,11 +5,19 @@ import { Blocks } from './blocks.js';
 import { copyto } from './copyto.js';
 import type { Collected } from './darray.js';
 import { DArray } from './darray.js';
-import { requireReal } from './dtype-error.js';
+import { isComplex } from './dtype.js';
+import { DtypeError, requireReal } from './dtype-error.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
 import { spawnerOf } from './placement.js';
 import { qrApplyBlock } from './qr-apply-kernel.js';
+import {
+  qrPartComplex,
+  qrRankInfoComplex,
+  qrSolveBlockComplex,
+  qrWorkMatrixComplex,
+} from './qr-complex-kernels.js';
+import { geqrtComplex, larfbComplex } from './qr-complex-tiles.js';
 import { type QRLayout, qrPart, qrRankInfo, qrSolveBlock, qrWorkMatrix } from './qr-kernels.js';
 import { geqrt, larfb } from './qr-tiles.js';
 import { SingularError } from './singular-error.js';
@@ -81,6 +89,13 @@ export class QR {
 
   async #mulQ<B>(b: B, adjoint: boolean, right: boolean, what: string): Promise<B> {
     const { m } = this.#layout;
+    if (isComplex(this.Q.dtype)) {
+      throw new DtypeError(
+        right ? 'rmulQ' : 'lmulQ',
+        this.Q.dtype,
+        `${what}: applying a complex Q as an operator has no kernel yet; multiply by the thin factor instead: F.Q.matmul(b) (or adjoint(F.Q).matmul(b))`,
+      );
+    }
     const context = this.Q.context;
     const local = !(b instanceof DArray);
     const given = b as unknown as Collected | Float64Array;
@@ -147,14 +162,17 @@ export class QR {
         `F.solve(b): R's diagonal element ${this.info} is zero: A lacks full column rank`,
       );
     }
+    const complex = isComplex(this.Q.dtype);
     if (!(b instanceof DArray)) {
-      if (b === null || typeof b !== 'object' || b.length !== m) {
+      const pairs = complex && b !== null && typeof b === 'object' && b.length === 2 * m;
+      if (b === null || typeof b !== 'object' || (b.length !== m && !pairs)) {
         throw new ArgumentError(
-          `F.solve(b): b must be a DArray or an array of ${m} numbers (A's rows); got ${describeValue(b)}`,
+          `F.solve(b): b must be a DArray or an array of ${m} numbers (A's rows${complex ? `; or ${2 * m}: interleaved re, im pairs` : ''}); got ${describeValue(b)}`,
         );
       }
+      const dtype = pairs ? ('complex128' as const) : ('float64' as const);
       const x = await this.solve(
-        DArray.from(Float64Array.from(b), new Blocks(m), { context: this.Q.context }),
+        DArray.from(Float64Array.from(b), new Blocks(m), { context: this.Q.context, dtype }),
       );
       return (await x.collect()).data as Float64Array;
     }
@@ -166,11 +184,24 @@ export class QR {
     const spawn = spawnerOf(b.context);
     const vector = b.shape.length === 1;
     const whole = b.reblock(vector ? new Blocks(m) : new Blocks(m, b.blocks.sizes[1]));
-    const chunks = whole.chunks.map((c) => spawn(qrSolveBlock, this.#work, c, this.#layout));
+    if (!complex) {
+      requireReal(
+        'solve',
+        b,
+        'F.solve(b)',
+        'a complex b needs the QR of a complex matrix: qr(complex(a))',
+      );
+    }
+    const chunks = whole.chunks.map((c) =>
+      complex
+        ? spawn(qrSolveBlockComplex, this.#work, c, this.#layout, isComplex(b.dtype))
+        : spawn(qrSolveBlock, this.#work, c, this.#layout),
+    );
     const shape = vector ? [n] : [n, b.shape[1]];
     const blocks = vector ? new Blocks(n) : new Blocks(n, b.blocks.sizes[1]);
     const sizes = b.blocks.sizes.map((s, d) => Math.min(s, Math.max(shape[d], 1)));
-    return new DArray(shape, blocks, 'float64', chunks, b.context).reblock(new Blocks(...sizes));
+    const dtype = complex ? 'complex128' : 'float64';
+    return new DArray(shape, blocks, dtype, chunks, b.context).reblock(new Blocks(...sizes));
   }
 }
 
@@ -182,9 +213,12 @@ export class QR {
  * block to its right applies them (`larfb`); then `Q` is formed by applying the panels'
  * reflectors, last to first, to `[I; 0]`, one task per column block of `Q`. On this process's
  * threads the tasks share the matrix; in a worker process they run where it is.
+ *
+ * A complex128 or complex64 `A` is factored the same way by complex tile kernels (`zgeqrt`,
+ * `zlarfb` in plain JavaScript, no SIMD): complex128 `Q` (unitary columns) and `R` (a real
+ * diagonal, LAPACK's signs). Its `lmulQ`/`rmulQ` are a `DtypeError` (no complex kernel yet).
  */
 export async function qr(a: DArray, options: QROptions = {}): Promise<QR> {
-  requireReal('qr', a, 'qr(a)');
   if (!(a instanceof DArray) || a.shape.length !== 2) {
     throw new ArgumentError(
       `qr(a): a must be a 2-D DArray; got ${a instanceof DArray ? describe(a) : describeValue(a)}`,
@@ -203,19 +237,27 @@ export async function qr(a: DArray, options: QROptions = {}): Promise<QR> {
   const spawn = spawnerOf(a.context);
   const whole = a.reblock(new Blocks(m, n)).chunks[0];
   const where = options.scope ? [{ scope: options.scope }] : [];
-  const work = spawn(...where, qrWorkMatrix, whole, layout) as unknown as DTask<Matrix>;
+  const complex = isComplex(a.dtype);
+  const [assemble, reduce, apply] = complex
+    ? [qrWorkMatrixComplex, geqrtComplex, larfbComplex]
+    : [qrWorkMatrix, geqrt, larfb];
+  const r = complex ? 2 : 1;
+  const work = spawn(...where, assemble, whole, layout) as unknown as DTask<Matrix>;
   const panels = Math.min(mp, np) / t;
   const span = (j: number) => [j * t, (j + 1) * t] as const;
   const qcols = (j: number) => [np + j * t, np + (j + 1) * t] as const;
   const tRows = [mp, mp + t] as const;
-  await runTiled(spawn, work, ({ at, spawn: tileTask }) => {
+  await runTiled(spawn, work, ({ at: atReal, spawn: tileTask }) => {
+    // A complex matrix's row i is real rows 2i and 2i + 1.
+    const at = (rows: readonly [number, number], cols: readonly [number, number]) =>
+      atReal([r * rows[0], r * rows[1]], cols);
     for (let p = 0; p < panels; p++) {
       const rows = [p * t, mp] as const;
       const v = at(rows, span(p));
       const tm = at(tRows, span(p));
-      tileTask('geqrt', 2 * (panels - p) + 1, geqrt, InOut(v), InOut(tm));
+      tileTask('geqrt', 2 * (panels - p) + 1, reduce, InOut(v), InOut(tm));
       for (let j = p + 1; j < np / t; j++) {
-        tileTask('larfb', 2 * (np / t - j), larfb, In(v), In(tm), InOut(at(rows, span(j))), true);
+        tileTask('larfb', 2 * (np / t - j), apply, In(v), In(tm), InOut(at(rows, span(j))), true);
       }
     }
     // Q = H₀·H₁·…·[I; 0]: the last panel's reflectors first; a column block j of [I; 0] is
@@ -226,7 +268,7 @@ export async function qr(a: DArray, options: QROptions = {}): Promise<QR> {
         tileTask(
           'larfb',
           0,
-          larfb,
+          apply,
           In(at(rows, span(p))),
           In(at(tRows, span(p))),
           InOut(at(rows, qcols(j))),
@@ -235,11 +277,20 @@ export async function qr(a: DArray, options: QROptions = {}): Promise<QR> {
       }
     }
   });
-  const info = (await spawn(qrRankInfo, work, k)) as unknown as number;
+  const rankInfo = complex ? qrRankInfoComplex : qrRankInfo;
+  const info = (await spawn(rankInfo, work, k)) as unknown as number;
+  const dtype = complex ? 'complex128' : 'float64';
   const part = (rows: number, cols: number, column: number, upper: boolean) => {
-    const chunk = spawn(qrPart, work, rows, cols, column, upper) as DTask<Block>;
+    const chunk = spawn(
+      complex ? qrPartComplex : qrPart,
+      work,
+      rows,
+      cols,
+      column,
+      upper,
+    ) as DTask<Block>;
     const sizes = [Math.min(a.blocks.sizes[0], rows), Math.min(a.blocks.sizes[1], cols)];
-    return new DArray([rows, cols], new Blocks(rows, cols), 'float64', [chunk], a.context).reblock(
+    return new DArray([rows, cols], new Blocks(rows, cols), dtype, [chunk], a.context).reblock(
       new Blocks(...sizes),
     );
   };

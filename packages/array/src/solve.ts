@@ -1,5 +1,6 @@
 import { ArgumentError } from '@dtask/core';
 import { DArray } from './darray.js';
+import { isComplex } from './dtype.js';
 import { requireReal } from './dtype-error.js';
 import { type LUOptions, lu } from './lu.js';
 import { describe } from './parts.js';
@@ -19,7 +20,9 @@ export async function solve(
   b: DArray | ArrayLike<number>,
   options: LUOptions = {},
 ): Promise<DArray | Float64Array> {
-  for (const x of [a, b]) requireReal('solve', x, 'solve(a, b)');
+  if (!isComplex((a as { dtype?: string } | null)?.dtype ?? '')) {
+    requireReal('solve', b, 'solve(a, b)', 'a complex b needs a complex a: solve(complex(a), b)');
+  }
   if (a instanceof DArray && a.shape.length === 2 && a.shape[0] !== a.shape[1]) {
     if (a.shape[0] < a.shape[1]) {
       throw new ArgumentError(

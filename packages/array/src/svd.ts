@@ -1,11 +1,14 @@
 import { type AbstractScope, ArgumentError, type DTask } from '@dtask/core';
 import { describeValue } from '@dtask/core/plugin';
 import { Blocks } from './blocks.js';
+import { adjoint } from './complex.js';
 import { DArray } from './darray.js';
+import { isComplex } from './dtype.js';
 import { requireReal } from './dtype-error.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
 import { spawnerOf } from './placement.js';
+import { svdSolveBlockComplex, svdWholeComplex } from './svd-complex-kernels.js';
 import { type SVDParts, svdPart, svdSolveBlock, svdValues, svdWhole } from './svd-kernels.js';
 
 /** Options of `svd` and `svdvals`. */
@@ -46,9 +49,28 @@ export class SVD {
     this.Vt = vt;
   }
 
-  /** The right singular vectors `V` (`n × k`, Julia's `F.V`): `Vt` transposed. */
+  /** The right singular vectors `V` (`n × k`, Julia's `F.V`): `Vt`'s adjoint (its transpose when real). */
   get V(): DArray {
-    return this.Vt.transpose();
+    return adjoint(this.Vt);
+  }
+
+  /** Whether `A` (and so `U`, `Vt`, the solutions) is complex. */
+  get #complex(): boolean {
+    return isComplex(this.U.dtype);
+  }
+
+  /** The solving kernel and its extra arguments for a `b` of `dtype` (undefined: `inv`). */
+  #solver(dtype?: string): [Function, unknown[], 'float64' | 'complex128'] {
+    if (this.#complex)
+      return [svdSolveBlockComplex, [dtype !== undefined && isComplex(dtype)], 'complex128'];
+    if (dtype !== undefined)
+      requireReal(
+        'solve',
+        { dtype },
+        'F.solve(b)',
+        'a complex b needs the SVD of a complex matrix: svd(complex(a))',
+      );
+    return [svdSolveBlock, [], 'float64'];
   }
 
   /**
@@ -63,12 +85,16 @@ export class SVD {
     const [m, n] = this.#shape;
     const context = this.U.context;
     if (!(b instanceof DArray)) {
-      if (b === null || typeof b !== 'object' || b.length !== m) {
+      const pairs = this.#complex && b !== null && typeof b === 'object' && b.length === 2 * m;
+      if (b === null || typeof b !== 'object' || (b.length !== m && !pairs)) {
         throw new ArgumentError(
-          `F.solve(b): b must be a DArray or an array of ${m} numbers (A's rows); got ${describeValue(b)}`,
+          `F.solve(b): b must be a DArray or an array of ${m} numbers (A's rows${this.#complex ? `; or ${2 * m}: interleaved re, im pairs` : ''}); got ${describeValue(b)}`,
         );
       }
-      const x = await this.solve(DArray.from(Float64Array.from(b), new Blocks(m), { context }));
+      const dtype = pairs ? ('complex128' as const) : ('float64' as const);
+      const x = await this.solve(
+        DArray.from(Float64Array.from(b), new Blocks(m), { context, dtype }),
+      );
       return (await x.collect()).data as Float64Array;
     }
     if (b.shape.length < 1 || b.shape.length > 2 || b.shape[0] !== m) {
@@ -79,11 +105,12 @@ export class SVD {
     const spawn = spawnerOf(b.context);
     const vector = b.shape.length === 1;
     const whole = b.reblock(vector ? new Blocks(m) : new Blocks(m, b.blocks.sizes[1]));
-    const chunks = whole.chunks.map((c) => spawn(svdSolveBlock, this.#parts, c, EPS));
+    const [kernel, extra, dtype] = this.#solver(b.dtype);
+    const chunks = whole.chunks.map((c) => spawn(kernel, this.#parts, c, EPS, ...extra));
     const shape = vector ? [n] : [n, b.shape[1]];
     const blocks = vector ? new Blocks(n) : new Blocks(n, b.blocks.sizes[1]);
     const sizes = b.blocks.sizes.map((s, d) => Math.min(s, Math.max(shape[d], 1)));
-    return new DArray(shape, blocks, 'float64', chunks as DTask<Block>[], b.context).reblock(
+    return new DArray(shape, blocks, dtype, chunks as DTask<Block>[], b.context).reblock(
       new Blocks(...sizes),
     );
   }
@@ -94,12 +121,13 @@ export class SVD {
    */
   inv(): DArray {
     const [m, n] = this.#shape;
-    const chunk = spawnerOf(this.U.context)(svdSolveBlock, this.#parts, undefined, EPS);
+    const [kernel, extra, dtype] = this.#solver();
+    const chunk = spawnerOf(this.U.context)(kernel, this.#parts, undefined, EPS, ...extra);
     const sizes = [Math.min(this.U.blocks.sizes[0], n), Math.min(this.U.blocks.sizes[1], m)];
     return new DArray(
       [n, m],
       new Blocks(n, m),
-      'float64',
+      dtype,
       [chunk as DTask<Block>],
       this.U.context,
     ).reblock(new Blocks(...sizes));
@@ -112,22 +140,25 @@ const EPS = 2 ** -52;
  * Julia's (and Dagger's) `svd(A)` of a 2-D `DArray`: the thin SVD, **gathered to one
  * processor** (one task assembles the matrix where the scheduler puts it, or in `scope`, and
  * decomposes it by one-sided Jacobi, accurate to working precision; tasks then cut `U` and
- * `Vt` into `A`'s block sizes). Dagger's tiled SVD is not distributed here. `ArgumentError` for
+ * `Vt` into `A`'s block sizes). Dagger's tiled SVD is not distributed here. A complex128 or
+ * complex64 `A` gives complex128 `U` and `Vt` (`Vᴴ`) and real `S` (complex one-sided Jacobi). `ArgumentError` for
  * an array that is not 2-D, an empty one, or `full: true` (Dagger refuses it too).
  */
 export async function svd(a: DArray, options: SVDOptions = {}): Promise<SVD> {
-  requireReal('svd', a, 'svd(a)');
   const [m, n] = checkMatrix(a, 'svd(a)', options);
+  const complex = isComplex(a.dtype);
   const spawn = spawnerOf(a.context);
   const where = options.scope ? [{ scope: options.scope }] : [];
   const whole = a.reblock(new Blocks(m, n)).chunks[0];
-  const parts = spawn(...where, svdWhole, whole) as unknown as DTask<SVDParts>;
+  const decompose = complex ? svdWholeComplex : svdWhole;
+  const parts = spawn(...where, decompose, whole) as unknown as DTask<SVDParts>;
   const s = (await spawn(svdValues, parts)) as unknown as Float64Array;
   const k = Math.min(m, n);
   const part = (name: 'u' | 'vt', rows: number, cols: number) => {
     const chunk = spawn(svdPart, parts, name) as DTask<Block>;
     const sizes = [Math.min(a.blocks.sizes[0], rows), Math.min(a.blocks.sizes[1], cols)];
-    return new DArray([rows, cols], new Blocks(rows, cols), 'float64', [chunk], a.context).reblock(
+    const dtype = complex ? 'complex128' : 'float64';
+    return new DArray([rows, cols], new Blocks(rows, cols), dtype, [chunk], a.context).reblock(
       new Blocks(...sizes),
     );
   };
@@ -139,11 +170,11 @@ export async function svd(a: DArray, options: SVDOptions = {}): Promise<SVD> {
  * `svd` computes them (gathered to one processor).
  */
 export async function svdvals(a: DArray, options: SVDOptions = {}): Promise<Float64Array> {
-  requireReal('svdvals', a, 'svdvals(a)');
   const [m, n] = checkMatrix(a, 'svdvals(a)', options);
   const spawn = spawnerOf(a.context);
   const where = options.scope ? [{ scope: options.scope }] : [];
-  const parts = spawn(...where, svdWhole, a.reblock(new Blocks(m, n)).chunks[0]);
+  const decompose = isComplex(a.dtype) ? svdWholeComplex : svdWhole;
+  const parts = spawn(...where, decompose, a.reblock(new Blocks(m, n)).chunks[0]);
   return (await spawn(svdValues, parts)) as unknown as Float64Array;
 }
 

@@ -1,0 +1,339 @@
+// Plain single-threaded complex linear algebra and DFT (column-major, interleaved re, im pairs,
+// like a complex DArray) the complex factorization and fft tests compare with: textbook loops,
+// no blocking, no tiles.
+
+/** Column-major complex `m×k` times `k×n`, interleaved. */
+export function cmatmul(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  m: number,
+  k: number,
+  n: number,
+): Float64Array {
+  const c = new Float64Array(2 * m * n);
+  for (let j = 0; j < n; j++)
+    for (let q = 0; q < k; q++) {
+      const br = b[2 * (q + j * k)];
+      const bi = b[2 * (q + j * k) + 1];
+      for (let i = 0; i < m; i++) {
+        const ar = a[2 * (i + q * m)];
+        const ai = a[2 * (i + q * m) + 1];
+        c[2 * (i + j * m)] += ar * br - ai * bi;
+        c[2 * (i + j * m) + 1] += ar * bi + ai * br;
+      }
+    }
+  return c;
+}
+
+/** The conjugate transpose of a column-major complex `m×n`, interleaved. */
+export function cadjoint(a: ArrayLike<number>, m: number, n: number): Float64Array {
+  const t = new Float64Array(2 * m * n);
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < n; j++) {
+      t[2 * (j + i * n)] = a[2 * (i + j * m)];
+      t[2 * (j + i * n) + 1] = -a[2 * (i + j * m) + 1];
+    }
+  return t;
+}
+
+/** The largest `|x − y|` over the numbers of two equally long arrays. */
+export function maxDiff(x: ArrayLike<number>, y: ArrayLike<number>): number {
+  if (x.length !== y.length) throw new Error(`lengths differ: ${x.length} and ${y.length}`);
+  let worst = 0;
+  for (let i = 0; i < x.length; i++) worst = Math.max(worst, Math.abs(x[i] - y[i]));
+  return worst;
+}
+
+/**
+ * Complex LU of an `m × n` matrix, unblocked, pivoting (unless `pivot` is false) by the first
+ * largest `|re| + |im|` as LAPACK's zgetrf: `L` (`m × k`), `U` (`k × n`), `p` (all `m` rows).
+ */
+export function cluPlain(
+  a: ArrayLike<number>,
+  m: number,
+  n: number,
+  pivot = true,
+): { l: Float64Array; u: Float64Array; p: Int32Array } {
+  const x = Float64Array.from(a);
+  const k = Math.min(m, n);
+  const p = Int32Array.from({ length: m }, (_, i) => i);
+  const at = (i: number, j: number) => 2 * (i + j * m);
+  for (let j = 0; j < k; j++) {
+    let best = j;
+    const mag = (i: number) => Math.abs(x[at(i, j)]) + Math.abs(x[at(i, j) + 1]);
+    if (pivot) for (let i = j + 1; i < m; i++) if (mag(i) > mag(best)) best = i;
+    if (best !== j) {
+      for (let c = 0; c < n; c++)
+        for (const part of [0, 1]) {
+          const s = x[at(j, c) + part];
+          x[at(j, c) + part] = x[at(best, c) + part];
+          x[at(best, c) + part] = s;
+        }
+      [p[j], p[best]] = [p[best], p[j]];
+    }
+    const [dr, di] = [x[at(j, j)], x[at(j, j) + 1]];
+    const q = dr * dr + di * di;
+    if (q === 0) continue;
+    for (let i = j + 1; i < m; i++) {
+      const [xr, xi] = [x[at(i, j)], x[at(i, j) + 1]];
+      x[at(i, j)] = (xr * dr + xi * di) / q;
+      x[at(i, j) + 1] = (xi * dr - xr * di) / q;
+    }
+    for (let c = j + 1; c < n; c++)
+      for (let i = j + 1; i < m; i++) {
+        const [lr, li] = [x[at(i, j)], x[at(i, j) + 1]];
+        const [ur, ui] = [x[at(j, c)], x[at(j, c) + 1]];
+        x[at(i, c)] -= lr * ur - li * ui;
+        x[at(i, c) + 1] -= lr * ui + li * ur;
+      }
+  }
+  const l = new Float64Array(2 * m * k);
+  const u = new Float64Array(2 * k * n);
+  for (let j = 0; j < k; j++)
+    for (let i = 0; i < m; i++) {
+      if (i > j) l.set([x[at(i, j)], x[at(i, j) + 1]], 2 * (i + j * m));
+      if (i === j) l[2 * (i + j * m)] = 1;
+    }
+  for (let j = 0; j < n; j++)
+    for (let i = 0; i <= Math.min(j, k - 1); i++)
+      u.set([x[at(i, j)], x[at(i, j) + 1]], 2 * (i + j * k));
+  return { l, u, p };
+}
+
+/**
+ * `x` with `A·x = b` by Gaussian elimination with complete-row partial pivoting on `|z|`,
+ * `A` complex `n × n`, `b` complex `n × w`: an independent reference (not the LU above).
+ */
+export function csolvePlain(
+  a: ArrayLike<number>,
+  n: number,
+  b: ArrayLike<number>,
+  w = 1,
+): Float64Array {
+  const x = Float64Array.from(a);
+  const y = Float64Array.from(b);
+  const at = (i: number, j: number) => 2 * (i + j * n);
+  const swap = (arr: Float64Array, i: number, j: number) => {
+    const s = arr[i];
+    arr[i] = arr[j];
+    arr[j] = s;
+  };
+  for (let k = 0; k < n; k++) {
+    let best = k;
+    for (let i = k + 1; i < n; i++)
+      if (Math.hypot(x[at(i, k)], x[at(i, k) + 1]) > Math.hypot(x[at(best, k)], x[at(best, k) + 1]))
+        best = i;
+    for (let c = 0; c < n; c++)
+      for (const part of [0, 1]) swap(x, at(k, c) + part, at(best, c) + part);
+    for (let c = 0; c < w; c++)
+      for (const part of [0, 1]) swap(y, at(k, c) + part, at(best, c) + part);
+    const [dr, di] = [x[at(k, k)], x[at(k, k) + 1]];
+    const q = dr * dr + di * di;
+    for (let i = k + 1; i < n; i++) {
+      const [xr, xi] = [x[at(i, k)], x[at(i, k) + 1]];
+      const fr = (xr * dr + xi * di) / q;
+      const fi = (xi * dr - xr * di) / q;
+      for (let c = k; c < n; c++) {
+        const [ur, ui] = [x[at(k, c)], x[at(k, c) + 1]];
+        x[at(i, c)] -= fr * ur - fi * ui;
+        x[at(i, c) + 1] -= fr * ui + fi * ur;
+      }
+      for (let c = 0; c < w; c++) {
+        const [ur, ui] = [y[at(k, c)], y[at(k, c) + 1]];
+        y[at(i, c)] -= fr * ur - fi * ui;
+        y[at(i, c) + 1] -= fr * ui + fi * ur;
+      }
+    }
+  }
+  for (let c = 0; c < w; c++)
+    for (let k = n - 1; k >= 0; k--) {
+      let [sr, si] = [y[at(k, c)], y[at(k, c) + 1]];
+      for (let j = k + 1; j < n; j++) {
+        const [ar, ai] = [x[at(k, j)], x[at(k, j) + 1]];
+        const [vr, vi] = [y[at(j, c)], y[at(j, c) + 1]];
+        sr -= ar * vr - ai * vi;
+        si -= ar * vi + ai * vr;
+      }
+      const [dr, di] = [x[at(k, k)], x[at(k, k) + 1]];
+      const q = dr * dr + di * di;
+      y[at(k, c)] = (sr * dr + si * di) / q;
+      y[at(k, c) + 1] = (si * dr - sr * di) / q;
+    }
+  return y;
+}
+
+/** A random Hermitian positive definite complex `n × n`: `B·Bᴴ + n·I`, interleaved. */
+export function hpd(random: (n: number, seed: number) => Float64Array, n: number, seed: number) {
+  const b = random(2 * n * n, seed);
+  const a = cmatmul(b, cadjoint(b, n, n), n, n, n);
+  for (let i = 0; i < n; i++) {
+    a[2 * (i + i * n)] += n;
+    a[2 * (i + i * n) + 1] = 0;
+  }
+  return a;
+}
+
+/** The lower triangular `L` with `A = L·Lᴴ` of a Hermitian positive definite complex `A`. */
+export function ccholeskyPlain(a: ArrayLike<number>, n: number): Float64Array {
+  const l = new Float64Array(2 * n * n);
+  const at = (i: number, j: number) => 2 * (i + j * n);
+  for (let j = 0; j < n; j++) {
+    let d = a[at(j, j)];
+    for (let k = 0; k < j; k++) d -= l[at(j, k)] ** 2 + l[at(j, k) + 1] ** 2;
+    const s = Math.sqrt(d);
+    l[at(j, j)] = s;
+    for (let i = j + 1; i < n; i++) {
+      let [vr, vi] = [a[at(i, j)], a[at(i, j) + 1]];
+      for (let k = 0; k < j; k++) {
+        // l(i,k) · conj(l(j,k))
+        const [xr, xi] = [l[at(i, k)], l[at(i, k) + 1]];
+        const [yr, yi] = [l[at(j, k)], -l[at(j, k) + 1]];
+        vr -= xr * yr - xi * yi;
+        vi -= xr * yi + xi * yr;
+      }
+      l[at(i, j)] = vr / s;
+      l[at(i, j) + 1] = vi / s;
+    }
+  }
+  return l;
+}
+
+/**
+ * The N-D discrete Fourier transform of a complex array of `shape` (column-major, interleaved)
+ * by its definition, one dimension at a time: `X[k] = Σ x[j]·e^(∓2πi·jk/n)` (`inverse`: the
+ * `+` sign and a division by `n`, as Julia's `ifft`), each dimension in `dims` (default all).
+ */
+export function dftPlain(
+  x: ArrayLike<number>,
+  shape: readonly number[],
+  inverse = false,
+  dims: readonly number[] = shape.map((_, d) => d),
+): Float64Array {
+  let cur = Float64Array.from(x);
+  const count = shape.reduce((p, s) => p * s, 1);
+  for (const d of dims) {
+    const n = shape[d];
+    let stride = 1;
+    for (let e = 0; e < d; e++) stride *= shape[e];
+    const out = new Float64Array(cur.length);
+    const sign = inverse ? 1 : -1;
+    for (let base = 0; base < count; base++) {
+      // a start of a line along d: its index along d is 0
+      if (Math.floor(base / stride) % n !== 0) continue;
+      for (let k = 0; k < n; k++) {
+        let sr = 0;
+        let si = 0;
+        for (let j = 0; j < n; j++) {
+          const angle = (sign * 2 * Math.PI * ((j * k) % n)) / n;
+          const [c, s] = [Math.cos(angle), Math.sin(angle)];
+          const at = 2 * (base + j * stride);
+          sr += cur[at] * c - cur[at + 1] * s;
+          si += cur[at] * s + cur[at + 1] * c;
+        }
+        const to = 2 * (base + k * stride);
+        out[to] = inverse ? sr / n : sr;
+        out[to + 1] = inverse ? si / n : si;
+      }
+    }
+    cur = out;
+  }
+  return cur;
+}
+
+/**
+ * The singular values of a complex `m × n` (interleaved), descending: those of its real
+ * embedding `[[Re, −Im], [Im, Re]]` (each appears twice there) as the square roots of the
+ * eigenvalues of `MᵀM` by a plain cyclic Jacobi eigensolver.
+ */
+export function csvdvalsPlain(a: ArrayLike<number>, m: number, n: number): Float64Array {
+  const [r, c] = [2 * m, 2 * n];
+  const big = new Float64Array(r * c);
+  for (let j = 0; j < n; j++)
+    for (let i = 0; i < m; i++) {
+      const [re, im] = [a[2 * (i + j * m)], a[2 * (i + j * m) + 1]];
+      big[i + j * r] = re;
+      big[i + m + (j + n) * r] = re;
+      big[i + m + j * r] = im;
+      big[i + (j + n) * r] = -im;
+    }
+  // G = MᵀM (or MMᵀ when wide): the smaller side
+  const p = Math.min(r, c);
+  const g = new Float64Array(p * p);
+  for (let x = 0; x < p; x++)
+    for (let y = 0; y < p; y++) {
+      let s = 0;
+      if (r >= c) for (let i = 0; i < r; i++) s += big[i + x * r] * big[i + y * r];
+      else for (let j = 0; j < c; j++) s += big[x + j * r] * big[y + j * r];
+      g[x + y * p] = s;
+    }
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    for (let i = 0; i < p; i++) for (let j = i + 1; j < p; j++) off += g[i + j * p] ** 2;
+    if (off < 1e-30) break;
+    for (let i = 0; i < p; i++)
+      for (let j = i + 1; j < p; j++) {
+        const x = g[i + j * p];
+        if (x === 0) continue;
+        const th = (g[j + j * p] - g[i + i * p]) / (2 * x);
+        const t = Math.sign(th || 1) / (Math.abs(th) + Math.sqrt(th * th + 1));
+        const cs = 1 / Math.sqrt(t * t + 1);
+        const sn = t * cs;
+        for (let k = 0; k < p; k++) {
+          const [gi, gj] = [g[k + i * p], g[k + j * p]];
+          g[k + i * p] = cs * gi - sn * gj;
+          g[k + j * p] = sn * gi + cs * gj;
+        }
+        for (let k = 0; k < p; k++) {
+          const [gi, gj] = [g[i + k * p], g[j + k * p]];
+          g[i + k * p] = cs * gi - sn * gj;
+          g[j + k * p] = sn * gi + cs * gj;
+        }
+      }
+  }
+  const all = Float64Array.from({ length: p }, (_, i) => Math.sqrt(Math.max(g[i + i * p], 0))).sort(
+    (x, y) => y - x,
+  );
+  return Float64Array.from({ length: Math.min(m, n) }, (_, i) => all[2 * i]);
+}
+
+/** A random unitary complex `n × n` (interleaved): modified Gram-Schmidt, twice, on random columns. */
+export function cunitaryPlain(
+  random: (n: number, seed: number) => Float64Array,
+  n: number,
+  seed: number,
+): Float64Array {
+  const q = random(2 * n * n, seed);
+  for (let pass = 0; pass < 2; pass++)
+    for (let j = 0; j < n; j++) {
+      for (let o = 0; o < j; o++) {
+        let [dr, di] = [0, 0];
+        for (let i = 0; i < n; i++) {
+          const [ur, ui] = [q[2 * (i + o * n)], q[2 * (i + o * n) + 1]];
+          const [xr, xi] = [q[2 * (i + j * n)], q[2 * (i + j * n) + 1]];
+          dr += ur * xr + ui * xi;
+          di += ur * xi - ui * xr;
+        }
+        for (let i = 0; i < n; i++) {
+          const [ur, ui] = [q[2 * (i + o * n)], q[2 * (i + o * n) + 1]];
+          q[2 * (i + j * n)] -= dr * ur - di * ui;
+          q[2 * (i + j * n) + 1] -= dr * ui + di * ur;
+        }
+      }
+      let len = 0;
+      for (let i = 0; i < 2 * n; i++) len += q[2 * j * n + i] ** 2;
+      len = Math.sqrt(len);
+      for (let i = 0; i < 2 * n; i++) q[2 * j * n + i] /= len;
+    }
+  return q;
+}
+
+/** Julia's `opnorm(A, 1)` of a complex `m × n`: the largest column sum of `|aᵢⱼ|`. */
+export function copnorm1(a: ArrayLike<number>, m: number, n: number): number {
+  let best = 0;
+  for (let j = 0; j < n; j++) {
+    let s = 0;
+    for (let i = 0; i < m; i++) s += Math.hypot(a[2 * (i + j * m)], a[2 * (i + j * m) + 1]);
+    best = Math.max(best, s);
+  }
+  return best;
+}
