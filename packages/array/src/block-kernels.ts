@@ -4,6 +4,8 @@
  * the very same loops (bench/array.mjs), or custom tasks over `da.chunks`. Each is
  * self-contained, so it also travels to worker threads as source text.
  */
+export { caqrApplyBlock, caqrSolveBlock, caqrSteps, caqrWorkMatrix } from './caqr-kernels.js';
+export { caqrGeqrt, caqrTsmqr, caqrTsqrt, caqrUnmqr } from './caqr-tiles.js';
 export { lowerPart, paddedMatrix } from './cholesky-kernels.js';
 export { choleskySolveBlock } from './cholesky-solve-kernel.js';
 export {

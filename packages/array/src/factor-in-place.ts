@@ -11,7 +11,7 @@ import type { Block } from './kernels.js';
 import { type LU, type LUOptions, lu, luWork } from './lu.js';
 import { describe } from './parts.js';
 import { spawnerOf } from './placement.js';
-import { type QR, type QROptions, qr, qrWork } from './qr.js';
+import { type QR, type QROptions, qr, qrTiles, qrWork } from './qr.js';
 import { qrPart } from './qr-kernels.js';
 import type { Matrix } from './tiled-run.js';
 
@@ -28,13 +28,38 @@ export async function luInPlace(a: DArray, options: LUOptions = {}): Promise<LU>
 }
 
 /**
- * Julia's (and Dagger's) `qr!(A)`: factors `a` as `qr(a, options)` does and writes the packed
- * factors into `a` (LAPACK's storage: `R` on and above the diagonal, the Householder vectors
- * below it); resolves to the factorization. `a` must be a float64 or float32 2-D array.
+ * Julia's (and Dagger's) `qr!(A)` (with `{ p }`, `qr!(A; p)`: CAQR): factors `a` as
+ * `qr(a, options)` does and writes the packed factors into `a` (LAPACK's storage: `R` on and
+ * above the diagonal, the Householder vectors below it); resolves to the factorization. `a`
+ * must be a float64 or float32 2-D array.
  */
 export async function qrInPlace(a: DArray, options: QROptions = {}): Promise<QR> {
   checkFloat(a, 'qrInPlace(a)', 'qr(a)');
   const f = await qr(a, options);
+  writePacked(a, qrWork(f));
+  return f;
+}
+
+/**
+ * Dagger's `geqrf!(A, T)`: flat tile QR of `a` in place (a `geqrt` task per diagonal tile, a
+ * `tsqrt` per tile below it, each followed by its updates of the tiles to the right), the
+ * packed factors written into `a` as `qrInPlace` writes them. Dagger's `T` workspace is held by
+ * the factorization it resolves to (`F.lmulQ`/`F.rmulQ`, `porgqr`, `pormqr` use it).
+ */
+export async function geqrf(a: DArray, options: Omit<QROptions, 'p'> = {}): Promise<QR> {
+  checkFloat(a, 'geqrf(a)', 'qr(a)');
+  const f = await qrTiles(a, { ...options, p: 1 });
+  writePacked(a, qrWork(f));
+  return f;
+}
+
+/**
+ * Dagger's `cageqrf!(A, T; p)`: communication-avoiding QR of `a` in place with `p` domains
+ * (`p` dividing the tile rows; `p = 1` is `geqrf`), written into `a` as `qrInPlace` writes.
+ */
+export async function cageqrf(a: DArray, options: QROptions = {}): Promise<QR> {
+  checkFloat(a, 'cageqrf(a)', 'qr(a, { p })');
+  const f = await qrTiles(a, options);
   writePacked(a, qrWork(f));
   return f;
 }

@@ -22,7 +22,7 @@ export { type DistributeOptions, distribute } from './distribute.js';
 export type { Complex, DType, DTypeArray } from './dtype.js';
 export { DtypeError } from './dtype-error.js';
 export type { BinaryOp, ElementwiseOptions } from './elementwise.js';
-export { luInPlace, qrInPlace } from './factor-in-place.js';
+export { cageqrf, geqrf, luInPlace, qrInPlace } from './factor-in-place.js';
 export { type FFTOptions, fft, fftInPlace, ifft, ifftInPlace } from './fft.js';
 export {
   choleskyInPlace,
@@ -40,6 +40,7 @@ export { norm, opnorm } from './norms.js';
 export { permutedims } from './permute.js';
 export type { Assignment, NamedAssignment } from './placement.js';
 export { QR, type QROptions, qr } from './qr.js';
+export { porgqr, pormqr } from './qr-workspace.js';
 export { randn } from './randn.js';
 export type { ReduceOptions } from './reductions.js';
 export type { Selector } from './selectors.js';

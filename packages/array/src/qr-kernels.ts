@@ -15,6 +15,10 @@ export interface QRLayout {
   mp: number;
   np: number;
   kp: number;
+  /** CAQR only: tile rows `mp / t`, domains, and the steps (`caqrSteps`, flat). */
+  mt?: number;
+  p?: number;
+  steps?: number[];
 }
 
 /**

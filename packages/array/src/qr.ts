@@ -2,6 +2,8 @@ import { type AbstractScope, ArgumentError, type DTask } from '@dtask/core';
 import { describeValue } from '@dtask/core/plugin';
 import { In, InOut } from '@dtask/datadeps';
 import { Blocks } from './blocks.js';
+import { caqrFactor } from './caqr.js';
+import { caqrApplyBlock, caqrSolveBlock, caqrSteps } from './caqr-kernels.js';
 import { copyto } from './copyto.js';
 import type { Collected } from './darray.js';
 import { DArray } from './darray.js';
@@ -9,7 +11,7 @@ import { isComplex } from './dtype.js';
 import { DtypeError, requireReal } from './dtype-error.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
-import { spawnerOf } from './placement.js';
+import { type SpawnFn, spawnerOf } from './placement.js';
 import { qrApplyBlock } from './qr-apply-kernel.js';
 import {
   qrPartComplex,
@@ -29,6 +31,13 @@ export interface QROptions {
   tile?: number;
   /** Where the matrix is assembled, and so factored; default: where the scheduler puts it. */
   scope?: AbstractScope;
+  /**
+   * Dagger's `p`: the number of domains of communication-avoiding QR (CAQR, Dagger's
+   * `qr!(A; p)`). The tile rows are cut into `p` domains of consecutive rows that are factored
+   * in parallel (a tile step at a time) and then merged pairwise up a binary tree; `p` must
+   * divide the number of tile rows. Default 1: flat QR by column panels.
+   */
+  p?: number;
 }
 
 /** Each factorization's working matrix (read by `qrInPlace`). */
@@ -128,9 +137,8 @@ export class QR {
         : new Blocks(m, c0);
     const whole = d.reblock(blocks);
     const layout = this.#layout;
-    const chunks = whole.chunks.map((c) =>
-      spawn(qrApplyBlock, this.#work, c, layout, adjoint, right),
-    );
+    const kernel = layout.steps ? caqrApplyBlock : qrApplyBlock;
+    const chunks = whole.chunks.map((c) => spawn(kernel, this.#work, c, layout, adjoint, right));
     const value = new DArray(d.shape, blocks, 'float64', chunks as DTask<Block>[], d.context);
     if (!local) {
       copyto(d, value);
@@ -195,7 +203,7 @@ export class QR {
     const chunks = whole.chunks.map((c) =>
       complex
         ? spawn(qrSolveBlockComplex, this.#work, c, this.#layout, isComplex(b.dtype))
-        : spawn(qrSolveBlock, this.#work, c, this.#layout),
+        : spawn(this.#layout.steps ? caqrSolveBlock : qrSolveBlock, this.#work, c, this.#layout),
     );
     const shape = vector ? [n] : [n, b.shape[1]];
     const blocks = vector ? new Blocks(n) : new Blocks(n, b.blocks.sizes[1]);
@@ -217,8 +225,24 @@ export class QR {
  * A complex128 or complex64 `A` is factored the same way by complex tile kernels (`zgeqrt`,
  * `zlarfb` in plain JavaScript, no SIMD): complex128 `Q` (unitary columns) and `R` (a real
  * diagonal, LAPACK's signs). Its `lmulQ`/`rmulQ` are a `DtypeError` (no complex kernel yet).
+ *
+ * With `{ p }` > 1, communication-avoiding QR instead (Dagger's `qr!(A; p)`: `caqr.ts`), a task
+ * per tile step (real element types; a complex `A` is a `DtypeError`). `ArgumentError` for a
+ * `p` that is not a positive integer dividing the tile rows.
  */
-export async function qr(a: DArray, options: QROptions = {}): Promise<QR> {
+export function qr(a: DArray, options: QROptions = {}): Promise<QR> {
+  return factorQr(a, options, false);
+}
+
+/**
+ * `qr` by tile steps always (Dagger's `geqrf!` for `p = 1`: flat tile QR, a `geqrt` per
+ * diagonal tile and a `tsqrt` per tile below it; `cageqrf!` for `p > 1`).
+ */
+export function qrTiles(a: DArray, options: QROptions = {}): Promise<QR> {
+  return factorQr(a, options, true);
+}
+
+async function factorQr(a: DArray, options: QROptions, tiles: boolean): Promise<QR> {
   if (!(a instanceof DArray) || a.shape.length !== 2) {
     throw new ArgumentError(
       `qr(a): a must be a 2-D DArray; got ${a instanceof DArray ? describe(a) : describeValue(a)}`,
@@ -233,11 +257,78 @@ export async function qr(a: DArray, options: QROptions = {}): Promise<QR> {
   const k = Math.min(m, n);
   const up = (x: number) => Math.ceil(x / t) * t;
   const layout: QRLayout = { m, n, k, t, mp: up(m), np: up(n), kp: up(k) };
-  const { mp, np, kp } = layout;
+  const p = checkDomains(options.p, layout.mp / t);
   const spawn = spawnerOf(a.context);
   const whole = a.reblock(new Blocks(m, n)).chunks[0];
   const where = options.scope ? [{ scope: options.scope }] : [];
   const complex = isComplex(a.dtype);
+  if (complex && (p > 1 || tiles)) {
+    throw new DtypeError(
+      'qr',
+      a.dtype,
+      `qr(a, { p }) of ${describe(a)}: communication-avoiding QR has no complex kernels; factor a complex matrix with p = 1 (flat QR by panels)`,
+    );
+  }
+  // Each resolves to { work } (a DTask is thenable: returned bare, awaiting would unwrap it).
+  const { work } =
+    p > 1 || tiles
+      ? await caqrFactor(spawn, whole, withSteps(layout, p), where)
+      : await flatFactor(spawn, whole, layout, where, complex);
+  const rankInfo = complex ? qrRankInfoComplex : qrRankInfo;
+  const info = (await spawn(rankInfo, work, k)) as unknown as number;
+  const dtype = complex ? 'complex128' : 'float64';
+  const part = (rows: number, cols: number, column: number, upper: boolean) => {
+    const chunk = spawn(
+      complex ? qrPartComplex : qrPart,
+      work,
+      rows,
+      cols,
+      column,
+      upper,
+    ) as DTask<Block>;
+    const sizes = [Math.min(a.blocks.sizes[0], rows), Math.min(a.blocks.sizes[1], cols)];
+    return new DArray([rows, cols], new Blocks(rows, cols), dtype, [chunk], a.context).reblock(
+      new Blocks(...sizes),
+    );
+  };
+  const { np } = layout;
+  return new QR(work, layout, part(m, k, np, false), part(k, n, 0, true), info);
+}
+
+/** `p` checked: a positive integer dividing the `mt` tile rows (default 1). */
+function checkDomains(p: number | undefined, mt: number): number {
+  if (p === undefined) return 1;
+  if (!Number.isInteger(p) || p < 1) {
+    throw new ArgumentError(`qr(a, { p }): p must be a positive integer; got ${describeValue(p)}`);
+  }
+  if (mt % p !== 0) {
+    throw new ArgumentError(
+      `qr(a, { p }): p = ${p} domains must divide the ${mt} tile rows (CAQR gives each domain the same number of tile rows); choose p among the divisors of ${mt}, or a tile that makes the rows a multiple of p tiles`,
+    );
+  }
+  return p;
+}
+
+/** `layout` (mutated) with CAQR's tile rows, domains and steps. */
+function withSteps(layout: QRLayout, p: number): QRLayout {
+  layout.mt = layout.mp / layout.t;
+  layout.p = p;
+  layout.steps = caqrSteps(layout.mt, layout.np / layout.t, p);
+  return layout;
+}
+
+/**
+ * Flat QR by column panels (`geqrt` and `larfb` tasks, complex ones for a complex matrix), then
+ * `Q`; resolves to `{ work }`, the working matrix's task.
+ */
+async function flatFactor(
+  spawn: SpawnFn,
+  whole: DTask<Block>,
+  layout: QRLayout,
+  where: { scope: AbstractScope }[],
+  complex: boolean,
+): Promise<{ work: DTask<Matrix> }> {
+  const { t, mp, np, kp } = layout;
   const [assemble, reduce, apply] = complex
     ? [qrWorkMatrixComplex, geqrtComplex, larfbComplex]
     : [qrWorkMatrix, geqrt, larfb];
@@ -277,22 +368,5 @@ export async function qr(a: DArray, options: QROptions = {}): Promise<QR> {
       }
     }
   });
-  const rankInfo = complex ? qrRankInfoComplex : qrRankInfo;
-  const info = (await spawn(rankInfo, work, k)) as unknown as number;
-  const dtype = complex ? 'complex128' : 'float64';
-  const part = (rows: number, cols: number, column: number, upper: boolean) => {
-    const chunk = spawn(
-      complex ? qrPartComplex : qrPart,
-      work,
-      rows,
-      cols,
-      column,
-      upper,
-    ) as DTask<Block>;
-    const sizes = [Math.min(a.blocks.sizes[0], rows), Math.min(a.blocks.sizes[1], cols)];
-    return new DArray([rows, cols], new Blocks(rows, cols), dtype, [chunk], a.context).reblock(
-      new Blocks(...sizes),
-    );
-  };
-  return new QR(work, layout, part(m, k, np, false), part(k, n, 0, true), info);
+  return { work };
 }
