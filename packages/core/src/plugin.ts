@@ -98,6 +98,7 @@ export {
 export { heldRemotely } from './sched/placement/data-home.js';
 export { registerScopeKey, type ScopeKeyDefinition } from './scope/index.js';
 export { type OptionNormalizer, registerOption } from './task/options.js';
+export { finishedWell } from './task/task-state.js';
 export { registerWaitGuard, type WaitGuard } from './task/wait-guards.js';
 export { moduleRefOf } from './travel/function-ref.js';
 export {

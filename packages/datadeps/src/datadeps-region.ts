@@ -15,17 +15,21 @@ import {
   spawnBeside,
   type TaskQueue,
 } from '@dtask/core';
-import { HeapMemorySpace, registerWaitGuard } from '@dtask/core/plugin';
+import { finishedWell, HeapMemorySpace, registerWaitGuard } from '@dtask/core/plugin';
+import { isDep } from './annotations.js';
 import { type ArgumentPlan, planArgument } from './argument-plan.js';
 import { isChunkView } from './chunk-view.js';
 import { compactCopies, copyInGroups, needsCompactCopy } from './copy-in.js';
 import { DependencyTracker } from './dependency-tracker.js';
 import { moveInPlace } from './move-in-place.js';
 import { sameSharedMemory } from './same-shared-memory.js';
+import { arrayFootprint, sharedArrayWrites } from './shared-arrays.js';
 import { sliceValue } from './slice-value.js';
 import { writeBackOn } from './write-back.js';
 
 const ANYWHERE = new AnyScope();
+/** A task's options. */
+type TaskOptionsOf = DTask<unknown>['options'];
 /** The default scope, as a key of the scopes a region narrowed to this process. */
 const DEFAULT_SCOPE = new DefaultScope();
 
@@ -58,14 +62,18 @@ function installGuard(): void {
  * `inPlace` (not re-run after a worker loss).
  */
 export class DatadepsRegion implements TaskQueue {
-  /** The region's tasks, in submission order. */
+  /**
+   * The region's tasks, in submission order, but for those that ran on the calling thread at
+   * once and finished well (nothing is left to wait for of them).
+   */
   readonly tasks: DTask<unknown>[] = [];
   /**
-   * The region's tasks while its function runs, for the wait guard; undefined once it has
-   * returned (the guard is off; tasks pass through). A set the region drops at its end, rather
-   * than a weak map entry per task, which the garbage collector pays for on every task.
+   * The ids of the region's tasks while its function runs, for the wait guard; undefined once
+   * it has returned (the guard is off; tasks pass through). A set the region drops at its end,
+   * rather than a weak map entry per task, which the garbage collector pays for on every task;
+   * of ids, so that it keeps no task alive (most of a tree's tiny tasks die young).
    */
-  private open: Set<DTask<unknown>> | undefined = new Set();
+  private open: Set<number> | undefined = new Set();
   /**
    * The first tasks start on idle threads while the region is still spawning (aliasing analysis
    * takes 1-10 ms for a 120-task Cholesky). Region tasks wait for each other through extra
@@ -73,12 +81,23 @@ export class DatadepsRegion implements TaskQueue {
    */
   readonly startEarly = true;
   private readonly tracker = new DependencyTracker();
+  /**
+   * Options of tasks whose arguments need no closure of their own (`plainOptions`), by the
+   * options they were made from, then by what was set (1: `inPlace`, 2: scope in this process).
+   */
+  private readonly madeOptions = new Map<TaskOptionsOf, (TaskOptionsOf | undefined)[]>();
   /** Scopes narrowed to this process, by the scope they narrow (`inThisProcess`). */
   private readonly narrowed = new Map<AbstractScope, AbstractScope>();
+  /** The tasks one task must wait for, gathered by `enqueue` (one set, cleared after use). */
+  private readonly deps = new Set<DTask<unknown>>();
   /** Set while the region spawns a helper task: it goes straight to the scheduler. */
   private helperDeps: Iterable<unknown> | undefined | null = null;
 
-  constructor() {
+  /**
+   * @param runHere Whether a task whose data is all in this thread's memory may run on the
+   * calling thread at once when its function is measured tiny (`spawnDatadeps`'s `inline`).
+   */
+  constructor(private readonly runHere = true) {
     installGuard();
   }
 
@@ -89,30 +108,69 @@ export class DatadepsRegion implements TaskQueue {
       return;
     }
     const args = task.args;
+    const written = sharedArrayWrites(args, this.tracker);
+    if (written !== -1) {
+      this.enqueueShared(task, written, submit);
+      return;
+    }
     const plans: ArgumentPlan[] = [];
     for (let i = 0; i < args.length; i++) plans.push(planArgument(args[i], i));
-    const deps = new Set<DTask<unknown>>();
+    const deps = this.deps;
     for (const plan of plans) {
       for (const access of plan.accesses) {
         for (const at of access.footprints) this.tracker.collect(at, access.writes, deps);
       }
     }
-    for (const plan of plans) {
-      for (const access of plan.accesses) {
-        for (const at of access.footprints) this.tracker.record(at, access.writes, task);
-      }
-    }
-    const extra = deps.size > 0 ? [...deps] : undefined;
+    // Tasks that finished with a value order nothing any more: only the others are waited for.
+    let extra: DTask<unknown>[] | undefined;
+    for (const d of deps) if (!finishedWell(d)) (extra ??= []).push(d);
+    deps.clear();
+    let here = this.runHere && placedByDefault(task);
     for (let i = 0; i < plans.length; i++) {
       const value = plans[i].value;
+      if (here && !isHere(value)) here = false;
       args[i] = isChunkView(value)
         ? this.helper(task, value.source, value.slices, extra, plans[i].written.length > 0)
         : value;
     }
     this.configureMemory(task, plans);
+    this.open?.add(task.id);
+    submit(task, extra, here);
+    // A task the scheduler ran here at once and that finished well orders nothing after it:
+    // everything it overlaps had finished before it ran. Otherwise later tasks wait for it.
+    if (here && finishedWell(task)) return;
     this.tasks.push(task);
-    this.open?.add(task);
-    submit(task, extra);
+    for (const plan of plans) {
+      for (const access of plan.accesses) {
+        for (const at of access.footprints) this.tracker.record(at, access.writes, task);
+      }
+    }
+  }
+
+  /**
+   * `enqueue` for a task whose arguments are primitives and typed arrays over shared memory
+   * that no earlier task is known to touch (`sharedArrayWrites`; `written`: the bits of the
+   * written ones): nothing to wait for, nothing to copy, no analysis beyond that.
+   */
+  private enqueueShared(task: DTask<unknown>, written: number, submit: SubmitTask): void {
+    const args = task.args;
+    let arrays = false;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (isDep(a)) args[i] = a.value;
+      if (typeof args[i] === 'object') arrays = true;
+    }
+    const here = this.runHere && placedByDefault(task);
+    if (arrays) task.options = this.plainOptions(task.options, written !== 0, true);
+    this.open?.add(task.id);
+    submit(task, undefined, here);
+    if (here && finishedWell(task)) return;
+    this.tasks.push(task);
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (typeof a !== 'object' || a === null) continue;
+      this.tracker.record(arrayFootprint(a as ArrayBufferView), (written & (1 << i)) !== 0, task);
+    }
   }
 
   /**
@@ -175,6 +233,11 @@ export class DatadepsRegion implements TaskQueue {
       else indices.push(i);
     }
     if (indices.length === 0 && packed.length === 0 && !inPlace && !thisProcess) return;
+    const plain = indices.length === 0 && packed.length === 0 && inPlaceArgs.length === 0;
+    if (plain) {
+      task.options = this.plainOptions(task.options, inPlace, thisProcess);
+      return;
+    }
     const options = { ...task.options } as typeof task.options;
     if (thisProcess) {
       // Shared memory is shared by this process's threads only: keep the task among them.
@@ -249,6 +312,29 @@ export class DatadepsRegion implements TaskQueue {
   }
 
   /**
+   * The options of a task made from `base` that writes shared memory (`inPlace`) or reads or
+   * writes any (`thisProcess`: kept among this process's threads) and needs no closure of its
+   * own: the same object for every such task of the region with the same base options (a task's
+   * options are never changed once set), made once.
+   */
+  private plainOptions(base: TaskOptionsOf, inPlace: boolean, thisProcess: boolean): TaskOptionsOf {
+    const kind = (inPlace ? 1 : 0) + (thisProcess ? 2 : 0);
+    let made = this.madeOptions.get(base);
+    if (made === undefined) this.madeOptions.set(base, (made = []));
+    let options = made[kind];
+    if (options === undefined) {
+      options = { ...base };
+      if (thisProcess) {
+        if (options.computeScope) options.computeScope = this.inThisProcess(options.computeScope);
+        else options.scope = this.inThisProcess(options.scope);
+      }
+      if (inPlace) options.inPlace = true;
+      made[kind] = options;
+    }
+    return options;
+  }
+
+  /**
    * `scope` (the default scope when undefined) narrowed to this process. Worked out once per
    * scope and region: the region's tasks mostly share one scope, and one scope object for all
    * of them spares a scope intersection and two objects per task.
@@ -273,6 +359,30 @@ export class DatadepsRegion implements TaskQueue {
 
   /** Whether `task` was spawned in this region while its function runs (the wait guard). */
   spawnedHere(task: DTask<unknown>): boolean {
-    return this.open?.has(task) === true;
+    return this.open?.has(task.id) === true;
   }
+}
+
+/**
+ * Whether `task` is placed by default: no scope, processor or device chosen for it and nothing
+ * to write where other data lives, so the calling thread may run it where its data is here.
+ */
+function placedByDefault(task: DTask<unknown>): boolean {
+  const o = task.options;
+  return (
+    typeof task.fn === 'function' &&
+    o.scope === undefined &&
+    o.computeScope === undefined &&
+    o.resultScope === undefined &&
+    o.inPlaceArgs === undefined &&
+    o.device === undefined
+  );
+}
+
+/**
+ * Whether an argument's data is in this thread's memory (not a `Chunk`, `DTask` or `ChunkView`,
+ * whose data may be held elsewhere): a task reading and writing only such data may run here.
+ */
+function isHere(value: unknown): boolean {
+  return !(isChunk(value) || isDTask(value) || isChunkView(value));
 }

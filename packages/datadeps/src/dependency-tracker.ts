@@ -31,6 +31,11 @@ const PRUNE_AT = 64;
 export class DependencyTracker {
   private readonly byRoot = new Map<object, RootIndex>();
 
+  /** Whether an earlier task's access of memory in `root` is recorded. */
+  touches(root: object): boolean {
+    return this.byRoot.has(root);
+  }
+
   /** Adds to `deps` the earlier tasks an access of `at` must wait for. */
   collect(at: Footprint, writes: boolean, deps: Set<DTask<unknown>>): void {
     const index = this.byRoot.get(at.root);

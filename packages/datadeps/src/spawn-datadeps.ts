@@ -1,5 +1,5 @@
 import { ArgumentError, withTaskQueue } from '@dtask/core';
-import { checkOptions, isOneOf, rule } from '@dtask/core/plugin';
+import { checkOptions, finishedWell, isOneOf, rule } from '@dtask/core/plugin';
 import { DatadepsRegion } from './datadeps-region.js';
 
 /** Options of `spawnDatadeps`. */
@@ -9,6 +9,14 @@ export interface DatadepsOptions {
    * only one supported; Dagger's `:bfs`/`:dfs` are not).
    */
   traversal?: 'inorder';
+  /**
+   * Whether a task may run on the calling thread, at once, when its data is all in this
+   * thread's memory (no `Chunk`, `DTask` or `ChunkView` argument), it has no scope or processor
+   * of its own, what it waits for has finished, and its function's learned run time is tiny
+   * (under about 20 µs, after a few timed runs): cheaper than sending it to a worker. Default
+   * true; false sends every task to the scheduler as usual.
+   */
+  inline?: boolean;
 }
 
 /**
@@ -30,8 +38,9 @@ export async function spawnDatadeps<R>(
     throw new ArgumentError('spawnDatadeps(fn, options?): fn must be a function');
   }
   checkOptions(options, {
-    known: ['traversal'],
-    notObject: () => "spawnDatadeps(fn, options?): options must be { traversal?: 'inorder' }",
+    known: ['traversal', 'inline'],
+    notObject: () =>
+      "spawnDatadeps(fn, options?): options must be { traversal?: 'inorder', inline?: boolean }",
     unknownKey: (key, known) =>
       `spawnDatadeps: unknown option '${key}'. Known options: ${known.join(', ')}`,
     fields: {
@@ -39,9 +48,13 @@ export async function spawnDatadeps<R>(
         isOneOf(['inorder']),
         (t) => `spawnDatadeps: traversal '${String(t)}' is not supported; use 'inorder'`,
       ),
+      inline: rule(
+        isOneOf([true, false]),
+        (x) => `spawnDatadeps: inline must be true or false; got ${String(x)}`,
+      ),
     },
   });
-  const region = new DatadepsRegion();
+  const region = new DatadepsRegion(options.inline !== false);
   let result: R | undefined;
   let failure: { error: unknown } | undefined;
   try {
@@ -58,7 +71,12 @@ export async function spawnDatadeps<R>(
   const failed = (e: unknown): void => {
     errors.push(e);
   };
-  await Promise.all(region.tasks.map((t) => t.fetch({ raw: true }).then(settled, failed)));
+  // Tasks already finished well (those run here at once, mostly) need no promise each.
+  const pending: Promise<void>[] = [];
+  for (const t of region.tasks) {
+    if (!finishedWell(t)) pending.push(t.fetch({ raw: true }).then(settled, failed));
+  }
+  await Promise.all(pending);
   if (failure) throw failure.error;
   if (errors.length > 0) throw errors[0];
   return result as Awaited<R>;

@@ -71,7 +71,12 @@ export interface SchedulerState extends SlotTable, LineageState, TaskOwner, Exec
   readonly placeEarly: () => void;
 
   /** Takes a task into the graph (see `Scheduler.submit`). */
-  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early?: boolean): void;
+  submit(
+    task: DTask<unknown>,
+    extraDeps?: Iterable<unknown>,
+    early?: boolean,
+    here?: boolean,
+  ): void;
   /** Makes `task` wait for `upstream`: 1 if it must wait, 0 if it exists, -1 if failed. */
   link(task: DTask<unknown>, upstream: DTask<unknown>): number;
   /** Fails `task` (and its dependents) because its input `upstream` failed. */

@@ -20,6 +20,7 @@ import { DEVICE_FAILED, keepOnDevice } from './completion/store-on-device.js';
 import { takeHome } from './completion/take-home.js';
 import type { Executor } from './dispatch/executor.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
+import { runHere } from './dispatch/run-here.js';
 import { runInline } from './dispatch/run-inline.js';
 import { sendAhead } from './dispatch/send-ahead.js';
 import { hasIdleWorker, isFull, priorityOf, queueSeconds } from './dispatch/slot-queue.js';
@@ -127,7 +128,7 @@ export class Scheduler implements SchedulerState {
    * (plus `extraDeps`, which it waits for without receiving values) and queues it once they exist.
    * `early` (a task queue's `startEarly`): if it is ready now and a worker is idle, it starts now.
    */
-  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early = false): void {
+  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early = false, here = false): void {
     if (task.state !== TaskState.Queued) return; // cancelled while held by a task queue
     task.state = TaskState.Pending;
     task.flags |= TaskFlags.Unfinished;
@@ -179,7 +180,10 @@ export class Scheduler implements SchedulerState {
       return;
     }
     task.waiting = waiting;
-    if (waiting === 0 && task.state === TaskState.Pending) this.makeReady(task, early);
+    if (waiting === 0 && task.state === TaskState.Pending) {
+      if (here && runHere(this, task)) return;
+      this.makeReady(task, early);
+    }
     if (early) takeInWhileSpawning(this);
   }
 

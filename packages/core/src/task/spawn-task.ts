@@ -97,7 +97,7 @@ export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]):
   const queue = frame === undefined ? undefined : frame.queue;
   if (queue !== undefined) {
     const early = queue.startEarly === true;
-    queue.enqueue(task, (t, extra) => scheduler.submit(t, extra, early));
+    queue.enqueue(task, (t, extra, here) => scheduler.submit(t, extra, early, here));
   } else scheduler.submit(task);
   return task;
 }
@@ -116,8 +116,16 @@ export function makeTask(
 
 /** Where `spawn` hands tasks: the scheduler, or a worker runtime's proxy of it. */
 export interface TaskSink extends TaskOwner {
-  /** `early`: the task queue's `startEarly` (a scheduler may ignore it). */
-  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early?: boolean): void;
+  /**
+   * `early`: the task queue's `startEarly`; `here`: the queue asks to run the task on the
+   * calling thread now if it is tiny (see `SubmitTask`). A scheduler may ignore both.
+   */
+  submit(
+    task: DTask<unknown>,
+    extraDeps?: Iterable<unknown>,
+    early?: boolean,
+    here?: boolean,
+  ): void;
   /**
    * Checks that `fn` can run somewhere its options allow (throws `TaskFunctionError` if not)
    * and returns the task flags it implies (e.g. must run on this thread).

@@ -22,8 +22,19 @@ export interface TaskQueue {
   readonly startEarly?: boolean;
 }
 
-/** Hands a task to its scheduler, with tasks it must wait for without receiving their values. */
-export type SubmitTask = (task: DTask<unknown>, extraDeps?: Iterable<unknown>) => void;
+/**
+ * Hands a task to its scheduler, with tasks it must wait for without receiving their values.
+ * `here`: the queue has checked that the calling thread may run the task (its data is all in
+ * this thread's memory, its scope is the default); the scheduler then runs it on the calling
+ * thread at once, before `submit` returns, if it has nothing to wait for and its function's
+ * learned run time is tiny (under about 20 µs: less than sending it to a worker costs), and
+ * places it as usual otherwise.
+ */
+export type SubmitTask = (
+  task: DTask<unknown>,
+  extraDeps?: Iterable<unknown>,
+  here?: boolean,
+) => void;
 
 /**
  * Runs `fn` with `queue` receiving every task spawned directly inside it (not inside those

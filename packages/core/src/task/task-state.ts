@@ -14,6 +14,14 @@ export enum TaskState {
   Failed = 5,
 }
 
+/**
+ * Whether a task finished with a value (neither failed nor cancelled): a task queue that
+ * waits for its tasks at its end skips the ones already finished this way.
+ */
+export function finishedWell(task: { readonly state: TaskState }): boolean {
+  return task.state === TaskState.Done;
+}
+
 /** Bits of `DTask.flags`, set by the scheduler. */
 export enum TaskFlags {
   /** No scope options, a plain function, no chunk or result-scoped inputs: default placement. */
@@ -39,4 +47,9 @@ export enum TaskFlags {
    * scheduler never sees it; its handle's owner answers `fetch`/`wait` there.
    */
   Owned = 512,
+  /**
+   * Run on the calling thread at once, as a task queue asked (`runHere`): its run time goes to
+   * the cost model, and to `stats()` one in `HERE_SAMPLED_EVERY`.
+   */
+  Here = 1024,
 }

@@ -112,3 +112,10 @@ export function incPart(a, part) {
       if (covers(i, j)) a.data[a.offset + i * a.strides[0] + j * a.strides[1]] += 1;
   return taskProcessor().id;
 }
+
+/** `addInto(x, y)`, but throws `message` instead when `message` is a string. */
+export function addIntoOr(x, y, message) {
+  if (typeof message === 'string') throw new Error(message);
+  for (let i = 0; i < x.length; i++) x[i] += y[i];
+  return taskProcessor().id;
+}

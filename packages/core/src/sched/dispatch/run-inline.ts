@@ -2,7 +2,7 @@ import { InputLostError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { asyncRunSettled, callInFrame } from '../../task/frame.js';
 import { isThenable } from '../../task/is-thenable.js';
-import { TaskState } from '../../task/task-state.js';
+import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { heldRemotely } from '../placement/data-home.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
@@ -33,7 +33,8 @@ export function runInline(s: SchedulerState, task: DTask<unknown>, slot: ProcSlo
 
 /**
  * Calls `task`'s function with `args` and settles it: timed while `learnInline` is on, or when
- * sampled for `stats()` (it has a `readyAt`); an untimed run is only counted.
+ * sampled for `stats()` (it has a `readyAt`); an untimed run is only counted, and so is a task
+ * run at once by `runHere` that was not sampled (its time goes to the cost model only).
  */
 function callInline(
   s: SchedulerState,
@@ -42,7 +43,8 @@ function callInline(
   args: unknown[],
 ): void {
   if (task.state !== TaskState.Running) return;
-  const timed = s.learnInline || task.readyAt !== undefined;
+  const sampled = task.readyAt !== undefined;
+  const timed = s.learnInline || sampled;
   const t0 = timed ? performance.now() : 0;
   if (timed) noteInlineStart(task, slot, t0);
   let result: unknown;
@@ -72,6 +74,14 @@ function callInline(
       return;
     }
     if (!timed) slot.stats.tasks++;
+    else if (!sampled && (task.flags & TaskFlags.Here) !== 0) {
+      // Run at once by `runHere`: every run teaches the cost model (a tiny function whose runs
+      // grow stops being run here soon), but only sampled ones go to `stats()`' histograms.
+      slot.stats.tasks++;
+      s.costs.recordRun(fn, task.args.length, performance.now() - t0);
+      s.complete(task, result);
+      return;
+    }
     s.complete(task, result, timed ? performance.now() - t0 : undefined);
     return;
   }

@@ -117,3 +117,30 @@ describe('CostModel', () => {
     expect(model.moveCost(a, c, 1e6)).toBeCloseTo(100);
   });
 });
+
+describe('cost model: typical run time', () => {
+  it('one run stretched by the machine moves typicalRun by a fifth at most, meanMs by far more', () => {
+    const model = new CostModel();
+    const f = (x: number) => x;
+    expect(model.typicalRun(f, 1)).toBeUndefined();
+    for (let i = 0; i < 32; i++) model.recordRun(f, 1, 0.002);
+    model.recordRun(f, 1, 1); // a 2 µs function descheduled for 1 ms
+    expect(model.typicalRun(f, 1)).toBeLessThan(0.002 * 1.2);
+    for (let i = 0; i < 15; i++) model.recordRun(f, 1, 0.002);
+    // The estimate placement uses (refreshed every 16 runs) is still 10× the function's time.
+    expect(model.estimateRun(f, 1)).toBeGreaterThan(0.02);
+    expect(model.typicalRun(f, 1)).toBeLessThan(0.0022);
+  });
+
+  it('a function whose runs really grow is followed within a few dozen runs', () => {
+    const model = new CostModel();
+    const f = (x: number) => x;
+    for (let i = 0; i < 32; i++) model.recordRun(f, 1, 0.002);
+    let runs = 0;
+    while (model.typicalRun(f, 1)! < 0.05) {
+      model.recordRun(f, 1, 1);
+      runs++;
+    }
+    expect(runs).toBeLessThan(40);
+  });
+});

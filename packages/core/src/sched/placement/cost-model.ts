@@ -11,6 +11,13 @@ interface RunStats {
    * `estimate` instead of boxing a fresh one (16 bytes per task in flight).
    */
   estimate: number;
+  /**
+   * Like `meanMs`, but each sample counted at most 4× this value: a run stretched by the
+   * machine's load (a thread descheduled mid-run: 1 ms for a 2 µs function) moves it by a fifth
+   * at most. What `typicalRun` answers: whether a function is tiny, which one slow sample should
+   * not overturn for the next hundred runs.
+   */
+  typical: number;
 }
 
 /**
@@ -19,7 +26,12 @@ interface RunStats {
  * boxed, not a new box, which a field V8 stores as a double would need.
  */
 function newRunStats(ms: number): RunStats {
-  const stats: RunStats = { meanMs: ms, count: 1, estimate: null as unknown as number };
+  const stats: RunStats = {
+    meanMs: ms,
+    count: 1,
+    estimate: null as unknown as number,
+    typical: ms,
+  };
   stats.estimate = ms;
   return stats;
 }
@@ -73,6 +85,7 @@ export class CostModel {
     // Exponential moving average after a warm-up: adapts when inputs change size.
     const weight = count < 16 ? 1 / count : 1 / 16;
     stats.meanMs += (ms - stats.meanMs) * weight;
+    stats.typical += (Math.min(ms, 4 * stats.typical) - stats.typical) * weight;
     if (count < 16 || (count & 15) === 0) stats.estimate = stats.meanMs;
   }
 
@@ -80,6 +93,15 @@ export class CostModel {
   estimateRun(fn: unknown, arity: number): number {
     if (typeof fn !== 'function') return UNKNOWN_RUN_MS;
     return this.statsOf(fn, arity)?.estimate ?? UNKNOWN_RUN_MS;
+  }
+
+  /**
+   * Typical run time of `fn` with `arity` arguments (ms; slow outliers damped, see
+   * `RunStats.typical`), or undefined before it has been timed.
+   */
+  typicalRun(fn: unknown, arity: number): number | undefined {
+    if (typeof fn !== 'function') return undefined;
+    return this.statsOf(fn, arity)?.typical;
   }
 
   /** How many times `fn` with `arity` arguments has been timed. */

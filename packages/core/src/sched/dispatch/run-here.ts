@@ -1,0 +1,50 @@
+import type { DTask } from '../../task/dtask.js';
+import { TaskFlags, TaskState } from '../../task/task-state.js';
+import type { SchedulerState } from '../scheduler-state.js';
+
+/**
+ * A function whose learned run time is under this (ms) may run on the calling thread at once
+ * when a task queue asks for it (`SubmitTask`'s `here`): a task sent to a worker thread costs
+ * the calling thread about 10-20 µs of messages, placement and completion, more than the work.
+ */
+export const HERE_RUN_MS = 0.02;
+
+/** Runs of a function timed before its learned run time is trusted for `runHere`. */
+const HERE_SAMPLES = 4;
+
+/**
+ * One in this many tasks run by `runHere` is recorded in `stats()` (a histogram entry costs
+ * about a tenth of such a task); every one is timed for the cost model.
+ */
+export const HERE_SAMPLED_EVERY = 16;
+
+/** Tasks run by `runHere` until the next one recorded in `stats()`. */
+let untilTimed = 0;
+
+/**
+ * Runs `task` (submitted, with nothing to wait for) on the calling thread now, synchronously,
+ * when its function has been timed at least `HERE_SAMPLES` times and typically runs under
+ * `HERE_RUN_MS` (`CostModel.typicalRun`), and the scheduler is open. Returns false, having done nothing, otherwise. The
+ * caller (a task queue) has checked that the calling thread may run it: its data is here.
+ */
+export function runHere(s: SchedulerState, task: DTask<unknown>): boolean {
+  if (s.closing || typeof task.fn !== 'function' || task.options.restore !== undefined) {
+    return false;
+  }
+  const arity = task.args.length;
+  if (s.costs.samples(task.fn, arity) < HERE_SAMPLES) return false;
+  if (!(s.costs.typicalRun(task.fn, arity)! < HERE_RUN_MS)) return false;
+  for (const slot of s.slots) {
+    if (!slot.executor.inline || slot.removed) continue;
+    task.state = TaskState.Ready;
+    task.flags |= TaskFlags.Here;
+    if (--untilTimed <= 0) {
+      untilTimed = HERE_SAMPLED_EVERY;
+      task.readyAt = performance.now(); // sampled, with no wait
+    }
+    task.proc = slot.proc;
+    s.start(task, slot);
+    return true;
+  }
+  return false;
+}
