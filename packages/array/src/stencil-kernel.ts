@@ -43,13 +43,99 @@ export function stencilBlock(
     kernel = ns[name] as Function;
   }
   const nd = shape.length;
-  const P = shape.map((s, d) => s + 2 * radius[d]);
-  const PS: number[] = [];
-  let total = 1;
-  for (const p of P) {
-    PS.push(total);
-    total *= p;
+  // What depends only on the plan and the blocks (the padded geometry, the copies and edges to
+  // make, the halo views): made once per block and kept per thread, keyed by the block it writes,
+  // while the plan and blocks are the same objects (stencilSteps' task per thread sweeps each
+  // of its blocks every step with the same ones). A task writing a new block makes it afresh.
+  const gp = globalThis as unknown as { __dtaskStencilPrepared?: WeakMap<Block, Prepared[]> };
+  const preparedAll = (gp.__dtaskStencilPrepared ??= new WeakMap<Block, Prepared[]>());
+  const kept = out === null ? undefined : preparedAll.get(out);
+  let prep: Prepared | undefined;
+  if (kept !== undefined) {
+    for (let i = 0; i < kept.length && prep === undefined; i++) {
+      const p = kept[i];
+      if (p.plan !== plan || p.blocks.length !== blocks.length) continue;
+      let same = true;
+      for (let a = 0; a < blocks.length && same; a++) same = p.blocks[a] === blocks[a];
+      if (same) prep = p;
+    }
   }
+  if (prep === undefined) {
+    const P = shape.map((s, d) => s + 2 * radius[d]);
+    const PS: number[] = [];
+    let total = 1;
+    for (const p of P) {
+      PS.push(total);
+      total *= p;
+    }
+    // The rim of a block (within `radius` of an edge) reads the padded buffers, whose own part
+    // needs only a frame twice as wide (what the rim reads; a reflection reads r + 1 in); the
+    // interior reads the blocks in place.
+    // A module's kernel reads every element through the padded buffers: they are copied whole.
+    const frame = kernel === null ? radius.map((r) => 2 * r) : null;
+    // An expression kernel whose padded reads all have literal offsets reads its own block in
+    // place also in the first and last `radius` elements along dimension 0 of the interior
+    // (each read resolved when compiled): the own block's frame along dimension 0 is then
+    // copied only where an edge of the array is filled from it. In column-major blocks that
+    // frame is an element or two of every column, a cache line and a page touched per column.
+    const mixedRim =
+      kernel === null &&
+      plan.expr !== null &&
+      shape[0] > 2 * radius[0] &&
+      plan.sites.every((site) => !plan.inputs[site.input].padded || site.literal);
+    prep = {
+      plan,
+      blocks,
+      mixedRim,
+      P,
+      PS,
+      total,
+      pos: new Array(nd).fill(0),
+      own: [],
+      padded: [],
+      fills: [],
+    };
+    let b = 0;
+    plan.inputs.forEach((input, i) => {
+      const block = input.isOut ? (out as Block) : blocks[b++];
+      (prep as Prepared).own.push(block.data);
+      (prep as Prepared).padded.push(null);
+      if (!input.padded) return;
+      const thin =
+        mixedRim && frame !== null && !input.low[0] && !input.high[0]
+          ? [0, ...frame.slice(1)]
+          : frame;
+      const copies: Prepared['fills'][number]['copies'] = [
+        { src: block, origin: radius, frame: thin },
+      ];
+      for (const { code, lo } of input.codes) {
+        const origin = code.map((c, d) => (c < 0 ? 0 : c === 0 ? radius[d] : radius[d] + shape[d]));
+        let src = blocks[b++];
+        if (lo !== undefined) {
+          // A whole neighbouring block (on this processor): its strip in place.
+          let offset = src.offset;
+          for (let d = 0; d < nd; d++) offset += lo[d] * src.strides[d];
+          const sh = code.map((c, d) => (c === 0 ? shape[d] : radius[d]));
+          src = { data: src.data, shape: sh, strides: src.strides, offset };
+        }
+        copies.push({ src, origin, frame: null });
+      }
+      const edges: { d: number; high: boolean }[] = [];
+      for (let d = 0; d < nd; d++) {
+        if (input.low[d]) edges.push({ d, high: false });
+        if (input.high[d]) edges.push({ d, high: true });
+      }
+      (prep as Prepared).fills.push({ input: i, copies, edges });
+    });
+    if (out !== null) {
+      const list = kept ?? [];
+      // A few plans per block at most (a step's kernels writing it); past that, the newest.
+      if (list.length >= 4) list.shift();
+      list.push(prep);
+      if (kept === undefined) preparedAll.set(out, list);
+    }
+  }
+  const { PS, total, padded, own } = prep;
   // Copies `src` into `buf` at `origin`; with `frame`, only the elements within frame[d] of
   // an edge along some dimension (the rest of an own block is read in place).
   // One function per thread, made by the first task and kept (not a closure per task: a new
@@ -122,22 +208,38 @@ export function stencilBlock(
       }
     }
   });
+  // Fills the halo of `buf` past one edge of the array along `d` from the boundary condition.
   // Corners: the conditions apply dimension by dimension, in order, each over the values the
   // earlier ones filled; LinearExtrapolate extrapolates along the first dimension past an
-  // edge only and clamps along later ones (as Dagger's).
-  const fillEdge = (
+  // edge only and clamps along later ones (as Dagger's). One function per thread, as above.
+  const ge = globalThis as unknown as {
+    __dtaskStencilEdge?: (
+      buf: Float64Array,
+      input: StencilPlan['inputs'][number],
+      d: number,
+      high: boolean,
+      plan: StencilPlan,
+      prep: Prepared,
+    ) => void;
+  };
+  const fillEdge = (ge.__dtaskStencilEdge ??= (
     buf: Float64Array,
     input: StencilPlan['inputs'][number],
     d: number,
     high: boolean,
+    plan: StencilPlan,
+    prep: Prepared,
   ) => {
+    const { shape, radius } = plan;
+    const { P, PS, total, pos } = prep;
+    const nd = shape.length;
     const bc = input.bc[d];
     const r = radius[d];
     const st = PS[d];
     const e = high ? r + shape[d] - 1 : r;
     const dir = high ? 1 : -1;
     const skip = bc.symmetric ? 0 : 1;
-    const pos = new Array(nd).fill(0);
+    pos.fill(0);
     const lines = total / P[d];
     for (let l = 0; l < lines; l++) {
       let base = 0;
@@ -167,69 +269,35 @@ export function stencilBlock(
         pos[x] = 0;
       }
     }
-  };
-  // The rim of a block (within `radius` of an edge) reads the padded buffers, whose own part
-  // needs only a frame twice as wide (what the rim reads; a reflection reads r + 1 in); the
-  // interior reads the blocks in place.
-  // A module's kernel reads every element through the padded buffers: they are copied whole.
-  const frame = kernel === null ? radius.map((r) => 2 * r) : null;
-  // An expression kernel whose padded reads all have literal offsets reads its own block in
-  // place also in the first and last `radius` elements along dimension 0 of the interior (each
-  // read resolved when compiled): the own block's frame along dimension 0 is then copied
-  // only where an edge of the array is filled from it. In column-major blocks that frame is an
-  // element or two of every column, a cache line and a page touched per column.
-  const mixedRim =
-    kernel === null &&
-    plan.expr !== null &&
-    shape[0] > 2 * radius[0] &&
-    plan.sites.every((site) => !plan.inputs[site.input].padded || site.literal);
+  });
   // Padded buffers are reused by the next tasks on this thread (a task runs to its end before
   // the next starts): no allocation and zeroing of a block-sized buffer per task. What a task
   // reads of one is written first (frame, strips, edges); a new one starts as NaN, so a read
   // of anything else would show.
   const g = globalThis as unknown as { __dtaskStencilPads?: Map<number, Float64Array[]> };
-  const pool = g.__dtaskStencilPads ?? new Map<number, Float64Array[]>();
-  g.__dtaskStencilPads = pool;
-  const taken: Float64Array[] = [];
-  const take = (n: number) => {
-    const buf = pool.get(n)?.pop() ?? new Float64Array(n).fill(Number.NaN);
-    taken.push(buf);
-    return buf;
-  };
-  const padded: (Float64Array | null)[] = [];
-  const own: (Float64Array | Float32Array | Int32Array)[] = [];
-  let b = 0;
-  for (const input of plan.inputs) {
-    const block = input.isOut ? (out as Block) : blocks[b++];
-    own.push(block.data);
-    if (!input.padded) {
-      padded.push(null);
-      continue;
-    }
-    const buf = take(total);
-    const thin =
-      mixedRim && frame !== null && !input.low[0] && !input.high[0]
-        ? [0, ...frame.slice(1)]
-        : frame;
-    copyBox(block, buf, radius, thin, PS);
-    for (const { code, lo } of input.codes) {
-      const origin = code.map((c, d) => (c < 0 ? 0 : c === 0 ? radius[d] : radius[d] + shape[d]));
-      let src = blocks[b++];
-      if (lo !== undefined) {
-        // A whole neighbouring block (on this processor): its strip in place.
-        let offset = src.offset;
-        for (let d = 0; d < nd; d++) offset += lo[d] * src.strides[d];
-        const sh = code.map((c, d) => (c === 0 ? shape[d] : radius[d]));
-        src = { data: src.data, shape: sh, strides: src.strides, offset };
-      }
-      copyBox(src, buf, origin, null, PS);
-    }
-    for (let d = 0; d < nd; d++) {
-      if (input.low[d]) fillEdge(buf, input, d, false);
-      if (input.high[d]) fillEdge(buf, input, d, true);
-    }
-    padded.push(buf);
+  let pool = g.__dtaskStencilPads;
+  if (pool === undefined) {
+    pool = new Map<number, Float64Array[]>();
+    g.__dtaskStencilPads = pool;
   }
+  let free = pool.get(total);
+  if (free === undefined) {
+    free = [];
+    pool.set(total, free);
+  }
+  for (let f = 0; f < prep.fills.length; f++) {
+    const { input, copies, edges } = prep.fills[f];
+    const buf = free.pop() ?? new Float64Array(total).fill(Number.NaN);
+    padded[input] = buf;
+    for (let c = 0; c < copies.length; c++) {
+      const { src, origin, frame } = copies[c];
+      copyBox(src, buf, origin, frame, PS);
+    }
+    for (let e = 0; e < edges.length; e++) {
+      fillEdge(buf, plan.inputs[input], edges[e].d, edges[e].high, plan, prep);
+    }
+  }
+  const mixedRim = prep.mixedRim;
   let result = out;
   if (result === null) {
     // The typed array of the dtype's name ('uint8': Uint8Array).
@@ -383,11 +451,40 @@ export function stencilBlock(
   try {
     run(padded, own, result.data, plan.start, kernel);
   } finally {
-    for (const buf of taken) {
-      const list = pool.get(buf.length) ?? [];
-      if (list.length < 4) list.push(buf);
-      pool.set(buf.length, list);
+    for (let i = 0; i < padded.length; i++) {
+      const buf = padded[i];
+      if (buf === null) continue;
+      if (free.length < 4) free.push(buf);
+      padded[i] = null;
     }
   }
   return result;
+}
+
+/**
+ * What `stencilBlock` keeps of one block's plan and blocks between its sweeps (see there):
+ * the padded geometry, per padded input the copies into its buffer and the edges to fill.
+ */
+interface Prepared {
+  /** The plan and blocks it was made for (compared by identity). */
+  plan: StencilPlan;
+  blocks: Block[];
+  /** Whether the interior's first and last rows read their own block in place. */
+  mixedRim: boolean;
+  /** The padded shape, its strides and element count. */
+  P: number[];
+  PS: number[];
+  total: number;
+  /** Scratch for filling edges. */
+  pos: number[];
+  /** Per input, its own block's elements. */
+  own: (Float64Array | Float32Array | Int32Array)[];
+  /** Per input, its padded buffer while a sweep runs (null otherwise or when not padded). */
+  padded: (Float64Array | null)[];
+  /** Per padded input: the boxes copied into its buffer (own frame first) and the edges filled. */
+  fills: {
+    input: number;
+    copies: { src: Block; origin: number[]; frame: number[] | null }[];
+    edges: { d: number; high: boolean }[];
+  }[];
 }

@@ -6,7 +6,7 @@ import { refuseView } from './indexing.js';
 import type { Block } from './kernels.js';
 import { type SpawnFn, spawnerOf } from './placement.js';
 import { check } from './stencil-check.js';
-import { compileKernel, type StencilKernel } from './stencil-compile.js';
+import { type CompiledKernel, compileKernel, type StencilKernel } from './stencil-compile.js';
 import { copyBlock } from './stencil-copies.js';
 import { stepsInGroups } from './stencil-groups.js';
 import { stencilBlock } from './stencil-kernel.js';
@@ -149,11 +149,21 @@ export async function stencilSteps(
       );
       return list[k];
     };
+    const chunks = c.arrays.flatMap((a) => a.chunks);
+    // The first step with each kernel and output: the later ones repeat its plans.
+    const firsts = new Map<StencilKernel, Map<string, number>>();
+    const same = steps.map(({ kernel, out }, s) => {
+      const byOut = firsts.get(kernel) ?? new Map<string, number>();
+      firsts.set(kernel, byOut);
+      if (!byOut.has(out)) byOut.set(out, s);
+      return byOut.get(out) as number;
+    });
     await stepsInGroups(
       spawn,
-      c.arrays.flatMap((a) => a.chunks),
-      outs.map((out) => ({ out: out.chunks })),
+      chunks,
+      outs.map((out, s) => ({ out: out.chunks, same: same[s] })),
       planOf,
+      plansKey(c, steps, compiled, chunks),
     );
     return;
   }
@@ -222,6 +232,56 @@ export async function stencilSteps(
  */
 function snapshotOf(spawn: SpawnFn, chunk: DTask<Block>, value: DTask<Block>): DTask<Block> {
   return spawn({ name: 'stencilSnapshot', ...home(chunk) }, copyBlock, value) as DTask<Block>;
+}
+
+/**
+ * What the plans of `stencilSteps` over blocks in shared memory depend on besides the blocks'
+ * memory, as text: the arrays' names, shapes, blocks, element types and the processors holding
+ * their chunks (and which chunks repeat), the radius, the boundary conditions, and each step's
+ * output and kernel as compiled (its source, not its function object: a kernel written inline
+ * in a loop is a new function at every call). Calls with the same text plan alike.
+ */
+function plansKey(
+  c: ReturnType<typeof check>,
+  steps: readonly StencilStep[],
+  compiled: readonly CompiledKernel[],
+  chunks: readonly DTask<Block>[],
+): string {
+  const first = new Map<DTask<Block>, number>();
+  const repeats: [number, number][] = [];
+  chunks.forEach((chunk, i) => {
+    const at = first.get(chunk);
+    if (at === undefined) first.set(chunk, i);
+    else repeats.push([i, at]);
+  });
+  return JSON.stringify(
+    [
+      c.names,
+      c.radius,
+      [...c.bcs],
+      c.arrays.map((a) => [
+        a.shape,
+        a.blocks.sizes,
+        a.dtype,
+        a.chunks.map((chunk) => chunk.processor?.id ?? ''),
+      ]),
+      repeats,
+      steps.map((step, s) => [
+        step.out,
+        compiled[s].source,
+        compiled[s].expr,
+        compiled[s].sites,
+        compiled[s].atName,
+        compiled[s].idxName,
+        compiled[s].module,
+      ]),
+    ],
+    // Numbers JSON cannot hold (a boundary's value) are told apart.
+    (_k, v) =>
+      typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))
+        ? `\u0000n:${Object.is(v, -0) ? '-0' : v}`
+        : v,
+  );
 }
 
 function isTask(x: unknown): x is DTask<unknown> {
