@@ -20,6 +20,7 @@ import {
   adjoint,
   Blocks,
   cholesky,
+  choleskyInPlace,
   choleskySolve,
   DtypeError,
   distribute,
@@ -67,6 +68,36 @@ describeOnRigs('on %s', (rig) => {
       expect((e as Error).message).toMatch(/Hermitian positive definite/);
     }, 120_000);
   }
+
+  it("cholesky.jl: ComplexF64 and ComplexF32 in place (cholesky!): L, and U = Lᴴ over a's upper triangle", async () => {
+    const { context } = rig;
+    for (const [n, bs, dtype] of [
+      [128, 32, 'complex128'],
+      [31, 7, 'complex64'],
+    ] as const) {
+      const a = hpd(random, n, 3 * n);
+      const stored = dtype === 'complex64' ? Float64Array.from(Float32Array.from(a)) : a;
+      const da = distribute(stored, [n, n], new Blocks(bs, bs), { context, dtype });
+      const before = da.slice(':', ':');
+      const want = ccholeskyPlain(stored, n);
+      const l = await choleskyInPlace(da);
+      const tol = dtype === 'complex64' ? 1e-3 : 1e-9;
+      expect(maxDiff((await l.collect()).data, want)).toBeLessThanOrEqual(1e-9);
+      expect(da.dtype).toBe(dtype);
+      // UpperTriangular(collect(DA)) ≈ UpperTriangular(L'); the strict lower triangle kept
+      const got = (await da.collect()).data;
+      const wantU = cadjoint(want, n, n);
+      for (let j = 0; j < n; j++)
+        for (let i = 0; i < n; i++)
+          for (const part of [0, 1]) {
+            const at = 2 * (i + j * n) + part;
+            const v = i <= j ? wantU[at] : stored[at];
+            expect(Math.abs(got[at] - v)).toBeLessThanOrEqual(tol * (1 + Math.abs(v)));
+          }
+      // an array sliced from it before keeps the old values
+      expect(maxDiff((await before.collect()).data, stored)).toBe(0);
+    }
+  }, 120_000);
 
   it('solve.jl: ComplexF64 Cholesky decomposition with ldiv! on DMatrix and DVector (and a plain vector)', async () => {
     const { context } = rig;

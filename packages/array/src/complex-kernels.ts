@@ -138,3 +138,29 @@ export function complexDiffCount(a: Block, b: Block, conjugate: boolean): number
   }
   return count;
 }
+
+/**
+ * A new complex block of `dtype`: `upper`'s elements on and above the global diagonal, `rest`'s
+ * below it (`rowStart`, `colStart`: the block's place in the array; `cholesky!` of a complex
+ * matrix writing `U = Lᴴ` over its upper triangle).
+ */
+export function upperOverComplex(
+  upper: Block,
+  rest: Block,
+  rowStart: number,
+  colStart: number,
+  dtype: string,
+): Block {
+  const [m, n] = rest.shape;
+  const C = (dtype === 'complex64' ? Float32Array : Float64Array) as Float64ArrayConstructor;
+  const data = new C(new SharedArrayBuffer(2 * m * n * C.BYTES_PER_ELEMENT));
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < m; i++) {
+      const from = rowStart + i <= colStart + j ? upper : rest;
+      const at = 2 * (from.offset + i * from.strides[0] + j * from.strides[1]);
+      data[2 * (i + j * m)] = from.data[at];
+      data[2 * (i + j * m) + 1] = from.data[at + 1];
+    }
+  }
+  return { data, shape: [m, n], strides: [1, m], offset: 0 };
+}

@@ -7,18 +7,21 @@ import { describeValue } from '@dtask/core/plugin';
 import { Blocks } from './blocks.js';
 import { copyto } from './copyto.js';
 import { DArray } from './darray.js';
+import { isComplex } from './dtype.js';
 import type { Block } from './kernels.js';
 import { type LU, type LUOptions, lu, luWork } from './lu.js';
 import { describe } from './parts.js';
 import { spawnerOf } from './placement.js';
 import { type QR, type QROptions, qr, qrTiles, qrWork } from './qr.js';
+import { qrPartComplex } from './qr-complex-kernels.js';
 import { qrPart } from './qr-kernels.js';
 import type { Matrix } from './tiled-run.js';
 
 /**
  * Julia's (and Dagger's) `lu!(A)`: factors `a` as `lu(a, options)` does and writes the packed
  * factors into `a` (LAPACK's storage: `U` on and above the diagonal, `L`'s multipliers below
- * it); resolves to the factorization. `a` must be a float64 or float32 2-D array.
+ * it); resolves to the factorization. `a` must be a float64, float32, complex128 or complex64 2-D
+ * array.
  */
 export async function luInPlace(a: DArray, options: LUOptions = {}): Promise<LU> {
   checkFloat(a, 'luInPlace(a)', 'lu(a)');
@@ -31,7 +34,7 @@ export async function luInPlace(a: DArray, options: LUOptions = {}): Promise<LU>
  * Julia's (and Dagger's) `qr!(A)` (with `{ p }`, `qr!(A; p)`: CAQR): factors `a` as
  * `qr(a, options)` does and writes the packed factors into `a` (LAPACK's storage: `R` on and
  * above the diagonal, the Householder vectors below it); resolves to the factorization. `a`
- * must be a float64 or float32 2-D array.
+ * must be a float64, float32, complex128 or complex64 2-D array.
  */
 export async function qrInPlace(a: DArray, options: QROptions = {}): Promise<QR> {
   checkFloat(a, 'qrInPlace(a)', 'qr(a)');
@@ -67,8 +70,11 @@ export async function cageqrf(a: DArray, options: QROptions = {}): Promise<QR> {
 /** The top-left `m × n` of the factored `work` (the packed factors) copied into `a`. */
 function writePacked(a: DArray, work: DTask<Matrix>): void {
   const [m, n] = a.shape;
-  const chunk = spawnerOf(a.context)(qrPart, work, m, n, 0, false) as DTask<Block>;
-  copyto(a, new DArray([m, n], new Blocks(m, n), 'float64', [chunk], a.context));
+  const complex = isComplex(a.dtype);
+  const part = complex ? qrPartComplex : qrPart;
+  const chunk = spawnerOf(a.context)(part, work, m, n, 0, false) as DTask<Block>;
+  const dtype = complex ? 'complex128' : 'float64';
+  copyto(a, new DArray([m, n], new Blocks(m, n), dtype, [chunk], a.context));
 }
 
 function checkFloat(a: DArray, what: string, instead: string): void {
@@ -77,9 +83,9 @@ function checkFloat(a: DArray, what: string, instead: string): void {
       `${what}: a must be a 2-D DArray; got ${a instanceof DArray ? describe(a) : describeValue(a)}`,
     );
   }
-  if (a.dtype !== 'float64' && a.dtype !== 'float32') {
+  if (!['float64', 'float32', 'complex128', 'complex64'].includes(a.dtype)) {
     throw new ArgumentError(
-      `${what}: a must be float64 or float32 to hold its factors; got ${describe(a)}; use ${instead} for new Float64 factors`,
+      `${what}: a must be float64, float32, complex128 or complex64 to hold its factors; got ${describe(a)}; use ${instead} for new Float64 factors`,
     );
   }
 }

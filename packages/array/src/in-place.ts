@@ -6,9 +6,11 @@ import { ArgumentError, type DTask } from '@dtask/core';
 import type { AutoBlocks } from './auto-blocks.js';
 import { Blocks, gridIndices } from './blocks.js';
 import { type CholeskyOptions, cholesky } from './cholesky.js';
+import { adjoint } from './complex.js';
+import { upperOverComplex } from './complex-kernels.js';
 import { copyto } from './copyto.js';
 import { DArray } from './darray.js';
-import { checkDtype, type DType, FLOAT_DTYPES } from './dtype.js';
+import { checkDtype, type DType, FLOAT_DTYPES, isComplex } from './dtype.js';
 import { requireDtype, requireReal } from './dtype-error.js';
 import { internals } from './internals.js';
 import type { Block } from './kernels.js';
@@ -62,26 +64,34 @@ export function mulInto(c: DArray, a: DArray, b: DArray, alpha = 1, beta = 0): D
 }
 
 /**
- * Julia's (and Dagger's) `cholesky!(A)`: factors the symmetric positive definite `a` as
- * `cholesky` does and writes `U = Lᵀ` into `a`'s upper triangle, its strict lower triangle
- * keeping `a`'s elements (Julia's storage of `cholesky!(A)`); resolves to `L`. `a` must be a
- * float64 or float32 array.
+ * Julia's (and Dagger's) `cholesky!(A)`: factors the symmetric (Hermitian) positive definite `a`
+ * as `cholesky` does and writes `U = Lᵀ` (`Lᴴ`) into `a`'s upper triangle, its strict lower
+ * triangle keeping `a`'s elements (Julia's storage of `cholesky!(A)`); resolves to `L`. `a` must
+ * be a float64, float32, complex128 or complex64 array.
  */
 export async function choleskyInPlace(a: DArray, options: CholeskyOptions = {}): Promise<DArray> {
   checkDArray(a, 'a', 'choleskyInPlace(a)');
   requireDtype(
     'choleskyInPlace',
     a.dtype,
-    FLOAT_DTYPES,
+    [...FLOAT_DTYPES, 'complex128', 'complex64'],
     `choleskyInPlace(a) of ${describe(a)}`,
-    'its factor needs a float array to live in: use cholesky(a) for a new Float64 factor',
+    'its factor needs a float or complex array to live in: use cholesky(a) for a new Float64 factor',
   );
   const l = await cholesky(a, options);
-  const u = l.transpose().reblock(a.blocks);
+  const complex = isComplex(a.dtype);
+  const u = (complex ? adjoint(l) : l.transpose()).reblock(a.blocks);
   const spawn = spawnerOf(a.context);
   const [b0, b1] = a.blocks.sizes;
   const chunks = gridIndices(a.grid).map(([i, j]) =>
-    spawn(upperOver, u.chunk(i, j), a.chunk(i, j), i * b0, j * b1, a.dtype),
+    spawn(
+      complex ? upperOverComplex : upperOver,
+      u.chunk(i, j),
+      a.chunk(i, j),
+      i * b0,
+      j * b1,
+      a.dtype,
+    ),
   );
   writeAll(a, new DArray(a.shape, a.blocks, a.dtype, chunks as DTask<Block>[], a.context));
   return l;

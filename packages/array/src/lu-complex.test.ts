@@ -16,6 +16,7 @@ import {
   distribute,
   ldivInto,
   lu,
+  luInPlace,
   SingularError,
   solve,
 } from './index.js';
@@ -112,6 +113,39 @@ describeOnRigs('on %s', (rig) => {
         expect(Math.hypot(d.re - sign * pr, d.im - sign * pi)).toBeLessThanOrEqual(
           1e-7 * Math.hypot(pr, pi),
         );
+      }
+    }, 120_000);
+  }
+
+  for (const pivot of [false, true]) {
+    it(`lu.jl: ComplexF64 with ${pivot ? 'RowMaximum()' : 'NoPivot()'}: In-place (lu!)`, async () => {
+      const { context } = rig;
+      for (const [n, bs] of [
+        [128, [64, 64]],
+        [128, [64, 32]],
+        [29, [8, 5]],
+      ] as const) {
+        const a = cmatrix(n, 5 * n + bs[1]);
+        const da = distribute(a, [n, n], new Blocks(bs[0], bs[1]), {
+          context,
+          dtype: 'complex128',
+        });
+        const f = await luInPlace(da, { pivot });
+        const want = cluPlain(a, n, n, pivot);
+        expect(Array.from(f.p)).toEqual(Array.from(want.p));
+        const tol = pivot ? 1e-10 : 1e-6;
+        // the packed factors: L's multipliers below the diagonal, U on and above it
+        const packed = (await da.collect()).data;
+        expect(da.dtype).toBe('complex128');
+        const expected = Float64Array.from(want.u);
+        for (let j = 0; j < n; j++)
+          for (let i = j + 1; i < n; i++)
+            expected.set(want.l.subarray(2 * (i + j * n), 2 * (i + j * n) + 2), 2 * (i + j * n));
+        expect(maxDiff(packed, expected)).toBeLessThanOrEqual(tol);
+        // solving with it; the changes propagated to DA
+        const b = random(2 * n, 12);
+        expect(maxDiff(await f.solve(b), csolvePlain(a, n, b))).toBeLessThanOrEqual(1e-8);
+        expect(maxDiff(packed, a)).toBeGreaterThan(0.01);
       }
     }, 120_000);
   }

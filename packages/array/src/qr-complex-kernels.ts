@@ -155,3 +155,118 @@ export function qrSolveBlockComplex(
   const shape = b.shape.length > 1 ? [n, wcols] : [n];
   return { data: out, shape, strides: b.shape.length > 1 ? [1, n] : [1], offset: 0 };
 }
+
+/**
+ * `Q·b`, `Qᴴ·b` (`right` false: `b` has `A`'s `m` rows) or `b·Q`, `b·Qᴴ` (`right` true: `b` has
+ * `m` columns; complex when `bComplex`) as a new complex128 block shaped as `b`, with `Q` the full
+ * `m × m` unitary factor of the complex `A = Q·R` held in `wm` as each panel's reflectors `V`
+ * and compact WY factor `T`: `Q = H₀·H₁·…`, `Hₚ = I − Vₚ·Tₚ·Vₚᴴ` (zunmqr). A right product is
+ * the conjugate transpose of a left one: `b·Q = (Qᴴ·bᴴ)ᴴ`.
+ */
+export function qrApplyBlockComplex(
+  wm: Block,
+  b: Block,
+  layout: QRLayout,
+  adjoint: boolean,
+  right: boolean,
+  bComplex: boolean,
+): Block {
+  const { m, t, mp, np } = layout;
+  const vector = b.shape.length === 1;
+  const rows = b.shape[0];
+  const cols = vector ? 1 : b.shape[1];
+  const [brs, bcs] = [b.strides[0], vector ? 0 : b.strides[1]];
+  // y (mp × w, complex) holds b (left) or bᴴ (right), zero-padded below row m.
+  const w = right ? rows : cols;
+  const y = new Float64Array(2 * mp * w);
+  for (let c = 0; c < w; c++)
+    for (let i = 0; i < m; i++) {
+      const at = right ? b.offset + c * brs + i * bcs : b.offset + i * brs + c * bcs;
+      const re = bComplex ? b.data[2 * at] : b.data[at];
+      const im = bComplex ? b.data[2 * at + 1] : 0;
+      y[2 * (i + c * mp)] = re;
+      y[2 * (i + c * mp) + 1] = right ? -im : im;
+    }
+  // Q·y applies the H's last to first with T; Qᴴ·y first to last with Tᴴ. (b·Q)ᴴ = Qᴴ·bᴴ.
+  const adjointT = right ? !adjoint : adjoint;
+  const d = wm.data;
+  const [rs, cs] = wm.strides;
+  const at = (i: number, j: number) => wm.offset + 2 * i * rs + j * cs;
+  const panels = Math.min(mp, np) / t;
+  const zr = new Float64Array(t);
+  const zi = new Float64Array(t);
+  for (let step = 0; step < panels; step++) {
+    const k = adjointT ? step : panels - 1 - step;
+    const r0 = k * t;
+    for (let c = 0; c < w; c++) {
+      const yc = 2 * c * mp;
+      // z = Vᴴ·y
+      for (let j = 0; j < t; j++) {
+        let pr = y[yc + 2 * (r0 + j)];
+        let pi = y[yc + 2 * (r0 + j) + 1];
+        for (let i = r0 + j + 1; i < mp; i++) {
+          const vr = d[at(i, r0 + j)];
+          const vi = d[at(i, r0 + j) + rs];
+          pr += vr * y[yc + 2 * i] + vi * y[yc + 2 * i + 1];
+          pi += vr * y[yc + 2 * i + 1] - vi * y[yc + 2 * i];
+        }
+        zr[j] = pr;
+        zi[j] = pi;
+      }
+      if (adjointT) {
+        // z ← Tᴴ·z
+        for (let j = t - 1; j >= 0; j--) {
+          let pr = 0;
+          let pi = 0;
+          for (let i = 0; i <= j; i++) {
+            const xr = d[at(mp + i, r0 + j)];
+            const xi = -d[at(mp + i, r0 + j) + rs];
+            pr += xr * zr[i] - xi * zi[i];
+            pi += xr * zi[i] + xi * zr[i];
+          }
+          zr[j] = pr;
+          zi[j] = pi;
+        }
+      } else {
+        // z ← T·z
+        for (let i = 0; i < t; i++) {
+          let pr = 0;
+          let pi = 0;
+          for (let j = i; j < t; j++) {
+            const xr = d[at(mp + i, r0 + j)];
+            const xi = d[at(mp + i, r0 + j) + rs];
+            pr += xr * zr[j] - xi * zi[j];
+            pi += xr * zi[j] + xi * zr[j];
+          }
+          zr[i] = pr;
+          zi[i] = pi;
+        }
+      }
+      // y −= V·z
+      for (let j = 0; j < t; j++) {
+        const [sr, si] = [zr[j], zi[j]];
+        y[yc + 2 * (r0 + j)] -= sr;
+        y[yc + 2 * (r0 + j) + 1] -= si;
+        for (let i = r0 + j + 1; i < mp; i++) {
+          const vr = d[at(i, r0 + j)];
+          const vi = d[at(i, r0 + j) + rs];
+          y[yc + 2 * i] -= vr * sr - vi * si;
+          y[yc + 2 * i + 1] -= vr * si + vi * sr;
+        }
+      }
+    }
+  }
+  const out = new Float64Array(new SharedArrayBuffer(16 * rows * cols));
+  for (let c = 0; c < w; c++)
+    for (let i = 0; i < m; i++) {
+      const to = right ? c + i * rows : i + c * rows;
+      out[2 * to] = y[2 * (i + c * mp)];
+      out[2 * to + 1] = right ? -y[2 * (i + c * mp) + 1] : y[2 * (i + c * mp) + 1];
+    }
+  return {
+    data: out,
+    shape: vector ? [rows] : [rows, cols],
+    strides: vector ? [1] : [1, rows],
+    offset: 0,
+  };
+}

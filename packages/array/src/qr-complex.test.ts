@@ -15,7 +15,7 @@ import {
 } from './__fixtures__/complex-reference.js';
 import { random } from './__fixtures__/reference.js';
 import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
-import { Blocks, DtypeError, distribute, qr, solve } from './index.js';
+import { adjoint, Blocks, DtypeError, distribute, qr, qrInPlace, solve } from './index.js';
 
 const EPS = 2 ** -52;
 
@@ -85,6 +85,36 @@ describeOnRigs('on %s', (rig) => {
     await checkQr(rig.context, 16, 16, [32, 32]);
   }, 120_000);
 
+  it('qr.jl: In-place qr!: ComplexF64', async () => {
+    const { context } = rig;
+    for (const [m, n, bs] of [
+      [128, 128, [32, 32]],
+      [45, 31, [10, 6]],
+    ] as [number, number, [number, number]][]) {
+      const a = random(2 * m * n, 7 * m + n);
+      const da = distribute(a, [m, n], new Blocks(...bs), { context, dtype: 'complex128' });
+      const f = await qrInPlace(da);
+      const k = Math.min(m, n);
+      // R_local = triu(collect(DA_copy)); Q·R_local ≈ A
+      const packed = (await da.collect()).data;
+      const r = new Float64Array(2 * k * n);
+      for (let j = 0; j < n; j++)
+        for (let i = 0; i <= Math.min(j, k - 1); i++)
+          r.set(packed.subarray(2 * (i + j * m), 2 * (i + j * m) + 2), 2 * (i + j * k));
+      expect(maxDiff(r, (await f.R.collect()).data)).toBe(0);
+      const q = (await f.Q.collect()).data;
+      const back = cmatmul(q, r, m, k, n);
+      const res =
+        copnorm1(
+          Float64Array.from(a, (x, i) => x - back[i]),
+          m,
+          n,
+        ) /
+        (copnorm1(a, m, n) * Math.max(m, n) * EPS);
+      expect(res).toBeLessThan(2);
+    }
+  }, 120_000);
+
   it('qr.jl: QR least-squares: ComplexF64 (and A \\ b for a tall complex A)', async () => {
     const { context } = rig;
     const o = { context, dtype: 'complex128' as const };
@@ -111,19 +141,128 @@ describeOnRigs('on %s', (rig) => {
   }, 120_000);
 });
 
+/** Dagger's residual: ‖got − want‖₁ / (‖want‖₁ · max(size) · eps), complex. */
+function residual(got: ArrayLike<number>, want: ArrayLike<number>, m: number, n: number): number {
+  const d = Float64Array.from(want, (w, i) => got[i] - w);
+  return copnorm1(d, m, n) / (copnorm1(want, m, n) * Math.max(m, n) * EPS);
+}
+
+describeOnRigs('on %s', (rig) => {
+  it('qr.jl: pormqr! side=L/R trans=N/C and lmul!/rmul! on DMatrix targets: ComplexF64', async () => {
+    const { context } = rig;
+    const o = { context, dtype: 'complex128' as const };
+    for (const [n, bs, cb] of [
+      [128, 32, [32, 32]],
+      [37, 8, [5, 7]],
+    ] as const) {
+      const a = random(2 * n * n, n + 1);
+      const f = await qr(distribute(a, [n, n], new Blocks(bs, bs), o));
+      const q = (await f.Q.collect()).data;
+      const qh = cadjoint(q, n, n);
+      const w = Math.max(1, n >> 1);
+      for (const adjoint of [false, true]) {
+        const qq = adjoint ? qh : q;
+        // side 'L': Q·C or Q'·C, C n × w
+        const c = random(2 * n * w, w + (adjoint ? 1 : 0));
+        const dc = distribute(c, [n, w], new Blocks(cb[0], cb[1]), o);
+        expect(await f.lmulQ(dc, { adjoint })).toBe(dc);
+        expect(dc.blocks.sizes).toEqual(cb);
+        expect(residual((await dc.collect()).data, cmatmul(qq, c, n, n, w), n, w)).toBeLessThan(2);
+        // side 'R': C·Q or C·Q', C w × n
+        const r = random(2 * w * n, n + (adjoint ? 3 : 2));
+        const dr = distribute(r, [w, n], new Blocks(cb[1], cb[0]), o);
+        await f.rmulQ(dr, { adjoint });
+        expect(residual((await dr.collect()).data, cmatmul(r, qq, w, n, n), w, n)).toBeLessThan(2);
+        // a vector, Q·x
+        const x = random(2 * n, 5);
+        const dx = distribute(x, [n], new Blocks(cb[0]), o);
+        await f.lmulQ(dx, { adjoint });
+        expect(maxDiff((await dx.collect()).data, cmatmul(qq, x, n, n, 1))).toBeLessThanOrEqual(
+          1e-12,
+        );
+      }
+    }
+  }, 120_000);
+
+  it('qr.jl: lmul!/rmul! on dense targets (a caller array written in place): ComplexF64', async () => {
+    const n = 64;
+    const a = random(2 * n * n, 4);
+    const f = await qr(
+      distribute(a, [n, n], new Blocks(32, 32), { context: rig.context, dtype: 'complex128' }),
+    );
+    const q = (await f.Q.collect()).data;
+    for (const adjoint of [false, true]) {
+      const qq = adjoint ? cadjoint(q, n, n) : q;
+      const b = { data: random(2 * n * 32, 8), shape: [n, 32] };
+      const before = Float64Array.from(b.data);
+      expect(await f.lmulQ(b, { adjoint })).toBe(b);
+      expect(maxDiff(b.data, cmatmul(qq, before, n, n, 32))).toBeLessThanOrEqual(1e-12);
+      const c = { data: random(2 * 32 * n, 9), shape: [32, n] };
+      const c0 = Float64Array.from(c.data);
+      await f.rmulQ(c, { adjoint });
+      expect(maxDiff(c.data, cmatmul(c0, qq, 32, n, n))).toBeLessThanOrEqual(1e-12);
+      const v = random(2 * n, 10);
+      const v0 = Float64Array.from(v);
+      await f.lmulQ(v, { adjoint });
+      expect(maxDiff(v, cmatmul(qq, v0, n, n, 1))).toBeLessThanOrEqual(1e-12);
+    }
+  }, 120_000);
+
+  it("qr.jl: Scalar * Q and DMatrix(Q) / DMatrix(Q'): ComplexF64 (and the full Q of a tall A)", async () => {
+    const { context } = rig;
+    const o = { context, dtype: 'complex128' as const };
+    const a = random(2 * 64 * 64, 12);
+    const f = await qr(distribute(a, [64, 64], new Blocks(32, 32), o));
+    const q = (await f.Q.collect()).data;
+    const q3 = Float64Array.from(q, (x) => x * 3);
+    // Q*s, s*Q, Q'*s, s*Q'
+    expect(maxDiff((await f.Q.mul(3).collect()).data, q3)).toBe(0);
+    expect(maxDiff((await adjoint(f.Q).mul(3).collect()).data, cadjoint(q3, 64, 64))).toBe(0);
+    // DMatrix(Q) of a tall A: orthonormal columns; DMatrix(Q') its adjoint
+    const [m, n] = [128, 64];
+    const t = random(2 * m * n, 13);
+    const g = await qr(distribute(t, [m, n], new Blocks(32, 32), o));
+    const gq = (await g.Q.collect()).data;
+    const gram = cmatmul(cadjoint(gq, m, n), gq, n, m, n);
+    for (let i = 0; i < n; i++) gram[2 * (i + i * n)] -= 1;
+    expect(copnorm1(gram, n, n) / (n * EPS)).toBeLessThan(2);
+    expect(maxDiff((await adjoint(g.Q).collect()).data, cadjoint(gq, m, n))).toBe(0);
+    // the full Q (lmul! of I): unitary, its first columns F.Q; Qᴴ·(Q·B) = B
+    const eye = distribute(
+      Float64Array.from({ length: 2 * m * m }, (_, i) => (i % (2 * m + 2) === 0 ? 1 : 0)),
+      [m, m],
+      new Blocks(32, 32),
+      o,
+    );
+    const full = (await (await g.lmulQ(eye)).collect()).data;
+    const fg = cmatmul(cadjoint(full, m, m), full, m, m, m);
+    for (let i = 0; i < m; i++) fg[2 * (i + i * m)] -= 1;
+    expect(copnorm1(fg, m, m) / (m * EPS)).toBeLessThan(2);
+    expect(maxDiff(full.subarray(0, 2 * m * n), gq)).toBeLessThanOrEqual(1e-12);
+    const b = random(2 * m * 3, 2);
+    const db = distribute(b, [m, 3], new Blocks(32, 2), o);
+    await g.lmulQ(db);
+    await g.lmulQ(db, { adjoint: true });
+    expect(maxDiff((await db.collect()).data, b)).toBeLessThanOrEqual(1e-12);
+  }, 120_000);
+});
+
 describe('complex qr misuse', () => {
-  it("a complex Q as an operator (lmulQ/rmulQ) and a complex b with a real A's QR are DtypeErrors", async () => {
+  it("a real b for a complex Q, a complex b with a real A's QR are DtypeErrors; a plain b of the wrong length an ArgumentError", async () => {
     await using ctx = await threadsRig();
     const o = { context: ctx, dtype: 'complex128' as const };
     const f = await qr(distribute(random(2 * 36, 1), [6, 6], new Blocks(3, 3), o));
-    await expect(f.lmulQ(distribute(random(12, 2), [6], new Blocks(3), o))).rejects.toThrow(
-      /F\.Q\.matmul\(b\)/,
-    );
-    await expect(f.rmulQ(distribute(random(12, 2), [1, 6], new Blocks(1, 3), o))).rejects.toThrow(
-      DtypeError,
+    await expect(
+      f.lmulQ(distribute(random(6, 2), [6], new Blocks(3), { context: ctx })),
+    ).rejects.toThrow(/make b complex first with complex\(b\)/);
+    await expect(f.lmulQ({ data: new Float64Array(6), shape: [6] })).rejects.toThrow(
+      /12 interleaved re, im numbers/,
     );
     const real = await qr(distribute(random(36, 1), [6, 6], new Blocks(3, 3), { context: ctx }));
     await expect(real.solve(distribute(random(12, 2), [6], new Blocks(3), o))).rejects.toThrow(
+      DtypeError,
+    );
+    await expect(real.lmulQ(distribute(random(12, 2), [6], new Blocks(3), o))).rejects.toThrow(
       DtypeError,
     );
   }, 30_000);

@@ -14,6 +14,7 @@ import { describe } from './parts.js';
 import { type SpawnFn, spawnerOf } from './placement.js';
 import { qrApplyBlock } from './qr-apply-kernel.js';
 import {
+  qrApplyBlockComplex,
   qrPartComplex,
   qrRankInfoComplex,
   qrSolveBlockComplex,
@@ -75,8 +76,9 @@ export class QR {
 
   /**
    * Julia's `lmul!(F.Q, B)` (with `adjoint`, `lmul!(F.Q', B)`; Dagger's `pormqr!('L', …)`):
-   * `b ← Q·b` (or `Qᵀ·b`) in place, with `Q` the full `m × m` orthogonal factor (`F.Q` is its
-   * first `min(m, n)` columns). `b` is a `DArray` or view with `A`'s `m` rows (a vector or a
+   * `b ← Q·b` (or `Qᵀ·b`; of a complex `A`, `Qᴴ·b`) in place, with `Q` the full `m × m`
+   * orthogonal (unitary) factor (`F.Q` is its first `min(m, n)` columns). A complex `A`'s `b`
+   * must be complex (a plain one: interleaved re, im pairs, twice the numbers). `b` is a `DArray` or view with `A`'s `m` rows (a vector or a
    * matrix: one task per column block, written as `copyto` writes) or a caller's `{ data,
    * shape }` or `Float64Array` (written in place). Resolves to `b`.
    */
@@ -98,28 +100,49 @@ export class QR {
 
   async #mulQ<B>(b: B, adjoint: boolean, right: boolean, what: string): Promise<B> {
     const { m } = this.#layout;
-    if (isComplex(this.Q.dtype)) {
-      throw new DtypeError(
-        right ? 'rmulQ' : 'lmulQ',
-        this.Q.dtype,
-        `${what}: applying a complex Q as an operator has no kernel yet; multiply by the thin factor instead: F.Q.matmul(b) (or adjoint(F.Q).matmul(b))`,
-      );
-    }
+    const complex = isComplex(this.Q.dtype);
     const context = this.Q.context;
     const local = !(b instanceof DArray);
     const given = b as unknown as Collected | Float64Array;
+    // A complex Q's plain b holds interleaved re, im pairs: 2 numbers an element.
+    const width = complex ? 2 : 1;
     const plain =
       given instanceof Float64Array
-        ? { data: given, shape: [given.length] }
+        ? { data: given, shape: [given.length / width] }
         : (given as Collected | undefined);
     if (local && !(plain?.data instanceof Float64Array && Array.isArray(plain.shape))) {
       throw new ArgumentError(
         `${what}: b must be a DArray, a { data, shape } with Float64Array data or a Float64Array; got ${describeValue(b)}`,
       );
     }
+    if (local && complex) {
+      const count = (plain as Collected).shape.reduce((p, s) => p * s, 1);
+      if ((plain as Collected).data.length !== 2 * count) {
+        throw new ArgumentError(
+          `${what}: the product with a complex Q is complex: give b's data as ${2 * count} interleaved re, im numbers; got ${(plain as Collected).data.length}`,
+        );
+      }
+    }
     const d = local
-      ? DArray.from(plain as Collected, new Blocks(...(plain as Collected).shape), { context })
+      ? DArray.from(plain as Collected, new Blocks(...(plain as Collected).shape), {
+          context,
+          dtype: complex ? 'complex128' : 'float64',
+        })
       : (b as DArray);
+    if (complex && !isComplex(d.dtype)) {
+      throw new DtypeError(
+        right ? 'rmulQ' : 'lmulQ',
+        d.dtype,
+        `${what}: the product with a complex Q is complex and cannot be written into a ${d.dtype} b; make b complex first with complex(b)`,
+      );
+    }
+    if (!complex)
+      requireReal(
+        right ? 'rmulQ' : 'lmulQ',
+        d,
+        what,
+        'a complex b needs the QR of a complex matrix: qr(complex(a))',
+      );
     const fits = right
       ? d.shape.length === 2 && d.shape[1] === m
       : (d.shape.length === 1 || d.shape.length === 2) && d.shape[0] === m;
@@ -137,9 +160,20 @@ export class QR {
         : new Blocks(m, c0);
     const whole = d.reblock(blocks);
     const layout = this.#layout;
-    const kernel = layout.steps ? caqrApplyBlock : qrApplyBlock;
-    const chunks = whole.chunks.map((c) => spawn(kernel, this.#work, c, layout, adjoint, right));
-    const value = new DArray(d.shape, blocks, 'float64', chunks as DTask<Block>[], d.context);
+    const chunks = whole.chunks.map((c) =>
+      complex
+        ? spawn(qrApplyBlockComplex, this.#work, c, layout, adjoint, right, true)
+        : spawn(
+            layout.steps ? caqrApplyBlock : qrApplyBlock,
+            this.#work,
+            c,
+            layout,
+            adjoint,
+            right,
+          ),
+    );
+    const dtype = complex ? 'complex128' : 'float64';
+    const value = new DArray(d.shape, blocks, dtype, chunks as DTask<Block>[], d.context);
     if (!local) {
       copyto(d, value);
       return b;
@@ -224,7 +258,8 @@ export class QR {
  *
  * A complex128 or complex64 `A` is factored the same way by complex tile kernels (`zgeqrt`,
  * `zlarfb` in plain JavaScript, no SIMD): complex128 `Q` (unitary columns) and `R` (a real
- * diagonal, LAPACK's signs). Its `lmulQ`/`rmulQ` are a `DtypeError` (no complex kernel yet).
+ * diagonal, LAPACK's signs); `lmulQ`/`rmulQ` apply the unitary `Q` (`adjoint`: `Qᴴ`) to a
+ * complex `b` (a plain `b` as interleaved re, im pairs).
  *
  * With `{ p }` > 1, communication-avoiding QR instead (Dagger's `qr!(A; p)`: `caqr.ts`), a task
  * per tile step (real element types; a complex `A` is a `DtypeError`). `ArgumentError` for a
