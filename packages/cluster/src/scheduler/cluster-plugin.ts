@@ -15,6 +15,7 @@ import { type ClusterOptions, clusterSettings } from './cluster-options.js';
 import { ClusterServer } from './cluster-server.js';
 import { launchLocal } from './launch-local.js';
 import { type Liveness, startLiveness } from './liveness.js';
+import { localWakeMs } from './local-wake.js';
 import type { MemberConnection } from './member-connection.js';
 import { ProcessWorker } from './process-worker.js';
 import { UnlinkedPairs } from './unlinked-pairs.js';
@@ -84,9 +85,13 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   let liveness: Liveness | undefined;
   let closing = false;
 
-  const record = (worker: number): ProcessWorker => {
+  /** Each local worker's place among them, in the order they were first started. */
+  const localRanks = new Map<number, number>();
+
+  const record = (worker: number, wakeMs = 0): ProcessWorker => {
     const w: ProcessWorker = new ProcessWorker({
       worker,
+      wakeMs,
       connect: host!.connectWorker,
       // Peer links are made on demand (the worker dials at its first fetch): any thread that
       // announced where it listens will do, unless the two said lately that they cannot link.
@@ -151,7 +156,8 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
 
   /** Starts local worker process `worker` (its `everywhere` modules come with `init`). */
   const startLocal = (worker: number): ProcessWorker => {
-    const w = record(worker);
+    if (!localRanks.has(worker)) localRanks.set(worker, localRanks.size);
+    const w = record(worker, localWakeMs(localRanks.get(worker)!));
     w.setThreads(settings.threads);
     w.child = launchLocal({
       worker,

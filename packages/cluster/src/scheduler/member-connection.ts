@@ -17,6 +17,8 @@ export interface MemberOptions {
   thread: number;
   /** Makes the scheduler's connection to the thread (the plugin host's `connectWorker`). */
   connect: PluginHost['connectWorker'];
+  /** What giving it work while it idles costs placement (`WorkerConnectionOptions.wakeMs`). */
+  wakeMs?: number;
   /** Whether this thread's runtime can fetch directly from the one behind `other`. */
   linkedTo: (other: WorkerConnection) => boolean;
   /** The thread said it cannot link to peer `holder` (a processor id). */
@@ -70,6 +72,7 @@ export class MemberConnection {
     };
     this.connection = options.connect(answering, {
       processor: this.proc,
+      wakeMs: options.wakeMs,
       linkedTo: options.linkedTo,
       runningTask: this.runningTask,
       terminate: () => options.onLost('ended by the scheduler (a cancelled task did not stop)'),

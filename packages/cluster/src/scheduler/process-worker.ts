@@ -19,6 +19,8 @@ export interface ProcessWorkerOptions {
   unreachable: (self: MemberConnection, holder: string) => void;
   /** Called once when the worker is gone, before its tasks are handed back. */
   onLost: (worker: ProcessWorker, reason: string) => void;
+  /** What waking each of its threads costs placement (`MemberOptions.wakeMs`); default 0. */
+  wakeMs?: number;
 }
 
 /**
@@ -254,6 +256,7 @@ export class ProcessWorker {
       worker: this.worker,
       thread,
       connect: this.options.connect,
+      wakeMs: this.options.wakeMs,
       linkedTo: (other) => this.options.linkedTo(member, other),
       unreachable: (holder) => this.options.unreachable(member, holder),
       answer: (id, buffer) => this.sendAnswer({ op: 'answer', id, bytes: new Uint8Array(buffer) }),

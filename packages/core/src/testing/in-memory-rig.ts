@@ -20,8 +20,9 @@ export interface InMemoryRig {
 /**
  * For tests: a context with `n` worker runtimes on this thread, over in-memory transports, as
  * processors `thread:1:2` to `thread:1:n+1` (each with its own `store` and `adapter`, if given), connected
- * to each other as peers unless `peers` is false. The real scheduler-to-runtime protocol
- * without worker threads.
+ * to each other as peers unless `peers` is false; `wakeMs(i)` is what waking the `i`-th costs
+ * placement (`WorkerConnectionOptions.wakeMs`). The real scheduler-to-runtime protocol without
+ * worker threads.
  */
 export function inMemoryRig(
   n: number,
@@ -29,7 +30,13 @@ export function inMemoryRig(
     store,
     peers = true,
     adapter,
-  }: { store?: () => LocalStore; peers?: boolean; adapter?: () => ValueAdapter } = {},
+    wakeMs,
+  }: {
+    store?: () => LocalStore;
+    peers?: boolean;
+    adapter?: () => ValueAdapter;
+    wakeMs?: (i: number) => number;
+  } = {},
 ): InMemoryRig {
   const runtimes: WorkerRuntime[] = [];
   const procs: ThreadProc[] = [];
@@ -51,6 +58,7 @@ export function inMemoryRig(
         );
         const conn: WorkerConnection = host.connectWorker(mainEnd, {
           processor: proc,
+          wakeMs: wakeMs?.(i),
           onLost: () => host.removeProcessor(proc),
           // With `peers`, every runtime of the rig links to every other one (below).
           linkedTo: (other): boolean => peers && other !== conn && connections.has(other),

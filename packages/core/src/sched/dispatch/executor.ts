@@ -38,6 +38,11 @@ export interface Executor {
    * executor (it starts it once they exist there): enables sending dependents ahead.
    */
   readonly acceptsPending?: boolean;
+  /**
+   * Estimated milliseconds it costs to give an idle processor of this executor work (see
+   * `WorkerConnectionOptions.wakeMs`); absent: nothing beyond the task's own run.
+   */
+  readonly wakeMs?: number;
   /** Occupancy units a processor of this executor runs at once (Infinity: no limit). */
   readonly capacity: number;
   /** Starts `task` on `proc`; report the outcome through `sink`. */

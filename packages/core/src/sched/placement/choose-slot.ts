@@ -52,6 +52,12 @@ const byProc = new WeakMap<readonly ProcSlot[], Map<string, ProcSlot>>();
  * memory, a task that may run on either runs on the CPU (seed 003: a result's type steers its
  * dependents). Among more than `WEIGHED_SLOTS` candidates, it weighs those holding its
  * inputs and `WEIGHED_SLOTS` others in turn.
+ *
+ * An idle processor whose executor is costly to wake (a worker process: `Executor.wakeMs`)
+ * costs that much more for a task whose run time has been learned, so tiny tasks pack onto
+ * processors already at work and spread only once each has about that much queued (Ray's
+ * hybrid policy packs before it spreads). A task not yet timed spreads as before: it may be
+ * long.
  */
 export function chooseSlot(
   task: DTask<unknown>,
@@ -60,11 +66,12 @@ export function chooseSlot(
 ): ProcSlot {
   if (candidates.length === 1) return candidates[0];
   const run = model.estimateRun(task.fn, task.args.length);
+  const packs = model.samples(task.fn, task.args.length) > 0;
   if (candidates.length <= WEIGHED_SLOTS) {
     let best = candidates[0];
     let bestCost = Number.POSITIVE_INFINITY;
     for (const slot of candidates) {
-      const cost = costOn(task, slot, run, model);
+      const cost = costOn(task, slot, run, model, packs);
       if (better(cost, bestCost, slot, best)) {
         best = slot;
         bestCost = cost;
@@ -72,15 +79,21 @@ export function chooseSlot(
     }
     return best;
   }
-  return chooseSampled(task, candidates, run, model);
+  return chooseSampled(task, candidates, run, model, packs);
 }
 
-/** `chooseSlot` among many candidates: its inputs' holders, then `WEIGHED_SLOTS` in turn. */
+/**
+ * `chooseSlot` among many candidates: its inputs' holders, then `WEIGHED_SLOTS` in turn. A task
+ * that packs weighs the processors cheap to wake first, and stays on the best of them while it
+ * costs no more there than on an idle processor costly to wake: a burst of tiny tasks fills
+ * the processors of the machine's cores before the sampled ones, wherever the turn stands.
+ */
 function chooseSampled(
   task: DTask<unknown>,
   candidates: readonly ProcSlot[],
   run: number,
   model: CostModel,
+  packs: boolean,
 ): ProcSlot {
   let best = candidates[0];
   let bestCost = Number.POSITIVE_INFINITY;
@@ -90,18 +103,29 @@ function chooseSampled(
     if (!isDTask(a) || a.state !== TaskState.Done || a.proc === undefined) continue;
     const holder = slotsByProc(candidates).get(a.proc.id);
     if (holder === undefined) continue;
-    const cost = costOn(task, holder, run, model);
+    const cost = costOn(task, holder, run, model, packs);
     if (better(cost, bestCost, holder, best)) {
       best = holder;
       bestCost = cost;
     }
+  }
+  const wake = packs ? wakeCosts(candidates) : undefined;
+  if (wake !== undefined && wake.least > 0) {
+    for (const slot of wake.cheap) {
+      const cost = costOn(task, slot, run, model, packs);
+      if (better(cost, bestCost, slot, best)) {
+        best = slot;
+        bestCost = cost;
+      }
+    }
+    if (bestCost <= run + wake.least) return best;
   }
   const n = candidates.length;
   const start = rotation % n;
   rotation = (start + WEIGHED_SLOTS) % n;
   for (let k = 0; k < WEIGHED_SLOTS; k++) {
     const slot = candidates[(start + k) % n];
-    const cost = costOn(task, slot, run, model);
+    const cost = costOn(task, slot, run, model, packs);
     if (better(cost, bestCost, slot, best)) {
       best = slot;
       bestCost = cost;
@@ -110,9 +134,19 @@ function chooseSampled(
   return best;
 }
 
-/** What `task` is estimated to cost on `slot`: its load, the run, moving the inputs there. */
-function costOn(task: DTask<unknown>, slot: ProcSlot, run: number, model: CostModel): number {
+/**
+ * What `task` is estimated to cost on `slot`: its load, the run, moving the inputs there, and
+ * waking it when it is idle and `packs` (the task's run time is known).
+ */
+function costOn(
+  task: DTask<unknown>,
+  slot: ProcSlot,
+  run: number,
+  model: CostModel,
+  packs: boolean,
+): number {
   let cost = slot.load + run;
+  if (packs && slot.inFlight === 0 && slot.backlog.length === 0) cost += slot.executor.wakeMs ?? 0;
   const args = task.args;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -127,6 +161,29 @@ function better(cost: number, bestCost: number, slot: ProcSlot, best: ProcSlot):
   return (
     cost < bestCost || (cost === bestCost && slot.proc.defaultEnabled && !best.proc.defaultEnabled)
   );
+}
+
+/**
+ * A candidate list's processors cheap to wake, and the least wake cost among the others (0
+ * when none costs anything to wake: then there is nothing to pack for).
+ */
+interface WakeCosts {
+  readonly cheap: readonly ProcSlot[];
+  readonly least: number;
+}
+
+/** Each large candidate list's `WakeCosts` (the lists are kept per scope). */
+const wakeCostsOf = new WeakMap<readonly ProcSlot[], WakeCosts>();
+
+function wakeCosts(candidates: readonly ProcSlot[]): WakeCosts {
+  let known = wakeCostsOf.get(candidates);
+  if (known === undefined) {
+    const cheap = candidates.filter((s) => !(s.executor.wakeMs! > 0));
+    const costly = candidates.filter((s) => s.executor.wakeMs! > 0).map((s) => s.executor.wakeMs!);
+    known = { cheap, least: costly.length === 0 ? 0 : Math.min(...costly) };
+    wakeCostsOf.set(candidates, known);
+  }
+  return known;
 }
 
 function slotsByProc(candidates: readonly ProcSlot[]): Map<string, ProcSlot> {

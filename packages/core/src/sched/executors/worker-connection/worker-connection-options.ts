@@ -10,6 +10,13 @@ export interface WorkerConnectionOptions {
   scheduler: SchedulerState;
   /** Tasks sent ahead per processor beyond the one running (keeps the worker busy). */
   queueAhead?: number;
+  /**
+   * Estimated milliseconds it costs to give work to this runtime's processor while it is idle:
+   * waking a process whose caches have gone cold, one more batch each way. Placement packs a
+   * task whose learned run time is shorter on a processor already at work rather than wake
+   * another (see `chooseSlot`). Default 0: a thread of this process is cheap to wake.
+   */
+  wakeMs?: number;
   /** Modules to resolve functions that travel by name (`everywhere`), by specifier. */
   modules?: Map<string, Record<string, unknown>>;
   /** Called when the connection closes or breaks, before in-flight tasks are handed back. */

@@ -45,6 +45,7 @@ export class WorkerConnection implements Executor {
   readonly shipsFunctions = true;
   readonly acceptsPending = true;
   readonly capacity: number;
+  readonly wakeMs: number;
   readonly processor: Processor;
   private readonly out: Batcher<ToWorker>;
   private readonly requests = new Requests();
@@ -84,6 +85,7 @@ export class WorkerConnection implements Executor {
   ) {
     this.processor = options.processor;
     this.capacity = 1 + (options.queueAhead ?? 1024);
+    this.wakeMs = options.wakeMs ?? 0;
     // Anything sent to a worker that said it is stalled is work it may make progress on: the
     // connection keeps node alive again until the worker says it is stalled again.
     this.out = new Batcher({

@@ -1,0 +1,56 @@
+// Packing before spreading: processors costly to wake (`wakeMs`, a cluster's local workers past
+// the machine's cores) get a task whose run time is known to be tiny only once those cheap to
+// wake have about that much queued; tasks not yet timed, and long ones, spread as before. Over
+// in-memory worker runtimes (the real protocol), among few candidates and among many (sampled).
+import { afterEach, describe, expect, it } from 'vitest';
+import { type InMemoryRig, inMemoryRig } from '../../testing/in-memory-rig.js';
+import { WEIGHED_SLOTS } from './choose-slot.js';
+
+const core = await import('../../index.js');
+(globalThis as { dtask?: typeof core }).dtask = core;
+declare const dtask: typeof core;
+
+let current: InMemoryRig | undefined;
+afterEach(async () => {
+  await current?.ctx.close();
+  current = undefined;
+});
+
+const CHEAP = 2;
+/** The first `CHEAP` processors are free to wake, the others cost 5 ms. */
+const rig = (n: number) => inMemoryRig(n, { wakeMs: (i) => (i < CHEAP ? 0 : 5) });
+const where = () => dtask.taskProcessor().id;
+
+describe.each([
+  ['few candidates', 8],
+  ['many candidates (sampled)', WEIGHED_SLOTS * 2 + 8],
+])('packing tiny tasks, %s', (_, n) => {
+  it('a tiny task known to be tiny runs on the processors cheap to wake', async () => {
+    current = rig(n);
+    const { ctx, procs } = current;
+    await Promise.all(Array.from({ length: 50 }, () => ctx.spawn(where))); // learns its run time
+    const ran = await Promise.all(Array.from({ length: 400 }, () => ctx.spawn(where)));
+    const cheap = procs.slice(0, CHEAP).map((p) => p.id);
+    expect(new Set(ran)).toEqual(new Set(cheap));
+  });
+
+  it("a function's first burst, not timed yet, spreads over all of them", async () => {
+    current = rig(n);
+    const { ctx } = current;
+    const ran = await Promise.all(Array.from({ length: n * 4 }, () => ctx.spawn(where)));
+    expect(new Set(ran).size).toBe(n);
+  });
+
+  it('tasks known to take longer than a wake-up spread past the cheap processors', async () => {
+    current = rig(n);
+    const { ctx } = current;
+    const slow = () => {
+      const end = performance.now() + 8;
+      while (performance.now() < end); // 8 ms of work: more than waking another costs
+      return dtask.taskProcessor().id;
+    };
+    await ctx.spawn(slow); // learns its run time
+    const ran = await Promise.all(Array.from({ length: 12 }, () => ctx.spawn(slow)));
+    expect(new Set(ran).size).toBeGreaterThan(CHEAP);
+  });
+});
