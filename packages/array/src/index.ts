@@ -60,3 +60,4 @@ export { type StencilOptions, type StencilStep, stencil, stencilSteps } from './
 export type { StencilKernel } from './stencil-compile.js';
 export { SVD, type SVDOptions, svd, svdvals } from './svd.js';
 export { ishermitian, issymmetric } from './symmetry.js';
+export { type IsApproxOptions, isapprox, tril, triu } from './triangular.js';
