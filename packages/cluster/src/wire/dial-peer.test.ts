@@ -138,16 +138,36 @@ describe('OnDemandPeer', () => {
     expect(b.dialled).toBe(1);
   });
 
-  it('a link that closes with a fetch unanswered breaks the peer (what was asked is lost)', async () => {
-    const { sides } = await twoMembers();
+  it('a fetch on its way when the holder closes the link as idle is asked again over a new link', async () => {
+    const { sides, unreachable } = await twoMembers();
     const [a, b] = sides;
     let closed = 0;
     a.peer.onClose(() => closed++);
     a.peer.send([{ op: 'peerFetch', req: 1, key: 10 }]);
     await settled(() => b.got.length === 1);
-    b.peer.close();
+    // The holder asked nothing itself, so it is idle; its sweep closes the link meanwhile.
+    expect(b.peer.closeIfIdle(performance.now() + 1, 0)).toBe(true);
+    await settled(() => b.got.length === 2);
+    expect(b.got[1]).toEqual([{ op: 'peerFetch', req: 1, key: 10 }]);
+    b.peer.send([{ op: 'value', req: 1, key: 10, value: 'from b' }]);
+    await settled(() => a.got.length === 1);
+    expect(a.got[0]).toEqual([{ op: 'value', req: 1, key: 10, value: 'from b' }]);
+    expect([closed, a.dialled, unreachable.length]).toEqual([0, 2, 0]);
+    expect(a.peer.quiet).toBe(true);
+  });
+
+  it('a link that closes with a fetch unanswered, and again once it was asked again, breaks the peer (what was asked is lost)', async () => {
+    const { sides, unreachable } = await twoMembers();
+    const [a, b] = sides;
+    let closed = 0;
+    a.peer.onClose(() => closed++);
+    a.peer.send([{ op: 'peerFetch', req: 1, key: 10 }]);
+    await settled(() => b.got.length === 1);
+    b.peer.close(); // gone for good: the link asked again on is closed as it comes
     await settled(() => closed === 1);
     expect(a.peer.isClosed).toBe(true);
+    expect(a.dialled).toBe(2);
+    expect(unreachable).toHaveLength(0);
   });
 
   it('a peer that cannot be reached with a fetch waiting: told as unreachable, and closed', async () => {

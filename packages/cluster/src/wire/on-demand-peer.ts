@@ -22,6 +22,7 @@ export interface OnDemandPeerHooks {
 /** A batch's messages as the peer protocol has them (only `op` and stream ends are read). */
 type PeerOp = {
   op?: string;
+  req?: number;
   from?: number;
   to?: number;
   end?: boolean;
@@ -38,9 +39,11 @@ type PeerOp = {
  * link they opened, and each link carries the data toward its opener.
  *
  * It counts what is under way: fetches asked and not yet answered, streaming edges open over it.
- * While anything is, a link that closes breaks it (core then fails what was asked with
- * `InputLostError`, and the scheduler recomputes or resends); while nothing is, a closed link
- * goes unnoticed by core and the next message dials again. A dial that fails with messages
+ * A link that closes with fetches unanswered and no stream open (the peer closing it as idle
+ * while a fetch was on its way) is dialled again and the fetches asked again, once; a link that
+ * closes again before an answer, or with a stream open, breaks it (core then fails what was
+ * asked with `InputLostError`, and the scheduler recomputes or resends). While nothing is under
+ * way, a closed link goes unnoticed by core and the next message dials again. A dial that fails with messages
  * waiting breaks it too, after telling `hooks.unreachable`. Once broken it stays closed: the
  * table makes a new one for the same peer.
  */
@@ -54,8 +57,10 @@ export class OnDemandPeer implements Transport {
   private readonly closeHandlers: ((reason?: unknown) => void)[] = [];
   private broken = false;
   private held: boolean | undefined;
-  /** Fetches asked over it and not yet answered. */
-  private asked = 0;
+  /** Fetches asked over it and not yet answered, by request. */
+  private readonly unanswered = new Map<number, PeerOp>();
+  /** Those were asked again over a new link, and nothing has been answered since. */
+  private askedAgain = false;
   /** Streaming edges open over it, by `from>to`. */
   private readonly streams = new Set<string>();
   /** When a message last went either way (`performance.now()`). */
@@ -74,7 +79,12 @@ export class OnDemandPeer implements Transport {
 
   /** Whether nothing is under way over it (no fetch unanswered, no open stream, no dial). */
   get quiet(): boolean {
-    return this.asked === 0 && this.streams.size === 0 && !this.dialing && this.queue.length === 0;
+    return (
+      this.unanswered.size === 0 &&
+      this.streams.size === 0 &&
+      !this.dialing &&
+      this.queue.length === 0
+    );
   }
 
   /** True once it broke or was closed. */
@@ -179,8 +189,10 @@ export class OnDemandPeer implements Transport {
           this.flush();
           return;
         }
-        if (this.queue.length === 0 && this.asked === 0) return;
-        this.hooks.unreachable(error);
+        if (this.queue.length === 0 && this.unanswered.size === 0) return;
+        // Asking again after a close: the peer is most likely gone (the scheduler learns it
+        // otherwise), not unreachable; what was asked is lost as it would have been.
+        if (!this.askedAgain) this.hooks.unreachable(error);
         this.break(error);
       },
     );
@@ -192,9 +204,15 @@ export class OnDemandPeer implements Transport {
     if (this.handler !== undefined) this.listen(pair);
     pair.onClose((reason) => {
       if (this.pair === pair) this.pair = undefined;
-      // Closed with something under way: what was asked is lost (core recomputes it).
-      if (!this.broken && (this.asked > 0 || this.streams.size > 0)) this.break(reason);
-      else this.hooks.changed();
+      if (this.broken) return;
+      if (this.streams.size === 0 && this.unanswered.size > 0 && !this.askedAgain) {
+        // Closed by the peer as idle while a fetch was on its way: ask again over a new link.
+        this.askedAgain = true;
+        this.queue.push([[...this.unanswered.values()], undefined]);
+        this.dial();
+      } else if (this.unanswered.size > 0 || this.streams.size > 0) {
+        this.break(reason); // closed with something under way: what was asked is lost
+      } else this.hooks.changed();
     });
   }
 
@@ -230,13 +248,13 @@ export class OnDemandPeer implements Transport {
       switch (m.op) {
         case 'peerFetch':
           if (outgoing) {
-            this.asked++;
+            this.unanswered.set(m.req!, m);
             asks = true;
           }
           break;
         case 'value':
         case 'error':
-          if (!outgoing && this.asked > 0) this.asked--;
+          if (!outgoing && this.unanswered.delete(m.req!)) this.askedAgain = false;
           break;
         case 'streamAttach':
           this.streams.add(`${m.from}>${m.to}`);
