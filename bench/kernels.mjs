@@ -22,6 +22,7 @@ import {
   matmulBlocks,
   matmulBlocksJs,
   potrfTile,
+  reduceBlocks,
   reduceWhole,
   reduceWholeJs,
   simdKernelsLoaded,
@@ -143,7 +144,7 @@ const cholesky = {
   plainJs: perCpuSecond(() => tiledCholesky(jsTiles), N ** 3 / 3),
 };
 
-// Reductions over one B × B block: G elements per CPU-second.
+// Reductions over one B × B block (whole, and along one dimension): G elements per CPU-second.
 const reductions = {};
 for (const dtype of ['float64', 'float32']) {
   const block = makeBlock(dtype, [B, B], 'rand', 0, 9);
@@ -155,6 +156,22 @@ for (const dtype of ['float64', 'float32']) {
       simd: perCpuSecond(times(reduceWhole), 20 * B * B),
       plainJs: perCpuSecond(times(reduceWholeJs), 20 * B * B),
     };
+  }
+  // Along one dimension (`da.sum({ dims })`'s block part): the SIMD paths against the loop
+  // over every element the kernel ran before (the same fold given as a function).
+  for (const [op, fold] of [
+    ['sum', '(a, x) => a + x'],
+    ['max', 'Math.max'],
+  ]) {
+    for (const dims of [[0], [1]]) {
+      const times = (o, src) => () => {
+        for (let i = 0; i < 20; i++) reduceBlocks(dims, o, src, block);
+      };
+      reductions[`${op} dims=${dims[0]} ${dtype}`] = {
+        simd: perCpuSecond(times(op, undefined), 20 * B * B),
+        plainJs: perCpuSecond(times('fn', fold), 20 * B * B),
+      };
+    }
   }
 }
 

@@ -11,7 +11,8 @@
 # and bench/lineage.mjs (heap of a 1,000,000-task pipeline with a thread killed near its end;
 # --quick: 100,000 tasks; it takes no --rounds or --check).
 # bench/array.mjs, bench/kernels.mjs (the array kernels on one thread by CPU time, numpy on one
-# thread beside), bench/stencil.mjs, bench/streaming.mjs (streaming tasks against stream.pipeline
+# thread beside), bench/stencil.mjs, bench/stencil-simd.mjs (a stencil block's SIMD sweep against
+# its loop by CPU time), bench/streaming.mjs (streaming tasks against stream.pipeline
 # and raw worker_threads), bench/viz.mjs, bench/gpu.mjs and bench/gpujs.mjs follow; at the end bench/write-benchmarks-md.mjs
 # collects bench/results/*.json into BENCHMARKS.md.
 # Arguments go to all (--quick, --rounds=N, --check). Results: bench/results/*.json.
@@ -32,6 +33,7 @@ node bench/sim-cluster.mjs "$@" || status=$?
 node bench/array.mjs "$@" || status=$?
 node bench/kernels.mjs "$@" || status=$?
 node bench/stencil.mjs "$@" || status=$?
+node bench/stencil-simd.mjs "$@" || status=$?
 node bench/streaming.mjs "$@" || status=$?
 if [[ " $* " == *" --quick "* ]]; then node bench/viz.mjs --tasks=10000 || status=$?; else node bench/viz.mjs || status=$?; fi
 # webgl (gpu.mjs) and gpu.js's headlessgl mode (gpujs.mjs) need an X server: under xvfb-run where it is installed.

@@ -2,12 +2,17 @@
 // (it travels to worker threads and processes as its source) while carrying the WebAssembly
 // module with it.
 import { installSimd } from './simd-install.js';
+import { sweepModuleBytes } from './simd-sweep-module.js';
 import { SIMD_WASM } from './simd-wasm.generated.js';
 
-/** The loader's source with the module's bytes in it. */
+/** The loader's source with the module's bytes (and the stencil sweeps' encoder) in it. */
 const installer = `(${Function.prototype.toString
   .call(installSimd)
-  .replace(/__DTASK_SIMD_WASM__/g, JSON.stringify(SIMD_WASM))})`;
+  .replace(/__DTASK_SIMD_WASM__/g, () => JSON.stringify(SIMD_WASM))
+  .replace(
+    /__DTASK_SWEEP_MODULE__/g,
+    () => `(${Function.prototype.toString.call(sweepModuleBytes)})`,
+  )})`;
 
 /**
  * `kernel`, named `name`, with every `__DTASK_SIMD__` in its source replaced by the SIMD loader (its bytes

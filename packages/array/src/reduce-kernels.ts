@@ -1,12 +1,15 @@
 // Reduction kernels: `reduceBlocks` and `combineInOrder` are self-contained, so they travel to
 // worker threads as source text; `reduceBlock` and `combineBlocks` call them, for direct use.
 // A whole-block sum, min or max runs `reduceWhole` (WebAssembly SIMD where the runtime has it),
-// spliced into the kernels' source.
+// spliced into the kernels' source; one along the last or the first dimensions of a contiguous
+// block runs the SIMD loader's `reduceColumns` or `reduceWhole` per run.
 import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
 import { reduceWhole } from './reduce-whole.js';
+import type { installSimd } from './simd-install.js';
 
 declare const __DTASK_LINK_whole__: typeof reduceWhole;
+declare const __DTASK_SIMD__: typeof installSimd;
 
 function reduceBlocksKernel(
   dims: number[],
@@ -22,6 +25,40 @@ function reduceBlocksKernel(
         : op === 'min'
           ? Math.min
           : Math.max;
+  // A sum, min or max of a contiguous column-major block along its last dimensions (the kept
+  // ones leading): each kept element folds one element of every column, columns in order, in
+  // SIMD where the runtime has it (the loop's order: the same bits). Along its first
+  // dimensions (the reduced ones leading): each kept element is a contiguous run, reduced
+  // whole (`reduceWhole`, SIMD: sums within rounding of the loop's). False: neither applies.
+  const fastAlong = (dims: number[], a: Block, op: string, out: Float64Array): boolean => {
+    const { shape, strides, data } = a;
+    const nd = shape.length;
+    let size = 1;
+    for (let d = 0; d < nd; d++) {
+      if (strides[d] !== size && shape[d] !== 1) return false;
+      size *= shape[d];
+    }
+    let k = 0;
+    while (k < nd && !dims.includes(k)) k++;
+    let lead = 1;
+    for (let d = 0; d < k; d++) lead *= shape[d];
+    if (k > 0 && dims.every((d) => d >= k) && dims.length === nd - k) {
+      const simd = __DTASK_SIMD__();
+      if (simd === null || lead < 4 || typeof data[0] === 'bigint') return false;
+      simd.reduceColumns(op, data as Float64Array, a.offset, lead, lead, size / lead, out, 0);
+      return true;
+    }
+    let r = 0;
+    while (r < nd && dims.includes(r)) r++;
+    let run = 1;
+    for (let d = 0; d < r; d++) run *= shape[d];
+    if (r === 0 || r !== dims.length || run < 64) return false;
+    for (let o = 0; o < out.length; o++) {
+      const view = { data, shape: [run], strides: [1], offset: a.offset + o * run };
+      out[o] = __DTASK_LINK_whole__(op as 'sum', view);
+    }
+    return true;
+  };
   const results: Block[] = [];
   for (const a of blocks) {
     const nd = a.shape.length;
@@ -44,6 +81,10 @@ function reduceBlocksKernel(
         for (let i = 1; i < n; i++) acc = f(acc, x[i]);
         out[0] = acc;
       } else out[0] = __DTASK_LINK_whole__(op as 'sum', a);
+      results.push({ data: out, shape: oshape, strides: ostr, offset: 0 });
+      continue;
+    }
+    if (op !== 'fn' && n > 0 && fastAlong(dims, a, op, out)) {
       results.push({ data: out, shape: oshape, strides: ostr, offset: 0 });
       continue;
     }

@@ -2,9 +2,12 @@
 // text of each block kernel that uses it (kernel-link.ts) and travels with it to worker threads
 // and processes. The WebAssembly module (scripts/simd-wat.mjs, assembled in the build) arrives
 // as the base64 text `__DTASK_SIMD_WASM__` stands for.
+import type { sweepModuleBytes } from './simd-sweep-module.js';
 
 /** The base64 bytes of the SIMD module, substituted when a kernel is linked. */
 declare const __DTASK_SIMD_WASM__: string;
+/** `sweepModuleBytes` (simd-sweep-module.ts), its source substituted when a kernel is linked. */
+declare const __DTASK_SWEEP_MODULE__: typeof sweepModuleBytes;
 
 /** A strided 2-D operand: element `(i, j)` at `data[offset + i·rs + j·cs]`. */
 export type Operand = [data: Float64Array | Float32Array, offset: number, rs: number, cs: number];
@@ -33,6 +36,23 @@ export interface SimdKernels {
    */
   reduce(op: string, data: Float64Array | Float32Array, offset: number, n: number): number;
   /**
+   * Reduces `cols` columns of `m` elements (column `j` at `data[offset + j·ld …]`)
+   * element-wise into `out[outOffset …]`: element `i` is the first column's, then `op`
+   * (`'sum'` adds, `'min'`/`'max'` as `Math.min`/`Math.max`) with each next column's in order,
+   * in Float64 (other element types read as numbers): a loop's order, so its bits. Each column
+   * is one f64x2 loop of the element-wise interpreter over the accumulator.
+   */
+  reduceColumns(
+    op: string,
+    data: ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> },
+    offset: number,
+    m: number,
+    ld: number,
+    cols: number,
+    out: Float64Array,
+    outOffset: number,
+  ): void;
+  /**
    * A fused element-wise program over the `n` first elements of `inputs` into `out`, all of
    * one element type (`float32`: Float32Array, f32x4; else Float64Array, f64x2). `code` holds
    * instructions of four numbers `[op, dst, a, b]` (opcodes of scripts/simd-elementwise-wat.mjs);
@@ -50,6 +70,35 @@ export interface SimdKernels {
     out: Float64Array | Float32Array,
     n: number,
   ): void;
+  /**
+   * The Float64 memory a stencil sweep works in: the module's memory from its start, `n`
+   * elements and two of slack (a vector may read or write one element past a run). Valid until
+   * the next call into these kernels.
+   */
+  sweepArea(n: number): Float64Array;
+  /**
+   * The functions of a stencil sweep over this module's memory (simd-sweep-module.ts's
+   * `sweepModuleBytes(program, offsets, n0, columnBytes)`: `f` sweeps columns, `g` spreads
+   * contiguous columns into a padded layout), made once per program and layout and kept.
+   */
+  sweepModule(
+    program: SweepCode,
+    offsets: readonly number[],
+    n0: number,
+    columnBytes: number,
+  ): SweepFunctions;
+}
+
+/** A stencil sweep's functions (see `SimdKernels.sweepModule`); arguments are byte addresses. */
+export interface SweepFunctions {
+  f(p: number, o: number, cols: number): void;
+  g(src: number, dst: number, cols: number): void;
+}
+
+/** A stencil sweep program as `SimdKernels.sweep` reads it (`SweepProgram`'s shape). */
+export interface SweepCode {
+  readonly postfix: readonly number[];
+  readonly scalars: readonly number[];
 }
 
 /**
@@ -91,6 +140,8 @@ export function installSimd(): SimdKernels | null {
       i32 = new Int32Array(memory.buffer);
     }
   };
+  // Stencil sweeps: a module per program and layout, over this module's memory.
+  const sweeps = new Map<string, SweepFunctions>();
   const kernels: SimdKernels = {
     gemm(float32, m, n, products, alpha, beta, c, lower = false) {
       const es = float32 ? 4 : 8;
@@ -208,6 +259,29 @@ export function installSimd(): SimdKernels | null {
             cd[dst + i * crs] = beta * cd[dst + i * crs] + alpha * w[src + i];
       }
     },
+    reduceColumns(op, data, offset, m, ld, cols, out, outOffset) {
+      // Memory (bytes): the instructions (5 i32 each) | the accumulator | the columns copied
+      // in, a group at a time (up to 2^20 elements).
+      const per = Math.max(1, Math.min(cols, Math.floor(2 ** 20 / Math.max(m, 1))));
+      const mv = m + (m % 2) + 2;
+      const accAt = Math.ceil((per * 20) / 16) * 16;
+      const colAt = accAt + mv * 8;
+      ensure(colAt + (per * mv + 2) * 8);
+      const code = op === 'sum' ? 0 : op === 'min' ? 4 : 5;
+      for (let j0 = 0; j0 < cols; j0 += per) {
+        const count = Math.min(per, cols - j0);
+        for (let j = 0; j < count; j++) {
+          const at = colAt + j * mv * 8;
+          const src = offset + (j0 + j) * ld;
+          f64.set(data.subarray(src, src + m), at / 8);
+          // The first column: max(x, x) is x (NaN and -0 kept), the accumulator's start.
+          const first = j0 === 0 && j === 0;
+          i32.set([first ? 5 : code, accAt, first ? at : accAt, at, 0], 5 * j);
+        }
+        x.ew_f64(0, count, m);
+      }
+      out.set(f64.subarray(accAt / 8, accAt / 8 + m), outOffset);
+    },
     reduce(op, data, offset, n) {
       // Through the module's memory a chunk at a time (a copy, then one pass in SIMD), the
       // partial results folded in order.
@@ -251,6 +325,28 @@ export function installSimd(): SimdKernels | null {
         run(0, count, len);
         out.set(w.subarray(resultAt, resultAt + len), i);
       }
+    },
+    sweepArea(n) {
+      ensure((n + 2) * 8);
+      return new Float64Array(memory.buffer, 0, n + 2);
+    },
+    sweepModule(program, offsets, n0, columnBytes) {
+      const k = JSON.stringify([program.postfix, program.scalars, offsets, n0, columnBytes]);
+      let made = sweeps.get(k);
+      if (made === undefined) {
+        const bytes = __DTASK_SWEEP_MODULE__(
+          program.postfix,
+          program.scalars,
+          offsets,
+          n0,
+          columnBytes,
+        );
+        made = new wasm.Instance(new wasm.Module(bytes), { m: { m: memory } })
+          .exports as unknown as SweepFunctions;
+        if (sweeps.size >= 256) sweeps.clear();
+        sweeps.set(k, made);
+      }
+      return made;
     },
   };
   g[key] = kernels;

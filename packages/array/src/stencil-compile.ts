@@ -1,6 +1,7 @@
 import { ArgumentError } from '@dtask/core';
 import { checkFunctionTravel, moduleRefOf } from '@dtask/core/plugin';
 import { functionSource } from './elementwise.js';
+import { type SweepProgram, sweepProgramOf } from './stencil-simd-program.js';
 
 /** A stencil kernel: `at.NAME(...offsets)` reads input `NAME` near the element; `idx` is its global index. */
 export type StencilKernel = (
@@ -31,6 +32,8 @@ export interface CompiledKernel {
    * name). They call it per element; every input is then read padded. Null otherwise.
    */
   module: { url: string; name: string } | null;
+  /** The kernel as a SIMD sweep program, where it is arithmetic of literal-offset reads. */
+  simd: SweepProgram | null;
 }
 
 const IDENT = '[A-Za-z_$][\\w$]*';
@@ -123,9 +126,14 @@ export function compileKernel(
       `${what}: use the kernel's first parameter only as ${atName}.NAME(...offsets) with offsets that do not read it; got ${source.slice(0, 80)}`,
     );
   }
+  const simd =
+    expression && module === null && sites.every((s) => s.literal)
+      ? (sweepProgramOf(rewritten, sites.length) ?? null)
+      : null;
   return {
     source: `${source.slice(0, head[0].length)}${rewritten}`,
     expr: expression ? rewritten : null,
+    simd,
     sites: sites.map(({ name, args, literal }) => ({ name, args, literal })),
     atName,
     idxName,

@@ -1,7 +1,12 @@
-// The stencil's block kernel. It is self-contained (no imports, no outer variables) so it
-// travels to worker threads and processes as source text.
+// The stencil's block kernel. It is self-contained (no outer variables; its SIMD sweep is spliced
+// into its source) so it travels to worker threads and processes as source text.
+import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
 import type { StencilPlan } from './stencil-plan.js';
+import type { Prepared } from './stencil-prepared.js';
+import { stencilSimd } from './stencil-simd-sweep.js';
+
+declare const __DTASK_LINK_simd__: typeof stencilSimd;
 
 /**
  * One block of one stencil step: `blocks` holds, per input of `plan.inputs`, its own block
@@ -10,7 +15,7 @@ import type { StencilPlan } from './stencil-plan.js';
  * boundary conditions (dimension by dimension, in order); then the compiled kernel runs over
  * the block's elements, writing `out` in place (a datadeps `InOut`) or a new block.
  */
-export function stencilBlock(
+function stencilBlockKernel(
   plan: StencilPlan,
   out: Block | null,
   ...blocks: Block[]
@@ -34,7 +39,7 @@ export function stencilBlock(
       const load = evaluate('(u) => import(u)') as (u: string) => Promise<Record<string, unknown>>;
       return load(url).then((m) => {
         modules.set(url, m);
-        return stencilBlock(plan, out, ...blocks);
+        return stencilBlockKernel(plan, out, ...blocks);
       });
     }
     if (typeof ns[name] !== 'function') {
@@ -285,7 +290,14 @@ export function stencilBlock(
     free = [];
     pool.set(total, free);
   }
-  for (let f = 0; f < prep.fills.length; f++) {
+  // A kernel that is arithmetic of its reads sweeps in SIMD where that runs: every input (its
+  // own block whole, then its strips and edges) laid out in the module's memory.
+  const simd = kernel === null && plan.simd != null ? __DTASK_LINK_simd__(plan, total, PS) : null;
+  if (simd !== null)
+    simd.fill(own, prep.fills, copyBox, (buf, input, d, high) =>
+      fillEdge(buf, plan.inputs[input], d, high, plan, prep as Prepared),
+    );
+  for (let f = 0; f < prep.fills.length && simd === null; f++) {
     const { input, copies, edges } = prep.fills[f];
     const buf = free.pop() ?? new Float64Array(total).fill(Number.NaN);
     padded[input] = buf;
@@ -316,6 +328,10 @@ export function stencilBlock(
       strides,
       offset: 0,
     };
+  }
+  if (simd !== null) {
+    simd.finish(result);
+    return result;
   }
   // Compiled once per kernel and block layout on each thread.
   const gc = globalThis as unknown as { __dtaskStencilCache?: Map<string, Function> };
@@ -462,29 +478,14 @@ export function stencilBlock(
 }
 
 /**
- * What `stencilBlock` keeps of one block's plan and blocks between its sweeps (see there):
- * the padded geometry, per padded input the copies into its buffer and the edges to fill.
+ * One block of one stencil step (see `stencilBlockKernel`), with the SIMD sweep
+ * (`stencilSimd`) spliced into its source: self-contained, so it travels to worker threads
+ * and processes as source text.
  */
-interface Prepared {
-  /** The plan and blocks it was made for (compared by identity). */
-  plan: StencilPlan;
-  blocks: Block[];
-  /** Whether the interior's first and last rows read their own block in place. */
-  mixedRim: boolean;
-  /** The padded shape, its strides and element count. */
-  P: number[];
-  PS: number[];
-  total: number;
-  /** Scratch for filling edges. */
-  pos: number[];
-  /** Per input, its own block's elements. */
-  own: (Float64Array | Float32Array | Int32Array)[];
-  /** Per input, its padded buffer while a sweep runs (null otherwise or when not padded). */
-  padded: (Float64Array | null)[];
-  /** Per padded input: the boxes copied into its buffer (own frame first) and the edges filled. */
-  fills: {
-    input: number;
-    copies: { src: Block; origin: number[]; frame: number[] | null }[];
-    edges: { d: number; high: boolean }[];
-  }[];
-}
+export const stencilBlock: (
+  plan: StencilPlan,
+  out: Block | null,
+  ...blocks: Block[]
+) => Block | null | Promise<Block | null> = linkKernel(stencilBlockKernel, 'stencilBlock', {
+  simd: stencilSimd,
+});

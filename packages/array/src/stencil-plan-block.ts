@@ -107,6 +107,7 @@ export function planBlock(
     atName: compiled.atName,
     idxName: compiled.idxName,
     module: compiled.module,
+    simd: compiled.simd,
     names: order,
     dtype,
     shape,

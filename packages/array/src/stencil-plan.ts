@@ -1,4 +1,5 @@
 // What a stencil block task is told: plain objects that travel with the task.
+import type { SweepProgram } from './stencil-simd-program.js';
 
 /** What a stencil block task needs to know, a plain object (see `stencilBlock`). */
 export interface StencilPlan {
@@ -25,6 +26,11 @@ export interface StencilPlan {
    * it, each task makes it.
    */
   key?: string;
+  /**
+   * The kernel as a SIMD sweep program (stencil-simd-program.ts) where it is arithmetic of its
+   * reads; null (or absent) otherwise.
+   */
+  simd?: SweepProgram | null;
   /** The names of `inputs` (the kernel's `at.NAME`). */
   names: string[];
   /** The element type of a result the task allocates. */

@@ -1,0 +1,116 @@
+// The WebAssembly module of one stencil sweep, encoded in the binary format (no compiler: the
+// bytes as the format lays them out). Self-contained: its source is spliced into the SIMD
+// loader (kernel-link.ts), which makes one per sweep program and block layout and keeps it.
+
+/**
+ * The bytes of a module importing the SIMD kernels' memory as `m.m` and exporting two
+ * functions over it, for blocks whose columns (runs along dimension 0) hold `n0` elements:
+ *
+ * - `f(p, o, cols)`: for `cols` columns, each of `n0` positions, two at a time (f64x2): the
+ *   expression `postfix` (stencil-simd-program.ts's `SweepProgram`, in its order) with read
+ *   `k` loaded from byte `p + j + offsets[k]` (`j` the position's byte offset in its column),
+ *   stored at byte `o + j`; then `p` moves `columnBytes` on and `o` `n0·8` (the output's columns
+ *   contiguous). The last vector of a column may write one element past it.
+ * - `g(src, dst, cols)`: copies `cols` columns of `n0` Float64 elements from `src` (contiguous)
+ *   to `dst` (columns `columnBytes` apart), by `memory.copy`.
+ */
+export function sweepModuleBytes(
+  postfix: readonly number[],
+  scalars: readonly number[],
+  offsets: readonly number[],
+  n0: number,
+  columnBytes: number,
+): Uint8Array {
+  const leb = (out: number[], v: number) => {
+    do {
+      const b = v % 128;
+      v = Math.floor(v / 128);
+      out.push(v === 0 ? b : b | 0x80);
+    } while (v !== 0);
+  };
+  // Signed LEB128 for i32.const.
+  const sleb = (out: number[], v: number) => {
+    for (;;) {
+      const b = v & 0x7f;
+      v >>= 7;
+      const done = (v === 0 && (b & 0x40) === 0) || (v === -1 && (b & 0x40) !== 0);
+      out.push(done ? b : b | 0x80);
+      if (done) return;
+    }
+  };
+  const columnBytesOut = n0 * 8;
+  // f: params p 0, o 1, cols 2; locals j 3, q 4.
+  const f: number[] = [0x01, 0x02, 0x7f];
+  f.push(0x02, 0x40, 0x03, 0x40); // block, loop (columns)
+  f.push(0x20, 0x02, 0x45, 0x0d, 0x01); // cols == 0: out
+  f.push(0x41, 0x00, 0x21, 0x03); // j = 0
+  f.push(0x02, 0x40, 0x03, 0x40); // block, loop (positions)
+  f.push(0x20, 0x03, 0x41);
+  sleb(f, columnBytesOut);
+  f.push(0x4f, 0x0d, 0x01); // j >= n0·8: out
+  f.push(0x20, 0x00, 0x20, 0x03, 0x6a, 0x21, 0x04); // q = p + j
+  f.push(0x20, 0x01, 0x20, 0x03, 0x6a); // the store's address: o + j
+  const bits = new DataView(new ArrayBuffer(8));
+  for (let i = 0; i < postfix.length; i += 2) {
+    const arg = postfix[i + 1];
+    if (postfix[i] === 0) {
+      f.push(0x20, 0x04, 0xfd, 0x00, 0x03); // v128.load, alignment hint 8 bytes
+      leb(f, offsets[arg]);
+    } else if (postfix[i] === 1) {
+      f.push(0xfd, 0x0c); // v128.const: the number in both lanes
+      bits.setFloat64(0, scalars[arg], true);
+      for (let lane = 0; lane < 2; lane++) for (let k = 0; k < 8; k++) f.push(bits.getUint8(k));
+    } else {
+      // f64x2 add sub mul div min max neg sqrt abs
+      f.push(0xfd);
+      leb(f, [240, 241, 242, 243, 244, 245, 237, 239, 236][arg]);
+    }
+  }
+  f.push(0xfd, 0x0b, 0x03, 0x00); // v128.store
+  f.push(0x20, 0x03, 0x41, 0x10, 0x6a, 0x21, 0x03); // j += 16
+  f.push(0x0c, 0x00, 0x0b, 0x0b); // next position
+  f.push(0x20, 0x00, 0x41);
+  sleb(f, columnBytes);
+  f.push(0x6a, 0x21, 0x00); // p += columnBytes
+  f.push(0x20, 0x01, 0x41);
+  sleb(f, columnBytesOut);
+  f.push(0x6a, 0x21, 0x01); // o += n0·8
+  f.push(0x20, 0x02, 0x41, 0x01, 0x6b, 0x21, 0x02); // cols -= 1
+  f.push(0x0c, 0x00, 0x0b, 0x0b, 0x0b); // next column; end
+  // g: params src 0, dst 1, cols 2.
+  const g: number[] = [0x00];
+  g.push(0x02, 0x40, 0x03, 0x40);
+  g.push(0x20, 0x02, 0x45, 0x0d, 0x01);
+  g.push(0x20, 0x01, 0x20, 0x00, 0x41);
+  sleb(g, columnBytesOut);
+  g.push(0xfc, 0x0a, 0x00, 0x00); // memory.copy(dst, src, n0·8)
+  g.push(0x20, 0x00, 0x41);
+  sleb(g, columnBytesOut);
+  g.push(0x6a, 0x21, 0x00, 0x20, 0x01, 0x41);
+  sleb(g, columnBytes);
+  g.push(0x6a, 0x21, 0x01);
+  g.push(0x20, 0x02, 0x41, 0x01, 0x6b, 0x21, 0x02);
+  g.push(0x0c, 0x00, 0x0b, 0x0b, 0x0b);
+  const vec = (items: number[][]) => {
+    const out: number[] = [];
+    leb(out, items.length);
+    for (const item of items) {
+      leb(out, item.length);
+      out.push(...item);
+    }
+    return out;
+  };
+  const section = (id: number, content: number[]) => {
+    const s = [id];
+    leb(s, content.length);
+    return [...s, ...content];
+  };
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, [0x01, 0x60, 0x03, 0x7f, 0x7f, 0x7f, 0x00]), // type: (i32, i32, i32) → ()
+    ...section(2, [0x01, 0x01, 0x6d, 0x01, 0x6d, 0x02, 0x00, 0x00]), // import m.m: a memory
+    ...section(3, [0x02, 0x00, 0x00]), // two functions of that type
+    ...section(7, [0x02, 0x01, 0x66, 0x00, 0x00, 0x01, 0x67, 0x00, 0x01]), // export f, g
+    ...section(10, vec([f, g])),
+  ]);
+}
