@@ -25,6 +25,11 @@ describe('threads: schHandle() in a worker task', () => {
     expect(await d).toBe('objectobject');
   });
 
+  it("a thunk added on a worker is the scheduler's: a sibling fetches it by id through its own handle", async () => {
+    const { ctx, tasks } = await rig();
+    expect(await ctx.spawn(onThread(2), tasks.siblingThroughHandle)).toEqual([['ok', 42], true]);
+  });
+
   it('fetching itself or a dependent through the handle is a DynamicTaskError; another live task is fine', async () => {
     const { ctx, tasks } = await rig();
     const other = ctx.spawn(onThread(3), tasks.sleep, 300, 3);

@@ -60,12 +60,34 @@ export class ProxyOwner implements TaskOwner {
     return 0;
   }
 
+  /** Set while `forScheduler` spawns: the task goes to the scheduler, not `OwnedTasks`. */
+  private toScheduler = false;
+
+  /**
+   * Runs `spawn` so that the task it makes goes to the scheduler even where this runtime could
+   * place it itself: a thunk added through a handle (`addThunk`) is one the scheduler's graph
+   * must know, so that any task may fetch or wait for it by id, as in Dagger.
+   */
+  forScheduler<T>(spawn: () => T): T {
+    this.toScheduler = true;
+    try {
+      return spawn();
+    } finally {
+      this.toScheduler = false;
+    }
+  }
+
   /**
    * Places a task spawned in this runtime here (`OwnedTasks.take`) or forwards it to the
    * scheduler, once the inputs placed here that it takes have finished.
    */
   submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>): void {
-    if (extraDeps === undefined && this.owned?.take(task, currentFrame()?.frameTask)) return;
+    if (
+      extraDeps === undefined &&
+      !this.toScheduler &&
+      this.owned?.take(task, currentFrame()?.frameTask)
+    )
+      return;
     task.state = TaskState.Running;
     const extra = extraDeps === undefined ? undefined : [...extraDeps];
     let local: Promise<void>[] | undefined;

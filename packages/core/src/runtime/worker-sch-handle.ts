@@ -6,8 +6,8 @@ import { spawnTask } from '../task/spawn-task.js';
 import type { ProxyOwner } from './proxy-owner.js';
 
 /**
- * `schHandle()` inside a task on a worker thread: tasks it adds go to the scheduler like any
- * nested `spawn`; `fetch`, `wait`, `exec` and `halt` ask the scheduler, which checks them
+ * `schHandle()` inside a task on a worker thread: tasks it adds go to the scheduler (never placed
+ * by the worker itself, so that any task may fetch them by id); `fetch`, `wait`, `exec` and `halt` ask the scheduler, which checks them
  * against its graph exactly as for a local handle; `getDagIds` blocks the worker thread on
  * shared memory until the scheduler answers. Requests go out on behalf of `caller`: the task
  * itself, or for a task its worker placed itself (`OwnedTask`) the nearest one the scheduler
@@ -41,7 +41,9 @@ export class WorkerSchedulerHandle extends SchedulerHandle {
   }
 
   addThunk(f: unknown, args: unknown[]): number {
-    const task = runWithFrame(this.task, () => spawnTask(this.proxy, f, args));
+    const task = this.proxy.forScheduler(() =>
+      runWithFrame(this.task, () => spawnTask(this.proxy, f, args)),
+    );
     this.added.set(task.id, task);
     return task.id;
   }

@@ -353,6 +353,18 @@ export async function fetchThroughHandle(id) {
   }
 }
 
+/**
+ * Adds a thunk through this task's handle, then spawns a plain nested task (which this worker
+ * may place itself) that fetches the thunk by id through its own handle: [what it got, whether
+ * the scheduler's graph listed the thunk once added].
+ */
+export async function siblingThroughHandle() {
+  const h = schHandle();
+  const id = addThunk(h, add, 40, 2);
+  const known = getDagIds(h).has(id);
+  return [await spawn(fetchThroughHandle, id), known];
+}
+
 /** Halts the scheduler from a thread (this task fails with CancelledError). */
 export async function haltFromThread(ms) {
   halt(schHandle());

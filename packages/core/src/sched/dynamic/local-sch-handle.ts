@@ -18,6 +18,8 @@ export class LocalSchedulerHandle extends SchedulerHandle {
     readonly scheduler: SchedulerState,
     /** The task that asked for the handle. */
     readonly task: DTask<unknown>,
+    /** Finds other tasks it may fetch by id (those its worker spawned; see `serveDynamic`). */
+    private readonly known?: (id: number) => DTask<unknown> | undefined,
   ) {
     super();
     // Dynamic control is in use: keep finished tasks' inputs walkable (weak-inputs.ts).
@@ -67,7 +69,7 @@ export class LocalSchedulerHandle extends SchedulerHandle {
         `handle.${verb}(${id}): a task cannot ${verb} itself; that would wait forever`,
       );
     }
-    const task = this.added.get(id) ?? this.dag().tasks.get(id);
+    const task = this.added.get(id) ?? this.known?.(id) ?? this.dag().tasks.get(id);
     if (!task)
       throw new ArgumentError(`handle.${verb}(${id}): no task with that id in this scheduler`);
     if (isDownstream(this.task, task)) {

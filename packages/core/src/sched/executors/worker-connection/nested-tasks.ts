@@ -84,6 +84,11 @@ export class NestedTasks {
     scheduler.submit(task, extra.length > 0 ? extra : undefined);
   }
 
+  /** A task this worker spawned and still holds a handle to, by id. */
+  known(id: number): DTask<unknown> | undefined {
+    return this.proxied.get(id);
+  }
+
   /** The worker fetches a task's value (or a lent chunk's), or waits for it: replies when it can. */
   query(m: Extract<FromWorker, { op: 'fetchTask' | 'waitTask' }>): void {
     const task = m.id < 0 ? this.lent.get(m.id) : this.proxied.get(m.id);

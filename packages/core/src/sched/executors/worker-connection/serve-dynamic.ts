@@ -11,7 +11,8 @@ import type { SchedulerState } from '../../scheduler-state.js';
 /**
  * The scheduler's side of `schHandle()` in a worker task: acts for `caller` (the task running
  * there) through a local handle, so the checks and the graph are the scheduler's own, and
- * sends the outcome back.
+ * sends the outcome back. `known` finds the tasks that worker spawned (a thunk another of its
+ * tasks added, finished or not), which its tasks may fetch by id too.
  */
 export function serveDynamic(
   m: DynamicRequest,
@@ -19,8 +20,9 @@ export function serveDynamic(
   scheduler: SchedulerState,
   decoder: FunctionDecoder,
   out: Batcher<ToWorker>,
+  known?: (id: number) => DTask<unknown> | undefined,
 ): void {
-  const handle = caller && new LocalSchedulerHandle(scheduler, caller);
+  const handle = caller && new LocalSchedulerHandle(scheduler, caller, known);
   const missing = () =>
     new ArgumentError(`Task #${m.task} is not running on this worker, so it has no handle`);
   if (m.verb === 'dagIds') {

@@ -106,7 +106,9 @@ export function handleReport(m: WorkerReport, p: ReportParts): void {
       return;
     }
     case 'dynamic':
-      serveDynamic(m, p.inFlight.get(m.task), p.scheduler, p.decoder, p.out);
+      serveDynamic(m, p.inFlight.get(m.task), p.scheduler, p.decoder, p.out, (id) =>
+        p.nested.known(id),
+      );
       return;
   }
 }
