@@ -60,4 +60,5 @@ export declare function dynamicControl(): Promise<{
   where: string;
 }>;
 export declare function fetchThroughHandle(id: number): Promise<[string, unknown]>;
+export declare function siblingThroughHandle(): Promise<[[string, unknown], boolean]>;
 export declare function haltFromThread(ms: number): Promise<string>;
