@@ -95,5 +95,13 @@ export function ownerOf(
 ): { scope?: ExactScope; inPlaceArgs?: number[] } {
   const proc = chunk.processor;
   if (proc === undefined) return { inPlaceArgs: [arg] };
-  return proc.id.startsWith('thread:') ? { scope: new ExactScope(proc) } : {};
+  if (!proc.id.startsWith('thread:')) return {};
+  // One options object per thread, shared by every task placed there: the scheduler keeps
+  // the processors a scope object allows, so a block task does not judge its scope anew.
+  let options = onThread.get(proc.id);
+  if (options === undefined) onThread.set(proc.id, (options = { scope: new ExactScope(proc) }));
+  return options;
 }
+
+/** `ownerOf`'s options by thread id (a scope matches any processor with that id). */
+const onThread = new Map<string, { scope: ExactScope }>();
