@@ -62,6 +62,17 @@ export interface ClusterPlugin extends Plugin {
  * peer links. A worker that dies, whose link breaks, or that stops answering heartbeats is
  * removed and its tasks run again elsewhere; a local one is replaced under its id.
  */
+/**
+ * Announced threads up to which a newcomer is announced on the next turn. Past it, newcomers
+ * are gathered for `announceDelayMs`: each announcement is a message to every joined thread, so
+ * 1,024 members joining one by one meant about half a million messages (13 s of the
+ * scheduler's CPU, most of a 21 s start); until announced, their data goes through here.
+ */
+const ANNOUNCE_AT_ONCE_UP_TO = 64;
+
+/** How long newcomers are gathered before they are announced, with `announced` threads (ms). */
+const announceDelayMs = (announced: number): number => Math.min(250, announced / 4);
+
 export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const settings = clusterSettings(options);
   const secret = settings.secret ?? randomBytes(32).toString('hex');
@@ -72,6 +83,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const announced = new Set<string>();
   /** Threads just joined, to announce to the others on the next turn (one message each). */
   let toAnnounce: MemberConnection[] = [];
+  let announceTimer: NodeJS.Timeout | undefined;
   /** Pairs of threads that said they cannot link (by processor id): their data goes through here for a while. */
   const unlinked = new UnlinkedPairs();
   /** The thread behind each connection, as found. */
@@ -126,15 +138,17 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
 
   /** Tells every other joined thread where the threads joined since the last turn listen. */
   const announce = (): void => {
+    announceTimer = undefined;
     const fresh = toAnnounce.filter((m) => m.link?.isClosed === false);
     toAnnounce = [];
     if (fresh.length === 0) return;
     const add = fresh.map(peerAddressOf);
+    const freshSet = new Set(fresh);
     for (const w of workers.values()) {
       if (w.exited) continue;
       for (const m of w.members.values()) {
         if (m.link === undefined || m.link.isClosed) continue;
-        const others = fresh.includes(m) ? add.filter((p) => p.holder !== m.proc.id) : add;
+        const others = freshSet.has(m) ? add.filter((p) => p.holder !== m.proc.id) : add;
         if (others.length > 0)
           m.link.sendAdmin({ op: 'peers', add: others } satisfies PeersMessage);
       }
@@ -231,7 +245,10 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     if (settings.peerLinks !== undefined) {
       link.sendAdmin({ op: 'peers', add: [], pool: settings.peerLinks } satisfies PeersMessage);
     }
-    if (toAnnounce.length === 0) setImmediate(announce);
+    if (toAnnounce.length === 0) {
+      if (announced.size < ANNOUNCE_AT_ONCE_UP_TO) setImmediate(announce);
+      else announceTimer = setTimeout(announce, announceDelayMs(announced.size)).unref();
+    }
     toAnnounce.push(member);
     return true;
   };
@@ -304,6 +321,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     async close() {
       closing = true;
       if (timer) clearInterval(timer);
+      if (announceTimer) clearTimeout(announceTimer);
       // Tasks still there fail: cancelled if they never started, else lost.
       await pool?.close();
       liveness?.close();

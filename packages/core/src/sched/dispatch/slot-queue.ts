@@ -268,6 +268,11 @@ function stealSent(s: SchedulerState, slot: ProcSlot): void {
  * allows it to run them.
  */
 function steal(s: SchedulerState, slot: ProcSlot, budget: number): void {
+  // Among many processors, one with work still in flight looks only while some task is parked
+  // somewhere (as of at most a millisecond ago): a thousand members, each sent all its tasks at
+  // once, used to look at 64 others after every completion. One that ran dry always looks.
+  if (s.slots.length > EXACT_SUMMARY_SLOTS && slot.inFlight > 0 && slotSummary(s).parkedTasks === 0)
+    return;
   let victim: ProcSlot | undefined;
   const slots = s.slots;
   const n = slots.length;

@@ -8,8 +8,19 @@ import type { SlotTable } from '../scheduler-state.js';
  */
 export const EXACT_SUMMARY_SLOTS = 16;
 
-/** How long a summary over many processors is kept (ms). */
+/** How long a summary over many processors is kept (ms): see `keptMs`. */
 const SUMMARY_MS = 1;
+
+/** Processors walked per millisecond, at most, by the summaries past `EXACT_SUMMARY_SLOTS`. */
+const WALKED_PER_MS = 256;
+
+/**
+ * How long a summary over `n` processors is kept (ms): `SUMMARY_MS`, longer past
+ * `WALKED_PER_MS` of them, so that the walks cost the same time per second among a thousand
+ * workers as among 256 (at 1,024 members, walking all of them every millisecond was 5% of
+ * the scheduler's CPU while their completions came in).
+ */
+const keptMs = (n: number): number => Math.max(SUMMARY_MS, n / WALKED_PER_MS);
 
 /** What the dispatch heuristics read about all worker processors together. */
 export interface SlotSummary {
@@ -33,7 +44,7 @@ const kept = new WeakMap<SlotTable, Kept>();
 
 /**
  * The summary of `s`'s worker processors: exact with up to `EXACT_SUMMARY_SLOTS` of them,
- * else as of at most `SUMMARY_MS` ago (or since the processors changed). The heuristics that
+ * else as of at most `keptMs` ago (or since the processors changed). The heuristics that
  * read it (queue-ahead budget, queueing a second task behind a long one, placing while the
  * spawner runs) only choose when work is sent, never where a task may run.
  */
@@ -42,8 +53,8 @@ export function slotSummary(s: SlotTable): SlotSummary {
   if (slots.length <= EXACT_SUMMARY_SLOTS) return summarize(slots, 0);
   const now = performance.now();
   const k = kept.get(s);
-  if (k !== undefined && k.slots === slots && k.count === slots.length && now - k.at < SUMMARY_MS)
-    return k;
+  const same = k !== undefined && k.slots === slots && k.count === slots.length;
+  if (same && now - k.at < keptMs(slots.length)) return k;
   const fresh = summarize(slots, now);
   kept.set(s, fresh);
   return fresh;
@@ -68,15 +79,23 @@ const lastWalk = new WeakMap<SlotTable, number>();
 
 /**
  * Whether a walk over all of `s`'s processors that only improves timing (`queueSeconds`) is due:
- * always with up to `EXACT_SUMMARY_SLOTS` of them, else at most once a millisecond.
+ * always with up to `EXACT_SUMMARY_SLOTS` of them, else at most once per `keptMs`.
  */
 export function walkDue(s: SlotTable): boolean {
   if (s.slots.length <= EXACT_SUMMARY_SLOTS) return true;
   const now = performance.now();
-  if (now - (lastWalk.get(s) ?? Number.NEGATIVE_INFINITY) < SUMMARY_MS) return false;
+  if (now - (lastWalk.get(s) ?? Number.NEGATIVE_INFINITY) < keptMs(s.slots.length)) return false;
   lastWalk.set(s, now);
   return true;
 }
+
+/**
+ * Idle processors given work that is sent at once (its own message, not after the burst is
+ * placed), per pass of the scheduler. Among a thousand idle workers, each used to get its first
+ * task in a message of its own (and answered it alone) before the rest of its batch: two
+ * messages each way per worker per burst. The others' first tasks go with their batches.
+ */
+export const WOKE_AT_ONCE = 16;
 
 /** Processors a thief looks at for a victim, past `EXACT_SUMMARY_SLOTS` (in turn, see `stealWindow`). */
 export const STEAL_WINDOW = 64;
@@ -104,7 +123,7 @@ const isIdle = (slot: ProcSlot): boolean =>
 /**
  * Whether a processor of another thread or process has nothing sent or parked, among more than
  * `EXACT_SUMMARY_SLOTS`: the one found last time if it still is, else a walk from there; when
- * the walk finds none, "none" holds for `SUMMARY_MS` (tasks then wait for the scheduler's next
+ * the walk finds none, "none" holds for `keptMs` (tasks then wait for the scheduler's next
  * pass, which sends them in batches, rather than one message each).
  */
 export function hasIdleSlot(s: SlotTable): boolean {
@@ -121,6 +140,6 @@ export function hasIdleSlot(s: SlotTable): boolean {
     }
   }
   seen.slot = undefined;
-  seen.noneUntil = now + SUMMARY_MS;
+  seen.noneUntil = now + keptMs(slots.length);
   return false;
 }
