@@ -1,14 +1,16 @@
-// Nested spawns as local worker processes grow, on this machine: for 2, 4 and 8 workers, one
-// tree of trivial nested tasks (6 deep, 4 children each: 5,460 nested tasks a tree) rooted on
-// each worker process at once, so every task but the roots is spawned inside a task on a
-// worker. Figures: nested tasks per second (all trees' nested tasks over the wall time of a
+// Nested spawns as workers grow: for 2, 4 and 8 local worker processes on this machine (with
+// `--sim`: 8, 64, 256 and 1,024 simulated members, `simulatedCluster`, one scheduler), trees of
+// trivial nested tasks (4 children each; 6 deep, 5,460 nested tasks a tree, for processes; 4
+// deep, 340 a tree, for simulated members) rooted on each worker process (simulated: on each
+// member, and at least 256 trees) at once, so every task but the roots is spawned inside a task
+// on a worker. Figures: nested tasks per second (all trees' nested tasks over the wall time of a
 // round) and the scheduler process's CPU per nested task. Each measurement runs in a fresh
 // process (`fixtures/nested-case.mjs`). With `--before=<checkout>` (a built checkout of older
 // code, e.g. one where every nested spawn went through the scheduler), the same case runs on
 // that code too, alternated with this one in every round, so load on the machine falls on
 // both alike.
-//   node bench/nested-scale.mjs [--quick] [--rounds=3] [--before=/path/to/checkout]
-// Prints a table and writes bench/results/nested-scale.json.
+//   node bench/nested-scale.mjs [--quick] [--sim] [--rounds=3] [--before=/path/to/checkout]
+// Prints a table and writes bench/results/nested-scale.json (nested-scale-sim.json with --sim).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,14 +20,15 @@ import { fileURLToPath } from 'node:url';
 import { fixed, int, median, parseFlags, table } from './shared.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resultsFile = join(here, 'results', 'nested-scale.json');
+const sim = process.argv.includes('--sim');
+const resultsFile = join(here, 'results', sim ? 'nested-scale-sim.json' : 'nested-scale.json');
 const { quick, rounds } = parseFlags(
-  process.argv.slice(2).filter((a) => !a.startsWith('--before=')),
+  process.argv.slice(2).filter((a) => !a.startsWith('--before=') && a !== '--sim'),
   3,
 );
 const before = process.argv.find((a) => a.startsWith('--before='))?.slice('--before='.length);
-const COUNTS = quick ? [2, 8] : [2, 4, 8];
-const DEPTH = quick ? 5 : 6;
+const COUNTS = sim ? (quick ? [8, 64] : [8, 64, 256, 1024]) : quick ? [2, 8] : [2, 4, 8];
+const DEPTH = sim ? (quick ? 3 : 4) : quick ? 5 : 6;
 const TIMED = quick ? 2 : 3;
 
 /** A folder with the case's files whose `@dtask/*` imports resolve into `checkout`. */
@@ -45,13 +48,19 @@ const codes = { after: join(here, 'fixtures') };
 if (before) codes.before = caseFolder(before);
 
 /** A case that runs longer than this (ms) is killed and counted as hung. */
-const CASE_TIMEOUT_MS = 120_000;
+const CASE_TIMEOUT_MS = sim ? 300_000 : 120_000;
 
 /** Runs the case for `workers` on `code`; its JSON report, or undefined if it hung. */
 function measure(code, workers) {
   const r = spawnSync(
     process.execPath,
-    [join(codes[code], 'nested-case.mjs'), String(workers), String(DEPTH), String(TIMED)],
+    [
+      join(codes[code], 'nested-case.mjs'),
+      String(workers),
+      String(DEPTH),
+      String(TIMED),
+      ...(sim ? ['sim'] : []),
+    ],
     { cwd: here, encoding: 'utf8', timeout: CASE_TIMEOUT_MS, killSignal: 'SIGKILL' },
   );
   if (r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL') return undefined;
@@ -70,7 +79,9 @@ for (let r = 0; r < rounds; r++) {
       if (!seen.has(key)) seen.set(key, []);
       if (m === undefined) {
         hung.set(key, (hung.get(key) ?? 0) + 1);
-        process.stderr.write(`round ${r + 1}, ${code}, ${w} workers: hung (killed after 120 s)\n`);
+        process.stderr.write(
+          `round ${r + 1}, ${code}, ${w} workers: hung (killed after ${CASE_TIMEOUT_MS / 1000} s)\n`,
+        );
         continue;
       }
       for (let i = 0; i < m.ms.length; i++) {
@@ -87,7 +98,7 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 
-const results = { date: new Date().toISOString(), depth: DEPTH, rounds, before, cases: {} };
+const results = { date: new Date().toISOString(), sim, depth: DEPTH, rounds, before, cases: {} };
 const rows = [];
 for (const [key, xs] of seen) {
   if (xs.length === 0) {
