@@ -23,8 +23,7 @@ import { resolveArgs } from './dispatch/resolve-args.js';
 import { runHere } from './dispatch/run-here.js';
 import { runInline } from './dispatch/run-inline.js';
 import { sendAhead } from './dispatch/send-ahead.js';
-import { hasIdleWorker, isFull, priorityOf, queueSeconds } from './dispatch/slot-queue.js';
-import { WOKE_AT_ONCE } from './dispatch/slot-summary.js';
+import { isFull, mayWakeIdle, priorityOf, queueSeconds, wakeNow } from './dispatch/slot-queue.js';
 import { takeInWhileSpawning } from './dispatch/take-in-while-spawning.js';
 import { liveTasks } from './dynamic/dag-walk.js';
 import { keepInputs, weakInputs } from './dynamic/weak-inputs.js';
@@ -224,26 +223,25 @@ export class Scheduler implements SchedulerState {
       this.scheduled = true;
       queueMicrotask(this.pumpOutside);
     }
-    if (early && this.ready.length === 1 && this.mayWake()) outsideFrames(this.placeEarly);
+    if (early && this.ready.length === 1 && mayWakeIdle(this, this.wokeAtOnce))
+      outsideFrames(this.placeEarly);
   }
 
   /** @internal Places ready tasks on idle workers now, while their spawner runs (`early`). */
   readonly placeEarly = (): void => {
     if (this.pumping) return;
-    for (let n = this.ready.length; n > 0 && this.mayWake(); n--) {
+    for (let n = this.ready.length; n > 0 && mayWakeIdle(this, this.wokeAtOnce); n--) {
       const task = this.ready.shift()!;
       if (task.state === TaskState.Ready) this.dispatch(task, true);
       this.flushWoke();
     }
   };
 
-  /** Idle processors sent work at once since this pass began (see `WOKE_AT_ONCE`). */
+  /** Idle processors sent work at once since this pass began (see `wakeNow`). */
   private wokeAtOnce = 0;
-  /** Whether an idle worker may still be sent work at once in this pass. */
-  private mayWake = (): boolean => this.wokeAtOnce < WOKE_AT_ONCE && hasIdleWorker(this);
   /** An idle worker got work: it starts now, not after the whole burst is placed. */
   private flushWoke(): void {
-    if (this.woke !== undefined && this.wokeAtOnce++ < WOKE_AT_ONCE) this.woke.executor.flush?.();
+    if (this.woke !== undefined && wakeNow(this.wokeAtOnce++)) this.woke.executor.flush?.();
     this.woke = undefined;
   }
 

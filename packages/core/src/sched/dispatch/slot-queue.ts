@@ -11,6 +11,7 @@ import {
   STEAL_WINDOW,
   slotSummary,
   stealStartOf,
+  WOKE_AT_ONCE,
   walkDue,
 } from './slot-summary.js';
 
@@ -138,6 +139,16 @@ export function refill(s: SchedulerState, slot: ProcSlot, budget = AHEAD_MS): vo
     s.start(next, slot);
   }
 }
+
+/**
+ * Whether an idle worker, given work, gets it sent at once when `woke` have been this pass:
+ * up to `WOKE_AT_ONCE`; the others' first tasks go with their batch at the end of the pass.
+ */
+export const wakeNow = (woke: number): boolean => woke < WOKE_AT_ONCE;
+
+/** Whether some worker is idle and may still get work sent at once (`wakeNow`). */
+export const mayWakeIdle = (s: SchedulerState, woke: number): boolean =>
+  wakeNow(woke) && hasIdleWorker(s);
 
 /** Whether a processor of another thread or process has nothing sent or parked. */
 export function hasIdleWorker(s: SchedulerState): boolean {
