@@ -1,4 +1,5 @@
 import type { Context } from '@dtask/core';
+import type { AssignmentGrid } from './assign-grid.js';
 import type { DType, DTypeArray } from './dtype.js';
 import type { Assignment } from './placement.js';
 
@@ -16,9 +17,11 @@ export interface DArrayOptions {
   /**
    * Placement: the scope of the task making the block at each grid index (`(idx) => scope(…)`),
    * or Dagger's `'blockrow'`, `'blockcol'`, `'cyclicrow'`, `'cycliccol'` over the threads in
-   * scope; default (`'arbitrary'`): contiguous runs of the column-major grid, one per thread.
+   * scope, or a grid of worker ids or processors (nested arrays, one level per dimension,
+   * repeated over the blocks: Dagger's array of ids or processors); default (`'arbitrary'`):
+   * contiguous runs of the column-major grid, one per thread.
    */
-  assign?: Assignment;
+  assign?: Assignment | AssignmentGrid;
 }
 
 /** What `collect()` resolves to: the whole array, column-major. */

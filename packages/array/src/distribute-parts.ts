@@ -1,4 +1,5 @@
 import { ArgumentError, type DTask } from '@dtask/core';
+import { gridAssignment } from './assign-grid.js';
 import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
 import { type Blocks, checkBlocks, checkShape, lengthOf } from './blocks.js';
 import type { DArrayOptions } from './darray-options.js';
@@ -31,15 +32,16 @@ export function distributeParts(
       `${what}: array has ${array.length} elements but shape [${shape.join(', ')}] needs ${w * lengthOf(shape)}${w === 2 ? ` (${dtype}: re, im pairs)` : ''}`,
     );
   }
+  const assign = gridAssignment(options.assign, options.context, shape.length, what);
   const chunks = splitArray(
     array,
     shape,
     blocks,
     dtype,
     spawnerOf(options.context),
-    options.assign,
+    assign,
     what,
-    typeof options.assign === 'function' ? [] : blockProcessors(options.context),
+    typeof assign === 'function' ? [] : blockProcessors(options.context),
   );
   return { blocks, dtype, chunks };
 }

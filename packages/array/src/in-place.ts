@@ -3,6 +3,7 @@
 // as `da.set` and `copyto` do (the array's blocks get the new tasks; arrays made from it before
 // keep the old values; a view writes through to its parent).
 import { ArgumentError, type DTask } from '@dtask/core';
+import type { AssignmentGrid } from './assign-grid.js';
 import type { AutoBlocks } from './auto-blocks.js';
 import { Blocks, gridIndices } from './blocks.js';
 import { type CholeskyOptions, cholesky } from './cholesky.js';
@@ -161,7 +162,7 @@ export interface SimilarOptions {
   /** Its blocks; default `a`'s block sizes (clipped to a smaller shape). */
   blocks?: Blocks | AutoBlocks;
   /** Where each block is made (as the constructors' `assign`). */
-  assign?: Assignment;
+  assign?: Assignment | AssignmentGrid;
 }
 
 /**

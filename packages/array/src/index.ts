@@ -1,5 +1,6 @@
 // @dtask/array: distributed arrays over dtask tasks (API.md, "Distributed arrays").
 
+export type { AssignmentGrid } from './assign-grid.js';
 export { AutoBlocks } from './auto-blocks.js';
 export { Blocks } from './blocks.js';
 export {

@@ -1,4 +1,5 @@
 import { ArgumentError } from '@dtask/core';
+import { gridAssignment } from './assign-grid.js';
 import { type AutoBlocks, resolveBlocks } from './auto-blocks.js';
 import {
   type Blocks,
@@ -36,11 +37,12 @@ export function makeParts(
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
   const spawn = spawnerOf(options.context);
   const grid = gridIndices(gridOf(shape, blocks));
-  const procs = typeof options.assign === 'function' ? [] : blockProcessors(options.context);
+  const assign = gridAssignment(options.assign, options.context, shape.length, what);
+  const procs = typeof assign === 'function' ? [] : blockProcessors(options.context);
   const chunks = grid.map((idx, k) => {
     const bshape = blockRanges(shape, blocks, idx).map(([a, b]) => b - a);
     return spawn(
-      ...placement(options.assign, idx, what, {
+      ...placement(assign, idx, what, {
         procs,
         k,
         count: grid.length,
