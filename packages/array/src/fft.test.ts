@@ -3,8 +3,8 @@
 // definition (O(n²) per line) on random inputs; Dagger's 100 (not a power of two: Bluestein) and
 // also odd, prime and power-of-two lengths, several blockings, real inputs and `dims`; on 2 real
 // worker threads and on 2 real worker processes (those run the built dist: build first).
-// Dagger's 3-D case is 100³ (1M complex elements, a 10⁸-term DFT reference per dimension); here
-// 3-D runs at 12×10×9 and 16×7×5 so the plain reference stays quick.
+// Dagger's 3-D case (100³) runs at its size for ComplexF64 (FFT by pencils, IFFT by slabs); every
+// pairing runs at 12×10×9, 16×7×5 and 6×5×8.
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { dftPlain, maxDiff } from './__fixtures__/complex-reference.js';
@@ -25,7 +25,17 @@ import {
 const f32 = (x: Float64Array) => Float64Array.from(Float32Array.from(x));
 
 /** The largest |x| of an array (for a relative tolerance). */
-const scale = (x: ArrayLike<number>) => Math.max(1, ...Array.from(x, Math.abs));
+const scale = (x: ArrayLike<number>) => {
+  let m = 1;
+  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]));
+  return m;
+};
+
+/** Dagger's 100³ input and its plain transforms (forward, inverse), shared by the rigs. */
+const big: { input: Float64Array; want: (Float64Array | undefined)[] } = {
+  input: random(2 * 100 ** 3, 99),
+  want: [],
+};
 
 describeOnRigs('on %s', (rig) => {
   for (const [title, inverse] of [
@@ -93,6 +103,33 @@ describeOnRigs('on %s', (rig) => {
       }, 120_000);
     }
   }
+
+  it("fft.jl: FFT (pencil) and IFFT (slab): ComplexF64: 3D at Dagger's 100×100×100, out of place and in place", async () => {
+    const shape = [100, 100, 100];
+    const a = big.input;
+    // the other pairings run at the smaller sizes above: this one keeps the suite's time down
+    for (const [inverse, decomp] of [
+      [false, 'pencil'],
+      [true, 'slab'],
+    ] as const) {
+      // the plain DFT of 10⁶ elements takes seconds: computed once for both rigs
+      big.want[+inverse] ??= dftPlain(a, shape, inverse);
+      const want = big.want[+inverse] as Float64Array;
+      const da = distribute(a, shape, new Blocks(50, 50, 50), {
+        context: rig.context,
+        dtype: 'complex128',
+      });
+      const db = inverse ? ifft(da, { decomp }) : fft(da, { decomp });
+      expect(db.dtype).toBe('complex128');
+      expect(maxDiff((await db.collect()).data, want)).toBeLessThanOrEqual(
+        1e-12 * scale(want) * 20,
+      );
+      (inverse ? ifftInPlace : fftInPlace)(da, { decomp });
+      expect(maxDiff((await da.collect()).data, want)).toBeLessThanOrEqual(
+        1e-12 * scale(want) * 20,
+      );
+    }
+  }, 240_000);
 
   it('fft of a real array is complex (float64 → complex128, float32 → complex64); ifft(fft(A)) ≈ A', async () => {
     const { context } = rig;

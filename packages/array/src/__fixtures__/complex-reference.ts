@@ -217,6 +217,9 @@ export function dftPlain(
     for (let e = 0; e < d; e++) stride *= shape[e];
     const out = new Float64Array(cur.length);
     const sign = inverse ? 1 : -1;
+    // e^(±2πi·q/n) for q < n: the term of j, k is entry (j·k) mod n
+    const cosq = Float64Array.from({ length: n }, (_, q) => Math.cos((sign * 2 * Math.PI * q) / n));
+    const sinq = Float64Array.from({ length: n }, (_, q) => Math.sin((sign * 2 * Math.PI * q) / n));
     for (let base = 0; base < count; base++) {
       // a start of a line along d: its index along d is 0
       if (Math.floor(base / stride) % n !== 0) continue;
@@ -224,8 +227,8 @@ export function dftPlain(
         let sr = 0;
         let si = 0;
         for (let j = 0; j < n; j++) {
-          const angle = (sign * 2 * Math.PI * ((j * k) % n)) / n;
-          const [c, s] = [Math.cos(angle), Math.sin(angle)];
+          const q = (j * k) % n;
+          const [c, s] = [cosq[q], sinq[q]];
           const at = 2 * (base + j * stride);
           sr += cur[at] * c - cur[at + 1] * s;
           si += cur[at] * s + cur[at + 1] * c;
