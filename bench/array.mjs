@@ -6,7 +6,9 @@
 // (matmulBlocksJs). The sum runs both ways: as a small operation (one task per thread holding
 // blocks, the default under DEFAULT_SMALL_WORK_ELEMENTS) and with a task per block
 // (setSmallWorkElements(0)), interleaved round by round with the plain loop; then a sum of
-// twice the side (4× the elements, over the limit: a task per block) against its plain loop.
+// twice the side (4× the elements, over the limit: a task per block) against its plain loop;
+// beside them the raw peer, two bare worker_threads workers summing halves of the same blocks
+// with the same block kernel (bench/raw-sum.mjs): what two threads here do, with no scheduler.
 // Element-wise: `a.mul(2)` and the chain `a.mul(2).add(b).map(f)` (fused: one task per block),
 // each against one plain loop over whole arrays, and the chain's time over the one operation's.
 // lu and qr of a 2048² DArray (--quick: 512²) against plain single-threaded JS and numpy
@@ -38,6 +40,7 @@ import { Context } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { factorRows, factorSettings } from './array-factor.mjs';
 import { numpyPeer, shareOf } from './numpy-peer.mjs';
+import { rawSumPool } from './raw-sum.mjs';
 import { fixed, median, parseFlags, table } from './shared.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -177,7 +180,9 @@ try {
   const sumRounds = Math.max(rounds, 15);
   const summed = distribute(random(N * N, 1), [N, N], new Blocks(B, B), { context });
   await Promise.all(summed.chunks.map((c) => c.wait()));
-  const [sPlain, sArray, sPerBlock] = await (async () => {
+  // The raw peer: two bare worker_threads workers summing halves of the same blocks.
+  const raw = rawSumPool(as);
+  const [sPlain, sArray, sPerBlock, sRaw] = await (async () => {
     const saved = [rounds, warmup];
     [rounds, warmup] = [sumRounds, Math.max(warmup, 5)];
     try {
@@ -185,9 +190,11 @@ try {
         () => sumPlain(as),
         () => summed.sum(),
         () => sumWithLimit(summed, 0),
+        () => raw.sum(),
       ]);
     } finally {
       [rounds, warmup] = saved;
+      await raw.close();
     }
   })();
   // A large sum (twice the side, 4× the elements: over the limit, a task per block).
@@ -260,6 +267,8 @@ try {
     Math.abs(sPlain.result - sPerBlock.result),
     Math.abs(lPlain.result - lArray.result),
   );
+  // The raw peer adds in another order: within rounding of the plain sum.
+  const rawDelta = Math.abs(sPlain.result - sRaw.result) / Math.abs(sPlain.result);
   const small = L * L <= DEFAULT_SMALL_WORK_ELEMENTS ? 'small' : 'a task per block';
   const gflops = (ms) => (2 * N ** 3) / (ms * 1e6);
   const matmulSpeedup = mmPlain.ms / mmArray.ms;
@@ -300,6 +309,15 @@ try {
       '',
       fixed(sPerBlock.cores),
       `${fixed(sPlain.ms / sPerBlock.ms)}×`,
+    ],
+    [
+      `sum ${N}×${N} f64, raw worker_threads: 2 threads, halves of the same blocks (no scheduler)`,
+      fixed(sPlain.ms, 2),
+      '',
+      fixed(sRaw.ms, 2),
+      '',
+      '',
+      `${fixed(sPlain.ms / sRaw.ms)}×`,
     ],
     [
       `sum ${L}×${L} f64, blocks ${B}: ${small} (default)`,
@@ -377,7 +395,7 @@ try {
     ),
   );
   console.log(
-    `max |Δ| matmul ${worst.toExponential(2)}, f32 relative ${worst32.toExponential(2)}, |Δ| sum ${sumDelta.toExponential(2)}; load average ${os
+    `max |Δ| matmul ${worst.toExponential(2)}, f32 relative ${worst32.toExponential(2)}, |Δ| sum ${sumDelta.toExponential(2)} (raw peer: relative ${rawDelta.toExponential(2)}); load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')} on ${os.cpus().length} cores`,
@@ -437,6 +455,7 @@ try {
       plainOneThread: { medianMs: sPlain.ms },
       darrayTwoThreads: { medianMs: sArray.ms },
       darrayTaskPerBlock: { medianMs: sPerBlock.ms },
+      rawWorkerThreads: { medianMs: sRaw.ms },
     },
     largeSum: {
       n: L,
@@ -458,7 +477,10 @@ try {
     },
   };
   writeFileSync(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-  if (check && (verdict !== 'met' || worst > 1e-9 || worst32 > 1e-3 || sumDelta > 1e-9)) {
+  if (
+    check &&
+    (verdict !== 'met' || worst > 1e-9 || worst32 > 1e-3 || sumDelta > 1e-9 || rawDelta > 1e-12)
+  ) {
     console.error('target missed or DArray results differ from plain JS');
     process.exitCode = 1;
   }
