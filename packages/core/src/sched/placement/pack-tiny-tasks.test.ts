@@ -28,10 +28,14 @@ describe.each([
   it('a tiny task known to be tiny runs on the processors cheap to wake', async () => {
     current = rig(n);
     const { ctx, procs } = current;
-    await Promise.all(Array.from({ length: 50 }, () => ctx.spawn(where))); // learns its run time
+    // Learns its run time (enough runs that one descheduled by a busy machine has faded).
+    await Promise.all(Array.from({ length: 200 }, () => ctx.spawn(where)));
     const ran = await Promise.all(Array.from({ length: 400 }, () => ctx.spawn(where)));
-    const cheap = procs.slice(0, CHEAP).map((p) => p.id);
-    expect(new Set(ran)).toEqual(new Set(cheap));
+    const cheap = new Set(procs.slice(0, CHEAP).map((p) => p.id));
+    // Spread evenly, CHEAP of n processors would take CHEAP / n of them (a quarter at most).
+    // Packed, they take them all; a run descheduled meanwhile may push a few past them.
+    const onCheap = ran.filter((id) => cheap.has(id)).length;
+    expect(onCheap, `${onCheap} of 400 on the cheap processors`).toBeGreaterThanOrEqual(360);
   });
 
   it("a function's first burst, not timed yet, spreads over all of them", async () => {
