@@ -1,6 +1,7 @@
 import type { StorageDevice } from '../chunk/storage-device.js';
-import type { DTask, TaskOwner } from '../task/dtask.js';
+import type { DTask } from '../task/dtask.js';
 import type { IdTable } from '../task/id-table.js';
+import type { TaskSink } from '../task/spawn-task.js';
 import type { ExecutorSink } from './dispatch/executor.js';
 import type { CandidateSlots } from './placement/candidate-slots.js';
 import type { CostModel } from './placement/cost-model.js';
@@ -13,6 +14,9 @@ import type { SchedulerStats } from './stats/scheduler-stats.js';
 // and the calls they make back, apart from the `Scheduler` class that holds them, so a phase
 // takes this type and never imports the class (scripts/check-import-order.mjs keeps it so).
 // A phase that needs only one part of it takes that part: the slot table or the lineage state.
+// A phase that needs another phase calls it (`makeReady`, `requeue`, `startTask`, `linkTask`,
+// `submitTask`, `failFromUpstream`); the calls left on this type are the contracts by which
+// tasks (`TaskSink`, `TaskOwner`) and executors (`ExecutorSink`) reach their scheduler.
 
 /** The processors of a scheduler: what placement, slot bookkeeping and stats read. */
 export interface SlotTable {
@@ -38,7 +42,7 @@ export interface LineageState {
  * implements it; every phase (completion, dispatch, dynamic, faults, placement, stats, the
  * worker connection) takes it as an argument.
  */
-export interface SchedulerState extends SlotTable, LineageState, TaskOwner, ExecutorSink {
+export interface SchedulerState extends SlotTable, LineageState, TaskSink, ExecutorSink {
   /** Learned run times and bandwidths. */
   readonly costs: CostModel;
   /** Settled-task counts and the sampling countdown of `stats()`. */
@@ -63,28 +67,21 @@ export interface SchedulerState extends SlotTable, LineageState, TaskOwner, Exec
   weakUpstream: boolean;
   /** True while the scheduler's loop runs (a task placed early must not re-enter it). */
   readonly pumping: boolean;
+  /** True while a run of the loop is queued (`makeReady` queues one per burst). */
+  scheduled: boolean;
+  /** Runs the loop outside any async context (what `makeReady` queues). */
+  readonly pumpOutside: () => void;
+  /**
+   * A processor that was idle until the task being started now (`startTask`): the loop has its
+   * executor send at once, not after the whole burst is placed.
+   */
+  woke: ProcSlot | undefined;
+  /** Idle processors sent work at once since this pass of the loop began (see `wakeNow`). */
+  readonly wokeAtOnce: number;
   /** Told of every task submitted while something follows the context's tasks. */
   onSubmit: ((task: DTask<unknown>) => void) | undefined;
   /** Told when processors' load may have changed, while a plugin listens. */
   onLoadChange: (() => void) | undefined;
   /** Places ready tasks on idle workers now, while their spawner runs. */
   readonly placeEarly: () => void;
-
-  /** Takes a task into the graph (see `Scheduler.submit`). */
-  submit(
-    task: DTask<unknown>,
-    extraDeps?: Iterable<unknown>,
-    early?: boolean,
-    here?: boolean,
-  ): void;
-  /** Makes `task` wait for `upstream`: 1 if it must wait, 0 if it exists, -1 if failed. */
-  link(task: DTask<unknown>, upstream: DTask<unknown>): number;
-  /** Fails `task` (and its dependents) because its input `upstream` failed. */
-  failFromUpstream(task: DTask<unknown>, upstream: DTask<unknown>): void;
-  /** Puts a task back to be placed again (its processor went away, or it was taken back). */
-  requeue(task: DTask<unknown>): void;
-  /** Hands a placed task to its executor (its estimate is already in `slot.load`). */
-  start(task: DTask<unknown>, slot: ProcSlot): void;
-  /** Runs a started task on `slot` (after a checkpoint was not restored). */
-  run(task: DTask<unknown>, slot: ProcSlot): void;
 }

@@ -1,36 +1,30 @@
 import { isChunk } from '../chunk/chunk.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
-import { loggingState } from '../log/index.js';
 import type { Processor } from '../processor/processor.js';
-import { type DTask, isDTask, taskExtra } from '../task/dtask.js';
+import { type DTask, taskExtra } from '../task/dtask.js';
 import { outsideFrames } from '../task/frame.js';
 import { IdTable } from '../task/id-table.js';
 import type { TaskOptions } from '../task/options.js';
 import type { RemoteResult } from '../task/remote-result.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { runGuards } from '../task/wait-guards.js';
-import { cancelTask, watchSignal } from './completion/cancel-task.js';
+import { cancelTask } from './completion/cancel-task.js';
 import { closedBeforeStart } from './completion/cancel-unstarted.js';
 import { fetchChunkOf } from './completion/chunk-of-task.js';
 import { failTask } from './completion/fail-task.js';
 import { finishTask } from './completion/finish-task.js';
-import { checkpoint, restoreOrRun } from './completion/restore-checkpoint.js';
-import { addDependent, failTree } from './completion/settle.js';
+import { checkpoint } from './completion/restore-checkpoint.js';
 import { DEVICE_FAILED, keepOnDevice } from './completion/store-on-device.js';
 import { takeHome } from './completion/take-home.js';
 import type { Executor } from './dispatch/executor.js';
 import { resolveArgs } from './dispatch/resolve-args.js';
-import { runHere } from './dispatch/run-here.js';
-import { runInline } from './dispatch/run-inline.js';
-import { sendAhead } from './dispatch/send-ahead.js';
 import { isFull, mayWakeIdle, priorityOf, queueSeconds, wakeNow } from './dispatch/slot-queue.js';
-import { takeInWhileSpawning } from './dispatch/take-in-while-spawning.js';
+import { startTask } from './dispatch/start-task.js';
 import { liveTasks } from './dynamic/dag-walk.js';
 import { keepInputs, weakInputs } from './dynamic/weak-inputs.js';
 import { DEFAULT_LINEAGE_DEPTH, noteLineage } from './faults/lineage.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
 import { tasksLost } from './faults/tasks-lost.js';
-import { logSpawn, logStart } from './log-task-events.js';
 import { admitFunction } from './placement/admit.js';
 import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
 import { CandidateSlots } from './placement/candidate-slots.js';
@@ -42,14 +36,14 @@ import type { LocalClosures } from './placement/local-closure.js';
 import { markMovedArgs } from './placement/moved-args.js';
 import type { ProcSlot } from './placement/proc-slot.js';
 import { addSlot, removeSlot } from './placement/slot-set.js';
-import { restorePieces } from './placement/take-pieces.js';
 import { waitForPieces } from './placement/wait-for-pieces.js';
-import { pendingTaskOf } from './ready/pending-task-of.js';
+import { inputArrived } from './ready/link-task.js';
 import { QueueLimit } from './ready/queue-limit.js';
 import { ReadyQueue } from './ready/ready-queue.js';
+import { submitTask } from './ready/submit-task.js';
 import type { SchedulerState } from './scheduler-state.js';
 import { SchedulerStats } from './stats/scheduler-stats.js';
-import { noteReady, noteRun } from './stats/task-timing.js';
+import { noteRun } from './stats/task-timing.js';
 
 /** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
 const SLICE_MS = 8;
@@ -80,7 +74,8 @@ export class Scheduler implements SchedulerState {
   readonly running = new IdTable<DTask<unknown>>();
   /** Unfinished tasks, and the context's `maxQueue` on them. */
   readonly queueLimit = new QueueLimit();
-  private scheduled = false;
+  /** @internal True while a run of the loop is queued (see `makeReady`). */
+  scheduled = false;
   /** @internal Set once the context closes: a task about to be placed is cancelled instead. */
   closing = false;
   /** @internal Whether to time inline tasks (only useful once there is a choice of processor). */
@@ -123,108 +118,9 @@ export class Scheduler implements SchedulerState {
     return slot?.removed ? undefined : slot;
   }
 
-  /**
-   * Takes a task into the graph: links it to the tasks and pending chunks it takes as inputs
-   * (plus `extraDeps`, which it waits for without receiving values) and queues it once they exist.
-   * `early` (a task queue's `startEarly`): if it is ready now and a worker is idle, it starts now.
-   */
+  /** See `TaskSink.submit` and `submitTask`. */
   submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early = false, here = false): void {
-    if (task.state !== TaskState.Queued) return; // cancelled while held by a task queue
-    task.state = TaskState.Pending;
-    task.flags |= TaskFlags.Unfinished;
-    this.queueLimit.unfinished++;
-    if (this.onSubmit !== undefined) this.onSubmit(task);
-    if (loggingState.enabled) extraDeps = logSpawn(task, extraDeps);
-    let waiting = 0;
-    let failed: DTask<unknown> | undefined;
-    const o = task.options;
-    let plain =
-      typeof task.fn === 'function' &&
-      o.scope === undefined &&
-      o.computeScope === undefined &&
-      o.resultScope === undefined &&
-      o.inPlaceArgs === undefined;
-    const args = task.args;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (typeof a !== 'object' || a === null) continue;
-      let upstream: DTask<unknown> | undefined;
-      if (isDTask(a)) {
-        upstream = a;
-        if (a.options.resultScope !== undefined) plain = false;
-      } else if (isChunk(a)) {
-        plain = false;
-        if (a.handle.pieceFor !== undefined) task.flags |= TaskFlags.PieceArgs;
-        upstream = pendingTaskOf(a);
-      } else continue;
-      const linked = upstream === undefined ? 0 : this.link(task, upstream);
-      if (linked === 1) waiting++;
-      else if (linked === -1) failed ??= upstream;
-    }
-    if (plain) task.flags |= TaskFlags.Plain;
-    if (typeof task.fn === 'object' || o.syncdeps !== undefined || extraDeps !== undefined) {
-      const more: unknown[] = [task.fn];
-      if (o.syncdeps) more.push(...o.syncdeps);
-      if (extraDeps) more.push(...extraDeps);
-      for (const dep of more) {
-        const upstream = isDTask(dep) ? dep : isChunk(dep) ? pendingTaskOf(dep) : undefined;
-        const linked = upstream === undefined ? 0 : this.link(task, upstream);
-        if (linked === 1) waiting++;
-        else if (linked === -1) failed ??= upstream;
-      }
-    }
-    const signal = task.options.signal;
-    if (signal) watchSignal(this, task, signal);
-    if (failed) {
-      this.failFromUpstream(task, failed);
-      return;
-    }
-    task.waiting = waiting;
-    if (waiting === 0 && task.state === TaskState.Pending) {
-      if (here && runHere(this, task)) return;
-      this.makeReady(task, early);
-    }
-    if (early) takeInWhileSpawning(this);
-  }
-
-  /** @internal Makes `task` wait for `upstream`: 1 if it must wait, 0 if it exists, -1 if failed. */
-  link(task: DTask<unknown>, upstream: DTask<unknown>): number {
-    if (upstream === task) return 0;
-    const state = upstream.state;
-    if (state === TaskState.Done) return 0;
-    if (state === TaskState.Failed) return -1;
-    if (upstream.owner === this) addDependent(upstream, task);
-    else upstream.onSettled(() => this.inputSettled(task, upstream));
-    return 1;
-  }
-
-  private inputArrived(task: DTask<unknown>): void {
-    if (task.state === TaskState.Pending && --task.waiting === 0) this.makeReady(task);
-  }
-
-  private inputSettled(task: DTask<unknown>, upstream: DTask<unknown>): void {
-    if (task.state !== TaskState.Pending) return;
-    if (upstream.state === TaskState.Failed) this.failFromUpstream(task, upstream);
-    else if (--task.waiting === 0) this.makeReady(task);
-  }
-
-  /** @internal Fails `task` (and its dependents) because its input `upstream` failed. */
-  failFromUpstream(task: DTask<unknown>, upstream: DTask<unknown>): void {
-    failTree(task, upstream.value, (t) => finishTask(this, t), upstream);
-  }
-
-  private makeReady(task: DTask<unknown>, early = false): void {
-    task.state = TaskState.Ready;
-    // Most tasks are not timed: count them down here, without a call.
-    if (this.learnInline || this.stats.countdown <= 1) noteReady(this, task);
-    else this.stats.countdown--;
-    this.ready.push(task);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      queueMicrotask(this.pumpOutside);
-    }
-    if (early && this.ready.length === 1 && mayWakeIdle(this, this.wokeAtOnce))
-      outsideFrames(this.placeEarly);
+    submitTask(this, task, extraDeps, early, here);
   }
 
   /** @internal Places ready tasks on idle workers now, while their spawner runs (`early`). */
@@ -237,43 +133,26 @@ export class Scheduler implements SchedulerState {
     }
   };
 
-  /** Idle processors sent work at once since this pass began (see `wakeNow`). */
-  private wokeAtOnce = 0;
+  /** @internal Idle processors sent work at once since this pass began (see `wakeNow`). */
+  wokeAtOnce = 0;
   /** An idle worker got work: it starts now, not after the whole burst is placed. */
   private flushWoke(): void {
     if (this.woke !== undefined && wakeNow(this.wokeAtOnce++)) this.woke.executor.flush?.();
     this.woke = undefined;
   }
 
-  /**
-   * Puts a task back to be placed again (its processor went away, or it was taken back). One
-   * that was sent ahead may still lack inputs (being made on that worker, or placed again
-   * with it): it waits for them first, as when it was spawned.
-   */
-  requeue(task: DTask<unknown>): void {
-    if (task.state >= TaskState.Done) return;
-    this.running.delete(task.id);
-    task.proc = undefined;
-    restorePieces(task);
-    if ((task.flags & TaskFlags.SentAhead) !== 0) {
-      task.flags &= ~TaskFlags.SentAhead;
-      if (waitForLostInputs(this, task)) return;
-    }
-    this.makeReady(task);
-  }
-
   // ---------------------------------------------------------------- the loop
 
   /**
    * Runs the loop outside any async context, so callbacks that synchronous tasks schedule do
-   * not inherit the context of whoever happened to wake the scheduler.
+   * not inherit the context of whoever happened to wake the scheduler. @internal
    */
-  private readonly pumpOutside = (): void => {
+  readonly pumpOutside = (): void => {
     outsideFrames(this.pump);
   };
 
-  /** A processor that was idle until the task being dispatched now (see `pump`). */
-  private woke: ProcSlot | undefined = undefined;
+  /** @internal A processor that was idle until the task being dispatched now (see `pump`). */
+  woke: ProcSlot | undefined = undefined;
 
   /** @internal True while `pump` runs (a task placed early must not re-enter it). */
   pumping = false;
@@ -355,7 +234,7 @@ export class Scheduler implements SchedulerState {
     if (slot.executor.inline) {
       // The calling thread: no capacity to respect, nothing to account for.
       task.proc = slot.proc;
-      this.start(task, slot);
+      startTask(this, task, slot);
       return;
     }
     task.proc = slot.proc;
@@ -369,33 +248,7 @@ export class Scheduler implements SchedulerState {
       slot.backlog.pushRanked(task, priorityOf);
       return;
     }
-    this.start(task, slot);
-  }
-
-  /** @internal Hands a placed task to its executor (its estimate is already in `slot.load`). */
-  start(task: DTask<unknown>, slot: ProcSlot): void {
-    task.state = TaskState.Running;
-    if (!slot.executor.inline) {
-      if (slot.inFlight === 0) this.woke = slot;
-      task.flags |= TaskFlags.Counted;
-      slot.inFlight += task.options.occupancy ?? 1;
-      slot.sentLoad += task.estimate;
-    }
-    if (loggingState.enabled) logStart(task, slot.proc);
-    if (typeof task.options.restore === 'function') restoreOrRun(this, task, slot);
-    else this.run(task, slot);
-  }
-
-  /** @internal */
-  run(task: DTask<unknown>, slot: ProcSlot): void {
-    if (task.state !== TaskState.Running) return;
-    if (slot.executor.inline) runInline(this, task, slot);
-    else {
-      this.running.set(task.id, task);
-      slot.executor.run(task, slot.proc, this);
-      if (task.dependents !== undefined && slot.executor.acceptsPending)
-        sendAhead(this, task, slot);
-    }
+    startTask(this, task, slot);
   }
 
   /** See `ExecutorSink.resolveArgs`. */
@@ -465,8 +318,8 @@ export class Scheduler implements SchedulerState {
     if (d !== undefined) {
       task.dependents = undefined;
       if (Array.isArray(d)) {
-        for (let i = 0; i < d.length; i++) this.inputArrived(d[i]);
-      } else this.inputArrived(d);
+        for (let i = 0; i < d.length; i++) inputArrived(this, d[i]);
+      } else inputArrived(this, d);
     }
     finishTask(this, task);
   }

@@ -35,16 +35,3 @@ function abortedController(reason: unknown): AbortController {
   c.abort(reason);
   return c;
 }
-
-/** The `signal` option: cancels `task` when `signal` aborts (at once if it already has). */
-export function watchSignal(s: SchedulerState, task: DTask<unknown>, signal: AbortSignal): void {
-  if (signal.aborted) {
-    cancelTask(s, task, signal.reason);
-    return;
-  }
-  const onAbort = (): void => {
-    cancelTask(s, task, signal.reason);
-  };
-  signal.addEventListener('abort', onAbort, { once: true });
-  taskExtra(task).unlisten = () => signal.removeEventListener('abort', onAbort);
-}

@@ -1,5 +1,6 @@
 import type { DTask } from '../../task/dtask.js';
 import { isThenable } from '../../task/is-thenable.js';
+import { runTask } from '../dispatch/run-task.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
 
@@ -10,14 +11,14 @@ import type { SchedulerState } from '../scheduler-state.js';
  */
 export function restoreOrRun(s: SchedulerState, task: DTask<unknown>, slot: ProcSlot): void {
   const settle = (saved: unknown): void => {
-    if (saved === undefined) s.run(task, slot);
+    if (saved === undefined) runTask(s, task, slot);
     else s.complete(task, saved);
   };
   const runAnyway = (error: unknown): void => {
     process.emitWarning(
       `dtask: restore of task #${task.id} failed, so the task runs instead: ${error}`,
     );
-    s.run(task, slot);
+    runTask(s, task, slot);
   };
   let saved: unknown;
   try {

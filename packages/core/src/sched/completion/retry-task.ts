@@ -3,6 +3,7 @@ import { type DTask, taskExtra } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import { releaseCounted } from '../dispatch/slot-queue.js';
 import { withdrawSentAhead } from '../faults/withdraw-sent-ahead.js';
+import { requeue } from '../ready/requeue.js';
 import type { SchedulerState } from '../scheduler-state.js';
 
 /**
@@ -52,9 +53,9 @@ export function retryInstead(s: SchedulerState, task: DTask<unknown>, error: unk
   // Withdrawn dependents are placed again now: placement sees their input is not done and
   // makes them wait for it (the check placement runs once any task has been handed back).
   s.losses++;
-  for (const t of withdrawn) s.requeue(t);
+  for (const t of withdrawn) requeue(s, t);
   const again = (): void => {
-    if (task.state === TaskState.Pending) s.requeue(task);
+    if (task.state === TaskState.Pending) requeue(s, task);
   };
   if (retryDelayMs) setTimeout(again, retryDelayMs);
   else again();

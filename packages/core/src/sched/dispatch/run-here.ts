@@ -1,6 +1,7 @@
 import type { DTask } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import type { SchedulerState } from '../scheduler-state.js';
+import { startTask } from './start-task.js';
 
 /**
  * A function whose learned run time is under this (ms) may run on the calling thread at once
@@ -43,7 +44,7 @@ export function runHere(s: SchedulerState, task: DTask<unknown>): boolean {
       task.readyAt = performance.now(); // sampled, with no wait
     }
     task.proc = slot.proc;
-    s.start(task, slot);
+    startTask(s, task, slot);
     return true;
   }
   return false;

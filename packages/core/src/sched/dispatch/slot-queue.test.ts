@@ -5,6 +5,7 @@ import { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
 import type { Executor } from './executor.js';
 import { AHEAD_MS, COALESCE_FROM_TASKS, COALESCE_MS, isFull, releaseSlot } from './slot-queue.js';
+import { startTask } from './start-task.js';
 
 /** A task record with what the queue functions read: state, estimate, options, flags. */
 function task(id: number, estimate: number): DTask<unknown> {
@@ -13,27 +14,27 @@ function task(id: number, estimate: number): DTask<unknown> {
 
 /** A worker slot whose executor only counts what it is sent. */
 function slot(name: string): ProcSlot & { sent: number[] } {
-  const executor = { inline: false, capacity: 1000 } as Executor;
+  const sent: number[] = [];
+  const executor = {
+    inline: false,
+    capacity: 1000,
+    run: (t: DTask<unknown>) => sent.push(t.id),
+  } as unknown as Executor;
   const s = new ProcSlot({ id: name } as ProcSlot['proc'], executor) as ProcSlot & {
     sent: number[];
   };
-  s.sent = [];
+  s.sent = sent;
   return s;
 }
 
-/** The part of the scheduler the queue functions use: its slots (each task may run on all), and `start` to send a task. */
+/** The part of the scheduler the queue functions use: its slots (each task may run on all). */
 function scheduler(slots: (ProcSlot & { sent: number[] })[]): SchedulerState {
   const s = {
     slots,
     slotById: new Map(slots.map((x) => [x.proc.id, x])),
     candidateSlots: { of: () => slots },
-    start(t: DTask<unknown>, target: ProcSlot & { sent: number[] }) {
-      t.state = TaskState.Running;
-      t.proc = target.proc;
-      target.inFlight++;
-      target.sentLoad += t.estimate;
-      target.sent.push(t.id);
-    },
+    running: new Map<number, DTask<unknown>>(),
+    woke: undefined,
   };
   return s as unknown as SchedulerState;
 }
@@ -51,8 +52,9 @@ function running(
   target: ProcSlot & { sent: number[] },
   t: DTask<unknown>,
 ): void {
+  t.proc = target.proc;
   target.load += t.estimate;
-  (s as unknown as { start: (t: DTask<unknown>, x: ProcSlot) => void }).start(t, target);
+  startTask(s, t, target);
 }
 
 /** Two worker slots and the scheduler over them. */

@@ -2,6 +2,8 @@ import { DTaskFailedError } from '../../errors/task-failed-error.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
 import { isRemoteResult, type RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
+import { linkTask } from '../ready/link-task.js';
+import { submitTask } from '../ready/submit-task.js';
 import type { SchedulerState } from '../scheduler-state.js';
 import { restoreKeptCopy } from './lineage.js';
 
@@ -23,7 +25,7 @@ export function waitForLostInputs(s: SchedulerState, task: DTask<unknown>): bool
     if (!isDTask(a)) continue;
     if (a.owner === s) resurrect(s, a); // another context's task is recomputed when fetched
     if (a.state >= TaskState.Done) continue;
-    if (isDependentOf(a, task) || s.link(task, a) === 1) waiting++;
+    if (isDependentOf(a, task) || linkTask(s, task, a) === 1) waiting++;
   }
   if (waiting === 0) return false;
   task.state = TaskState.Pending;
@@ -48,7 +50,7 @@ export function resurrect(s: SchedulerState, task: DTask<unknown>): void {
   task.proc = undefined;
   task.flags = 0;
   if (task.extra) task.extra.bytes = undefined;
-  s.submit(task);
+  submitTask(s, task);
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { DTask } from '../../task/dtask.js';
+import { failTask } from '../completion/fail-task.js';
 import { releaseCounted } from '../dispatch/slot-queue.js';
+import { requeue } from '../ready/requeue.js';
 import type { SchedulerState } from '../scheduler-state.js';
 import { withdrawSentAhead } from './withdraw-sent-ahead.js';
-import { recoverLostTasks } from './worker-lost.js';
+import { type FaultSink, recoverLostTasks } from './worker-lost.js';
 
 /**
  * A worker handed back `tasks` (the scheduler's `ExecutorSink.lost`: it died, or an input of
@@ -21,6 +23,10 @@ export function tasksLost(
   const list = [...tasks];
   const withdrawn = withdrawSentAhead(s, list);
   releaseCounted(s, list.concat(withdrawn));
-  recoverLostTasks(s, list, reason, byUs);
-  recoverLostTasks(s, withdrawn, reason, true);
+  const sink: FaultSink = {
+    requeue: (task) => requeue(s, task),
+    fail: (task, error) => failTask(s, task, error),
+  };
+  recoverLostTasks(sink, list, reason, byUs);
+  recoverLostTasks(sink, withdrawn, reason, true);
 }

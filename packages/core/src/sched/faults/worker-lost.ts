@@ -10,7 +10,7 @@ export const MAX_KILLS = 3;
 /** Slack for sums of shared blame (thirds do not add up exactly). */
 const EPSILON = 1e-9;
 
-/** What the faults phase needs from the scheduler. */
+/** What recovering lost tasks does with each: place it again, or fail it (tests record them). */
 export interface FaultSink {
   requeue(task: DTask<unknown>): void;
   fail(task: DTask<unknown>, error: unknown): void;

@@ -1,6 +1,7 @@
 import type { Processor } from '../../processor/processor.js';
 import type { Executor } from '../dispatch/executor.js';
-import { stealForNewSlot } from '../dispatch/slot-queue.js';
+import { stealForNewSlot } from '../dispatch/steal-sent.js';
+import { requeue } from '../ready/requeue.js';
 import type { SchedulerState } from '../scheduler-state.js';
 import { ProcSlot } from './proc-slot.js';
 
@@ -39,7 +40,7 @@ export function removeSlot(s: SchedulerState, proc: Processor): boolean {
   slot.removed = true;
   s.slots = s.slots.filter((x) => x !== slot);
   slotsChanged(s);
-  for (const t of slot.backlog.drain()) s.requeue(t);
+  for (const t of slot.backlog.drain()) requeue(s, t);
   return true;
 }
 

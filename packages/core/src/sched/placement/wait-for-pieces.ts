@@ -1,6 +1,8 @@
 import type { Processor } from '../../processor/processor.js';
 import type { DTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
+import { failFromUpstream } from '../completion/fail-from-upstream.js';
+import { linkTask } from '../ready/link-task.js';
 import type { SchedulerState } from '../scheduler-state.js';
 import { takePieces } from './take-pieces.js';
 
@@ -12,16 +14,16 @@ import { takePieces } from './take-pieces.js';
  * (the task then fails with it); false when it can start on `proc` now.
  */
 export function waitForPieces(s: SchedulerState, task: DTask<unknown>, proc: Processor): boolean {
-  // Ends: `takePieces` lists only unfinished tasks, which `link` answers with 1 or -1 (the
+  // Ends: `takePieces` lists only unfinished tasks, which `linkTask` answers with 1 or -1 (the
   // loop goes round again only if they all finished in between).
   for (;;) {
     const making = takePieces(task, proc);
     if (making === undefined) return false;
     let waiting = 0;
     for (const upstream of making) {
-      const linked = s.link(task, upstream);
+      const linked = linkTask(s, task, upstream);
       if (linked === -1) {
-        s.failFromUpstream(task, upstream);
+        failFromUpstream(s, task, upstream);
         return true;
       }
       waiting += linked;

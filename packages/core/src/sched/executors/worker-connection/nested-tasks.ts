@@ -11,6 +11,7 @@ import { mergeOptions } from '../../../task/options.js';
 import { makeTask } from '../../../task/spawn-task.js';
 import { TaskFlags } from '../../../task/task-state.js';
 import type { FunctionDecoder } from '../../../travel/function-ref.js';
+import { submitTask } from '../../ready/submit-task.js';
 import type { SchedulerState } from '../../scheduler-state.js';
 
 /**
@@ -81,7 +82,7 @@ export class NestedTasks {
     ]) as DTask<unknown>;
     task.flags |= TaskFlags.Nested;
     this.proxied.set(m.id, task);
-    scheduler.submit(task, extra.length > 0 ? extra : undefined);
+    submitTask(scheduler, task, extra.length > 0 ? extra : undefined);
   }
 
   /** A task this worker spawned and still holds a handle to, by id. */
