@@ -187,7 +187,8 @@ describe('worker runtime over an in-memory transport', () => {
   it('a chain that arrives in one batch after its turn ran out starts each task in a later turn as it comes, its input made (none waits for it)', async () => {
     const { ctx, procs, runtimes } = (current = rig(1));
     // Counts the tasks that had to wait on the worker for an input made there.
-    const waiting = (runtimes[0] as unknown as { waitingFor: Map<number, unknown> }).waitingFor;
+    const waiting = (runtimes[0] as unknown as { inputs: { waitingFor: Map<number, unknown> } })
+      .inputs.waitingFor;
     let waited = 0;
     const set = waiting.set.bind(waiting);
     waiting.set = (key, list) => {

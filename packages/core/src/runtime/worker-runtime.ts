@@ -1,7 +1,7 @@
 import { isMainThread } from 'node:worker_threads';
 import { defaultLocalStore, type LocalStore } from '../chunk/local-store.js';
 import { sizeOf } from '../chunk/size-of.js';
-import { CancelledError, InputLostError } from '../errors/errors.js';
+import { CancelledError } from '../errors/errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { ProcessSampler } from '../log/process-sampler.js';
 import { setCurrentWorker } from '../processor/current-worker.js';
@@ -38,7 +38,8 @@ import {
   registerModuleFunctions,
 } from '../travel/function-ref.js';
 import { type ControlParts, handleControl } from './control-messages.js';
-import { countLocalConsumers, takenLocally } from './local-consumers.js';
+import { countLocalConsumers } from './local-consumers.js';
+import { LocalInputs } from './local-inputs.js';
 import { LogShipper } from './log-shipper.js';
 import { OwnedTasks } from './owned-tasks.js';
 import { PeerLinks } from './peer-links.js';
@@ -52,7 +53,7 @@ import { unsendableMessage } from './unsendable-result.js';
 import type { ValueAdapter } from './value-adapter.js';
 import { wireValue } from './wire-value.js';
 import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
-import { taskList, WorkerTask } from './worker-task.js';
+import { WorkerTask } from './worker-task.js';
 
 /**
  * Longest a busy runtime holds back completion reports (ms): half the scheduler's queue-ahead
@@ -78,17 +79,8 @@ const REPORT_LONG_MS = 1;
 export class WorkerRuntime {
   /** Results kept here, by key (the task id that made them); a `Map` unless a plugin gave one. */
   readonly store: LocalStore;
-  /**
-   * Whether tasks read their local inputs as they start (`WorkerTask.localReads`), not as they
-   * arrive: with a store that may write values out (`backlog`) or keeps those in use (`hold`).
-   */
-  private readonly readsAtStart: boolean;
-  /** Local consumers still to come for a result, by key (see `countLocalConsumers`). */
-  private readonly consumers = new Map<number, number>();
-  /** Small results kept only for local consumers (the scheduler got them inline). */
-  private readonly keptForConsumers = new Set<number>();
-  /** Tasks waiting for local results, by the key they wait for. */
-  private readonly waitingFor = new Map<number, WorkerTask[]>();
+  /** The results kept here as inputs of the tasks here (local successor execution). */
+  private readonly inputs: LocalInputs;
   private readonly running = new IdTable<WorkerTask>();
   private readonly out: Batcher<FromWorker>;
   private readonly requests = new Requests();
@@ -127,7 +119,7 @@ export class WorkerRuntime {
 
   constructor(transport: Transport, options: WorkerRuntimeOptions) {
     this.store = options.store ?? defaultLocalStore();
-    this.readsAtStart = this.store.backlog !== undefined || this.store.hold !== undefined;
+    this.inputs = new LocalInputs(this.store);
     this.adapter = options.adapter;
     this.processor = options.processor ?? new ThreadProc(options.worker, options.thread);
     if (this.adapter !== undefined) {
@@ -155,8 +147,8 @@ export class WorkerRuntime {
       adapter: this.adapter,
       out: this.out,
       running: this.running,
-      consumers: this.consumers,
-      keptForConsumers: this.keptForConsumers,
+      consumers: this.inputs.consumers,
+      keptForConsumers: this.inputs.keptForConsumers,
     });
     this.peers = new PeerLinks(this.server, {
       heard: () => {
@@ -218,7 +210,7 @@ export class WorkerRuntime {
     };
     transport.onMessage((batch) => {
       this.heardBatches++;
-      countLocalConsumers(batch as ToWorker[], this.holder, this.consumers);
+      countLocalConsumers(batch as ToWorker[], this.holder, this.inputs.consumers);
       this.turn.received(batch as ToWorker[], this.inTask > 0);
       this.stalls?.heard();
     });
@@ -236,11 +228,6 @@ export class WorkerRuntime {
   /** Connects to another runtime so results move between the two directly. */
   connectPeer(holder: string, transport: Transport): void {
     this.peers.connect(holder, transport);
-  }
-
-  /** A local consumer took result `key`: drop it once nobody else here will, if only kept for them. */
-  private consumed(key: number): void {
-    takenLocally(key, this.consumers, this.keptForConsumers, this.store);
   }
 
   private handle(m: ToWorker): void {
@@ -277,21 +264,8 @@ export class WorkerRuntime {
       for (const [index, key, holder] of refs) {
         if (holder === LENT_HOLDER) {
           task.args[index] = this.owner.borrow(args[index] as LentChunk);
-        } else if (holder === '' || holder === this.holder) {
-          if (this.store.has(key)) {
-            if (this.readsAtStart) (task.localReads ??= []).push(index, key);
-            else {
-              task.args[index] = this.store.get(key);
-              this.consumed(key);
-            }
-          } else {
-            task.missing++;
-            let list = this.waitingFor.get(key);
-            if (!list) this.waitingFor.set(key, (list = taskList()));
-            list.push(task);
-            (task.awaited ??= []).push(index, key);
-          }
-        } else this.peers.fetchInput(task, index, key, holder);
+        } else if (holder === '' || holder === this.holder) this.inputs.take(task, index, key);
+        else this.peers.fetchInput(task, index, key, holder);
       }
     }
     this.running.set(task.id, task);
@@ -311,7 +285,11 @@ export class WorkerRuntime {
       return;
     }
     if (task.localReads !== undefined) {
-      if (!this.readLocalInputs(task)) return;
+      const unread = this.inputs.readAtStart(task);
+      if (unread !== undefined) {
+        this.finishFail(task, unread.error);
+        return;
+      }
       now = performance.now(); // reading may have taken a while (from disk)
     }
     task.startedAt = now; // one clock read per task for the yield check and the start
@@ -362,40 +340,6 @@ export class WorkerRuntime {
     else this.out.flush();
   }
 
-  /** Reads the inputs `task` left in the store until it starts; false (and it fails) if one is gone. */
-  private readLocalInputs(task: WorkerTask): boolean {
-    const reads = task.localReads!;
-    task.localReads = undefined;
-    for (let i = 0; i < reads.length; i += 2) {
-      const key = reads[i + 1];
-      if (!this.store.has(key)) {
-        this.finishFail(task, new InputLostError(`Input ${reads[i]} (result ${key}) is gone`));
-        return false;
-      }
-      try {
-        task.args[reads[i]] = this.store.get(key); // may read it back from disk
-      } catch (error) {
-        this.finishFail(task, error);
-        return false;
-      }
-      // Kept in memory, this very object, until the task ends: it may change it in place.
-      if (this.store.hold !== undefined) {
-        this.store.hold(key);
-        (task.held ??= []).push(key);
-      }
-      this.consumed(key);
-    }
-    return true;
-  }
-
-  /** Ends the holds `task` took on its inputs (`readLocalInputs`) once it has ended. */
-  private unholdInputs(task: WorkerTask): void {
-    const held = task.held;
-    if (held === undefined) return;
-    task.held = undefined;
-    for (const key of held) this.store.unhold?.(key);
-  }
-
   private finishDone(task: WorkerTask, value: unknown): void {
     if (!this.running.delete(task.id) || task.cancelled) return;
     this.stalls?.soon();
@@ -403,7 +347,7 @@ export class WorkerRuntime {
     const ms = end - task.startedAt;
     const kept = this.adapter?.keptBytes?.(value);
     const bytes = kept ?? sizeOf(value);
-    const waiters = this.waitingFor.get(task.id);
+    const waiters = this.inputs.waitingFor.get(task.id);
     // A result whose resultScope is exactly this processor (pinned state, e.g. a shard's piece)
     // stays here even when small: its consumers take this very object, and may mutate it.
     // So does the result of a task that wrote its arguments in place (a view of that data).
@@ -415,9 +359,9 @@ export class WorkerRuntime {
     const inline =
       kept === undefined && !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
     if (!inline) this.store.set(task.id, value, bytes);
-    else if (this.consumers.has(task.id)) {
+    else if (this.inputs.consumers.has(task.id)) {
       this.store.set(task.id, value, bytes);
-      this.keptForConsumers.add(task.id);
+      this.inputs.keptForConsumers.add(task.id);
     }
     const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
     this.logs.ran(task, this.processor.id, ms);
@@ -428,7 +372,7 @@ export class WorkerRuntime {
         sent = wireValue(this.adapter, value, task.id);
       } catch (error) {
         this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
-        if (task.held !== undefined) this.unholdInputs(task);
+        if (task.held !== undefined) this.inputs.unhold(task);
         if (waiters) this.wake(task.id, value, waiters);
         return;
       }
@@ -437,28 +381,13 @@ export class WorkerRuntime {
     // While it works through a run of queued tasks, the runtime reports every few
     // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
     if (ms >= REPORT_LONG_MS || end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();
-    if (task.held !== undefined) this.unholdInputs(task);
+    if (task.held !== undefined) this.inputs.unhold(task);
     if (waiters) this.wake(task.id, value, waiters);
   }
 
   /** Local successor execution: tasks sent ahead start the moment their input exists here. */
   private wake(key: number, value: unknown, waiters: WorkerTask[]): void {
-    this.waitingFor.delete(key);
-    for (const t of waiters) {
-      const awaited = t.awaited!;
-      for (let i = 0; i < awaited.length; i += 2) {
-        if (awaited[i + 1] !== key) continue;
-        if (this.readsAtStart && this.store.has(key)) {
-          // A spilling store may write the value out (and drop this object) while t waits for
-          // the disk: t reads it from the store as it starts, so it takes the live copy.
-          (t.localReads ??= []).push(awaited[i], key);
-        } else {
-          t.args[awaited[i]] = value;
-          this.consumed(key);
-        }
-      }
-      if (--t.missing === 0 && t.pendingFetches === 0) this.runWoken(t);
-    }
+    this.inputs.arrived(key, value, waiters, this.runWoken);
   }
 
   /**
@@ -467,7 +396,7 @@ export class WorkerRuntime {
    * thousands of frames deep by the end of a turn (each scavenge scans them all, and a fast
    * chain can overflow the stack). The outermost call runs them one after another, in order.
    */
-  private runWoken(task: WorkerTask): void {
+  private readonly runWoken = (task: WorkerTask): void => {
     if (this.runningWoken) {
       this.woken.push(task);
       return;
@@ -480,14 +409,14 @@ export class WorkerRuntime {
       this.runningWoken = false;
       this.woken.clear();
     }
-  }
+  };
 
   private finishFail(task: WorkerTask, error: unknown): void {
     if (!this.running.delete(task.id)) return;
-    if (task.held !== undefined) this.unholdInputs(task);
+    if (task.held !== undefined) this.inputs.unhold(task);
     this.stalls?.soon();
     // Tasks waiting here for its result are taken back by the scheduler (`withdraw`).
-    this.waitingFor.delete(task.id);
+    this.inputs.waitingFor.delete(task.id);
     const ms = task.startedAt ? performance.now() - task.startedAt : 0;
     if (task.startedAt) this.logs.ran(task, this.processor.id, ms);
     this.logs.ship();

@@ -2,7 +2,6 @@ import type { Chunk } from '../../../chunk/chunk.js';
 import { WorkerLostError } from '../../../errors/errors.js';
 import type { Processor } from '../../../processor/processor.js';
 import { Batcher } from '../../../protocol/batcher.js';
-import { transferablesOf } from '../../../protocol/hand-over.js';
 import type { LentChunk } from '../../../protocol/lent-chunk.js';
 import { forEachDone, pushRun } from '../../../protocol/packs.js';
 import { toPlainOptions, toRunOptions } from '../../../protocol/plain-options.js';
@@ -19,17 +18,16 @@ import type { DTask } from '../../../task/dtask.js';
 import { IdTable } from '../../../task/id-table.js';
 import { RemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
-import { isDetached, movedAway } from '../../../task/transfer-option.js';
 import { unboxClasses } from '../../../travel/class-travel.js';
 import { FunctionDecoder, FunctionEncoder } from '../../../travel/function-ref.js';
 import { applyReturnedArgs } from '../../dispatch/apply-returned-args.js';
 import type { Executor, ExecutorSink } from '../../dispatch/executor.js';
-import { boxArgs } from './box-args.js';
 import { HeldResults, type ResultKey } from './held-results.js';
 import { LogRelay } from './log-relay.js';
 import { NestedTasks } from './nested-tasks.js';
 import { hasTaskOrChunkArgs } from './outgoing-args.js';
 import { PlannedSends } from './planned-sends.js';
+import { runArgs, runTransfer, SendRefused } from './run-message.js';
 import { unsendableToWorker } from './unsendable-argument.js';
 import type { WorkerConnectionOptions } from './worker-connection-options.js';
 import { answerWithin, failOnClose, fetchHome, splitSuspects } from './worker-ending.js';
@@ -222,48 +220,27 @@ export class WorkerConnection implements Executor {
 
   private send(task: DTask<unknown>, args: unknown[], refs: ArgRefs | undefined): void {
     if (task.state !== TaskState.Running) return;
-    const pack = task.options.sendArgs;
-    let transfer: ArrayBuffer[] | undefined;
-    if (pack !== undefined) {
-      // Copy-in (the `sendArgs` option): what travels in place of the arguments. The values it
-      // made for the message are the message's: their buffers move instead of being copied.
-      try {
-        const packed = pack(args);
-        transfer = transferablesOf(
-          packed.filter((x, i) => x !== args[i]),
-          [],
-        );
-        args = packed;
-      } catch (error) {
-        this.sink?.fail(task, error);
-        return;
-      }
+    // Copy-in (`sendArgs`), class instances boxed, the `transfer` option (run-message.ts).
+    const sent = runArgs(task, args, this.holder);
+    if (sent instanceof SendRefused) {
+      this.sink?.fail(task, sent.error);
+      return;
     }
-    // Class instances travel as instances (box-args.ts), except where copy-in/copy-out
-    // (`sendArgs`, `returnArgs`: datadeps) sends its own form of them and writes them back.
-    if (pack === undefined) {
-      const boxed = boxArgs(task.id, args, this.holder, task.options.returnArgs?.indices);
-      if (boxed instanceof Error) {
-        this.sink?.fail(task, boxed);
-        return;
-      }
-      args = boxed;
-    }
-    const moves = task.options.transfer;
-    if (moves !== undefined) {
-      // The `transfer` option: the listed buffers move with the message (a copy to a process).
-      if (moves.some(isDetached)) {
-        this.sink?.fail(task, movedAway(task));
-        return;
-      }
-      transfer = transfer === undefined ? [...moves] : [...transfer, ...moves];
+    const o = task.options;
+    const transfer =
+      o.sendArgs === undefined && o.transfer === undefined
+        ? undefined
+        : runTransfer(task, args, sent);
+    if (transfer instanceof SendRefused) {
+      this.sink?.fail(task, transfer.error);
+      return;
     }
     this.inFlight.set(task.id, task);
     if (!this.referenced) this.updateRef();
     const fn = this.encoder.encode(task.fn as Function);
     const options = toRunOptions(task.options);
     const inherited = toPlainOptions(task.inherited);
-    pushRun(this.out, task.id, fn, args, refs, options, inherited, transfer);
+    pushRun(this.out, task.id, fn, sent, refs, options, inherited, transfer);
   }
 
   flush(): void {
