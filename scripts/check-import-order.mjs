@@ -49,8 +49,30 @@ export const RULES = [
   },
 ];
 
-/** Source folders whose files import each other in no circle, type-only imports included. */
-export const NO_CIRCLES = ['packages/array/src'];
+/**
+ * Source folders whose files import each other in no circle, type-only imports included. In
+ * core a circle can only run inside one folder (ORDER rules out the others), so core's folders
+ * are listed one by one: those without a circle, which are kept so. Still with one: processor/
+ * (memory-space.ts and processor.ts name each other's types), registry/ (context.ts and
+ * plugin.ts: a context holds plugins, a plugin's host gives its context), runtime/ (the owned
+ * tasks and their proxy owner), sched/ (the worker connection and the types of its parts) and
+ * stream/.
+ */
+export const NO_CIRCLES = [
+  'packages/array/src',
+  ...[
+    'errors',
+    'options',
+    'travel',
+    'scope',
+    'log',
+    'chunk',
+    'task',
+    'protocol',
+    'host',
+    'testing',
+  ].map((folder) => `packages/core/src/${folder}`),
+];
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;
 

@@ -122,6 +122,9 @@ describe('import order check', () => {
   it('runs the circle check on @dtask/array when given no root', () => {
     const run = spawnSync(process.execPath, [script], { cwd: repo, encoding: 'utf8' });
     expect(run.stdout).toContain('packages/array/src: no import circle');
+    // Core's folders without a circle, type-only imports included, are kept so.
+    for (const folder of ['scope', 'task', 'chunk', 'protocol'])
+      expect(run.stdout).toContain(`packages/core/src/${folder}: no import circle`);
     expect(run.status).toBe(0);
   });
 

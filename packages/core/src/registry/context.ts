@@ -29,7 +29,7 @@ import { LocalThreadProc } from './main-thread.js';
 import { forgetPendingAtExit, watchPendingAtExit } from './pending-at-exit.js';
 import type { Plugin, PluginHost, ProcessorLoad } from './plugin.js';
 import { programModules } from './program-modules.js';
-import { type ToChunkOptions, toChunk } from './to-chunk.js';
+import { type ToChunkOptions, toChunkIn } from './to-chunk-in.js';
 
 /** Options of `new Context()` and `configure()`. */
 export interface ContextOptions {
@@ -138,7 +138,7 @@ export class Context {
     options: Omit<ToChunkOptions, 'context'> = {},
   ): Chunk<T> {
     this.assertOpen();
-    return toChunk(x, proc, scope, { ...options, context: this });
+    return toChunkIn(() => this, x, proc, scope, { ...options, context: this });
   }
 
   /** Tasks spawned into this context and not yet settled, waiting or running (Piscina's `queueSize`). */

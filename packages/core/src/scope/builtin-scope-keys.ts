@@ -5,7 +5,7 @@ import { ExactScope } from './exact-scope.js';
 import { knownWorkers } from './known-workers.js';
 import { ProcessScope } from './process-scope.js';
 import type { AbstractScope } from './scope.js';
-import type { ScopeSpecifierObject } from './scope-keys.js';
+import type { ScopeSpecifierObject } from './scope-specifier-object.js';
 import { UnionScope } from './union-scope.js';
 import { isPositiveInteger, show } from './validate-id.js';
 

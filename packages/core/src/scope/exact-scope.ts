@@ -4,7 +4,7 @@ import { isProcessor, type Processor } from '../processor/processor.js';
 import { ThreadProc } from '../processor/thread-proc.js';
 import { topology } from '../processor/topology.js';
 import { AbstractScope } from './scope.js';
-import type { ScopeSpec } from './scope-spec.js';
+import type { ScopeSpec } from './scope-data.js';
 import { checkPositiveInteger } from './validate-id.js';
 
 const THREAD_ID = /^thread:([1-9]\d*):([1-9]\d*)$/;

@@ -4,7 +4,7 @@ import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import { topology } from '../processor/topology.js';
 import { AbstractScope } from './scope.js';
-import type { ScopeSpec } from './scope-spec.js';
+import type { ScopeSpec } from './scope-data.js';
 
 let localHost: string | undefined;
 

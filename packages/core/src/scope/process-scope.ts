@@ -1,6 +1,6 @@
 import type { Processor } from '../processor/processor.js';
 import { AbstractScope } from './scope.js';
-import type { ScopeSpec } from './scope-spec.js';
+import type { ScopeSpec } from './scope-data.js';
 import { checkPositiveInteger } from './validate-id.js';
 
 /**

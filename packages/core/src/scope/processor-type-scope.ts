@@ -2,7 +2,7 @@ import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import { AbstractScope } from './scope.js';
-import type { ScopeSpec } from './scope-spec.js';
+import type { ScopeSpec } from './scope-data.js';
 
 /** A processor class, ideally with a static `kind` (as `ThreadProc.kind === 'thread'`). */
 export type ProcessorClass = (abstract new (

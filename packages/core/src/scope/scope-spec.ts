@@ -6,24 +6,10 @@ import { NodeScope } from './node-scope.js';
 import { ProcessScope } from './process-scope.js';
 import { ProcessorTypeScope } from './processor-type-scope.js';
 import { type AbstractScope, AnyScope, DefaultScope, InvalidScope, isScope } from './scope.js';
+import type { ScopeSpec } from './scope-data.js';
 import { UnionScope } from './union-scope.js';
 
-/**
- * A scope as plain data (JSON and structured-clone safe), e.g. `{ type: 'process', worker: 2 }`.
- * Options cross threads and processes in this form; `fromScopeSpec` rebuilds the scope.
- * `exact.worker` is the owning worker when known, so that a processor the receiving side has
- * never seen can still be placed by process and node.
- */
-export type ScopeSpec =
-  | { type: 'any' }
-  | { type: 'default' }
-  | { type: 'union'; scopes: ScopeSpec[] }
-  | { type: 'intersection'; scopes: ScopeSpec[] }
-  | { type: 'node'; node: string }
-  | { type: 'process'; worker: number }
-  | { type: 'exact'; id: string; worker?: number }
-  | { type: 'processor-type'; kind: string }
-  | { type: 'invalid'; x: ScopeSpec; y: ScopeSpec; reason?: string };
+export type { ScopeSpec } from './scope-data.js';
 
 /** The spec of `scope` (same as `scope.toSpec()`); called where options are sent elsewhere. */
 export function toScopeSpec(scope: AbstractScope): ScopeSpec {

@@ -1,5 +1,5 @@
 import type { Processor } from '../processor/processor.js';
-import type { ScopeSpec } from './scope-spec.js';
+import type { ScopeSpec } from './scope-data.js';
 
 const SCOPE_MARKER = Symbol.for('dtask.scope');
 

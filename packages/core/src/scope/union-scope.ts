@@ -1,7 +1,7 @@
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
 import { AbstractScope, addUnique, isScope, sameMembers } from './scope.js';
-import type { ScopeSpec } from './scope-spec.js';
+import type { ScopeSpec } from './scope-data.js';
 
 /**
  * The processors in any of `scopes` (Dagger's `UnionScope`), at least one: `new UnionScope()`

@@ -3,7 +3,7 @@ import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError } from '../errors/errors.js';
 import { checkOptions, type OptionsShape, rule, unknownOption } from '../options/index.js';
 import type { Processor } from '../processor/processor.js';
-import type { Frame, FrameTask } from './frame.js';
+import type { FrameTask } from './frame-task.js';
 import { keepShape } from './keep-shapes.js';
 import type { TaskOptions } from './options.js';
 import { TaskState } from './task-state.js';
@@ -70,7 +70,7 @@ export type Settled = (() => void) | { onTaskSettled(task: DTask<unknown>): void
  * The scheduler uses the same object as its graph node, so a task costs one object; the
  * fields below `id` are internal and may change.
  */
-export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
+export class DTask<T = unknown> implements PromiseLike<T>, FrameTask {
   /** Unique within the program; the key used by `getDagIds`. */
   readonly id: number;
   /** @internal The function (or a Chunk holding it). */
@@ -211,7 +211,7 @@ export class DTask<T = unknown> implements PromiseLike<T>, Frame, FrameTask {
     else this.listeners = [l, cb];
   }
 
-  // Frame: a running task is the async context of the code it runs.
+  // A running task is the async context (a `Frame`) of the code it runs.
   /** @internal */
   get frameTask(): FrameTask {
     return this;

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Frame } from './frame.js';
+import type { Frame } from './frame-contract.js';
 
 /**
  * The async context of task frames (an `AsyncLocalStorage`), and when it is on.

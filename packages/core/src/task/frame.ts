@@ -1,8 +1,10 @@
-import type { Processor } from '../processor/processor.js';
+import type { Frame } from './frame-contract.js';
 import { frames, runAsyncInStore, runInStore } from './frame-store.js';
+import type { FrameTask } from './frame-task.js';
 import type { TaskOptions } from './options.js';
-import type { TaskQueue } from './task-queue.js';
+import type { TaskQueue } from './task-queue-contract.js';
 
+export type { Frame } from './frame-contract.js';
 export {
   asyncRunSettled,
   frames,
@@ -10,34 +12,7 @@ export {
   holdFrames,
   settleInFrame,
 } from './frame-store.js';
-
-/**
- * What the current async context knows: the running task (if any), the options that
- * propagate to tasks spawned here (`withOptions`), and the task queue that receives them.
- * A running `DTask` is itself a frame, so entering a task allocates nothing.
- */
-export interface Frame {
-  /** The task running in this context, if any. */
-  readonly frameTask: FrameTask | undefined;
-  /** Options that tasks spawned here inherit. */
-  readonly propagated: TaskOptions;
-  /** Where tasks spawned here go first (datadeps, spawnBulk); undefined = the scheduler. */
-  readonly queue: TaskQueue | undefined;
-}
-
-/** The part of a running task that task-local functions expose. */
-export interface FrameTask {
-  readonly id: number;
-  readonly name: string | undefined;
-  /** Where it runs. */
-  readonly processor: Processor | undefined;
-  /** Aborted when the task is cancelled; created on first use. */
-  readonly abortSignal: AbortSignal;
-  /** User task-local values (`getTls`/`setTls`). */
-  tlsValues: Record<string, unknown> | undefined;
-  /** The scheduler handle for dynamic control (`schHandle`). */
-  readonly handleOwner: unknown;
-}
+export type { FrameTask } from './frame-task.js';
 
 /** A frame made by `withOptions` or a task queue. */
 export class ScopedFrame implements Frame {

@@ -1,7 +1,13 @@
-import type { DTask } from './dtask.js';
 import { keepShape } from './keep-shapes.js';
 import { isHeldElsewhere } from './remote-result.js';
 import { TaskState } from './task-state.js';
+
+/** What a pending `then` reads of its task once that has settled (a `DTask`). */
+export interface SettledTask {
+  readonly state: TaskState;
+  readonly value: unknown;
+  readonly owner: { fetchValue(task: SettledTask): Promise<unknown> };
+}
 
 type Callback = ((value: unknown) => unknown) | null | undefined;
 
@@ -63,7 +69,7 @@ export class PendingThen<T = unknown> implements Promise<T> {
    * @internal Called by `task` once it has finished: queues the callbacks. The task is handed
    * in, not kept: one field less on each of the hundreds of thousands a burst may hold.
    */
-  onTaskSettled(task: DTask<unknown>): void {
+  onTaskSettled(task: SettledTask): void {
     queue.push(this, task);
     if (!scheduled) {
       scheduled = true;
@@ -72,7 +78,7 @@ export class PendingThen<T = unknown> implements Promise<T> {
   }
 
   /** @internal Runs the callback that `task`'s outcome calls for. */
-  run(task: DTask<unknown>): void {
+  run(task: SettledTask): void {
     if (task.state === TaskState.Failed) this.settle(false, task.value);
     else if (isHeldElsewhere(task.value)) {
       task.owner.fetchValue(task).then(
@@ -178,14 +184,14 @@ interface Made<T> {
 function noop(): void {}
 
 /** Settled `then`s and their tasks, in pairs. */
-const queue: (PendingThen | DTask<unknown>)[] = [];
+const queue: (PendingThen | SettledTask)[] = [];
 let scheduled = false;
 
 function drain(): void {
   scheduled = false;
   // Entries added while draining (a callback finishing a task inline) are run in this pass too.
   for (let i = 0; i < queue.length; i += 2) {
-    (queue[i] as PendingThen).run(queue[i + 1] as DTask<unknown>);
+    (queue[i] as PendingThen).run(queue[i + 1] as SettledTask);
   }
   queue.length = 0;
 }
