@@ -12,9 +12,9 @@ export {
 export {
   HeapMemorySpace,
   type MemorySpace,
-  memorySpaces,
   SharedMemorySpace,
 } from './memory-space.js';
+export { memorySpaces } from './memory-spaces-of.js';
 export { findMove, hasMoveRules, type MoveRule, registerMove } from './move-registry.js';
 export { OSProc } from './os-proc.js';
 export { type ArgType, isProcessor, Processor } from './processor.js';

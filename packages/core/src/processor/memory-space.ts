@@ -1,5 +1,3 @@
-import type { Processor } from './processor.js';
-
 /**
  * A place data lives in (Dagger's `MemorySpace`): values in one memory space are usable
  * by every processor attached to it without a move. Plugins add their own (a GPU's memory).
@@ -35,9 +33,4 @@ export class SharedMemorySpace implements MemorySpace {
   constructor(readonly worker: number) {
     this.id = `shared:${worker}`;
   }
-}
-
-/** The memory spaces a processor can use directly; convenience for `proc.memorySpaces()`. */
-export function memorySpaces(proc: Processor): MemorySpace[] {
-  return proc.memorySpaces();
 }
