@@ -9,6 +9,7 @@ import { isThenable } from '../task/is-thenable.js';
 import { notifyListeners } from '../task/notify-listeners.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { mayPlaceHere } from './local-placement.js';
+import type { OwnedPlacement } from './owned-placement.js';
 import { OwnedTask } from './owned-task.js';
 import type { ProxyOwner } from './proxy-owner.js';
 import { YIELD_AFTER_MS } from './turn-share.js';
@@ -55,7 +56,7 @@ export interface OwnedHooks {
  * spawns the whole subtree again. A task placed elsewhere that takes one of these as an
  * argument is sent once it has finished, with the value (`ProxyOwner`).
  */
-export class OwnedTasks {
+export class OwnedTasks implements OwnedPlacement {
   /**
    * Tasks whose inputs all exist; the last is the next to run: the most recently readied runs
    * first (depth-first, as the owner in a work-stealing scheduler works), so the queue of a

@@ -15,7 +15,7 @@ import { TaskFlags, TaskState } from '../task/task-state.js';
 import { runGuards } from '../task/wait-guards.js';
 import type { FunctionEncoder } from '../travel/function-ref.js';
 import { assertFunctionCanTravel } from '../travel/function-travel.js';
-import type { OwnedTasks } from './owned-tasks.js';
+import type { OwnedPlacement } from './owned-placement.js';
 
 /**
  * The scheduler as seen from inside a worker runtime: `spawn` there makes a `DTask` whose
@@ -29,7 +29,7 @@ export class ProxyOwner implements TaskOwner {
   readonly remote = true;
   private readonly released: number[] = [];
   /** Tasks placed by this runtime itself (set by the runtime once it has made them). */
-  owned: OwnedTasks | undefined = undefined;
+  owned: OwnedPlacement | undefined = undefined;
   /**
    * Tasks for the scheduler that wait for inputs placed here to finish before they are sent
    * (with those inputs' values), by id: resolves once sent or settled here.
