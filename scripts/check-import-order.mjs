@@ -52,9 +52,10 @@ export const RULES = [
 /**
  * Source folders whose files import each other in no circle, type-only imports included. In
  * core a circle can only run inside one folder (ORDER rules out the others), so core's folders
- * are listed one by one: those without a circle, which are kept so. Still with one: registry/ (context.ts and
- * plugin.ts: a context holds plugins, a plugin's host gives its context), sched/ (the worker connection and the types of its parts) and
- * stream/.
+ * are listed one by one: those without a circle, which are kept so. Still with one: registry/
+ * (context.ts and plugin.ts: a context holds plugins, a plugin's host gives its context),
+ * sched/ (the worker connection and the types of its parts) and stream/ (a node, its graph and
+ * the exchange between runtimes; peer edges and local runs).
  */
 export const NO_CIRCLES = [
   'packages/array/src',
