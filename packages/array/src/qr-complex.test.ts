@@ -1,15 +1,18 @@
 // Dagger's test/array/linalg/qr.jl for T = ComplexF64 ("Tile QR", "Single tile QR", "Smaller
-// than block QR", "QR least-squares"), ported: Dagger's residual checks (‖A − Q·R‖₁ and
-// ‖I − QᴴQ‖₁ within 2 units of roundoff, scaled as Dagger scales them, R upper triangular) on
-// random inputs, odd sizes and several blockings and tiles, and the least-squares solution
-// against plain complex elimination on the normal equations, on 2 real worker threads and on
-// 2 real worker processes (those run the built dist: build first).
+// than block QR", "In-place qr!", "QR least-squares", "pormqr!", "lmul!/rmul!", "Scalar * Q",
+// "DMatrix(Q) / DMatrix(Q')"), ported: Dagger's residual checks (‖A − Q·R‖₁ and ‖I − QᴴQ‖₁
+// within 2 units of roundoff, scaled as Dagger scales them, R upper triangular), Q and R against
+// a plain unblocked complex Householder QR, the least-squares solution against plain complex
+// elimination on the normal equations, and Q as an operator against products with the collected
+// Q, on random inputs, odd sizes and several blockings and tiles, on 2 real worker threads and
+// on 2 real worker processes (those run the built dist: build first).
 import type { Context } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import {
   cadjoint,
   cmatmul,
   copnorm1,
+  cqrPlain,
   csolvePlain,
   maxDiff,
 } from './__fixtures__/complex-reference.js';
@@ -58,6 +61,10 @@ async function checkQr(
       if (i > j) expect([r[2 * (i + j * k)], r[2 * (i + j * k) + 1]]).toEqual([0, 0]);
       if (i === j) expect(r[2 * (i + j * k) + 1]).toBe(0);
     }
+  // Q and R against a plain unblocked Householder QR with LAPACK's conventions
+  const want = cqrPlain(a, m, n);
+  expect(maxDiff(q, want.q)).toBeLessThanOrEqual(1e-10);
+  expect(maxDiff(r, want.r)).toBeLessThanOrEqual(1e-10);
   expect(maxDiff((await da.collect()).data, a)).toBe(0);
 }
 

@@ -340,3 +340,87 @@ export function copnorm1(a: ArrayLike<number>, m: number, n: number): number {
   }
   return best;
 }
+
+/**
+ * Householder QR of a complex `m × n`, unblocked, with LAPACK's zgeqrf conventions (zlarfg:
+ * `β = −sign(Re α)·‖x‖`, a real diagonal of `R`): the thin `Q` (`m × k`) and `R` (`k × n`).
+ */
+export function cqrPlain(
+  a: ArrayLike<number>,
+  m: number,
+  n: number,
+): { q: Float64Array; r: Float64Array } {
+  const k = Math.min(m, n);
+  const x = Float64Array.from(a);
+  const at = (i: number, j: number) => 2 * (i + j * m);
+  const taus: [number, number][] = [];
+  for (let j = 0; j < k; j++) {
+    const [ar, ai] = [x[at(j, j)], x[at(j, j) + 1]];
+    let sigma = 0;
+    for (let i = j + 1; i < m; i++) sigma += x[at(i, j)] ** 2 + x[at(i, j) + 1] ** 2;
+    if (sigma === 0 && ai === 0) {
+      taus.push([0, 0]);
+      continue;
+    }
+    const norm = Math.sqrt(ar * ar + ai * ai + sigma);
+    const beta = ar >= 0 ? -norm : norm;
+    const tau: [number, number] = [(beta - ar) / beta, -ai / beta];
+    taus.push(tau);
+    const [dr, di] = [ar - beta, ai];
+    const q = dr * dr + di * di;
+    for (let i = j + 1; i < m; i++) {
+      const [vr, vi] = [x[at(i, j)], x[at(i, j) + 1]];
+      x[at(i, j)] = (vr * dr + vi * di) / q;
+      x[at(i, j) + 1] = (vi * dr - vr * di) / q;
+    }
+    x[at(j, j)] = beta;
+    x[at(j, j) + 1] = 0;
+    // columns right of j ← (I − conj(τ)·v·vᴴ)·them
+    for (let c = j + 1; c < n; c++) {
+      let [pr, pi] = [x[at(j, c)], x[at(j, c) + 1]];
+      for (let i = j + 1; i < m; i++) {
+        const [vr, vi] = [x[at(i, j)], x[at(i, j) + 1]];
+        pr += vr * x[at(i, c)] + vi * x[at(i, c) + 1];
+        pi += vr * x[at(i, c) + 1] - vi * x[at(i, c)];
+      }
+      const [sr, si] = [tau[0] * pr + tau[1] * pi, tau[0] * pi - tau[1] * pr];
+      x[at(j, c)] -= sr;
+      x[at(j, c) + 1] -= si;
+      for (let i = j + 1; i < m; i++) {
+        const [vr, vi] = [x[at(i, j)], x[at(i, j) + 1]];
+        x[at(i, c)] -= vr * sr - vi * si;
+        x[at(i, c) + 1] -= vr * si + vi * sr;
+      }
+    }
+  }
+  // Q = H₀·…·H_{k−1}·[I; 0], the last reflector first: Q ← (I − τ·v·vᴴ)·Q
+  const q = new Float64Array(2 * m * k);
+  for (let i = 0; i < k; i++) q[2 * (i + i * m)] = 1;
+  for (let j = k - 1; j >= 0; j--) {
+    const [tr, ti] = taus[j];
+    if (tr === 0 && ti === 0) continue;
+    const v = (i: number): [number, number] => (i === j ? [1, 0] : [x[at(i, j)], x[at(i, j) + 1]]);
+    for (let c = 0; c < k; c++) {
+      let [pr, pi] = [0, 0];
+      for (let i = j; i < m; i++) {
+        const [vr, vi] = v(i);
+        const [yr, yi] = [q[2 * (i + c * m)], q[2 * (i + c * m) + 1]];
+        pr += vr * yr + vi * yi;
+        pi += vr * yi - vi * yr;
+      }
+      const [sr, si] = [tr * pr - ti * pi, tr * pi + ti * pr];
+      for (let i = j; i < m; i++) {
+        const [vr, vi] = v(i);
+        q[2 * (i + c * m)] -= vr * sr - vi * si;
+        q[2 * (i + c * m) + 1] -= vr * si + vi * sr;
+      }
+    }
+  }
+  const r = new Float64Array(2 * k * n);
+  for (let j = 0; j < n; j++)
+    for (let i = 0; i <= Math.min(j, k - 1); i++) {
+      r[2 * (i + j * k)] = x[at(i, j)];
+      r[2 * (i + j * k) + 1] = x[at(i, j) + 1];
+    }
+  return { q, r };
+}
