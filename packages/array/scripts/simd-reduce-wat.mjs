@@ -6,12 +6,13 @@
 // of f64, or 16 lanes of f32 for min/max), so the adds do not wait on each other, then a scalar
 // loop takes the tail and the lanes are combined. float32 sums are accumulated in float64 (each
 // f32x4 widened to two f64x2), as the JavaScript loop accumulates them; min/max compare in the
-// element type (exact), with NaN winning as with Math.min / Math.max.
-//   sum: Σx   sumsq: Σx²   sumabs: Σ|x|   min / max: of x   minabs / maxabs: of |x|
-// Sums start from 0, the others from the first element (n ≥ 1 for those).
+// element type (exact), with NaN winning as with Math.min / Math.max. Products are accumulated
+// in float64 like sums (float32 widened).
+//   sum: Σx   sumsq: Σx²   sumabs: Σ|x|   prod: Πx   min / max: of x   minabs / maxabs: of |x|
+// Sums start from 0, products from 1, the others from the first element (n ≥ 1 for those).
 
 /** The reductions the module exports, by name. */
-export const REDUCE_OPS = ['sum', 'sumsq', 'sumabs', 'min', 'max', 'minabs', 'maxabs'];
+export const REDUCE_OPS = ['sum', 'sumsq', 'sumabs', 'prod', 'min', 'max', 'minabs', 'maxabs'];
 
 const UNROLL = 4;
 
@@ -19,20 +20,29 @@ function reduce(op, t) {
   const sumLike = op.startsWith('sum');
   const abs = op === 'sumabs' || op.endsWith('abs');
   const cmp = op.startsWith('min') ? 'min' : op.startsWith('max') ? 'max' : undefined;
+  // Sums and products accumulate in f64; `comb` combines two partial results.
+  const acc64 = sumLike || op === 'prod';
+  const comb = op === 'prod' ? 'mul' : sumLike ? 'add' : cmp;
   const bytes = t === 'f64' ? 8 : 4;
-  // Vector accumulators hold f64 for sums (f32 widened), the element type for min/max.
-  const vt = sumLike ? 'f64x2' : `${t}x${16 / bytes}`;
+  // Vector accumulators hold f64 for sums and products (f32 widened), the element type for
+  // min/max.
+  const vt = acc64 ? 'f64x2' : `${t}x${16 / bytes}`;
   const per = 16 / bytes; // elements per loaded vector
   const out = [];
   const w = (s) => out.push(s);
   const accs = Array.from({ length: UNROLL }, (_, u) => `$v${u}`);
-  const widen = sumLike && t === 'f32';
+  const widen = acc64 && t === 'f32';
   w(`(func (export "reduce_${op}_${t}") (param $p i32) (param $n i32) (result f64)`);
   w('  (local $end i32) (local $x v128) (local $s f64)');
   for (const a of accs) w(`  (local ${a} v128)`);
   if (widen) for (const a of accs) w(`  (local ${a}h v128)`);
-  // Initial values: 0 for sums, the first element (its |x| for the abs variants) otherwise.
-  if (sumLike) {
+  // Initial values: 0 for sums, 1 for products, the first element (its |x| for the abs
+  // variants) otherwise.
+  if (op === 'prod') {
+    for (const a of accs) w(`  (local.set ${a} (v128.const f64x2 1 1))`);
+    if (widen) for (const a of accs) w(`  (local.set ${a}h (v128.const f64x2 1 1))`);
+    w('  (local.set $s (f64.const 1))');
+  } else if (sumLike) {
     for (const a of accs) w(`  (local.set ${a} (v128.const i64x2 0 0))`);
     if (widen) for (const a of accs) w(`  (local.set ${a}h (v128.const i64x2 0 0))`);
     w('  (local.set $s (f64.const 0))');
@@ -45,8 +55,7 @@ function reduce(op, t) {
   const stepVec = (acc, x) => {
     const y = abs ? `(${vt}.abs ${x})` : x;
     if (op === 'sumsq') return `(${vt}.add (local.get ${acc}) (${vt}.mul ${x} ${x}))`;
-    if (sumLike) return `(${vt}.add (local.get ${acc}) ${y})`;
-    return `(${vt}.${cmp} (local.get ${acc}) ${y})`;
+    return `(${vt}.${comb} (local.get ${acc}) ${y})`;
   };
   // Main loop: UNROLL vectors a step.
   const stride = UNROLL * 16;
@@ -71,17 +80,14 @@ function reduce(op, t) {
   w(`    (local.set $p (i32.add (local.get $p) (i32.const ${stride})))`);
   w('    (br $vloop)))');
   // Fold the accumulators into the first, then its lanes into the scalar.
-  const fold = (a, b) =>
-    sumLike
-      ? `(${vt}.add (local.get ${a}) (local.get ${b}))`
-      : `(${vt}.${cmp} (local.get ${a}) (local.get ${b}))`;
+  const fold = (a, b) => `(${vt}.${comb} (local.get ${a}) (local.get ${b}))`;
   if (widen) for (const a of accs) w(`  (local.set ${a} ${fold(a, `${a}h`)})`);
   for (let u = 1; u < UNROLL; u++) w(`  (local.set $v0 ${fold('$v0', accs[u])})`);
-  const sop = sumLike ? 'f64.add' : `f64.${cmp}`;
-  const lanes = sumLike || t === 'f64' ? 2 : 4;
+  const sop = `f64.${comb}`;
+  const lanes = acc64 || t === 'f64' ? 2 : 4;
   for (let l = 0; l < lanes; l++) {
     const lane = `(${vt}.extract_lane ${l} (local.get $v0))`;
-    const v = !sumLike && t === 'f32' ? `(f64.promote_f32 ${lane})` : lane;
+    const v = !acc64 && t === 'f32' ? `(f64.promote_f32 ${lane})` : lane;
     w(`  (local.set $s (${sop} (local.get $s) ${v}))`);
   }
   // The tail, one element at a time.

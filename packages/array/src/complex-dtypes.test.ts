@@ -352,7 +352,7 @@ describeOnRigs('on %s', (rig) => {
       ['set', () => R.set(0, { re: 1, im: 2 }), /does not mix complex and real arrays/],
       ['real', () => real(R), /takes a complex128 or complex64 array/],
       ['randn', () => randn([4], new Blocks(2), { context, dtype: 'complex128' }), /'float64'/],
-      ['prod', () => prod(Z), /reduce has no kernel/],
+      ['prod', () => prod(Z), /prod has no kernel/],
       ['variance', () => variance(Z), /mean has no kernel/],
       ['solve', () => solve(R, Z), /solve has no kernel/],
     ];

@@ -365,7 +365,7 @@ export class DArray {
   }
 
   #reduce(
-    op: 'sum' | 'min' | 'max' | 'fn',
+    op: 'sum' | 'prod' | 'min' | 'max' | 'fn',
     options: ReduceOptions | undefined,
     what: string,
     extra?: { mean?: boolean; f?: unknown },

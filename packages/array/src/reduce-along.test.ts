@@ -1,4 +1,4 @@
-// Reductions along dimensions (`da.sum({ dims })`, `min`, `max`, `mean`) in SIMD against the
+// Reductions along dimensions (`da.sum({ dims })`, `min`, `max`, `mean`, `prod`) in SIMD against the
 // loop over every element (the same fold given as a function, what the kernel ran before):
 // along the last dimensions (the kept ones leading) the columns fold in the loop's order, the
 // same bits; along the first dimensions each kept element's run is reduced whole in SIMD, sums
@@ -8,7 +8,7 @@ import { Context, scope } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import { describe, expect, it } from 'vitest';
 import { reduceDims } from './__fixtures__/reference.js';
-import { Blocks, distribute } from './index.js';
+import { Blocks, distribute, prod } from './index.js';
 import type { Block } from './kernels.js';
 import { reduceBlocks } from './reduce-kernels.js';
 import { simdKernelsLoaded } from './simd-status.js';
@@ -34,6 +34,19 @@ function block(dtype: Dtype, shape: number[]): Block {
   }
   const data = new C(s).map(() => (dtype === 'int32' ? int(-50, 50) : 10 * rand()));
   return { data, shape, strides, offset: 0 };
+}
+
+/**
+ * `b` with its values moved near 1 (floats into [0.9, 1.1), int32 to ±1 with a rare 2), so that
+ * products stay finite and meaningful.
+ */
+function nearOne(b: Block): Block {
+  const { data } = b;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    data[i] = data instanceof Int32Array ? (v === 7 ? 2 : v < 0 ? -1 : 1) : 1 + v / 50;
+  }
+  return b;
 }
 
 /** Every subset of the dimensions that is not all of them nor none. */
@@ -88,6 +101,84 @@ describe('reductions along dimensions of a block (SIMD)', () => {
       }
     });
   }
+
+  for (const dtype of ['float64', 'float32', 'int32'] as Dtype[]) {
+    it(`prod agrees with the loop in ${dtype} on random and odd shapes, every set of dimensions`, () => {
+      const shapes: number[][] = [
+        [3, 5],
+        [4, 1],
+        [65, 2],
+        [130, 7],
+        [257, 3],
+        [17, 9, 4],
+      ];
+      shapes.push([64, 3, 2, 5]);
+      for (let r = 0; r < 6; r++) shapes.push([int(1, 150), int(1, 20), int(1, 4)]);
+      for (const shape of shapes) {
+        const b = nearOne(block(dtype, shape));
+        for (const dims of [...dimSets(shape.length), [...shape.keys()]]) {
+          const [got] = reduceBlocks(dims, 'prod', undefined, b);
+          const [want] = reduceBlocks(dims, 'fn', '(a, x) => a * x', b);
+          let run = 1;
+          for (const d of dims) run *= shape[d];
+          expect(got.shape).toEqual(want.shape);
+          // Along some last dimensions (or int32's ±1 and 2: exact in any order), the loop's bits.
+          const trailing =
+            dims.length < shape.length && dims.every((d) => d >= shape.length - dims.length);
+          const exact = dtype === 'int32' || trailing;
+          for (let i = 0; i < want.data.length; i++) {
+            const tol = exact ? 0 : 1e-15 * run * Math.abs(want.data[i]);
+            if (!(Math.abs(got.data[i] - want.data[i]) <= tol))
+              throw new Error(
+                `${dtype} ${JSON.stringify(shape)} dims=${dims} prod: element ${i} is ${got.data[i]}, the loop's ${want.data[i]}`,
+              );
+          }
+        }
+      }
+    });
+  }
+
+  it('prod of a DArray on 2 threads, whole and along dimensions, with and without init, equals a plain loop', async () => {
+    await using ctx = new Context({ plugins: [threads({ count: 2 })] });
+    await ctx.ready();
+    const times = (a: number, v: number) => a * v;
+    const cases: [Dtype, number[], number[]][] = [
+      ['float64', [301, 157], [128, 64]],
+      ['float32', [97, 61], [40, 33]],
+      ['int32', [83, 45], [30, 17]],
+      ['float64', [45, 7, 9], [16, 7, 4]],
+    ];
+    for (const [dtype, shape, bs] of cases) {
+      const x = nearOne(block(dtype, shape)).data;
+      const A = distribute(x, shape, new Blocks(...bs), { context: ctx, dtype });
+      const n = x.length;
+      const all = reduceDims(x, shape, [...shape.keys()], times, 1)[0];
+      const whole = await prod(A);
+      expect(Math.abs(whole - all)).toBeLessThanOrEqual(1e-15 * n * Math.abs(all));
+      expect(Math.abs((await prod(A, { init: 0.5 })) - 0.5 * all)).toBeLessThanOrEqual(
+        1e-15 * n * Math.abs(all),
+      );
+      const sets = [...dimSets(shape.length), [...shape.keys()]];
+      for (const dims of sets) {
+        for (const init of [undefined, 3]) {
+          const got = (await prod(A, { dims, init }).collect()).data;
+          const want = reduceDims(x, shape, dims, times, init ?? 1);
+          let run = 1;
+          for (const d of dims) run *= shape[d];
+          for (let i = 0; i < want.length; i++)
+            if (!(Math.abs(got[i] - want[i]) <= 1e-15 * run * Math.abs(want[i])))
+              throw new Error(
+                `${dtype} ${JSON.stringify(shape)} dims=${dims} init=${init}: element ${i} is ${got[i]}, the loop's ${want[i]}`,
+              );
+        }
+      }
+    }
+    // The product over no elements is init (without it, an ArgumentError at the call naming init).
+    const E = distribute(new Float64Array(0), [0, 3], new Blocks(2, 2), { context: ctx });
+    expect(await prod(E, { init: 1 })).toBe(1);
+    expect(Array.from((await prod(E, { dims: 0, init: 2 }).collect()).data)).toEqual([2, 2, 2]);
+    expect(() => prod(E)).toThrow(/\{ init: 1 \} for a product/);
+  }, 60_000);
 
   it('a DArray summed along each dimension on 2 threads equals a plain loop; workers run SIMD', async () => {
     await using ctx = new Context({ plugins: [threads({ count: 2 })] });

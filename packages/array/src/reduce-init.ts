@@ -6,7 +6,7 @@ import { type ArrayData, describe, type Parts } from './parts.js';
 import { spawnerOf } from './placement.js';
 import { type ReduceOptions, reduceAll, reduceParts } from './reductions.js';
 
-type Op = 'sum' | 'min' | 'max' | 'fn';
+type Op = 'sum' | 'prod' | 'min' | 'max' | 'fn';
 
 /** A reduction along dimensions, for the class to wrap: its parts, then `each` on every element. */
 export interface ReducedParts {
@@ -17,9 +17,9 @@ export interface ReducedParts {
 }
 
 /**
- * A reduction of `a` (`da.sum/mean/min/max/reduce`): the whole array (a number) or along
+ * A reduction of `a` (`da.sum/mean/min/max/reduce`, `prod`): the whole array (a number) or along
  * `options.dims` (the parts of a Float64 array). `options.init` (Julia's `init`) is combined with the
- * result once (`init + Σ`, `min(init, …)`, `f(init, …)`); it is the result of a reduction over
+ * result once (`init + Σ`, `init · Π`, `min(init, …)`, `f(init, …)`); it is the result of a reduction over
  * no elements, which without it is an `ArgumentError` naming `init`.
  */
 export function reduceArray(
@@ -66,11 +66,13 @@ function combine(op: Op, f: unknown, init: number): (x: number) => number {
   const body =
     op === 'sum'
       ? `x + ${v}`
-      : op === 'min'
-        ? `Math.min(${v}, x)`
-        : op === 'max'
-          ? `Math.max(${v}, x)`
-          : `(${String(f)})(${v}, x)`;
+      : op === 'prod'
+        ? `${v} * x`
+        : op === 'min'
+          ? `Math.min(${v}, x)`
+          : op === 'max'
+            ? `Math.max(${v}, x)`
+            : `(${String(f)})(${v}, x)`;
   return new Function('x', `return ${body};`) as (x: number) => number;
 }
 

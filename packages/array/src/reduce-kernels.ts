@@ -1,6 +1,6 @@
 // Reduction kernels: `reduceBlocks` and `combineInOrder` are self-contained, so they travel to
 // worker threads as source text; `reduceBlock` and `combineBlocks` call them, for direct use.
-// A whole-block sum, min or max runs `reduceWhole` (WebAssembly SIMD where the runtime has it),
+// A whole-block sum, product, min or max runs `reduceWhole` (WebAssembly SIMD where the runtime has it),
 // spliced into the kernels' source; one along the last or the first dimensions of a contiguous
 // block runs the SIMD loader's `reduceColumns` or `reduceWhole` per run.
 import { linkKernel } from './kernel-link.js';
@@ -22,14 +22,17 @@ function reduceBlocksKernel(
       ? (new Function(`return (${source});`)() as (acc: number, x: number) => number)
       : op === 'sum'
         ? (p: number, v: number) => p + v
-        : op === 'min'
-          ? Math.min
-          : Math.max;
-  // A sum, min or max of a contiguous column-major block along its last dimensions (the kept
+        : op === 'prod'
+          ? (p: number, v: number) => p * v
+          : op === 'min'
+            ? Math.min
+            : Math.max;
+  // A sum, product, min or max of a contiguous column-major block along its last dimensions (the kept
   // ones leading): each kept element folds one element of every column, columns in order, in
   // SIMD where the runtime has it (the loop's order: the same bits). Along its first
   // dimensions (the reduced ones leading): each kept element is a contiguous run, reduced
-  // whole (`reduceWhole`, SIMD: sums within rounding of the loop's). False: neither applies.
+  // whole (`reduceWhole`, SIMD: sums and products within rounding of the loop's). False:
+  // neither applies.
   const fastAlong = (dims: number[], a: Block, op: string, out: Float64Array): boolean => {
     const { shape, strides, data } = a;
     const nd = shape.length;
@@ -135,11 +138,11 @@ function reduceBlocksWholeKernel(
 }
 
 /**
- * Reduce each of `blocks` along `dims` with `op`: `'sum'`, `'min'`, `'max'`, or `'fn'` with
+ * Reduce each of `blocks` along `dims` with `op`: `'sum'`, `'prod'`, `'min'`, `'max'`, or `'fn'` with
  * `source` the text of a self-contained `(acc, x) => number`. Returns one Float64 block per
  * input block, in order, with those dimensions of size 1 (over an ordinary `ArrayBuffer`).
  * With `'fn'`, each output element starts from its first input. Reduced to one element, a
- * sum, min or max is `reduceWhole`'s (WebAssembly SIMD where the runtime has it).
+ * sum, product, min or max is `reduceWhole`'s (WebAssembly SIMD where the runtime has it).
  * Self-contained: a task may reduce several blocks that live on its processor at once.
  */
 export const reduceBlocks: (
@@ -187,9 +190,11 @@ export function combineInOrder(
       ? (new Function(`return (${source});`)() as (acc: number, x: number) => number)
       : op === 'sum'
         ? (p: number, v: number) => p + v
-        : op === 'min'
-          ? Math.min
-          : Math.max;
+        : op === 'prod'
+          ? (p: number, v: number) => p * v
+          : op === 'min'
+            ? Math.min
+            : Math.max;
   let parts: Block[] = [];
   if (positions === null) for (const g of groups) for (const b of g) parts.push(b);
   else {
@@ -204,6 +209,7 @@ export function combineInOrder(
   for (let p = 1; p < parts.length; p++) {
     const y = parts[p].data;
     if (op === 'sum') for (let i = 0; i < n; i++) out[i] += y[i];
+    else if (op === 'prod') for (let i = 0; i < n; i++) out[i] *= y[i];
     else for (let i = 0; i < n; i++) out[i] = f(out[i], y[i]);
   }
   if (scale !== 1) for (let i = 0; i < n; i++) out[i] *= scale;

@@ -46,6 +46,31 @@ function magnitude(op: WholeReduction, b: Block): number {
   return reduceWholeJs(op === 'sumsq' ? 'sumsq' : 'sumabs', b);
 }
 
+/**
+ * `b` with its values moved near 1 (floats into [0.9, 1.1), int32 to ±1 with a rare 2), so that
+ * products of thousands stay finite and meaningful.
+ */
+function nearOne(b: Block): Block {
+  const { data } = b;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    data[i] = data instanceof Int32Array ? (v === 7 ? 2 : v < 0 ? -1 : 1) : 1 + v / 50;
+  }
+  return b;
+}
+
+/**
+ * The SIMD product against the loop: the same factors in another order (8 lanes side by side,
+ * float32 widened to Float64 both ways), so |SIMD − loop| ≤ 1e-15 · n · |loop|.
+ */
+function expectProdAgrees(b: Block): void {
+  const got = reduceWhole('prod', b);
+  const want = reduceWholeJs('prod', b);
+  const n = b.shape.reduce((x, y) => x * y, 1);
+  if (Math.abs(got - want) > SUM_TOL * n * Math.abs(want) + 1e-300)
+    throw new Error(`prod of ${JSON.stringify(b.shape)}: ${got}, the loop's ${want}`);
+}
+
 function expectAgree(op: WholeReduction, b: Block): void {
   const got = reduceWhole(op, b);
   const want = reduceWholeJs(op, b);
@@ -72,6 +97,60 @@ describe('reduceWhole (WebAssembly SIMD reductions)', () => {
           for (const op of OPS) expectAgree(op, block(dtype, shape, how));
     });
   }
+
+  for (const dtype of ['float64', 'float32', 'int32'] as Dtype[]) {
+    it(`prod is the loop's product within rounding in ${dtype} on random and odd shapes, views and strides`, () => {
+      const shapes: number[][] = [[1], [7], [15], [16], [17], [33, 1], [64, 3], [257, 5], [100]];
+      shapes.push([40000]); // past the chunk the module's memory takes at a time
+      for (let r = 0; r < 8; r++) shapes.push([int(1, 90), int(1, 9), int(1, 3)]);
+      for (const shape of shapes)
+        for (const how of ['contiguous', 'padded', 'strided'] as const)
+          expectProdAgrees(nearOne(block(dtype, shape, how)));
+      // A contiguous block: the fold `prod` ran before (a function, first element then in order).
+      const data = nearOne(block(dtype, [3003], 'contiguous')).data.subarray(0, 3003);
+      const b: Block = { data, shape: [1001, 3], strides: [1, 1001], offset: 0 };
+      const fold = reduceBlocks([0, 1], 'fn', '(a, x) => a * x', b)[0].data[0];
+      const got = reduceBlocks([0, 1], 'prod', undefined, b)[0].data[0];
+      expect(got).toBe(reduceWhole('prod', b));
+      expect(Math.abs(got - fold)).toBeLessThanOrEqual(SUM_TOL * 3003 * Math.abs(fold));
+      if (dtype === 'int32') expect(got).toBe(fold); // powers of two: exact in any order
+    });
+  }
+
+  it('the product of an empty block is 1; NaN, ±0 and ±Infinity carry through it', () => {
+    const empty: Block = { data: new Float64Array(4), shape: [0, 3], strides: [1, 0], offset: 0 };
+    expect(reduceWhole('prod', empty)).toBe(1);
+    expect(reduceWholeJs('prod', empty)).toBe(1);
+    for (const [v, want] of [
+      [Number.NaN, Number.NaN],
+      [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY],
+      [0, 0],
+    ]) {
+      for (const C of [Float64Array, Float32Array]) {
+        const data = new C(53).fill(1);
+        data[41] = v;
+        const b: Block = { data, shape: [53], strides: [1], offset: 0 };
+        expect(reduceWhole('prod', b)).toBe(want);
+        expect(reduceWholeJs('prod', b)).toBe(want);
+      }
+    }
+    const neg: Block = {
+      data: new Float64Array(40).fill(-1),
+      shape: [39],
+      strides: [1],
+      offset: 1,
+    };
+    expect(reduceWhole('prod', neg)).toBe(-1);
+  });
+
+  it('float32 products accumulate in Float64, as the JavaScript loop does', () => {
+    // 1 + 2⁻²⁰ is a float32; a float32 accumulator would round every step (relative 2⁻²⁴).
+    const n = 4099;
+    const data = new Float32Array(n).fill(1 + 2 ** -20);
+    const b: Block = { data, shape: [n], strides: [1], offset: 0 };
+    const want = (1 + 2 ** -20) ** n;
+    expect(Math.abs(reduceWhole('prod', b) - want)).toBeLessThanOrEqual(1e-15 * n * want);
+  });
 
   it('sums of an empty block are 0, its min and max NaN; NaN wins min and max', () => {
     const empty: Block = { data: new Float64Array(4), shape: [0, 3], strides: [1, 0], offset: 0 };

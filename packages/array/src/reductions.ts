@@ -32,7 +32,7 @@ interface Reduction {
 
 function checkReduction(
   a: ArrayData,
-  op: 'sum' | 'min' | 'max' | 'fn',
+  op: 'sum' | 'prod' | 'min' | 'max' | 'fn',
   options: ReduceOptions | undefined,
   what: string,
   extra: { mean?: boolean; f?: unknown },
@@ -49,7 +49,7 @@ function checkReduction(
   }
   if (lengthOf(a.shape) === 0) {
     throw new ArgumentError(
-      `da.${what}(): the array ${describe(a)} is empty; pass { init } (Julia's init, e.g. { init: 0 } for a sum) for the result over no elements`,
+      `da.${what}(): the array ${describe(a)} is empty; pass { init } (Julia's init, e.g. ${op === 'prod' ? '{ init: 1 } for a product' : '{ init: 0 } for a sum'}) for the result over no elements`,
     );
   }
   const shape = a.shape.map((s, d) => (dims.includes(d) ? 1 : s));
@@ -74,7 +74,7 @@ function inputsOfResultBlocks(a: ArrayData, r: Reduction): number[][] {
 }
 
 /**
- * A reduction along `dims` (all by default). `op` is `'sum'`, `'min'`, `'max'` or `'fn'` (with
+ * A reduction along `dims` (all by default). `op` is `'sum'`, `'prod'`, `'min'`, `'max'` or `'fn'` (with
  * `f`, a self-contained `(acc, x) => number` that is associative); `mean` scales the sums by
  * 1/count. The result is a Float64 array with size 1 along `dims`. A large array: one task per
  * block reduces it where it is, then one task per result block combines the partial results of
@@ -84,7 +84,7 @@ function inputsOfResultBlocks(a: ArrayData, r: Reduction): number[][] {
 export function reduceParts(
   a: ArrayData,
   spawn: SpawnFn,
-  op: 'sum' | 'min' | 'max' | 'fn',
+  op: 'sum' | 'prod' | 'min' | 'max' | 'fn',
   options: ReduceOptions | undefined,
   what: string,
   extra: { mean?: boolean; f?: unknown } = {},
@@ -118,7 +118,7 @@ export function reduceParts(
 export function reduceAll(
   a: ArrayData,
   spawn: SpawnFn,
-  op: 'sum' | 'min' | 'max' | 'fn',
+  op: 'sum' | 'prod' | 'min' | 'max' | 'fn',
   what: string,
   extra: { mean?: boolean; f?: unknown } = {},
 ): Promise<number> {

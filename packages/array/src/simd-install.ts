@@ -30,17 +30,19 @@ export interface SimdKernels {
     lower?: boolean,
   ): void;
   /**
-   * The reduction `op` (`'sum'`, `'sumsq'`, `'sumabs'`, `'min'`, `'max'`, `'minabs'`,
+   * The reduction `op` (`'sum'`, `'sumsq'`, `'sumabs'`, `'prod'`, `'min'`, `'max'`, `'minabs'`,
    * `'maxabs'`) of the `n` contiguous elements of `data` from `offset`, in Float64 (float32
-   * sums accumulated in Float64). Sums of no elements are 0; the others need `n ≥ 1`.
+   * sums and products accumulated in Float64). Sums of no elements are 0, products 1; the
+   * others need `n ≥ 1`.
    */
   reduce(op: string, data: Float64Array | Float32Array, offset: number, n: number): number;
   /**
    * Reduces `cols` columns of `m` elements (column `j` at `data[offset + j·ld …]`)
    * element-wise into `out[outOffset …]`: element `i` is the first column's, then `op`
-   * (`'sum'` adds, `'min'`/`'max'` as `Math.min`/`Math.max`) with each next column's in order,
-   * in Float64 (other element types read as numbers): a loop's order, so its bits. Each column
-   * is one f64x2 loop of the element-wise interpreter over the accumulator.
+   * (`'sum'` adds, `'prod'` multiplies, `'min'`/`'max'` as `Math.min`/`Math.max`) with each
+   * next column's in order, in Float64 (other element types read as numbers): a loop's order,
+   * so its bits. Each column is one f64x2 loop of the element-wise interpreter over the
+   * accumulator.
    */
   reduceColumns(
     op: string,
@@ -267,7 +269,7 @@ export function installSimd(): SimdKernels | null {
       const accAt = Math.ceil((per * 20) / 16) * 16;
       const colAt = accAt + mv * 8;
       ensure(colAt + (per * mv + 2) * 8);
-      const code = op === 'sum' ? 0 : op === 'min' ? 4 : 5;
+      const code = op === 'sum' ? 0 : op === 'prod' ? 2 : op === 'min' ? 4 : 5;
       for (let j0 = 0; j0 < cols; j0 += per) {
         const count = Math.min(per, cols - j0);
         for (let j = 0; j < count; j++) {
@@ -292,12 +294,14 @@ export function installSimd(): SimdKernels | null {
       const w = float32 ? f32 : f64;
       const sum = op.startsWith('sum');
       const max = op.startsWith('max');
-      let acc = 0;
+      const prod = op === 'prod';
+      let acc = prod ? 1 : 0;
       for (let i = 0; i < n; i += CHUNK) {
         const len = Math.min(CHUNK, n - i);
         w.set(data.subarray(offset + i, offset + i + len), 0);
         const r = run(0, len);
-        acc = i === 0 ? r : sum ? acc + r : max ? Math.max(acc, r) : Math.min(acc, r);
+        acc =
+          i === 0 ? r : sum ? acc + r : prod ? acc * r : max ? Math.max(acc, r) : Math.min(acc, r);
       }
       return acc;
     },

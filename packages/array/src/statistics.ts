@@ -2,6 +2,7 @@ import { ArgumentError } from '@dtask/core';
 import { lengthOf } from './blocks.js';
 import { DArray } from './darray.js';
 import { describe } from './parts.js';
+import { reduceArray } from './reduce-init.js';
 import type { ReduceOptions } from './reductions.js';
 
 /** Options of `variance` and `std`: the dimensions (as the reductions'), and Bessel's correction. */
@@ -23,16 +24,21 @@ function countOver(a: DArray, dims: number | number[] | undefined): number {
 }
 
 /**
- * Dagger's `prod` (Julia's `prod(A; dims)`): the product of the elements, a `Promise<number>`,
- * or along `dims` a Float64 `DArray` with those dimensions of size 1. Blocks are multiplied
- * where they live (`da.reduce`), then the partial products combined.
+ * Dagger's `prod` (Julia's `prod(A; dims, init)`): the product of the elements, a
+ * `Promise<number>`, or along `dims` a Float64 `DArray` with those dimensions of size 1; `init`
+ * multiplies the result, and is the product over no elements. Blocks are multiplied where they
+ * live (in WebAssembly SIMD where the runtime has it, as `sum`: float32 in Float64, the same
+ * value as the loop within rounding), then the partial products combined in block order.
  */
 export function prod(a: DArray, options?: { init?: number }): Promise<number>;
 export function prod(a: DArray, options: { dims: number | number[]; init?: number }): DArray;
 export function prod(a: DArray, options?: ReduceOptions): Promise<number> | DArray {
   checkArray(a, 'prod(a, options)');
-  const times = (acc: number, x: number) => acc * x;
-  return options?.dims === undefined ? a.reduce(times, options) : a.reduce(times, options as never);
+  const reduced = reduceArray(a, 'prod', options, 'prod');
+  if (reduced instanceof Promise) return reduced;
+  const { parts, each } = reduced;
+  const result = new DArray(parts.shape, parts.blocks, parts.dtype, parts.chunks, a.context);
+  return each === undefined ? result : result.map(each);
 }
 
 /**
