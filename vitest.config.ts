@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Maps every workspace package's export subpaths to its sources (the `source` condition).
@@ -25,10 +25,104 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
   return aliases;
 }
 
+/**
+ * Test files that share their process with each other (`isolate: false`): starting a fork and
+ * importing the sources again costs about 0.4 s of CPU a file, more than most of these files'
+ * tests. Only files that leave nothing behind qualify: they start no thread or process, do not
+ * shut down or configure the default context (a later file's `spawn` would meet it), load no
+ * module on every worker, register no scope key or error class, switch no logging on, set no
+ * `globalThis` mark or process listener, and expect nothing of a fresh process (task numbers
+ * from 1). Every other file keeps a process of its own (docs/performance.md: what broke when
+ * every file shared). A file added here is checked in several shuffled orders:
+ * `vitest run --project shared --sequence.shuffle.files --sequence.seed=N`.
+ */
+const sharedProcess = [
+  'packages/array/src/cholesky-tiles.test.ts',
+  'packages/cluster/src/scheduler/unlinked-pairs.test.ts',
+  'packages/cluster/src/wire/frames.test.ts',
+  'packages/cluster/src/wire/message-codec.test.ts',
+  'packages/core/src/chunk/device-value-store.test.ts',
+  'packages/core/src/chunk/ram-device.test.ts',
+  'packages/core/src/chunk/size-of.test.ts',
+  'packages/core/src/errors/built-names.test.ts',
+  'packages/core/src/errors/describe-value.test.ts',
+  'packages/core/src/errors/serialize-error.test.ts',
+  'packages/core/src/host/worker-exec-argv.test.ts',
+  'packages/core/src/log/chrome-trace.test.ts',
+  'packages/core/src/log/task-runs.test.ts',
+  'packages/core/src/options/check-options.test.ts',
+  'packages/core/src/processor/device-proc.test.ts',
+  'packages/core/src/processor/os-proc.test.ts',
+  'packages/core/src/protocol/hand-over.test.ts',
+  'packages/core/src/protocol/in-memory-transport.test.ts',
+  'packages/core/src/protocol/sync-answer.test.ts',
+  'packages/core/src/registry/spawn.test.ts',
+  'packages/core/src/registry/spawn.types.test.ts',
+  'packages/core/src/runtime/local-consumers.test.ts',
+  'packages/core/src/runtime/local-placement.test.ts',
+  'packages/core/src/runtime/stall-watch.test.ts',
+  'packages/core/src/runtime/task-queue.test.ts',
+  'packages/core/src/runtime/value-adapter.test.ts',
+  'packages/core/src/runtime/worker-task.test.ts',
+  'packages/core/src/sched/dispatch/occupancy.test.ts',
+  'packages/core/src/sched/dynamic/dynamic.test.ts',
+  'packages/core/src/sched/dynamic/follow-tasks.test.ts',
+  'packages/core/src/sched/dynamic/weak-inputs.test.ts',
+  'packages/core/src/sched/executors/worker-connection/held-results.test.ts',
+  'packages/core/src/sched/executors/worker-connection/outgoing-args.test.ts',
+  'packages/core/src/sched/executors/worker-connection/worker-ending.test.ts',
+  'packages/core/src/sched/faults/lineage.test.ts',
+  'packages/core/src/sched/faults/recompute.test.ts',
+  'packages/core/src/sched/faults/worker-lost.test.ts',
+  'packages/core/src/sched/placement/candidate-slots.test.ts',
+  'packages/core/src/sched/placement/cost-model.test.ts',
+  'packages/core/src/sched/placement/host-data.test.ts',
+  'packages/core/src/sched/placement/placement.test.ts',
+  'packages/core/src/sched/ready/queue-limit.test.ts',
+  'packages/core/src/sched/ready/ready-queue.test.ts',
+  'packages/core/src/stream/edge-buffer.test.ts',
+  'packages/core/src/stream/pack-values.test.ts',
+  'packages/core/src/task/default-option.test.ts',
+  'packages/core/src/task/dtask.test.ts',
+  'packages/core/src/task/id-table.test.ts',
+  'packages/core/src/task/keep-shapes.test.ts',
+  'packages/core/src/task/remote-result.test.ts',
+  'packages/core/src/task/task-footprint.test.ts',
+  'packages/core/src/testing/fake-processor.test.ts',
+  'packages/core/src/testing/local-store-conformance.test.ts',
+  'packages/core/src/testing/processor-conformance.test.ts',
+  'packages/core/src/testing/storage-conformance.test.ts',
+  'packages/core/src/testing/suite-setup.test.ts',
+  'packages/core/src/travel/class-travel.test.ts',
+  'packages/core/src/travel/free-variables.test.ts',
+  'packages/core/src/travel/function-ref.test.ts',
+  'packages/datadeps/src/dependency-tracker.test.ts',
+  'packages/datadeps/src/examples/tile-kernels.test.ts',
+  'packages/datadeps/src/footprint.test.ts',
+  'packages/example-accelerator/src/device-store.test.ts',
+  'packages/gpu-tfjs/src/select-backend.test.ts',
+  'packages/gpu-tfjs/src/tensor-store.test.ts',
+  'packages/lmdb/src/lmdb-options.test.ts',
+  'packages/viz/src/event-client.test.ts',
+];
+
+/** Every test file. */
+const testFiles = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'];
+
 export default defineConfig({
   resolve: { alias: sourceAliases() },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'own-process',
+          include: testFiles,
+          exclude: [...configDefaults.exclude, ...sharedProcess],
+        },
+      },
+      { extends: true, test: { name: 'shared', include: sharedProcess, isolate: false } },
+    ],
     // Lets freeing tests force garbage collection (FinalizationRegistry backstops).
     execArgv: ['--expose-gc'],
     // Two test files at a time even on 2 cores (vitest's default there is one): many tests
