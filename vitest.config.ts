@@ -88,7 +88,6 @@ const sharedProcess = [
   'packages/core/src/task/keep-shapes.test.ts',
   'packages/core/src/task/remote-result.test.ts',
   'packages/core/src/task/task-footprint.test.ts',
-  'packages/core/src/testing/fake-processor.test.ts',
   'packages/core/src/testing/local-store-conformance.test.ts',
   'packages/core/src/testing/processor-conformance.test.ts',
   'packages/core/src/testing/storage-conformance.test.ts',
