@@ -6,6 +6,7 @@ import { describeValue } from '@dtask/core/plugin';
 import { Blocks } from './blocks.js';
 import { copyto } from './copyto.js';
 import { DArray } from './darray.js';
+import { isComplex } from './dtype.js';
 import type { Block } from './kernels.js';
 import { describe } from './parts.js';
 import { spawnerOf } from './placement.js';
@@ -18,9 +19,16 @@ export function identityBlock(rows: number, cols: number): Block {
   return { data, shape: [rows, cols], strides: [1, rows], offset: 0 };
 }
 
+/** A new complex `rows × cols` block (interleaved re, im) holding the identity's first columns. */
+export function identityBlockComplex(rows: number, cols: number): Block {
+  const data = new Float64Array(new SharedArrayBuffer(16 * rows * cols));
+  for (let i = 0; i < Math.min(rows, cols); i++) data[2 * (i + i * rows)] = 1;
+  return { data, shape: [rows, cols], strides: [1, rows], offset: 0 };
+}
+
 /**
  * Dagger's `porgqr!(trans, A, T, Q)`: writes the first `c` columns of the full `m × m` factor
- * `Q` of `f` (with `adjoint`, of `Qᵀ`: Dagger's `trans` `'T'`) into `q`, an `m × c` `DArray`
+ * `Q` of `f` (with `adjoint`, of `Qᵀ`, or `Qᴴ` of a complex `f`: Dagger's `trans` `'T'`/`'C'`) into `q`, an `m × c` `DArray`
  * or view (`c ≤ m`; what it held is replaced, as Dagger's identity start makes it), a task per
  * column block; resolves to `q`.
  */
@@ -39,8 +47,14 @@ export async function porgqr(
     throw new ArgumentError(`porgqr(F, q): q has more columns than Q's ${m}; got ${describe(q)}`);
   }
   const c = q.shape[1];
-  const eye = spawnerOf(q.context)(identityBlock, m, c) as DTask<Block>;
-  const value = new DArray([m, c], new Blocks(m, c), 'float64', [eye], q.context).reblock(
+  const complex = isComplex(f.Q.dtype);
+  const eye = spawnerOf(q.context)(
+    complex ? identityBlockComplex : identityBlock,
+    m,
+    c,
+  ) as DTask<Block>;
+  const dtype = complex ? 'complex128' : 'float64';
+  const value = new DArray([m, c], new Blocks(m, c), dtype, [eye], q.context).reblock(
     new Blocks(m, Math.min(q.blocks.sizes[1], Math.max(c, 1))),
   );
   await f.lmulQ(value, { adjoint: options.adjoint ?? false });
@@ -50,7 +64,7 @@ export async function porgqr(
 
 /**
  * Dagger's `pormqr!(side, trans, A, T, C)`: `c ← Q·c`, `Qᵀ·c` (`side` `'L'`) or `c·Q`, `c·Qᵀ`
- * (`'R'`), `trans` `'N'` or `'T'` (`'C'` is `'T'` for real factors), in place: `F.lmulQ` and
+ * (`'R'`), `trans` `'N'` or `'T'`/`'C'` (`Qᵀ`, or `Qᴴ` of a complex factorization), in place: `F.lmulQ` and
  * `F.rmulQ` with `adjoint`. Resolves to `c`.
  */
 export async function pormqr(

@@ -3,6 +3,7 @@ import { describeValue } from '@dtask/core/plugin';
 import { In, InOut } from '@dtask/datadeps';
 import { Blocks } from './blocks.js';
 import { caqrFactor } from './caqr.js';
+import { caqrApplyBlockComplex, caqrSolveBlockComplex } from './caqr-complex-kernels.js';
 import { caqrApplyBlock, caqrSolveBlock, caqrSteps } from './caqr-kernels.js';
 import { copyto } from './copyto.js';
 import type { Collected } from './darray.js';
@@ -162,7 +163,15 @@ export class QR {
     const layout = this.#layout;
     const chunks = whole.chunks.map((c) =>
       complex
-        ? spawn(qrApplyBlockComplex, this.#work, c, layout, adjoint, right, true)
+        ? spawn(
+            layout.steps ? caqrApplyBlockComplex : qrApplyBlockComplex,
+            this.#work,
+            c,
+            layout,
+            adjoint,
+            right,
+            true,
+          )
         : spawn(
             layout.steps ? caqrApplyBlock : qrApplyBlock,
             this.#work,
@@ -236,7 +245,13 @@ export class QR {
     }
     const chunks = whole.chunks.map((c) =>
       complex
-        ? spawn(qrSolveBlockComplex, this.#work, c, this.#layout, isComplex(b.dtype))
+        ? spawn(
+            this.#layout.steps ? caqrSolveBlockComplex : qrSolveBlockComplex,
+            this.#work,
+            c,
+            this.#layout,
+            isComplex(b.dtype),
+          )
         : spawn(this.#layout.steps ? caqrSolveBlock : qrSolveBlock, this.#work, c, this.#layout),
     );
     const shape = vector ? [n] : [n, b.shape[1]];
@@ -262,8 +277,9 @@ export class QR {
  * complex `b` (a plain `b` as interleaved re, im pairs).
  *
  * With `{ p }` > 1, communication-avoiding QR instead (Dagger's `qr!(A; p)`: `caqr.ts`), a task
- * per tile step (real element types; a complex `A` is a `DtypeError`). `ArgumentError` for a
- * `p` that is not a positive integer dividing the tile rows.
+ * per tile step (a complex `A` by complex tile steps: Householder reflectors `I − τ·v·vᴴ`, `R`
+ * with a real diagonal as LAPACK's zgeqrf gives it). `ArgumentError` for a `p` that is not a
+ * positive integer dividing the tile rows.
  */
 export function qr(a: DArray, options: QROptions = {}): Promise<QR> {
   return factorQr(a, options, false);
@@ -297,17 +313,10 @@ async function factorQr(a: DArray, options: QROptions, tiles: boolean): Promise<
   const whole = a.reblock(new Blocks(m, n)).chunks[0];
   const where = options.scope ? [{ scope: options.scope }] : [];
   const complex = isComplex(a.dtype);
-  if (complex && (p > 1 || tiles)) {
-    throw new DtypeError(
-      'qr',
-      a.dtype,
-      `qr(a, { p }) of ${describe(a)}: communication-avoiding QR has no complex kernels; factor a complex matrix with p = 1 (flat QR by panels)`,
-    );
-  }
   // Each resolves to { work } (a DTask is thenable: returned bare, awaiting would unwrap it).
   const { work } =
     p > 1 || tiles
-      ? await caqrFactor(spawn, whole, withSteps(layout, p), where)
+      ? await caqrFactor(spawn, whole, withSteps(layout, p), where, complex)
       : await flatFactor(spawn, whole, layout, where, complex);
   const rankInfo = complex ? qrRankInfoComplex : qrRankInfo;
   const info = (await spawn(rankInfo, work, k)) as unknown as number;
