@@ -6,8 +6,8 @@
 // reflections may flip), Q as an operator against products with the collected Q, on random
 // inputs and odd sizes, on 2 real worker threads and on 2 real worker processes (those run the
 // built dist: build first).
-import type { Context } from '@dtask/core';
-import { expect, it } from 'vitest';
+import { type Context, disableLogging, enableLogging, fetchLogs } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
 import {
   cadjoint,
   cmatmul,
@@ -16,11 +16,12 @@ import {
   maxDiff,
 } from './__fixtures__/complex-reference.js';
 import { random } from './__fixtures__/reference.js';
-import { describeOnRigs } from './__fixtures__/rig.js';
+import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import {
   Blocks,
   cageqrf,
   DArray,
+  DtypeError,
   distribute,
   geqrf,
   porgqr,
@@ -240,4 +241,26 @@ describeOnRigs('on %s', (rig) => {
       expect(res2).toBeLessThan(2);
     }
   }, 120_000);
+});
+
+describe('complex CAQR steps and misuse', () => {
+  it('runs a complex task per tile step through datadeps; a real q for a complex Q is a DtypeError', async () => {
+    await using ctx = await threadsRig();
+    const { da } = crandom(ctx, 20, 10, 5);
+    enableLogging();
+    let f: QR;
+    try {
+      fetchLogs();
+      f = await qr(da, { p: 2, tile: 5 });
+      const starts = fetchLogs().filter((e) => e.kind === 'start');
+      const count = (name: string) => starts.filter((e) => e.name === name).length;
+      // 4 × 2 tiles in 2 domains: as for a real matrix, 4 geqrt, 3 tsqrt, 2 ttqrt
+      expect([count('geqrt'), count('tsqrt'), count('ttqrt')]).toEqual([4, 3, 2]);
+    } finally {
+      disableLogging();
+    }
+    expect(f.Q.dtype).toBe('complex128');
+    const q = DArray.zeros([20, 20], new Blocks(5, 5), { context: ctx });
+    await expect(porgqr(f, q)).rejects.toThrow(DtypeError);
+  }, 30_000);
 });
