@@ -12,8 +12,13 @@ import { basename, join, resolve, sep } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 
-/** Unpacked size a package may reach (bytes); one above it fails the pack. */
-const budget = { '@dtask/core': 2 * 1024 * 1024 };
+/**
+ * Unpacked size a package may reach (bytes); one above it fails the pack. Core's was 2 MiB until
+ * its code reached it (2.09 MB on 2026-12-06: 1.0 MB of CommonJS bundles, one per entry, 0.55 MB
+ * of ES modules in shared chunks, 0.52 MB of declarations); the budget catches a stale or stray
+ * file (a leftover chunk from an older build doubles it), not the code's own growth.
+ */
+const budget = { '@dtask/core': 2.5 * 1024 * 1024 };
 
 /** A file that belongs to the tests, not to the published package. */
 const testFile =
