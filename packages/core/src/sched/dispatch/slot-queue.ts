@@ -154,7 +154,7 @@ export const mayWakeIdle = (s: SchedulerState, woke: number): boolean =>
 export function hasIdleWorker(s: SchedulerState): boolean {
   if (s.slots.length > EXACT_SUMMARY_SLOTS) return hasIdleSlot(s);
   for (const slot of s.slots) {
-    if (!slot.executor.inline && slot.inFlight === 0 && slot.backlog.length === 0) return true;
+    if (!slot.executor.inline && slot.idle) return true;
   }
   return false;
 }

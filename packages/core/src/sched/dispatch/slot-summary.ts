@@ -70,7 +70,7 @@ function summarize(slots: readonly ProcSlot[], at: number): Kept {
     parkedLoad += slot.load - slot.sentLoad;
     parkedTasks += slot.backlog.length;
     workers++;
-    if (slot.inFlight === 0 && slot.backlog.length === 0) idle = true;
+    if (slot.idle) idle = true;
   }
   return { parkedLoad, parkedTasks, workers, idle, at, slots, count: slots.length };
 }
@@ -117,8 +117,7 @@ export function stealStartOf(n: number): number {
 /** Per scheduler: the last idle processor found, and until when none is known to be idle. */
 const idleSeen = new WeakMap<SlotTable, { slot: ProcSlot | undefined; noneUntil: number }>();
 
-const isIdle = (slot: ProcSlot): boolean =>
-  !slot.executor.inline && !slot.removed && slot.inFlight === 0 && slot.backlog.length === 0;
+const isIdle = (slot: ProcSlot): boolean => !slot.executor.inline && !slot.removed && slot.idle;
 
 /**
  * Whether a processor of another thread or process has nothing sent or parked, among more than

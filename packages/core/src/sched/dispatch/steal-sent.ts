@@ -15,7 +15,7 @@ import { aheadBudget, refill, releaseCounted, steal } from './slot-queue.js';
  * would never reach `releaseSlot`'s steal: it steals now, as an idle one does.
  */
 export function stealForNewSlot(s: SchedulerState, slot: ProcSlot): void {
-  if (slot.removed || slot.executor.inline || slot.inFlight > 0 || slot.backlog.length > 0) return;
+  if (slot.removed || slot.executor.inline || !slot.idle) return;
   steal(s, slot, aheadBudget(s));
   stealSent(s, slot);
 }

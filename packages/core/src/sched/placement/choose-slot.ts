@@ -146,7 +146,7 @@ function costOn(
   packs: boolean,
 ): number {
   let cost = slot.load + run;
-  if (packs && slot.inFlight === 0 && slot.backlog.length === 0) cost += slot.executor.wakeMs ?? 0;
+  if (packs && slot.idle) cost += slot.wakeMs;
   const args = task.args;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -178,9 +178,11 @@ const wakeCostsOf = new WeakMap<readonly ProcSlot[], WakeCosts>();
 function wakeCosts(candidates: readonly ProcSlot[]): WakeCosts {
   let known = wakeCostsOf.get(candidates);
   if (known === undefined) {
-    const cheap = candidates.filter((s) => !(s.executor.wakeMs! > 0));
-    const costly = candidates.filter((s) => s.executor.wakeMs! > 0).map((s) => s.executor.wakeMs!);
-    known = { cheap, least: costly.length === 0 ? 0 : Math.min(...costly) };
+    const costly = candidates.filter((s) => s.wakeMs > 0).map((s) => s.wakeMs);
+    known = {
+      cheap: candidates.filter((s) => s.wakeMs === 0),
+      least: costly.length === 0 ? 0 : Math.min(...costly),
+    };
     wakeCostsOf.set(candidates, known);
   }
   return known;

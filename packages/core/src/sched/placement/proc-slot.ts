@@ -31,4 +31,14 @@ export class ProcSlot {
     readonly proc: Processor,
     readonly executor: Executor,
   ) {}
+
+  /** Nothing sent to it and nothing parked for it. */
+  get idle(): boolean {
+    return this.inFlight === 0 && this.backlog.length === 0;
+  }
+
+  /** What giving it work while it idles costs placement (`Executor.wakeMs`; 0 when unsaid). */
+  get wakeMs(): number {
+    return this.executor.wakeMs ?? 0;
+  }
 }
