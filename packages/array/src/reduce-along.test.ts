@@ -178,6 +178,11 @@ describe('reductions along dimensions of a block (SIMD)', () => {
     expect(await prod(E, { init: 1 })).toBe(1);
     expect(Array.from((await prod(E, { dims: 0, init: 2 }).collect()).data)).toEqual([2, 2, 2]);
     expect(() => prod(E)).toThrow(/\{ init: 1 \} for a product/);
+    // A negative zero keeps its sign (Julia: prod([2.0]; init=-0.0) === -0.0), whole and along dims.
+    const P = distribute(Float64Array.of(2, 3, 4, 5), [2, 2], new Blocks(1, 2), { context: ctx });
+    expect(Object.is(await prod(P, { init: -0 }), -0)).toBe(true);
+    const along = (await prod(P, { dims: 0, init: -0 }).collect()).data;
+    expect(Array.from(along, (v) => Object.is(v, -0))).toEqual([true, true]);
   }, 60_000);
 
   it('a DArray summed along each dimension on 2 threads equals a plain loop; workers run SIMD', async () => {

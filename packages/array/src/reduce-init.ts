@@ -56,9 +56,12 @@ export function reduceArray(
 
 /** `x ↦ op(init, x)` as a self-contained function (it travels as source text). */
 function combine(op: Op, f: unknown, init: number): (x: number) => number {
-  const v = Number.isFinite(init)
-    ? String(init)
-    : init > 0
+  // `String(-0)` is '0': the sign of a negative zero is written out, as Julia keeps it.
+  const v = Object.is(init, -0)
+    ? '-0'
+    : Number.isFinite(init)
+      ? String(init)
+      : init > 0
       ? 'Infinity'
       : init < 0
         ? '-Infinity'
