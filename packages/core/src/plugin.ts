@@ -84,6 +84,7 @@ export { defaultContext } from './registry/default-context.js';
 export type {
   HostedWorkerOptions,
   Plugin,
+  PluginContext,
   PluginHost,
   ProcessorLoad,
   WorkerPluginHost,

@@ -44,8 +44,8 @@ export type { ValueAdapter } from './runtime/value-adapter.js';
 export { startWorkerRuntime, WorkerRuntime } from './runtime/worker-runtime.js';
 export type { WorkerRuntimeOptions } from './runtime/worker-runtime-options.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
+export type { WorkerConnectionOptions } from './sched/executors/worker-connection/worker-connection.js';
 export { WorkerConnection } from './sched/executors/worker-connection/worker-connection.js';
-export type { WorkerConnectionOptions } from './sched/executors/worker-connection/worker-connection-options.js';
 export { runningTaskId } from './task/frame.js';
 export { RemoteResult } from './task/remote-result.js';
 export {

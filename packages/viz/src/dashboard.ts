@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ArgumentError, type Context, enableLogging, fetchLogs } from '@dtask/core';
-import { checkOptions, type Plugin } from '@dtask/core/plugin';
+import { ArgumentError, enableLogging, fetchLogs } from '@dtask/core';
+import { checkOptions, type Plugin, type PluginContext } from '@dtask/core/plugin';
 import { EventClient } from './event-client.js';
 import { allowedHosts, isAllowedHost } from './host-check.js';
 import { panelsHtml } from './live-panels.js';
@@ -61,7 +61,7 @@ export function dashboard(options: DashboardOptions = {}): DashboardPlugin {
   let current: ReportData = summarise([]);
   let panels = '';
   let timer: ReturnType<typeof setInterval> | undefined;
-  let context: Context | undefined;
+  let context: PluginContext | undefined;
 
   const refresh = (): boolean => {
     const logs = fetchLogs({ clear: false });

@@ -99,7 +99,7 @@ export class TaskFollower {
    * Follows every task `context` holds now and every task submitted to it from now on, until
    * `close()`.
    */
-  followContext(context: Context): void {
+  followContext(context: Pick<Context, 'followTasks'>): void {
     this.stop = context.followTasks((task) => this.add(task));
   }
 

@@ -3,7 +3,6 @@ import { Context, ExactScope, RamDevice, schHandle, ThreadProc, toChunk } from '
 import type { Plugin } from '../plugin.js';
 import { inMemoryTransportPair } from '../protocol/in-memory-transport.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../runtime/worker-runtime.js';
-import { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -24,10 +23,7 @@ function oneWorker() {
   const plugin: Plugin = {
     name: 'one-worker',
     setup(host) {
-      host.addProcessor(
-        proc,
-        new WorkerConnection(a, { processor: proc, scheduler: host.context.scheduler }),
-      );
+      host.addProcessor(proc, host.connectWorker(a, { processor: proc }));
     },
   };
   return { ctx: new Context({ plugins: [plugin] }), proc, runtime };

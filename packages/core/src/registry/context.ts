@@ -27,7 +27,7 @@ import { type SpawnArgs, spawnTask } from '../task/spawn-task.js';
 import { keepAliveUntil } from './keep-alive.js';
 import { LocalThreadProc } from './main-thread.js';
 import { forgetPendingAtExit, watchPendingAtExit } from './pending-at-exit.js';
-import type { Plugin, PluginHost, ProcessorLoad } from './plugin.js';
+import type { Plugin, PluginContext, PluginHost, ProcessorLoad } from './plugin.js';
 import { programModules } from './program-modules.js';
 import { type ToChunkOptions, toChunkIn } from './to-chunk-in.js';
 
@@ -66,7 +66,7 @@ const CONTEXT_OPTIONS: OptionsShape<keyof ContextOptions> = {
  * `configure()` makes the default one; `new Context({ plugins })` makes another, used through
  * `ctx.spawn(...)`. Supports `await using` and `close()`.
  */
-export class Context {
+export class Context implements PluginContext {
   /** @internal */
   readonly scheduler = new Scheduler();
   /** The calling thread's processor (the main thread in the main process). */

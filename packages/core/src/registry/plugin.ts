@@ -5,12 +5,16 @@ import type { Processor } from '../processor/processor.js';
 import type { PluginSpec } from '../protocol/plugin-spec.js';
 import type { Transport } from '../protocol/transport.js';
 import type { Executor } from '../sched/dispatch/executor.js';
-import type { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
-import type { WorkerConnectionOptions } from '../sched/executors/worker-connection/worker-connection-options.js';
+import type {
+  WorkerConnection,
+  WorkerConnectionOptions,
+} from '../sched/executors/worker-connection/worker-connection.js';
+import type { Stats } from '../sched/stats/collect-stats.js';
 import type { ScopeKeyDefinition } from '../scope/index.js';
 import type { OptionMatcher } from '../task/default-option.js';
+import type { DTask } from '../task/dtask.js';
 import type { OptionNormalizer } from '../task/options.js';
-import type { Context } from './context.js';
+import type { LocalThreadProc } from './main-thread.js';
 
 /**
  * How busy one compute processor is (`PluginHost.processorLoad`): what a plugin that sizes its
@@ -33,12 +37,38 @@ export interface ProcessorLoad {
 export type HostedWorkerOptions = Omit<WorkerConnectionOptions, 'scheduler' | 'modules'>;
 
 /**
+ * What a plugin reads of the context it is added to (`PluginHost.context`): a `Context` is one,
+ * and is what a plugin is given. The contract names these members alone, so that it and the
+ * `Context` class, which holds plugins, do not name each other.
+ */
+export interface PluginContext {
+  /** The calling thread's processor (the main thread in the main process). */
+  readonly localProc: LocalThreadProc;
+  /** Modules loaded with `everywhere`, by URL: workers a plugin starts load them too. */
+  readonly modules: Map<string, Record<string, unknown>>;
+  /** True once `close()` was called. */
+  readonly isClosed: boolean;
+  /** The plugins added to the context (those with a `spec` are re-created in workers). */
+  pluginList(): readonly Plugin[];
+  /** The compute processors tasks can be placed on now. */
+  processors(): Processor[];
+  /** A storage device by name (`'ram'` always exists). */
+  storageDevice(name: string): StorageDevice | undefined;
+  /** Resolves once every plugin's (possibly async) setup has finished; rejects if one failed. */
+  ready(): Promise<void>;
+  /** Utilisation since the context was made (see `Context.stats`). */
+  stats(): Stats;
+  /** Calls `onTask` for each unsettled task and each task spawned from now on (see `Context.followTasks`). */
+  followTasks(onTask: (task: DTask<unknown>) => void): () => void;
+}
+
+/**
  * What a plugin may do to the context it is added to. Registrations made here are undone
  * when the context closes.
  */
 export interface PluginHost {
-  /** The context being set up. */
-  readonly context: Context;
+  /** The context being set up (a `Context`). */
+  readonly context: PluginContext;
   /** Adds a compute processor; without an executor it runs tasks through `proc.execute`. */
   addProcessor(proc: Processor, executor?: Executor): void;
   /**

@@ -1,5 +1,5 @@
 import type { EdgeBuffer } from './edge-buffer.js';
-import type { PeerOutEdge } from './peer-edges.js';
+import type { PeerOutEdge } from './peer-out-edge.js';
 
 /** A streaming task whose loop runs on this thread, as its consumers here see it. */
 export interface LocalRun {

@@ -5,8 +5,7 @@ import { checkFunctionTravel } from '../travel/function-travel.js';
 import { runRemoteStreamNode } from './remote-stream-node.js';
 import { runStreamNode } from './run-stream-node.js';
 import type { StreamDescriptor } from './stream-descriptor.js';
-import { remoteNodes } from './stream-exchange.js';
-import type { StreamNode } from './stream-node.js';
+import { remoteNodes, type StreamNode } from './stream-node.js';
 
 const RUN_KEY = Symbol.for('dtask.runStream');
 

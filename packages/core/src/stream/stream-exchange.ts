@@ -1,4 +1,4 @@
-import type { StreamNode } from './stream-node.js';
+import { remoteNodes, type StreamNode } from './stream-node.js';
 
 /** What the scheduler's thread answers a streaming task running elsewhere. */
 export interface ExchangeReply {
@@ -27,16 +27,6 @@ export interface ExchangeReply {
 export type EdgeSwitches = [consumer: number, at: number][];
 
 const STOP: ExchangeReply = Object.freeze({ batches: [], ended: [], stop: true, needed: false });
-
-const NODES_KEY = Symbol.for('dtask.remoteStreamNodes');
-
-/**
- * Streaming nodes whose task may run on another thread or process, by task id (one map per
- * thread, shared by every copy of the package loaded there).
- */
-export const remoteNodes: Map<number, StreamNode> = ((globalThis as Record<symbol, unknown>)[
-  NODES_KEY
-] ??= new Map()) as Map<number, StreamNode>;
 
 /**
  * The scheduler's side of a streaming task running on another processor: takes the values it

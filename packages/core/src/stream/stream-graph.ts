@@ -1,12 +1,25 @@
 import { CancelledError } from '../errors/errors.js';
-import type { StreamNode } from './stream-node.js';
+
+/** What a graph does with each of its streaming tasks (a `StreamNode` is one). */
+export interface GraphNode {
+  /** The graph it is in (moved when graphs join). */
+  graph: StreamGraph;
+  /** Its loop has ended. */
+  readonly finished: boolean;
+  /** The task it runs. */
+  readonly task: { cancel(reason: unknown): void };
+  /** Asks its loop to stop. */
+  stop(): void;
+  /** Ends its edges. */
+  end(): void;
+}
 
 /**
  * The streaming tasks that feed one another, over one or more chained regions: a failure or a
  * cancellation of one stops them all.
  */
 export class StreamGraph {
-  readonly nodes = new Set<StreamNode>();
+  readonly nodes = new Set<GraphNode>();
   /** Why the graph stopped, once it has. */
   failure: unknown = undefined;
 
@@ -26,7 +39,7 @@ export class StreamGraph {
    * (`reason` itself when it is one, else one caused by it). `except` is the task that failed
    * (it fails with its own error).
    */
-  fail(reason: unknown, except?: StreamNode): void {
+  fail(reason: unknown, except?: GraphNode): void {
     if (this.failure !== undefined) return;
     const cancelled =
       reason instanceof CancelledError || CancelledError.isInstance(reason)

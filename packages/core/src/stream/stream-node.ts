@@ -1,7 +1,6 @@
 import { logEvent, loggingState, now } from '../log/event-log.js';
 import type { DTask } from '../task/dtask.js';
 import { EdgeBuffer } from './edge-buffer.js';
-import { remoteNodes } from './stream-exchange.js';
 import type { StreamGraph } from './stream-graph.js';
 
 /** A streaming input of a node: the argument position it fills and the edge it reads. */
@@ -15,6 +14,17 @@ export interface StreamInput {
 export const DEFAULT_STREAM_BUFFER = 1024;
 
 const nodes = new WeakMap<DTask<unknown>, StreamNode>();
+
+const NODES_KEY = Symbol.for('dtask.remoteStreamNodes');
+
+/**
+ * Streaming nodes whose task may run on another thread or process, by task id (one map per
+ * thread, shared by every copy of the package loaded there): what a task running elsewhere
+ * exchanges values with (`exchange`).
+ */
+export const remoteNodes: Map<number, StreamNode> = ((globalThis as Record<symbol, unknown>)[
+  NODES_KEY
+] ??= new Map()) as Map<number, StreamNode>;
 
 /** The streaming node behind `task`, if `task` is a streaming task. */
 export function streamNodeOf(task: unknown): StreamNode | undefined {

@@ -6,9 +6,8 @@ import { lazyWaitGuard } from '../task/wait-guards.js';
 import { EdgeBuffer } from './edge-buffer.js';
 import type { StreamDescriptor } from './stream-descriptor.js';
 import { streamDriver } from './stream-driver.js';
-import { remoteNodes } from './stream-exchange.js';
 import { StreamGraph } from './stream-graph.js';
-import { DEFAULT_STREAM_BUFFER, StreamNode, streamNodeOf } from './stream-node.js';
+import { DEFAULT_STREAM_BUFFER, remoteNodes, StreamNode, streamNodeOf } from './stream-node.js';
 
 /**
  * The task queue of one `spawnStreaming` region: it holds every task spawned directly inside

@@ -6,7 +6,6 @@ import { Context, ExactScope, ThreadProc } from '../index.js';
 import type { Plugin } from '../plugin.js';
 import { inMemoryTransportPair } from '../protocol/in-memory-transport.js';
 import { startWorkerRuntime } from '../runtime/worker-runtime.js';
-import { WorkerConnection } from '../sched/executors/worker-connection/worker-connection.js';
 import { compileFunction, taskSourceName } from './function-ref.js';
 
 function stackOf(f: () => unknown): string {
@@ -46,10 +45,7 @@ describe('a task function run on another runtime', () => {
     const plugin: Plugin = {
       name: 'one-in-memory-worker',
       setup(host) {
-        host.addProcessor(
-          proc,
-          new WorkerConnection(mainEnd, { processor: proc, scheduler: host.context.scheduler }),
-        );
+        host.addProcessor(proc, host.connectWorker(mainEnd, { processor: proc }));
       },
     };
     await using ctx = new Context({ plugins: [plugin] });

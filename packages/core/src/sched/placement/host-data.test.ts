@@ -10,7 +10,6 @@ import { ExactScope } from '../../scope/exact-scope.js';
 import type { DTask } from '../../task/dtask.js';
 import type { RemoteResult } from '../../task/remote-result.js';
 import { FakeProcessor } from '../../testing/fake-processor.js';
-import { WorkerConnection } from '../executors/worker-connection/worker-connection.js';
 
 /** A store that moves an entry "to host memory" when told, as a device's store spills. */
 class DeviceStore extends Map<number, unknown> {
@@ -32,10 +31,7 @@ function withDevice() {
     setup(host) {
       const [mainEnd, workerEnd] = inMemoryTransportPair();
       startWorkerRuntime(workerEnd, { worker: 1, thread: 7, processor: device, store });
-      host.addProcessor(
-        device,
-        new WorkerConnection(mainEnd, { processor: device, scheduler: host.context.scheduler }),
-      );
+      host.addProcessor(device, host.connectWorker(mainEnd, { processor: device }));
     },
   };
   const ctx = new Context({ plugins: [plugin] });

@@ -1,15 +1,6 @@
 import type { Batcher } from '../../../protocol/batcher.js';
 import type { ToWorker } from '../../../protocol/protocol.js';
 import type { DTask } from '../../../task/dtask.js';
-import type { WorkerConnection } from './worker-connection.js';
-
-/** What the scheduler knows about where a remote result is (a `RemoteResult`'s key). */
-export interface ResultKey {
-  /** The connection to the worker holding it. */
-  connection: WorkerConnection;
-  /** Its key there (the id of the task that made it). */
-  key: number;
-}
 
 /**
  * A `WorkerConnection`'s bookkeeping of the results its worker holds for finished tasks: which
@@ -33,9 +24,12 @@ export class HeldResults {
     private readonly isLost: () => boolean,
   ) {}
 
-  /** Whether the result under `key` (a `ResultKey`) is in host memory (`RemoteResult`'s `inHost`). */
+  /**
+   * Whether the result under `key` (a `RemoteResult`'s key, `{ connection, key }`) is in host
+   * memory (`RemoteResult`'s `inHost`).
+   */
   readonly isInHost = (key: unknown): boolean =>
-    this.inHost.size > 0 && this.inHost.has((key as ResultKey).key);
+    this.inHost.size > 0 && this.inHost.has((key as { key: number }).key);
 
   /** The worker moved these results from device to host memory. */
   movedToHost(keys: readonly number[]): void {

@@ -27,10 +27,7 @@ function oneWorker() {
         onClose: (handler) => mainEnd.onClose(handler),
         close: () => mainEnd.close(),
       };
-      host.addProcessor(
-        proc,
-        new WorkerConnection(recording, { processor: proc, scheduler: host.context.scheduler }),
-      );
+      host.addProcessor(proc, host.connectWorker(recording, { processor: proc }));
     },
   };
   const ctx = new Context({ plugins: [plugin] });

@@ -22,16 +22,67 @@ import { unboxClasses } from '../../../travel/class-travel.js';
 import { FunctionDecoder, FunctionEncoder } from '../../../travel/function-ref.js';
 import { applyReturnedArgs } from '../../dispatch/apply-returned-args.js';
 import type { Executor, ExecutorSink } from '../../dispatch/executor.js';
-import { HeldResults, type ResultKey } from './held-results.js';
+import type { SchedulerState } from '../../scheduler-state.js';
+import { HeldResults } from './held-results.js';
 import { LogRelay } from './log-relay.js';
 import { NestedTasks } from './nested-tasks.js';
 import { hasTaskOrChunkArgs } from './outgoing-args.js';
 import { PlannedSends } from './planned-sends.js';
 import { runArgs, runTransfer, SendRefused } from './run-message.js';
+import { takeBack } from './take-back.js';
 import { unsendableToWorker } from './unsendable-argument.js';
-import type { WorkerConnectionOptions } from './worker-connection-options.js';
-import { answerWithin, failOnClose, fetchHome, splitSuspects } from './worker-ending.js';
+import {
+  askStarted,
+  endAfterGrace,
+  failOnClose,
+  fetchHome,
+  splitSuspects,
+} from './worker-ending.js';
 import { handleReport, type ReportParts } from './worker-reports.js';
+
+/** Options of a `WorkerConnection`. */
+export interface WorkerConnectionOptions {
+  /** The processor the runtime on the other end runs tasks as. */
+  processor: Processor;
+  /** The scheduler that nested `spawn`s from the worker go to. */
+  scheduler: SchedulerState;
+  /** Tasks sent ahead per processor beyond the one running (keeps the worker busy). */
+  queueAhead?: number;
+  /**
+   * Estimated milliseconds it costs to give work to this runtime's processor while it is idle:
+   * waking a process whose caches have gone cold, one more batch each way. Placement packs a
+   * task whose learned run time is shorter on a processor already at work rather than wake
+   * another (see `chooseSlot`). Default 0: a thread of this process is cheap to wake.
+   */
+  wakeMs?: number;
+  /** Modules to resolve functions that travel by name (`everywhere`), by specifier. */
+  modules?: Map<string, Record<string, unknown>>;
+  /** Called when the connection closes or breaks, before in-flight tasks are handed back. */
+  onLost?: (connection: WorkerConnection, reason: unknown) => void;
+  /**
+   * Ends the worker by force (e.g. `Worker.terminate`). Used when a cancelled task has not
+   * stopped within `cancelGraceMs`; that kill does not count against the task limit.
+   */
+  terminate?: () => void;
+  /** How long a cancelled running task may take to stop before its worker is ended (ms). */
+  cancelGraceMs?: number;
+  /**
+   * The runtime's `runningTask` memory (see `WorkerRuntimeOptions`): names a crash's culprit
+   * and the in-place tasks that began.
+   */
+  runningTask?: Float64Array;
+  /**
+   * Whether the runtime on the other end has a peer link to the runtime behind `other`, so it
+   * can take `other`'s results directly; when it has none they come through this thread.
+   * Default: linked to none. Plugins that start workers say which of their own are linked
+   * (`@dtask/threads`: all its threads; `@dtask/cluster`: the worker processes that have linked
+   * to each other); a worker in a thread of its own (a GPU processor's) has no peers.
+   */
+  linkedTo?: (other: WorkerConnection) => boolean;
+}
+
+/** Where a remote result is (a `RemoteResult`'s key): its worker's connection, its key there. */
+type ResultKey = { connection: WorkerConnection; key: number };
 
 /**
  * The scheduler's side of one worker runtime: an `Executor` that sends tasks there in batches,
@@ -166,8 +217,6 @@ export class WorkerConnection implements Executor {
     else this.transport.unref?.();
   }
 
-  // ------------------------------------------------------------------ Executor
-
   run(task: DTask<unknown>, _proc: Processor, sink: ExecutorSink): void {
     this.sink = sink;
     if (this.closed) {
@@ -258,23 +307,8 @@ export class WorkerConnection implements Executor {
   }
 
   async giveBack(tasks: DTask<unknown>[]): Promise<DTask<unknown>[]> {
-    const ids = tasks.filter((t) => this.inFlight.get(t.id) === t).map((t) => t.id);
-    if (ids.length === 0 || this.closed) return [];
-    let dropped: number[];
-    try {
-      dropped = (await this.requests.ask((req) =>
-        this.out.push({ op: 'giveBack', req, ids }),
-      )) as number[];
-    } catch {
-      return []; // lost meanwhile: its tasks are handed back as lost
-    }
-    const back: DTask<unknown>[] = [];
-    for (const id of dropped) {
-      const task = this.inFlight.get(id);
-      if (task === undefined) continue; // cancelled meanwhile
-      this.inFlight.delete(id);
-      back.push(task);
-    }
+    if (this.closed) return [];
+    const back = await takeBack(tasks, this.inFlight, this.requests, this.out);
     this.updateRef();
     return back;
   }
@@ -288,12 +322,11 @@ export class WorkerConnection implements Executor {
     const terminate = this.options.terminate;
     if (!terminate) return;
     this.cancelling.add(task.id);
-    const timer = setTimeout(() => {
+    endAfterGrace(this.options.cancelGraceMs ?? 1000, () => {
       if (!this.cancelling.delete(task.id) || this.closed) return;
       this.closing = true;
       terminate();
-    }, this.options.cancelGraceMs ?? 1000);
-    timer.unref();
+    });
   }
 
   /**
@@ -304,14 +337,7 @@ export class WorkerConnection implements Executor {
    */
   startedTasks(ms: number): Promise<Set<number> | undefined> {
     if (this.closed) return Promise.resolve(undefined);
-    const ask = this.requests.ask((req) => {
-      this.out.push({ op: 'started', req });
-      this.out.flush();
-    });
-    return answerWithin(
-      ask.then((ids) => new Set(ids as number[])),
-      ms,
-    );
+    return askStarted(this.requests, this.out, ms);
   }
 
   /**
@@ -348,8 +374,6 @@ export class WorkerConnection implements Executor {
     this.transport.close();
   }
 
-  // ------------------------------------------------------------------ data
-
   /**
    * Pulls result `key` from the runtime. With `take`, the runtime hands it over for good: it
    * drops its entry and transfers the value's `ArrayBuffer`s instead of copying them.
@@ -365,8 +389,6 @@ export class WorkerConnection implements Executor {
     this.updateRef();
     return answer;
   }
-
-  // ------------------------------------------------------------------ incoming
 
   private handle(m: FromWorker): void {
     if (Array.isArray(m)) {

@@ -1,4 +1,7 @@
 import { CancelledError, WorkerLostError } from '../../../errors/errors.js';
+import type { Batcher } from '../../../protocol/batcher.js';
+import type { ToWorker } from '../../../protocol/protocol.js';
+import type { Requests } from '../../../protocol/requests.js';
 import { beganUnsent, type RunningTaskMemory } from '../../../protocol/running-task-memory.js';
 import { type DTask, taskExtra } from '../../../task/dtask.js';
 import type { IdTable } from '../../../task/id-table.js';
@@ -18,6 +21,34 @@ export function answerWithin<T>(answer: Promise<T>, ms: number): Promise<T | und
     timer = setTimeout(resolve, ms, undefined);
   });
   return Promise.race([answer.catch(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Asks the worker behind `out` which tasks sent there it has started: their ids, or
+ * `undefined` when it does not answer within `ms` (see `WorkerConnection.startedTasks`).
+ */
+export function askStarted(
+  requests: Requests,
+  out: Batcher<ToWorker>,
+  ms: number,
+): Promise<Set<number> | undefined> {
+  const ask = requests.ask((req) => {
+    out.push({ op: 'started', req });
+    out.flush();
+  });
+  return answerWithin(
+    ask.then((ids) => new Set(ids as number[])),
+    ms,
+  );
+}
+
+/**
+ * Calls `end` after `ms` unless the process exits first: a cancelled task its worker has not
+ * acknowledged by then blocks its thread, and the worker is ended (the timer keeps nothing
+ * alive).
+ */
+export function endAfterGrace(ms: number, end: () => void): void {
+  setTimeout(end, ms).unref();
 }
 
 /**
