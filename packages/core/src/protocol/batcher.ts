@@ -9,14 +9,17 @@ export class Batcher<M> {
   private batch: M[] = [];
   private transfer: TransferListItem[] = [];
   private scheduled = false;
-  /** When the last batch was sent (`performance.now()`). */
-  sentAt = 0;
+  /**
+   * When the oldest message of the next batch was queued (`performance.now()`): how long the
+   * batch has been gathering, whatever was sent before it.
+   */
+  openedAt = 0;
 
   constructor(private readonly transport: Transport) {}
 
   /** Queues `message`; `transfer` lists buffers that move with it. */
   push(message: M, transfer?: readonly TransferListItem[]): void {
-    this.batch.push(message);
+    if (this.batch.push(message) === 1) this.openedAt = performance.now();
     if (transfer) for (const t of transfer) this.transfer.push(t);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -37,7 +40,6 @@ export class Batcher<M> {
   readonly flush = (): void => {
     this.scheduled = false;
     if (this.batch.length === 0) return;
-    this.sentAt = performance.now();
     const batch = this.batch;
     // A buffer listed twice (two tasks moving it in one batch) would fail the whole postMessage.
     const transfer = this.transfer.length > 1 ? [...new Set(this.transfer)] : this.transfer;

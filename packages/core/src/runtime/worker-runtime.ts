@@ -380,7 +380,9 @@ export class WorkerRuntime {
     pushDone(this.out, task.id, bytes, ms, inline ? 1 : 0, sent, back);
     // While it works through a run of queued tasks, the runtime reports every few
     // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
-    if (ms >= REPORT_LONG_MS || end - this.out.sentAt >= REPORT_EVERY_MS) this.out.flush();
+    // Counted from the oldest report waiting, not from the last batch sent: a worker idle
+    // before this run would otherwise send its first report alone, a second message per batch.
+    if (ms >= REPORT_LONG_MS || end - this.out.openedAt >= REPORT_EVERY_MS) this.out.flush();
     if (task.held !== undefined) this.inputs.unhold(task);
     if (waiters) this.wake(task.id, value, waiters);
   }

@@ -142,11 +142,11 @@ export class IdTable<V> {
     return 32 - this.shift;
   }
 
-  /** The same entries in 2^bits slots. */
+  /** The same entries in 2^bits slots (moved over directly: no pair per entry to collect). */
   private resize(bits: number): void {
-    const old = this.entries();
+    const { ids, items } = this;
     this.allocate(bits);
-    for (const [id, value] of old) this.set(id, value);
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== EMPTY) this.set(ids[i]!, items[i] as V);
   }
 
   /** Empty, with 2^bits slots. */
