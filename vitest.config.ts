@@ -103,6 +103,7 @@ const sharedProcess = [
   'packages/gpu-tfjs/src/tensor-store.test.ts',
   'packages/lmdb/src/lmdb-options.test.ts',
   'packages/viz/src/event-client.test.ts',
+  'vitest.setup.test.ts',
 ];
 
 /** Every test file. */
@@ -122,6 +123,8 @@ export default defineConfig({
       },
       { extends: true, test: { name: 'shared', include: sharedProcess, isolate: false } },
     ],
+    // Deep equality of typed arrays in a plain loop (vitest's takes seconds on large ones).
+    setupFiles: ['./vitest.setup.ts'],
     // Lets freeing tests force garbage collection (FinalizationRegistry backstops).
     execArgv: ['--expose-gc'],
     // Two test files at a time even on 2 cores (vitest's default there is one): many tests

@@ -220,18 +220,27 @@ export function dftPlain(
     // e^(±2πi·q/n) for q < n: the term of j, k is entry (j·k) mod n
     const cosq = Float64Array.from({ length: n }, (_, q) => Math.cos((sign * 2 * Math.PI * q) / n));
     const sinq = Float64Array.from({ length: n }, (_, q) => Math.sin((sign * 2 * Math.PI * q) / n));
+    // the line along d being transformed, gathered (its elements lie `stride` apart)
+    const re = new Float64Array(n);
+    const im = new Float64Array(n);
     for (let base = 0; base < count; base++) {
       // a start of a line along d: its index along d is 0
       if (Math.floor(base / stride) % n !== 0) continue;
+      for (let j = 0; j < n; j++) {
+        re[j] = cur[2 * (base + j * stride)];
+        im[j] = cur[2 * (base + j * stride) + 1];
+      }
       for (let k = 0; k < n; k++) {
         let sr = 0;
         let si = 0;
-        for (let j = 0; j < n; j++) {
-          const q = (j * k) % n;
-          const [c, s] = [cosq[q], sinq[q]];
-          const at = 2 * (base + j * stride);
-          sr += cur[at] * c - cur[at + 1] * s;
-          si += cur[at] * s + cur[at + 1] * c;
+        // q = (j·k) mod n, kept by adding k each step (no product nor division per term)
+        for (let j = 0, q = 0; j < n; j++) {
+          const c = cosq[q];
+          const s = sinq[q];
+          sr += re[j] * c - im[j] * s;
+          si += re[j] * s + im[j] * c;
+          q += k;
+          if (q >= n) q -= n;
         }
         const to = 2 * (base + k * stride);
         out[to] = inverse ? sr / n : sr;

@@ -65,6 +65,11 @@ if (which === 'exit') {
   );
   const w = await holder();
   while (!existsSync(marker)) await new Promise((r) => setTimeout(r, 10));
+  // Stopped only once its heartbeat thread has joined: a worker stopped before that is found
+  // by the start timeout (startTimeoutMs, 30 s), not by its heartbeats.
+  while (which === 'stop' && w.heartbeat === undefined) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
   process.kill(w.child.pid, which === 'kill' ? 'SIGKILL' : 'SIGSTOP');
   console.log(`value ${await task}`);
 } else if (which === 'cancel') {

@@ -26,6 +26,19 @@ const [source, double, sink] = spawnStreaming(() => {
   return [source, double, sink];
 });
 
+/** `promise`'s outcome, or `late` after `ms`; the timer is cleared either way (not left to hold node). */
+async function within(promise, ms, late) {
+  let timer;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise((r) => (timer = setTimeout(() => r(late), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 let values = 0;
 let afterExit = 0;
 let exiter;
@@ -48,7 +61,7 @@ try {
   readerError = e;
 }
 // The DAG may fail before the thread's 'exit' event has come.
-await Promise.race([ended, new Promise((r) => setTimeout(r, 10_000))]);
+await within(ended, 10_000);
 console.log(`thread ended: ${exitCode}`);
 console.log(
   afterExit > 1_000_000 ? 'values kept flowing after the thread ended' : 'values stopped',
@@ -60,13 +73,14 @@ for (const [name, t] of [
   ['source', source],
   ['double', double],
 ]) {
-  const e = await Promise.race([
+  const e = await within(
     t.then(
       () => ({ code: 'resolved' }),
       (e) => e,
     ),
-    new Promise((r) => setTimeout(() => r({ code: 'pending' }), 5000)),
-  ]);
+    5000,
+    { code: 'pending' },
+  );
   const code = codeOf(e);
   codes.push(code);
   const named = new RegExp(`'${name}'`).test(e?.cause?.message ?? '');

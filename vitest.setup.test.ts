@@ -1,0 +1,43 @@
+// The deep equality of typed arrays that vitest.setup.ts installs gives vitest's own verdicts
+// (each case here passes with and without it).
+import { describe, expect, it } from 'vitest';
+
+const f64 = (...xs: number[]) => Float64Array.from(xs);
+
+describe('deep equality of typed arrays', () => {
+  it('equal: the same constructor, length and elements (NaN equals NaN)', () => {
+    expect(f64(1, 2, Number.NaN)).toEqual(f64(1, 2, Number.NaN));
+    expect(f64(1, 2, Number.NaN)).toStrictEqual(f64(1, 2, Number.NaN));
+    expect(new BigInt64Array([1n, -2n])).toEqual(new BigInt64Array([1n, -2n]));
+    expect(new Uint8Array(0)).toEqual(new Uint8Array(0));
+    expect(new Float32Array(64 ** 3).fill(0.5)).toEqual(new Float32Array(64 ** 3).fill(0.5));
+    // a view equals a copy of what it sees
+    expect(f64(0, 1, 2, 3).subarray(1, 3)).toEqual(f64(1, 2));
+  });
+
+  it('not equal: an element, -0 against 0, the length, the constructor', () => {
+    expect(f64(1, 2, 3)).not.toEqual(f64(1, 2, 4));
+    expect(f64(0)).not.toEqual(f64(-0));
+    expect(f64(1, 2)).not.toEqual(f64(1, 2, 3));
+    expect(f64(1, 2)).not.toEqual(Float32Array.from([1, 2]));
+    expect(new Int32Array([1])).not.toEqual(new Uint32Array([1]));
+    expect(f64(1, 2)).not.toEqual([1, 2]);
+  });
+
+  it('expando properties count, as vitest counts them', () => {
+    const tagged = () => Object.assign(f64(1, 2), { tag: 'a' });
+    expect(tagged()).toEqual(tagged());
+    expect(tagged()).not.toEqual(f64(1, 2));
+    expect(f64(1, 2)).not.toEqual(tagged());
+    expect(tagged()).not.toEqual(Object.assign(f64(1, 2), { tag: 'b' }));
+  });
+
+  it('inside other values, and with asymmetric matchers', () => {
+    expect({ data: f64(1, 2), shape: [2] }).toEqual({ data: f64(1, 2), shape: [2] });
+    expect({ data: f64(1, 2) }).not.toEqual({ data: f64(1, 3) });
+    expect([f64(1), new Int8Array([2])]).toStrictEqual([f64(1), new Int8Array([2])]);
+    expect({ data: f64(1, 2) }).toEqual({ data: expect.any(Float64Array) });
+    expect(f64(1, 2)).toMatchObject(f64(1, 2));
+    expect([f64(1, 2)]).toContainEqual(f64(1, 2));
+  });
+});

@@ -1,0 +1,70 @@
+// Runs before every test file (vitest.config.ts `setupFiles`).
+import { appendFileSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { afterAll, expect } from 'vitest';
+
+/** A typed array (not a DataView): what `ArrayBuffer.isView` accepts, less DataView. */
+type TypedArray = Exclude<ArrayBufferView, DataView> & ArrayLike<number | bigint>;
+
+function isTypedArray(value: unknown): value is TypedArray {
+  return ArrayBuffer.isView(value) && !(value instanceof DataView);
+}
+
+/** True when `a` has an own enumerable string key beyond its indices (an expando). */
+function hasExpando(a: TypedArray): boolean {
+  // Own keys list the integer indices first, in order, then the other string keys.
+  return Object.keys(a).length !== a.length;
+}
+
+/**
+ * `toEqual` (and every other deep equality) on two typed arrays, with vitest's own result,
+ * element by element in a plain loop: vitest compares a typed array as a generic iterable (an
+ * `equals` call per element, then its `Object.entries` as arrays of pairs), about 10 µs an
+ * element, seconds for one 64³ array. Same verdict as vitest's: the same constructor, length
+ * and elements (`Object.is`, so -0 ≠ 0 and NaN = NaN). Arrays with expando properties are left
+ * to vitest.
+ */
+function typedArrayEquality(a: unknown, b: unknown): boolean | undefined {
+  if (!isTypedArray(a) || !isTypedArray(b)) return undefined;
+  if (a.constructor !== b.constructor || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  if (hasExpando(a) || hasExpando(b)) return undefined;
+  return true;
+}
+
+// Once per process: files sharing one (`isolate: false`) run this file again each.
+const installed = Symbol.for('dtask.test.typedArrayEquality');
+const marks = globalThis as { [installed]?: true };
+if (!marks[installed]) {
+  marks[installed] = true;
+  expect.addEqualityTesters([typedArrayEquality]);
+}
+
+/**
+ * CPU time of this process (its threads included) and of the child processes it has waited
+ * for (theirs in turn included), in ms, from /proc (Linux; 0 elsewhere).
+ */
+function cpuMs(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // utime, stime, cutime, cstime: fields 14–17 of proc(5), counted from the state (3rd)
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+    return ticks * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return 0;
+  }
+}
+
+// DTASK_TEST_CPU_LOG=<file>: each test file appends a line, its path, the CPU it took (its
+// imports, tests and hooks, with the threads and child processes they started) and the wall
+// time, both in ms: where the test command's time goes (docs/performance.md).
+const cpuLog = process.env.DTASK_TEST_CPU_LOG;
+if (cpuLog) {
+  const cpu0 = cpuMs();
+  const wall0 = performance.now();
+  const file = relative(process.cwd(), expect.getState().testPath ?? '?');
+  afterAll(() => {
+    const line = `${file} ${cpuMs() - cpu0} ${Math.round(performance.now() - wall0)}\n`;
+    appendFileSync(cpuLog, line);
+  });
+}
