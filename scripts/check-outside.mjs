@@ -1,5 +1,6 @@
-// The outside-project check: packs @dtask/core, @dtask/threads and the other packages below as
-// `npm run pack` does (scripts/pack.mjs), installs the tarballs with plain npm into an empty folder
+// The outside-project check: takes @dtask/core, @dtask/threads and the other packages below packed
+// as `npm run pack` packs them (scripts/pack.mjs: the test command's one pack, else packed here),
+// installs the tarballs with plain npm into an empty folder
 // outside the repository, and there
 // - runs the threads README's example (its `tasks.mjs` and `main.mjs` blocks, taken from the
 //   README itself) in ESM, and the same program in CommonJS, on real worker threads;
@@ -21,7 +22,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pack } from './pack.mjs';
+import { packed as packedPackages } from './pack.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'dtask-outside-'));
@@ -48,7 +49,13 @@ function block(readme, name) {
 
 try {
   // Packed as `npm run pack` packs them (workspace ranges rewritten, no source condition).
-  const packs = pack(packed, ['core', 'threads', 'example-accelerator', 'gpujs', 'gpu-tfjs']);
+  const packs = await packedPackages(packed, [
+    'core',
+    'threads',
+    'example-accelerator',
+    'gpujs',
+    'gpu-tfjs',
+  ]);
   const tarball = (name) => packs.find((p) => p.name === `@dtask/${name}`).tarball;
   const tarballs = [tarball('core'), tarball('threads')];
   writeFileSync(join(app, 'package.json'), '{ "name": "outside", "private": true }\n');

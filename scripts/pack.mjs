@@ -4,11 +4,25 @@
 // no test file in it, and its unpacked size within its budget. Prints each package's unpacked size.
 //
 // `npm run pack` runs it after the build and writes into `packed/`; `node scripts/pack.mjs DIR`
-// writes into DIR. The outside-project check and the package checks import `pack` from here.
+// writes into DIR, and last `DIR/packed.json` (what `pack` returned), or `DIR/pack-failed.txt`.
+// The test command packs once so, into the folder it names in `DTASK_PACKED`; the package checks
+// and the outside-project check read the tarballs from there (`packed`), and pack themselves only
+// when run alone.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -101,6 +115,33 @@ export function pack(destination, dirs = publicPackages()) {
   return results;
 }
 
+/**
+ * The packed packages in `dirs` (every public one when omitted), as `pack` returns them: those
+ * the test command packed into `DTASK_PACKED` (waiting until that pack has ended), else packed
+ * now into `destination`. Throws when the shared pack failed, with its reason.
+ */
+export async function packed(destination, dirs = publicPackages()) {
+  const shared = process.env.DTASK_PACKED;
+  if (!shared) return pack(destination, dirs);
+  const done = join(shared, 'packed.json');
+  const failed = join(shared, 'pack-failed.txt');
+  while (!existsSync(done)) {
+    if (existsSync(failed)) {
+      throw new Error(`the shared pack failed: ${readFileSync(failed, 'utf8').trim()}`);
+    }
+    await sleep(200);
+  }
+  const all = JSON.parse(readFileSync(done, 'utf8'));
+  const names = dirs.map(
+    (dir) => JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')).name,
+  );
+  return names.map((name) => {
+    const found = all.find((r) => r.name === name);
+    if (!found) throw new Error(`${name} is not in the shared pack (${done})`);
+    return found;
+  });
+}
+
 /** Bytes as MiB with two decimals. */
 export function mib(bytes) {
   return `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
@@ -117,8 +158,14 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
       );
     }
     console.log(`${results.length} tarballs in ${destination}`);
+    // Written last: a reader that sees it sees every tarball.
+    writeFileSync(join(destination, 'packed.json.tmp'), JSON.stringify(results, null, 2));
+    renameSync(join(destination, 'packed.json.tmp'), join(destination, 'packed.json'));
   } catch (error) {
-    console.error(`pack failed: ${error.message}${error.stderr ? `\n${error.stderr}` : ''}`);
+    const why = `${error.message}${error.stderr ? `\n${error.stderr}` : ''}`;
+    console.error(`pack failed: ${why}`);
+    mkdirSync(destination, { recursive: true });
+    writeFileSync(join(destination, 'pack-failed.txt'), why);
     process.exit(1);
   }
 }

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # The README's test command: installs what it needs, builds, type-checks, lints, tests.
-# The checks after the build do not depend on each other nor on the tests: they run side by side
-# with each other and with the tests (their waiting on npm, apt-get and child processes, and the
-# tests' waiting on timers, workers and processes, fill each other's idle time). Only the test
-# programs (apt-get) are awaited before the tests start, since tests use them. Each check's
-# output is printed whole under its header, in the order listed, once the tests have ended; a
-# failing check or test fails the command after all of them have ended. The headers say how long
-# each step took (and when the tests started and ended), so a slow run shows where its time went.
+# The checks do not depend on each other nor on the tests: they run side by side with each other
+# and with the tests (their waiting on npm, apt-get and child processes, and the tests' waiting on
+# timers, workers and processes, fill each other's idle time). Those that need no build (the type
+# check reads the sources; lint; the layout checks; the test programs) start right after the
+# install, beside the build, whose first part (core's declarations) keeps one core busy and the
+# other idle. The others start after the build; every public package is packed once, and the
+# checks that read tarballs take them from that one pack (DTASK_PACKED). Only the test programs
+# (apt-get) are awaited before the tests start, since tests use them. Each check's output is
+# printed whole under its header, in the order listed, once the tests have ended; a failing check
+# or test fails the command after all of them have ended. The headers say how long each step took
+# (and when the tests started and ended), so a slow run shows where its time went.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The pinned pnpm, resolved once for every pnpm call below (scripts/pnpm.sh).
 DTASK_PNPM=$(bash scripts/pnpm.sh --path)
 export DTASK_PNPM
-bash scripts/setup.sh
-echo "== set-up (install and build) took ${SECONDS} s"
-echo '== no native compile in set-up (prebuilt binaries only; native extras optional)'
-node scripts/check-native.mjs
+bash scripts/setup.sh install
+echo "== install took ${SECONDS} s"
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
@@ -36,6 +38,9 @@ check() {
   ) &
   pids+=($!)
 }
+# Started beside the build: they read sources and node_modules only. The type check reads
+# @dtask/array's generated SIMD source, made first (the build remakes it only when it changed).
+node packages/array/scripts/build-simd.mjs >/dev/null
 check 'test programs (Debian chromium for the browser tests; apt-get, never fails, says why)' \
   bash scripts/test-deps.sh
 check 'type check (tsc --noEmit over the workspace)' \
@@ -46,22 +51,42 @@ check 'core folders import one way (scripts/check-import-order.mjs)' \
   node scripts/check-import-order.mjs
 check 'package fields (publishing shape, LICENSE and README per package)' \
   node scripts/package-fields.mjs
-check 'packages as published (publint --strict, @arethetypeswrong/cli)' \
-  bash scripts/check-packages.sh
-check 'outside project (packed core + threads installed with npm: ESM, CJS, tsc --strict)' \
-  node scripts/check-outside.mjs
-check 'README examples run with plain node, as written (scripts/check-readme-examples.mjs)' \
-  node scripts/check-readme-examples.mjs
-check 'release rehearsal (changesets publish to a local Verdaccio; npm install from it: ESM, CJS, tsc)' \
-  node scripts/check-release.mjs
-# The tests use what the test programs check installs (chromium, headless-gl): wait for it alone.
+build_start=$SECONDS
+build_status=0
+bash scripts/setup.sh build || build_status=$?
+echo "== build took $((SECONDS - build_start)) s (beside the checks above)"
+echo "== set-up (install and build) took ${SECONDS} s"
 deps_status=0
-wait "${pids[0]}" || deps_status=$?
-echo "== tests (vitest) from ${SECONDS} s, while the other checks run (their output follows the tests)"
 tests_status=0
-tests_start=$SECONDS
-bash scripts/pnpm.sh exec vitest run "$@" || tests_status=$?
-echo "== tests (vitest) took $((SECONDS - tests_start)) s, ended at ${SECONDS} s"
+if [ "$build_status" -eq 0 ]; then
+  echo '== no native compile in set-up (prebuilt binaries only; native extras optional)'
+  node scripts/check-native.mjs
+  # Every public package packed once, for the checks that read tarballs. A pack that dies
+  # without saying so still tells its readers (scripts/pack.mjs `packed`) to stop waiting.
+  DTASK_PACKED="$logs/packed"
+  export DTASK_PACKED
+  check 'packed once for the checks (scripts/pack.mjs: no test files, size budget)' \
+    bash -c 'node scripts/pack.mjs "$DTASK_PACKED" || { status=$?; mkdir -p "$DTASK_PACKED"
+      [ -e "$DTASK_PACKED/pack-failed.txt" ] || echo "pack.mjs exited $status" >"$DTASK_PACKED/pack-failed.txt"
+      exit "$status"; }'
+  check 'packages as published (publint --strict, @arethetypeswrong/cli)' \
+    node scripts/check-packages.mjs
+  check 'outside project (packed core + threads installed with npm: ESM, CJS, tsc --strict)' \
+    node scripts/check-outside.mjs
+  check 'README examples run with plain node, as written (scripts/check-readme-examples.mjs)' \
+    node scripts/check-readme-examples.mjs
+  check 'release rehearsal (changesets publish to a local Verdaccio; npm install from it: ESM, CJS, tsc)' \
+    node scripts/check-release.mjs
+  # The tests use what the test programs check installs (chromium, headless-gl): wait for it alone.
+  wait "${pids[0]}" || deps_status=$?
+  echo "== tests (vitest) from ${SECONDS} s, while the other checks run (their output follows the tests)"
+  tests_start=$SECONDS
+  bash scripts/pnpm.sh exec vitest run "$@" || tests_status=$?
+  echo "== tests (vitest) took $((SECONDS - tests_start)) s, ended at ${SECONDS} s"
+else
+  # No build, so no tests nor the checks that need it; the checks already started still report.
+  wait "${pids[0]}" || deps_status=$?
+fi
 failed=()
 for n in "${!titles[@]}"; do
   status=0
@@ -73,6 +98,10 @@ for n in "${!titles[@]}"; do
     failed+=("${titles[$n]}")
   fi
 done
+if [ "$build_status" -ne 0 ]; then
+  echo "!! failed (exit $build_status): build (turbo run build); the tests and the checks after it did not run"
+  failed+=('build')
+fi
 if [ "$tests_status" -ne 0 ]; then
   echo "!! failed (exit $tests_status): tests (vitest)"
   failed+=('tests (vitest)')
