@@ -1,7 +1,7 @@
 // Runs before every test file (vitest.config.ts `setupFiles`).
 import { appendFileSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 
 /** A typed array (not a DataView): what `ArrayBuffer.isView` accepts, less DataView. */
 type TypedArray = Exclude<ArrayBufferView, DataView> & ArrayLike<number | bigint>;
@@ -56,15 +56,20 @@ function cpuMs(): number {
 }
 
 // DTASK_TEST_CPU_LOG=<file>: each test file appends a line, its path, the CPU it took (its
-// imports, tests and hooks, with the threads and child processes they started) and the wall
-// time, both in ms: where the test command's time goes (docs/performance.md).
+// imports, tests and hooks, with the threads and child processes they started), the wall time,
+// both in ms, and how many `expect` calls its tests made (each costs 30–150 µs): where the test
+// command's time goes (docs/performance.md).
 const cpuLog = process.env.DTASK_TEST_CPU_LOG;
 if (cpuLog) {
   const cpu0 = cpuMs();
   const wall0 = performance.now();
   const file = relative(process.cwd(), expect.getState().testPath ?? '?');
+  let assertions = 0;
+  afterEach(() => {
+    assertions += expect.getState().assertionCalls;
+  });
   afterAll(() => {
-    const line = `${file} ${cpuMs() - cpu0} ${Math.round(performance.now() - wall0)}\n`;
-    appendFileSync(cpuLog, line);
+    const wall = Math.round(performance.now() - wall0);
+    appendFileSync(cpuLog, `${file} ${cpuMs() - cpu0} ${wall} ${assertions}\n`);
   });
 }

@@ -5,7 +5,7 @@
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { detPlain, luPlain, luRectPlain, solvePlain } from './__fixtures__/linalg-reference.js';
-import { expectClose, matmul, random } from './__fixtures__/reference.js';
+import { expectClose, expectEntries, matmul, random } from './__fixtures__/reference.js';
 import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import { Blocks, DArray, det, distribute, lu, SingularError, solve } from './index.js';
 
@@ -42,17 +42,25 @@ describeOnRigs('on %s', (rig) => {
         expectClose(l, want.l, tol);
         expectClose(u, want.u, tol);
         // istril(L), istriu(U), P'P = I with 0/1 entries
-        for (let j = 0; j < n; j++)
-          for (let i = 0; i < n; i++) {
-            if (i < j) expect(l[i + j * n]).toBe(0);
-            if (i > j) expect(u[i + j * n]).toBe(0);
-          }
+        expectEntries(
+          n,
+          n,
+          (i, j) => i < j,
+          (i, j) => l[i + j * n],
+        );
+        expectEntries(
+          n,
+          n,
+          (i, j) => i > j,
+          (i, j) => u[i + j * n],
+        );
         const pm = (await f.P.collect()).data;
-        for (let i = 0; i < n; i++) {
+        const rowSums = Array.from({ length: n }, (_, i) => {
           let rowSum = 0;
           for (let j = 0; j < n; j++) rowSum += pm[i + j * n];
-          expect(rowSum).toBe(1);
-        }
+          return rowSum;
+        });
+        expect(rowSums).toEqual(Array(n).fill(1));
         expect(pm.every((v) => v === 0 || v === 1)).toBe(true);
         // lu_DA \ b against B \ b, and lu did not modify DA
         const b = random(n, 7);

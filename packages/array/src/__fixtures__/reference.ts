@@ -10,6 +10,29 @@ export function random(n: number, seed: number): Float64Array {
   });
 }
 
+/**
+ * Asserts that each entry `got(i, j)` of an `m × n` grid where `where(i, j)` holds is `want`
+ * (`Object.is`, as `toBe`: -0 is not 0), in one `expect` that lists those that are not as
+ * `[i, j, value]`. An `expect` per entry costs tens of µs: a 128² check made seconds of them.
+ */
+export function expectEntries(
+  m: number,
+  n: number,
+  where: (i: number, j: number) => boolean,
+  got: (i: number, j: number) => number,
+  want = 0,
+): void {
+  const differ: [number, number, number][] = [];
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < m; i++) {
+      if (!where(i, j)) continue;
+      const value = got(i, j);
+      if (!Object.is(value, want)) differ.push([i, j, value]);
+    }
+  }
+  expect(differ, `entries [i, j, value] that are not ${want}`).toEqual([]);
+}
+
 /** Every element of `got` within `tolerance` of `want` (and the same length). */
 export function expectClose(
   got: ArrayLike<number>,
