@@ -1,12 +1,15 @@
 // The outside-project check: takes @dtask/core, @dtask/threads and the other packages below packed
 // as `npm run pack` packs them (scripts/pack.mjs: the test command's one pack, else packed here),
 // installs the tarballs with plain npm into an empty folder
-// outside the repository, and there
+// outside the repository (core, threads and example-accelerator in one install), and there
 // - runs the threads README's example (its `tasks.mjs` and `main.mjs` blocks, taken from the
 //   README itself) in ESM, and the same program in CommonJS, on real worker threads;
 // - type-checks a TypeScript version under `tsc --strict` with `module: nodenext` (a misspelt
 //   scope key is an error; a plugin's key, declared in its packed declarations, is not);
-// - checks that no other @dtask package was pulled in;
+// - checks that no other @dtask package was pulled in, and from npm's lockfile that core and
+//   threads alone, or core and example-accelerator alone, would pull in nothing more;
+// - runs the example-accelerator README's example, and type-checks a plugin's scope key
+//   (one `tsc` run for both programs);
 // - installs @dtask/gpujs and @dtask/gpu-tfjs with no C/C++ compiler: nothing compiles, no
 //   native extra comes unasked, and both start on their fallbacks, saying so.
 // Run by the test command after the build; `node scripts/check-outside.mjs`.
@@ -57,7 +60,7 @@ try {
     'gpu-tfjs',
   ]);
   const tarball = (name) => packs.find((p) => p.name === `@dtask/${name}`).tarball;
-  const tarballs = [tarball('core'), tarball('threads')];
+  const tarballs = [tarball('core'), tarball('threads'), tarball('example-accelerator')];
   writeFileSync(join(app, 'package.json'), '{ "name": "outside", "private": true }\n');
   // @types/node: what any TypeScript program on Node has (the same pin as the workspace).
   const typesNode = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies[
@@ -76,7 +79,30 @@ try {
     app,
   );
   const scoped = readdirSync(join(app, 'node_modules/@dtask')).sort();
-  if (scoped.join() !== 'core,threads') fail(`installed @dtask packages: ${scoped.join(', ')}`);
+  if (scoped.join() !== 'core,example-accelerator,threads') {
+    fail(`installed @dtask packages: ${scoped.join(', ')}`);
+  }
+  // What each package makes npm install beside it (its dependencies and required peers, as npm
+  // recorded them): core and threads alone, or core and example-accelerator alone, pull in no
+  // other @dtask package.
+  const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')).packages;
+  const pulls = (name) => {
+    const entry =
+      lock[`node_modules/@dtask/${name}`] ?? fail(`@dtask/${name} is not in the lockfile`);
+    const optional = entry.peerDependenciesMeta ?? {};
+    return [
+      ...Object.keys(entry.dependencies ?? {}),
+      ...Object.keys(entry.peerDependencies ?? {}).filter((n) => !optional[n]?.optional),
+    ].filter((n) => n.startsWith('@dtask/'));
+  };
+  for (const [name, allowed] of [
+    ['core', []],
+    ['threads', ['@dtask/core']],
+    ['example-accelerator', ['@dtask/core']],
+  ]) {
+    const extra = pulls(name).filter((n) => !allowed.includes(n));
+    if (extra.length > 0) fail(`@dtask/${name} pulls in ${extra.join(', ')}`);
+  }
 
   // ESM: the README's own files.
   const readme = readFileSync(join(root, 'packages/threads/README.md'), 'utf8');
@@ -136,7 +162,7 @@ await shutdown();
         skipLibCheck: false,
         types: ['node'],
       },
-      files: ['main.mts'],
+      files: ['main.mts', 'keys.mts'],
     }),
   );
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -147,35 +173,16 @@ await shutdown();
       fail(`tsc --strict (nodenext) in ${where} reported:\n${error.stdout}${error.stderr}`);
     }
   };
-  typeCheck(app);
-  // The example processor package, on its own beside core: its README example runs.
-  const other = join(work, 'accelerator-app');
-  mkdirSync(other);
-  writeFileSync(join(other, 'package.json'), '{ "name": "outside-accel", "private": true }\n');
-  run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      tarball('core'),
-      tarball('example-accelerator'),
-      `@types/node@${typesNode}`,
-    ],
-    other,
-  );
-  const only = readdirSync(join(other, 'node_modules/@dtask')).sort().join();
-  if (only !== 'core,example-accelerator') fail(`installed @dtask packages: ${only}`);
+  // The example processor package beside core: its README example runs.
   const accelReadme = readFileSync(join(root, 'packages/example-accelerator/README.md'), 'utf8');
-  writeFileSync(join(other, 'main.mjs'), block(accelReadme, 'main.mjs'));
-  const accel = run(process.execPath, ['main.mjs'], other);
+  writeFileSync(join(app, 'accelerator.mjs'), block(accelReadme, 'main.mjs'));
+  const accel = run(process.execPath, ['accelerator.mjs'], app);
   if (!/^20$/m.test(accel) || !/accel:1:0/.test(accel)) {
     fail(`the example-accelerator README example printed:\n${accel}`);
   }
   // A plugin's scope key, declared in its packed declarations, compiles; a misspelt one not.
   writeFileSync(
-    join(other, 'keys.mts'),
+    join(app, 'keys.mts'),
     `import { scope } from '@dtask/core';
 import { accelerator } from '@dtask/example-accelerator';
 
@@ -184,11 +191,7 @@ console.log(accelerator().name, scope({ accel: 0 }), scope({ accel: 'any', worke
 scope({ acel: 0 });
 `,
   );
-  writeFileSync(
-    join(other, 'tsconfig.json'),
-    readFileSync(join(app, 'tsconfig.json'), 'utf8').replace('main.mts', 'keys.mts'),
-  );
-  typeCheck(other);
+  typeCheck(app);
   // The GPU packages with plain npm and no compiler: their required peers come with them, the
   // native extras (gl, tfjs-node) do not, nothing is compiled, and they start on a fallback.
   const gpuApp = join(work, 'gpu-app');
