@@ -5,7 +5,8 @@
 // tasks, default placement, all gathered), the scheduler's CPU per task (placement, sending,
 // completion; and of it placement's, from a CPU profile of one more round: the share of its
 // samples inside `candidatesOf` and `chooseSlot`) and the hosts' CPU per task (all simulated
-// members together), the scheduler's memory per member (RSS and heap after a full GC, against
+// members together), the write and read calls and bytes per task of the scheduler (its socket
+// traffic: frames to and from the members, heartbeat probes) and the hosts' writes per task, the scheduler's memory per member (RSS and heap after a full GC, against
 // the same process before the cluster started), and the sockets (links) and descriptors held
 // by the scheduler and by the hosts.
 // With `--before=<checkout>` (a built checkout of older code) each size runs on that code too,
@@ -53,6 +54,20 @@ function descriptors(pid = 'self') {
 function cpuOf(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * Write and read system calls (each a frame or a few, corked) and bytes written and read by
+ * process `pid` so far, from /proc/<pid>/io (sockets only, once running: nothing else is read
+ * or written).
+ */
+function ioOf(pid = 'self') {
+  const io = {};
+  for (const line of readFileSync(`/proc/${pid}/io`, 'utf8').trim().split('\n')) {
+    const [key, value] = line.split(': ');
+    io[key] = Number(value);
+  }
+  return { writes: io.syscw, reads: io.syscr, out: io.wchar, in: io.rchar };
 }
 
 /** Functions whose time is placement: which processors a task may use, and which one it gets. */
@@ -106,7 +121,14 @@ async function runCase(members, n, rounds) {
   const readyMs = performance.now() - t0;
   const inc = (x) => x + 1;
   const hostsCpu = () => plugin.hostPids().reduce((sum, pid) => sum + cpuOf(pid), 0);
+  const hostsIo = () =>
+    plugin
+      .hostPids()
+      .map((pid) => ioOf(pid))
+      .reduce((a, b) => ({ writes: a.writes + b.writes, reads: a.reads + b.reads }));
   const round = async () => {
+    const io0 = ioOf();
+    const hostsIo0 = hostsIo();
     const hosts0 = hostsCpu();
     const cpu0 = process.cpuUsage();
     const start = performance.now();
@@ -117,7 +139,14 @@ async function runCase(members, n, rounds) {
     const ms = performance.now() - start;
     const cpu = process.cpuUsage(cpu0);
     if (sum !== (n * (n + 1)) / 2) throw new Error('wrong sum');
+    const io = ioOf();
+    const hio = hostsIo();
     return {
+      writesPerTask: (io.writes - io0.writes) / n,
+      readsPerTask: (io.reads - io0.reads) / n,
+      bytesOutPerTask: (io.out - io0.out) / n,
+      bytesInPerTask: (io.in - io0.in) / n,
+      hostWritesPerTask: (hio.writes - hostsIo0.writes) / n,
       perSec: (n / ms) * 1000,
       cpuUs: (cpu.user + cpu.system) / n,
       hostsCpuUs: (hostsCpu() - hosts0) / n,
@@ -146,6 +175,11 @@ async function runCase(members, n, rounds) {
     cpuUsPerTask: median(samples.map((s) => s.cpuUs)),
     placementUsPerTask: placementShare * median(samples.map((s) => s.cpuUs)),
     hostsCpuUsPerTask: median(samples.map((s) => s.hostsCpuUs)),
+    writesPerTask: median(samples.map((s) => s.writesPerTask)),
+    readsPerTask: median(samples.map((s) => s.readsPerTask)),
+    bytesOutPerTask: median(samples.map((s) => s.bytesOutPerTask)),
+    bytesInPerTask: median(samples.map((s) => s.bytesInPerTask)),
+    hostWritesPerTask: median(samples.map((s) => s.hostWritesPerTask)),
     rssPerMemberKiB: (after.rss - before.rss) / members / 1024,
     heapPerMemberKiB: (after.heapUsed - before.heapUsed) / members / 1024,
     rssMiB: after.rss / 2 ** 20,
@@ -248,6 +282,9 @@ console.log(
       'sched µs/task',
       'placement µs/task',
       'hosts µs/task',
+      'sched writes/reads per task',
+      'sched bytes out/in per task',
+      'host writes/task',
       'RSS/member (KiB)',
       'heap/member (KiB)',
       'sched RSS (MiB)',
@@ -264,6 +301,9 @@ console.log(
       fixed(r.cpuUsPerTask, 1),
       fixed(r.placementUsPerTask, 2),
       fixed(r.hostsCpuUsPerTask, 1),
+      `${fixed(r.writesPerTask, 3)}/${fixed(r.readsPerTask, 3)}`,
+      `${fixed(r.bytesOutPerTask, 1)}/${fixed(r.bytesInPerTask, 1)}`,
+      fixed(r.hostWritesPerTask, 3),
       fixed(r.rssPerMemberKiB, 0),
       fixed(r.heapPerMemberKiB, 1),
       int(r.rssMiB),
