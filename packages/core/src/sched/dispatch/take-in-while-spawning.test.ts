@@ -7,12 +7,14 @@ import { FakeProcessor } from '../../testing/fake-processor.js';
 import type { Executor, ExecutorSink } from './executor.js';
 
 /**
- * A worker-like executor: a task it is sent "finishes" 0.5 ms later, and the report of that
- * reaches the scheduler only when the scheduler polls (as `receiveMessageOnPort` hands over a
- * worker thread's messages).
+ * A worker-like executor: a task it is sent finishes once the test says so (`finishSent`), and
+ * the report of that reaches the scheduler only when the scheduler polls (as
+ * `receiveMessageOnPort` hands over a worker thread's messages). Finishing on the test's word
+ * rather than after a delay keeps a loaded machine, which may pause the test between two
+ * spawns, from finishing a task before the test means it to.
  */
 function pollableWorker() {
-  const held: [DTask<unknown>, ExecutorSink, number][] = [];
+  const held: [DTask<unknown>, ExecutorSink, boolean][] = [];
   const sent: number[] = [];
   let polls = 0;
   const executor: Executor = {
@@ -20,20 +22,23 @@ function pollableWorker() {
     capacity: 1000,
     run(task, _proc, sink) {
       sent.push(task.id);
-      held.push([task, sink, performance.now() + 0.5]);
+      held.push([task, sink, false]);
     },
     poll() {
       polls++;
-      const now = performance.now();
       for (let i = 0; i < held.length; i++) {
-        const [task, sink, doneAt] = held[i];
-        if (doneAt > now) continue;
+        const [task, sink, finished] = held[i];
+        if (!finished) continue;
         held.splice(i--, 1);
         sink.complete(task, task.id);
       }
     },
   };
-  return { executor, sent, polls: () => polls };
+  /** Every task sent so far finishes; its report waits for the next poll. */
+  const finishSent = () => {
+    for (const h of held) h[2] = true;
+  };
+  return { executor, sent, polls: () => polls, finishSent };
 }
 
 /** Each task waits for the one spawned before it, as datadeps orders writes to one array. */
@@ -65,7 +70,8 @@ describe('taking in reports while a startEarly queue spawns', () => {
       const a = ctx.spawn(on, () => 'a');
       const b = ctx.spawn(on, () => 'b'); // waits for a
       expect(worker.sent).toEqual([a.id]); // a went at once (startEarly); b waits
-      busyMs(2); // the region keeps the thread busy; a's report "arrives" meanwhile
+      worker.finishSent(); // a finishes on the worker; its report waits to be taken in
+      busyMs(2); // the region keeps the thread busy (longer than the poll interval)
       ctx.spawn(on, () => 'c'); // this spawn takes a's report in, and places b
       return [a, b, [...worker.sent]];
     });
