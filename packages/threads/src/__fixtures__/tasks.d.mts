@@ -42,6 +42,8 @@ export declare function failAfter(ms: number): never;
 export declare function awaitChildren(n: number, ms: number, thread: number): Promise<number>;
 export declare function countThenBusy(counter: Int32Array, ms: number): string;
 export declare function exitFirst<T>(counter: Int32Array, times: number, value: T): T;
+export declare function holdFirst<T>(counter: Int32Array, value: T): T;
+export declare function addCounted(counter: Int32Array, slot: number, a: number, b: number): number;
 export declare function throwLaterFirst<T>(counter: Int32Array, times: number, value: T): T;
 export declare function exhaustMemoryFirst<T>(counter: Int32Array, times: number, value: T): T;
 export declare function leaf(i: number, ms: number): Float64Array;

@@ -276,6 +276,25 @@ export function exhaustMemoryFirst(counter, times, value) {
   return value;
 }
 
+/**
+ * Counts its runs in `counter[0]` and returns `value`. Its first run says it has started
+ * (`counter[1]`), then blocks its thread (up to 10 s): the test ends the thread meanwhile, while
+ * the tasks sent ahead behind it wait there.
+ */
+export function holdFirst(counter, value) {
+  if (Atomics.add(counter, 0, 1) === 0) {
+    Atomics.store(counter, 1, 1);
+    Atomics.wait(counter, 2, 0, 10_000);
+  }
+  return value;
+}
+
+/** `a + b`, counting its runs in `counter[slot]`. */
+export function addCounted(counter, slot, a, b) {
+  Atomics.add(counter, slot, 1);
+  return a + b;
+}
+
 // ------------------------------------------------------------------ chaos
 // Small Float64Arrays (2 KiB, so they stay on the worker that made them) of simple arithmetic.
 
