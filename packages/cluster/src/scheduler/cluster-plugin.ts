@@ -62,12 +62,28 @@ export interface ClusterPlugin extends Plugin {
  * peer links. A worker that dies, whose link breaks, or that stops answering heartbeats is
  * removed and its tasks run again elsewhere; a local one is replaced under its id.
  */
+/**
+ * Announced threads up to which a newcomer is announced on the next turn. Past it, newcomers
+ * are gathered for `announceDelayMs`: each announcement is a message to every joined thread, so
+ * 1,024 members joining one by one meant about half a million messages (13 s of the
+ * scheduler's CPU, most of a 21 s start); until announced, their data goes through here.
+ */
+const ANNOUNCE_AT_ONCE_UP_TO = 64;
+
+/** How long newcomers are gathered before they are announced, with `announced` threads (ms). */
+const announceDelayMs = (announced: number): number => Math.min(250, announced / 4);
+
 export function cluster(options: ClusterOptions = {}): ClusterPlugin {
   const settings = clusterSettings(options);
   const secret = settings.secret ?? randomBytes(32).toString('hex');
   /** Every worker process, local and joined (`pool.workers`). */
   let workers = new Map<number, ProcessWorker>();
   let pool: WorkerPool<ProcessWorker> | undefined;
+  /** Threads whose peers all know where they listen (they may fetch from it directly). */
+  const announced = new Set<string>();
+  /** Threads just joined, to announce to the others on the next turn (one message each). */
+  let toAnnounce: MemberConnection[] = [];
+  let announceTimer: NodeJS.Timeout | undefined;
   /** Pairs of threads that said they cannot link (by processor id): their data goes through here for a while. */
   const unlinked = new UnlinkedPairs();
   /** The thread behind each connection, as found. */
@@ -89,22 +105,16 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
       worker,
       wakeMs,
       connect: host!.connectWorker,
-      // Peer links are made on demand (the worker dials at its first fetch): any joined thread
-      // will do, unless the two said lately that they cannot link. `self` learns where the
-      // peer listens now, ahead of the task naming it (on the same link, so first).
+      // Peer links are made on demand (the worker dials at its first fetch): any thread that
+      // announced where it listens will do, unless the two said lately that they cannot link.
       linkedTo: (self: MemberConnection, other: WorkerConnection) => {
         const peer = memberOf(other);
-        if (
-          peer === undefined ||
-          peer.peerAddress === undefined ||
-          peer.link?.isClosed !== false ||
-          self.link === undefined ||
-          self.link.isClosed ||
-          unlinked.blocked(self.proc.id, peer.proc.id)
-        )
-          return false;
-        tellPeer(self, peer);
-        return true;
+        return (
+          peer !== undefined &&
+          announced.has(peer.proc.id) &&
+          peer.link?.isClosed === false &&
+          !unlinked.blocked(self.proc.id, peer.proc.id)
+        );
       },
       unreachable: (self: MemberConnection, holder: string) => unlinked.mark(self.proc.id, holder),
       onLost: (lost, reason) => onLost(lost, reason),
@@ -126,22 +136,32 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     return undefined;
   };
 
-  /**
-   * Tells `self`'s runtime where `peer` listens, unless it was told that address already (a
-   * replacement thread under the same id listens elsewhere): members learn of the peers they
-   * fetch from, so start-up and the scheduler's messages grow with the pairs that exchange
-   * data, not with the square of the members.
-   */
-  const tellPeer = (self: MemberConnection, peer: MemberConnection): void => {
-    const id = peer.proc.id;
-    if (self.toldPeers.get(id) === peer.peerAddress) return;
-    self.toldPeers.set(id, peer.peerAddress!);
-    self.link!.sendAdmin({ op: 'peers', add: [peerAddressOf(peer)] } satisfies PeersMessage);
+  /** Tells every other joined thread where the threads joined since the last turn listen. */
+  const announce = (): void => {
+    announceTimer = undefined;
+    const fresh = toAnnounce.filter((m) => m.link?.isClosed === false);
+    toAnnounce = [];
+    if (fresh.length === 0) return;
+    const add = fresh.map(peerAddressOf);
+    const freshSet = new Set(fresh);
+    for (const w of workers.values()) {
+      if (w.exited) continue;
+      for (const m of w.members.values()) {
+        if (m.link === undefined || m.link.isClosed) continue;
+        const others = freshSet.has(m) ? add.filter((p) => p.holder !== m.proc.id) : add;
+        if (others.length > 0)
+          m.link.sendAdmin({ op: 'peers', add: others } satisfies PeersMessage);
+      }
+    }
+    for (const m of fresh) announced.add(m.proc.id);
   };
 
   const onLost = (w: ProcessWorker, reason: string): void => {
     if (workers.get(w.worker) !== w) return;
-    for (const proc of w.procs) unlinked.forget(proc.id);
+    for (const proc of w.procs) {
+      announced.delete(proc.id);
+      unlinked.forget(proc.id);
+    }
     hosts.delete(w.worker);
     // Like a Dask nanny: a local worker that died is replaced under its id, before its tasks
     // are handed back, so that those scoped to it still have a processor.
@@ -211,15 +231,25 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     } else if (w === undefined || w.exited || w.link === undefined) return false;
     const member = w.members.get(thread);
     if (member === undefined || member.link !== undefined) return false; // not expected, or taken
-    // Every thread listens for peers; none is told of the others at start (`tellPeer`).
+    // Every thread that has joined listens for peers: the newcomer learns where (links are made
+    // when data is first exchanged), and the others learn of it on the next turn.
+    const peers = [...workers.values()]
+      .filter((p) => !p.exited)
+      .flatMap((p) => [...p.members.values()])
+      .filter((m) => m !== member && m.peerAddress !== undefined && !m.link?.isClosed);
     w.join(thread, link, hello.peerAddress, {
       specs: workerPluginSpecs(host!.context.pluginList(), true),
       modules: [...pool!.modules],
-      peers: [],
+      peers: peers.map(peerAddressOf),
     });
     if (settings.peerLinks !== undefined) {
       link.sendAdmin({ op: 'peers', add: [], pool: settings.peerLinks } satisfies PeersMessage);
     }
+    if (toAnnounce.length === 0) {
+      if (announced.size < ANNOUNCE_AT_ONCE_UP_TO) setImmediate(announce);
+      else announceTimer = setTimeout(announce, announceDelayMs(announced.size)).unref();
+    }
+    toAnnounce.push(member);
     return true;
   };
 
@@ -291,6 +321,7 @@ export function cluster(options: ClusterOptions = {}): ClusterPlugin {
     async close() {
       closing = true;
       if (timer) clearInterval(timer);
+      if (announceTimer) clearTimeout(announceTimer);
       // Tasks still there fail: cancelled if they never started, else lost.
       await pool?.close();
       liveness?.close();

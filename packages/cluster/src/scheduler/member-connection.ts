@@ -41,11 +41,6 @@ export class MemberConnection {
   link: Link | undefined;
   /** Where its peers reach it (`unix:` or `tcp:`). */
   peerAddress: string | undefined;
-  /**
-   * Where its runtime was told each peer listens, by the peer's processor id: a thread learns of
-   * a peer when it is first sent a task that fetches from it (not every member at start).
-   */
-  readonly toldPeers = new Map<string, string>();
   /** Set when it said it is set up and serving. */
   wasReady = false;
   /** Resolves when it serves tasks; rejects if lost first. */
