@@ -62,10 +62,10 @@ function combine(op: Op, f: unknown, init: number): (x: number) => number {
     : Number.isFinite(init)
       ? String(init)
       : init > 0
-      ? 'Infinity'
-      : init < 0
-        ? '-Infinity'
-        : 'NaN';
+        ? 'Infinity'
+        : init < 0
+          ? '-Infinity'
+          : 'NaN';
   const body =
     op === 'sum'
       ? `x + ${v}`
