@@ -57,8 +57,8 @@ function cpuMs(): number {
 
 // DTASK_TEST_CPU_LOG=<file>: each test file appends a line, its path, the CPU it took (its
 // imports, tests and hooks, with the threads and child processes they started), the wall time,
-// both in ms, and how many `expect` calls its tests made (each costs 30–150 µs): where the test
-// command's time goes (docs/performance.md).
+// both in ms, and how many `expect` calls its tests made (tens of µs or more each): where the
+// test command's time goes (docs/performance.md).
 const cpuLog = process.env.DTASK_TEST_CPU_LOG;
 if (cpuLog) {
   const cpu0 = cpuMs();

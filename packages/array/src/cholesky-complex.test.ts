@@ -14,7 +14,7 @@ import {
   hpd,
   maxDiff,
 } from './__fixtures__/complex-reference.js';
-import { random } from './__fixtures__/reference.js';
+import { expectEvery, random } from './__fixtures__/reference.js';
 import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import {
   adjoint,
@@ -87,13 +87,17 @@ describeOnRigs('on %s', (rig) => {
       // UpperTriangular(collect(DA)) ≈ UpperTriangular(L'); the strict lower triangle kept
       const got = (await da.collect()).data;
       const wantU = cadjoint(want, n, n);
-      for (let j = 0; j < n; j++)
-        for (let i = 0; i < n; i++)
-          for (const part of [0, 1]) {
-            const at = 2 * (i + j * n) + part;
-            const v = i <= j ? wantU[at] : stored[at];
-            expect(Math.abs(got[at] - v)).toBeLessThanOrEqual(tol * (1 + Math.abs(v)));
-          }
+      expectEvery(
+        2 * n,
+        n,
+        (ip, j) => {
+          // ip: the entry's row i = ⌊ip / 2⌋ and its part (0 real, 1 imaginary)
+          const at = ip + 2 * j * n;
+          const v = ip >> 1 <= j ? wantU[at] : stored[at];
+          return Math.abs(got[at] - v) <= tol * (1 + Math.abs(v));
+        },
+        'within tol·(1 + |want|) of UpperTriangular(Lᴴ) above, the input below',
+      );
       // an array sliced from it before keeps the old values
       expect(maxDiff((await before.collect()).data, stored)).toBe(0);
     }

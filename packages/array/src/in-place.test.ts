@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   choleskyPlain,
   expectClose,
+  expectEvery,
   matmul,
   random,
   spd,
@@ -88,11 +89,15 @@ describeOnRigs(
         expectClose((await l.collect()).data, want, tol);
         const got = (await da.collect()).data;
         expect(da.dtype).toBe(dtype);
-        for (let j = 0; j < n; j++)
-          for (let i = 0; i < n; i++) {
+        expectEvery(
+          n,
+          n,
+          (i, j) => {
             const v = i <= j ? want[j + i * n] : a[i + j * n];
-            expect(Math.abs(got[i + j * n] - v)).toBeLessThanOrEqual(tol * (1 + Math.abs(v)));
-          }
+            return Math.abs(got[i + j * n] - v) <= tol * (1 + Math.abs(v));
+          },
+          'within tol·(1 + |want|) of U = Lᵀ above, the input below',
+        );
         // an array sliced from it before keeps the old values
         expectClose(
           (await before.collect()).data,
