@@ -81,6 +81,26 @@ describe('Context', () => {
     ]);
   });
 
+  it('bad options are ArgumentErrors saying what to write; plugins: null is no plugins', async () => {
+    const bad: [unknown, RegExp][] = [
+      [{ plugins: 'threads' }, /Context option `plugins` must be an array of plugin objects/],
+      [
+        { localClosures: 'never' },
+        /Context option `localClosures` must be one of 'warn', 'error', 'allow'; got 'never'/,
+      ],
+      [{ maxQueue: 0 }, /Context option `maxQueue` must be a positive integer .*; got 0/],
+      [{ maxQueue: 1.5 }, /`maxQueue` must be a positive integer/],
+      [{ plugin: [] }, /unknown option 'plugin'/],
+    ];
+    for (const [options, message] of bad) {
+      expect(() => new Context(options as never)).toThrow(ArgumentError);
+      expect(() => new Context(options as never)).toThrow(message);
+    }
+    await using ctx = new Context({ plugins: null as never, localClosures: 'allow', maxQueue: 2 });
+    expect(ctx.pluginList()).toEqual([]);
+    expect(ctx.queueSize).toBe(0);
+  });
+
   it('a duplicate plugin name is an ArgumentError', () => {
     expect(() => new Context({ plugins: [{ name: 'x' }, { name: 'x' }] })).toThrow(ArgumentError);
     expect(() => new Context({ plugins: [{ name: 'x' }, { name: 'x' }] })).toThrow(/already added/);

@@ -4,7 +4,13 @@ import type { StorageDevice } from '../chunk/storage-device.js';
 import { describeValue } from '../errors/describe-value.js';
 import { ArgumentError, UnsupportedError } from '../errors/errors.js';
 import { sampleProcess } from '../log/process-sampler.js';
-import { checkOptions, type OptionsShape } from '../options/index.js';
+import {
+  checkOptions,
+  isIntegerAtLeast,
+  isOneOf,
+  type OptionsShape,
+  rule,
+} from '../options/index.js';
 import { currentWorker } from '../processor/current-worker.js';
 import { registerMove } from '../processor/move-registry.js';
 import { isProcessor, type Processor } from '../processor/processor.js';
@@ -59,6 +65,23 @@ const CONTEXT_OPTIONS: OptionsShape<keyof ContextOptions> = {
   unknownKey: (key, known) =>
     `Context options (new Context or configure): unknown option '${key}'; known: ${known.join(', ')}. ` +
     'Worker threads and other processors come from plugins: { plugins: [threads({ count: 2 })] }',
+  fields: {
+    // `null` is taken as no plugins, as it always was.
+    plugins: rule(
+      (v) => v === null || Array.isArray(v),
+      () => 'Context option `plugins` must be an array of plugin objects',
+    ),
+    localClosures: rule(
+      isOneOf(LOCAL_CLOSURES),
+      (v) =>
+        `Context option \`localClosures\` must be one of ${LOCAL_CLOSURES.map((x) => `'${x}'`).join(', ')}; got ${describeValue(v)}`,
+    ),
+    maxQueue: rule(
+      isIntegerAtLeast(1),
+      (v) =>
+        `Context option \`maxQueue\` must be a positive integer (the most unfinished tasks); got ${describeValue(v)}`,
+    ),
+  },
 };
 
 /**
@@ -82,25 +105,8 @@ export class Context implements PluginContext {
     checkOptions(options, CONTEXT_OPTIONS);
     watchPendingAtExit(this.scheduler);
     const plugins = options.plugins ?? [];
-    if (!Array.isArray(plugins)) {
-      throw new ArgumentError('Context option `plugins` must be an array of plugin objects');
-    }
-    if (options.localClosures !== undefined) {
-      if (!LOCAL_CLOSURES.includes(options.localClosures)) {
-        throw new ArgumentError(
-          `Context option \`localClosures\` must be one of ${LOCAL_CLOSURES.map((v) => `'${v}'`).join(', ')}; got ${describeValue(options.localClosures)}`,
-        );
-      }
-      this.scheduler.localClosures = options.localClosures;
-    }
-    if (options.maxQueue !== undefined) {
-      if (!Number.isInteger(options.maxQueue) || options.maxQueue < 1) {
-        throw new ArgumentError(
-          `Context option \`maxQueue\` must be a positive integer (the most unfinished tasks); got ${describeValue(options.maxQueue)}`,
-        );
-      }
-      this.scheduler.queueLimit.max = options.maxQueue;
-    }
+    if (options.localClosures !== undefined) this.scheduler.localClosures = options.localClosures;
+    if (options.maxQueue !== undefined) this.scheduler.queueLimit.max = options.maxQueue;
     this.scheduler.storageDevice = (name) => this.devices.get(name);
     sampleProcess();
     this.localProc = new LocalThreadProc(currentWorker(), 1);
