@@ -1,30 +1,25 @@
 import { isChunk } from '../chunk/chunk.js';
 import type { StorageDevice } from '../chunk/storage-device.js';
 import type { Processor } from '../processor/processor.js';
-import { type DTask, taskExtra } from '../task/dtask.js';
+import type { DTask } from '../task/dtask.js';
 import { outsideFrames } from '../task/frame.js';
 import { IdTable } from '../task/id-table.js';
 import type { TaskOptions } from '../task/options.js';
-import type { RemoteResult } from '../task/remote-result.js';
 import { TaskFlags, TaskState } from '../task/task-state.js';
 import { runGuards } from '../task/wait-guards.js';
 import { cancelTask } from './completion/cancel-task.js';
 import { closedBeforeStart } from './completion/cancel-unstarted.js';
 import { fetchChunkOf } from './completion/chunk-of-task.js';
+import { CompletionSink } from './completion/completion-sink.js';
 import { failTask } from './completion/fail-task.js';
-import { finishTask } from './completion/finish-task.js';
-import { checkpoint } from './completion/restore-checkpoint.js';
-import { DEVICE_FAILED, keepOnDevice } from './completion/store-on-device.js';
 import { takeHome } from './completion/take-home.js';
 import type { Executor } from './dispatch/executor.js';
-import { resolveArgs } from './dispatch/resolve-args.js';
 import { isFull, mayWakeIdle, priorityOf, queueSeconds, wakeNow } from './dispatch/slot-queue.js';
 import { startTask } from './dispatch/start-task.js';
 import { liveTasks } from './dynamic/dag-walk.js';
-import { keepInputs, weakInputs } from './dynamic/weak-inputs.js';
-import { DEFAULT_LINEAGE_DEPTH, noteLineage } from './faults/lineage.js';
+import { weakInputs } from './dynamic/weak-inputs.js';
+import { DEFAULT_LINEAGE_DEPTH } from './faults/lineage.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
-import { tasksLost } from './faults/tasks-lost.js';
 import { admitFunction } from './placement/admit.js';
 import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
 import { CandidateSlots } from './placement/candidate-slots.js';
@@ -37,13 +32,11 @@ import { markMovedArgs } from './placement/moved-args.js';
 import type { ProcSlot } from './placement/proc-slot.js';
 import { addSlot, removeSlot } from './placement/slot-set.js';
 import { waitForPieces } from './placement/wait-for-pieces.js';
-import { inputArrived } from './ready/link-task.js';
 import { QueueLimit } from './ready/queue-limit.js';
 import { ReadyQueue } from './ready/ready-queue.js';
 import { submitTask } from './ready/submit-task.js';
 import type { SchedulerState } from './scheduler-state.js';
 import { SchedulerStats } from './stats/scheduler-stats.js';
-import { noteRun } from './stats/task-timing.js';
 
 /** Longest stretch (ms) the scheduler runs tasks before letting I/O and timers in. */
 const SLICE_MS = 8;
@@ -60,6 +53,8 @@ const SLICE_TASKS_PER_WORKER = 32;
 export class Scheduler implements SchedulerState {
   /** Learned run times and bandwidths. */
   readonly costs = new CostModel();
+  /** Where executors report a task's outcome: straight to the completion phases. */
+  readonly sink: CompletionSink = new CompletionSink(this);
   /** Settled-task counts and the sampling countdown of `stats()` (sched/stats). */
   readonly stats = new SchedulerStats();
   /** @internal The context's storage devices by name (the `device` option); set by `Context`. */
@@ -224,7 +219,7 @@ export class Scheduler implements SchedulerState {
         markMovedArgs(task, slot.proc, hereOf(this.slots));
       if ((task.flags & TaskFlags.PieceArgs) !== 0 && waitForPieces(this, task, slot.proc)) return;
     } catch (error) {
-      this.fail(task, error);
+      failTask(this, task, error);
       return;
     }
     if (slot.executor.inline && early) {
@@ -251,51 +246,6 @@ export class Scheduler implements SchedulerState {
     startTask(this, task, slot);
   }
 
-  /** See `ExecutorSink.resolveArgs`. */
-  resolveArgs(task: DTask<unknown>, proc: Processor): unknown[] | Promise<unknown[]> {
-    return resolveArgs(this, task, proc);
-  }
-
-  /** See `ExecutorSink.complete`. */
-  complete(task: DTask<unknown>, value: unknown, durationMs?: number): void {
-    if (task.state !== TaskState.Running) return; // cancelled or lost meanwhile
-    if (task.options.device !== undefined) {
-      value = keepOnDevice(this, task, value);
-      if (value === DEVICE_FAILED) return;
-    }
-    this.running.delete(task.id);
-    task.value = value;
-    task.state = TaskState.Done;
-    if (durationMs !== undefined) {
-      this.costs.recordRun(task.fn, task.args.length, durationMs);
-      noteRun(this, task, durationMs);
-    }
-    this.afterRun(task);
-    // A local result needs no lineage: let the inputs be collected (getDagIds still walks up
-    // through their ids, or weak references once a handle was asked for).
-    task.args = keepInputs(task, this.weakUpstream);
-  }
-
-  /** See `ExecutorSink.completeRemote`. */
-  completeRemote(task: DTask<unknown>, handle: RemoteResult, durationMs?: number): void {
-    if (task.state !== TaskState.Running) return;
-    this.running.delete(task.id);
-    task.value = handle;
-    task.state = TaskState.Done;
-    if (handle.bytes !== undefined) taskExtra(task).bytes = handle.bytes;
-    if (durationMs !== undefined) {
-      this.costs.recordRun(task.fn, task.args.length, durationMs);
-      noteRun(this, task, durationMs);
-    }
-    noteLineage(this, task, handle);
-    this.afterRun(task);
-  }
-
-  /** See `ExecutorSink.fail`. */
-  fail(task: DTask<unknown>, error: unknown): void {
-    failTask(this, task, error);
-  }
-
   /**
    * @internal Longest chain of worker-held results kept recomputable from lineage before one
    * is copied to this thread and its lineage let go (faults/lineage.ts).
@@ -304,25 +254,6 @@ export class Scheduler implements SchedulerState {
 
   /** @internal Workers lost so far; while 0, dispatch skips looking for lost inputs. */
   losses = 0;
-
-  /** See `ExecutorSink.lost`. */
-  lost(tasks: Iterable<DTask<unknown>>, reason: unknown, byUs = false): void {
-    tasksLost(this, tasks, reason, byUs);
-  }
-
-  private afterRun(task: DTask<unknown>): void {
-    if (task.options.checkpoint !== undefined && typeof task.options.checkpoint === 'function') {
-      checkpoint(task);
-    }
-    const d = task.dependents;
-    if (d !== undefined) {
-      task.dependents = undefined;
-      if (Array.isArray(d)) {
-        for (let i = 0; i < d.length; i++) inputArrived(this, d[i]);
-      } else inputArrived(this, d);
-    }
-    finishTask(this, task);
-  }
 
   /** See `TaskOwner.fetchValue`. A task that returned a `Chunk` gives the chunk's value. */
   fetchValue(task: DTask<unknown>): Promise<unknown> {

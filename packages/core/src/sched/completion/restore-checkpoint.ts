@@ -12,7 +12,7 @@ import type { SchedulerState } from '../scheduler-state.js';
 export function restoreOrRun(s: SchedulerState, task: DTask<unknown>, slot: ProcSlot): void {
   const settle = (saved: unknown): void => {
     if (saved === undefined) runTask(s, task, slot);
-    else s.complete(task, saved);
+    else s.sink.complete(task, saved);
   };
   const runAnyway = (error: unknown): void => {
     process.emitWarning(

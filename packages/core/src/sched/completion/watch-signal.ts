@@ -1,11 +1,11 @@
+import type { TaskOwner } from '../../task/dtask.js';
 import { type DTask, taskExtra } from '../../task/dtask.js';
-import type { SchedulerState } from '../scheduler-state.js';
 
 /**
  * The `signal` option: cancels `task` when `signal` aborts (at once if it already has), as the
  * user's `cancel` does (`TaskOwner.cancel`).
  */
-export function watchSignal(s: SchedulerState, task: DTask<unknown>, signal: AbortSignal): void {
+export function watchSignal(s: TaskOwner, task: DTask<unknown>, signal: AbortSignal): void {
   if (signal.aborted) {
     s.cancel(task, signal.reason);
     return;

@@ -24,7 +24,9 @@ export function runInline(s: SchedulerState, task: DTask<unknown>, slot: ProcSlo
     args.then(
       (a) => callInline(s, task, slot, a),
       (error) =>
-        InputLostError.isInstance(error) ? s.lost([task], error, true) : s.fail(task, error),
+        InputLostError.isInstance(error)
+          ? s.sink.lost([task], error, true)
+          : s.sink.fail(task, error),
     );
     return;
   }
@@ -52,7 +54,7 @@ function callInline(
   try {
     result = callInFrame(task, fn as Function, args);
   } catch (error) {
-    s.fail(task, error);
+    s.sink.fail(task, error);
     return;
   }
   // The common case first, with no closure: nothing written in place came from a worker.
@@ -64,11 +66,11 @@ function callInline(
         (v) => {
           asyncRunSettled(fn);
           if (!timed) slot.stats.tasks++;
-          s.complete(task, v, timed ? performance.now() - t0 : undefined);
+          s.sink.complete(task, v, timed ? performance.now() - t0 : undefined);
         },
         (e) => {
           asyncRunSettled(fn);
-          s.fail(task, e);
+          s.sink.fail(task, e);
         },
       );
       return;
@@ -79,10 +81,10 @@ function callInline(
       // grow stops being run here soon), but only sampled ones go to `stats()`' histograms.
       slot.stats.tasks++;
       s.costs.recordRun(fn, task.args.length, performance.now() - t0);
-      s.complete(task, result);
+      s.sink.complete(task, result);
       return;
     }
-    s.complete(task, result, timed ? performance.now() - t0 : undefined);
+    s.sink.complete(task, result, timed ? performance.now() - t0 : undefined);
     return;
   }
   const settle = (v: unknown) => {
@@ -92,15 +94,17 @@ function callInline(
     const failed = writeBackMoved(task, args);
     if (failed instanceof Promise) {
       s.running.set(task.id, task);
-      failed.then((error) => (error === undefined ? s.complete(task, v, ms) : s.fail(task, error)));
-    } else if (failed !== undefined) s.fail(task, failed);
-    else s.complete(task, v, ms);
+      failed.then((error) =>
+        error === undefined ? s.sink.complete(task, v, ms) : s.sink.fail(task, error),
+      );
+    } else if (failed !== undefined) s.sink.fail(task, failed);
+    else s.sink.complete(task, v, ms);
   };
   if (isThenable(result)) {
     s.running.set(task.id, task);
     (result as PromiseLike<unknown>).then(settle, (e) => {
       asyncRunSettled(fn);
-      s.fail(task, e);
+      s.sink.fail(task, e);
     });
     return;
   }

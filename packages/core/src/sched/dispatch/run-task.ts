@@ -14,7 +14,7 @@ export function runTask(s: SchedulerState, task: DTask<unknown>, slot: ProcSlot)
   if (slot.executor.inline) runInline(s, task, slot);
   else {
     s.running.set(task.id, task);
-    slot.executor.run(task, slot.proc, s);
+    slot.executor.run(task, slot.proc, s.sink);
     if (task.dependents !== undefined && slot.executor.acceptsPending) sendAhead(s, task, slot);
   }
 }

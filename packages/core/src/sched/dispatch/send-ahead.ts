@@ -35,7 +35,7 @@ export function sendAhead(s: SchedulerState, root: DTask<unknown>, slot: ProcSlo
       slot.sentLoad += next.estimate;
       s.running.set(next.id, next);
       if (loggingState.enabled) logStart(next, slot.proc);
-      slot.executor.run(next, slot.proc, s);
+      slot.executor.run(next, slot.proc, s.sink);
       stack.push(next);
     }
   }

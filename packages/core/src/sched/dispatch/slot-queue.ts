@@ -3,7 +3,7 @@ import { outsideFrames } from '../../task/frame.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { candidatesOf } from '../placement/candidates-of.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
-import type { SchedulerState } from '../scheduler-state.js';
+import type { SchedulerState, SlotTable } from '../scheduler-state.js';
 import {
   EXACT_SUMMARY_SLOTS,
   hasIdleSlot,
@@ -147,11 +147,11 @@ export function refill(s: SchedulerState, slot: ProcSlot, budget = AHEAD_MS): vo
 export const wakeNow = (woke: number): boolean => woke < WOKE_AT_ONCE;
 
 /** Whether some worker is idle and may still get work sent at once (`wakeNow`). */
-export const mayWakeIdle = (s: SchedulerState, woke: number): boolean =>
+export const mayWakeIdle = (s: SlotTable, woke: number): boolean =>
   wakeNow(woke) && hasIdleWorker(s);
 
 /** Whether a processor of another thread or process has nothing sent or parked. */
-export function hasIdleWorker(s: SchedulerState): boolean {
+export function hasIdleWorker(s: SlotTable): boolean {
   if (s.slots.length > EXACT_SUMMARY_SLOTS) return hasIdleSlot(s);
   for (const slot of s.slots) {
     if (!slot.executor.inline && slot.idle) return true;

@@ -1,7 +1,7 @@
 import type { DTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 import { forEachDependent } from '../completion/settle.js';
-import type { SchedulerState } from '../scheduler-state.js';
+import type { TaskTables } from '../scheduler-state.js';
 import { forEachInput } from './weak-inputs.js';
 
 /**
@@ -88,7 +88,7 @@ export function isDownstream(from: DTask<unknown>, target: DTask<unknown>): bool
  * Tasks `s` holds now (ready, running, or parked in a processor's backlog) that have not
  * settled, plus `extra`: the roots `walkDag` starts from for `getDagIds`.
  */
-export function liveTasks(s: SchedulerState, extra?: DTask<unknown>): DTask<unknown>[] {
+export function liveTasks(s: TaskTables, extra?: DTask<unknown>): DTask<unknown>[] {
   const roots: DTask<unknown>[] = [...s.ready, ...s.running.values()];
   for (const slot of s.slots) roots.push(...slot.backlog);
   if (extra) roots.push(extra);

@@ -1,5 +1,5 @@
 import type { DTask } from '../../task/dtask.js';
-import type { SchedulerState } from '../scheduler-state.js';
+import type { TaskTables } from '../scheduler-state.js';
 import { liveTasks } from './dag-walk.js';
 
 /**
@@ -7,7 +7,7 @@ import { liveTasks } from './dag-walk.js';
  * first, then for each task submitted from now on, until the returned function is called.
  * Followers chain: each one stops alone.
  */
-export function followTasks(s: SchedulerState, onTask: (task: DTask<unknown>) => void): () => void {
+export function followTasks(s: TaskTables, onTask: (task: DTask<unknown>) => void): () => void {
   const seen = new Set<DTask<unknown>>();
   const stack = liveTasks(s);
   while (stack.length > 0) {

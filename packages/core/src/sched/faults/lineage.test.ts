@@ -46,7 +46,7 @@ describe('lineage depth (faults/lineage.ts)', () => {
       chain.push(t);
       s.submit(t);
       t.state = TaskState.Running;
-      s.completeRemote(t, h.make(i + 1));
+      s.sink.completeRemote(t, h.make(i + 1));
     }
     expect(chain.map((t) => t.lineage)).toEqual([1, 2, 3, 0, 1, 2]);
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -73,11 +73,11 @@ describe('lineage depth (faults/lineage.ts)', () => {
     const pinned = makeTask(s, 1, () => 1, [], { resultScope: new AnyScope() }, NO_OPTIONS);
     s.submit(pinned);
     pinned.state = TaskState.Running;
-    s.completeRemote(pinned, h.make(1));
+    s.sink.completeRemote(pinned, h.make(1));
     const next = makeTask(s, 2, (x: number) => x, [pinned], NO_OPTIONS, NO_OPTIONS);
     s.submit(next);
     next.state = TaskState.Running;
-    s.completeRemote(next, h.make(1));
+    s.sink.completeRemote(next, h.make(1));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(pinned.extra?.kept).toBeUndefined();
     expect(pinned.lineage).toBe(1);
@@ -93,7 +93,7 @@ describe('lineage depth (faults/lineage.ts)', () => {
     const t = makeTask(s, 1, () => 1, [], NO_OPTIONS, NO_OPTIONS);
     s.submit(t);
     t.state = TaskState.Running;
-    s.completeRemote(t, h.make(1));
+    s.sink.completeRemote(t, h.make(1));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(t.extra?.kept).toBeUndefined();
     expect(t.lineage).toBe(1);

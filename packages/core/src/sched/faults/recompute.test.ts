@@ -25,10 +25,10 @@ describe('recovery after a worker loss', () => {
     expect(waitForLostInputs(s, join)).toBe(true);
     expect(join.waiting).toBe(2);
     // One input finishing must not release the join: the other one does not exist yet.
-    s.complete(a, 1);
+    s.sink.complete(a, 1);
     expect(join.state).toBe(TaskState.Pending);
     expect(join.waiting).toBe(1);
-    s.complete(b, 2);
+    s.sink.complete(b, 2);
     expect(join.state).toBe(TaskState.Ready);
   });
 });

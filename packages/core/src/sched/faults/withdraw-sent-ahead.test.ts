@@ -43,7 +43,7 @@ describe('tasks handed back by a live worker', () => {
 
     // The root's input fetch failed there: it is placed again, maybe on another worker. Its
     // dependents must not stay on this one, waiting for a local result that may never exist.
-    s.lost([root], new InputLostError('a peer died'), true);
+    s.sink.lost([root], new InputLostError('a peer died'), true);
     expect(worker.withdrawn).toEqual([2, 3]);
     const states = (ts: DTask<unknown>[]) => ts.map((t) => t.state);
     expect(states([next, last])).not.toContain(TaskState.Running);

@@ -2,7 +2,7 @@ import type { DTask } from '../../task/dtask.js';
 import { outsideFrames } from '../../task/frame.js';
 import { TaskState } from '../../task/task-state.js';
 import { mayWakeIdle } from '../dispatch/slot-queue.js';
-import type { SchedulerState } from '../scheduler-state.js';
+import type { ReadyState } from '../scheduler-state.js';
 import { noteReady } from '../stats/task-timing.js';
 
 /**
@@ -11,7 +11,7 @@ import { noteReady } from '../stats/task-timing.js';
  * and a worker idles that may still be woken at once (`mayWakeIdle`), it is placed now, while
  * its spawner still runs.
  */
-export function makeReady(s: SchedulerState, task: DTask<unknown>, early = false): void {
+export function makeReady(s: ReadyState, task: DTask<unknown>, early = false): void {
   task.state = TaskState.Ready;
   // Most tasks are not timed: count them down here, without a call.
   if (s.learnInline || s.stats.countdown <= 1) noteReady(s, task);

@@ -349,7 +349,7 @@ export class WorkerConnection implements Executor {
    */
   async failInFlightOnClose(ms = this.options.cancelGraceMs ?? 1000): Promise<void> {
     const started = this.inFlight.size > 0 ? await this.startedTasks(ms) : undefined;
-    failOnClose(this.options.scheduler, this.inFlight.values(), started, this.holder);
+    failOnClose(this.options.scheduler.sink, this.inFlight.values(), started, this.holder);
   }
 
   /**

@@ -3,12 +3,12 @@ import type { Batcher } from '../../../protocol/batcher.js';
 import type { ToWorker } from '../../../protocol/protocol.js';
 import type { Requests } from '../../../protocol/requests.js';
 import { beganUnsent, type RunningTaskMemory } from '../../../protocol/running-task-memory.js';
-import { type DTask, taskExtra } from '../../../task/dtask.js';
+import { type DTask, type TaskOwner, taskExtra } from '../../../task/dtask.js';
 import type { IdTable } from '../../../task/id-table.js';
 import { isRemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
+import type { ExecutorSink } from '../../dispatch/executor.js';
 import { couldHaveBegun } from '../../faults/could-have-begun.js';
-import type { SchedulerState } from '../../scheduler-state.js';
 
 // How a worker connection's tasks and results are settled when the worker ends on purpose: the
 // context closes (`WorkerConnection.failInFlightOnClose`), or a plugin retires an idle worker
@@ -57,7 +57,7 @@ export function endAfterGrace(ms: number, end: () => void): void {
  * not answer).
  */
 export function failOnClose(
-  scheduler: SchedulerState,
+  sink: ExecutorSink,
   inFlight: Iterable<DTask<unknown>>,
   started: Set<number> | undefined,
   holder: string,
@@ -67,7 +67,7 @@ export function failOnClose(
       started !== undefined && !started.has(task.id)
         ? new CancelledError(`The context closed before task #${task.id} started`)
         : new WorkerLostError(`The context closed while task #${task.id} ran on ${holder}`);
-    scheduler.fail(task, error);
+    sink.fail(task, error);
   }
 }
 
@@ -76,7 +76,7 @@ export function failOnClose(
  * holds. Resolves to how many came; never rejects.
  */
 export async function fetchHome(
-  scheduler: SchedulerState,
+  owner: TaskOwner,
   tasks: Iterable<DTask<unknown>>,
   isHere: (key: unknown) => boolean,
 ): Promise<number> {
@@ -84,7 +84,7 @@ export async function fetchHome(
   for (const task of tasks) {
     const v = task.value;
     if (task.state !== TaskState.Done || !isRemoteResult(v) || !isHere(v.key)) continue;
-    moving.push(scheduler.fetchValue(task));
+    moving.push(owner.fetchValue(task));
   }
   const settled = await Promise.allSettled(moving);
   return settled.filter((r) => r.status === 'fulfilled').length;
