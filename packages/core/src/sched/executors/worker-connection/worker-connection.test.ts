@@ -7,7 +7,6 @@ import { RUN, RUNS, type RunPack } from '../../../protocol/protocol.js';
 import type { Transport } from '../../../protocol/transport.js';
 import { startWorkerRuntime } from '../../../runtime/worker-runtime.js';
 import { ExactScope } from '../../../scope/exact-scope.js';
-import { WorkerConnection } from './worker-connection.js';
 
 /** A context with one in-memory worker runtime; `batches` records what each send carried. */
 function oneWorker() {
