@@ -108,7 +108,12 @@ export function pack(destination, dirs = publicPackages()) {
     const unpacked = files.reduce((sum, f) => sum + f.size, 0);
     const limit = budget[name];
     if (limit !== undefined && unpacked > limit) {
-      throw new Error(`${name}: unpacked ${mib(unpacked)}, over its budget of ${mib(limit)}`);
+      // turbo restores a cached build over the folder without emptying it: files of an older
+      // build stay beside the new ones.
+      throw new Error(
+        `${name}: unpacked ${mib(unpacked)}, over its budget of ${mib(limit)} (files left by an ` +
+          `older build? rm -rf packages/${dir}/dist, then bash scripts/setup.sh build)`,
+      );
     }
     results.push({ name, version, tarball: filename, unpacked, files: files.length });
   }
