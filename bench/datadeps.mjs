@@ -4,7 +4,10 @@
 // and seed 002's tree reduction against a serial loop; dtask also on an ordinary (non-shared)
 // Float64Array, where datadeps copies tiles in and out; the same dtask tasks running
 // @dtask/array's WebAssembly SIMD tile kernels (gemmTile, syrkTile, trsmTile, potrfTile: what a
-// DArray's `cholesky` runs), and numpy.linalg.cholesky (LAPACK on all cores) in the same run.
+// DArray's `cholesky` runs) on 2 threads of a context of their own, and numpy.linalg.cholesky
+// (LAPACK on all cores) in the same run. (Run on the same 2 threads between the plain runs, the
+// SIMD tiles left the plain JavaScript tiles there 25-33% slower: each row has its own threads,
+// as each peer has.)
 //   node bench/datadeps.mjs [--quick] [--rounds=9] [--warmup=20] [--check]
 // Medians of `rounds` timed runs (9 by default: the machine's noise moves single runs by ±3%)
 // after `warmup` unmeasured ones (20 by default: with 120 tasks a round, V8 compiles dtask's
@@ -110,17 +113,20 @@ const threaded = {
   ...Object.fromEntries(Object.entries(peers).map(([name, peer]) => [name, peer.run])),
 };
 // The same tasks running @dtask/array's WebAssembly SIMD tile kernels (what `cholesky` of a
-// DArray runs): the spawn swaps each plain JavaScript tile kernel for its SIMD one.
+// DArray runs), on 2 threads of their own: the spawn swaps each plain JavaScript tile kernel
+// for its SIMD one.
 const SIMD_TILES = new Map([
   [potrf, potrfTile],
   [trsm, trsmTile],
   [syrk, syrkTile],
   [gemm, gemmTile],
 ]);
+const simdCtx = new Context({ plugins: [threads({ count: 2 })] });
+await simdCtx.ready();
 const spawnSimd = (...args) => {
   const at = typeof args[0] === 'function' ? 0 : 1;
   args[at] = SIMD_TILES.get(args[at]) ?? args[at];
-  return spawn(...args);
+  return simdCtx.spawn(...args);
 };
 const [serialCholesky, ...timedCholesky] = await timeInterleaved(
   resetA,
@@ -145,6 +151,7 @@ resetA();
 await cholesky(a, TILE, spawnSimd);
 const simdDelta = a.data.reduce((w, x, i) => Math.max(w, Math.abs(x - expected[i])), 0);
 await Promise.all(Object.values(peers).map((peer) => peer.close()));
+await simdCtx.close();
 
 // The same factorisation on an ordinary (non-shared) Float64Array: datadeps copies the tiles a
 // task reads to its thread and the tiles it writes back (copy-in/copy-out). Fewer rounds (5
