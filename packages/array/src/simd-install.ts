@@ -79,11 +79,6 @@ export interface SimdKernels {
    */
   sweepArea(n: number): Float64Array;
   /**
-   * How many times the other kernels have used the memory so far: while it is unchanged, what
-   * a stencil sweep left in its memory past its area is still there.
-   */
-  sweepClobbers(): number;
-  /**
    * The functions of a stencil sweep over this module's memory (simd-sweep-module.ts's
    * `sweepModuleBytes(program, offsets, n0, columnBytes)`: `f` sweeps columns, `g` spreads
    * contiguous columns into a padded layout), made once per program and layout and kept.
@@ -138,14 +133,7 @@ export function installSimd(): SimdKernels | null {
   let f64 = new Float64Array(memory.buffer);
   let f32 = new Float32Array(memory.buffer);
   let i32 = new Int32Array(memory.buffer);
-  // How many calls of the other kernels have used the memory (each may overwrite any of it):
-  // a stencil sweep's results kept in the memory between sweeps are valid while it is unchanged.
-  let clobbers = 0;
   const ensure = (bytesNeeded: number) => {
-    clobbers++;
-    grow(bytesNeeded);
-  };
-  const grow = (bytesNeeded: number) => {
     const have = memory.buffer.byteLength;
     if (bytesNeeded > have) {
       memory.grow(Math.ceil((bytesNeeded - have) / 65536));
@@ -343,10 +331,9 @@ export function installSimd(): SimdKernels | null {
       }
     },
     sweepArea(n) {
-      grow((n + 2) * 8);
+      ensure((n + 2) * 8);
       return new Float64Array(memory.buffer, 0, n + 2);
     },
-    sweepClobbers: () => clobbers,
     sweepModule(program, offsets, n0, columnBytes) {
       const k = JSON.stringify([program.postfix, program.scalars, offsets, n0, columnBytes]);
       let made = sweeps.get(k);

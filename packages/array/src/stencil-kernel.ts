@@ -244,16 +244,6 @@ function stencilBlockKernel(
     const e = high ? r + shape[d] - 1 : r;
     const dir = high ? 1 : -1;
     const skip = bc.symmetric ? 0 : 1;
-    if (nd === 2 && bc.kind === 'pad') {
-      // Two dimensions padded with a value, the common case, without the odometer: one value
-      // wherever the halo lies past this edge (corners included: the order does not matter).
-      const value = bc.value as number;
-      const other = 1 - d;
-      const ls = PS[other];
-      for (let l = 0, base = e * st; l < P[other]; l++, base += ls)
-        for (let k = 1; k <= r; k++) buf[base + dir * k * st] = value;
-      return;
-    }
     pos.fill(0);
     const lines = total / P[d];
     for (let l = 0; l < lines; l++) {
@@ -302,15 +292,11 @@ function stencilBlockKernel(
   }
   // A kernel that is arithmetic of its reads sweeps in SIMD where that runs: every input (its
   // own block whole, then its strips and edges) laid out in the module's memory.
-  // The sweep is made once per block (kept with its preparation) and filled at every sweep.
-  if (prep.simd === undefined) {
-    const kept = prep;
-    prep.simd = kernel === null && plan.simd != null ? __DTASK_LINK_simd__(plan, total, PS) : null;
-    prep.edge = (buf, input, d, high) => fillEdge(buf, plan.inputs[input], d, high, plan, kept);
-  }
-  const simd = prep.simd;
+  const simd = kernel === null && plan.simd != null ? __DTASK_LINK_simd__(plan, total, PS) : null;
   if (simd !== null)
-    simd.fill(own, prep.fills, copyBox, prep.edge as NonNullable<Prepared['edge']>);
+    simd.fill(own, prep.fills, copyBox, (buf, input, d, high) =>
+      fillEdge(buf, plan.inputs[input], d, high, plan, prep as Prepared),
+    );
   for (let f = 0; f < prep.fills.length && simd === null; f++) {
     const { input, copies, edges } = prep.fills[f];
     const buf = free.pop() ?? new Float64Array(total).fill(Number.NaN);
@@ -478,13 +464,6 @@ function stencilBlockKernel(
     run = new Function(lines.join('\n'))() as Function;
     cache.set(key, run);
   }
-  // What the SIMD sweeps keep of this block (its result for the next step, its rows for its
-  // neighbours) no longer holds its values.
-  const gk = globalThis as unknown as {
-    __dtaskStencilKept?: { slots: WeakMap<object, unknown>; rims: WeakMap<object, unknown> };
-  };
-  gk.__dtaskStencilKept?.slots.delete(result.data);
-  gk.__dtaskStencilKept?.rims.delete(result.data);
   try {
     run(padded, own, result.data, plan.start, kernel);
   } finally {

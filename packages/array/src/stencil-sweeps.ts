@@ -138,23 +138,14 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
   );
   // One step's blocks from item `i` on; a promise only when a block's kernel gave one (a
   // module's kernel imported on first use).
-  // While its items run, the thread's epoch is this call's barrier (an object no other call
-  // has): the block kernel keeps a block's result in the SIMD memory for the next step only
-  // within one epoch (nothing else runs on the thread while it is set).
-  const ge = globalThis as unknown as { __dtaskStencilEpoch?: object };
   const runItems = (layout: number, i: number): null | Promise<null> => {
     const items = argsOf[layout];
-    ge.__dtaskStencilEpoch = sync;
-    try {
-      for (; i < items.length; i++) {
-        const r = kernel(...items[i]) as unknown;
-        if (r !== null && typeof (r as Promise<unknown>).then === 'function') {
-          const next = i + 1;
-          return (r as Promise<unknown>).then(() => runItems(layout, next));
-        }
+    for (; i < items.length; i++) {
+      const r = kernel(...items[i]) as unknown;
+      if (r !== null && typeof (r as Promise<unknown>).then === 'function') {
+        const next = i + 1;
+        return (r as Promise<unknown>).then(() => runItems(layout, next));
       }
-    } finally {
-      ge.__dtaskStencilEpoch = undefined;
     }
     return null;
   };
