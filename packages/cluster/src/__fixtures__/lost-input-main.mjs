@@ -14,9 +14,12 @@ const onThree = { scope: scope({ worker: 3 }) };
 const held = spawn(onTwo, (n) => Array.from({ length: n }, (_, i) => i), 1000);
 await spawn(onTwo, (xs) => xs.length, held);
 const two = plugin.processWorkers().find((w) => w.worker === 2);
-// Frozen only once its heartbeat thread has joined: a worker frozen before that is found by
-// the start timeout (startTimeoutMs, 30 s), not by its heartbeats.
-while (two.heartbeat === undefined) await new Promise((r) => setTimeout(r, 10));
+// A worker serves only once its heartbeat thread has joined, so its heartbeats (not the 30 s
+// start timeout) find it frozen from its first task on.
+if (two.heartbeat === undefined) {
+  console.error('worker 2 served a task before its heartbeat thread joined');
+  process.exit(3);
+}
 rmSync(two.members.get(1).peerAddress.replace(/^unix:/, ''), { force: true });
 two.child.kill('SIGSTOP');
 const sum = await spawn(onThree, (xs) => xs.reduce((a, b) => a + b, 0), held);

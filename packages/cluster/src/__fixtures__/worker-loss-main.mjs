@@ -65,10 +65,11 @@ if (which === 'exit') {
   );
   const w = await holder();
   while (!existsSync(marker)) await new Promise((r) => setTimeout(r, 10));
-  // Stopped only once its heartbeat thread has joined: a worker stopped before that is found
-  // by the start timeout (startTimeoutMs, 30 s), not by its heartbeats.
-  while (which === 'stop' && w.heartbeat === undefined) {
-    await new Promise((r) => setTimeout(r, 10));
+  // A worker serves only once its heartbeat thread has joined, so its heartbeats (not the 30 s
+  // start timeout) find it stopped from its first task on.
+  if (w.heartbeat === undefined) {
+    console.error(`worker ${w.worker} runs a task before its heartbeat thread joined`);
+    process.exit(3);
   }
   process.kill(w.child.pid, which === 'kill' ? 'SIGKILL' : 'SIGSTOP');
   console.log(`value ${await task}`);

@@ -18,12 +18,14 @@ import type { TlsConfig } from '../wire/tls-config.js';
 const data = workerData as { connect: string; secret: string; worker: number; tls?: TlsConfig };
 
 const answer = answerWriter();
-parentPort?.postMessage('listening');
 
 async function beat(): Promise<void> {
   // Besides probes, it brings the answers of getDagIds (sync-answers.ts): frames up to 1 GiB.
   const link = await connectLink(parseAddress(data.connect), { maxFrameBytes: 2 ** 30 }, data.tls);
   await offerHandshake(link, data.secret, { role: 'heartbeat', worker: data.worker }, 10_000);
+  // Linked, and known to the scheduler (it takes the link in the turn that proves it back): only
+  // now may the process say it serves, so that no worker serves a moment unwatched by heartbeats.
+  parentPort?.postMessage('listening');
   link.onAdmin((m) => {
     const message = m as AdminToWorker;
     if (message.op === 'answer') answer(message);

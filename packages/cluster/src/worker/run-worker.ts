@@ -54,8 +54,10 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     tls: options.tls,
   };
   const threads = options.threads ?? 0;
-  // The heartbeat thread starts before the process says it is ready: it also writes the
-  // answers its threads block on (getDagIds), so it must be listening before any task runs.
+  // The heartbeat thread starts, and links to the scheduler, before the process says it is
+  // ready: its probes watch the process from its first task (a worker frozen then is found by
+  // its heartbeat timeout, not its start timeout), and it writes the answers its threads block
+  // on (getDagIds), so it must be listening before any task runs.
   const main = await joinMember(
     { ...settings, worker: options.worker, thread: 1, threads },
     (worker) => startHeartbeat(options, worker),
@@ -83,7 +85,8 @@ function startThread(data: ThreadData): void {
 
 /**
  * Starts the heartbeat thread (built next to this module as `heartbeat-thread.js`); resolves
- * once it listens for the answers the process's threads wait on.
+ * once its link to the scheduler is made (the scheduler has taken it) and it listens for the
+ * answers the process's threads wait on.
  */
 function startHeartbeat(options: RunWorkerOptions, worker: number): Promise<void> {
   const thread = new Worker(distFile('heartbeat-thread.js'), {
