@@ -15,7 +15,7 @@ import {
   cqrPlain,
   maxDiff,
 } from './__fixtures__/complex-reference.js';
-import { expectEntries, random } from './__fixtures__/reference.js';
+import { expectComplexTriu, random } from './__fixtures__/reference.js';
 import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import {
   Blocks,
@@ -83,18 +83,7 @@ function expectLikePlain(
   r: ArrayLike<number>,
 ): void {
   const k = Math.min(m, n);
-  expectEntries(
-    k,
-    n,
-    (i, j) => i > j,
-    (i, j) => r[2 * (i + j * k)],
-  );
-  expectEntries(
-    k,
-    n,
-    (i, j) => i >= j,
-    (i, j) => r[2 * (i + j * k) + 1],
-  );
+  expectComplexTriu(k, n, r);
   const want = cqrPlain(a, m, n);
   const s = Array.from({ length: k }, (_, i) =>
     Math.sign(r[2 * (i + i * k)]) === Math.sign(want.r[2 * (i + i * k)]) ? 1 : -1,

@@ -34,6 +34,26 @@ export function expectEntries(
 }
 
 /**
+ * Asserts that the `k × n` complex R (interleaved re, im; column-major) is upper triangular with
+ * a real diagonal, as LAPACK's zgeqrf leaves it: zero below the diagonal, and no imaginary part
+ * on or below it.
+ */
+export function expectComplexTriu(k: number, n: number, r: ArrayLike<number>): void {
+  expectEntries(
+    k,
+    n,
+    (i, j) => i > j,
+    (i, j) => r[2 * (i + j * k)],
+  );
+  expectEntries(
+    k,
+    n,
+    (i, j) => i >= j,
+    (i, j) => r[2 * (i + j * k) + 1],
+  );
+}
+
+/**
  * Asserts that `holds(i, j)` at every entry of an `m × n` grid, in one `expect` that lists the
  * entries `[i, j]` where it does not (an `expect` per entry costs tens of µs).
  */
