@@ -26,13 +26,7 @@ export function completeTask(
     value = keepOnDevice(s, task, value);
     if (value === DEVICE_FAILED) return;
   }
-  s.running.delete(task.id);
-  task.value = value;
-  task.state = TaskState.Done;
-  if (durationMs !== undefined) {
-    s.costs.recordRun(task.fn, task.args.length, durationMs);
-    noteRun(s, task, durationMs);
-  }
+  markDone(s, task, value, durationMs);
   afterRun(s, task);
   // getDagIds still walks up through the inputs' ids, or weak references once a handle was
   // asked for.
@@ -51,23 +45,31 @@ export function completeRemoteTask(
   durationMs?: number,
 ): void {
   if (task.state !== TaskState.Running) return;
-  s.running.delete(task.id);
-  task.value = handle;
-  task.state = TaskState.Done;
   if (handle.bytes !== undefined) taskExtra(task).bytes = handle.bytes;
-  if (durationMs !== undefined) {
-    s.costs.recordRun(task.fn, task.args.length, durationMs);
-    noteRun(s, task, durationMs);
-  }
+  markDone(s, task, handle, durationMs);
   noteLineage(s, task, handle);
   afterRun(s, task);
 }
 
+/** `task` holds `value` and is done, no longer running; its run time (when measured) is learned. */
+function markDone(
+  s: SchedulerState,
+  task: DTask<unknown>,
+  value: unknown,
+  durationMs: number | undefined,
+): void {
+  s.running.delete(task.id);
+  task.value = value;
+  task.state = TaskState.Done;
+  if (durationMs !== undefined) {
+    s.costs.recordRun(task.fn, task.args.length, durationMs);
+    noteRun(s, task, durationMs);
+  }
+}
+
 /** A task is done: its checkpoint is written, its dependents learn of it, it is settled. */
 function afterRun(s: SchedulerState, task: DTask<unknown>): void {
-  if (task.options.checkpoint !== undefined && typeof task.options.checkpoint === 'function') {
-    checkpoint(task);
-  }
+  if (typeof task.options.checkpoint === 'function') checkpoint(task);
   const d = task.dependents;
   if (d !== undefined) {
     task.dependents = undefined;
