@@ -9,6 +9,12 @@ export interface ChunkDbOptions {
   durable?: boolean;
 }
 
+/**
+ * The code of the `StorageError` a write to a closed (or closing) store rejects with: the
+ * value was not written, and stays wherever its caller keeps it.
+ */
+export const STORE_CLOSED = 'DTASK_STORAGE_CLOSED';
+
 /** What `ChunkDb.read` returns for a key it does not hold. */
 export const ABSENT: unique symbol = Symbol('dtask.lmdb.absent');
 
@@ -72,9 +78,12 @@ export class ChunkDb {
 
   /**
    * Writes `value` under `key` in the background; resolves once committed, rejects with a
-   * `StorageError` (`DTASK_STORAGE_FULL` when the disk or the map is full) when the commit fails.
+   * `StorageError` (`DTASK_STORAGE_FULL` when the disk or the map is full) when the commit fails,
+   * and without writing (`DTASK_STORAGE_CLOSED`) once the store is closing: lmdb-js would run
+   * a batch queued then on the closed environment and abort the process.
    */
   write(key: string, value: Encoded): Promise<void> {
+    if (this.closed) return Promise.reject(closedError(this.path, key));
     const data = this.data.put(key, value.bytes as Buffer);
     const meta = this.meta.put(key, Buffer.of(value.tag));
     this.handleBatchCommit();
@@ -114,6 +123,7 @@ export class ChunkDb {
 
   /** Writes `value` under `key` and commits before returning (blocks the thread meanwhile). */
   writeSync(key: string, value: Encoded): void {
+    if (this.closed) throw closedError(this.path, key);
     try {
       this.env.transactionSync(() => {
         this.data.putSync(key, value.bytes as Buffer);
@@ -172,6 +182,16 @@ export class ChunkDb {
     this.closed = true;
     await this.env.close();
   }
+}
+
+/** A write of `key` to the store at `path` after its `close` began. */
+function closedError(path: string, key: string): StorageError {
+  return new StorageError(
+    STORE_CLOSED,
+    `Storage device 'lmdb' at ${path} is closed: ${JSON.stringify(key)} was not written; ` +
+      'write before the context closes',
+    { device: 'lmdb', key },
+  );
 }
 
 /**

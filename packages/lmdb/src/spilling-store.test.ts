@@ -1,7 +1,7 @@
 import { disableLogging, enableLogging, fetchLogs, StorageError } from '@dtask/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-db.js';
-import { ChunkDb, storageErrorOf } from './chunk-db.js';
+import { ChunkDb, STORE_CLOSED, storageErrorOf } from './chunk-db.js';
 import { SharedCounters } from './shared-counters.js';
 import { SpillingStore, type SpillingStoreOptions } from './spilling-store.js';
 
@@ -79,6 +79,29 @@ describe('SpillingStore', () => {
     const error = storageErrorOf(new Error('ENOSPC: no space left on device'), 'k');
     expect(StorageError.isInstance(error) && error.code).toBe('DTASK_STORAGE_FULL');
     expect(storageErrorOf(new Error('EIO'), 'k').code).toBe('DTASK_STORAGE_IO');
+  });
+
+  it('spills started while the store closes keep their chunks in memory, without a warning', async () => {
+    const db = await ChunkDb.open(tempDir());
+    const { store: s, counters } = await store({ db, memoryLimit: 100 });
+    const seen = await warnings(async () => {
+      s.set(1, bytes(64, 1));
+      const closing = db.close();
+      // Each set passes the limit, so each spills into a store whose close has begun: lmdb-js
+      // would run such a write on the closed environment and abort the process.
+      for (let i = 2; i <= 4; i++) s.set(i, bytes(64, i));
+      await closing;
+      for (let i = 5; i <= 6; i++) s.set(i, bytes(64, i));
+      await s.flush();
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(seen).toEqual([]);
+    expect(counters.snapshot().spillFailures).toBeGreaterThanOrEqual(5);
+    for (let i = 1; i <= 6; i++) expect(s.get(i)).toEqual(bytes(64, i));
+    const refused = await db.write('k', { tag: 0, bytes: bytes(8, 0) }).catch((e) => e);
+    expect(refused).toBeInstanceOf(StorageError);
+    expect(refused.code).toBe(STORE_CLOSED);
+    expect(() => db.writeSync('k', { tag: 0, bytes: bytes(8, 0) })).toThrow(/is closed/);
   });
 
   it('frees a spilled chunk from disk when it is deleted, and everything on clear', async () => {

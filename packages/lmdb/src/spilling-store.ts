@@ -1,7 +1,7 @@
 import { type LogEvent, StorageError, sizeOf } from '@dtask/core';
 import { logEvent, loggingState, now } from '@dtask/core/plugin';
 import type { LocalStore } from '@dtask/core/worker';
-import { ABSENT, type ChunkDb, storageErrorOf } from './chunk-db.js';
+import { ABSENT, type ChunkDb, STORE_CLOSED, storageErrorOf } from './chunk-db.js';
 import { encode } from './codec.js';
 import type { SpillPolicy } from './lmdb-options.js';
 import { RecencyList, type RecencyNode } from './recency-list.js';
@@ -358,7 +358,8 @@ export class SpillingStore<K = number> implements LocalStore<K> {
         detail: `${code}: ${message}`,
       });
     }
-    if (this.warned || this.closed) return;
+    // A store closing under a spill is no fault to warn of: the value was being let go.
+    if (this.warned || this.closed || code === STORE_CLOSED) return;
     this.warned = true;
     process.emitWarning(
       `dtask lmdb: a chunk could not be spilled and stays in memory, over the memory limit ` +
