@@ -79,6 +79,26 @@ describe('small DArray operations', () => {
     expect(await spawnedBy(context, () => a.sum({ dims: 0 }).collect())).toBe(16 + 4);
   });
 
+  it('a task per block runs on the thread that made its block: none here, the blocks stay there', async () => {
+    await using context = await threadsRig();
+    const a = distribute(awkward(64 * 64, 'float64'), [64, 64], new Blocks(16, 16), { context });
+    await Promise.all(a.chunks.map((c) => c.wait()));
+    const where = () => a.chunks.map((c) => c.processor?.id);
+    const made = where();
+    const held = new Map<string, number>();
+    for (const id of made) held.set(String(id), (held.get(String(id)) ?? 0) + 1);
+    expect(held.size).toBe(2);
+    expect(held.has('thread:1:1')).toBe(false);
+    const ran = () => new Map(context.stats().processors.map((p) => [p.id, p.tasks]));
+    setSmallWorkElements(0);
+    const before = ran();
+    await a.sum();
+    const after = ran();
+    for (const [id, tasks] of after)
+      expect(tasks - (before.get(id) ?? 0), id).toBe(held.get(id) ?? 0);
+    expect(where()).toEqual(made);
+  });
+
   it('in-process (no worker threads) a small sum is one task', async () => {
     await using context = new Context();
     const a = distribute(awkward(12 * 10, 'float64'), [12, 10], new Blocks(4, 5), { context });
