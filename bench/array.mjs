@@ -9,6 +9,8 @@
 // twice the side (4× the elements, over the limit: a task per block) against its plain loop;
 // beside them the raw peer, two bare worker_threads workers summing halves of the same blocks
 // with the same block kernel (bench/raw-sum.mjs): what two threads here do, with no scheduler.
+// (bench/array-sum.mjs times the sum alone, beside the plain JavaScript loop and the machine's
+// ceiling: in-place SIMD and numpy on one and two threads.)
 // Element-wise: `a.mul(2)` and the chain `a.mul(2).add(b).map(f)` (fused: one task per block),
 // each against one plain loop over whole arrays, and the chain's time over the one operation's.
 // lu and qr of a 2048² DArray (--quick: 512²) against plain single-threaded JS and numpy

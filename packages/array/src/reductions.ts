@@ -1,4 +1,4 @@
-import { ArgumentError, type DTask } from '@dtask/core';
+import { ArgumentError, type DTask, fetchAll } from '@dtask/core';
 import { Blocks, columnMajorStrides, gridIndices, gridOf, lengthOf } from './blocks.js';
 import { functionSource } from './elementwise.js';
 import type { Block } from './kernels.js';
@@ -142,7 +142,7 @@ export function reduceAll(
     let results: Float64Array[];
     if (perBlock !== undefined) {
       groups = chunks.map((_, k) => ({ positions: [k] }));
-      results = await Promise.all(perBlock);
+      results = await fetchAll(perBlock);
     } else {
       await Promise.all(chunks.map((c) => c.wait()));
       const homes = groupByHome(chunks);
