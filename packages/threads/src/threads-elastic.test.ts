@@ -18,19 +18,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sharedInts, TASKS_URL, type Tasks, until } from './__fixtures__/harness.js';
 import { threads } from './index.js';
 
-/** Busy for `ms` (a CPU-bound task), counting its runs; gives `i * 2` and where it ran. */
+/**
+ * Holds its thread for `ms` (as a CPU-bound task would, without using the CPU), counting its
+ * runs; gives `i * 2` and where it ran.
+ */
 function busy(counter: Int32Array, i: number, ms: number): [number, string] {
   Atomics.add(counter, 0, 1);
-  const end = performance.now() + ms;
-  while (performance.now() < end);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
   return [i * 2, (globalThis as any).dtask.taskProcessor().id];
 }
 
 /** As `busy`, giving 8 KB (`i` everywhere): too big to come back with the task's end, so the thread keeps it. */
 function busyBig(counter: Int32Array, i: number, ms: number): Float64Array {
   Atomics.add(counter, 0, 1);
-  const end = performance.now() + ms;
-  while (performance.now() < end);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
   return new Float64Array(1024).fill(i);
 }
 

@@ -61,7 +61,7 @@ describe.skipIf(!built)('a task that never settles', () => {
     const r = await run(
       `
       const timer = await spawn(onThread, () => new Promise((r) => setTimeout(() => r(42), 1200)));
-      const cpu = await spawn(onThread, () => { const end = Date.now() + 800; while (Date.now() < end); return 7; });
+      const cpu = await spawn(onThread, () => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 800); return 7; });
       // Stalled for a while (waits on the main thread's answer), then a timer of its own.
       const nested = await spawn(onThread, async () => {
         const v = await dtask.spawn({ scope: dtask.scope({ worker: 1, thread: 1 }) }, () => new Promise((r) => setTimeout(() => r(5), 600)));

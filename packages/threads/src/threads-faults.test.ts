@@ -308,7 +308,7 @@ describe('threads: chaos', () => {
     const r = await rig();
     const { ctx, tasks } = r;
     const LEAVES = 200;
-    const MS = 2; // CPU per task, so that the run outlasts the kills
+    const MS = 2; // time each task holds its thread, so that the run outlasts the kills
     // Leaves i → diamond (2i and i+1, joined: 3i+1) → pairwise sums → total.
     let level = Array.from({ length: LEAVES }, (_, i) => {
       const x = ctx.spawn(tasks.leaf, i, MS);

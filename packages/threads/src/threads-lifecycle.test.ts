@@ -104,8 +104,7 @@ describe('threads: lifecycle', () => {
     const on = { scope: scope({ worker: 1, thread: 2 }) };
     const started = ctx.spawn(on, () => new Promise(() => {})); // runs until the thread ends
     const busy = ctx.spawn(on, () => {
-      const end = Date.now() + 400;
-      while (Date.now() < end);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400); // holds the thread
       return 'finished';
     });
     const queued = ctx.spawn(on, () => 'never ran'); // behind the busy one

@@ -56,8 +56,7 @@ describe('logs on worker threads', () => {
     fetchLogs();
     // Sent to the one thread together, they run there one after another.
     const sleep = (ms: number) => {
-      const until = Date.now() + ms;
-      while (Date.now() < until);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
       return ms;
     };
     const tasks = [0, 1, 2, 3].map(() =>

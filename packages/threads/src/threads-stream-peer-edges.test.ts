@@ -36,12 +36,11 @@ describe('streaming edges between two worker threads', () => {
       const source = spawn({ ...onThread(2), streamMaxEvals: n }, async function* () {
         for (let i = 0; ; i++) yield i;
       });
-      // 8 ms a step: the 300 steps take 2.4 s, their input buffered all along.
+      // 8 ms a step (holding the thread): the 300 steps take 2.4 s, their input buffered all along.
       return spawn(
         onThread(3),
         (v: number) => {
-          const end = Date.now() + 8;
-          while (Date.now() < end) {}
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 8);
           return v;
         },
         source,
@@ -108,8 +107,10 @@ describe('streaming edges between two worker threads', () => {
     // Through the main thread, no more than the edge's 64 values and a batch of 64 could
     // arrive at thread 3 while it is blocked.
     const before = Atomics.load(seen, 0);
+    // The main thread blocked (its event loop does not turn), looking every millisecond.
     const end = Date.now() + 500;
-    while (Date.now() < end && Atomics.load(seen, 0) - before < 20_000) {}
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    while (Date.now() < end && Atomics.load(seen, 0) - before < 20_000) Atomics.wait(nap, 0, 0, 1);
     const during = Atomics.load(seen, 0) - before;
     let next = 0;
     let inOrder = true;

@@ -2,7 +2,4 @@
 // a loaded machine, or with heavy modules to load); the main thread is not slowed.
 import { isMainThread } from 'node:worker_threads';
 
-if (!isMainThread) {
-  const end = Date.now() + 700;
-  while (Date.now() < end);
-}
+if (!isMainThread) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
