@@ -125,8 +125,7 @@ describe.skipIf(canKill !== undefined)('cluster: a peer link cut while first bei
     const hold = r.ctx.spawn(
       on(b),
       (v: Float64Array, ms: number) => {
-        const end = Date.now() + ms;
-        while (Date.now() < end) {}
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); // the thread held
         return v.length;
       },
       x,

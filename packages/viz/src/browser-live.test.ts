@@ -71,8 +71,7 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(plugin.url as string);
     const spin = (ms: number, x?: unknown) => {
-      const until = Date.now() + ms;
-      while (Date.now() < until);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); // holds the thread
       return x ?? ms;
     };
     const tasks = [];
@@ -184,8 +183,7 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     await using ctx = new Context({ plugins: [threads({ count: 2 })] });
     await ctx.ready();
     const spin = (ms: number, x?: unknown) => {
-      const until = Date.now() + ms;
-      while (Date.now() < until);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); // holds the thread
       return x ?? ms;
     };
     const tasks = [];

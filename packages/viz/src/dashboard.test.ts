@@ -141,8 +141,7 @@ describe('dashboard', () => {
     await using ctx = new Context({ plugins: [plugin, threads({ count: 1 })] });
     await ctx.ready();
     const held = (ms: number) => {
-      const until = Date.now() + ms;
-      while (Date.now() < until); // keeps the thread busy
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); // holds the thread
       return 1;
     };
     const on = { scope: scope({ worker: 1, thread: 2 }) };

@@ -56,8 +56,7 @@ describe.skipIf(!programsBuilt)('simulatedCluster', () => {
     try {
       const [victim] = plugin.hostPids();
       const slow = (x: number) => {
-        const end = Date.now() + 2;
-        while (Date.now() < end);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2); // holds its member 2 ms
         return x + 1;
       };
       const ts = Array.from({ length: 600 }, (_, i) => ctx.spawn(slow, i));

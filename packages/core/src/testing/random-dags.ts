@@ -28,9 +28,9 @@ const bigSum = (k: number, ...xs: (number | Float64Array)[]) => {
   for (const x of xs) t += typeof x === 'number' ? x : x[0];
   return new Float64Array(600).fill(t % 1_000_003);
 };
+/** Holds its processor `ms` (a blocking wait: busy as a computation, without the CPU). */
 const slowCopy = (ms: number, x: number | Float64Array) => {
-  const end = performance.now() + ms;
-  while (performance.now() < end);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
   return typeof x === 'number' ? x : x[0];
 };
 
@@ -38,11 +38,12 @@ type Result = number | Float64Array;
 
 /**
  * Registers one test per seed: a random DAG of `size` tasks (small and big results, 1–3
- * inputs each, some 2 ms of work, each placed by a random pick from `placements`, 2% of them
- * cancelled right after spawn) whose results are all fetched while it still runs, compared
- * with its sequential meaning: every value exact, and exactly the tasks downstream of a
- * cancelled one failing with `DTASK_CANCELLED`. A processor or plugin runs it to check that
- * placement, transfers, references between runtimes and cancellation agree under load.
+ * inputs each, some holding their processor 2 ms, each placed by a random pick from
+ * `placements`, 2% of them cancelled right after spawn) whose results are all fetched while it
+ * still runs, compared with its sequential meaning: every value exact, and exactly the tasks
+ * downstream of a cancelled one failing with `DTASK_CANCELLED`. A processor or plugin runs it to
+ * check that placement, transfers, references between runtimes and cancellation agree under
+ * load.
  */
 export function randomDags(
   name: string,

@@ -70,8 +70,7 @@ export function transportConformance(
       a.send('two');
       // Give the message time to reach the other end without letting this thread's event
       // loop deliver it (a blocking wait, as a spawning region's code would be).
-      const end = Date.now() + 50;
-      while (Date.now() < end);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
       assert.equal(b.poll(), true);
       assert.deepEqual(got, ['one', 'two']);
       a.send('three');

@@ -145,9 +145,8 @@ export function workerHostConformance(
       const started = outcome(u.context.spawn(on(u), () => new Promise(() => {})));
       const busy = outcome(
         u.context.spawn(on(u), () => {
-          // Keeps the worker busy, so the task behind it waits there unstarted.
-          const end = Date.now() + 400;
-          while (Date.now() < end);
+          // Holds the worker (a blocking wait), so the task behind it waits there unstarted.
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
           return 'finished';
         }),
       );

@@ -35,10 +35,14 @@ function forEach(v, f) {
   for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) f(v.offset + i * rs + j * cs);
 }
 
+/** Blocks this thread for `ms` (without using the CPU). */
+function block(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /** Sleeps `ms` (blocking this thread), then appends `tag` to the log (a plain array). */
 export function logAfter(log, ms, tag) {
-  const until = Date.now() + ms;
-  while (Date.now() < until);
+  block(ms);
   log.push(tag);
   return taskProcessor().id;
 }
@@ -48,8 +52,7 @@ export function logAfter(log, ms, tag) {
  * that `tag` ran, after blocking `ms`.
  */
 export function stamp(order, ms, tag) {
-  const until = Date.now() + ms;
-  while (Date.now() < until);
+  block(ms);
   const at = Atomics.add(order, 0, 1) + 1;
   Atomics.store(order, at, tag);
   return taskProcessor().id;
@@ -93,8 +96,7 @@ export function writeThenDie(x, value) {
  */
 export function stampOn(_x, order, ms, tag) {
   Atomics.store(order, Atomics.add(order, 0, 1) + 1, tag);
-  const until = Date.now() + ms;
-  while (Date.now() < until);
+  block(ms);
   Atomics.store(order, Atomics.add(order, 0, 1) + 1, tag + 10);
   return taskProcessor().id;
 }
