@@ -1,7 +1,53 @@
 // What every package's build shares (each package's tsup.config.ts names only its entries and
 // the packages it leaves external).
 import { rmSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Options } from 'tsup';
+
+/** The workspace's root (this file's folder). */
+const root = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Where the workspace's type check writes every source file's declarations (`tsc -p
+ * tsconfig.json`, run by `scripts/setup.sh types` before the packages' builds), mirroring the
+ * workspace's folders: `packages/core/src/index.ts` → `<types>/packages/core/src/index.d.ts`.
+ */
+export const typesDir = join(root, '.types');
+
+/**
+ * A build's entries as tsup names its outputs (an object's keys; an array's files by their path
+ * below the entries' common folder, one file by its base name), each mapped to the declaration
+ * file the workspace's type check wrote for it.
+ */
+function declarationEntries(entry: Options['entry']): Record<string, string> {
+  const files = typeof entry === 'string' ? [entry] : entry;
+  let named: Record<string, string>;
+  if (files === undefined) throw new Error('tsup.base: a library needs its entries');
+  if (!Array.isArray(files)) {
+    named = files;
+  } else if (files.length === 1) {
+    named = { [basename(files[0]!).replace(/\.[a-z]+$/, '')]: files[0]! };
+  } else {
+    const parts = files.map((f) => f.split('/'));
+    let common = 0;
+    while (parts.every((p) => p.length > common + 1 && p[common] === parts[0]![common])) common++;
+    named = Object.fromEntries(
+      files.map((f, i) => [
+        parts[i]!.slice(common)
+          .join('/')
+          .replace(/\.[a-z]+$/, ''),
+        f,
+      ]),
+    );
+  }
+  return Object.fromEntries(
+    Object.entries(named).map(([name, file]) => [
+      name,
+      join(typesDir, relative(root, resolve(file))).replace(/\.ts$/, '.d.ts'),
+    ]),
+  );
+}
 
 /**
  * Settings every build of every package uses: Node 20, class names kept. No source maps: the
@@ -30,11 +76,9 @@ export function library(entry: Options['entry'], external: Options['external'] =
     esbuildOptions(options, { format }) {
       if (format === 'cjs') options.minifyWhitespace = true;
     },
-    // Declarations read the workspace packages they import through their built declarations, not
-    // through the `source` condition the workspace's tsconfig sets (turbo builds those first): the
-    // output is the same, byte for byte, and each plugin's declaration build no longer type-checks
-    // @dtask/core's sources again (threads: 3 s of CPU instead of 10).
-    dts: { compilerOptions: { customConditions: [] } },
+    // Declarations are bundled (rollup-plugin-dts, one file per entry and shared chunks) from those
+    // the workspace's one type check wrote (`typesDir`): no package's build type-checks again.
+    dts: { entry: declarationEntries(entry) },
     shims: true,
     clean: true,
   };

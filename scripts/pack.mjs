@@ -121,18 +121,33 @@ export function pack(destination, dirs = publicPackages()) {
 }
 
 /**
+ * How long a reader waits for the shared pack (ms): it takes 5–30 s; one that has written nothing
+ * by then is taken for dead (killed before it could say so), and the reader fails instead of
+ * waiting for ever.
+ */
+const sharedPackDeadline = 10 * 60 * 1000;
+
+/**
  * The packed packages in `dirs` (every public one when omitted), as `pack` returns them: those
- * the test command packed into `DTASK_PACKED` (waiting until that pack has ended), else packed
- * now into `destination`. Throws when the shared pack failed, with its reason.
+ * the test command packed into `DTASK_PACKED` (waiting until that pack has ended, at most
+ * `sharedPackDeadline`), else packed now into `destination`. Throws when the shared pack failed,
+ * with its reason, or wrote nothing in time.
  */
 export async function packed(destination, dirs = publicPackages()) {
   const shared = process.env.DTASK_PACKED;
   if (!shared) return pack(destination, dirs);
   const done = join(shared, 'packed.json');
   const failed = join(shared, 'pack-failed.txt');
+  const deadline = Date.now() + sharedPackDeadline;
   while (!existsSync(done)) {
     if (existsSync(failed)) {
       throw new Error(`the shared pack failed: ${readFileSync(failed, 'utf8').trim()}`);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the shared pack wrote neither ${done} nor ${failed} in ${sharedPackDeadline / 1000} s ` +
+          '(its process ended without a word?): run node scripts/pack.mjs to see why',
+      );
     }
     await sleep(200);
   }

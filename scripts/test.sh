@@ -2,15 +2,16 @@
 # The README's test command: installs what it needs, builds, type-checks, lints, tests.
 # The checks do not depend on each other nor on the tests: they run side by side with each other
 # and with the tests (their waiting on npm, apt-get and child processes, and the tests' waiting on
-# timers, workers and processes, fill each other's idle time). Those that need no build (the type
-# check reads the sources; lint; the layout checks; the test programs) start right after the
-# install, beside the build, whose first part (core's declarations) keeps one core busy and the
-# other idle. The others start after the build; every public package is packed once, and the
-# checks that read tarballs take them from that one pack (DTASK_PACKED). Only the test programs
-# (apt-get) are awaited before the tests start, since tests use them. Each check's output is
-# printed whole under its header, in the order listed, once the tests have ended; a failing check
-# or test fails the command after all of them have ended. The headers say how long each step took
-# (and when the tests started and ended), so a slow run shows where its time went.
+# timers, workers and processes, fill each other's idle time). Those that need no build (lint; the
+# layout checks; the test programs) start right after the install, beside the build, whose first
+# part (the type check: one tsc over the workspace, which also writes the declarations the
+# packages' builds bundle) keeps one core busy and the other idle. The others start after the
+# build; every public package is packed once, and the checks that read tarballs take them from
+# that one pack (DTASK_PACKED). Only the test programs (apt-get) are awaited before the tests
+# start, since tests use them. Each check's output is printed whole under its header, in the order
+# listed, once the tests have ended; a failing check or test fails the command after all of them
+# have ended (a type error fails the build: no tests run then). The headers say how long each step
+# took (and when the tests started and ended), so a slow run shows where its time went.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The pinned pnpm, resolved once for every pnpm call below (scripts/pnpm.sh).
@@ -38,13 +39,9 @@ check() {
   ) &
   pids+=($!)
 }
-# Started beside the build: they read sources and node_modules only. The type check reads
-# @dtask/array's generated SIMD source, made first (the build remakes it only when it changed).
-node packages/array/scripts/build-simd.mjs >/dev/null
+# Started beside the build: they read sources and node_modules only.
 check 'test programs (Debian chromium for the browser tests; apt-get, never fails, says why)' \
   bash scripts/test-deps.sh
-check 'type check (tsc --noEmit over the workspace)' \
-  bash scripts/pnpm.sh exec tsc -p tsconfig.json --noEmit
 check 'lint and format (biome ci)' bash scripts/pnpm.sh exec biome ci .
 check 'docs/architecture.md names every source folder' node scripts/check-architecture.mjs
 check 'core folders import one way (scripts/check-import-order.mjs)' \
@@ -54,7 +51,7 @@ check 'package fields (publishing shape, LICENSE and README per package)' \
 build_start=$SECONDS
 build_status=0
 bash scripts/setup.sh build || build_status=$?
-echo "== build took $((SECONDS - build_start)) s (beside the checks above)"
+echo "== type check (tsc over the workspace, writing the declarations) and build took $((SECONDS - build_start)) s (beside the checks above)"
 echo "== set-up (install and build) took ${SECONDS} s"
 deps_status=0
 tests_status=0
@@ -99,8 +96,8 @@ for n in "${!titles[@]}"; do
   fi
 done
 if [ "$build_status" -ne 0 ]; then
-  echo "!! failed (exit $build_status): build (turbo run build); the tests and the checks after it did not run"
-  failed+=('build')
+  echo "!! failed (exit $build_status): type check or build (turbo run build: //#types, then each package); the tests and the checks after it did not run"
+  failed+=('type check or build')
 fi
 if [ "$tests_status" -ne 0 ]; then
   echo "!! failed (exit $tests_status): tests (vitest)"

@@ -12,11 +12,13 @@ declare global {
 }
 `;
 
+// tsx: loaded lazily by workers that meet a `.ts` module, from the user's own install.
+const lib = library(
+  ['src/index.ts', 'src/worker.ts', 'src/testing.ts', 'src/plugin.ts', 'src/errors-entry.ts'],
+  ['tsx'],
+);
+
 export default defineConfig({
-  // tsx: loaded lazily by workers that meet a `.ts` module, from the user's own install.
-  ...library(
-    ['src/index.ts', 'src/worker.ts', 'src/testing.ts', 'src/plugin.ts', 'src/errors-entry.ts'],
-    ['tsx'],
-  ),
-  dts: { footer: DTASK_GLOBAL },
+  ...lib,
+  dts: { ...(lib.dts as object), footer: DTASK_GLOBAL },
 });
