@@ -26,10 +26,9 @@ export function linkKernel<F extends Function>(
 ): F {
   let source = Function.prototype.toString.call(kernel).replace(/__DTASK_SIMD__/g, installer);
   for (const [name, part] of Object.entries(parts)) {
-    source = source.replaceAll(
-      `__DTASK_LINK_${name}__`,
-      `(${Function.prototype.toString.call(part)})`,
-    );
+    // A replacer function: the part's text as it is (a replacement string would read `$$` as `$`).
+    const text = `(${Function.prototype.toString.call(part)})`;
+    source = source.replaceAll(`__DTASK_LINK_${name}__`, () => text);
   }
   // Transpilers (esbuild's keepNames) wrap named functions in __name(fn, "name"); the compiled
   // source needs the helper as a global, as a worker's task compiler provides it.

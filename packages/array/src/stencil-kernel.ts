@@ -2,11 +2,13 @@
 // into its source) so it travels to worker threads and processes as source text.
 import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
+import { stencilLoop } from './stencil-loop.js';
 import type { StencilPlan } from './stencil-plan.js';
 import type { Prepared } from './stencil-prepared.js';
 import { stencilSimd } from './stencil-simd-sweep.js';
 
 declare const __DTASK_LINK_simd__: typeof stencilSimd;
+declare const __DTASK_LINK_loop__: typeof stencilLoop;
 
 /**
  * One block of one stencil step: `blocks` holds, per input of `plan.inputs`, its own block
@@ -47,7 +49,6 @@ function stencilBlockKernel(
     }
     kernel = ns[name] as Function;
   }
-  const nd = shape.length;
   // What depends only on the plan and the blocks (the padded geometry, the copies and edges to
   // make, the halo views): made once per block and kept per thread, keyed by the block it writes,
   // while the plan and blocks are the same objects (stencilSteps' task per thread sweeps each
@@ -66,79 +67,110 @@ function stencilBlockKernel(
     }
   }
   if (prep === undefined) {
-    const P = shape.map((s, d) => s + 2 * radius[d]);
-    const PS: number[] = [];
-    let total = 1;
-    for (const p of P) {
-      PS.push(total);
-      total *= p;
-    }
-    // The rim of a block (within `radius` of an edge) reads the padded buffers, whose own part
-    // needs only a frame twice as wide (what the rim reads; a reflection reads r + 1 in); the
-    // interior reads the blocks in place.
-    // A module's kernel reads every element through the padded buffers: they are copied whole.
-    const frame = kernel === null ? radius.map((r) => 2 * r) : null;
-    // An expression kernel whose padded reads all have literal offsets reads its own block in
-    // place also in the first and last `radius` elements along dimension 0 of the interior
-    // (each read resolved when compiled): the own block's frame along dimension 0 is then
-    // copied only where an edge of the array is filled from it. In column-major blocks that
-    // frame is an element or two of every column, a cache line and a page touched per column.
-    const mixedRim =
-      kernel === null &&
-      plan.expr !== null &&
-      shape[0] > 2 * radius[0] &&
-      plan.sites.every((site) => !plan.inputs[site.input].padded || site.literal);
-    prep = {
-      plan,
-      blocks,
-      mixedRim,
-      P,
-      PS,
-      total,
-      pos: new Array(nd).fill(0),
-      own: [],
-      padded: [],
-      fills: [],
+    // Made once per block and call, by one function per thread (made by the first task and
+    // kept): a block's first sweep of a call runs it, the others only the loop above. Apart, a
+    // first sweep's new objects do not throw away this function's optimised code (a call's
+    // blocks are new objects: the step task's own views), which the thread would otherwise
+    // compile again at every call, in V8's helper threads, for 64 blocks as for 8.
+    const gm = globalThis as unknown as {
+      __dtaskStencilPrepare?: (
+        plan: StencilPlan,
+        out: Block | null,
+        blocks: Block[],
+        kernel: Function | null,
+        kept: Prepared[] | undefined,
+      ) => Prepared;
     };
-    let b = 0;
-    plan.inputs.forEach((input, i) => {
-      const block = input.isOut ? (out as Block) : blocks[b++];
-      (prep as Prepared).own.push(block.data);
-      (prep as Prepared).padded.push(null);
-      if (!input.padded) return;
-      const thin =
-        mixedRim && frame !== null && !input.low[0] && !input.high[0]
-          ? [0, ...frame.slice(1)]
-          : frame;
-      const copies: Prepared['fills'][number]['copies'] = [
-        { src: block, origin: radius, frame: thin },
-      ];
-      for (const { code, lo } of input.codes) {
-        const origin = code.map((c, d) => (c < 0 ? 0 : c === 0 ? radius[d] : radius[d] + shape[d]));
-        let src = blocks[b++];
-        if (lo !== undefined) {
-          // A whole neighbouring block (on this processor): its strip in place.
-          let offset = src.offset;
-          for (let d = 0; d < nd; d++) offset += lo[d] * src.strides[d];
-          const sh = code.map((c, d) => (c === 0 ? shape[d] : radius[d]));
-          src = { data: src.data, shape: sh, strides: src.strides, offset };
+    const prepare = (gm.__dtaskStencilPrepare ??= (
+      plan: StencilPlan,
+      out: Block | null,
+      blocks: Block[],
+      kernel: Function | null,
+      kept: Prepared[] | undefined,
+    ): Prepared => {
+      const { shape, radius } = plan;
+      const nd = shape.length;
+      const gp = globalThis as unknown as { __dtaskStencilPrepared?: WeakMap<Block, Prepared[]> };
+      const preparedAll = (gp.__dtaskStencilPrepared ??= new WeakMap<Block, Prepared[]>());
+      let prep: Prepared;
+      const P = shape.map((s, d) => s + 2 * radius[d]);
+      const PS: number[] = [];
+      let total = 1;
+      for (const p of P) {
+        PS.push(total);
+        total *= p;
+      }
+      // The rim of a block (within `radius` of an edge) reads the padded buffers, whose own part
+      // needs only a frame twice as wide (what the rim reads; a reflection reads r + 1 in); the
+      // interior reads the blocks in place.
+      // A module's kernel reads every element through the padded buffers: they are copied whole.
+      const frame = kernel === null ? radius.map((r) => 2 * r) : null;
+      // An expression kernel whose padded reads all have literal offsets reads its own block in
+      // place also in the first and last `radius` elements along dimension 0 of the interior
+      // (each read resolved when compiled): the own block's frame along dimension 0 is then
+      // copied only where an edge of the array is filled from it. In column-major blocks that
+      // frame is an element or two of every column, a cache line and a page touched per column.
+      const mixedRim =
+        kernel === null &&
+        plan.expr !== null &&
+        shape[0] > 2 * radius[0] &&
+        plan.sites.every((site) => !plan.inputs[site.input].padded || site.literal);
+      prep = {
+        plan,
+        blocks,
+        mixedRim,
+        P,
+        PS,
+        total,
+        pos: new Array(nd).fill(0),
+        own: [],
+        padded: [],
+        fills: [],
+      };
+      let b = 0;
+      plan.inputs.forEach((input, i) => {
+        const block = input.isOut ? (out as Block) : blocks[b++];
+        (prep as Prepared).own.push(block.data);
+        (prep as Prepared).padded.push(null);
+        if (!input.padded) return;
+        const thin =
+          mixedRim && frame !== null && !input.low[0] && !input.high[0]
+            ? [0, ...frame.slice(1)]
+            : frame;
+        const copies: Prepared['fills'][number]['copies'] = [
+          { src: block, origin: radius, frame: thin },
+        ];
+        for (const { code, lo } of input.codes) {
+          const origin = code.map((c, d) =>
+            c < 0 ? 0 : c === 0 ? radius[d] : radius[d] + shape[d],
+          );
+          let src = blocks[b++];
+          if (lo !== undefined) {
+            // A whole neighbouring block (on this processor): its strip in place.
+            let offset = src.offset;
+            for (let d = 0; d < nd; d++) offset += lo[d] * src.strides[d];
+            const sh = code.map((c, d) => (c === 0 ? shape[d] : radius[d]));
+            src = { data: src.data, shape: sh, strides: src.strides, offset };
+          }
+          copies.push({ src, origin, frame: null });
         }
-        copies.push({ src, origin, frame: null });
+        const edges: { d: number; high: boolean }[] = [];
+        for (let d = 0; d < nd; d++) {
+          if (input.low[d]) edges.push({ d, high: false });
+          if (input.high[d]) edges.push({ d, high: true });
+        }
+        (prep as Prepared).fills.push({ input: i, copies, edges });
+      });
+      if (out !== null) {
+        const list = kept ?? [];
+        // A few plans per block at most (a step's kernels writing it); past that, the newest.
+        if (list.length >= 4) list.shift();
+        list.push(prep);
+        if (kept === undefined) preparedAll.set(out, list);
       }
-      const edges: { d: number; high: boolean }[] = [];
-      for (let d = 0; d < nd; d++) {
-        if (input.low[d]) edges.push({ d, high: false });
-        if (input.high[d]) edges.push({ d, high: true });
-      }
-      (prep as Prepared).fills.push({ input: i, copies, edges });
+      return prep;
     });
-    if (out !== null) {
-      const list = kept ?? [];
-      // A few plans per block at most (a step's kernels writing it); past that, the newest.
-      if (list.length >= 4) list.shift();
-      list.push(prep);
-      if (kept === undefined) preparedAll.set(out, list);
-    }
+    prep = prepare(plan, out, blocks, kernel, kept);
   }
   const { PS, total, padded, own } = prep;
   // Copies `src` into `buf` at `origin`; with `frame`, only the elements within frame[d] of
@@ -292,11 +324,19 @@ function stencilBlockKernel(
   }
   // A kernel that is arithmetic of its reads sweeps in SIMD where that runs: every input (its
   // own block whole, then its strips and edges) laid out in the module's memory.
-  const simd = kernel === null && plan.simd != null ? __DTASK_LINK_simd__(plan, total, PS) : null;
-  if (simd !== null)
-    simd.fill(own, prep.fills, copyBox, (buf, input, d, high) =>
-      fillEdge(buf, plan.inputs[input], d, high, plan, prep as Prepared),
-    );
+  // Its SIMD run, asked for once per block and call (the maker, once per thread and not a
+  // closure per block, keeps one per plan) and again only where a kernel grew the module's
+  // memory since (the run's area is then detached).
+  let simd = prep.simd;
+  if (simd === undefined || (simd !== null && simd.area.length === 0)) {
+    const gs = globalThis as unknown as { __dtaskStencilSimd?: typeof stencilSimd };
+    simd =
+      kernel === null && plan.simd != null
+        ? (gs.__dtaskStencilSimd ??= __DTASK_LINK_simd__)(plan, total, PS)
+        : null;
+    prep.simd = simd;
+  }
+  if (simd !== null) simd.fill(own, prep.fills, copyBox, fillEdge, plan, prep);
   for (let f = 0; f < prep.fills.length && simd === null; f++) {
     const { input, copies, edges } = prep.fills[f];
     const buf = free.pop() ?? new Float64Array(total).fill(Number.NaN);
@@ -352,116 +392,13 @@ function stencilBlockKernel(
     ]);
   let run = cache.get(key);
   if (run === undefined) {
-    const at = plan.atName;
-    const idx = plan.idxName;
-    const BS: number[] = [];
-    let m = 1;
-    for (const x of shape) {
-      BS.push(m);
-      m *= x;
-    }
-    // Each token becomes an index: into the padded buffer (`P`, strides $$S) or the own block
-    // in place (`U`, strides $$T); an input read only at offset 0 is its own block at $$o.
-    const subst = (text: string, variant: string) =>
-      text.replace(/\$\$SITE(\d+)\$\$/g, (_: string, k: string) => {
-        const site = plan.sites[Number(k)];
-        const i = site.input;
-        if (!plan.inputs[i].padded) return `$$U${i}[$$o]`;
-        const terms = site.args.map((a, d) => {
-          const v = site.literal ? `(${Number(a)})` : `$$chk(${a}, ${radius[d]})`;
-          return `${v} * $$${variant === 'P' ? 'S' : 'T'}${d}`;
-        });
-        return `${variant === 'P' ? '$$P' : '$$U'}${i}[${at} + ${terms.join(' + ')}]`;
-      });
-    const lines: string[] = ['"use strict";', 'return function ($$P, $$U, $$out, $$start, $$k) {'];
-    for (let d = 0; d < nd; d++)
-      lines.push(`const $$S${d} = ${PS[d]};`, `const $$T${d} = ${BS[d]};`);
-    for (let i = 0; i < plan.inputs.length; i++) {
-      if (plan.inputs[i].padded) lines.push(`const $$P${i} = $$P[${i}];`);
-      lines.push(`const $$U${i} = $$U[${i}];`);
-    }
-    if (idx) lines.push(`const ${idx} = $$start.slice();`);
-    lines.push(
-      'const $$chk = (v, r) => { if (!Number.isInteger(v) || v < -r || v > r) throw new RangeError("stencil: offset " + v + " is not an integer within the radius " + r); return v; };',
-    );
-    if (plan.module !== null) {
-      // The kernel's `at`: one closure per input, reading the padded buffer at `$$p` (the
-      // element's position there) plus the offsets. An input read only with literal offsets
-      // (checked at the call against the radius) is read as is; others check each offset.
-      const methods = plan.names.map((n, i) => {
-        const params = radius.map((_, d) => `$$a${d}`);
-        const literal = plan.sites.every((site) => site.input !== i || site.literal);
-        const terms = radius.map((r, d) =>
-          literal ? `$$a${d} * $$S${d}` : `$$chk($$a${d}, ${r}) * $$S${d}`,
-        );
-        return `${JSON.stringify(n)}: (${params.join(', ')}) => $$P${i}[$$p + ${terms.join(' + ')}]`;
-      });
-      lines.push(`let $$p = 0;`, `const $$at = { ${methods.join(', ')} };`);
-    } else if (plan.expr === null) {
-      lines.push(`const $$kP = (${subst(plan.source, 'P')});`);
-      lines.push(`const $$kU = (${subst(plan.source, 'U')});`);
-    }
-    const value = (variant: string) =>
-      plan.module !== null
-        ? `($$p = ${at}, $$k($$at${idx ? `, ${idx}` : ''}))`
-        : plan.expr === null
-          ? `$$k${variant}(${at}${idx ? `, ${idx}` : ''})`
-          : `(${subst(plan.expr, variant)})`;
-    // One run along dimension 0 from j0 = a to b: padded or in place.
-    const segment = (a: string, b: string, variant: string) => {
-      const first = variant === 'P' ? `$$p0 + ${a}` : `$$o0 + ${a}`;
-      lines.push(`{ let ${at} = ${first}; let $$o = $$o0 + ${a};`);
-      lines.push(`for (let $$j0 = ${a}; $$j0 < ${b}; $$j0++, ${at}++, $$o++) {`);
-      if (idx) lines.push(`${idx}[0] = $$start[0] + $$j0;`);
-      lines.push(`$$out[$$o] = ${value(variant)}; } }`);
+    // The loop's source made and compiled by one function per thread (as the preparation
+    // above), so that this function stays small.
+    const gl = globalThis as unknown as {
+      __dtaskStencilLoop?: (plan: StencilPlan, PS: number[], mixedRim: boolean) => Function;
     };
-    for (let d = nd - 1; d >= 1; d--) {
-      lines.push(`for (let $$j${d} = 0; $$j${d} < ${shape[d]}; $$j${d}++) {`);
-      if (idx) lines.push(`${idx}[${d}] = $$start[${d}] + $$j${d};`);
-    }
-    let p0 = `${radius[0]}`;
-    let o0 = '0';
-    let rim = 'false';
-    for (let d = 1; d < nd; d++) {
-      p0 += ` + ($$j${d} + ${radius[d]}) * ${PS[d]}`;
-      o0 += ` + $$j${d} * ${BS[d]}`;
-      rim += ` || $$j${d} < ${radius[d]} || $$j${d} >= ${shape[d] - radius[d]}`;
-    }
-    lines.push(`const $$p0 = ${p0}; const $$o0 = ${o0};`);
-    // One element at j0 along dimension 0 of an interior column: each read of its own block
-    // in place, each read past it (a halo) from the padded buffer.
-    const mixedRow = (j0: number) => {
-      const expr = (plan.expr as string).replace(/\$\$SITE(\d+)\$\$/g, (_: string, k: string) => {
-        const site = plan.sites[Number(k)];
-        const i = site.input;
-        if (!plan.inputs[i].padded) return `$$U${i}[$$o]`;
-        const o = site.args.map(Number);
-        const own = j0 + o[0] >= 0 && j0 + o[0] < shape[0];
-        const terms = o.map((v, d) => `(${v}) * $$${own ? 'T' : 'S'}${d}`);
-        return `${own ? '$$U' : '$$P'}${i}[${own ? '$$o' : '$$pp'} + ${terms.join(' + ')}]`;
-      });
-      lines.push(`{ const $$pp = $$p0 + ${j0}; const $$o = $$o0 + ${j0};`);
-      if (idx) lines.push(`${idx}[0] = $$start[0] + ${j0};`);
-      lines.push(`$$out[$$o] = (${expr}); }`);
-    };
-    const r0 = radius[0];
-    const n0 = shape[0];
-    if (!plan.inputs.some((i) => i.padded)) segment('0', `${n0}`, 'U');
-    else if (n0 <= 2 * r0 || plan.module !== null) segment('0', `${n0}`, 'P');
-    else {
-      lines.push(`if (${rim}) {`);
-      segment('0', `${n0}`, 'P');
-      lines.push('} else {');
-      if (mixedRim) for (let j0 = 0; j0 < r0; j0++) mixedRow(j0);
-      else segment('0', `${r0}`, 'P');
-      segment(`${r0}`, `${n0 - r0}`, 'U');
-      if (mixedRim) for (let j0 = n0 - r0; j0 < n0; j0++) mixedRow(j0);
-      else segment(`${n0 - r0}`, `${n0}`, 'P');
-      lines.push('}');
-    }
-    for (let d = 1; d < nd; d++) lines.push('}');
-    lines.push('};');
-    run = new Function(lines.join('\n'))() as Function;
+    const compile = (gl.__dtaskStencilLoop ??= __DTASK_LINK_loop__);
+    run = compile(plan, PS, mixedRim);
     cache.set(key, run);
   }
   try {
@@ -488,4 +425,5 @@ export const stencilBlock: (
   ...blocks: Block[]
 ) => Block | null | Promise<Block | null> = linkKernel(stencilBlockKernel, 'stencilBlock', {
   simd: stencilSimd,
+  loop: stencilLoop,
 });

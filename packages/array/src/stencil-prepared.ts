@@ -29,4 +29,44 @@ export interface Prepared {
     copies: { src: Block; origin: number[]; frame: number[] | null }[];
     edges: { d: number; high: boolean }[];
   }[];
+  /** Its SIMD run (null: the loop runs; absent: not asked for yet). */
+  simd?: StencilSimdRun | null;
+}
+
+/**
+ * A stencil plan's SIMD sweep on this thread (see `stencilSimd`): made once per plan and kept
+ * while the module's memory it lays blocks out in is the same, so a block's sweep makes no
+ * closures, views or keys.
+ */
+export interface StencilSimdRun {
+  /** The module's memory it lays blocks out in: detached (length 0) once a kernel grew it. */
+  readonly area: Float64Array;
+  /**
+   * Lays out every input: an input read only at offset 0 from `own[i]` (contiguous, as the
+   * loop reads it); a padded one (`fills`) from its first copy (its own block) whole, then its
+   * other copies by `copy` (the halo strips) and its edges by `edge` (given `plan` and `prep`).
+   */
+  fill(
+    own: ArrayLike<number>[],
+    fills: Prepared['fills'],
+    copy: (
+      src: Block,
+      buf: Float64Array,
+      origin: number[],
+      frame: number[] | null,
+      PS: number[],
+    ) => void,
+    edge: (
+      buf: Float64Array,
+      input: StencilPlan['inputs'][number],
+      d: number,
+      high: boolean,
+      plan: StencilPlan,
+      prep: Prepared,
+    ) => void,
+    plan: StencilPlan,
+    prep: Prepared,
+  ): void;
+  /** Sweeps the filled buffers and writes the result into `result` (contiguous, column-major). */
+  finish(result: Block): void;
 }

@@ -7,41 +7,26 @@ import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
 import type { installSimd } from './simd-install.js';
 import type { StencilPlan } from './stencil-plan.js';
-import type { Prepared } from './stencil-prepared.js';
+import type { StencilSimdRun } from './stencil-prepared.js';
 
 declare const __DTASK_SIMD__: typeof installSimd;
-
-/** A block's SIMD sweep under way (see `stencilSimd`). */
-export interface StencilSimdRun {
-  /** Input `i`'s padded buffer (its layout `total` elements, strides `PS`), in the module's memory. */
-  buffer(i: number): Float64Array;
-  /** Copies `block` (input `i`'s own block) whole into its padded buffer, `radius` in. */
-  own(i: number, block: Block): void;
-  /**
-   * Lays out every input: an input read only at offset 0 from `own[i]` (contiguous, as the
-   * loop reads it); a padded one (`fills`) from its first copy (its own block) whole, then its
-   * other copies by `copy` (the halo strips) and its edges by `edge`.
-   */
-  fill(
-    own: ArrayLike<number>[],
-    fills: Prepared['fills'],
-    copy: (
-      src: Block,
-      buf: Float64Array,
-      origin: number[],
-      frame: number[] | null,
-      PS: number[],
-    ) => void,
-    edge: (buf: Float64Array, input: number, d: number, high: boolean) => void,
-  ): void;
-  /** Sweeps the filled buffers and writes the result into `result` (contiguous, column-major). */
-  finish(result: Block): void;
-}
 
 function stencilSimdKernel(plan: StencilPlan, total: number, PS: number[]): StencilSimdRun | null {
   const program = plan.simd;
   if (program == null || plan.module !== null) return null;
   if (plan.dtype !== 'float64' && plan.dtype !== 'float32') return null;
+  // Kept per plan on this thread (a sweeps task keeps its plans for all its steps and for later
+  // calls laid out alike), while its area's memory is the module's memory of now: a kernel that
+  // grew the memory since left the area detached (length 0), and the run is made again.
+  const gk = globalThis as unknown as {
+    __dtaskStencilSimdRuns?: WeakMap<
+      StencilPlan,
+      { run: StencilSimdRun | null; area: Float64Array | null }
+    >;
+  };
+  const runs = (gk.__dtaskStencilSimdRuns ??= new WeakMap());
+  const had = runs.get(plan);
+  if (had !== undefined && (had.area === null || had.area.length !== 0)) return had.run;
   const { shape, radius } = plan;
   const nd = shape.length;
   let first = 0;
@@ -51,9 +36,11 @@ function stencilSimdKernel(plan: StencilPlan, total: number, PS: number[]): Sten
     n *= shape[d];
   }
   // Blocks with a shorter first dimension run the loop (where the sweep did not pay).
-  if (n === 0 || shape[0] < 8) return null;
-  const simd = __DTASK_SIMD__();
-  if (simd === null) return null;
+  const simd = n === 0 || shape[0] < 8 ? null : __DTASK_SIMD__();
+  if (simd === null) {
+    runs.set(plan, { run: null, area: null });
+    return null;
+  }
   // The area: each input's padded buffer (`stride` elements apart), the result (contiguous),
   // a stage where an own block is copied whole before its columns are spread into its buffer.
   const inputs = plan.inputs.length;
@@ -72,82 +59,94 @@ function stencilSimdKernel(plan: StencilPlan, total: number, PS: number[]): Sten
   const n1 = nd > 1 ? shape[1] : 1;
   const column = nd > 1 ? PS[1] * 8 : 0;
   const fns = simd.sweepModule(program, offsets, n0, column);
-  // Calls `f(padded, own)` per slab (dimensions 0 and 1) of the block: its first element's
-  // index in the padded layout and in the block's contiguous layout.
-  const slabs = (f: (padded: number, own: number) => void) => {
-    const idx = new Array<number>(nd).fill(0);
-    for (let k = 0; k < n; k += n0 * n1) {
-      let p = radius[0] + (nd > 1 ? radius[1] * PS[1] : 0);
-      let o = 0;
-      let m = n0 * n1;
-      for (let d = 2; d < nd; d++) {
+  // Each slab (dimensions 0 and 1) of the block: its first element's index in the padded
+  // layout and in the block's contiguous layout, listed once.
+  const slabPadded: number[] = [];
+  const slabOwn: number[] = [];
+  const idx = new Array<number>(nd).fill(0);
+  for (let k = 0; k < n; k += n0 * n1) {
+    let p = radius[0] + (nd > 1 ? radius[1] * PS[1] : 0);
+    let o = 0;
+    let m = n0 * n1;
+    for (let d = 2; d < nd; d++) {
+      p += (radius[d] + idx[d]) * PS[d];
+      o += idx[d] * m;
+      m *= shape[d];
+    }
+    slabPadded.push(p);
+    slabOwn.push(o);
+    for (let d = 2; d < nd; d++) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  const slabs = slabPadded.length;
+  const contiguous: number[] = [];
+  for (let d = 0, m = 1; d < nd; m *= shape[d], d++) contiguous.push(m);
+  const buffers = plan.inputs.map((_, i) => area.subarray(i * stride, i * stride + total));
+  const result = area.subarray(out, out + n);
+  const staged = area.subarray(stage, stage + n);
+  const padded = plan.inputs.map((input) => input.padded);
+  // Copies `data` (a block of `shape` at `offset` with `strides`) whole into input `i`'s padded
+  // buffer, `radius` in: contiguous, natively into the stage and its columns spread in the
+  // module; else element by element.
+  const own = (i: number, data: ArrayLike<number>, strides: readonly number[], offset: number) => {
+    const base = i * stride;
+    let whole = strides[0] === 1;
+    for (let d = 1, m = n0; d < nd && whole; m *= shape[d], d++)
+      whole = strides[d] === m || shape[d] === 1;
+    if (whole) {
+      const src = data as Float64Array;
+      staged.set(offset === 0 && src.length === n ? src : src.subarray(offset, offset + n));
+      for (let k = 0; k < slabs; k++)
+        fns.g((stage + slabOwn[k]) * 8, (base + slabPadded[k]) * 8, n1);
+      return;
+    }
+    idx.fill(0);
+    for (let k = 0; k < n; k += n0) {
+      let s = offset;
+      let p = base + radius[0];
+      for (let d = 1; d < nd; d++) {
+        s += idx[d] * strides[d];
         p += (radius[d] + idx[d]) * PS[d];
-        o += idx[d] * m;
-        m *= shape[d];
       }
-      f(p, o);
-      for (let d = 2; d < nd; d++) {
+      for (let q = 0; q < n0; q++) area[p + q] = data[s + q * strides[0]];
+      for (let d = 1; d < nd; d++) {
         if (++idx[d] < shape[d]) break;
         idx[d] = 0;
       }
     }
   };
-  return {
-    buffer: (i) => area.subarray(i * stride, i * stride + total),
-    own(i, block) {
-      const base = i * stride;
-      const { data, strides, offset } = block;
-      let contiguous = strides[0] === 1;
-      for (let d = 1, m = n0; d < nd && contiguous; m *= shape[d], d++)
-        contiguous = strides[d] === m || shape[d] === 1;
-      if (contiguous) {
-        // Whole into the stage natively, then its columns spread in the module.
-        area.set(data.subarray(offset, offset + n), stage);
-        slabs((p, o) => fns.g((stage + o) * 8, (base + p) * 8, n1));
-        return;
+  const run: StencilSimdRun = {
+    area,
+    fill(ownData, fills, copy, edge, plan, prep) {
+      for (let i = 0; i < ownData.length; i++) {
+        if (!padded[i]) own(i, ownData[i], contiguous, 0);
       }
-      const idx = new Array<number>(nd).fill(0);
-      for (let k = 0; k < n; k += n0) {
-        let s = offset;
-        let p = base + radius[0];
-        for (let d = 1; d < nd; d++) {
-          s += idx[d] * strides[d];
-          p += (radius[d] + idx[d]) * PS[d];
-        }
-        for (let q = 0; q < n0; q++) area[p + q] = data[s + q * strides[0]];
-        for (let d = 1; d < nd; d++) {
-          if (++idx[d] < shape[d]) break;
-          idx[d] = 0;
-        }
-      }
-    },
-    fill(own, fills, copy, edge) {
-      const contiguous: number[] = [];
-      for (let d = 0, m = 1; d < nd; m *= shape[d], d++) contiguous.push(m);
-      const padded = new Set(fills.map((f) => f.input));
-      for (let i = 0; i < own.length; i++) {
-        if (padded.has(i)) continue;
-        const data = own[i] as Float64Array;
-        this.own(i, { data, shape, strides: contiguous, offset: 0 });
-      }
-      for (const { input, copies, edges } of fills) {
-        this.own(input, copies[0].src);
-        const buf = this.buffer(input);
+      for (let f = 0; f < fills.length; f++) {
+        const { input, copies, edges } = fills[f];
+        const src = copies[0].src;
+        own(input, src.data, src.strides, src.offset);
+        const buf = buffers[input];
         for (let c = 1; c < copies.length; c++) {
           const { src, origin, frame } = copies[c];
           copy(src, buf, origin, frame, PS);
         }
-        for (const { d, high } of edges) edge(buf, input, d, high);
+        for (let e = 0; e < edges.length; e++)
+          edge(buf, plan.inputs[input], edges[e].d, edges[e].high, plan, prep);
       }
     },
-    finish(result) {
-      slabs((p, o) => fns.f((p - first) * 8, (out + o) * 8, n1));
-      result.data.set(area.subarray(out, out + n));
+    finish(into) {
+      for (let k = 0; k < slabs; k++)
+        fns.f((slabPadded[k] - first) * 8, (out + slabOwn[k]) * 8, n1);
+      into.data.set(result);
       // How many blocks this thread swept in SIMD (a task may read it to see which ran).
       const g = globalThis as unknown as { __dtaskStencilSimdSweeps?: number };
       g.__dtaskStencilSimdSweeps = (g.__dtaskStencilSimdSweeps ?? 0) + 1;
     },
   };
+  runs.set(plan, { run, area });
+  return run;
 }
 
 /**
