@@ -6,6 +6,10 @@
 // does) and placed by default (no scope: the workers take them), and the connected sockets
 // each worker process holds after the tasks (Unix and TCP, counted with `ss` from Debian's
 // iproute2). Counts alternate within each round, so load on the machine falls on all alike.
+// Besides the CPU per task of every round, it reports the timed rounds' alone, split between
+// the scheduler and the workers (steadier than tasks/s on a loaded machine), the most worker
+// processes that ran tasks in one timed round, and what the cluster costs idle: the CPU per
+// second of the scheduler and of all workers over `IDLE_MS` with no tasks, after the rounds.
 // The heartbeat and start timeouts are long (30 s, 120 s), so that older code (a full mesh of
 // peer links at start; a worker's heartbeat thread given only the heartbeat timeout to start)
 // can start 32 workers on a loaded machine too.
@@ -27,6 +31,7 @@ const { quick, rounds } = parseFlags(process.argv.slice(2), 3);
 const COUNTS = quick ? [2, 32] : [2, 8, 32];
 const TASKS = quick ? 4_000 : 10_000;
 const TASK_ROUNDS = quick ? 3 : 5;
+const IDLE_MS = 3_000;
 
 /** Starts `n` bare node processes at once; ms until each has said it runs. */
 function bareNodeMs(n) {
@@ -81,10 +86,19 @@ async function runCluster(workers) {
     const samples = [];
     const plain = [];
     const pids = plugin.processWorkers().map((w) => w.child.pid);
-    const cpu0 = pids.reduce((a, p) => a + cpuMs(p), 0) + process.cpuUsage().user / 1000;
-    const sys0 = process.cpuUsage().system / 1000;
+    const workersCpu = () => pids.reduce((a, p) => a + cpuMs(p), 0);
+    const ownCpu = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    const cpu0 = workersCpu() + ownCpu();
+    let timed; // CPU (ms) of the scheduler and the workers at the first timed round
+    let mostWorkers = 0; // worker processes that ran tasks in one timed round, at most
+    const ranOn = () => ctx.stats().processors.map((p) => p.tasks);
     for (let r = 0; r < 2 + TASK_ROUNDS; r++) {
+      if (r === 2) timed = { own: ownCpu(), workers: workersCpu() };
       for (const scoped of [true, false]) {
+        const ran0 = ranOn();
         const s0 = performance.now();
         const ts = [];
         for (let i = 0; i < TASKS; i++) ts.push(scoped ? ctx.spawn(on, inc, i) : ctx.spawn(inc, i));
@@ -93,11 +107,21 @@ async function runCluster(workers) {
         let sum = 0;
         for (const v of values) sum += v;
         if (sum !== (TASKS * (TASKS + 1)) / 2) throw new Error('wrong sum');
-        if (r >= 2) (scoped ? samples : plain).push(ms); // two warm-up rounds
+        if (r < 2) continue; // two warm-up rounds
+        (scoped ? samples : plain).push(ms);
+        const ran = ranOn().filter((n, i) => n > (ran0[i] ?? 0)).length;
+        mostWorkers = Math.max(mostWorkers, ran);
       }
     }
-    const cpu1 = pids.reduce((a, p) => a + cpuMs(p), 0) + process.cpuUsage().user / 1000;
-    const cpuAll = cpu1 - cpu0 + process.cpuUsage().system / 1000 - sys0;
+    const timedTasks = TASKS * 2 * TASK_ROUNDS;
+    const ownTimed = ownCpu() - timed.own;
+    const workersTimed = workersCpu() - timed.workers;
+    const cpuAll = workersCpu() + ownCpu() - cpu0;
+    const idle0 = { own: ownCpu(), workers: workersCpu(), at: performance.now() };
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const idleS = (performance.now() - idle0.at) / 1000;
+    const idleOwn = (ownCpu() - idle0.own) / idleS;
+    const idleWorkers = (workersCpu() - idle0.workers) / idleS;
     const sockets = connectedSockets(pids);
     const mine = connectedSockets([process.pid]);
     return {
@@ -107,6 +131,13 @@ async function runCluster(workers) {
       // CPU of every process (scheduler and workers) per task, over all rounds, both kinds:
       // what load on the machine does not change as much as wall time.
       cpuUsPerTask: (cpuAll * 1000) / (TASKS * 2 * (2 + TASK_ROUNDS)),
+      // The timed rounds alone (no warm-up), split between the scheduler and the workers.
+      schedulerUsPerTimedTask: (ownTimed * 1000) / timedTasks,
+      workersUsPerTimedTask: (workersTimed * 1000) / timedTasks,
+      mostWorkersPerRound: mostWorkers,
+      // Idle after the rounds: ms of CPU per second.
+      idleSchedulerMsPerS: idleOwn,
+      idleWorkersMsPerS: idleWorkers,
       socketsPerWorkerMax: sockets ? Math.max(...sockets) : undefined,
       socketsPerWorkerMedian: sockets ? median(sockets) : undefined,
       socketsAll: sockets ? sockets.reduce((a, b) => a + b, 0) + mine[0] : undefined,
@@ -123,7 +154,7 @@ for (let r = 0; r < rounds; r++) {
     const c = await runCluster(w);
     seen.get(w).push({ bareMs, ...c });
     process.stderr.write(
-      `round ${r + 1}, ${w} workers: ready ${int(c.readyMs)} ms (bare node ${int(bareMs)} ms), ${int(c.tasksPerSecond)} tasks/s scoped, ${int(c.defaultTasksPerSecond)} by default, ${fixed(c.cpuUsPerTask, 1)} µs CPU per task, sockets/worker ≤ ${c.socketsPerWorkerMax}\n`,
+      `round ${r + 1}, ${w} workers: ready ${int(c.readyMs)} ms (bare node ${int(bareMs)} ms), ${int(c.tasksPerSecond)} tasks/s scoped, ${int(c.defaultTasksPerSecond)} by default, ${fixed(c.cpuUsPerTask, 1)} µs CPU per task (timed rounds: scheduler ${fixed(c.schedulerUsPerTimedTask, 2)}, workers ${fixed(c.workersUsPerTimedTask, 2)}; at most ${c.mostWorkersPerRound} workers ran tasks in one), idle: scheduler ${fixed(c.idleSchedulerMsPerS, 1)}, workers ${fixed(c.idleWorkersMsPerS, 1)} ms CPU/s, sockets/worker ≤ ${c.socketsPerWorkerMax}\n`,
     );
   }
 }
@@ -143,6 +174,11 @@ const rows = COUNTS.map((w) => {
     tasksPerSecond: med(w, 'tasksPerSecond'),
     defaultTasksPerSecond: med(w, 'defaultTasksPerSecond'),
     cpuUsPerTask: med(w, 'cpuUsPerTask'),
+    schedulerUsPerTimedTask: med(w, 'schedulerUsPerTimedTask'),
+    workersUsPerTimedTask: med(w, 'workersUsPerTimedTask'),
+    mostWorkersPerRound: Math.max(...seen.get(w).map((s) => s.mostWorkersPerRound)),
+    idleSchedulerMsPerS: med(w, 'idleSchedulerMsPerS'),
+    idleWorkersMsPerS: med(w, 'idleWorkersMsPerS'),
     socketsPerWorkerMax: Math.max(...seen.get(w).map((s) => s.socketsPerWorkerMax ?? Number.NaN)),
     socketsAll: med(w, 'socketsAll'),
   };
@@ -157,6 +193,9 @@ const rows = COUNTS.map((w) => {
     `${int(row.defaultTasksPerSecond)} /s (${spread(w, 'defaultTasksPerSecond')})`,
     `${fixed((100 * row.defaultTasksPerSecond) / baseDefault, 0)}%`,
     `${fixed(row.cpuUsPerTask, 1)} µs`,
+    `${fixed(row.schedulerUsPerTimedTask, 1)} / ${fixed(row.workersUsPerTimedTask, 1)} µs`,
+    String(row.mostWorkersPerRound),
+    `${fixed(row.idleSchedulerMsPerS, 1)} / ${fixed(row.idleWorkersMsPerS, 1)} ms`,
     String(row.socketsPerWorkerMax),
     String(row.socketsAll),
   ];
@@ -176,6 +215,9 @@ console.log(
       'tasks/s, default',
       'vs 2 workers',
       'CPU per task, all processes',
+      'timed rounds: scheduler / workers',
+      'workers running tasks (max)',
+      'idle CPU per s: scheduler / workers',
       'sockets/worker (max)',
       'sockets, all',
     ],

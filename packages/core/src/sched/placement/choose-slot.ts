@@ -56,7 +56,8 @@ const byProc = new WeakMap<readonly ProcSlot[], Map<string, ProcSlot>>();
  * An idle processor whose executor is costly to wake (a worker process: `Executor.wakeMs`)
  * costs that much more for a task whose run time has been learned, so tiny tasks pack onto
  * processors already at work and spread only once each has about that much queued (Ray's
- * hybrid policy packs before it spreads). A task not yet timed spreads as before: it may be
+ * hybrid policy packs before it spreads), and only while what is queued there is, on average,
+ * a task at least that long (`worthWaking`). A task not yet timed spreads as before: it may be
  * long.
  */
 export function chooseSlot(
@@ -70,13 +71,22 @@ export function chooseSlot(
   if (candidates.length <= WEIGHED_SLOTS) {
     let best = candidates[0];
     let bestCost = Number.POSITIVE_INFINITY;
+    // The best of those that cost nothing to wake (awake, or free to wake).
+    let awake: ProcSlot | undefined;
+    let awakeCost = Number.POSITIVE_INFINITY;
     for (const slot of candidates) {
       const cost = costOn(task, slot, run, model, packs);
       if (better(cost, bestCost, slot, best)) {
         best = slot;
         bestCost = cost;
       }
+      if (packs && slot.idle && slot.wakeMs > 0) continue;
+      if (awake === undefined || better(cost, awakeCost, slot, awake)) {
+        awake = slot;
+        awakeCost = cost;
+      }
     }
+    if (awake !== undefined && best !== awake && !worthWaking(awake, best.wakeMs)) return awake;
     return best;
   }
   return chooseSampled(task, candidates, run, model, packs);
@@ -118,7 +128,7 @@ function chooseSampled(
         bestCost = cost;
       }
     }
-    if (bestCost <= run + wake.least) return best;
+    if (bestCost <= run + wake.least || !worthWaking(best, wake.least)) return best;
   }
   const n = candidates.length;
   const start = rotation % n;
@@ -154,6 +164,21 @@ function costOn(
     cost += model.moveCost(dataAt(a, a.proc), slot.proc, resultBytes(a));
   }
   return cost;
+}
+
+/**
+ * Whether a task packing onto `busiest` (the best processor already awake) should wake another
+ * that costs `wakeMs` instead: only while what `busiest` has queued is, on average, a task at
+ * least that long (one long task holds it). A queue of tiny tasks drains at the full speed of
+ * its core, and a process woken past the machine's cores only shares those cores: a burst of
+ * 4,000 tiny tasks whose learned run time a loaded machine had stretched to 1-2 µs each used
+ * to pass a millisecond queued per core and wake every one of 32 local workers on 2 cores, for
+ * 3-20× the burst's time. Tasks sent or parked there are counted by their occupancy units and
+ * places in the backlog.
+ */
+function worthWaking(busiest: ProcSlot, wakeMs: number): boolean {
+  const queued = busiest.inFlight + busiest.backlog.length;
+  return queued === 0 || busiest.load >= wakeMs * queued;
 }
 
 /** Whether `slot` at `cost` beats `best` at `bestCost` (a default-enabled one wins a tie). */

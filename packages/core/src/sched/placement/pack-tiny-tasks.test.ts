@@ -1,7 +1,8 @@
 // Packing before spreading: processors costly to wake (`wakeMs`, a cluster's local workers past
 // the machine's cores) get a task whose run time is known to be tiny only once those cheap to
-// wake have about that much queued; tasks not yet timed, and long ones, spread as before. Over
-// in-memory worker runtimes (the real protocol), among few candidates and among many (sampled).
+// wake have about that much queued, of tasks at least that long on average; tasks not yet timed,
+// and long ones, spread as before. Over in-memory worker runtimes (the real protocol), among few
+// candidates and among many (sampled).
 import { afterEach, describe, expect, it } from 'vitest';
 import { type InMemoryRig, inMemoryRig } from '../../testing/in-memory-rig.js';
 import { WEIGHED_SLOTS } from './choose-slot.js';
@@ -36,6 +37,23 @@ describe.each([
     // Packed, they take them all; a run descheduled meanwhile may push a few past them.
     const onCheap = ran.filter((id) => cheap.has(id)).length;
     expect(onCheap, `${onCheap} of 400 on the cheap processors`).toBeGreaterThanOrEqual(360);
+  });
+
+  it('a burst of small tasks longer than a wake-up in all stays on the cheap processors', async () => {
+    current = rig(n);
+    const { ctx, procs } = current;
+    const small = () => {
+      const end = performance.now() + 0.02;
+      while (performance.now() < end); // 20 µs: 1,000 of them queue 10 ms per cheap processor
+      return dtask.taskProcessor().id;
+    };
+    await Promise.all(Array.from({ length: 200 }, () => ctx.spawn(small)));
+    // Each cheap processor gets far more than a wake-up's worth queued, but of tasks far shorter
+    // than one: waking more would only share the same cores.
+    const ran = await Promise.all(Array.from({ length: 1000 }, () => ctx.spawn(small)));
+    const cheap = new Set(procs.slice(0, CHEAP).map((p) => p.id));
+    const onCheap = ran.filter((id) => cheap.has(id)).length;
+    expect(onCheap, `${onCheap} of 1,000 on the cheap processors`).toBeGreaterThanOrEqual(900);
   });
 
   it("a function's first burst, not timed yet, spreads over all of them", async () => {
