@@ -1,5 +1,5 @@
 // Packs every public package as it would be published: one tarball per package, made by the
-// pinned pnpm (which rewrites `workspace:` ranges to real versions and applies `publishConfig`),
+// pinned pnpm in one run (which rewrites `workspace:` ranges to real versions and applies `publishConfig`),
 // then checked: no `workspace:` range and no `source` export condition left in its package.json,
 // no test file in it, and its unpacked size within its budget. Prints each package's unpacked size.
 //
@@ -89,14 +89,23 @@ export function pack(destination, dirs = publicPackages()) {
   rmSync(destination, { recursive: true, force: true });
   mkdirSync(destination, { recursive: true });
   const results = [];
-  const pnpm = pinnedPnpm();
+  // One pnpm for them all (`pack --recursive`, the listed packages selected): a pnpm start costs
+  // about half a second of CPU. It answers with a list, or with one object for one package.
+  const filters = dirs.flatMap((dir) => ['--filter', `./packages/${dir}`]);
+  const out = execFileSync(
+    pinnedPnpm(),
+    ['--recursive', ...filters, 'pack', '--json', '--pack-destination', destination],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const answer = JSON.parse(out.slice(out.search(/^[[{]/m)));
+  const tarballs = Array.isArray(answer) ? answer : [answer];
   for (const dir of dirs) {
-    const out = execFileSync(pnpm, ['pack', '--json', '--pack-destination', destination], {
-      cwd: join(root, 'packages', dir),
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const { name, version, filename } = JSON.parse(out.slice(out.indexOf('{')));
+    const { name: wanted } = JSON.parse(
+      readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'),
+    );
+    const packedOne = tarballs.find((t) => t.name === wanted);
+    if (!packedOne) throw new Error(`${wanted}: pnpm pack made no tarball for it`);
+    const { name, version, filename } = packedOne;
     const manifest = execFileSync('tar', ['-xOzf', filename, 'package/package.json'], {
       encoding: 'utf8',
     });
