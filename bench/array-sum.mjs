@@ -96,6 +96,13 @@ function sumBlocks(blocks) {
     .data[0];
 }
 
+/** `count` elements of `x` from `start`, copied into a SharedArrayBuffer of their own. */
+function rangeCopy(x, start, count) {
+  const copy = new Float64Array(new SharedArrayBuffer(count * 8));
+  copy.set(x.subarray(start, start + count));
+  return copy.buffer;
+}
+
 /** The in-place SIMD sum's module: sum(p, n) of n f64 at byte p of an imported shared memory. */
 function ceilingModule() {
   const acc = [0, 1, 2, 3];
@@ -173,14 +180,18 @@ try {
     const pages = Math.ceil((n * 8) / 65536) + 1;
     const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
     new Float64Array(memory.buffer, 0, n).set(x);
-    const shared = new SharedArrayBuffer(n * 8);
-    new Float64Array(shared).set(x);
     const simd = new WebAssembly.Instance(module, { m: { m: memory } }).exports.sum;
     const half = n / 2;
     const workers = [0, 1].map(
       (h) =>
         new Worker(new URL('./fixtures/sum-ceiling-worker.mjs', import.meta.url), {
-          workerData: { module, memory, shared, start: h * half, n: half },
+          workerData: {
+            module,
+            memory,
+            shared: rangeCopy(x, h * half, half),
+            start: h * half,
+            n: half,
+          },
         }),
     );
     const ask = (kind) =>
@@ -202,6 +213,9 @@ try {
   } catch (error) {
     console.log(`(no in-place SIMD ceiling: ${error.message})`);
   }
+  // The loops compiled on a short run first: V8 would otherwise compile them mid-loop (on-stack
+  // replacement) without feedback for their ends, and run them deoptimised for some rounds.
+  for (let i = 0; i < 3000; i++) sumLoop(x.subarray(0, 4099)) + sum8(x.subarray(0, 4099));
   const cases = [
     ['plain loop: one JS for, one accumulator (1 thread)', () => sumLoop(x)],
     ['block kernel: reduceBlock over the 64 blocks (1 thread)', () => sumBlocks(blocks)],
@@ -230,10 +244,18 @@ try {
     if (label.includes('DArray'))
       for (let i = 0; i < Math.ceil(8000 / (N / B) ** 2); i++) await run();
   const samples = cases.map(() => ({ ms: [], cpu: [], value: 0 }));
+  // Each round runs the cases in a shuffled order (a fixed seed), so that no case always follows
+  // the same one: in a fixed order under load, the same DArray code measured up to 2× slower in
+  // wall time (at equal CPU) where it always followed the block kernel's run on this thread.
+  let seed = 12345;
+  const order = cases.map((_, i) => i);
   for (let r = 0; r < warmup + rounds; r++) {
-    // Each round starts at another case, so no case always follows the same one.
-    for (let j = 0; j < cases.length; j++) {
-      const i = (j + r) % cases.length;
+    for (let j = order.length - 1; j > 0; j--) {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      const k = seed % (j + 1);
+      [order[j], order[k]] = [order[k], order[j]];
+    }
+    for (const i of order) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
       const value = await cases[i][1]();
