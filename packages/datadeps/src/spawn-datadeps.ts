@@ -1,6 +1,7 @@
 import { ArgumentError, withTaskQueue } from '@dtask/core';
-import { checkOptions, finishedWell, isOneOf, rule } from '@dtask/core/plugin';
+import { checkOptions, isOneOf, rule } from '@dtask/core/plugin';
 import { DatadepsRegion } from './datadeps-region.js';
+import { regionSettled } from './region-settled.js';
 
 /** Options of `spawnDatadeps`. */
 export interface DatadepsOptions {
@@ -65,18 +66,7 @@ export async function spawnDatadeps<R>(
   }
   region.close();
   const errors: unknown[] = [];
-  // A raw fetch settles like the task without moving its data here. The two handlers are
-  // made once for the region, not once per task.
-  const settled = (): undefined => undefined;
-  const failed = (e: unknown): void => {
-    errors.push(e);
-  };
-  // Tasks already finished well (those run here at once, mostly) need no promise each.
-  const pending: Promise<void>[] = [];
-  for (const t of region.tasks) {
-    if (!finishedWell(t)) pending.push(t.fetch({ raw: true }).then(settled, failed));
-  }
-  await Promise.all(pending);
+  await regionSettled(region.tasks, errors);
   if (failure) throw failure.error;
   if (errors.length > 0) throw errors[0];
   return result as Awaited<R>;

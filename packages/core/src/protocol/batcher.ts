@@ -36,6 +36,21 @@ export class Batcher<M> {
     return n === 0 ? undefined : this.batch[n - 1];
   }
 
+  /**
+   * Takes `message` back out of the next batch when it is still there (not sent yet); true if
+   * it was. Searched from the end: what is taken back was mostly queued a moment ago.
+   */
+  retract(message: M): boolean {
+    const batch = this.batch;
+    for (let i = batch.length - 1; i >= 0; i--) {
+      if (batch[i] === message) {
+        batch.splice(i, 1);
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Sends what is queued now. */
   readonly flush = (): void => {
     this.scheduled = false;

@@ -334,10 +334,35 @@ export class WorkerRuntime {
    * which shares none, sends the batch now.
    */
   private announceBegin(task: WorkerTask): void {
-    this.out.push({ op: 'began', id: task.id });
+    const began: FromWorker = { op: 'began', id: task.id };
+    this.out.push(began);
     const memory = this.runningTask;
-    if (listsBegan(memory)) noteBegan(memory, task.id);
-    else this.out.flush();
+    if (listsBegan(memory)) {
+      noteBegan(memory, task.id);
+      this.began = began;
+      this.beganId = task.id;
+    } else this.out.flush();
+  }
+
+  /**
+   * The 'began' of the in-place task begun last on a thread, while it may still be unsent: a
+   * task that ends before its batch leaves takes it back (`unannounce`).
+   */
+  private began: FromWorker | undefined = undefined;
+  private beganId = 0;
+
+  /**
+   * In-place `task` finished well, its report about to be queued: its 'began', if still in the
+   * batch with it, says nothing the report does not (the scheduler reads it only for a task
+   * still running when its worker is lost, and a thread that dies first still lists it in the
+   * shared memory), so it is taken back: a synchronous task's report then costs the scheduler
+   * no object to read and no mark to set. (A failure's report keeps it.)
+   */
+  private unannounce(task: WorkerTask): void {
+    if (this.beganId !== task.id) return;
+    this.out.retract(this.began!);
+    this.began = undefined;
+    this.beganId = 0;
   }
 
   private finishDone(task: WorkerTask, value: unknown): void {
@@ -377,6 +402,7 @@ export class WorkerRuntime {
         return;
       }
     }
+    this.unannounce(task);
     pushDone(this.out, task.id, bytes, ms, inline ? 1 : 0, sent, back);
     // While it works through a run of queued tasks, the runtime reports every few
     // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.

@@ -48,13 +48,11 @@ function canSendAhead(
   cascade: Set<DTask<unknown>>,
 ): boolean {
   if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return false;
-  const o = task.options;
-  if ((task.flags & TaskFlags.LocalOnly) !== 0 || o.syncdeps !== undefined) return false;
-  if (o.signal !== undefined || o.restore !== undefined || o.meta === true) return false;
-  // Placed where the data it writes is, which is known once its inputs have finished.
-  if (o.inPlaceArgs !== undefined) return false;
   // Inputs it still waits for that are arguments; any other wait (a task queue's extra
   // dependency, e.g. datadeps ordering) is unknown to the worker, so it must not be sent ahead.
+  // Looked at before the options: most dependents that fail do so here (a datadeps region's
+  // tasks wait for each other through extra dependencies), and reading an options object,
+  // whose shapes vary from task to task, costs more than reading the arguments.
   let argWaits = 0;
   for (const a of task.args) {
     if (typeof a !== 'object' || a === null) continue;
@@ -78,6 +76,11 @@ function canSendAhead(
     if (a.state !== TaskState.Running || a.proc !== slot.proc || !cascade.has(a)) return false;
   }
   if (argWaits !== task.waiting) return false;
+  const o = task.options;
+  if ((task.flags & TaskFlags.LocalOnly) !== 0 || o.syncdeps !== undefined) return false;
+  if (o.signal !== undefined || o.restore !== undefined || o.meta === true) return false;
+  // Placed where the data it writes is, which is known once its inputs have finished.
+  if (o.inPlaceArgs !== undefined) return false;
   try {
     return candidatesOf(s, task).includes(slot);
   } catch {
