@@ -137,7 +137,7 @@ export function stridedFootprint(
   const size = typed ? (v.data as TypedArray).BYTES_PER_ELEMENT : 1;
   const base = typed ? (v.data as TypedArray).byteOffset : 0;
   if (modifier !== undefined) return computeStrided(v, modifier, root, size, base);
-  const key = `${base}:${size}:${v.offset}:${v.shape.join(',')}:${v.strides.join(',')}`;
+  const key = layoutKey(base, size, v);
   let known = layouts.get(root);
   if (known === undefined) layouts.set(root, (known = new Map()));
   let fp = known.get(key);
@@ -147,6 +147,15 @@ export function stridedFootprint(
     known.set(key, fp);
   }
   return fp;
+}
+
+/** A strided view's layout as a string; a 2-D view's without joining its arrays. */
+function layoutKey(base: number, size: number, v: StridedView<TypedArray | unknown[]>): string {
+  const { shape, strides } = v;
+  if (shape.length === 2 && strides.length === 2) {
+    return `${base}:${size}:${v.offset}:${shape[0]},${shape[1]}:${strides[0]},${strides[1]}`;
+  }
+  return `${base}:${size}:${v.offset}:${shape.join(',')}:${strides.join(',')}`;
 }
 
 function computeStrided(

@@ -238,7 +238,9 @@ export class DatadepsRegion implements TaskQueue {
       task.options = this.plainOptions(task.options, inPlace, thisProcess);
       return;
     }
-    const options = { ...task.options } as typeof task.options;
+    // Object.assign, not a spread: see core's mergeOptions (a spread then added to makes a map
+    // per object on Node 20, and every option read on it then misses V8's caches).
+    const options = Object.assign({}, task.options) as typeof task.options;
     if (thisProcess) {
       // Shared memory is shared by this process's threads only: keep the task among them.
       if (options.computeScope) options.computeScope = this.inThisProcess(options.computeScope);
@@ -323,7 +325,7 @@ export class DatadepsRegion implements TaskQueue {
     if (made === undefined) this.madeOptions.set(base, (made = []));
     let options = made[kind];
     if (options === undefined) {
-      options = { ...base };
+      options = Object.assign({}, base); // not a spread (see `configureMemory`)
       if (thisProcess) {
         if (options.computeScope) options.computeScope = this.inThisProcess(options.computeScope);
         else options.scope = this.inThisProcess(options.scope);

@@ -93,6 +93,10 @@ export function footprintsOverlap(a: Footprint, b: Footprint): boolean {
 
 /** True when two footprints cover exactly the same memory. */
 export function footprintsEqual(a: Footprint, b: Footprint): boolean {
+  // A strided view's footprint is made once per layout and reused (`stridedFootprint`): the
+  // tile a tiled algorithm passes again is that very object, found without comparing its
+  // interval list (a row's bounds each).
+  if (a === b) return true;
   if (a.field !== b.field) return false;
   if (a.band !== undefined || b.band !== undefined) {
     return (

@@ -19,14 +19,21 @@ function spec(scope: AbstractScope | undefined) {
  */
 export function toPlainOptions(options: TaskOptions): PlainOptions | undefined {
   if (options === NO_OPTIONS) return undefined;
+  return plainOf(options, true);
+}
+
+/** `toPlainOptions`, with the scope and compute scope left out when `scopes` is false. */
+function plainOf(options: TaskOptions, scopes: boolean): PlainOptions {
   const out: PlainOptions = {};
   if (options.name !== undefined) out.name = options.name;
   if (options.meta !== undefined) out.meta = options.meta;
   if (options.occupancy !== undefined) out.occupancy = options.occupancy;
-  const s = spec(options.scope);
-  if (s) out.scope = s;
-  const c = spec(options.computeScope);
-  if (c) out.computeScope = c;
+  if (scopes) {
+    const s = spec(options.scope);
+    if (s) out.scope = s;
+    const c = spec(options.computeScope);
+    if (c) out.computeScope = c;
+  }
   const r = spec(options.resultScope);
   if (r) out.resultScope = r;
   if (typeof options.device === 'string') out.device = options.device;
@@ -48,9 +55,10 @@ export function toRunOptions(options: TaskOptions): PlainOptions | undefined {
   if (options.scope === undefined && options.computeScope === undefined) {
     return toPlainOptions(options);
   }
-  const { scope: _scope, computeScope: _compute, ...rest } = options;
-  const plain = toPlainOptions(rest);
-  return plain === undefined || Object.keys(plain).length === 0 ? undefined : plain;
+  // Not by an object rest (`{ scope, computeScope, ...rest }`), a copy per task sent.
+  const plain = plainOf(options, false);
+  for (const _ in plain) return plain;
+  return undefined;
 }
 
 /** The inverse of `toPlainOptions`. */

@@ -89,5 +89,6 @@ export function applyDefaultOptions(
     }
     if (hit) (out ??= {})[rule.name] = rule.value;
   }
-  return out === undefined ? options : ({ ...out, ...options } as TaskOptions);
+  // Object.assign, not a spread: see mergeOptions.
+  return out === undefined ? options : (Object.assign(out, options) as TaskOptions);
 }

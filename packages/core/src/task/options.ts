@@ -310,9 +310,17 @@ export function normalizeOptions(raw: object, where: string): TaskOptions {
   return any ? (out as TaskOptions) : NO_OPTIONS;
 }
 
-/** `explicit` over `inherited`; shares an input object whenever one side is empty. */
+/**
+ * `explicit` over `inherited`; shares an input object whenever one side is empty.
+ *
+ * Options objects made per task are built with `Object.assign`, never by spreading one object
+ * and then adding to it (`{ ...a, ...b }`, `{ ...a, key }`, or `{ ...a }` then `o.key = v`): on
+ * Node 20's V8, once the code is optimised, each object so made gets a map of its own (14-20 µs
+ * an object in a loop, against 0.1-0.6 µs), and every later read of an option on it misses
+ * V8's caches (a runtime call each: 7.6% of the scheduler thread's CPU in a tiled Cholesky).
+ */
 export function mergeOptions(inherited: TaskOptions, explicit: TaskOptions): TaskOptions {
   if (explicit === NO_OPTIONS) return inherited;
   if (inherited === NO_OPTIONS) return explicit;
-  return { ...inherited, ...explicit };
+  return Object.assign({}, inherited, explicit);
 }

@@ -120,7 +120,10 @@ export function pinResultToFunctionChunk(task: DTask<unknown>): void {
   const fn = task.fn;
   if (!isChunk(fn) || fn.scope instanceof AnyScope) return;
   const rs = task.options.resultScope;
-  task.options = { ...task.options, resultScope: rs ? constrain(rs, fn.scope) : fn.scope };
+  // Object.assign, not a spread: see mergeOptions.
+  task.options = Object.assign({}, task.options, {
+    resultScope: rs ? constrain(rs, fn.scope) : fn.scope,
+  });
 }
 
 /**

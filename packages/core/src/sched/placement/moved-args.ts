@@ -28,5 +28,6 @@ export function markMovedArgs(
     (indices ??= [...back.indices]).push(i);
   }
   if (indices === undefined) return;
-  task.options = { ...o, returnArgs: { indices, apply: back.apply } };
+  // Object.assign, not a spread: see mergeOptions.
+  task.options = Object.assign({}, o, { returnArgs: { indices, apply: back.apply } });
 }

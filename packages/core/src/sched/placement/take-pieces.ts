@@ -37,7 +37,7 @@ export function takePieces(task: DTask<unknown>, proc: Processor): DTask<unknown
   task.flags &= ~TaskFlags.PieceArgs;
   taskExtra(task).beforePieces = before;
   task.args = args;
-  task.options = { ...task.options, inPlace: true };
+  task.options = Object.assign({}, task.options, { inPlace: true }); // not a spread: see mergeOptions
   return undefined;
 }
 
