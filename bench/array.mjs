@@ -184,6 +184,12 @@ try {
   await Promise.all(summed.chunks.map((c) => c.wait()));
   // The raw peer: two bare worker_threads workers summing halves of the same blocks.
   const raw = rawSumPool(as);
+  // dtask's code finishes compiling after about 8,000 block tasks (docs/performance.md): that
+  // many sums' worth of block tasks first, untimed, each way.
+  for (let i = 0; i < Math.ceil(8000 / KB ** 2); i++) {
+    await summed.sum();
+    await sumWithLimit(summed, 0);
+  }
   const [sPlain, sArray, sPerBlock, sRaw] = await (async () => {
     const saved = [rounds, warmup];
     [rounds, warmup] = [sumRounds, Math.max(warmup, 5)];
