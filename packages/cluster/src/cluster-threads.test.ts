@@ -36,8 +36,7 @@ describe('cluster: threads inside worker processes', () => {
     // Default-scoped work spreads over every thread of every process (and the main thread).
     const leaves = Array.from({ length: 400 }, (_, i) =>
       r.ctx.spawn((x) => {
-        const end = performance.now() + 1;
-        while (performance.now() < end);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1); // holds its thread 1 ms
         return [x, dtask.taskProcessor().id];
       }, i),
     );
@@ -74,8 +73,7 @@ describe('cluster: threads inside worker processes', () => {
     const [victim] = r.plugin.processWorkers();
     const oldPid = victim.child!.pid!;
     const slow = r.ctx.spawn(on(victim.worker, 2), () => {
-      const end = performance.now() + 300;
-      while (performance.now() < end);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300); // holds its thread
       return dtask.taskProcessor().id;
     });
     setTimeout(() => process.kill(oldPid, 'SIGKILL'), 100);

@@ -75,8 +75,7 @@ if (which === 'exit') {
   console.log(`value ${await task}`);
 } else if (which === 'cancel') {
   const busy = spawn(onTwo, () => {
-    const end = Date.now() + 5000;
-    while (Date.now() < end);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000); // the process held, busy
     return 1;
   });
   await holder();
