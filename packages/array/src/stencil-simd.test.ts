@@ -6,7 +6,7 @@
 // inputs, float32, and steps written in place; both agree with a plain reference loop.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { scope } from '@dtask/core';
+import { Context, scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { expectClose, random } from './__fixtures__/reference.js';
 import { RIGS } from './__fixtures__/rig.js';
@@ -26,6 +26,7 @@ import {
   stencilSteps,
   Wrap,
 } from './index.js';
+import { installSimd } from './simd-install.js';
 import { sweepModuleBytes } from './simd-sweep-module.js';
 import { sweepProgramOf } from './stencil-simd-program.js';
 
@@ -263,6 +264,47 @@ describe.each(RIGS)('on %s: the SIMD sweep against the JavaScript loop', (where,
     });
     same(fast, plain);
   }, 120_000);
+});
+
+describe("the stencil sweep's run kept per plan on a thread", () => {
+  it('is made again after another kernel grew the SIMD memory (its views detached): the same values', async () => {
+    // This process's own thread (no workers), where the test reads and grows the SIMD memory.
+    await using ctx = new Context();
+    await ctx.ready();
+    const x = random(64 * 40, 5);
+    const A = distribute(x, [64, 40], new Blocks(32, 20), { context: ctx });
+    const B = DArray.zeros([64, 40], new Blocks(32, 20), { context: ctx });
+    const jacobi = (at: At) => (at.A(-1, 0) + at.A(1, 0) + at.A(0, -1) + at.A(0, 1)) / 4;
+    const steps = [
+      { out: 'B', kernel: jacobi },
+      { out: 'A', kernel: (at: At) => at.B(0, 0) },
+    ];
+    const g = globalThis as { __dtaskStencilSimdSweeps?: number };
+    await stencilSteps({ A, B }, steps, { boundary: new Wrap() });
+    const first = g.__dtaskStencilSimdSweeps ?? 0;
+    expect(first).toBeGreaterThan(0);
+    // Another kernel's area past everything this thread's memory holds: the memory grows and
+    // every view of it kept so far (the sweep's run among them) is detached.
+    const simd = installSimd();
+    expect(simd).not.toBeNull();
+    const before = (simd as NonNullable<typeof simd>).sweepArea(1).buffer;
+    (simd as NonNullable<typeof simd>).sweepArea(before.byteLength / 8 + 1_000_000);
+    expect(before.byteLength).toBe(0);
+    // The same call again (the same plans, kept): it sweeps in SIMD, as the loop does.
+    await stencilSteps({ A, B }, steps, { boundary: new Wrap() });
+    expect(g.__dtaskStencilSimdSweeps ?? 0).toBeGreaterThan(first);
+    const want = distribute(x, [64, 40], new Blocks(32, 20), { context: ctx });
+    const W = DArray.zeros([64, 40], new Blocks(32, 20), { context: ctx });
+    const loop = (at: At) => {
+      return (at.A(-1, 0) + at.A(1, 0) + at.A(0, -1) + at.A(0, 1)) / 4;
+    };
+    const plainSteps = [
+      { out: 'B', kernel: loop },
+      { out: 'A', kernel: (at: At) => at.B(0, 0) },
+    ];
+    await stencilSteps({ A: want, B: W }, [...plainSteps, ...plainSteps], { boundary: new Wrap() });
+    same((await A.collect()).data, (await want.collect()).data);
+  }, 60_000);
 });
 
 describe('the stencil sweep in a user program', () => {
