@@ -1,5 +1,5 @@
-// The deep equality of typed arrays that vitest.setup.ts installs gives vitest's own verdicts
-// (each case here passes with and without it).
+// The deep equality of typed arrays and of plain arrays of numbers that vitest.setup.ts installs
+// gives vitest's own verdicts (each case here passes with and without it).
 import { describe, expect, it } from 'vitest';
 
 const f64 = (...xs: number[]) => Float64Array.from(xs);
@@ -39,5 +39,46 @@ describe('deep equality of typed arrays', () => {
     expect({ data: f64(1, 2) }).toEqual({ data: expect.any(Float64Array) });
     expect(f64(1, 2)).toMatchObject(f64(1, 2));
     expect([f64(1, 2)]).toContainEqual(f64(1, 2));
+  });
+});
+
+describe('deep equality of plain arrays of numbers', () => {
+  it('equal: the same length and elements (NaN equals NaN)', () => {
+    expect([1, 2, Number.NaN]).toEqual([1, 2, Number.NaN]);
+    expect([1, 2, Number.NaN]).toStrictEqual([1, 2, Number.NaN]);
+    expect([]).toEqual([]);
+    expect(Array.from({ length: 16384 }, (_, i) => i / 3)).toEqual(
+      Array.from({ length: 16384 }, (_, i) => i / 3),
+    );
+  });
+
+  it('not equal: an element, -0 against 0, the length', () => {
+    expect([1, 2, 3]).not.toEqual([1, 2, 4]);
+    expect([0]).not.toEqual([-0]);
+    expect([1, 2]).not.toEqual([1, 2, 3]);
+    expect([1, 2, 3]).not.toEqual([1, 2]);
+  });
+
+  it('holes, other values and expando properties are left to vitest', () => {
+    // toEqual ignores sparseness, toStrictEqual does not
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case
+    expect([1, , 3]).toEqual([1, undefined, 3]);
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case
+    expect([1, , 3]).not.toStrictEqual([1, undefined, 3]);
+    expect([1, '2']).not.toEqual([1, 2]);
+    expect([1, 2]).toEqual([1, expect.any(Number)]);
+    expect([0.1 + 0.2]).toEqual([expect.closeTo(0.3)]);
+    const tagged = () => Object.assign([1, 2], { tag: 'a' });
+    expect(tagged()).toEqual(tagged());
+    expect(tagged()).not.toEqual([1, 2]);
+    expect([1, 2]).not.toEqual(tagged());
+  });
+
+  it('inside other values', () => {
+    expect({ data: [1, 2], shape: [2] }).toEqual({ data: [1, 2], shape: [2] });
+    expect({ data: [1, 2] }).not.toEqual({ data: [1, 3] });
+    expect([[1], [2, 3]]).toEqual([[1], [2, 3]]);
+    expect([[1], [2, 3]]).not.toEqual([[1], [2, -3]]);
+    expect([[1, 2]]).toContainEqual([1, 2]);
   });
 });

@@ -32,12 +32,32 @@ function typedArrayEquality(a: unknown, b: unknown): boolean | undefined {
   return true;
 }
 
+/** True when every element of `a` is a number (no hole, no other value) and it has no expando. */
+function allNumbers(a: unknown[]): boolean {
+  for (let i = 0; i < a.length; i++) if (typeof a[i] !== 'number') return false;
+  return Object.keys(a).length === a.length;
+}
+
+/**
+ * `toEqual` (and every other deep equality) on two plain arrays of numbers, in a plain loop:
+ * vitest's takes about 0.6 µs an element (10 ms for 16,384), and the array tests compare
+ * collected values as `Array.from(data)` thousands of times. Same verdict as vitest's: the same
+ * length and elements (`Object.is`). Arrays holding anything but numbers (holes, matchers,
+ * objects) or with expando properties are left to vitest.
+ */
+function numberArrayEquality(a: unknown, b: unknown): boolean | undefined {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return undefined;
+  if (!allNumbers(a) || !allNumbers(b)) return undefined;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
 // Once per process: files sharing one (`isolate: false`) run this file again each.
 const installed = Symbol.for('dtask.test.typedArrayEquality');
 const marks = globalThis as { [installed]?: true };
 if (!marks[installed]) {
   marks[installed] = true;
-  expect.addEqualityTesters([typedArrayEquality]);
+  expect.addEqualityTesters([typedArrayEquality, numberArrayEquality]);
 }
 
 /**
