@@ -136,6 +136,32 @@ const sharedProcess = [
   'vitest.setup.test.ts',
 ];
 
+/**
+ * `@dtask/array`'s test files that expect a fresh process: they read worker process numbers
+ * (counted from 1 in each process) or the process's array-buffer bytes (which earlier files'
+ * garbage, freed meanwhile, lowers). They keep a process of their own.
+ */
+const arrayOwnProcess = [
+  'packages/array/src/mixed-placement.test.ts',
+  'packages/array/src/placement.test.ts',
+  'packages/array/src/stencil-module.test.ts',
+  'packages/array/src/stencil-placement.test.ts',
+];
+
+/**
+ * `@dtask/array`'s other test files share their processes with each other (`isolate: false`):
+ * they start contexts with worker threads and processes, but each closes what it started, loads
+ * modules only into its own contexts' workers and turns off the logging it turns on. A fork of
+ * its own cost each file about 1.3 s of CPU more (its start, and importing the sources and
+ * compiling the kernels and references again). A file that starts to rely on a fresh process
+ * goes in `arrayOwnProcess`; the group is checked in shuffled orders:
+ * `vitest run --project array --sequence.shuffle.files --sequence.seed=N`.
+ */
+const arrayShared = readdirSync(resolve(import.meta.dirname, 'packages/array/src'))
+  .filter((name) => name.endsWith('.test.ts'))
+  .map((name) => `packages/array/src/${name}`)
+  .filter((file) => !arrayOwnProcess.includes(file) && !sharedProcess.includes(file));
+
 /** Every test file. */
 const testFiles = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'];
 
@@ -148,10 +174,11 @@ export default defineConfig({
         test: {
           name: 'own-process',
           include: testFiles,
-          exclude: [...configDefaults.exclude, ...sharedProcess],
+          exclude: [...configDefaults.exclude, ...sharedProcess, ...arrayShared],
         },
       },
       { extends: true, test: { name: 'shared', include: sharedProcess, isolate: false } },
+      { extends: true, test: { name: 'array', include: arrayShared, isolate: false } },
     ],
     // Deep equality of typed arrays in a plain loop (vitest's takes seconds on large ones).
     setupFiles: ['./vitest.setup.ts'],
