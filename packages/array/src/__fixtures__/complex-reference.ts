@@ -220,9 +220,22 @@ export function dftPlain(
     // e^(±2πi·q/n) for q < n: the term of j, k is entry (j·k) mod n
     const cosq = Float64Array.from({ length: n }, (_, q) => Math.cos((sign * 2 * Math.PI * q) / n));
     const sinq = Float64Array.from({ length: n }, (_, q) => Math.sin((sign * 2 * Math.PI * q) / n));
+    // the DFT matrix: row k at k·n holds the terms of j = 0 … n − 1
+    const cw = new Float64Array(n * n);
+    const sw = new Float64Array(n * n);
+    for (let k = 0; k < n; k++)
+      for (let j = 0, q = 0; j < n; j++) {
+        cw[k * n + j] = cosq[q];
+        sw[k * n + j] = sinq[q];
+        // q = (j·k) mod n, kept by adding k each step (no product nor division per term)
+        q += k;
+        if (q >= n) q -= n;
+      }
     // the line along d being transformed, gathered (its elements lie `stride` apart)
     const re = new Float64Array(n);
     const im = new Float64Array(n);
+    // a line's X[k], each summed over j in order; four k at a time (their sums independent)
+    const sums = new Float64Array(8);
     for (let base = 0; base < count; base++) {
       // a start of a line along d: its index along d is 0
       if (Math.floor(base / stride) % n !== 0) continue;
@@ -230,21 +243,64 @@ export function dftPlain(
         re[j] = cur[2 * (base + j * stride)];
         im[j] = cur[2 * (base + j * stride) + 1];
       }
-      for (let k = 0; k < n; k++) {
-        let sr = 0;
-        let si = 0;
-        // q = (j·k) mod n, kept by adding k each step (no product nor division per term)
-        for (let j = 0, q = 0; j < n; j++) {
-          const c = cosq[q];
-          const s = sinq[q];
-          sr += re[j] * c - im[j] * s;
-          si += re[j] * s + im[j] * c;
-          q += k;
-          if (q >= n) q -= n;
+      for (let k = 0; k < n; k += 4) {
+        const ks = Math.min(4, n - k);
+        if (ks === 4) {
+          const o = k * n;
+          let r0 = 0;
+          let i0 = 0;
+          let r1 = 0;
+          let i1 = 0;
+          let r2 = 0;
+          let i2 = 0;
+          let r3 = 0;
+          let i3 = 0;
+          for (let j = 0; j < n; j++) {
+            const xr = re[j];
+            const xi = im[j];
+            const c0 = cw[o + j];
+            const s0 = sw[o + j];
+            const c1 = cw[o + n + j];
+            const s1 = sw[o + n + j];
+            const c2 = cw[o + 2 * n + j];
+            const s2 = sw[o + 2 * n + j];
+            const c3 = cw[o + 3 * n + j];
+            const s3 = sw[o + 3 * n + j];
+            r0 += xr * c0 - xi * s0;
+            i0 += xr * s0 + xi * c0;
+            r1 += xr * c1 - xi * s1;
+            i1 += xr * s1 + xi * c1;
+            r2 += xr * c2 - xi * s2;
+            i2 += xr * s2 + xi * c2;
+            r3 += xr * c3 - xi * s3;
+            i3 += xr * s3 + xi * c3;
+          }
+          sums[0] = r0;
+          sums[1] = i0;
+          sums[2] = r1;
+          sums[3] = i1;
+          sums[4] = r2;
+          sums[5] = i2;
+          sums[6] = r3;
+          sums[7] = i3;
+        } else {
+          for (let u = 0; u < ks; u++) {
+            let sr = 0;
+            let si = 0;
+            const o = (k + u) * n;
+            for (let j = 0; j < n; j++) {
+              sr += re[j] * cw[o + j] - im[j] * sw[o + j];
+              si += re[j] * sw[o + j] + im[j] * cw[o + j];
+            }
+            sums[2 * u] = sr;
+            sums[2 * u + 1] = si;
+          }
         }
-        const to = 2 * (base + k * stride);
-        out[to] = inverse ? sr / n : sr;
-        out[to + 1] = inverse ? si / n : si;
+        for (let u = 0; u < ks; u++) {
+          const to = 2 * (base + (k + u) * stride);
+          out[to] = inverse ? sums[2 * u] / n : sums[2 * u];
+          out[to + 1] = inverse ? sums[2 * u + 1] / n : sums[2 * u + 1];
+        }
       }
     }
     cur = out;
