@@ -92,13 +92,17 @@ async function runCluster(workers) {
       return (u.user + u.system) / 1000;
     };
     const cpu0 = workersCpu() + ownCpu();
-    let timed; // CPU (ms) of the scheduler and the workers at the first timed round
+    // CPU (ms) of the scheduler and of the workers over the timed rounds (from just before each
+    // burst to just after it: not the `stats()` read between them).
+    let ownTimed = 0;
+    let workersTimed = 0;
     let mostWorkers = 0; // worker processes that ran tasks in one timed round, at most
     const ranOn = () => ctx.stats().processors.map((p) => p.tasks);
     for (let r = 0; r < 2 + TASK_ROUNDS; r++) {
-      if (r === 2) timed = { own: ownCpu(), workers: workersCpu() };
       for (const scoped of [true, false]) {
         const ran0 = ranOn();
+        const own0 = ownCpu();
+        const workers0 = workersCpu();
         const s0 = performance.now();
         const ts = [];
         for (let i = 0; i < TASKS; i++) ts.push(scoped ? ctx.spawn(on, inc, i) : ctx.spawn(inc, i));
@@ -108,14 +112,14 @@ async function runCluster(workers) {
         for (const v of values) sum += v;
         if (sum !== (TASKS * (TASKS + 1)) / 2) throw new Error('wrong sum');
         if (r < 2) continue; // two warm-up rounds
+        ownTimed += ownCpu() - own0;
+        workersTimed += workersCpu() - workers0;
         (scoped ? samples : plain).push(ms);
         const ran = ranOn().filter((n, i) => n > (ran0[i] ?? 0)).length;
         mostWorkers = Math.max(mostWorkers, ran);
       }
     }
     const timedTasks = TASKS * 2 * TASK_ROUNDS;
-    const ownTimed = ownCpu() - timed.own;
-    const workersTimed = workersCpu() - timed.workers;
     const cpuAll = workersCpu() + ownCpu() - cpu0;
     const idle0 = { own: ownCpu(), workers: workersCpu(), at: performance.now() };
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
