@@ -4,7 +4,7 @@ import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
 import { stencilLoop } from './stencil-loop.js';
 import type { StencilPlan } from './stencil-plan.js';
-import type { Prepared } from './stencil-prepared.js';
+import type { CopyBox, FillEdge, Prepared } from './stencil-prepared.js';
 import { stencilSimd } from './stencil-simd-sweep.js';
 
 declare const __DTASK_LINK_simd__: typeof stencilSimd;
@@ -177,22 +177,8 @@ function stencilBlockKernel(
   // an edge along some dimension (the rest of an own block is read in place).
   // One function per thread, made by the first task and kept (not a closure per task: a new
   // closure per block ran several times slower here, its strips' short loops included).
-  const gh = globalThis as unknown as {
-    __dtaskStencilCopy?: (
-      src: Block,
-      buf: Float64Array,
-      origin: number[],
-      frame: number[] | null,
-      PS: number[],
-    ) => void;
-  };
-  const copyBox = (gh.__dtaskStencilCopy ??= (
-    src: Block,
-    buf: Float64Array,
-    origin: number[],
-    frame: number[] | null,
-    PS: number[],
-  ) => {
+  const gh = globalThis as unknown as { __dtaskStencilCopy?: CopyBox };
+  const copyBox = (gh.__dtaskStencilCopy ??= (src, buf, origin, frame, PS) => {
     const nd = PS.length;
     const sh = src.shape;
     if (nd === 2) {
@@ -249,24 +235,8 @@ function stencilBlockKernel(
   // Corners: the conditions apply dimension by dimension, in order, each over the values the
   // earlier ones filled; LinearExtrapolate extrapolates along the first dimension past an
   // edge only and clamps along later ones (as Dagger's). One function per thread, as above.
-  const ge = globalThis as unknown as {
-    __dtaskStencilEdge?: (
-      buf: Float64Array,
-      input: StencilPlan['inputs'][number],
-      d: number,
-      high: boolean,
-      plan: StencilPlan,
-      prep: Prepared,
-    ) => void;
-  };
-  const fillEdge = (ge.__dtaskStencilEdge ??= (
-    buf: Float64Array,
-    input: StencilPlan['inputs'][number],
-    d: number,
-    high: boolean,
-    plan: StencilPlan,
-    prep: Prepared,
-  ) => {
+  const ge = globalThis as unknown as { __dtaskStencilEdge?: FillEdge };
+  const fillEdge = (ge.__dtaskStencilEdge ??= (buf, input, d, high, plan, prep) => {
     const { shape, radius } = plan;
     const { P, PS, total, pos } = prep;
     const nd = shape.length;

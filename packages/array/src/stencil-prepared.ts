@@ -34,6 +34,28 @@ export interface Prepared {
 }
 
 /**
+ * Copies block `src` into the padded buffer `buf` (strides `PS`) at `origin`; with `frame`,
+ * only the elements within `frame[d]` of an edge along some dimension.
+ */
+export type CopyBox = (
+  src: Block,
+  buf: Float64Array,
+  origin: number[],
+  frame: number[] | null,
+  PS: number[],
+) => void;
+
+/** Fills the halo of `buf` past one edge (`d`, `high`) of the array from `input`'s boundary condition. */
+export type FillEdge = (
+  buf: Float64Array,
+  input: StencilPlan['inputs'][number],
+  d: number,
+  high: boolean,
+  plan: StencilPlan,
+  prep: Prepared,
+) => void;
+
+/**
  * A stencil plan's SIMD sweep on this thread (see `stencilSimd`): made once per plan and kept
  * while the module's memory it lays blocks out in is the same, so a block's sweep makes no
  * closures, views or keys.
@@ -49,21 +71,8 @@ export interface StencilSimdRun {
   fill(
     own: ArrayLike<number>[],
     fills: Prepared['fills'],
-    copy: (
-      src: Block,
-      buf: Float64Array,
-      origin: number[],
-      frame: number[] | null,
-      PS: number[],
-    ) => void,
-    edge: (
-      buf: Float64Array,
-      input: StencilPlan['inputs'][number],
-      d: number,
-      high: boolean,
-      plan: StencilPlan,
-      prep: Prepared,
-    ) => void,
+    copy: CopyBox,
+    edge: FillEdge,
     plan: StencilPlan,
     prep: Prepared,
   ): void;
