@@ -33,6 +33,7 @@ import { Blocks, distribute, setSmallWorkElements } from '@dtask/array';
 import { combineBlocks, reduceBlock } from '@dtask/array/kernels';
 import { Context } from '@dtask/core';
 import { threads } from '@dtask/threads';
+import { sum8 } from './fixtures/sum8.mjs';
 import { rawSumPool } from './raw-sum.mjs';
 import { fixed, median, parseFlags, table } from './shared.mjs';
 
@@ -61,32 +62,6 @@ function sumLoop(x) {
   let s = 0;
   for (let i = 0; i < x.length; i++) s += x[i];
   return s;
-}
-
-/** Σx with 8 accumulators side by side (a JavaScript loop's best without SIMD). */
-function sum8(v) {
-  const len = v.length;
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let s4 = 0;
-  let s5 = 0;
-  let s6 = 0;
-  let s7 = 0;
-  let i = 0;
-  for (; i + 7 < len; i += 8) {
-    s0 += v[i];
-    s1 += v[i + 1];
-    s2 += v[i + 2];
-    s3 += v[i + 3];
-    s4 += v[i + 4];
-    s5 += v[i + 5];
-    s6 += v[i + 6];
-    s7 += v[i + 7];
-  }
-  for (; i < len; i++) s0 += v[i];
-  return s0 + s1 + (s2 + s3) + (s4 + s5 + (s6 + s7));
 }
 
 /** The block kernel on this thread: each block reduced, the partial sums combined in order. */
