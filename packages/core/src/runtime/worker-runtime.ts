@@ -69,6 +69,9 @@ const REPORT_EVERY_MS = 4;
  */
 const REPORT_LONG_MS = 1;
 
+/** A thread's report that it began a task. */
+type Began = Extract<FromWorker, { op: 'began' }>;
+
 /**
  * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
  * results here (only small ones travel back with the completion), serves results to the
@@ -334,13 +337,12 @@ export class WorkerRuntime {
    * which shares none, sends the batch now.
    */
   private announceBegin(task: WorkerTask): void {
-    const began: FromWorker = { op: 'began', id: task.id };
+    const began: Began = { op: 'began', id: task.id };
     this.out.push(began);
     const memory = this.runningTask;
     if (listsBegan(memory)) {
       noteBegan(memory, task.id);
       this.began = began;
-      this.beganId = task.id;
     } else this.out.flush();
   }
 
@@ -348,8 +350,7 @@ export class WorkerRuntime {
    * The 'began' of the in-place task begun last on a thread, while it may still be unsent: a
    * task that ends before its batch leaves takes it back (`unannounce`).
    */
-  private began: FromWorker | undefined = undefined;
-  private beganId = 0;
+  private began: Began | undefined = undefined;
 
   /**
    * In-place `task` finished well, its report about to be queued: its 'began', if still in the
@@ -359,10 +360,9 @@ export class WorkerRuntime {
    * no object to read and no mark to set. (A failure's report keeps it.)
    */
   private unannounce(task: WorkerTask): void {
-    if (this.beganId !== task.id) return;
-    this.out.retract(this.began!);
+    if (this.began?.id !== task.id) return;
+    this.out.retract(this.began);
     this.began = undefined;
-    this.beganId = 0;
   }
 
   private finishDone(task: WorkerTask, value: unknown): void {
