@@ -174,6 +174,39 @@ describe('reduceWhole (WebAssembly SIMD reductions)', () => {
     expect(reduceWhole('sum', b)).toBe(n);
   });
 
+  it('a block over a SharedArrayBuffer (as blocks live on threads) gives the same bits as over an ArrayBuffer', () => {
+    // Copied into the SIMD module's memory another way when shared (Node's memcpy): the same
+    // bytes, so the same figures, whole and along each dimension (whole runs, columns).
+    for (const dtype of ['float64', 'float32'] as Dtype[]) {
+      const C = ctor(dtype);
+      for (const [shape, how] of [
+        [[40000], 'contiguous'],
+        [[700, 3], 'padded'],
+        [[600, 20], 'contiguous'],
+        [[257, 5], 'padded'],
+      ] as const) {
+        const b = block(dtype, [...shape], how);
+        // At a byte offset of its own within the shared buffer (a view, as a block's may be).
+        const at = 3;
+        const es = C.BYTES_PER_ELEMENT;
+        const sab = new SharedArrayBuffer((b.data.length + at) * es);
+        const data =
+          dtype === 'float32'
+            ? new Float32Array(sab, at * es, b.data.length)
+            : new Float64Array(sab, at * es, b.data.length);
+        data.set(b.data);
+        const s: Block = { ...b, data };
+        for (const op of OPS) expect(reduceWhole(op, s)).toBe(reduceWhole(op, b));
+        expect(reduceWhole('prod', nearOne(s))).toBe(reduceWhole('prod', nearOne(b)));
+        for (const dims of [[0], [1], [0, 1]].filter((d) => d.every((k) => k < shape.length)))
+          for (const op of ['sum', 'prod', 'min', 'max'])
+            expect(Array.from(reduceBlocks(dims, op, undefined, s)[0].data)).toEqual(
+              Array.from(reduceBlocks(dims, op, undefined, b)[0].data),
+            );
+      }
+    }
+  });
+
   it('reduceBlocks, reduceBlocksWhole and blockNormPart give reduceWhole’s figures', () => {
     const b = block('float64', [70, 30], 'contiguous');
     expect(reduceBlocks([0, 1], 'sum', undefined, b)[0].data[0]).toBe(reduceWhole('sum', b));
