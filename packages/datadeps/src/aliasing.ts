@@ -123,6 +123,25 @@ const layouts = new WeakMap<object, Map<string, Footprint>>();
 const LAYOUTS_PER_BUFFER = 4096;
 
 /**
+ * The footprints of 2-D views of one shape and strides over one buffer (a matrix's tiles), by
+ * offset: found by comparing numbers and a number-keyed lookup, where a layout key string took
+ * ≈ 400 bytes of garbage a view to build.
+ */
+interface TileLayout {
+  readonly base: number;
+  readonly size: number;
+  readonly rows: number;
+  readonly cols: number;
+  readonly rowStride: number;
+  readonly colStride: number;
+  readonly byOffset: Map<number, Footprint>;
+}
+/** 2-D layouts per buffer (see `TileLayout`). */
+const tileLayouts = new WeakMap<object, TileLayout[]>();
+/** 2-D layouts remembered per buffer before that buffer's list starts over. */
+const TILE_LAYOUTS_PER_BUFFER = 16;
+
+/**
  * Bytes of a strided view's elements (of the `modifier`'s part, for a 2-D view). A whole view
  * (no modifier) of a layout seen before reuses that footprint: tiled algorithms pass the same
  * few tiles again and again, each time as a new view object, and a tile of a 2-D matrix is one
@@ -137,7 +156,18 @@ export function stridedFootprint(
   const size = typed ? (v.data as TypedArray).BYTES_PER_ELEMENT : 1;
   const base = typed ? (v.data as TypedArray).byteOffset : 0;
   if (modifier !== undefined) return computeStrided(v, modifier, root, size, base);
-  const key = layoutKey(base, size, v);
+  const { shape, strides } = v;
+  if (shape.length === 2 && strides.length === 2) {
+    const tiles = tileLayoutOf(root, base, size, shape, strides);
+    let fp = tiles.byOffset.get(v.offset);
+    if (fp === undefined) {
+      fp = computeStrided(v, undefined, root, size, base);
+      if (tiles.byOffset.size >= LAYOUTS_PER_BUFFER) tiles.byOffset.clear();
+      tiles.byOffset.set(v.offset, fp);
+    }
+    return fp;
+  }
+  const key = `${base}:${size}:${v.offset}:${shape.join(',')}:${strides.join(',')}`;
   let known = layouts.get(root);
   if (known === undefined) layouts.set(root, (known = new Map()));
   let fp = known.get(key);
@@ -149,13 +179,34 @@ export function stridedFootprint(
   return fp;
 }
 
-/** A strided view's layout as a string; a 2-D view's without joining its arrays. */
-function layoutKey(base: number, size: number, v: StridedView<TypedArray | unknown[]>): string {
-  const { shape, strides } = v;
-  if (shape.length === 2 && strides.length === 2) {
-    return `${base}:${size}:${v.offset}:${shape[0]},${shape[1]}:${strides[0]},${strides[1]}`;
+/** The `TileLayout` of 2-D views of `root` with this element base, size, shape and strides. */
+function tileLayoutOf(
+  root: object,
+  base: number,
+  size: number,
+  shape: readonly number[],
+  strides: readonly number[],
+): TileLayout {
+  let list = tileLayouts.get(root);
+  if (list === undefined) tileLayouts.set(root, (list = []));
+  const [rows, cols] = shape;
+  const [rowStride, colStride] = strides;
+  for (const t of list) {
+    if (
+      t.rows === rows &&
+      t.cols === cols &&
+      t.rowStride === rowStride &&
+      t.colStride === colStride &&
+      t.base === base &&
+      t.size === size
+    ) {
+      return t;
+    }
   }
-  return `${base}:${size}:${v.offset}:${shape.join(',')}:${strides.join(',')}`;
+  if (list.length >= TILE_LAYOUTS_PER_BUFFER) list.length = 0;
+  const t: TileLayout = { base, size, rows, cols, rowStride, colStride, byOffset: new Map() };
+  list.push(t);
+  return t;
 }
 
 function computeStrided(

@@ -20,7 +20,7 @@ export interface ArgumentPlan {
   readonly value: unknown;
   readonly accesses: Access[];
   /** Parts written, for the write-back (empty when nothing is written). */
-  readonly written: MoveModifier[];
+  readonly written: readonly MoveModifier[];
   /** Written data lives in a `SharedArrayBuffer`: writes land in place wherever the task runs. */
   readonly shared: boolean;
   /**
@@ -29,6 +29,11 @@ export interface ArgumentPlan {
    */
   readonly inSharedMemory: boolean;
 }
+
+/** The written parts of an argument read only (shared by every such plan; never changed). */
+const NOTHING_WRITTEN: readonly MoveModifier[] = Object.freeze([]);
+/** The written parts of an argument written whole (shared by every such plan; never changed). */
+const WHOLE_WRITTEN: readonly MoveModifier[] = Object.freeze([undefined]);
 
 /**
  * Reads the annotation of argument `index` (`In`/`Out`/`InOut`/`Deps`, unmarked = `In`) and
@@ -49,19 +54,29 @@ export function planArgument(arg: unknown, index: number): ArgumentPlan {
       );
     }
   }
+  if (!isDepsArg(value)) {
+    // One access of the whole value, the common case: the written list is a shared constant.
+    const writes = mode !== 'in';
+    const accesses: Access[] = [{ footprints: footprintsOf(value), writes, modifier: undefined }];
+    if (writes) checkWritable(value, index, WHOLE_WRITTEN);
+    const inSharedMemory = isShared(value);
+    return {
+      value,
+      accesses,
+      written: writes ? WHOLE_WRITTEN : NOTHING_WRITTEN,
+      shared: writes && inSharedMemory,
+      inSharedMemory,
+    };
+  }
+  const deps = value;
+  value = deps.value;
   const accesses: Access[] = [];
-  if (isDepsArg(value)) {
-    const deps = value;
-    value = deps.value;
-    for (const part of deps.parts) {
-      accesses.push({
-        footprints: footprintsOf(value, part.value),
-        writes: part.writes,
-        modifier: part.value,
-      });
-    }
-  } else {
-    accesses.push({ footprints: footprintsOf(value), writes: mode !== 'in', modifier: undefined });
+  for (const part of deps.parts) {
+    accesses.push({
+      footprints: footprintsOf(value, part.value),
+      writes: part.writes,
+      modifier: part.value,
+    });
   }
   const written: MoveModifier[] = [];
   for (const a of accesses) if (a.writes) written.push(a.modifier);
@@ -70,7 +85,7 @@ export function planArgument(arg: unknown, index: number): ArgumentPlan {
   return { value, accesses, written, shared: written.length > 0 && inSharedMemory, inSharedMemory };
 }
 
-function checkWritable(value: unknown, index: number, written: MoveModifier[]): void {
+function checkWritable(value: unknown, index: number, written: readonly MoveModifier[]): void {
   if (typeof value !== 'object' || value === null) {
     throw new ArgumentError(
       `Argument ${index} is marked Out/InOut but is a ${kindOf(value)}, which cannot be written in ` +

@@ -211,9 +211,10 @@ export class DatadepsRegion implements TaskQueue {
    * the written copy comes back through `returnArgs`, written into the data here.
    */
   private configureMemory(task: DTask<unknown>, plans: ArgumentPlan[]): void {
-    const indices: number[] = [];
-    const packed: number[] = [];
-    const inPlaceArgs: number[] = [];
+    // The lists are made only when something goes in them: most tasks (shared memory) need none.
+    let indices: number[] | undefined;
+    let packed: number[] | undefined;
+    let inPlaceArgs: number[] | undefined;
     let inPlace = false;
     let thisProcess = false;
     for (let i = 0; i < plans.length; i++) {
@@ -223,21 +224,36 @@ export class DatadepsRegion implements TaskQueue {
         // Data held elsewhere (shared or not: it cannot be told from here): written where it is.
         if (p.written.length > 0) {
           inPlace = true;
-          inPlaceArgs.push(i);
+          (inPlaceArgs ??= []).push(i);
         }
         continue;
       }
-      if (needsCompactCopy(p.value)) packed.push(i);
+      if (needsCompactCopy(p.value)) (packed ??= []).push(i);
       if (p.written.length === 0) continue;
       if (p.shared) inPlace = true;
-      else indices.push(i);
+      else (indices ??= []).push(i);
     }
-    if (indices.length === 0 && packed.length === 0 && !inPlace && !thisProcess) return;
-    const plain = indices.length === 0 && packed.length === 0 && inPlaceArgs.length === 0;
-    if (plain) {
-      task.options = this.plainOptions(task.options, inPlace, thisProcess);
+    if (indices === undefined && packed === undefined && inPlaceArgs === undefined) {
+      if (inPlace || thisProcess) {
+        task.options = this.plainOptions(task.options, inPlace, thisProcess);
+      }
       return;
     }
+    this.configureCopies(task, plans, {
+      indices: indices ?? [],
+      packed: packed ?? [],
+      inPlaceArgs: inPlaceArgs ?? [],
+      inPlace,
+      thisProcess,
+    });
+  }
+
+  /**
+   * `configureMemory` for a task with arguments copied in (`packed`), copied back (`indices`)
+   * or written where their data is held (`inPlaceArgs`).
+   */
+  private configureCopies(task: DTask<unknown>, plans: ArgumentPlan[], how: MemoryPlan): void {
+    const { indices, packed, inPlaceArgs, inPlace, thisProcess } = how;
     // Object.assign, not a spread: see core's mergeOptions (a spread then added to makes a map
     // per object on Node 20, and every option read on it then misses V8's caches).
     const options = Object.assign({}, task.options) as typeof task.options;
@@ -363,6 +379,15 @@ export class DatadepsRegion implements TaskQueue {
   spawnedHere(task: DTask<unknown>): boolean {
     return this.open?.has(task.id) === true;
   }
+}
+
+/** What `configureMemory` found of a task's arguments, for `configureCopies`. */
+interface MemoryPlan {
+  readonly indices: number[];
+  readonly packed: number[];
+  readonly inPlaceArgs: number[];
+  readonly inPlace: boolean;
+  readonly thisProcess: boolean;
 }
 
 /**

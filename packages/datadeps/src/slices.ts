@@ -50,7 +50,7 @@ export function checkSlice(s: unknown, position: number): asserts s is Slice {
   }
   if (Array.isArray(s) && (s.length === 2 || s.length === 3)) {
     const [start, end, step = 1] = s as number[];
-    if (![start, end, step].every(Number.isInteger)) {
+    if (!Number.isInteger(start) || !Number.isInteger(end) || !Number.isInteger(step)) {
       throw new ArgumentError(
         `${what(s, position)}: a range is [start, end] or [start, end, step] of integers`,
       );
@@ -68,37 +68,38 @@ export function checkSlice(s: unknown, position: number): asserts s is Slice {
   );
 }
 
-/** Checks `slices` against a value of shape `shape`; throws `ArgumentError` saying what is wrong. */
-export function normalizeSlices(
-  slices: readonly unknown[],
-  shape: readonly number[],
-): NormalSlice[] {
+/**
+ * Checks `slices`, each well-formed (`checkSlice`), against a value of shape `shape`: one per
+ * dimension, each within its dimension's length; throws `ArgumentError` saying what is wrong.
+ * Makes nothing: `view()` checks every tile of a tiled algorithm with it.
+ */
+export function checkSlicesFit(slices: readonly unknown[], shape: readonly number[]): void {
   if (slices.length !== shape.length) {
     throw new ArgumentError(
       `view(): ${slices.length} slice(s) given for data with ${shape.length} dimension(s) ` +
         `(shape [${shape.join(', ')}]); give one slice per dimension, ':' for all of it`,
     );
   }
-  return slices.map((s, d) => {
-    checkSlice(s, d);
+  for (let d = 0; d < slices.length; d++) {
+    const s = slices[d];
     const n = shape[d];
-    if (s === ':') return { start: 0, end: n, step: 1, drop: false };
+    if (s === ':') continue;
     if (typeof s === 'number') {
       if (s >= n) {
         throw new ArgumentError(
           `view(): index ${s} is out of bounds for dimension ${d} of length ${n} (valid: 0…${n - 1})`,
         );
       }
-      return { start: s, end: s + 1, step: 1, drop: true };
+      continue;
     }
-    const [start, end, step = 1] = s as readonly number[];
+    const end = (s as readonly number[])[1];
     if (end > n) {
+      const start = (s as readonly number[])[0];
       throw new ArgumentError(
         `view(): range [${start}, ${end}) is out of bounds for dimension ${d} of length ${n}`,
       );
     }
-    return { start, end, step, drop: false };
-  });
+  }
 }
 
 /** How many indices a normalized slice selects. */

@@ -3,7 +3,7 @@ import { describeValue } from '@dtask/core/plugin';
 import { ChunkView, isChunkView } from './chunk-view.js';
 import { composeSlices } from './compose-slices.js';
 import { sliceValue } from './slice-value.js';
-import { checkSlice, normalizeSlices, type Slice } from './slices.js';
+import { checkSlice, checkSlicesFit, type Slice } from './slices.js';
 import { isStridedView, type StridedView, type TypedArray } from './strided-view.js';
 
 /**
@@ -49,9 +49,9 @@ export function view(source: unknown, ...slices: unknown[]): unknown {
   if (isChunkView(source)) {
     return new ChunkView(source.source, composeSlices(source.slices, slices as Slice[]));
   }
-  if (isStridedView(source)) normalizeSlices(slices, source.shape);
+  if (isStridedView(source)) checkSlicesFit(slices, source.shape);
   else if ((ArrayBuffer.isView(source) && !(source instanceof DataView)) || Array.isArray(source))
-    normalizeSlices(slices, [(source as ArrayLike<unknown>).length]);
+    checkSlicesFit(slices, [(source as ArrayLike<unknown>).length]);
   else {
     throw new ArgumentError(
       `view(x, ...slices): x must be a Chunk, a DTask, a ChunkView, a typed array, an array or a strided view ` +

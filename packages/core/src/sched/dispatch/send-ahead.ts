@@ -15,37 +15,51 @@ import type { SchedulerState } from '../scheduler-state.js';
  */
 export function sendAhead(s: SchedulerState, root: DTask<unknown>, slot: ProcSlot): void {
   // Only inputs sent in this same cascade qualify: they travel in the same batch, so the
-  // worker learns of their consumers before it runs them and keeps even small results.
-  const cascade = new Set<DTask<unknown>>([root]);
-  const stack = [root];
-  while (stack.length > 0) {
-    const upstream = stack.pop()!;
-    const d = upstream.dependents;
+  // worker learns of their consumers before it runs them and keeps even small results. The set
+  // and the stack are made once a dependent qualifies: most roots have none that does (a
+  // datadeps region's tasks wait for each other through extra dependencies).
+  let cascade: Set<DTask<unknown>> | undefined;
+  let stack: DTask<unknown>[] | undefined;
+  let upstream: DTask<unknown> | undefined = root;
+  do {
+    const d: DTask<unknown>['dependents'] = upstream.dependents;
     if (d === undefined) continue;
-    const list = Array.isArray(d) ? d : [d];
-    for (const next of list) {
-      if (!canSendAhead(s, next, slot, cascade)) continue;
+    const many = Array.isArray(d);
+    for (let k = 0; k < (many ? d.length : 1); k++) {
+      const next = many ? d[k] : (d as DTask<unknown>);
+      if (!canSendAhead(s, next, slot, root, cascade)) continue;
+      cascade ??= new Set([root]);
       cascade.add(next);
-      next.flags |= TaskFlags.SentAhead | TaskFlags.Counted;
-      next.proc = slot.proc;
-      next.state = TaskState.Running;
-      next.estimate = s.costs.estimateRun(next.fn, next.args.length);
-      slot.inFlight += next.options.occupancy ?? 1;
-      slot.load += next.estimate;
-      slot.sentLoad += next.estimate;
-      s.running.set(next.id, next);
-      if (loggingState.enabled) logStart(next, slot.proc);
-      slot.executor.run(next, slot.proc, s.sink);
-      stack.push(next);
+      send(s, next, slot);
+      (stack ??= []).push(next);
     }
-  }
+  } while ((upstream = stack?.pop()) !== undefined);
 }
 
+/** Sends `next` to `slot`'s worker ahead of its inputs (see `sendAhead`). */
+function send(s: SchedulerState, next: DTask<unknown>, slot: ProcSlot): void {
+  next.flags |= TaskFlags.SentAhead | TaskFlags.Counted;
+  next.proc = slot.proc;
+  next.state = TaskState.Running;
+  next.estimate = s.costs.estimateRun(next.fn, next.args.length);
+  slot.inFlight += next.options.occupancy ?? 1;
+  slot.load += next.estimate;
+  slot.sentLoad += next.estimate;
+  s.running.set(next.id, next);
+  if (loggingState.enabled) logStart(next, slot.proc);
+  slot.executor.run(next, slot.proc, s.sink);
+}
+
+/**
+ * Whether `task` may go ahead to `slot`'s worker: every input it waits for is being made there,
+ * sent in this cascade (`root`, or one of `cascade` when any other was sent).
+ */
 function canSendAhead(
   s: SchedulerState,
   task: DTask<unknown>,
   slot: ProcSlot,
-  cascade: Set<DTask<unknown>>,
+  root: DTask<unknown>,
+  cascade: Set<DTask<unknown>> | undefined,
 ): boolean {
   if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return false;
   // Inputs it still waits for that are arguments; any other wait (a task queue's extra
@@ -73,7 +87,8 @@ function canSendAhead(
       if (a.owner !== s) return false;
       continue;
     }
-    if (a.state !== TaskState.Running || a.proc !== slot.proc || !cascade.has(a)) return false;
+    if (a.state !== TaskState.Running || a.proc !== slot.proc) return false;
+    if (a !== root && cascade?.has(a) !== true) return false;
   }
   if (argWaits !== task.waiting) return false;
   const o = task.options;
