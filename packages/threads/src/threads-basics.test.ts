@@ -14,7 +14,7 @@ import {
 } from '@dtask/core';
 import { RemoteResult } from '@dtask/core/worker';
 import { describe, expect, it } from 'vitest';
-import { CJS_URL, rig, sharedInts, until } from './__fixtures__/harness.js';
+import { CJS_URL, rig, sharedInts, sharedRig, until } from './__fixtures__/harness.js';
 import { threads } from './index.js';
 
 // Functions shipped as source text may use only their parameters and globals (vitest rewrites
@@ -29,8 +29,10 @@ const onThread = (thread: number) => ({ scope: scope({ worker: 1, thread }) });
 const internal = (t: unknown) => t as { value: unknown; id: number };
 
 describe('threads: where tasks run', () => {
+  // Tests that look only at their own tasks' results share one rig.
+  const shared = sharedRig();
   it('runs tasks on threads 2 and 3 and gets their results', async () => {
-    const { ctx, tasks } = await rig();
+    const { ctx, tasks } = shared();
     expect(await ctx.spawn(onThread(2), tasks.whereAmI)).toBe('thread:1:2');
     expect(await ctx.spawn(onThread(3), tasks.whereAmI)).toBe('thread:1:3');
     expect(await ctx.spawn(onThread(2), tasks.add, 40, 2)).toBe(42);
@@ -40,7 +42,7 @@ describe('threads: where tasks run', () => {
   });
 
   it('default-scoped tasks never run on the main thread once threads exist', async () => {
-    const { ctx, tasks } = await rig();
+    const { ctx, tasks } = shared();
     const where = await Promise.all([
       ...Array.from({ length: 100 }, () => ctx.spawn(tasks.whereAmI)),
       ...Array.from({ length: 100 }, () => ctx.spawn(() => dtask.taskProcessor().id)),
@@ -50,7 +52,7 @@ describe('threads: where tasks run', () => {
   });
 
   it('a function that closes over a local runs on the main thread; scoped to a thread, spawn throws TaskFunctionError naming it', async () => {
-    const { ctx } = await rig();
+    const { ctx } = shared();
     const secretOffset = 7;
     const here = ctx.spawn((x: number) => [x + secretOffset, taskProcessor().id], 1);
     expect(await here).toEqual([8, 'thread:1:1']);
@@ -69,7 +71,7 @@ describe('threads: where tasks run', () => {
   });
 
   it('a native function runs on the main thread; scoped to a thread, spawn throws TaskFunctionError', async () => {
-    const { ctx } = await rig();
+    const { ctx } = shared();
     expect(await ctx.spawn(Math.max, 3, 9, 4)).toBe(9);
     let error: any;
     try {
@@ -143,6 +145,8 @@ describe('threads: everywhere', () => {
 });
 
 describe('threads: data', () => {
+  // Tests that look only at their own tasks' results share one rig.
+  const shared = sharedRig();
   it('a big result stays on its worker; a dependent on the other thread gets it peer to peer', async () => {
     const { ctx, plugin, tasks } = await rig();
     const n = 100_000;
@@ -171,7 +175,7 @@ describe('threads: data', () => {
   });
 
   it('small results come back with the completion', async () => {
-    const { ctx, tasks } = await rig();
+    const { ctx, tasks } = shared();
     const small = ctx.spawn(onThread(2), tasks.makeBig, 8, 2);
     await small.wait();
     expect(internal(small).value).toBeInstanceOf(Float64Array);
@@ -179,7 +183,7 @@ describe('threads: data', () => {
   });
 
   it('a SharedArrayBuffer-backed Float64Array is the same memory on every thread', async () => {
-    const { ctx, tasks } = await rig();
+    const { ctx, tasks } = shared();
     const xs = new Float64Array(new SharedArrayBuffer(8 * 1000));
     expect(await ctx.spawn(onThread(2), tasks.writeAt, xs, 10, 3.25)).toBe('thread:1:2');
     expect(xs[10]).toBe(3.25); // written in place: the main thread sees it
@@ -201,7 +205,7 @@ describe('threads: data', () => {
   });
 
   it('values keep their types across threads', async () => {
-    const { ctx } = await rig();
+    const { ctx } = shared();
     const value = {
       map: new Map([[1, 'a']]),
       set: new Set([2]),
@@ -215,14 +219,16 @@ describe('threads: data', () => {
 });
 
 describe('threads: nested tasks', () => {
+  // Tests that look only at their own tasks' results share one rig.
+  const shared = sharedRig();
   it('spawn, await, taskProcessor and inTask work inside a task on a thread', async () => {
-    const { ctx, tasks } = await rig();
+    const { ctx, tasks } = shared();
     const t = ctx.spawn(onThread(2), tasks.nestedSpawn, 20);
     expect(await t).toEqual({ here: 'thread:1:2', inTask: true, value: 41, pinned: 'thread:1:3' });
   });
 
   it('withOptions and getOptions work inside a task on a thread', async () => {
-    const { ctx, tasks } = await rig();
+    const { ctx, tasks } = shared();
     expect(await ctx.spawn(onThread(2), tasks.nestedWithOptions, 3)).toEqual([
       'thread:1:2',
       ['thread:1:3', 'inner'],
@@ -234,7 +240,7 @@ describe('threads: nested tasks', () => {
 
   for (const thread of [2, 3]) {
     it(`nested tasks inherit a withOptions scope (thread ${thread})`, async () => {
-      const { ctx, tasks } = await rig();
+      const { ctx, tasks } = shared();
       const t = withOptions(onThread(thread), () => ctx.spawn(tasks.nestedChain, 3));
       expect(await t).toEqual(Array(3).fill(`thread:1:${thread}`));
     });

@@ -7,11 +7,13 @@ import { ChunkDb, LmdbDevice } from '@dtask/lmdb';
 const [path] = process.argv.slice(2);
 const db = await ChunkDb.open(path);
 const device = new LmdbDevice({ db, memoryLimit: 1 });
-/** Entry i's bytes (also used by the test to check what it reads back). */
+/** (i + j) % 251 for every j of entry i is this pattern from i % 251 on. */
+const pattern = new Uint8Array(1024 * 1024 + 251);
+for (let j = 0; j < pattern.length; j++) pattern[j] = j % 251;
+/** Entry i's bytes (the test checks what it reads back against the same rule). */
 const entry = (i) => {
-  const bytes = new Uint8Array(1024 * (1 + ((i * 37) % 1024)));
-  for (let j = 0; j < bytes.length; j++) bytes[j] = (i + j) % 251;
-  return bytes;
+  const length = 1024 * (1 + ((i * 37) % 1024));
+  return pattern.slice(i % 251, (i % 251) + length);
 };
 for (let i = 0; ; i++) {
   const spill = device.put(`chunk-${i}`, entry(i));
