@@ -65,6 +65,14 @@ function stencilBlockKernel(
       for (let a = 0; a < blocks.length && same; a++) same = p.blocks[a] === blocks[a];
       if (same) prep = p;
     }
+    if (prep !== undefined) {
+      // The blocks may hold another array's memory now (stencilSteps keeps a thread's block
+      // objects for the next call laid out alike and puts that call's memory in them): the own
+      // elements and the strips cut from neighbours follow their blocks.
+      const { own, ownBlocks, strips } = prep;
+      for (let i = 0; i < own.length; i++) own[i] = ownBlocks[i].data;
+      for (let i = 0; i < strips.length; i++) strips[i].view.data = strips[i].parent.data;
+    }
   }
   if (prep === undefined) {
     // Made once per block and call, by one function per thread (made by the first task and
@@ -124,6 +132,8 @@ function stencilBlockKernel(
         total,
         pos: new Array(nd).fill(0),
         own: [],
+        ownBlocks: [],
+        strips: [],
         padded: [],
         fills: [],
       };
@@ -131,6 +141,7 @@ function stencilBlockKernel(
       plan.inputs.forEach((input, i) => {
         const block = input.isOut ? (out as Block) : blocks[b++];
         (prep as Prepared).own.push(block.data);
+        (prep as Prepared).ownBlocks.push(block);
         (prep as Prepared).padded.push(null);
         if (!input.padded) return;
         const thin =
@@ -150,7 +161,9 @@ function stencilBlockKernel(
             let offset = src.offset;
             for (let d = 0; d < nd; d++) offset += lo[d] * src.strides[d];
             const sh = code.map((c, d) => (c === 0 ? shape[d] : radius[d]));
+            const parent = src;
             src = { data: src.data, shape: sh, strides: src.strides, offset };
+            (prep as Prepared).strips.push({ view: src as { data: Block['data'] }, parent });
           }
           copies.push({ src, origin, frame: null });
         }

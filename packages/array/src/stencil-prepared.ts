@@ -21,6 +21,10 @@ export interface Prepared {
   pos: number[];
   /** Per input, its own block's elements. */
   own: (Float64Array | Float32Array | Int32Array)[];
+  /** Per input, its own block (whose elements `own` holds). */
+  ownBlocks: Block[];
+  /** The strips cut from whole neighbouring blocks: each view and the block it is cut from. */
+  strips: { view: { data: Block['data'] }; parent: Block }[];
   /** Per input, its padded buffer while a sweep runs (null otherwise or when not padded). */
   padded: (Float64Array | null)[];
   /** Per padded input: the boxes copied into its buffer (own frame first) and the edges filled. */

@@ -101,6 +101,51 @@ describe('stencilSteps as one task per thread, meeting between steps', () => {
     }
   });
 
+  it('two calls laid out alike at once, and a third on the first one’s arrays again, each equal to its own steps', async () => {
+    await using ctx = await threadsRig();
+    const [m, n] = [48, 40];
+    const blocks = new Blocks(12, 10);
+    const pad = new Pad(0).spec();
+    const jacobiA = (at: At) => (at.A(-1, 0) + at.A(1, 0) + at.A(0, -1) + at.A(0, 1)) / 4;
+    const jacobiB = (at: At) => (at.B(-1, 0) + at.B(1, 0) + at.B(0, -1) + at.B(0, 1)) / 4;
+    const steps: { out: string; kernel: (at: At) => number }[] = [];
+    for (let s = 0; s < 8; s++) {
+      steps.push(s % 2 === 0 ? { out: 'B', kernel: jacobiA } : { out: 'A', kernel: jacobiB });
+    }
+    const make = (seed: number) => {
+      const a0 = random(m * n, seed);
+      const A = DArray.from({ data: a0, shape: [m, n] }, blocks, { context: ctx });
+      const B = DArray.zeros([m, n], blocks, { context: ctx });
+      return { a0, A, B };
+    };
+    const expected = (a0: ArrayLike<number>) => {
+      const now: Record<'A' | 'B', { data: ArrayLike<number>; shape: number[] }> = {
+        A: { data: a0, shape: [m, n] },
+        B: { data: new Float64Array(m * n), shape: [m, n] },
+      };
+      for (const { out, kernel } of steps) {
+        now[out as 'A' | 'B'] = {
+          data: referenceStencil(now, { A: [pad, pad], B: [pad, pad] }, kernel),
+          shape: [m, n],
+        };
+      }
+      return now;
+    };
+    // Each thread runs both calls' tasks, one waiting at its barrier while the other sweeps.
+    const one = make(7);
+    const two = make(8);
+    await Promise.all([
+      stencilSteps({ A: one.A, B: one.B }, steps, { boundary: new Pad(0) }),
+      stencilSteps({ A: two.A, B: two.B }, steps, { boundary: new Pad(0) }),
+    ]);
+    const first = expected(one.a0);
+    expectClose((await one.A.collect()).data, first.A.data);
+    expectClose((await two.A.collect()).data, expected(two.a0).A.data);
+    // The first call's arrays again, after another call's: its own memory, stepped on.
+    await stencilSteps({ A: one.A, B: one.B }, steps, { boundary: new Pad(0) });
+    expectClose((await one.A.collect()).data, expected(first.A.data).A.data);
+  });
+
   it('a program whose first thread waits at every barrier while the second computes exits 0 with the plain loop’s result', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,

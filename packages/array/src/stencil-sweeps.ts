@@ -94,11 +94,24 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
   const kernel = __DTASK_LINK_stencilBlock__;
   const { sync, parties } = job;
   const tag = '\u0000n:';
+  type Args = [StencilPlan, Block, ...Block[]];
+  // A kept block object, its memory put in at each call.
+  type Held = {
+    data: Block['data'];
+    shape: readonly number[];
+    strides: readonly number[];
+    offset: number;
+  };
   type Parsed = {
     plans: StencilPlan[];
     layouts: number[][][];
     steps: number[];
     views: [number[], number[], number][];
+    /**
+     * The job's block objects and each step's kernel arguments, kept for the next call laid
+     * out alike (its blocks' memory put in), while no task of this thread uses them (`busy`).
+     */
+    kept?: { blocks: Held[]; argsOf: Args[][]; busy: boolean };
   };
   // A call laid out as an earlier one sends the same text (see stepsInGroups): its plans are
   // parsed once per thread and kept (a few texts), so the block kernel finds them the same.
@@ -116,26 +129,43 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
     parsedAll.set(job.text, parsed);
   }
   const { plans, layouts, steps } = parsed;
-  const blocks: Block[] = parsed.views.map(([shape, strides, offset], i) => ({
-    data: job.data[i],
-    shape,
-    strides,
-    offset,
-  }));
+  // The block objects (and the kernel's arguments, and so what the kernel prepared for each
+  // block) of the last call laid out alike, its blocks' memory put in: a call of a program
+  // that steps new arrays (or the same) makes no new object per block, and the kernel's
+  // functions keep seeing the same objects (new ones each call threw their optimised code
+  // away, to be compiled again). A call meeting them in use (another call of the same layout
+  // at a barrier on this thread) makes its own.
+  const keep = parsed.kept;
+  let mine: { blocks: Held[]; argsOf: Args[][]; busy: boolean } | undefined;
+  if (keep !== undefined && !keep.busy) {
+    mine = keep;
+    for (let i = 0; i < keep.blocks.length; i++) keep.blocks[i].data = job.data[i];
+  } else {
+    const blocks: Held[] = parsed.views.map(([shape, strides, offset], i) => ({
+      data: job.data[i],
+      shape,
+      strides,
+      offset,
+    }));
+    // Per layout, each block's kernel arguments, made once for all the steps: the kernel keeps
+    // what it prepares for a block while these are the same objects (see stencilBlock).
+    const argsOf = layouts.map((layout) =>
+      layout.map((at) => {
+        const args: Args = [plans[at[0]], blocks[at[1]]];
+        for (let a = 2; a < at.length; a++) args.push(blocks[at[a]]);
+        return args;
+      }),
+    );
+    mine = { blocks, argsOf, busy: false };
+    if (keep === undefined) parsed.kept = mine;
+  }
+  mine.busy = true;
+  const { argsOf } = mine;
   const fail = () => {
     Atomics.store(sync, 1, 1);
     Atomics.add(sync, 0, 1);
     Atomics.notify(sync, 0);
   };
-  // Per layout, each block's kernel arguments, made once for all the steps: the kernel keeps
-  // what it prepares for a block while these are the same objects (see stencilBlock).
-  const argsOf = layouts.map((layout) =>
-    layout.map((at) => {
-      const args: [StencilPlan, Block, ...Block[]] = [plans[at[0]], blocks[at[1]]];
-      for (let a = 2; a < at.length; a++) args.push(blocks[at[a]]);
-      return args;
-    }),
-  );
   // One step's blocks from item `i` on; a promise only when a block's kernel gave one (a
   // module's kernel imported on first use).
   const runItems = (layout: number, i: number): null | Promise<null> => {
@@ -211,7 +241,30 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
     }
     return null;
   };
-  return from(0);
+  const release = () => {
+    (mine as { busy: boolean }).busy = false;
+  };
+  let done: null | Promise<null>;
+  try {
+    done = from(0);
+  } catch (e) {
+    release();
+    throw e;
+  }
+  if (done === null) {
+    release();
+    return null;
+  }
+  return done.then(
+    (v) => {
+      release();
+      return v;
+    },
+    (e) => {
+      release();
+      throw e;
+    },
+  );
 }
 
 /** `stencilSweepsTask` with the block kernel's source spliced in. */
