@@ -28,14 +28,16 @@ const MAX_NODES = 200_000;
  * what to pass instead.
  */
 export function footprintsOf(value: unknown, modifier?: AliasModifier | string): Footprint[] {
-  const out: Footprint[] = [];
   if (modifier === undefined) {
-    // Most arguments are one piece of memory: no walk (and no set of visited objects) needed.
+    // Most arguments are one piece of memory: no walk (and no set of visited objects) needed,
+    // and a list of one made at its size (an empty one pushed to grows room for 17).
     const leaf = typeof value === 'object' && value !== null ? leafFootprint(value) : undefined;
-    if (leaf !== undefined) out.push(leaf);
-    else walk(value, out, new Set(), { n: 0 });
-    return out;
+    if (leaf !== undefined) return [leaf];
+    const found: Footprint[] = [];
+    walk(value, found, new Set(), { n: 0 });
+    return found;
   }
+  const out: Footprint[] = [];
   if (typeof modifier === 'string') {
     if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) {
       throw new ArgumentError(

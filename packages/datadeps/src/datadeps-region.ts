@@ -113,8 +113,8 @@ export class DatadepsRegion implements TaskQueue {
       this.enqueueShared(task, written, submit);
       return;
     }
-    const plans: ArgumentPlan[] = [];
-    for (let i = 0; i < args.length; i++) plans.push(planArgument(args[i], i));
+    const plans: ArgumentPlan[] = new Array(args.length);
+    for (let i = 0; i < args.length; i++) plans[i] = planArgument(args[i], i);
     const deps = this.deps;
     for (const plan of plans) {
       for (const access of plan.accesses) {

@@ -110,7 +110,10 @@ function mayHoldInstance(
   }
   const proto = Object.getPrototypeOf(x);
   if (PLAIN_PROTOS.has(proto)) {
-    for (const key of Object.keys(x)) {
+    // `for…in`, not `Object.keys`: no array of the keys is made (a strided view in every
+    // message of a tiled algorithm). An enumerable key inherited from a polluted
+    // `Object.prototype` is looked at too, which can only send the value to `encode`.
+    for (const key in x) {
       const v = (x as Record<string, unknown>)[key];
       if (typeof v === 'object' && v !== null && mayHoldInstance(v, depth + 1, skip, budget))
         return true;

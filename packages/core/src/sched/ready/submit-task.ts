@@ -62,9 +62,17 @@ export function submitTask(
   }
   if (plain) task.flags |= TaskFlags.Plain;
   if (typeof task.fn === 'object' || o.syncdeps !== undefined || extraDeps !== undefined) {
-    const more: unknown[] = [task.fn];
-    if (o.syncdeps) more.push(...o.syncdeps);
-    if (extraDeps) more.push(...extraDeps);
+    // A task queue's extra dependencies alone (every task of a datadeps region that waits)
+    // are walked as given: no list is made to hold them.
+    let more: Iterable<unknown>;
+    if (typeof task.fn !== 'object' && o.syncdeps === undefined)
+      more = extraDeps as Iterable<unknown>;
+    else {
+      const all: unknown[] = [task.fn];
+      if (o.syncdeps) all.push(...o.syncdeps);
+      if (extraDeps) all.push(...extraDeps);
+      more = all;
+    }
     for (const dep of more) {
       const upstream = isDTask(dep) ? dep : isChunk(dep) ? pendingTaskOf(dep) : undefined;
       const linked = upstream === undefined ? 0 : linkTask(s, task, upstream);
