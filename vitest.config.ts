@@ -150,8 +150,10 @@ const arrayOwnProcess = [
 
 /**
  * `@dtask/array`'s other test files share their processes with each other (`isolate: false`):
- * they start contexts with worker threads and processes, but each closes what it started, loads
- * modules only into its own contexts' workers and turns off the logging it turns on. A fork of
+ * `describeOnRigs`'s two rigs are the process's (kept by the project's environment,
+ * `rig-environment.ts`, and closed when the process ends), which each file leaves as it found
+ * them (checked after its tests); every other context a file starts it closes, it loads modules
+ * only into its own contexts' workers and turns off the logging it turns on. A fork of
  * its own cost each file about 1.3 s of CPU more (its start, and importing the sources and
  * compiling the kernels and references again). A file that starts to rely on a fresh process
  * goes in `arrayOwnProcess`; the group is checked in shuffled orders:
@@ -178,7 +180,17 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'shared', include: sharedProcess, isolate: false } },
-      { extends: true, test: { name: 'array', include: arrayShared, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'array',
+          include: arrayShared,
+          isolate: false,
+          // Keeps the rigs of `describeOnRigs` (2 worker threads, 2 worker processes) for every
+          // file in the process, closed when it ends (about 0.7 s of CPU a file to start and close).
+          environment: './packages/array/src/__fixtures__/rig-environment.ts',
+        },
+      },
     ],
     // Deep equality of typed arrays in a plain loop (vitest's takes seconds on large ones).
     setupFiles: ['./vitest.setup.ts'],

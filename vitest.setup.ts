@@ -1,5 +1,5 @@
 // Runs before every test file (vitest.config.ts `setupFiles`).
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { afterAll, afterEach, expect } from 'vitest';
 
@@ -60,23 +60,51 @@ if (!marks[installed]) {
   expect.addEqualityTesters([typedArrayEquality, numberArrayEquality]);
 }
 
+/** A process's CPU and that of the children it has waited for, in ticks, from its `stat`. */
+function statTicks(pid: string): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime, stime, cutime, cstime: fields 14–17 of proc(5), counted from the state (3rd)
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+}
+
+/** The CPU ticks of the live descendants of process `pid` (children of any of its threads). */
+function liveDescendantTicks(pid: string): number {
+  let ticks = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let children: string[];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    for (const child of children) {
+      if (child === '' || child === '\n') continue;
+      try {
+        ticks += statTicks(child.trim()) + liveDescendantTicks(child.trim());
+      } catch {
+        // it ended and was waited for meanwhile: its CPU is in this process's from now on
+      }
+    }
+  }
+  return ticks;
+}
+
 /**
- * CPU time of this process (its threads included) and of the child processes it has waited
- * for (theirs in turn included), in ms, from /proc (Linux; 0 elsewhere).
+ * CPU time of this process (its threads included), of the child processes it has waited for
+ * (theirs in turn included) and of its live descendants (worker processes kept between test
+ * files), in ms, from /proc (Linux; 0 elsewhere).
  */
 function cpuMs(): number {
   try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-    // utime, stime, cutime, cstime: fields 14–17 of proc(5), counted from the state (3rd)
-    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
-    return ticks * 10; // USER_HZ is 100 on Linux
+    return (statTicks('self') + liveDescendantTicks('self')) * 10; // USER_HZ is 100 on Linux
   } catch {
     return 0;
   }
 }
 
 // DTASK_TEST_CPU_LOG=<file>: each test file appends a line, its path, the CPU it took (its
-// imports, tests and hooks, with the threads and child processes they started), the wall time,
+// imports, tests and hooks, with the threads and child processes they started, and what worker
+// processes kept alive between files spent meanwhile), the wall time,
 // both in ms, and how many `expect` calls its tests made (tens of µs or more each): where the
 // test command's time goes (docs/performance.md).
 const cpuLog = process.env.DTASK_TEST_CPU_LOG;

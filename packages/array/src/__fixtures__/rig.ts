@@ -30,8 +30,71 @@ export interface RigContext {
 }
 
 /**
- * `describe.each` over `RIGS` (title with `%s` for the rig's name): per rig, one context is
- * started before the body's tests (30 s allowed) and closed after them (`closeTimeoutMs`).
+ * The process's shared rigs (name → context being started), where the `array` test project's
+ * environment (`rig-environment.ts`) keeps them; undefined in other projects.
+ */
+function sharedRigs(): Map<string, Promise<Context>> | undefined {
+  return (globalThis as { [key: symbol]: Map<string, Promise<Context>> | undefined })[
+    Symbol.for('dtask.test.sharedRigs')
+  ];
+}
+
+/** The shared context named `where`, started by `make` on first use. */
+function sharedRig(
+  rigs: Map<string, Promise<Context>>,
+  where: string,
+  make: () => Promise<Context>,
+): Promise<Context> {
+  let started = rigs.get(where);
+  if (started === undefined) {
+    started = make();
+    rigs.set(where, started);
+    // A rig that failed to start is started again by the next file that needs it.
+    started.catch(() => rigs.get(where) === started && rigs.delete(where));
+  }
+  return started;
+}
+
+/** What a file must leave a shared context as it found it: its processors, plugins and modules. */
+function rigState(context: Context): string {
+  return JSON.stringify({
+    closed: context.isClosed,
+    processors: context.processors().map((p) => p.id),
+    plugins: context.pluginList().length,
+    modules: [...context.modules.keys()],
+  });
+}
+
+/** Closes a shared rig that a file left changed (the next file starts a fresh one) and says so. */
+async function dropChanged(
+  rigs: Map<string, Promise<Context>>,
+  where: string,
+  context: Context,
+  before: string,
+): Promise<void> {
+  // Tasks a test spawned without waiting for them (a failed operation's other pieces) finish
+  // first: closing the context cancelled them.
+  for (const until = Date.now() + 20_000; context.queueSize > 0 && Date.now() < until; ) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const after = rigState(context);
+  const queued = context.queueSize;
+  if (after === before && queued === 0) return;
+  rigs.delete(where);
+  await context[Symbol.asyncDispose]();
+  throw new Error(
+    `the tests left the shared rig (${where}) changed: ${before} before, ${after} and ${queued} tasks unfinished after; a file that changes its context starts one of its own (threadsRig)`,
+  );
+}
+
+/**
+ * `describe.each` over `RIGS` (title with `%s` for the rig's name). In the `array` test project
+ * (files sharing a process) the rigs are the process's: started by the first file that needs
+ * them, closed when the process ends, and each file must leave them as it found them (the same
+ * processors, plugins and modules, no task unfinished 20 s after its tests), checked after its
+ * tests. Elsewhere, per
+ * rig, one context is started before the body's tests (30 s allowed) and closed after them
+ * (`closeTimeoutMs`).
  */
 export function describeOnRigs(
   title: string,
@@ -40,11 +103,15 @@ export function describeOnRigs(
 ): void {
   describe.each(RIGS)(title, (where, make) => {
     let context: Context | undefined;
+    let before = '';
+    const rigs = sharedRigs();
     beforeAll(async () => {
-      context = await make();
+      context = rigs === undefined ? await make() : await sharedRig(rigs, where, make);
+      before = rigState(context);
     }, 30_000);
     afterAll(async () => {
-      await context?.[Symbol.asyncDispose]();
+      if (rigs === undefined) await context?.[Symbol.asyncDispose]();
+      else if (context !== undefined) await dropChanged(rigs, where, context, before);
     }, options.closeTimeoutMs);
     body(
       {
