@@ -36,13 +36,30 @@ function block(data: Float64Array | Float32Array): Block {
 }
 
 /** Both kernels on `expr` over random arrays of `n`: the blocks, and whether a plan exists. */
-function both(expr: FusedExpr, dtype: DType, n: number, seed: number) {
+/** `data` copied into a SharedArrayBuffer (where blocks live), at a byte offset of its own. */
+function shared(data: Float64Array | Float32Array): Float64Array | Float32Array {
+  const es = data.BYTES_PER_ELEMENT;
+  const sab = new SharedArrayBuffer((data.length + 3) * es);
+  const copy =
+    es === 4
+      ? new Float32Array(sab, 3 * es, data.length)
+      : new Float64Array(sab, 3 * es, data.length);
+  copy.set(data);
+  return copy;
+}
+
+/**
+ * Both kernels on `expr` over random arrays of `n`: the blocks, and whether a plan exists. With
+ * `inShared`, the SIMD kernel reads the same values from shared memory.
+ */
+function both(expr: FusedExpr, dtype: DType, n: number, seed: number, inShared = false) {
   const plan = simdPlanOf(expr, dtype);
   const float32 = dtype === 'float32';
   const inputs = expr.inputs.map((_, k) => block(random(n, seed + k, float32)));
   const program = programOf(expr);
   const want = fusedBlock(program, dtype, expr.scalars, ...inputs).data;
-  const got = plan && fusedBlockSimd(program, plan, dtype, expr.scalars, ...inputs).data;
+  const read = inShared ? inputs.map((b) => block(shared(b.data))) : inputs;
+  const got = plan && fusedBlockSimd(program, plan, dtype, expr.scalars, ...read).data;
   return { plan, want, got };
 }
 
@@ -165,6 +182,11 @@ describe('SIMD programs of fused chains', () => {
         for (const n of [1, 2, 3, 5, 4095, 4096, 4097, 10007]) {
           const { plan, want, got } = both(expr, dtype, n, n);
           expect(plan, name).toBeDefined();
+          sameBits(got as Float64Array, want);
+        }
+        // Inputs in shared memory (as blocks on threads): copied in another way, the same bits.
+        for (const n of [600, 4097, 10007]) {
+          const { want, got } = both(expr, dtype, n, n, true);
           sameBits(got as Float64Array, want);
         }
       }
