@@ -1,0 +1,104 @@
+// Where the tiled Cholesky's time goes, thread by thread: `cholesky` (examples of
+// @dtask/datadeps, `spawnDatadeps` on 2 worker threads) and the hand-written raw scheduler
+// (fixtures/cholesky-peers.mjs) factorise the same 1024² matrix in tiles of 128, alternately in
+// one process, as bench/datadeps.mjs --quick times them; for each, the median wall time, the
+// medians of the alternated pairs' ratios, and the CPU of each thread of the process
+// (`/proc/self/task/*/schedstat`: the main thread, the threads that ran each runner's tiles, and
+// the rest, V8's helper threads) per factorisation. Linux only.
+//   node bench/cholesky-threads.mjs [--rounds=30] [--warmup=20] [--root=DIR]
+// --root=DIR runs another built checkout's packages (DIR/packages/*/dist) and raw scheduler, so
+// that code before and after a change can be run alternately, each beside its raw scheduler.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median, parseFlags, table } from './shared.mjs';
+
+const rootArg = process.argv.find((a) => a.startsWith('--root='));
+const root = resolve(
+  rootArg ? rootArg.slice('--root='.length) : join(fileURLToPath(import.meta.url), '../..'),
+);
+const { rounds, warmup } = parseFlags(
+  process.argv.slice(2).filter((a) => a !== rootArg),
+  30,
+  20,
+);
+const from = (path) => import(pathToFileURL(join(root, path)).href);
+const { Context } = await from('packages/core/dist/index.js');
+const { threads } = await from('packages/threads/dist/index.js');
+const { cholesky, spdMatrix } = await from('packages/datadeps/dist/examples/index.js');
+const { handWritten } = await from('bench/fixtures/cholesky-peers.mjs');
+
+const N = 1024;
+const TILE = 128;
+const TASKS = 120; // for 8 × 8 tiles: potrf 8, trsm 28, syrk 28, gemm 56
+
+/** CPU nanoseconds of each thread of this process, by thread id. */
+function threadCpu() {
+  const out = new Map();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      out.set(tid, Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {} // a thread that ended meanwhile
+  }
+  return out;
+}
+
+const ctx = new Context({ plugins: [threads({ count: 2 })] });
+await ctx.ready();
+const original = spdMatrix(N, 1);
+const a = { ...original, data: new Float64Array(new SharedArrayBuffer(8 * N * N)) };
+const raw = await handWritten(a, TILE);
+const runs = { dtask: () => cholesky(a, TILE, ctx.spawn.bind(ctx)), raw: raw.run };
+const ms = { dtask: [], raw: [] };
+/** Per runner: milliseconds of CPU by thread id, summed over the timed rounds. */
+const cpu = { dtask: new Map(), raw: new Map() };
+for (let r = 0; r < warmup + rounds; r++) {
+  for (const name of r % 2 === 0 ? ['dtask', 'raw'] : ['raw', 'dtask']) {
+    a.data.set(original.data);
+    const c0 = threadCpu();
+    const t0 = performance.now();
+    await runs[name]();
+    const t = performance.now() - t0;
+    const c1 = threadCpu();
+    if (r < warmup) continue;
+    ms[name].push(t);
+    for (const [tid, ns] of c1) {
+      cpu[name].set(tid, (cpu[name].get(tid) ?? 0) + (ns - (c0.get(tid) ?? 0)) / 1e6);
+    }
+  }
+}
+await raw.close();
+await ctx.close();
+
+const main = String(process.pid);
+/** A runner's CPU a factorisation: the main thread, its two busiest threads, the rest. */
+function split(name) {
+  const per = [...cpu[name]].map(([tid, total]) => [tid, total / rounds]);
+  const others = per.filter(([tid]) => tid !== main).sort((x, y) => y[1] - x[1]);
+  const workers = others.slice(0, 2).map(([, v]) => v);
+  const rest = others.slice(2).reduce((s, [, v]) => s + v, 0);
+  return { main: cpu[name].get(main) / rounds, workers, rest };
+}
+const pairs = ms.dtask.map((d, i) => ms.raw[i] / d);
+const rows = ['dtask', 'raw'].map((name) => {
+  const s = split(name);
+  return [
+    name === 'dtask' ? 'spawnDatadeps, 2 worker threads' : 'hand-written raw scheduler',
+    median(ms[name]).toFixed(1),
+    s.main.toFixed(2),
+    ((s.main * 1000) / TASKS).toFixed(1),
+    s.workers.map((w) => w.toFixed(1)).join(' + '),
+    s.rest.toFixed(2),
+  ];
+});
+const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+console.log(
+  `\nCholesky ${N}², tiles of ${TILE}, ${root}: ${rounds} rounds after ${warmup}, load ${load}; CPU in ms a factorisation\n`,
+);
+console.log(
+  table(['runner', 'wall ms', 'main', 'main µs/task', 'tile threads', 'other threads'], rows),
+);
+console.log(
+  `spawnDatadeps ÷ raw: ${(median(ms.raw) / median(ms.dtask)).toFixed(3)} (medians), ${median(pairs).toFixed(3)} (median of the pairs' ratios)`,
+);
