@@ -28,12 +28,16 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
 /**
  * Test files that share their process with each other (`isolate: false`): starting a fork and
  * importing the sources again costs about 0.4 s of CPU a file, more than most of these files'
- * tests. Only files that leave nothing behind qualify: they start no thread or process, do not
- * shut down or configure the default context (a later file's `spawn` would meet it), load no
- * module on every worker, register no scope key or error class, switch no logging on, set no
- * `globalThis` mark or process listener, and expect nothing of a fresh process (task numbers
- * from 1). Every other file keeps a process of its own (docs/performance.md: what broke when
- * every file shared). A file added here is checked in several shuffled orders:
+ * tests. Only files that leave nothing behind qualify: they start no process, and threads only
+ * in contexts of their own that they close (the threads and datadeps tests' `rig()` closes its
+ * context when its test ends, `sharedRig()` after its describe: hooks registered per call, since
+ * a fixture module is evaluated once per process and its top-level hooks would serve only the
+ * first file), do not shut down or configure the default context (a later file's `spawn` would
+ * meet it), load no module on every worker, register no scope key or error class, switch no
+ * logging on, set no `globalThis` mark (but the `dtask` global core itself sets) or process
+ * listener, and expect nothing of a fresh process (task numbers from 1). Every other file keeps
+ * a process of its own (docs/performance.md: what broke when every file shared). A file added
+ * here is checked in several shuffled orders:
  * `vitest run --project shared --sequence.shuffle.files --sequence.seed=N`.
  */
 const sharedProcess = [
@@ -62,6 +66,7 @@ const sharedProcess = [
   'packages/core/src/options/check-options.test.ts',
   'packages/core/src/processor/device-proc.test.ts',
   'packages/core/src/processor/os-proc.test.ts',
+  'packages/core/src/protocol/batcher.test.ts',
   'packages/core/src/protocol/hand-over.test.ts',
   'packages/core/src/protocol/in-memory-transport.test.ts',
   'packages/core/src/protocol/packs.test.ts',
@@ -123,14 +128,34 @@ const sharedProcess = [
   'packages/core/src/travel/class-travel.test.ts',
   'packages/core/src/travel/free-variables.test.ts',
   'packages/core/src/travel/function-ref.test.ts',
+  'packages/datadeps/src/aliasing.test.ts',
+  'packages/datadeps/src/chunk-arguments.test.ts',
+  'packages/datadeps/src/copy-in.test.ts',
   'packages/datadeps/src/dependency-tracker.test.ts',
   'packages/datadeps/src/examples/tile-kernels.test.ts',
   'packages/datadeps/src/footprint.test.ts',
+  'packages/datadeps/src/move-in-place.test.ts',
+  'packages/datadeps/src/random-regions.test.ts',
+  'packages/datadeps/src/run-here.test.ts',
+  'packages/datadeps/src/spawn-datadeps.test.ts',
+  'packages/datadeps/src/view.test.ts',
   'packages/example-accelerator/src/device-store.test.ts',
   'packages/gpu-tfjs/src/select-backend.test.ts',
   'packages/gpu-tfjs/src/tensor-store.test.ts',
   'packages/lmdb/src/lmdb-options.test.ts',
   'packages/lmdb/src/store-directory.test.ts',
+  'packages/threads/src/threads-basics.test.ts',
+  'packages/threads/src/threads-class-instances.test.ts',
+  'packages/threads/src/threads-contexts.test.ts',
+  'packages/threads/src/threads-copy-messages.test.ts',
+  'packages/threads/src/threads-dynamic-import.test.ts',
+  'packages/threads/src/threads-dynamic.test.ts',
+  'packages/threads/src/threads-meta.test.ts',
+  'packages/threads/src/threads-nested-placement.test.ts',
+  'packages/threads/src/threads-seed-004.test.ts',
+  'packages/threads/src/threads-stats.test.ts',
+  'packages/threads/src/threads-transfer-option.test.ts',
+  'packages/threads/src/threads-transfer.test.ts',
   'packages/viz/src/event-client.test.ts',
   'packages/viz/src/task-graph.test.ts',
   'vitest.setup.test.ts',

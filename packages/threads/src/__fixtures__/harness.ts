@@ -1,8 +1,11 @@
 // Shared set-up of the threads tests: a context with its own threads plugin per test, closed
-// afterwards (or one for the tests of a `describe`), and the fixture modules loaded with
-// everywhere().
+// after it (or one for the tests of a `describe`), and the fixture modules loaded with
+// everywhere(). The closing is registered by each call (`onTestFinished`, `beforeAll`), not by
+// this module's top level: in a process shared by several test files (`isolate: false`) this
+// module is evaluated once, and hooks it registered at its top level would close only the first
+// file's contexts.
 import { Context, everywhere } from '@dtask/core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { type ThreadsOptions, threads } from '../index.js';
 
 export const TASKS_URL = new URL('./tasks.mjs', import.meta.url);
@@ -17,19 +20,18 @@ export interface Rig {
   tasks: Tasks;
 }
 
-const open = new Set<Context>();
-
-afterEach(async () => {
-  const contexts = [...open];
-  open.clear();
-  await Promise.all(contexts.map((c) => c.close()));
-});
-
-/** A ready context with `threads(options)` (default 2 threads) and tasks.mjs loaded everywhere. */
+/**
+ * A ready context with `threads(options)` (default 2 threads) and tasks.mjs loaded everywhere,
+ * closed once the calling test has finished.
+ */
 export async function rig(options: ThreadsOptions = {}): Promise<Rig> {
   const plugin = threads({ count: 2, ...options });
   const ctx = new Context({ plugins: [plugin] });
-  open.add(ctx);
+  onTestFinished(() => ctx.close());
+  return ready(ctx, plugin);
+}
+
+async function ready(ctx: Context, plugin: ReturnType<typeof threads>): Promise<Rig> {
   await ctx.ready();
   await everywhere(TASKS_URL, ctx);
   const tasks = (await import('./tasks.mjs')) as Tasks;
@@ -45,9 +47,8 @@ export async function rig(options: ThreadsOptions = {}): Promise<Rig> {
 export function sharedRig(): () => Rig {
   let shared: Rig | undefined;
   beforeAll(async () => {
-    shared = await rig();
-    // Closed after the describe's last test, not after its first (the `afterEach` above).
-    open.delete(shared.ctx);
+    const plugin = threads({ count: 2 });
+    shared = await ready(new Context({ plugins: [plugin] }), plugin);
   });
   afterAll(() => shared?.ctx.close());
   return () => {
