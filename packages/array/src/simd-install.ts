@@ -79,6 +79,14 @@ export interface SimdKernels {
    */
   sweepArea(n: number): Float64Array;
   /**
+   * Copies `len` elements of `data` from `offset` into this module's memory at byte `at`, in
+   * `data`'s element type: from shared memory (where blocks live) with Node's memcpy, where a
+   * typed array's `set` copies shared memory a word at a time.
+   */
+  copyIn(data: Float64Array | Float32Array, offset: number, len: number, at: number): void;
+  /** Copies `len` elements from this module's memory at byte `at` into `out` from `offset` (`copyIn`'s way back). */
+  copyOut(out: Float64Array | Float32Array, offset: number, len: number, at: number): void;
+  /**
    * The functions of a stencil sweep over this module's memory (simd-sweep-module.ts's
    * `sweepModuleBytes(program, offsets, n0, columnBytes)`: `f` sweeps columns, `g` spreads
    * contiguous columns into a padded layout), made once per program and layout and kept.
@@ -173,6 +181,8 @@ export function installSimd(): SimdKernels | null {
   // Stencil sweeps: a module per program and layout, over this module's memory.
   const sweeps = new Map<string, SweepFunctions>();
   const kernels: SimdKernels = {
+    copyIn,
+    copyOut,
     gemm(float32, m, n, products, alpha, beta, c, lower = false) {
       const es = float32 ? 4 : 8;
       const MR = float32 ? 8 : 4;

@@ -96,8 +96,8 @@ function stencilSimdKernel(plan: StencilPlan, total: number, PS: number[]): Sten
     for (let d = 1, m = n0; d < nd && whole; m *= shape[d], d++)
       whole = strides[d] === m || shape[d] === 1;
     if (whole) {
-      const src = data as Float64Array;
-      staged.set(offset === 0 && src.length === n ? src : src.subarray(offset, offset + n));
+      if (data instanceof Float64Array) simd.copyIn(data, offset, n, stage * 8);
+      else staged.set((data as Float32Array).subarray(offset, offset + n));
       for (let k = 0; k < slabs; k++)
         fns.g((stage + slabOwn[k]) * 8, (base + slabPadded[k]) * 8, n1);
       return;
@@ -139,7 +139,8 @@ function stencilSimdKernel(plan: StencilPlan, total: number, PS: number[]): Sten
     finish(into) {
       for (let k = 0; k < slabs; k++)
         fns.f((slabPadded[k] - first) * 8, (out + slabOwn[k]) * 8, n1);
-      into.data.set(result);
+      if (into.data instanceof Float64Array) simd.copyOut(into.data, 0, n, out * 8);
+      else into.data.set(result);
       // How many blocks this thread swept in SIMD (a task may read it to see which ran).
       const g = globalThis as unknown as { __dtaskStencilSimdSweeps?: number };
       g.__dtaskStencilSimdSweeps = (g.__dtaskStencilSimdSweeps ?? 0) + 1;
