@@ -175,11 +175,11 @@ const arrayOwnProcess = [
 
 /**
  * `@dtask/array`'s other test files share their processes with each other (`isolate: false`):
- * `describeOnRigs`'s two rigs are the process's (kept by the project's environment,
- * `rig-environment.ts`, and closed when the process ends), which each file leaves as it found
- * them (checked after its tests); every other context a file starts it closes, it loads modules
- * only into its own contexts' workers and turns off the logging it turns on. A fork of
- * its own cost each file about 1.3 s of CPU more (its start, and importing the sources and
+ * the two rigs of `describeOnRigs` and `rigForTest` are the process's (kept by the project's
+ * environment, `rig-environment.ts`, and closed when the process ends), which each file and test
+ * leaves as it found them (checked after it); every other context a file starts it closes, it
+ * loads modules only into its own contexts' workers and turns off the logging it turns on. A fork
+ * of its own cost each file about 1.3 s of CPU more (its start, and importing the sources and
  * compiling the kernels and references again). A file that starts to rely on a fresh process
  * goes in `arrayOwnProcess`; the group is checked in shuffled orders:
  * `vitest run --project array --sequence.shuffle.files --sequence.seed=N`.

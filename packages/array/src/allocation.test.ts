@@ -8,7 +8,7 @@
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { random } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { gridIndices as gridIndicesOf } from './blocks.js';
 import {
   type AssignmentGrid,
@@ -152,7 +152,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('assignment errors', () => {
   it('a grid of another rank, a ragged or empty grid, an unknown worker or processor are ArgumentErrors', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const make = (assign: unknown) =>
       DArray.zeros([4, 4], new Blocks(2, 2), { context: ctx, assign: assign as AssignmentGrid });
     expect(() => make([1, 1])).toThrow(/grid of 1 dimension\(s\) \[2\] for an array of 2/);

@@ -3,7 +3,7 @@
 import { ArgumentError, Context } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { expectClose, random } from './__fixtures__/reference.js';
-import { threadsRig } from './__fixtures__/rig.js';
+import { rigForTest } from './__fixtures__/rig.js';
 import { referenceStencil } from './__fixtures__/stencil-reference.js';
 import { AutoBlocks, Blocks, DArray, distribute, stencil, Wrap } from './index.js';
 
@@ -22,7 +22,7 @@ describe('AutoBlocks', () => {
   });
 
   it('is accepted by zeros, distribute, from, reblock and new DArray, counting the threads', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const A = DArray.zeros([512, 256], new AutoBlocks(), { context: ctx });
     expect(A.blocks).toBeInstanceOf(Blocks);
     expect(A.chunks.length).toBe(8); // 2 threads × 4

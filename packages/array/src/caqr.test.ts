@@ -14,7 +14,7 @@ import {
   qrPlain,
 } from './__fixtures__/linalg-reference.js';
 import { expectClose, expectEntries, matmul, random, transpose } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest, threadsRig } from './__fixtures__/rig.js';
 import { caqrSteps } from './caqr-kernels.js';
 import {
   Blocks,
@@ -286,7 +286,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('CAQR misuse and steps', () => {
   it('qr.jl: cageqrf! rejects irregular tiling (100×60 in 30×20 blocks, p=2)', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const a = distribute(random(6000, 1), [100, 60], new Blocks(30, 20), { context: ctx });
     // the tile is 20 (the smaller block side): 5 tile rows, which 2 domains do not divide
     await expect(cageqrf(a, { p: 2 })).rejects.toThrow(ArgumentError);

@@ -15,7 +15,7 @@ import {
   maxDiff,
 } from './__fixtures__/complex-reference.js';
 import { expectEvery, random } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import {
   adjoint,
   Blocks,
@@ -130,7 +130,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('complex cholesky and ishermitian misuse', () => {
   it('issymmetric is not conjugated; a complex b with a real factor is a DtypeError; a real plain b of a complex factor does not fit', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const o = { context: ctx, dtype: 'complex128' as const };
     // [[1, i], [i, 1]] is symmetric, not hermitian; [[1, i], [-i, 1]] the other way round
     const sym = distribute([1, 0, 0, 1, 0, 1, 1, 0], [2, 2], new Blocks(1, 1), o);

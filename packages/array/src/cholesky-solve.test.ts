@@ -6,7 +6,7 @@ import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { solvePlain } from './__fixtures__/linalg-reference.js';
 import { expectClose, random, spd } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { Blocks, cholesky, choleskySolve, DArray, distribute, ldivInto, lu } from './index.js';
 
 describeOnRigs('on %s', (rig) => {
@@ -63,7 +63,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('choleskySolve and ldivInto misuse', () => {
   it('a factor that is not square, a b that does not fit, an f that is no factor are ArgumentErrors', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const l = await cholesky(distribute(spd(6, 1), [6, 6], new Blocks(3, 3), { context: ctx }));
     await expect(choleskySolve(l, [1, 2, 3])).rejects.toThrow(/array of 6 numbers/);
     await expect(

@@ -8,7 +8,7 @@
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { choleskyPlain, expectClose, spd, transpose } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import {
   Blocks,
   cholesky,
@@ -68,7 +68,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('issymmetric misuse', () => {
   it('a vector or a non-DArray is an ArgumentError; a rectangular matrix is not symmetric', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     await expect(issymmetric(DArray.rand([4], new Blocks(2), { context: ctx }))).rejects.toThrow(
       /2-D DArray/,
     );

@@ -13,7 +13,7 @@ import {
   spd,
   transpose,
 } from './__fixtures__/reference.js';
-import { threadsRig } from './__fixtures__/rig.js';
+import { rigForTest } from './__fixtures__/rig.js';
 import { Blocks, cholesky, distribute } from './index.js';
 
 const add = (p: number, v: number) => p + v;
@@ -21,7 +21,7 @@ const [M, K, N] = [37, 23, 29];
 
 describe('DArray against a plain single-threaded reference (odd sizes, 2 threads)', () => {
   it("seed 002's row sums: In(view(A.chunks[i], j:j, :)) into Out(view(rowSums, r:r))", async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const [m, n, rows] = [11, 999, 3]; // 4 row blocks: 3, 3, 3 and 2 rows
     const x = random(m * n, 1);
     const A = distribute(x, [m, n], new Blocks(rows, n), { context: ctx });
@@ -45,7 +45,7 @@ describe('DArray against a plain single-threaded reference (odd sizes, 2 threads
   });
 
   it('map (one array and two), element-wise ops, broadcasting and re-blocking', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const x = random(M * K, 2);
     const y = random(M * K, 3);
     const a = distribute(x, [M, K], new Blocks(8, 6), { context: ctx });
@@ -98,7 +98,7 @@ describe('DArray against a plain single-threaded reference (odd sizes, 2 threads
   });
 
   it('sum/mean/min/max/reduce over everything and per dimension', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const x = random(M * K, 5);
     const a = distribute(x, [M, K], new Blocks(8, 6), { context: ctx });
     expect(Math.abs((await a.sum()) - x.reduce(add, 0))).toBeLessThan(1e-10);
@@ -134,7 +134,7 @@ describe('DArray against a plain single-threaded reference (odd sizes, 2 threads
   });
 
   it('blocked matmul, transpose and 0-based half-open slicing (with steps)', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const x = random(M * K, 6);
     const y = random(K * N, 7);
     const a = distribute(x, [M, K], new Blocks(8, 6), { context: ctx });
@@ -159,7 +159,7 @@ describe('DArray against a plain single-threaded reference (odd sizes, 2 threads
   });
 
   it('Cholesky through datadeps per tile, side 27 in blocks of 8 (padded to 32)', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const n = 27;
     const x = spd(n, 8);
     const a = distribute(x, [n, n], new Blocks(8, 8), { context: ctx });
@@ -173,7 +173,7 @@ describe('DArray against a plain single-threaded reference (odd sizes, 2 threads
   });
 
   it('3-D: sum, mean and max per dimension of a 7×5×9 array in 3×2×4 blocks', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const shape = [7, 5, 9];
     const x = random(7 * 5 * 9, 9);
     const a = distribute(x, shape, new Blocks(3, 2, 4), { context: ctx });

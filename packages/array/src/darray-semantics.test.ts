@@ -2,12 +2,12 @@
 // empty half-open ranges, fresh random numbers unless seeded, broadcasting over missing
 // trailing dimensions, and a single reduced dimension given as a number.
 import { describe, expect, it } from 'vitest';
-import { threadsRig } from './__fixtures__/rig.js';
+import { rigForTest } from './__fixtures__/rig.js';
 import { Blocks, DArray, distribute } from './index.js';
 
 describe('DArray semantics shared with Julia and NumPy', () => {
   it('a 0-dimensional array: new Blocks() of shape [], one element', async () => {
-    await using context = await threadsRig();
+    const context = await rigForTest();
     const z = DArray.fill([], new Blocks(), 4, { context });
     expect(z.grid).toEqual([]);
     expect(z.chunks).toHaveLength(1);
@@ -22,7 +22,7 @@ describe('DArray semantics shared with Julia and NumPy', () => {
   });
 
   it('a half-open range with start ≥ end is empty, not an error (Julia 5:2, a[5:2], slice)', async () => {
-    await using context = await threadsRig();
+    const context = await rigForTest();
     const data = Float64Array.from({ length: 20 }, (_, i) => i);
     const a = distribute(data, [4, 5], new Blocks(2, 2), { context });
     expect([1, 2, 3, 4].slice(3, 1)).toEqual([]);
@@ -37,7 +37,7 @@ describe('DArray semantics shared with Julia and NumPy', () => {
   });
 
   it('DArray.rand draws fresh numbers each call; the same seed gives the same numbers', async () => {
-    await using context = await threadsRig();
+    const context = await rigForTest();
     const one = (await DArray.rand([6, 6], new Blocks(3, 3), { context }).collect()).data;
     const two = (await DArray.rand([6, 6], new Blocks(3, 3), { context }).collect()).data;
     expect([...one]).not.toEqual([...two]);
@@ -50,7 +50,7 @@ describe('DArray semantics shared with Julia and NumPy', () => {
   });
 
   it('broadcasting treats missing trailing dimensions as 1: A .+ v adds v to every column', async () => {
-    await using context = await threadsRig();
+    const context = await rigForTest();
     const n = 10;
     const A = distribute(
       Float64Array.from({ length: n * n }, (_, i) => i),
@@ -74,7 +74,7 @@ describe('DArray semantics shared with Julia and NumPy', () => {
   });
 
   it('sum({ dims: 0 }) takes one dimension as a number, as { dims: [0] } does', async () => {
-    await using context = await threadsRig();
+    const context = await rigForTest();
     const data = Float64Array.from({ length: 12 }, (_, i) => i);
     const a = distribute(data, [3, 4], new Blocks(2, 2), { context });
     const byNumber = await a.sum({ dims: 0 }).collect();

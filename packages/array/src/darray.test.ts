@@ -1,6 +1,5 @@
 import {
   ArgumentError,
-  Context,
   disableLogging,
   enableLogging,
   fetchLogs,
@@ -9,22 +8,10 @@ import {
 } from '@dtask/core';
 import { InOut, type StridedView, spawnDatadeps, view } from '@dtask/datadeps';
 import { addInto, treeReduce } from '@dtask/datadeps/examples';
-import { threads } from '@dtask/threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { rigForTest } from './__fixtures__/rig.js';
 import { Blocks, cholesky, DArray, distribute } from './index.js';
 import type { Block } from './kernels.js';
-
-const open: Context[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
-
-async function rig(): Promise<Context> {
-  const ctx = new Context({ plugins: [threads({ count: 2 })] });
-  open.push(ctx);
-  await ctx.ready();
-  return ctx;
-}
 
 function random(n: number, seed: number): Float64Array {
   let s = seed;
@@ -41,7 +28,7 @@ const close = (a: ArrayLike<number>, b: ArrayLike<number>) => {
 
 describe('DArray on 2 worker threads', () => {
   it('distribute/collect round-trips column-major data in uneven 3-D blocks', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const x = random(5 * 7 * 3, 1);
     const da = distribute(x, [5, 7, 3], new Blocks(2, 3, 2), { context });
     expect(da.grid).toEqual([3, 3, 2]);
@@ -54,7 +41,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('zeros/ones/fill/rand in each dtype, made by tasks', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const z = await DArray.zeros([4, 5], new Blocks(3, 2), { context, dtype: 'int32' }).collect();
     expect(z.data).toBeInstanceOf(Int32Array);
     expect([...z.data]).toEqual(new Array(20).fill(0));
@@ -69,7 +56,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('map: a function returning a boolean gives 1 or 0; one returning a string fails, naming it', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const a = distribute(Float64Array.from([1, -2, 3, -4]), [4], new Blocks(2), { context });
     expect([...(await a.map((v) => v > 0).collect()).data]).toEqual([1, 0, 1, 0]);
     // What a JavaScript caller can pass; TypeScript would refuse it.
@@ -87,7 +74,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('map, add/sub/mul/div with arrays and scalars match plain JS', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const x = random(35, 2);
     const y = random(35, 3);
     const a = distribute(x, [5, 7], new Blocks(2, 3), { context });
@@ -119,7 +106,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('sum/mean/min/max, whole and along dims, match plain JS on uneven blocks', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const [m, n] = [5, 7];
     const x = random(m * n, 4);
     const a = distribute(x, [m, n], new Blocks(2, 3), { context });
@@ -157,7 +144,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('matmul, transpose and slice match plain JS', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const [m, k, n] = [5, 7, 4];
     const x = random(m * k, 5);
     const y = random(k * n, 6);
@@ -183,7 +170,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('cholesky through @dtask/datadeps/examples gives L with L·Lᵀ = A', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const n = 12;
     const m = random(n * n, 7);
     const spd = new Float64Array(n * n);
@@ -206,7 +193,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('datadeps InOut(view(chunk)) on the chunk handles updates the blocks where they are (seed 002)', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const a = DArray.ones([5, 6], new Blocks(2, 3), { context });
     const double = (v: StridedView<Float64Array>) => {
       for (let j = 0; j < v.shape[1]; j++)
@@ -223,7 +210,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('chunks are task arguments; blocks on worker threads are SharedArrayBuffers', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const a = DArray.from(
       { data: Int32Array.from({ length: 35 }, (_, i) => i), shape: [5, 7] },
       new Blocks(2, 3),
@@ -245,7 +232,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('chunks are made on worker threads, placed by assign when given', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     enableLogging();
     try {
       fetchLogs();
@@ -266,7 +253,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('seed 002 tree_reduce! over the data of equal-sized DArray chunks sums them in place', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const x = random(6 * 8, 8);
     const a = distribute(x, [6, 8], new Blocks(6, 1), { context });
     const blocks = (await Promise.all(a.chunks.map((c) => c.fetch()))) as Block<Float64Array>[];
@@ -286,7 +273,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('float32 and int32 arrays keep their dtype through operations', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const i32 = distribute(
       Int32Array.from({ length: 10 }, (_, i) => i - 3),
       [10],
@@ -304,7 +291,7 @@ describe('DArray on 2 worker threads', () => {
   });
 
   it('mismatched shapes, blocks, dtypes and ranges are ArgumentErrors', async () => {
-    const context = await rig();
+    const context = await rigForTest();
     const a = DArray.zeros([4, 4], new Blocks(2, 2), { context });
     expect(() => a.add(DArray.zeros([4, 4], new Blocks(3, 2), { context }))).toThrow(ArgumentError);
     expect(() => a.add(DArray.zeros([4, 5], new Blocks(2, 2), { context }))).toThrow(ArgumentError);

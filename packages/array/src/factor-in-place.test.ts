@@ -7,7 +7,7 @@ import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { luRectPlain, opnorm1, productMinus } from './__fixtures__/linalg-reference.js';
 import { expectClose, expectEvery, random } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { Blocks, DArray, distribute, luInPlace, qrInPlace, solve } from './index.js';
 
 const EPS = 2 ** -52;
@@ -73,7 +73,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('in-place factorization misuse', () => {
   it('an integer array, a vector or a non-DArray is an ArgumentError', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const ints = DArray.ones([4, 4], new Blocks(2, 2), { context: ctx, dtype: 'int32' });
     await expect(luInPlace(ints)).rejects.toThrow(
       /float64, float32, complex128 or complex64.*use lu\(a\)/,

@@ -9,7 +9,7 @@ import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { dftPlain, maxDiff } from './__fixtures__/complex-reference.js';
 import { random } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import {
   AutoBlocks,
   Blocks,
@@ -160,7 +160,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('fft misuse', () => {
   it('a bad dims or decomp is an ArgumentError; fft! of a real array is a DtypeError saying what to do', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const a = distribute(random(24, 1), [4, 6], new Blocks(2, 3), { context: ctx });
     expect(() => fft(a, { dims: [2] })).toThrow(ArgumentError);
     expect(() => fft(a, { dims: [0, 0] })).toThrow(/distinct dimensions/);

@@ -14,7 +14,7 @@ import {
   spd,
   transpose,
 } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import {
   Blocks,
   choleskyInPlace,
@@ -154,7 +154,7 @@ describeOnRigs(
 
 describe('in-place misuse', () => {
   it('wrong shapes, non-DArrays and dtypes that cannot hold the result are ArgumentErrors', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const a = DArray.rand([6, 4], new Blocks(3, 2), { context: ctx });
     const b = DArray.rand([4, 5], new Blocks(2, 5), { context: ctx });
     expect(() => mulInto(DArray.zeros([6, 4], new Blocks(3, 2), { context: ctx }), a, b)).toThrow(

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { cluPlain, cmatmul, csolvePlain, maxDiff } from './__fixtures__/complex-reference.js';
 import { expectEntries, random } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import {
   Blocks,
   complexDet,
@@ -208,7 +208,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('complex lu misuse', () => {
   it('det of a complex matrix and a complex b with a real A are DtypeErrors saying what to do', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const z = DArray.rand([4, 4], new Blocks(2, 2), { context: ctx, seed: 1 });
     const c = distribute(random(32, 2), [4, 4], new Blocks(2, 2), {
       context: ctx,

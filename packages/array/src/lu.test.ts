@@ -6,7 +6,7 @@ import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { detPlain, luPlain, luRectPlain, solvePlain } from './__fixtures__/linalg-reference.js';
 import { expectClose, expectEntries, matmul, random } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { Blocks, DArray, det, distribute, lu, SingularError, solve } from './index.js';
 
 /** A random `n × n` matrix with a heavier diagonal (well conditioned, pivots still move). */
@@ -152,7 +152,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('lu misuse', () => {
   it('a non-matrix, an empty one, a bad tile and a b that does not fit are ArgumentErrors', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const rect = DArray.rand([6, 4], new Blocks(3, 2), { context: ctx });
     await expect(lu(DArray.rand([6], new Blocks(3), { context: ctx }))).rejects.toThrow(
       /2-D DArray; got \[6\]/,

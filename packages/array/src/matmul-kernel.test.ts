@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Context, scope } from '@dtask/core';
-import { threads } from '@dtask/threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { scope } from '@dtask/core';
+import { describe, expect, it } from 'vitest';
+import { rigForTest } from './__fixtures__/rig.js';
 import { Blocks, distribute } from './index.js';
 import type { Block } from './kernels.js';
 import { matmulBlocks, matmulBlocksJs } from './matmul-kernel.js';
@@ -134,15 +134,8 @@ describe('matmulBlocks (WebAssembly SIMD gemm)', () => {
 });
 
 describe('matmul on worker threads with the SIMD kernels', () => {
-  const open: Context[] = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.close()));
-  });
-
   it('a float32 DArray product on 2 threads equals the float64 one within float32 rounding', async () => {
-    const ctx = new Context({ plugins: [threads({ count: 2 })] });
-    open.push(ctx);
-    await ctx.ready();
+    const ctx = await rigForTest();
     const N = 70;
     const values = Float64Array.from({ length: N * N }, rand);
     const blocks = new Blocks(32, 32);

@@ -6,7 +6,7 @@
 import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { expectClose, matmul, random, transpose } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { Blocks, DArray, distribute, matpow } from './index.js';
 
 describeOnRigs(
@@ -139,7 +139,7 @@ describeOnRigs(
 
 describe('matmul, matrix × vector and matpow misuse', () => {
   it('a vector of the wrong length or another dtype, a bad power, are ArgumentErrors', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const a = DArray.rand([6, 4], new Blocks(3, 2), { context: ctx });
     for (const x of [
       DArray.rand([5], new Blocks(5), { context: ctx }),

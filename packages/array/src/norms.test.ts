@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { random } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { Blocks, distribute, norm, opnorm } from './index.js';
 
 /** Julia's norm(x, p) of a plain array. */
@@ -108,7 +108,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('norm and opnorm errors at the call', () => {
   it('a p they do not take, a matrix for opnorm', async () => {
-    await using context = await threadsRig();
+    const context = await rigForTest();
     const A = distribute(random(12, 1), [3, 4], new Blocks(2, 2), { context });
     await expect(norm(A, -1)).rejects.toThrow(/p must be a number ≥ 0, Infinity or -Infinity/);
     await expect(opnorm(A, 3)).rejects.toThrow(/p must be 1 .*, 2 .* or Infinity/);

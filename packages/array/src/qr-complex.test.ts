@@ -17,7 +17,7 @@ import {
   maxDiff,
 } from './__fixtures__/complex-reference.js';
 import { expectComplexTriu, random } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { adjoint, Blocks, DtypeError, distribute, qr, qrInPlace, solve } from './index.js';
 
 const EPS = 2 ** -52;
@@ -259,7 +259,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('complex qr misuse', () => {
   it("a real b for a complex Q, a complex b with a real A's QR are DtypeErrors; a plain b of the wrong length an ArgumentError", async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const o = { context: ctx, dtype: 'complex128' as const };
     const f = await qr(distribute(random(2 * 36, 1), [6, 6], new Blocks(3, 3), o));
     await expect(

@@ -7,7 +7,7 @@ import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { gramMinusIdentity, opnorm1 } from './__fixtures__/linalg-reference.js';
 import { expectClose, matmul, random, transpose } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { Blocks, DArray, distribute, qr } from './index.js';
 
 const EPS = 2 ** -52;
@@ -120,7 +120,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('Q as an operator: misuse', () => {
   it('a b without A’s rows (or columns), a bad adjoint or a non-array are ArgumentErrors', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const f = await qr(DArray.rand([6, 4], new Blocks(3, 2), { context: ctx, seed: 1 }));
     const wrong = DArray.rand([5, 2], new Blocks(5, 2), { context: ctx });
     await expect(f.lmulQ(wrong)).rejects.toThrow(/A's 6 rows/);

@@ -12,7 +12,7 @@ import {
   qrPlain,
 } from './__fixtures__/linalg-reference.js';
 import { expectClose, expectEntries, matmul, random } from './__fixtures__/reference.js';
-import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
+import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { Blocks, DArray, distribute, qr, SingularError, solve } from './index.js';
 
 const EPS = 2 ** -52;
@@ -98,7 +98,7 @@ describeOnRigs('on %s', (rig) => {
 
 describe('qr misuse', () => {
   it('a non-matrix, an empty one, a bad tile, a wide least-squares and a rank-deficient one are typed errors', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     await expect(qr(DArray.rand([5], new Blocks(5), { context: ctx }))).rejects.toThrow(
       /2-D DArray/,
     );

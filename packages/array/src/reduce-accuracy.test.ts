@@ -3,7 +3,7 @@
 // blocks' partial sums combined in order) are at least as accurate as the plain loop (one
 // accumulator, one element after the other).
 import { describe, expect, it } from 'vitest';
-import { threadsRig } from './__fixtures__/rig.js';
+import { rigForTest } from './__fixtures__/rig.js';
 import { Blocks, DEFAULT_SMALL_WORK_ELEMENTS, distribute, setSmallWorkElements } from './index.js';
 import type { Block } from './kernels.js';
 import { reduceWhole, reduceWholeJs } from './reduce-whole.js';
@@ -81,7 +81,7 @@ describe('the sums against the exactly rounded sum', () => {
   });
 
   it('a DArray’s sum on 2 worker threads, a task per block and by default: no more error than the plain loop', async () => {
-    await using context = await threadsRig();
+    const context = await rigForTest();
     const N = 512;
     const x = Float64Array.from({ length: N * N }, () => (1 + rand()) / 3);
     let loop = 0;

@@ -4,10 +4,10 @@
 // same bits; along the first dimensions each kept element's run is reduced whole in SIMD, sums
 // within 1e-15 · run · Σ|x| (another order of the same additions), min and max exact. Random
 // and odd shapes, float64, float32 and int32, contiguous blocks (as a DArray's are).
-import { Context, scope } from '@dtask/core';
-import { threads } from '@dtask/threads';
+import { scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { reduceDims } from './__fixtures__/reference.js';
+import { rigForTest } from './__fixtures__/rig.js';
 import { Blocks, distribute, prod } from './index.js';
 import type { Block } from './kernels.js';
 import { reduceBlocks } from './reduce-kernels.js';
@@ -139,8 +139,7 @@ describe('reductions along dimensions of a block (SIMD)', () => {
   }
 
   it('prod of a DArray on 2 threads, whole and along dimensions, with and without init, equals a plain loop', async () => {
-    await using ctx = new Context({ plugins: [threads({ count: 2 })] });
-    await ctx.ready();
+    const ctx = await rigForTest();
     const times = (a: number, v: number) => a * v;
     const cases: [Dtype, number[], number[]][] = [
       ['float64', [301, 157], [128, 64]],
@@ -186,8 +185,7 @@ describe('reductions along dimensions of a block (SIMD)', () => {
   }, 60_000);
 
   it('a DArray summed along each dimension on 2 threads equals a plain loop; workers run SIMD', async () => {
-    await using ctx = new Context({ plugins: [threads({ count: 2 })] });
-    await ctx.ready();
+    const ctx = await rigForTest();
     const [m, n] = [301, 157];
     const x = Float64Array.from({ length: m * n }, () => rand());
     const A = distribute(x, [m, n], new Blocks(128, 64), { context: ctx });

@@ -1,6 +1,6 @@
-import { Context, scope } from '@dtask/core';
-import { threads } from '@dtask/threads';
+import { scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
+import { rigForTest } from './__fixtures__/rig.js';
 import { Blocks, distribute } from './index.js';
 import type { Block } from './kernels.js';
 import { blockNormPart } from './norm-kernels.js';
@@ -226,8 +226,7 @@ describe('reduceWhole (WebAssembly SIMD reductions)', () => {
 
 describe('DArray reductions on worker threads with the SIMD reductions', () => {
   it('sum, extrema and norm on 2 threads agree with plain loops; the workers run SIMD', async () => {
-    await using ctx = new Context({ plugins: [threads({ count: 2 })] });
-    await ctx.ready();
+    const ctx = await rigForTest();
     const N = 97;
     const values = Float64Array.from({ length: N * N }, () => 4 * rand());
     const a = distribute(values, [N, N], new Blocks(32, 20), { context: ctx });

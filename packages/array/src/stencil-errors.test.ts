@@ -1,7 +1,7 @@
 // Misuse of stencil/stencilSteps throws a typed error at the call, naming the shapes.
 import { ArgumentError, TaskFunctionError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { threadsRig } from './__fixtures__/rig.js';
+import { rigForTest } from './__fixtures__/rig.js';
 import {
   Blocks,
   DArray,
@@ -16,7 +16,7 @@ import {
 
 describe('stencil errors at the call', () => {
   it('shapes, blockings, radius, boundary conditions and element types', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const o = { context: ctx };
     const A = DArray.zeros([10, 8], new Blocks(4, 4), o);
     const k = (at: Record<string, (...x: number[]) => number>) => at.A(0, 0) + at.B(0, 0);
@@ -88,7 +88,7 @@ describe('stencil errors at the call', () => {
   });
 
   it('an offset computed at run time past the radius fails the task, and the scheduler goes on', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const A = DArray.ones([6], new Blocks(3), { context: ctx });
     const far = stencil({ A }, (at, idx) => at.A(idx[0] - idx[0] + 2));
     await expect(far.collect()).rejects.toThrow(/offset 2 is not an integer within the radius 1/);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Context, scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { expectClose, random } from './__fixtures__/reference.js';
-import { RIGS } from './__fixtures__/rig.js';
+import { RIGS, rigForTest } from './__fixtures__/rig.js';
 import { referenceStencil } from './__fixtures__/stencil-reference.js';
 import {
   AntiReflect,
@@ -127,7 +127,7 @@ describe('the stencil sweep program', () => {
 
 describe.each(RIGS)('on %s: the SIMD sweep against the JavaScript loop', (where, rig) => {
   it('2-D 61×45 in blocks of 23×17: three kernels, every boundary condition, bit for bit', async () => {
-    await using ctx = await rig();
+    const ctx = await rigForTest(where, rig);
     // Each thread counts its SIMD blocks (thread 1 is this one, whose count the files before
     // this one in the process may have raised): the blocks swept here are the difference.
     const count = () =>
@@ -166,7 +166,7 @@ describe.each(RIGS)('on %s: the SIMD sweep against the JavaScript loop', (where,
   }, 120_000);
 
   it('1-D, 3-D, radius 2, two inputs and float32, bit for bit', async () => {
-    await using ctx = await rig();
+    const ctx = await rigForTest(where, rig);
     // 1-D: 101 in blocks of 37.
     const x1 = random(101, 3);
     const V = distribute(x1, [101], new Blocks(37), { context: ctx });
@@ -252,7 +252,7 @@ describe.each(RIGS)('on %s: the SIMD sweep against the JavaScript loop', (where,
   }, 120_000);
 
   it('steps written in place (stencilSteps) agree with the loop', async () => {
-    await using ctx = await rig();
+    const ctx = await rigForTest(where, rig);
     const x = random(64 * 40, 9);
     const run = async (jacobi: (at: At) => number) => {
       const A = distribute(x, [64, 40], new Blocks(32, 20), { context: ctx });

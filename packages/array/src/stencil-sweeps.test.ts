@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { expectClose, random } from './__fixtures__/reference.js';
-import { threadsRig } from './__fixtures__/rig.js';
+import { rigForTest, threadsRig } from './__fixtures__/rig.js';
 import { referenceStencil } from './__fixtures__/stencil-reference.js';
 import { Blocks, DArray, Pad, stencilSteps, Wrap } from './index.js';
 
@@ -41,7 +41,7 @@ describe('stencilSteps as one task per thread, meeting between steps', () => {
   });
 
   it('a padding value JSON cannot hold (NaN, ±Infinity, −0) reaches the threads as it is', async () => {
-    await using ctx = await threadsRig();
+    const ctx = await rigForTest();
     const n = 64;
     for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0]) {
       const A = DArray.ones([n, n], new Blocks(16, 16), { context: ctx });

@@ -4,7 +4,7 @@
 // 1-D, 2-D and 3-D, each checked against a plain single-threaded loop.
 import { describe, expect, it } from 'vitest';
 import { expectClose, random } from './__fixtures__/reference.js';
-import { RIGS } from './__fixtures__/rig.js';
+import { RIGS, rigForTest } from './__fixtures__/rig.js';
 import { referenceStencil } from './__fixtures__/stencil-reference.js';
 import {
   AntiReflect,
@@ -49,10 +49,10 @@ const ALL: [string, Boundary][] = [
   ['LinearExtrapolate', new LinearExtrapolate()],
 ];
 
-describe.each(RIGS)('on %s', (_where, rig) => {
+describe.each(RIGS)('on %s', (where, rig) => {
   describe('stencil against a plain single-threaded loop', () => {
     it("Dagger's 1-D cases: [1, 2, 3, 4] in blocks of 2, sums of 3 neighbours", async () => {
-      await using ctx = await rig();
+      const ctx = await rigForTest(where, rig);
       const A = distribute(iota(4), [4], new Blocks(2), { context: ctx });
       const run = async (boundary: Boundary) =>
         Array.from((await stencil({ A }, sum3, { boundary }).collect()).data);
@@ -70,7 +70,7 @@ describe.each(RIGS)('on %s', (_where, rig) => {
     });
 
     it("Dagger's 2-D cases: 4×4 in 2×2 blocks, every condition and the mixed ones", async () => {
-      await using ctx = await rig();
+      const ctx = await rigForTest(where, rig);
       const x = iota(16);
       const A = distribute(x, [4, 4], new Blocks(2, 2), { context: ctx });
       const pad = await stencil(
@@ -108,7 +108,7 @@ describe.each(RIGS)('on %s', (_where, rig) => {
     });
 
     it('odd sizes that do not divide into the blocks, radius 2 and (1, 3), every condition', async () => {
-      await using ctx = await rig();
+      const ctx = await rigForTest(where, rig);
       const [m, n] = [37, 23];
       const x = random(m * n, 5);
       const y = random(m * n, 6);
@@ -145,7 +145,7 @@ describe.each(RIGS)('on %s', (_where, rig) => {
     });
 
     it('3-D: Dagger’s 3×3×3 in 1×1×1 blocks with Wrap, and 7×5×9 with mixed conditions', async () => {
-      await using ctx = await rig();
+      const ctx = await rigForTest(where, rig);
       const x = iota(27);
       const A = distribute(x, [3, 3, 3], new Blocks(1, 1, 1), { context: ctx });
       const all27 = (at: Record<string, (...o: number[]) => number>) => {
@@ -180,7 +180,7 @@ describe.each(RIGS)('on %s', (_where, rig) => {
     });
 
     it('a kernel with a block body, and the allocating form keeps the first input’s dtype and blocks', async () => {
-      await using ctx = await rig();
+      const ctx = await rigForTest(where, rig);
       const x = random(13 * 11, 3);
       const A = distribute(x, [13, 11], new Blocks(4, 5), { context: ctx });
       const body = (at: Record<string, (...o: number[]) => number>, idx: readonly number[]) => {
@@ -204,7 +204,7 @@ describe.each(RIGS)('on %s', (_where, rig) => {
 
   describe('stencilSteps: steps in order, written in place', () => {
     it('Jacobi with a double buffer equals the sweeps run one after the other', async () => {
-      await using ctx = await rig();
+      const ctx = await rigForTest(where, rig);
       const [m, n] = [29, 19];
       const x = random(m * n, 7);
       const A = distribute(x, [m, n], new Blocks(8, 5), { context: ctx });
@@ -228,7 +228,7 @@ describe.each(RIGS)('on %s', (_where, rig) => {
     });
 
     it("Dagger's several statements: A = 1, B = A·2, C = A + B + A(1, 0), then A = A + 1", async () => {
-      await using ctx = await rig();
+      const ctx = await rigForTest(where, rig);
       const A = DArray.zeros([4, 4], new Blocks(2, 2), { dtype: 'int32', context: ctx });
       const B = DArray.zeros([4, 4], new Blocks(2, 2), { dtype: 'int32', context: ctx });
       const C = DArray.zeros([4, 4], new Blocks(2, 2), { dtype: 'int32', context: ctx });
@@ -246,7 +246,7 @@ describe.each(RIGS)('on %s', (_where, rig) => {
     });
 
     it('blocks with an interior, radius 1 and 2, every condition, mixed ones and 3-D: equal the loop', async () => {
-      await using ctx = await rig();
+      const ctx = await rigForTest(where, rig);
       const skew = (at: Record<string, (...o: number[]) => number>, idx: readonly number[]) =>
         at.A(-2, 1) * 3 + at.A(2, -2) - at.A(0, 2) + at.A(1, 0) * 0.5 + idx[0];
       const x = random(23 * 20, 17);

@@ -1,7 +1,7 @@
 import { cluster } from '@dtask/cluster';
 import { Context } from '@dtask/core';
 import { threads } from '@dtask/threads';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, onTestFinished } from 'vitest';
 
 /** A context with 2 real worker threads; close it with `await using`. */
 export async function threadsRig(): Promise<Context> {
@@ -123,4 +123,26 @@ export function describeOnRigs(
       where,
     );
   });
+}
+
+/**
+ * A rig for one test (call it inside the test): in the `array` test project the process's rig
+ * `where` (started by `make` on first use), which the test must leave as it found it (checked
+ * when it ends, as `describeOnRigs` checks a file); elsewhere one started by `make` for the test
+ * and closed when it ends.
+ */
+export async function rigForTest(
+  where: string = RIGS[0][0],
+  make: () => Promise<Context> = threadsRig,
+): Promise<Context> {
+  const rigs = sharedRigs();
+  if (rigs === undefined) {
+    const context = await make();
+    onTestFinished(() => context[Symbol.asyncDispose]());
+    return context;
+  }
+  const context = await sharedRig(rigs, where, make);
+  const before = rigState(context);
+  onTestFinished(() => dropChanged(rigs, where, context, before));
+  return context;
 }
