@@ -29,12 +29,12 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
  * Test files that share their process with each other (`isolate: false`): starting a fork and
  * importing the sources again costs about 0.4 s of CPU a file, more than most of these files'
  * tests. Only files that leave nothing behind qualify: they start no process, and threads only
- * in contexts of their own that they close (the threads and datadeps tests' `rig()` closes its
- * context when its test ends, `sharedRig()` after its describe: hooks registered per call, since
- * a fixture module is evaluated once per process and its top-level hooks would serve only the
- * first file), do not shut down or configure the default context (a later file's `spawn` would
- * meet it), load no module on every worker, register no scope key or error class, switch no
- * logging on, set no `globalThis` mark (but the `dtask` global core itself sets) or process
+ * in contexts of their own that they close (the threads, datadeps and gpu-tfjs tests' rigs close
+ * theirs when their test ends, the shared ones after their describe: hooks registered per call,
+ * since a fixture module is evaluated once per process and its top-level hooks would serve only
+ * the first file), do not shut down or configure the default context (a later file's `spawn`
+ * would meet it), load no module on every worker, register no scope key or error class, switch
+ * no logging on, set no `globalThis` mark (but the `dtask` global core itself sets) or process
  * listener, and expect nothing of a fresh process (task numbers from 1). Every other file keeps
  * a process of its own (docs/performance.md: what broke when every file shared). A file added
  * here is checked in several shuffled orders:
@@ -140,7 +140,11 @@ const sharedProcess = [
   'packages/datadeps/src/spawn-datadeps.test.ts',
   'packages/datadeps/src/view.test.ts',
   'packages/example-accelerator/src/device-store.test.ts',
+  'packages/gpu-tfjs/src/conformance.test.ts',
+  'packages/gpu-tfjs/src/mixed-collection.test.ts',
+  'packages/gpu-tfjs/src/placement.test.ts',
   'packages/gpu-tfjs/src/select-backend.test.ts',
+  'packages/gpu-tfjs/src/streaming.test.ts',
   'packages/gpu-tfjs/src/tensor-store.test.ts',
   'packages/lmdb/src/lmdb-options.test.ts',
   'packages/lmdb/src/store-directory.test.ts',

@@ -1,19 +1,14 @@
 // Shared set-up of the gpu-tfjs tests: a context with two CPU threads and one TfjsProc on a
 // backend that loads here (wasm or cpu), closed after each test, or one shared by the tests of a
-// `describe` (closed after its last).
+// `describe` (closed after its last). The closing is registered by each call (`onTestFinished`,
+// `afterAll`), not by this module's top level: in a process shared by several test files
+// (`isolate: false`) this module is evaluated once, and a hook registered at its top level
+// would close only the first file's contexts.
 import { Context } from '@dtask/core';
 import type { Plugin } from '@dtask/core/plugin';
 import { threads } from '@dtask/threads';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { type TfjsOptions, type TfjsPlugin, tfjs } from '../index.js';
-
-const open = new Set<Context>();
-
-afterEach(async () => {
-  const contexts = [...open];
-  open.clear();
-  await Promise.all(contexts.map((c) => c.close()));
-});
 
 export interface GpuRig {
   ctx: Context;
@@ -22,7 +17,7 @@ export interface GpuRig {
 
 /**
  * A ready context with `threads({ count })` (default 2), `tfjs(options)` (default wasm) and the
- * `more` plugins after them.
+ * `more` plugins after them, closed once the calling test has finished.
  */
 export async function gpuRig(
   options: TfjsOptions = {},
@@ -30,7 +25,7 @@ export async function gpuRig(
   more: Plugin[] = [],
 ): Promise<GpuRig> {
   const rig = await startRig(options, count, more);
-  open.add(rig.ctx);
+  onTestFinished(() => rig.ctx.close());
   return rig;
 }
 
