@@ -21,6 +21,7 @@ import { type ArgumentPlan, planArgument } from './argument-plan.js';
 import { isChunkView } from './chunk-view.js';
 import { compactCopies, copyInGroups, needsCompactCopy } from './copy-in.js';
 import { DependencyTracker } from './dependency-tracker.js';
+import { MadeOptions } from './made-options.js';
 import { moveInPlace } from './move-in-place.js';
 import { sameSharedMemory } from './same-shared-memory.js';
 import { arrayFootprint, sharedArrayWrites } from './shared-arrays.js';
@@ -83,9 +84,14 @@ export class DatadepsRegion implements TaskQueue {
   private readonly tracker = new DependencyTracker();
   /**
    * Options of tasks whose arguments need no closure of their own (`plainOptions`), by the
-   * options they were made from, then by what was set (1: `inPlace`, 2: scope in this process).
+   * values of the options they were made from, then by what was set (1: `inPlace`, 2: scope in
+   * this process).
    */
-  private readonly madeOptions = new Map<TaskOptionsOf, (TaskOptionsOf | undefined)[]>();
+  private readonly madeOptions = new MadeOptions();
+  /** How many entries the region's cache of made options holds (bounded, whatever its tasks). */
+  get optionsCached(): number {
+    return this.madeOptions.size;
+  }
   /** Scopes narrowed to this process, by the scope they narrow (`inThisProcess`). */
   private readonly narrowed = new Map<AbstractScope, AbstractScope>();
   /** The tasks one task must wait for, gathered by `enqueue` (one set, cleared after use). */
@@ -332,14 +338,13 @@ export class DatadepsRegion implements TaskQueue {
   /**
    * The options of a task made from `base` that writes shared memory (`inPlace`) or reads or
    * writes any (`thisProcess`: kept among this process's threads) and needs no closure of its
-   * own: the same object for every such task of the region with the same base options (a task's
-   * options are never changed once set), made once.
+   * own: the same object for every such task of the region whose base options hold the same
+   * values (a task's options are never changed once set), made once.
    */
   private plainOptions(base: TaskOptionsOf, inPlace: boolean, thisProcess: boolean): TaskOptionsOf {
     const kind = (inPlace ? 1 : 0) + (thisProcess ? 2 : 0);
-    let made = this.madeOptions.get(base);
-    if (made === undefined) this.madeOptions.set(base, (made = []));
-    let options = made[kind];
+    const made = this.madeOptions.slots(base);
+    let options = made?.[kind];
     if (options === undefined) {
       options = Object.assign({}, base); // not a spread (see `configureMemory`)
       if (thisProcess) {
@@ -347,7 +352,7 @@ export class DatadepsRegion implements TaskQueue {
         else options.scope = this.inThisProcess(options.scope);
       }
       if (inPlace) options.inPlace = true;
-      made[kind] = options;
+      if (made !== undefined) made[kind] = options;
     }
     return options;
   }
