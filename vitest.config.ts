@@ -199,11 +199,19 @@ const testFiles = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'];
 export default defineConfig({
   resolve: { alias: sourceAliases() },
   test: {
+    // vitest hands out the projects' files in the order of the projects' names (its own order
+    // within each): the files in processes of their own (`alone`) first, then `@dtask/array`'s,
+    // then the small shared unit tests. Many `alone` files wait (on worker processes, sockets,
+    // timers, heartbeats) and leave a core idle, which the test command's checks, running beside
+    // the tests at a lower priority (`scripts/test.sh`), fill; the array files keep both cores
+    // busy, so they come once the checks are done; the shared files fill the gaps at the end. A
+    // project's files stay together: vitest keeps a shared worker (`isolate: false`) for the next
+    // file only when it is of the same project.
     projects: [
       {
         extends: true,
         test: {
-          name: 'own-process',
+          name: 'alone',
           include: testFiles,
           exclude: [...configDefaults.exclude, ...sharedProcess, ...arrayShared],
         },
@@ -225,9 +233,9 @@ export default defineConfig({
     setupFiles: ['./vitest.setup.ts'],
     // Lets freeing tests force garbage collection (FinalizationRegistry backstops).
     execArgv: ['--expose-gc'],
-    // Two test files at a time even on 2 cores (vitest's default there is one): many tests
-    // wait on worker processes, sockets and timers, which the other file's work fills.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Three test files at a time on 2 cores (vitest's default there is one): many tests wait on
+    // worker processes, sockets and timers, which the other files' work fills.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
