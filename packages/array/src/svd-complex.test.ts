@@ -12,10 +12,10 @@ import {
   cmatmul,
   copnorm1,
   csolvePlain,
-  csvdvalsPlain,
   cunitaryPlain,
   maxDiff,
 } from './__fixtures__/complex-reference.js';
+import { csvdvalsPlain } from './__fixtures__/complex-svdvals.js';
 import { random } from './__fixtures__/reference.js';
 import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import { Blocks, copyto, DArray, DtypeError, distribute, type SVD, svd, svdvals } from './index.js';

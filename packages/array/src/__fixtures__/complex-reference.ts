@@ -71,18 +71,22 @@ export function cluPlain(
         }
       [p[j], p[best]] = [p[best], p[j]];
     }
-    const [dr, di] = [x[at(j, j)], x[at(j, j) + 1]];
+    const dr = x[at(j, j)],
+      di = x[at(j, j) + 1];
     const q = dr * dr + di * di;
     if (q === 0) continue;
     for (let i = j + 1; i < m; i++) {
-      const [xr, xi] = [x[at(i, j)], x[at(i, j) + 1]];
+      const xr = x[at(i, j)],
+        xi = x[at(i, j) + 1];
       x[at(i, j)] = (xr * dr + xi * di) / q;
       x[at(i, j) + 1] = (xi * dr - xr * di) / q;
     }
     for (let c = j + 1; c < n; c++)
       for (let i = j + 1; i < m; i++) {
-        const [lr, li] = [x[at(i, j)], x[at(i, j) + 1]];
-        const [ur, ui] = [x[at(j, c)], x[at(j, c) + 1]];
+        const lr = x[at(i, j)],
+          li = x[at(i, j) + 1];
+        const ur = x[at(j, c)],
+          ui = x[at(j, c) + 1];
         x[at(i, c)] -= lr * ur - li * ui;
         x[at(i, c) + 1] -= lr * ui + li * ur;
       }
@@ -127,19 +131,23 @@ export function csolvePlain(
       for (const part of [0, 1]) swap(x, at(k, c) + part, at(best, c) + part);
     for (let c = 0; c < w; c++)
       for (const part of [0, 1]) swap(y, at(k, c) + part, at(best, c) + part);
-    const [dr, di] = [x[at(k, k)], x[at(k, k) + 1]];
+    const dr = x[at(k, k)],
+      di = x[at(k, k) + 1];
     const q = dr * dr + di * di;
     for (let i = k + 1; i < n; i++) {
-      const [xr, xi] = [x[at(i, k)], x[at(i, k) + 1]];
+      const xr = x[at(i, k)],
+        xi = x[at(i, k) + 1];
       const fr = (xr * dr + xi * di) / q;
       const fi = (xi * dr - xr * di) / q;
       for (let c = k; c < n; c++) {
-        const [ur, ui] = [x[at(k, c)], x[at(k, c) + 1]];
+        const ur = x[at(k, c)],
+          ui = x[at(k, c) + 1];
         x[at(i, c)] -= fr * ur - fi * ui;
         x[at(i, c) + 1] -= fr * ui + fi * ur;
       }
       for (let c = 0; c < w; c++) {
-        const [ur, ui] = [y[at(k, c)], y[at(k, c) + 1]];
+        const ur = y[at(k, c)],
+          ui = y[at(k, c) + 1];
         y[at(i, c)] -= fr * ur - fi * ui;
         y[at(i, c) + 1] -= fr * ui + fi * ur;
       }
@@ -149,12 +157,15 @@ export function csolvePlain(
     for (let k = n - 1; k >= 0; k--) {
       let [sr, si] = [y[at(k, c)], y[at(k, c) + 1]];
       for (let j = k + 1; j < n; j++) {
-        const [ar, ai] = [x[at(k, j)], x[at(k, j) + 1]];
-        const [vr, vi] = [y[at(j, c)], y[at(j, c) + 1]];
+        const ar = x[at(k, j)],
+          ai = x[at(k, j) + 1];
+        const vr = y[at(j, c)],
+          vi = y[at(j, c) + 1];
         sr -= ar * vr - ai * vi;
         si -= ar * vi + ai * vr;
       }
-      const [dr, di] = [x[at(k, k)], x[at(k, k) + 1]];
+      const dr = x[at(k, k)],
+        di = x[at(k, k) + 1];
       const q = dr * dr + di * di;
       y[at(k, c)] = (sr * dr + si * di) / q;
       y[at(k, c) + 1] = (si * dr - sr * di) / q;
@@ -186,8 +197,10 @@ export function ccholeskyPlain(a: ArrayLike<number>, n: number): Float64Array {
       let [vr, vi] = [a[at(i, j)], a[at(i, j) + 1]];
       for (let k = 0; k < j; k++) {
         // l(i,k) · conj(l(j,k))
-        const [xr, xi] = [l[at(i, k)], l[at(i, k) + 1]];
-        const [yr, yi] = [l[at(j, k)], -l[at(j, k) + 1]];
+        const xr = l[at(i, k)],
+          xi = l[at(i, k) + 1];
+        const yr = l[at(j, k)],
+          yi = -l[at(j, k) + 1];
         vr -= xr * yr - xi * yi;
         vi -= xr * yi + xi * yr;
       }
@@ -308,62 +321,6 @@ export function dftPlain(
   return cur;
 }
 
-/**
- * The singular values of a complex `m × n` (interleaved), descending: those of its real
- * embedding `[[Re, −Im], [Im, Re]]` (each appears twice there) as the square roots of the
- * eigenvalues of `MᵀM` by a plain cyclic Jacobi eigensolver.
- */
-export function csvdvalsPlain(a: ArrayLike<number>, m: number, n: number): Float64Array {
-  const [r, c] = [2 * m, 2 * n];
-  const big = new Float64Array(r * c);
-  for (let j = 0; j < n; j++)
-    for (let i = 0; i < m; i++) {
-      const [re, im] = [a[2 * (i + j * m)], a[2 * (i + j * m) + 1]];
-      big[i + j * r] = re;
-      big[i + m + (j + n) * r] = re;
-      big[i + m + j * r] = im;
-      big[i + (j + n) * r] = -im;
-    }
-  // G = MᵀM (or MMᵀ when wide): the smaller side
-  const p = Math.min(r, c);
-  const g = new Float64Array(p * p);
-  for (let x = 0; x < p; x++)
-    for (let y = 0; y < p; y++) {
-      let s = 0;
-      if (r >= c) for (let i = 0; i < r; i++) s += big[i + x * r] * big[i + y * r];
-      else for (let j = 0; j < c; j++) s += big[x + j * r] * big[y + j * r];
-      g[x + y * p] = s;
-    }
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0;
-    for (let i = 0; i < p; i++) for (let j = i + 1; j < p; j++) off += g[i + j * p] ** 2;
-    if (off < 1e-30) break;
-    for (let i = 0; i < p; i++)
-      for (let j = i + 1; j < p; j++) {
-        const x = g[i + j * p];
-        if (x === 0) continue;
-        const th = (g[j + j * p] - g[i + i * p]) / (2 * x);
-        const t = Math.sign(th || 1) / (Math.abs(th) + Math.sqrt(th * th + 1));
-        const cs = 1 / Math.sqrt(t * t + 1);
-        const sn = t * cs;
-        for (let k = 0; k < p; k++) {
-          const [gi, gj] = [g[k + i * p], g[k + j * p]];
-          g[k + i * p] = cs * gi - sn * gj;
-          g[k + j * p] = sn * gi + cs * gj;
-        }
-        for (let k = 0; k < p; k++) {
-          const [gi, gj] = [g[i + k * p], g[j + k * p]];
-          g[i + k * p] = cs * gi - sn * gj;
-          g[j + k * p] = sn * gi + cs * gj;
-        }
-      }
-  }
-  const all = Float64Array.from({ length: p }, (_, i) => Math.sqrt(Math.max(g[i + i * p], 0))).sort(
-    (x, y) => y - x,
-  );
-  return Float64Array.from({ length: Math.min(m, n) }, (_, i) => all[2 * i]);
-}
-
 /** A random unitary complex `n × n` (interleaved): modified Gram-Schmidt, twice, on random columns. */
 export function cunitaryPlain(
   random: (n: number, seed: number) => Float64Array,
@@ -376,13 +333,16 @@ export function cunitaryPlain(
       for (let o = 0; o < j; o++) {
         let [dr, di] = [0, 0];
         for (let i = 0; i < n; i++) {
-          const [ur, ui] = [q[2 * (i + o * n)], q[2 * (i + o * n) + 1]];
-          const [xr, xi] = [q[2 * (i + j * n)], q[2 * (i + j * n) + 1]];
+          const ur = q[2 * (i + o * n)],
+            ui = q[2 * (i + o * n) + 1];
+          const xr = q[2 * (i + j * n)],
+            xi = q[2 * (i + j * n) + 1];
           dr += ur * xr + ui * xi;
           di += ur * xi - ui * xr;
         }
         for (let i = 0; i < n; i++) {
-          const [ur, ui] = [q[2 * (i + o * n)], q[2 * (i + o * n) + 1]];
+          const ur = q[2 * (i + o * n)],
+            ui = q[2 * (i + o * n) + 1];
           q[2 * (i + j * n)] -= dr * ur - di * ui;
           q[2 * (i + j * n) + 1] -= dr * ui + di * ur;
         }
@@ -420,7 +380,8 @@ export function cqrPlain(
   const at = (i: number, j: number) => 2 * (i + j * m);
   const taus: [number, number][] = [];
   for (let j = 0; j < k; j++) {
-    const [ar, ai] = [x[at(j, j)], x[at(j, j) + 1]];
+    const ar = x[at(j, j)],
+      ai = x[at(j, j) + 1];
     let sigma = 0;
     for (let i = j + 1; i < m; i++) sigma += x[at(i, j)] ** 2 + x[at(i, j) + 1] ** 2;
     if (sigma === 0 && ai === 0) {
@@ -431,10 +392,12 @@ export function cqrPlain(
     const beta = ar >= 0 ? -norm : norm;
     const tau: [number, number] = [(beta - ar) / beta, -ai / beta];
     taus.push(tau);
-    const [dr, di] = [ar - beta, ai];
+    const dr = ar - beta,
+      di = ai;
     const q = dr * dr + di * di;
     for (let i = j + 1; i < m; i++) {
-      const [vr, vi] = [x[at(i, j)], x[at(i, j) + 1]];
+      const vr = x[at(i, j)],
+        vi = x[at(i, j) + 1];
       x[at(i, j)] = (vr * dr + vi * di) / q;
       x[at(i, j) + 1] = (vi * dr - vr * di) / q;
     }
@@ -444,15 +407,18 @@ export function cqrPlain(
     for (let c = j + 1; c < n; c++) {
       let [pr, pi] = [x[at(j, c)], x[at(j, c) + 1]];
       for (let i = j + 1; i < m; i++) {
-        const [vr, vi] = [x[at(i, j)], x[at(i, j) + 1]];
+        const vr = x[at(i, j)],
+          vi = x[at(i, j) + 1];
         pr += vr * x[at(i, c)] + vi * x[at(i, c) + 1];
         pi += vr * x[at(i, c) + 1] - vi * x[at(i, c)];
       }
-      const [sr, si] = [tau[0] * pr + tau[1] * pi, tau[0] * pi - tau[1] * pr];
+      const sr = tau[0] * pr + tau[1] * pi,
+        si = tau[0] * pi - tau[1] * pr;
       x[at(j, c)] -= sr;
       x[at(j, c) + 1] -= si;
       for (let i = j + 1; i < m; i++) {
-        const [vr, vi] = [x[at(i, j)], x[at(i, j) + 1]];
+        const vr = x[at(i, j)],
+          vi = x[at(i, j) + 1];
         x[at(i, c)] -= vr * sr - vi * si;
         x[at(i, c) + 1] -= vr * si + vi * sr;
       }
@@ -469,11 +435,13 @@ export function cqrPlain(
       let [pr, pi] = [0, 0];
       for (let i = j; i < m; i++) {
         const [vr, vi] = v(i);
-        const [yr, yi] = [q[2 * (i + c * m)], q[2 * (i + c * m) + 1]];
+        const yr = q[2 * (i + c * m)],
+          yi = q[2 * (i + c * m) + 1];
         pr += vr * yr + vi * yi;
         pi += vr * yi - vi * yr;
       }
-      const [sr, si] = [tr * pr - ti * pi, tr * pi + ti * pr];
+      const sr = tr * pr - ti * pi,
+        si = tr * pi + ti * pr;
       for (let i = j; i < m; i++) {
         const [vr, vi] = v(i);
         q[2 * (i + c * m)] -= vr * sr - vi * si;
