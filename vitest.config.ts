@@ -41,7 +41,11 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
  * `vitest run --project shared --sequence.shuffle.files --sequence.seed=N`.
  */
 const sharedProcess = [
+  'apps/demo/src/array-step.test.ts',
+  'apps/demo/src/cholesky-step.test.ts',
+  'apps/demo/src/counter-step.test.ts',
   'apps/demo/src/flags.test.ts',
+  'apps/demo/src/pipeline.test.ts',
   'packages/array/src/cholesky-tiles.test.ts',
   'packages/cluster/src/scheduler/local-wake.test.ts',
   'packages/cluster/src/scheduler/unlinked-pairs.test.ts',
