@@ -103,12 +103,19 @@ describe('threads: lifecycle', () => {
     await ctx.ready();
     const on = { scope: scope({ worker: 1, thread: 2 }) };
     const started = ctx.spawn(on, () => new Promise(() => {})); // runs until the thread ends
-    const busy = ctx.spawn(on, () => {
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400); // holds the thread
-      return 'finished';
-    });
+    const begun = new Int32Array(new SharedArrayBuffer(4));
+    const busy = ctx.spawn(
+      on,
+      (b: Int32Array) => {
+        Atomics.store(b, 0, 1);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400); // holds the thread
+        return 'finished';
+      },
+      begun,
+    );
     const queued = ctx.spawn(on, () => 'never ran'); // behind the busy one
-    await new Promise((r) => setTimeout(r, 150));
+    // Closes once the busy task holds the thread (on a loaded machine it may start late).
+    while (Atomics.load(begun, 0) === 0) await new Promise((r) => setTimeout(r, 5));
     await ctx.close();
     const outcome = async (t: PromiseLike<unknown>) =>
       Promise.resolve(t).then(
