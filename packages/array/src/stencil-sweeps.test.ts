@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { expectClose, random } from './__fixtures__/reference.js';
 import { rigForTest, threadsRig } from './__fixtures__/rig.js';
@@ -144,6 +145,29 @@ describe('stencilSteps as one task per thread, meeting between steps', () => {
     // The first call's arrays again, after another call's: its own memory, stepped on.
     await stencilSteps({ A: one.A, B: one.B }, steps, { boundary: new Pad(0) });
     expectClose((await one.A.collect()).data, expected(first.A.data).A.data);
+    // What each thread keeps for the next call laid out alike (its block objects and what the
+    // kernel prepared for them) holds none of the ended calls' memory.
+    const holding = () => {
+      const g = globalThis as any;
+      let blocks = 0;
+      let most = 0;
+      for (const parsed of g.__dtaskSweepsJobs?.values() ?? []) {
+        for (const block of parsed.kept?.blocks ?? []) {
+          blocks++;
+          most = Math.max(most, block.data.length);
+          for (const p of g.__dtaskStencilPrepared?.get(block) ?? []) {
+            for (const own of p.own) most = Math.max(most, own.length);
+            for (const strip of p.strips) most = Math.max(most, strip.view.data.length);
+          }
+        }
+      }
+      return { blocks, most };
+    };
+    for (const thread of [2, 3]) {
+      const kept = await ctx.spawn({ scope: scope({ worker: 1, thread }) }, holding);
+      expect(kept.blocks).toBeGreaterThan(0);
+      expect(kept.most).toBe(0);
+    }
   });
 
   it('a program whose first thread waits at every barrier while the second computes exits 0 with the plain loop’s result', async () => {

@@ -6,6 +6,7 @@ import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
 import { stencilBlock } from './stencil-kernel.js';
 import type { StencilPlan } from './stencil-plan.js';
+import type { Prepared } from './stencil-prepared.js';
 
 declare const __DTASK_LINK_stencilBlock__: typeof stencilBlock;
 
@@ -241,8 +242,24 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
     }
     return null;
   };
+  // Once the call ends, what is kept for the next one lets go of its memory: the block objects
+  // and what the kernel prepared for them would otherwise keep this call's arrays (shared
+  // memory) alive on this thread after the program dropped them. The next call puts its own in
+  // (the kernel points its preparations at it again).
   const release = () => {
-    (mine as { busy: boolean }).busy = false;
+    const held = mine as { blocks: Held[]; busy: boolean };
+    const prepared = (
+      globalThis as unknown as { __dtaskStencilPrepared?: WeakMap<object, Prepared[]> }
+    ).__dtaskStencilPrepared;
+    const none = new Float64Array(0);
+    for (const block of held.blocks) {
+      block.data = none;
+      for (const p of prepared?.get(block) ?? []) {
+        p.own.fill(none);
+        for (const strip of p.strips) strip.view.data = none;
+      }
+    }
+    held.busy = false;
   };
   let done: null | Promise<null>;
   try {
@@ -255,16 +272,7 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
     release();
     return null;
   }
-  return done.then(
-    (v) => {
-      release();
-      return v;
-    },
-    (e) => {
-      release();
-      throw e;
-    },
-  );
+  return done.finally(release);
 }
 
 /** `stencilSweepsTask` with the block kernel's source spliced in. */
