@@ -6,7 +6,12 @@
 // processes (those run the built dist: build first).
 import { ArgumentError, type Context } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { opnorm1, qrPlain, solvePlain } from './__fixtures__/linalg-reference.js';
+import {
+  eigenvalueRootsPlain,
+  opnorm1,
+  qrPlain,
+  solvePlain,
+} from './__fixtures__/linalg-reference.js';
 import { expectClose, matmul, random, transpose } from './__fixtures__/reference.js';
 import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import { Blocks, copyto, DArray, distribute, type SVD, svd, svdvals } from './index.js';
@@ -19,35 +24,7 @@ function singularValuesPlain(a: Float64Array, m: number, n: number): Float64Arra
     m >= n
       ? [n, matmul(transpose(a, m, n), a, n, m, n)]
       : [m, matmul(a, transpose(a, m, n), m, n, m)];
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0;
-    for (let i = 0; i < p; i++) for (let j = i + 1; j < p; j++) off += g[i + j * p] ** 2;
-    if (off < 1e-30) break;
-    for (let i = 0; i < p; i++)
-      for (let j = i + 1; j < p; j++) {
-        const x = g[i + j * p];
-        if (x === 0) continue;
-        const th = (g[j + j * p] - g[i + i * p]) / (2 * x);
-        const t = Math.sign(th || 1) / (Math.abs(th) + Math.sqrt(th * th + 1));
-        const c = 1 / Math.sqrt(t * t + 1);
-        const s = t * c;
-        for (let k = 0; k < p; k++) {
-          const gi = g[k + i * p];
-          const gj = g[k + j * p];
-          g[k + i * p] = c * gi - s * gj;
-          g[k + j * p] = s * gi + c * gj;
-        }
-        for (let k = 0; k < p; k++) {
-          const gi = g[i + k * p];
-          const gj = g[j + k * p];
-          g[i + k * p] = c * gi - s * gj;
-          g[j + k * p] = s * gi + c * gj;
-        }
-      }
-  }
-  return Float64Array.from({ length: p }, (_, i) => Math.sqrt(Math.max(g[i + i * p], 0))).sort(
-    (x, y) => y - x,
-  );
+  return eigenvalueRootsPlain(g, p);
 }
 
 /** Dagger's check_svd. */

@@ -1,5 +1,6 @@
 // The plain singular values of a complex matrix, the reference `svd-complex.test.ts` compares
 // with (its other references are in complex-reference.ts).
+import { eigenvalueRootsPlain } from './linalg-reference.js';
 
 /**
  * The singular values of a complex `m × n` (interleaved), descending: those of its real
@@ -29,34 +30,6 @@ export function csvdvalsPlain(a: ArrayLike<number>, m: number, n: number): Float
       else for (let j = 0; j < c; j++) s += big[x + j * r] * big[y + j * r];
       g[x + y * p] = s;
     }
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0;
-    for (let i = 0; i < p; i++) for (let j = i + 1; j < p; j++) off += g[i + j * p] ** 2;
-    if (off < 1e-30) break;
-    for (let i = 0; i < p; i++)
-      for (let j = i + 1; j < p; j++) {
-        const x = g[i + j * p];
-        if (x === 0) continue;
-        const th = (g[j + j * p] - g[i + i * p]) / (2 * x);
-        const t = Math.sign(th || 1) / (Math.abs(th) + Math.sqrt(th * th + 1));
-        const cs = 1 / Math.sqrt(t * t + 1);
-        const sn = t * cs;
-        for (let k = 0; k < p; k++) {
-          const gi = g[k + i * p],
-            gj = g[k + j * p];
-          g[k + i * p] = cs * gi - sn * gj;
-          g[k + j * p] = sn * gi + cs * gj;
-        }
-        for (let k = 0; k < p; k++) {
-          const gi = g[i + k * p],
-            gj = g[j + k * p];
-          g[i + k * p] = cs * gi - sn * gj;
-          g[j + k * p] = sn * gi + cs * gj;
-        }
-      }
-  }
-  const all = Float64Array.from({ length: p }, (_, i) => Math.sqrt(Math.max(g[i + i * p], 0))).sort(
-    (x, y) => y - x,
-  );
+  const all = eigenvalueRootsPlain(g, p);
   return Float64Array.from({ length: Math.min(m, n) }, (_, i) => all[2 * i]);
 }

@@ -211,3 +211,40 @@ export function qrPlain(
   }
   return { q, r };
 }
+
+/**
+ * The square roots of the eigenvalues (negative ones as 0) of the symmetric `p × p` matrix `g`,
+ * descending, by a plain cyclic Jacobi eigensolver; `g` is overwritten. Given `MᵀM` (or `MMᵀ`),
+ * these are `M`'s singular values.
+ */
+export function eigenvalueRootsPlain(g: Float64Array, p: number): Float64Array {
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    for (let i = 0; i < p; i++) for (let j = i + 1; j < p; j++) off += g[i + j * p] ** 2;
+    if (off < 1e-30) break;
+    for (let i = 0; i < p; i++)
+      for (let j = i + 1; j < p; j++) {
+        const x = g[i + j * p];
+        if (x === 0) continue;
+        const th = (g[j + j * p] - g[i + i * p]) / (2 * x);
+        const t = Math.sign(th || 1) / (Math.abs(th) + Math.sqrt(th * th + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < p; k++) {
+          const gi = g[k + i * p];
+          const gj = g[k + j * p];
+          g[k + i * p] = c * gi - s * gj;
+          g[k + j * p] = s * gi + c * gj;
+        }
+        for (let k = 0; k < p; k++) {
+          const gi = g[i + k * p];
+          const gj = g[j + k * p];
+          g[i + k * p] = c * gi - s * gj;
+          g[j + k * p] = s * gi + c * gj;
+        }
+      }
+  }
+  return Float64Array.from({ length: p }, (_, i) => Math.sqrt(Math.max(g[i + i * p], 0))).sort(
+    (x, y) => y - x,
+  );
+}
