@@ -3,12 +3,13 @@ import { join } from 'node:path';
 // Sets the `dtask` global that functions travelling as source text name (core's main entry).
 import '@dtask/core';
 import { type AdminToWorker, serveWorker, type WorkerRuntime } from '@dtask/core/worker';
-import { ClusterError } from '../cluster-error.js';
+import type { ClusterError } from '../cluster-error.js';
 import { type Address, parseAddress } from '../wire/address.js';
 import { connectLink } from '../wire/connect.js';
-import { type Hello, offerHandshake } from '../wire/handshake.js';
+import type { Hello } from '../wire/handshake.js';
 import type { Link, LinkOptions } from '../wire/link.js';
 import { linkTransport } from '../wire/link-transport.js';
+import { type BusyPace, proveWhenRoom } from '../wire/prove-when-room.js';
 import { loadModule } from '../worker/load-module.js';
 
 /** How one simulated member joins a scheduler. */
@@ -35,8 +36,8 @@ export interface SimMember {
   closed: Promise<void>;
 }
 
-/** How long a member keeps trying to join a scheduler that says it is busy (ms). */
-const BUSY_RETRY_MS = 60_000;
+/** A member tries a busy scheduler for a minute (a thousand join at once), from 10 ms to 0.5 s apart. */
+const SIM_BUSY_PACE: BusyPace = { giveUpMs: 60_000, firstWaitMs: 10, maxWaitMs: 500 };
 
 type Init = Extract<AdminToWorker, { op: 'init' }>;
 
@@ -114,17 +115,13 @@ async function connectAndProve(
   options: SimMemberOptions,
   hello: Hello,
 ): Promise<Link> {
-  const giveUpAt = performance.now() + BUSY_RETRY_MS;
-  for (let wait = 10; ; wait = Math.min(wait * 2, 500)) {
-    const link = await connectLink(scheduler, linkOptions);
-    try {
-      await offerHandshake(link, options.secret, hello, options.handshakeTimeoutMs);
-      return link;
-    } catch (error) {
-      link.close();
-      const busy = ClusterError.isInstance(error) && error.reason === 'busy';
-      if (!busy || performance.now() + wait > giveUpAt) throw error;
-      await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
-    }
-  }
+  const reconnect = () => connectLink(scheduler, linkOptions);
+  return proveWhenRoom(
+    await reconnect(),
+    reconnect,
+    options.secret,
+    hello,
+    options.handshakeTimeoutMs,
+    SIM_BUSY_PACE,
+  );
 }

@@ -10,8 +10,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { AdminToWorker } from '@dtask/core/worker';
 import { type Address, parseAddress } from '../wire/address.js';
 import { connectLink } from '../wire/connect.js';
-import { offerHandshake } from '../wire/handshake.js';
 import type { Link } from '../wire/link.js';
+import { proveWhenRoom } from '../wire/prove-when-room.js';
 import { answerWriter } from '../wire/sync-answers.js';
 import type { TlsConfig } from '../wire/tls-config.js';
 
@@ -21,8 +21,12 @@ const answer = answerWriter();
 
 async function beat(): Promise<void> {
   // Besides probes, it brings the answers of getDagIds (sync-answers.ts): frames up to 1 GiB.
-  const link = await connectLink(parseAddress(data.connect), { maxFrameBytes: 2 ** 30 }, data.tls);
-  await offerHandshake(link, data.secret, { role: 'heartbeat', worker: data.worker }, 10_000);
+  // A scheduler flooded by strangers' idle connections answers busy: tried again a while, as the
+  // worker's own link is.
+  const connect = () =>
+    connectLink(parseAddress(data.connect), { maxFrameBytes: 2 ** 30 }, data.tls);
+  const hello = { role: 'heartbeat', worker: data.worker } as const;
+  const link = await proveWhenRoom(await connect(), connect, data.secret, hello, 10_000);
   // Linked, and known to the scheduler (it takes the link in the turn that proves it back): only
   // now may the process say it serves, so that no worker serves a moment unwatched by heartbeats.
   parentPort?.postMessage('listening');
@@ -56,8 +60,9 @@ async function listenToLiveness(
         : { host: scheduler.host, port: at.port };
   if (address === undefined) return;
   try {
-    const live = await connectLink(address, { maxFrameBytes: 4096 }, data.tls);
-    await offerHandshake(live, data.secret, { role: 'liveness', worker: data.worker }, 10_000);
+    const connect = () => connectLink(address, { maxFrameBytes: 4096 }, data.tls);
+    const hello = { role: 'liveness', worker: data.worker } as const;
+    const live = await proveWhenRoom(await connect(), connect, data.secret, hello, 10_000);
     listeners.push(live);
     live.onClose(() => listeners.splice(listeners.indexOf(live), 1));
   } catch (error) {
@@ -90,4 +95,12 @@ function watch(listeners: Link[], { timeoutMs }: { timeoutMs: number }): void {
   );
 }
 
-beat().catch(() => process.kill(process.pid, 'SIGKILL'));
+// Without its heartbeat link the process may not serve: it ends, saying why (its main thread may be
+// busy, so written here, synchronously).
+beat().catch((error) => {
+  writeSync(
+    2,
+    `dtask worker ${data.worker}: no heartbeat link to the scheduler at ${data.connect} (${error instanceof Error ? error.message : error}); exiting\n`,
+  );
+  process.kill(process.pid, 'SIGKILL');
+});

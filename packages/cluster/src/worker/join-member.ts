@@ -14,18 +14,16 @@ import { ClusterError } from '../cluster-error.js';
 import { type Address, formatAddress, parseAddress } from '../wire/address.js';
 import { connectLink } from '../wire/connect.js';
 import { dialPeer } from '../wire/dial-peer.js';
-import { acceptHandshake, type Hello, offerHandshake } from '../wire/handshake.js';
+import { acceptHandshake, type Hello } from '../wire/handshake.js';
 import { Link, type LinkOptions } from '../wire/link.js';
 import { linkTransport } from '../wire/link-transport.js';
 import type { PeersMessage, UnreachableMessage } from '../wire/peer-messages.js';
 import { ACCEPT_HANDSHAKE_MS, PendingConnections } from '../wire/pending-connections.js';
+import { proveWhenRoom } from '../wire/prove-when-room.js';
 import { answerSender } from '../wire/sync-answers.js';
 import type { TlsConfig } from '../wire/tls-config.js';
 import { loadModule } from './load-module.js';
 import { PeerTable } from './peer-table.js';
-
-/** How long a worker keeps trying to join a scheduler that says it is busy (ms). */
-export const BUSY_RETRY_MS = 30_000;
 
 /** How one thread of a worker process joins the scheduler. */
 export interface MemberOptions {
@@ -88,18 +86,13 @@ export async function joinMember(
     peerAddress: formatAddress(peers.address),
   };
   // A scheduler busy with connections that do not authenticate says so: try again a while.
-  const giveUpAt = performance.now() + BUSY_RETRY_MS;
-  for (let wait = 25; ; wait = Math.min(wait * 2, 1000)) {
-    try {
-      await offerHandshake(link, secret, hello, handshakeMs);
-      break;
-    } catch (error) {
-      const busy = ClusterError.isInstance(error) && error.reason === 'busy';
-      if (!busy || performance.now() + wait > giveUpAt) throw error;
-      await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())));
-      link = await connectLink(scheduler, linkOptions, options.tls);
-    }
-  }
+  link = await proveWhenRoom(
+    link,
+    () => connectLink(scheduler, linkOptions, options.tls),
+    secret,
+    hello,
+    handshakeMs,
+  );
   const onPeers = (m: unknown): boolean => {
     const said = m as PeersMessage;
     if (said.op !== 'peers') return false;

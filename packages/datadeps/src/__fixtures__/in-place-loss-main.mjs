@@ -1,6 +1,6 @@
 // Run as `node in-place-loss-main.mjs` by in-place-loss.test.ts: what a user writes. Three
 // tasks of a region write shared memory in place on one worker thread: the first adds 1 and
-// awaits; the second adds 1 and ends the thread (process.exit) the first time it runs; the
+// awaits (longer than any load delays the second: the thread ends long before); the second adds 1 and ends the thread (process.exit) the first time it runs; the
 // third, queued behind it, adds 1. The first two began and may have written: they must not
 // run again (a count would be 2), they fail instead; the third never began and runs on the
 // replacement thread. Prints what happened.
@@ -19,7 +19,7 @@ let third;
 const region = spawnDatadeps(() => {
   first = spawn(async (v) => {
     Atomics.add(v, 0, 1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 20_000));
     return 'first';
   }, InOut(x));
   second = spawn((w) => {
