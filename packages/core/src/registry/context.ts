@@ -27,9 +27,9 @@ import { collectStats, type Stats } from '../sched/stats/collect-stats.js';
 import { type AbstractScope, registerScopeKey } from '../scope/index.js';
 import { addDefaultOption } from '../task/default-option.js';
 import type { DTask } from '../task/dtask.js';
-import type { TaskOptionsInput } from '../task/options.js';
+import type { TaskOptions, TaskOptionsInput } from '../task/options.js';
 import { registerOption } from '../task/options.js';
-import { type SpawnArgs, spawnTask } from '../task/spawn-task.js';
+import { type SpawnArgs, spawnEach, spawnTask } from '../task/spawn-task.js';
 import { keepAliveUntil } from './keep-alive.js';
 import { LocalThreadProc } from './main-thread.js';
 import { forgetPendingAtExit, watchPendingAtExit } from './pending-at-exit.js';
@@ -131,6 +131,20 @@ export class Context implements PluginContext {
   spawn(first: unknown, ...rest: unknown[]): DTask<unknown> {
     this.assertOpen();
     return spawnTask(this.scheduler, first, rest);
+  }
+
+  /**
+   * @internal Spawns a batch into this context (`map`): see `spawnEach`, for which the caller
+   * has checked `fn` and normalized `explicit` once.
+   */
+  spawnEach(
+    explicit: TaskOptions,
+    fn: unknown,
+    argLists: readonly unknown[][],
+    out: DTask<unknown>[],
+  ): void {
+    this.assertOpen();
+    spawnEach(this.scheduler, explicit, fn, argLists, out);
   }
 
   /**

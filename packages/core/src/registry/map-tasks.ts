@@ -4,7 +4,10 @@ import { ArgumentError } from '../errors/errors.js';
 import { isPlainObject } from '../options/index.js';
 import type { DTask } from '../task/dtask.js';
 import { knownOptionKeys, normalizeOptions, type TaskOptionsInput } from '../task/options.js';
-import { spawn } from './spawn.js';
+import { spawnEach } from '../task/spawn-task.js';
+import { Context } from './context.js';
+import { currentScheduler } from './default-context.js';
+import { type ItemSource, MapResults, type SpawnBatch } from './map-results.js';
 import { isSource, type Source, warnArity, zipSources } from './zip-sources.js';
 
 /** Options of `map`: how many tasks at once, plus any task option for every task. */
@@ -129,81 +132,28 @@ export function map(f: unknown, ...rest: unknown[]): AsyncIterableIterator<unkno
       );
     }
   }
-  normalizeOptions(taskOptions, where);
-  const spawnHere = (context?.spawn.bind(context) ?? spawn) as (...a: unknown[]) => DTask<unknown>;
-  const run =
-    sources.length === 1
-      ? (item: unknown) => spawnHere(taskOptions, f, item)
-      : (item: unknown) => spawnHere(taskOptions, f, ...(item as unknown[]));
-  const source = asyncSource
+  const explicit = normalizeOptions(taskOptions, where);
+  const spawnBatch: SpawnBatch =
+    context === undefined
+      ? (argLists, out) => spawnEach(currentScheduler(), explicit, f, argLists, out)
+      : context instanceof Context
+        ? (argLists, out) => context.spawnEach(explicit, f, argLists, out)
+        : (argLists, out) => {
+            for (const args of argLists) out.push(context.spawn(taskOptions, f, ...args));
+          };
+  const source: ItemSource = asyncSource
     ? { iterator: (items as AsyncIterable<unknown>)[Symbol.asyncIterator](), isAsync: true }
     : { iterator: (items as Iterable<unknown>)[Symbol.iterator](), isAsync: false };
-  return results(source, run, Math.min(batchSize, concurrency), concurrency);
+  return new MapResults(
+    source,
+    spawnBatch,
+    sources.length === 1 ? oneArgument : (item) => item as unknown[],
+    Math.min(batchSize, concurrency),
+    concurrency,
+  );
 }
 
-/** The items' iterator, and whether its `next` returns promises. */
-interface ItemSource {
-  iterator: Iterator<unknown> | AsyncIterator<unknown>;
-  isAsync: boolean;
-}
-
-/** Tasks spawned together, and their values as one promise. */
-interface Batch<R> {
-  tasks: DTask<R>[];
-  values: Promise<R[]>;
-}
-
-async function* results<R>(
-  { iterator, isAsync }: ItemSource,
-  run: (item: unknown) => DTask<R>,
-  batchSize: number,
-  concurrency: number,
-): AsyncGenerator<R> {
-  const batches: Batch<R>[] = [];
-  let head = 0;
-  let inFlight = 0;
-  let ended = false;
-  try {
-    while (true) {
-      // Refill a batch at a time, and only once a whole batch fits.
-      while (!ended && inFlight + batchSize <= concurrency) {
-        // Read the whole batch, then spawn it without an await between: the scheduler then
-        // places it in one pass (spawns across awaits would each go alone).
-        const items: unknown[] = [];
-        while (items.length < batchSize) {
-          // A sync source is read without an await per item.
-          const next = isAsync
-            ? await iterator.next()
-            : (iterator.next() as IteratorResult<unknown>);
-          if (next.done) {
-            ended = true;
-            break;
-          }
-          items.push(next.value);
-        }
-        const tasks = items.map(run);
-        if (tasks.length === 0) break;
-        // One promise per batch, not one await per item; a rejection is read in order below.
-        const values = Promise.all(tasks);
-        values.catch(() => {});
-        batches.push({ tasks, values });
-        inFlight += tasks.length;
-      }
-      if (head === batches.length) return;
-      const batch = batches[head] as Batch<R>;
-      batches[head++] = undefined as unknown as Batch<R>;
-      if (head > 1024 && head * 2 > batches.length) {
-        batches.splice(0, head);
-        head = 0;
-      }
-      const values = await batch.values.catch(() => undefined);
-      inFlight -= batch.tasks.length;
-      if (values !== undefined) for (const value of values) yield value;
-      else for (const task of batch.tasks) yield await task; // throws at the failed one
-    }
-  } finally {
-    for (let i = head; i < batches.length; i++)
-      for (const task of batches[i]?.tasks ?? []) task.cancel();
-    if (!ended) await iterator.return?.();
-  }
+/** One source's item as a task's arguments. */
+function oneArgument(item: unknown): unknown[] {
+  return [item];
 }

@@ -6,7 +6,7 @@ import { isPlainObject } from '../options/index.js';
 import { argTypesOf } from './arg-types-of.js';
 import { applyDefaultOptions, hasDefaultOptions } from './default-option.js';
 import { DTask, isDTask, type TaskOwner } from './dtask.js';
-import { currentFrame } from './frame.js';
+import { currentFrame, type Frame } from './frame.js';
 import { mergeOptions, NO_OPTIONS, normalizeOptions, type TaskOptions } from './options.js';
 import { TaskFlags } from './task-state.js';
 
@@ -60,15 +60,48 @@ export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]):
         'Options, if any, come first: spawn({ name: "x" }, f, ...args)',
     );
   }
+  checkArgs(args);
+  const frame = currentFrame();
+  const inherited = frame === undefined ? NO_OPTIONS : frame.propagated;
+  return submitNew(scheduler, frame, inherited, mergeOptions(inherited, explicit), fn, args);
+}
+
+/**
+ * `spawnTask` for many tasks of one function with the same options, spawned together (a batch
+ * of `map`): the caller has checked `fn` and normalized `explicit` once, and the frame and the
+ * merged options are read once, so each task costs only its argument check, its admission and
+ * its submission. Each entry of `argLists` becomes one task's argument array (it is not copied).
+ * Pushes each task onto `out` as it is made, so that a caller whose later task throws (a
+ * thenable argument, `QueueFullError`) can cancel those already spawned.
+ */
+export function spawnEach(
+  scheduler: TaskSink,
+  explicit: TaskOptions,
+  fn: unknown,
+  argLists: readonly unknown[][],
+  out: DTask<unknown>[],
+): void {
+  const frame = currentFrame();
+  const inherited = frame === undefined ? NO_OPTIONS : frame.propagated;
+  const options = mergeOptions(inherited, explicit);
+  for (let i = 0; i < argLists.length; i++) {
+    const args = argLists[i] as unknown[];
+    checkArgs(args);
+    out.push(submitNew(scheduler, frame, inherited, options, fn, args));
+  }
+}
+
+/**
+ * Throws `ArgumentError` for an argument that is a promise or another thenable (an `await`
+ * missing: a `DTask` is the one thenable taken), or that cannot be read at all.
+ */
+function checkArgs(args: unknown[]): void {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
+    if (typeof a !== 'object' || a === null) continue;
     let thenable = false;
     try {
-      thenable =
-        typeof a === 'object' &&
-        a !== null &&
-        typeof (a as { then?: unknown }).then === 'function' &&
-        !isDTask(a);
+      thenable = typeof (a as { then?: unknown }).then === 'function' && !isDTask(a);
     } catch (cause) {
       // A proxy whose traps throw, or a revoked one: it can be neither read nor copied.
       throw new ArgumentError(
@@ -85,9 +118,21 @@ export function spawnTask(scheduler: TaskSink, first: unknown, rest: unknown[]):
       );
     }
   }
-  const frame = currentFrame();
-  const inherited = frame === undefined ? NO_OPTIONS : frame.propagated;
-  let options = mergeOptions(inherited, explicit);
+}
+
+/**
+ * Makes the task (with the defaults `defaultOption` gives it), admits it and hands it to the
+ * frame's task queue or to `scheduler`.
+ */
+function submitNew(
+  scheduler: TaskSink,
+  frame: Frame | undefined,
+  inherited: TaskOptions,
+  merged: TaskOptions,
+  fn: unknown,
+  args: unknown[],
+): DTask<unknown> {
+  let options = merged;
   if (hasDefaultOptions()) {
     options = applyDefaultOptions(options, fn, argTypesOf(args), scheduler);
   }

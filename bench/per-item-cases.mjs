@@ -1,0 +1,85 @@
+// One measurement of bench/per-item.mjs, run in a fresh Node process:
+//   node --expose-gc bench/per-item-cases.mjs <root> <case> <count>
+// Imports the built packages of the checkout at <root> (<root>/packages/*/dist), so that two
+// checkouts can be run alternately. Prints one JSON line: the case, the count and sum of what
+// came out (checked by the driver), the CPU of the whole process (every thread) over the timed
+// part and over the process's life so far, both in ms, and the timed part's wall time.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [root, which, countText] = process.argv.slice(2);
+const count = Number(countText);
+const from = (pkg) => import(pathToFileURL(join(root, 'packages', pkg, 'dist', 'index.js')).href);
+const core = await from('core');
+
+function* naturals() {
+  for (let i = 0; ; i++) yield i;
+}
+
+/** Each case sets up (untimed) and returns the timed part, which resolves to the sum. */
+const cases = {
+  /** `map` in the calling thread (the default context), as the 10,000,000-item memory test. */
+  'map, in-process': async () => async () => {
+    let sum = 0;
+    let n = 0;
+    for await (const y of core.map((x) => x + 1, naturals())) {
+      sum += y;
+      if (++n === count) break;
+    }
+    return sum;
+  },
+  /** `map` on 2 worker threads over an endless generator, as the 1,000,000-item test. */
+  'map, 2 threads': async () => {
+    const { threads } = await from('threads');
+    await core.configure({ plugins: [threads({ count: 2 })] }).ready();
+    return async () => {
+      let sum = 0;
+      let n = 0;
+      for await (const y of core.map((x) => x % 7, naturals())) {
+        sum += y;
+        if (++n === count) break;
+      }
+      return sum;
+    };
+  },
+  /** A streaming DAG across 2 threads read on the main one, as the 10,000,000-value test. */
+  'stream, 2 threads': async () => {
+    const { threads } = await from('threads');
+    await core.configure({ plugins: [threads({ count: 2 })] }).ready();
+    return async () => {
+      const step = core.spawnStreaming(() => {
+        const source = core.spawn(
+          { scope: core.scope({ worker: 1, thread: 2 }), streamMaxEvals: count },
+          async function* () {
+            for (let i = 0; ; i++) yield i;
+          },
+        );
+        return core.spawn({ scope: core.scope({ worker: 1, thread: 3 }) }, (v) => v + 1, source);
+      });
+      let sum = 0;
+      for await (const v of core.streamValues(step)) sum += v;
+      await step;
+      return sum;
+    };
+  },
+};
+
+const timed = await cases[which]();
+globalThis.gc();
+const c0 = process.cpuUsage();
+const t0 = performance.now();
+const sum = await timed();
+const ms = performance.now() - t0;
+const c = process.cpuUsage(c0);
+const life = process.cpuUsage();
+await core.shutdown();
+console.log(
+  JSON.stringify({
+    case: which,
+    count,
+    sum,
+    cpuMs: (c.user + c.system) / 1000,
+    lifeCpuMs: (life.user + life.system) / 1000,
+    ms,
+  }),
+);
