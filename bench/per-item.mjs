@@ -26,7 +26,8 @@ const CASES = {
   'map, 2 threads': { count: N / 2, sum: sumMod7(N / 2) },
   'stream, 2 threads': { count: N, sum: (N * (N + 1)) / 2 },
 };
-const sides = before === undefined ? { this: join(here, '..') } : { before, after: join(here, '..') };
+const sides =
+  before === undefined ? { this: join(here, '..') } : { before, after: join(here, '..') };
 
 function sumMod7(n) {
   let s = 0;
