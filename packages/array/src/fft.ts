@@ -28,8 +28,8 @@ export interface FFTOptions {
  * Julia's (and Dagger's) `fft(A)`: the discrete Fourier transform `X[k] = Σⱼ A[j]·e^(−2πi·jk/n)`
  * along each dimension in `dims`, as a new complex `DArray` with `a`'s shape and blocks:
  * complex64 for a complex64 or float32 `a`, complex128 otherwise (a real `a` is taken as
- * complex). Computed in Float64 by radix-2 FFTs (Bluestein's algorithm for lengths that are not
- * powers of two, so any length costs O(n log n)).
+ * complex). Computed in Float64 by mixed-radix FFTs (Bluestein's algorithm for lengths with a
+ * prime factor above 13, so any length costs O(n log n)).
  *
  * Distributed as Dagger's: for each dimension (`'pencil'`) or group of dimensions (`'slab'`),
  * the array is re-blocked so that the blocks hold it whole and keep `a`'s block sizes in the
