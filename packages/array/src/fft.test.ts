@@ -79,6 +79,7 @@ describeOnRigs('on %s', (rig) => {
           [64, 16],
           [97, 10],
           [243, 50],
+          [143, 40],
         ])
           await check([n], new Blocks(b), n);
         await check([60], new AutoBlocks(), 5);

@@ -4,10 +4,13 @@ import { expect } from 'vitest';
 /** `n` pseudo-random doubles in [-0.5, 0.5) from `seed`. */
 export function random(n: number, seed: number): Float64Array {
   let s = seed >>> 0 || 1;
-  return Float64Array.from({ length: n }, () => {
+  // a plain loop: \`Float64Array.from\` with a map function takes about 250 ns an element
+  const x = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  });
+    x[i] = s / 2 ** 32 - 0.5;
+  }
+  return x;
 }
 
 /**
