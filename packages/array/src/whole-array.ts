@@ -26,10 +26,16 @@ export function wholeArray(a: ArrayData, blocks: readonly Block[]): Collected {
     const nd = block.shape.length;
     const run = nd === 0 ? 1 : block.shape[0]; // a 0-dimensional block is one element
     const idx = new Array(nd).fill(0);
-    for (let i = 0; i < block.data.length; i += run * w) {
+    const src = block.data;
+    const len = run * w;
+    for (let i = 0; i < src.length; i += len) {
       let o = 0;
       for (let d = 0; d < nd; d++) o += (starts[d] + idx[d]) * strides[d];
-      data.set(block.data.subarray(i, i + run * w), o * w);
+      o *= w;
+      // a short run element by element: a subarray per run (an object each) cost more than
+      // the copy itself for small blocks (10³ blocks of a 100³ array: 10⁵ runs of 10)
+      if (len < 64) for (let t = 0; t < len; t++) data[o + t] = src[i + t];
+      else data.set(src.subarray(i, i + len), o);
       for (let d = 1; d < nd; d++) {
         idx[d]++;
         if (idx[d] < block.shape[d]) break;
