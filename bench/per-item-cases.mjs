@@ -2,8 +2,10 @@
 //   node --expose-gc bench/per-item-cases.mjs <root> <case> <count>
 // Imports the built packages of the checkout at <root> (<root>/packages/*/dist), so that two
 // checkouts can be run alternately. Prints one JSON line: the case, the count and sum of what
-// came out (checked by the driver), the CPU of the whole process (every thread) over the timed
-// part and over the process's life so far, both in ms, and the timed part's wall time.
+// came out (checked by the driver), the CPU of the whole process (every thread) and of the main
+// thread over the timed part and the process's CPU over its life so far, all in ms, and the timed
+// part's wall time.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -64,13 +66,26 @@ const cases = {
   },
 };
 
+/** This thread's CPU in ms, from /proc (Linux; NaN elsewhere). */
+function mainThreadMs() {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime; USER_HZ 100
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const timed = await cases[which]();
 globalThis.gc();
+const main0 = mainThreadMs();
 const c0 = process.cpuUsage();
 const t0 = performance.now();
 const sum = await timed();
 const ms = performance.now() - t0;
 const c = process.cpuUsage(c0);
+const mainMs = mainThreadMs() - main0;
 const life = process.cpuUsage();
 await core.shutdown();
 console.log(
@@ -79,6 +94,7 @@ console.log(
     count,
     sum,
     cpuMs: (c.user + c.system) / 1000,
+    mainMs,
     lifeCpuMs: (life.user + life.system) / 1000,
     ms,
   }),
