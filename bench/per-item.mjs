@@ -5,7 +5,7 @@
 // streaming DAG across 2 threads read on the main one. With --before=DIR (another built
 // checkout) each round runs that checkout's packages too, alternating with this one's, so a
 // change can be measured on a loaded machine. Prints µs of CPU per item (median of the rounds,
-// and the spread) and the load.
+// and the spread), the main thread's share (from /proc, in steps of 10 ms) and the load.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -65,6 +65,7 @@ for (let r = 0; r < rounds; r++) {
       const got = runCase(sides[side], name, expected);
       (samples[`${name} ${side}`] ??= []).push({
         us: (got.cpuMs * 1000) / expected.count,
+        mainUs: (got.mainMs * 1000) / expected.count,
         life: got.lifeCpuMs,
       });
     }
@@ -82,6 +83,7 @@ for (const [name, { count }] of Object.entries(CASES)) {
       side,
       fixed(median(us), 3),
       `${fixed(Math.min(...us), 3)}–${fixed(Math.max(...us), 3)}`,
+      fixed(median(s.map((x) => x.mainUs)), 3),
       fixed(median(s.map((x) => x.life)) / 1000, 2),
     ]);
   }
@@ -89,4 +91,4 @@ for (const [name, { count }] of Object.entries(CASES)) {
 console.log(
   `\nCPU per item (µs, all threads, timed part), median of ${rounds} rounds; load ${loads.map((l) => fixed(l, 1)).join(', ')}\n`,
 );
-console.log(table(['case', 'side', 'µs/item', 'spread', 'process CPU s'], rows));
+console.log(table(['case', 'side', 'µs/item', 'spread', 'main thread µs', 'process CPU s'], rows));
