@@ -74,6 +74,7 @@ const sharedProcess = [
   'packages/core/src/protocol/hand-over.test.ts',
   'packages/core/src/protocol/in-memory-transport.test.ts',
   'packages/core/src/protocol/packs.test.ts',
+  'packages/core/src/protocol/plain-options.test.ts',
   'packages/core/src/protocol/port-transport.test.ts',
   'packages/core/src/protocol/sync-answer.test.ts',
   'packages/core/src/registry/global-api.test.ts',

@@ -15,15 +15,21 @@ function spec(scope: AbstractScope | undefined) {
 /**
  * Options as plain data for another thread or process: scopes become specs; a signal, a
  * checkpoint function or a device object cannot travel and are left out (cancellation
- * travels as a `cancel` message instead).
+ * travels as a `cancel` message instead). Undefined when none of them travels (the receiver's
+ * `fromPlainOptions` then gives no options): a region task's inherited options, say, whose
+ * only entries stay here, cost no empty object in each of its run messages to make, send,
+ * read and turn back into options.
  */
 export function toPlainOptions(options: TaskOptions): PlainOptions | undefined {
   if (options === NO_OPTIONS) return undefined;
   return plainOf(options, true);
 }
 
-/** `toPlainOptions`, with the scope and compute scope left out when `scopes` is false. */
-function plainOf(options: TaskOptions, scopes: boolean): PlainOptions {
+/**
+ * `toPlainOptions`, with the scope and compute scope left out when `scopes` is false;
+ * undefined when nothing travels.
+ */
+function plainOf(options: TaskOptions, scopes: boolean): PlainOptions | undefined {
   const out: PlainOptions = {};
   if (options.name !== undefined) out.name = options.name;
   if (options.meta !== undefined) out.meta = options.meta;
@@ -41,7 +47,8 @@ function plainOf(options: TaskOptions, scopes: boolean): PlainOptions {
   if (options.returnArgs !== undefined) out.returnArgs = [...options.returnArgs.indices];
   if (options.inPlaceArgs !== undefined) out.inPlaceArgs = [...options.inPlaceArgs];
   if (options.inPlace === true) out.inPlace = true;
-  return out;
+  for (const _ in out) return out;
+  return undefined;
 }
 
 /**
@@ -56,9 +63,7 @@ export function toRunOptions(options: TaskOptions): PlainOptions | undefined {
     return toPlainOptions(options);
   }
   // Not by an object rest (`{ scope, computeScope, ...rest }`), a copy per task sent.
-  const plain = plainOf(options, false);
-  for (const _ in plain) return plain;
-  return undefined;
+  return plainOf(options, false);
 }
 
 /** The inverse of `toPlainOptions`. */
