@@ -112,6 +112,7 @@ const sharedProcess = [
   'packages/core/src/sched/placement/take-pieces.test.ts',
   'packages/core/src/sched/ready/queue-limit.test.ts',
   'packages/core/src/sched/ready/ready-queue.test.ts',
+  'packages/core/src/sched/stats/pending-durations.test.ts',
   'packages/core/src/sched/stats/stats.test.ts',
   'packages/core/src/scope/constrain.test.ts',
   'packages/core/src/scope/scope-spec.test.ts',

@@ -1,10 +1,5 @@
-import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
-
-/**
- * Longest duration the histograms hold, in µs (about 12.7 days); a longer one is recorded as
- * this. With two significant figures each histogram takes about 35 KB.
- */
-const HIGHEST_US = 2 ** 40;
+import type { RecordableHistogram } from 'node:perf_hooks';
+import { HIGHEST_US, PendingDurations } from './pending-durations.js';
 
 /** Percentiles of a set of durations, in ms (all 0 while `count` is 0). */
 export interface DurationSummary {
@@ -25,7 +20,8 @@ export interface DurationSummary {
 /**
  * What the scheduler has seen of one processor (held by its `ProcSlot`): runs finished there,
  * their summed run time, and HDR histograms (node's `perf_hooks.createHistogram`, in µs) of
- * run and wait times, made on first use. Only the scheduler's thread records; `stats()` reads.
+ * run and wait times, made on first use and filled a few dozen durations at a time (`PendingDurations`). Only the
+ * scheduler's thread records; `stats()` reads.
  */
 export class ProcessorStats {
   /** Task runs that finished there with a value. */
@@ -36,20 +32,20 @@ export class ProcessorStats {
   timedMs = 0;
   /** When the scheduler got this processor (`performance.now()` ms). */
   readonly addedAt = performance.now();
-  private run: RecordableHistogram | undefined = undefined;
-  private wait: RecordableHistogram | undefined = undefined;
+  private readonly run = new PendingDurations();
+  private readonly wait = new PendingDurations();
 
   /** A run of `ms` finished. */
   recordRun(ms: number): void {
     this.tasks++;
     this.timed++;
     this.timedMs += ms;
-    (this.run ??= newHistogram()).record(toMicroseconds(ms));
+    this.run.add(toMicroseconds(ms));
   }
 
   /** A task started `ms` after it was ready. */
   recordWait(ms: number): void {
-    (this.wait ??= newHistogram()).record(toMicroseconds(ms));
+    this.wait.add(toMicroseconds(ms));
   }
 
   /** Estimated busy time (ms): the measured runs, scaled up to all runs when only some were timed. */
@@ -60,17 +56,13 @@ export class ProcessorStats {
 
   /** Run-time percentiles (ms). */
   runSummary(): DurationSummary {
-    return summarize(this.run);
+    return summarize(this.run.recorded());
   }
 
   /** Wait-time percentiles (ms). */
   waitSummary(): DurationSummary {
-    return summarize(this.wait);
+    return summarize(this.wait.recorded());
   }
-}
-
-function newHistogram(): RecordableHistogram {
-  return createHistogram({ lowest: 1, highest: HIGHEST_US, figures: 2 });
 }
 
 /** Whole µs, at least 1 (the histogram's lowest value) and at most `HIGHEST_US`. */
