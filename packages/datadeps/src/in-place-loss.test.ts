@@ -21,4 +21,17 @@ describe('in-place tasks on a worker thread that dies', () => {
     expect(seen.z).toBe(1);
     expect(seen.region).toBe('DTASK_WORKER_LOST');
   }, 90_000);
+
+  it('one still running when a report left, then lost with its thread, is not run again', async () => {
+    const { code, out, err } = await runFixture('in-place-running-main.mjs', 60_000);
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    const seen = JSON.parse(out.trim().split('\n').at(-1) ?? '');
+    // Began, awaited while the second's report left, then its thread ended: failed, written once.
+    expect(seen.first.error).toBe('DTASK_WORKER_LOST');
+    expect(seen.x).toBe(1);
+    expect(seen.second).toEqual({ value: 'second' });
+    expect(seen.third.error).toBe('DTASK_WORKER_LOST');
+    expect(seen.w).toBe(2);
+    expect(seen.region).toBe('DTASK_WORKER_LOST');
+  }, 90_000);
 });

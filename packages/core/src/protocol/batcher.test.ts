@@ -13,28 +13,40 @@ function pair(): { out: Batcher<unknown>; got: unknown[][] } {
 /** Lets the batch's microtask flush and the in-memory delivery run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
-describe('Batcher.retract', () => {
-  it('takes a message still queued out of the batch; the others keep their order', async () => {
+describe('Batcher.beforeSend', () => {
+  it('may add messages to each batch about to leave, after the queued ones', async () => {
     const { out, got } = pair();
-    const began = { op: 'began', id: 7 };
+    const seen: unknown[][] = [];
+    out.beforeSend = (batch) => {
+      seen.push([...batch]);
+      batch.push({ op: 'added' });
+    };
     out.push({ op: 'a' });
-    out.push(began);
     out.push({ op: 'b' });
-    expect(out.retract(began)).toBe(true);
-    expect(out.retract(began)).toBe(false);
-    await settle();
-    expect(got).toEqual([[{ op: 'a' }, { op: 'b' }]]);
-  });
-
-  it('leaves a message that was already sent, and one never queued, alone', async () => {
-    const { out, got } = pair();
-    const began = { op: 'began', id: 7 };
-    out.push(began);
     out.flush();
-    expect(out.retract(began)).toBe(false);
-    expect(out.retract({ op: 'began', id: 7 })).toBe(false);
+    out.flush(); // nothing queued: nothing sent, no call
+    await settle();
+    expect(seen).toEqual([[{ op: 'a' }, { op: 'b' }]]);
+    expect(got).toEqual([[{ op: 'a' }, { op: 'b' }, { op: 'added' }]]);
+  });
+});
+
+describe('Batcher.sendingNow', () => {
+  it('schedules no flush for what is pushed before the caller sends it', async () => {
+    const { out, got } = pair();
+    let flushes = 0;
+    out.onSent = () => flushes++;
+    out.sendingNow();
     out.push({ op: 'done' });
     await settle();
-    expect(got).toEqual([[{ op: 'began', id: 7 }], [{ op: 'done' }]]);
+    expect(got).toEqual([]); // no microtask sent it
+    out.flush();
+    await settle();
+    expect(got).toEqual([[{ op: 'done' }]]);
+    // Afterwards a push schedules its flush again.
+    out.push({ op: 'next' });
+    await settle();
+    expect(got).toEqual([[{ op: 'done' }], [{ op: 'next' }]]);
+    expect(flushes).toBe(2);
   });
 });

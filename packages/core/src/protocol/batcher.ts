@@ -37,24 +37,19 @@ export class Batcher<M> {
   }
 
   /**
-   * Takes `message` back out of the next batch when it is still there (not sent yet); true if
-   * it was. Searched from the end: what is taken back was mostly queued a moment ago.
+   * For a caller that sends the batch itself (`flush`) before it returns: what it pushes until
+   * then schedules no flush of its own (a microtask, which node wraps in an async resource, per
+   * report that a worker sends at once).
    */
-  retract(message: M): boolean {
-    const batch = this.batch;
-    for (let i = batch.length - 1; i >= 0; i--) {
-      if (batch[i] === message) {
-        batch.splice(i, 1);
-        return true;
-      }
-    }
-    return false;
+  sendingNow(): void {
+    this.scheduled = true;
   }
 
   /** Sends what is queued now. */
   readonly flush = (): void => {
     this.scheduled = false;
     if (this.batch.length === 0) return;
+    this.beforeSend?.(this.batch);
     const batch = this.batch;
     // A buffer listed twice (two tasks moving it in one batch) would fail the whole postMessage.
     const transfer = this.transfer.length > 1 ? [...new Set(this.transfer)] : this.transfer;
@@ -77,6 +72,9 @@ export class Batcher<M> {
       this.onSent?.();
     }
   };
+
+  /** Called with each batch about to be handed to the transport; it may add messages to it. */
+  beforeSend: ((batch: M[]) => void) | undefined;
 
   /** Called after each batch is handed to the transport. */
   onSent: (() => void) | undefined;

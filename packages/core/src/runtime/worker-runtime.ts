@@ -69,8 +69,10 @@ const REPORT_EVERY_MS = 4;
  */
 const REPORT_LONG_MS = 1;
 
-/** A thread's report that it began a task. */
-type Began = Extract<FromWorker, { op: 'began' }>;
+/** A thread's report that in-place `task` began. */
+function began(task: WorkerTask): FromWorker {
+  return { op: 'began', id: task.id };
+}
 
 /**
  * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
@@ -143,7 +145,10 @@ export class WorkerRuntime {
     );
     this.out.onUnsendable = unsendableMessage;
     const memory = options.runningTask;
-    if (listsBegan(memory)) this.out.onSent = () => batchSent(memory);
+    if (listsBegan(memory)) {
+      this.out.beforeSend = (batch) => this.announceRunning(batch);
+      this.out.onSent = () => batchSent(memory);
+    }
     this.server = new ResultServer({
       store: this.store,
       holder: this.holder,
@@ -333,40 +338,60 @@ export class WorkerRuntime {
   /**
    * A task that writes shared memory in place is about to begin: the scheduler must know even
    * if the worker dies in this very turn, since its writes may then have happened (it is failed,
-   * never run twice). A thread lists it in shared memory until its batch is sent; a process,
-   * which shares none, sends the batch now.
+   * never run twice). A thread lists it in the shared memory it shares with its connection; its
+   * 'began' goes only in a batch sent while it still runs (`announceRunning`), or with a failure
+   * or a cancelled run's report (`ended`): a task that ends well first says so in its report,
+   * so the scheduler has no object to read and no mark to set for it, and the thread none to
+   * make, queue and take back. A process, which shares no memory, sends its 'began' now.
    */
   private announceBegin(task: WorkerTask): void {
-    const began: Began = { op: 'began', id: task.id };
-    this.out.push(began);
     const memory = this.runningTask;
     if (listsBegan(memory)) {
       noteBegan(memory, task.id);
-      this.began = began;
-    } else this.out.flush();
+      this.unannounced.push(task);
+    } else {
+      this.out.push(began(task));
+      this.out.flush();
+    }
   }
 
   /**
-   * The 'began' of the in-place task begun last on a thread, while it may still be unsent: a
-   * task that ends before its batch leaves takes it back (`unannounce`).
+   * In-place tasks begun on this thread, listed in the shared memory, whose 'began' is in no
+   * batch yet (mostly the one running now, or none).
    */
-  private began: Began | undefined = undefined;
+  private readonly unannounced: WorkerTask[] = [];
 
   /**
-   * In-place `task` finished well, its report about to be queued: its 'began', if still in the
-   * batch with it, says nothing the report does not (the scheduler reads it only for a task
-   * still running when its worker is lost, and a thread that dies first still lists it in the
-   * shared memory), so it is taken back: a synchronous task's report then costs the scheduler
-   * no object to read and no mark to set. (A failure's report keeps it.)
+   * A batch is about to leave, after which the shared memory lists nothing (`batchSent`): the
+   * in-place tasks still running say in it that they began.
    */
-  private unannounce(task: WorkerTask): void {
-    if (this.began?.id !== task.id) return;
-    this.out.retract(this.began);
-    this.began = undefined;
+  private announceRunning(batch: FromWorker[]): void {
+    const list = this.unannounced;
+    if (list.length === 0) return;
+    for (const task of list) batch.push(began(task));
+    list.length = 0;
+  }
+
+  /**
+   * In-place `task` ended (its report about to be queued): it leaves `unannounced`, and when
+   * `announce` (a failure, a cancelled run) its 'began' goes before the report, as it would
+   * have had it been queued when the task began.
+   */
+  private ended(task: WorkerTask, announce: boolean): void {
+    const list = this.unannounced;
+    if (list.length === 0) return;
+    const at = list.lastIndexOf(task);
+    if (at < 0) return;
+    if (at === list.length - 1) list.pop();
+    else list.splice(at, 1);
+    if (announce) this.out.push(began(task));
   }
 
   private finishDone(task: WorkerTask, value: unknown): void {
-    if (!this.running.delete(task.id) || task.cancelled) return;
+    if (!this.running.delete(task.id) || task.cancelled) {
+      this.ended(task, true);
+      return;
+    }
     this.stalls?.soon();
     const end = performance.now();
     const ms = end - task.startedAt;
@@ -402,13 +427,16 @@ export class WorkerRuntime {
         return;
       }
     }
-    this.unannounce(task);
+    this.ended(task, false);
+    // A long task's report leaves at once (below): it needs no flush scheduled for it.
+    const long = ms >= REPORT_LONG_MS;
+    if (long) this.out.sendingNow();
     pushDone(this.out, task.id, bytes, ms, inline ? 1 : 0, sent, back);
     // While it works through a run of queued tasks, the runtime reports every few
     // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
     // Counted from the oldest report waiting, not from the last batch sent: a worker idle
     // before this run would otherwise send its first report alone, a second message per batch.
-    if (ms >= REPORT_LONG_MS || end - this.out.openedAt >= REPORT_EVERY_MS) this.out.flush();
+    if (long || end - this.out.openedAt >= REPORT_EVERY_MS) this.out.flush();
     if (task.held !== undefined) this.inputs.unhold(task);
     if (waiters) this.wake(task.id, value, waiters);
   }
@@ -440,6 +468,7 @@ export class WorkerRuntime {
   };
 
   private finishFail(task: WorkerTask, error: unknown): void {
+    this.ended(task, true);
     if (!this.running.delete(task.id)) return;
     if (task.held !== undefined) this.inputs.unhold(task);
     this.stalls?.soon();
