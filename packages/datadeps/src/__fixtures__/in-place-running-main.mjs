@@ -16,11 +16,17 @@ let first;
 let second;
 let third;
 const region = spawnDatadeps(() => {
-  first = spawn(async (v) => {
-    Atomics.add(v, 0, 1);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    return 'first';
-  }, InOut(x));
+  // It only waits (occupancy 0): the thread gets the other two while it runs. Its 10 s are cut
+  // short when the thread ends.
+  first = spawn(
+    { occupancy: 0 },
+    async (v) => {
+      Atomics.add(v, 0, 1);
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      return 'first';
+    },
+    InOut(x),
+  );
   second = spawn((v) => {
     Atomics.add(v, 0, 1);
     return 'second';
