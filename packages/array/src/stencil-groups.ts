@@ -22,10 +22,10 @@ interface KeptJob {
   proc: string;
   /** `packJob`'s text. */
   text: string;
-  /** Per block of the job, in its order: its position in the call's `chunks`. */
-  refs: number[];
-  /** Per block of the job, the view it was planned for: shape, strides, offset. */
-  views: [readonly number[], readonly number[], number][];
+  /** The blocks it holds, in the order of the task's arguments: positions in `chunks`. */
+  own: number[];
+  /** The blocks it reads from other processors, in the job's order: positions in `chunks`. */
+  foreign: number[];
 }
 
 /**
@@ -51,12 +51,14 @@ export type PlanInPlace = (s: number, k: number) => { plan: StencilPlan; args: u
  * moved). After each step the tasks meet at a barrier in shared memory (`stencilSweeps`), so
  * each step reads the values the step before left and none writes a block another still
  * reads; no message goes through this thread between steps. Per block this costs a loop turn,
- * not a task: the task's cost (its message, the plans and block views it carries) is paid once
- * per processor and call. Resolves when every task has done the last step; rejects with the
- * first failure (the other tasks stop at their next barrier). With `key` (what the plans
- * depend on besides the blocks' memory: shapes, blocks, processors, kernels, boundaries, as
- * the caller writes it), the jobs are kept, and a later call with the same key and blocks of
- * the same geometry reuses them: no block is planned and no job packed again.
+ * not a task: the task's cost (its message, the plans it carries) is paid once per processor
+ * and call. A task takes the blocks its processor holds as arguments (found there, nothing
+ * sent), and only the blocks it reads from other processors come through this thread, as views
+ * of their memory, fetched where they live. Resolves when every task has done the last step;
+ * rejects with the first failure (the other tasks stop at their next barrier). With `key`
+ * (what the plans depend on besides the blocks' memory: shapes, blocks, processors, kernels,
+ * boundaries, as the caller writes it), the jobs are kept, and a later call with the same key
+ * reuses them: no block is planned and no job packed again.
  */
 export async function stepsInGroups(
   spawn: SpawnFn,
@@ -65,15 +67,37 @@ export async function stepsInGroups(
   planOf: PlanInPlace,
   key: string | null = null,
 ): Promise<void> {
-  // Each block's value once (a view of its shared memory), passed to the tasks as is. A task
-  // where the blocks live hands out views, so the chunks themselves stay where they are.
+  const procs = new Map<string, Processor>();
+  for (const c of chunks) procs.set((c.processor as Processor).id, c.processor as Processor);
+  let jobs = key === null ? undefined : kept.get(key);
+  if (jobs?.some((job) => !procs.has(job.proc))) jobs = undefined;
+  if (jobs === undefined) {
+    jobs = planJobs(chunks, steps, planOf).map(({ proc, job, own, foreign }) => ({
+      proc: proc.id,
+      text: packJob(job),
+      own,
+      foreign,
+    }));
+    if (key !== null) {
+      kept.delete(key);
+      if (kept.size >= KEPT) kept.delete(kept.keys().next().value as string);
+      kept.set(key, jobs);
+    }
+  }
+  // The blocks read across processors, each once: a view of its memory, made where it lives.
   const values = new Map<DTask<Block>, Block>();
   const homes = new Map<string, { proc: Processor; chunks: DTask<Block>[] }>();
-  for (const c of new Set(chunks)) {
-    const proc = c.processor as Processor;
-    const home = homes.get(proc.id) ?? { proc, chunks: [] };
-    home.chunks.push(c);
-    homes.set(proc.id, home);
+  const asked = new Set<DTask<Block>>();
+  for (const job of jobs) {
+    for (const ref of job.foreign) {
+      const c = chunks[ref];
+      if (asked.has(c)) continue;
+      asked.add(c);
+      const proc = c.processor as Processor;
+      const home = homes.get(proc.id) ?? { proc, chunks: [] };
+      home.chunks.push(c);
+      homes.set(proc.id, home);
+    }
   }
   await Promise.all(
     [...homes.values()].map(async ({ proc, chunks: held }) => {
@@ -87,43 +111,28 @@ export async function stepsInGroups(
     }),
   );
   const sync = new Int32Array(new SharedArrayBuffer(8));
-  const procs = new Map<string, Processor>();
-  for (const c of chunks) procs.set((c.processor as Processor).id, c.processor as Processor);
-  let packed = key === null ? undefined : reuse(kept.get(key), chunks, values, procs);
-  if (packed === undefined) {
-    const made = planJobs(chunks, steps, planOf, values);
-    packed = made.map(({ proc, job, refs }) => ({
-      proc,
-      kept: {
-        proc: proc.id,
-        text: packJob(job, sync, 0).text,
-        refs,
-        views: job.blocks.map((b) => [[...b.shape], [...b.strides], b.offset]),
-      },
-      data: job.blocks.map((b) => b.data),
-    }));
-    if (key !== null) {
-      kept.delete(key);
-      if (kept.size >= KEPT) kept.delete(kept.keys().next().value as string);
-      kept.set(
-        key,
-        packed.map((p) => p.kept),
-      );
-    }
-  }
-  const parties = packed.length;
+  const parties = jobs.length;
   const giveUp = () => {
     Atomics.store(sync, 1, 1);
     Atomics.add(sync, 0, 1);
     Atomics.notify(sync, 0);
   };
-  const tasks = packed.map(({ proc, kept: job, data }) =>
-    spawn({ name: 'stencilSweeps', scope: new ExactScope(proc), retries: 0 }, stencilSweeps, {
-      text: job.text,
-      data,
-      sync,
-      parties,
-    } satisfies SweepsJob),
+  const tasks = jobs.map((job) =>
+    spawn(
+      {
+        name: 'stencilSweeps',
+        scope: new ExactScope(procs.get(job.proc) as Processor),
+        retries: 0,
+      },
+      stencilSweeps,
+      {
+        text: job.text,
+        foreign: job.foreign.map((ref) => values.get(chunks[ref]) as Block),
+        sync,
+        parties,
+      } satisfies SweepsJob,
+      ...job.own.map((ref) => chunks[ref]),
+    ),
   );
   // A task that fails (its kernel, its thread) stops the others at their next barrier.
   await Promise.all(
@@ -146,124 +155,103 @@ function blockViews(...blocks: Block[]): Block[] {
   }));
 }
 
-/** A job to send: its processor, what is kept of it, and its blocks' memory for this call. */
-interface Packed {
-  proc: Processor;
-  kept: KeptJob;
-  data: Block['data'][];
-}
-
 /**
- * The kept jobs of an earlier call, with this call's blocks' memory, when every block has the
- * geometry it was planned with and every processor is still in use; else undefined.
- */
-function reuse(
-  jobs: KeptJob[] | undefined,
-  chunks: readonly DTask<Block>[],
-  values: ReadonlyMap<DTask<Block>, Block>,
-  procs: ReadonlyMap<string, Processor>,
-): Packed[] | undefined {
-  if (jobs === undefined) return undefined;
-  const out: Packed[] = [];
-  for (const job of jobs) {
-    const proc = procs.get(job.proc);
-    if (proc === undefined) return undefined;
-    const data: Block['data'][] = [];
-    for (let i = 0; i < job.refs.length; i++) {
-      const b = values.get(chunks[job.refs[i]]);
-      const [shape, strides, offset] = job.views[i];
-      if (
-        b === undefined ||
-        b.offset !== offset ||
-        b.shape.length !== shape.length ||
-        b.shape.some((x, d) => x !== shape[d] || b.strides[d] !== strides[d])
-      ) {
-        return undefined;
-      }
-      data.push(b.data);
-    }
-    out.push({ proc, kept: job, data });
-  }
-  return out;
-}
-
-/**
- * Plans every step's blocks, per processor writing some: its blocks and plans once each, a
- * layout per distinct step (steps with the same `same` share one), and, per block, its position
- * in `chunks`.
+ * Plans every step's blocks, per processor writing some: its plans once each, a layout per
+ * distinct step (steps with the same `same` share one), each block once, as a slot (see
+ * `SweepsPlan.slots`): the blocks it holds (`own`, positions in `chunks`, its task's arguments)
+ * and those it reads from other processors (`foreign`).
  */
 function planJobs(
   chunks: readonly DTask<Block>[],
   steps: readonly GroupedStep[],
   planOf: PlanInPlace,
-  values: ReadonlyMap<DTask<Block>, Block>,
-): { proc: Processor; job: SweepsPlan; refs: number[] }[] {
+): { proc: Processor; job: SweepsPlan; own: number[]; foreign: number[] }[] {
   const position = new Map<DTask<Block>, number>();
   chunks.forEach((c, i) => {
     if (!position.has(c)) position.set(c, i);
   });
-  // Per processor: its job (blocks and plans once each, a layout per distinct list of
-  // blocks). Steps that repeat their plans (a double buffer's two sweeps) share a layout.
-  const jobs = new Map<string, { proc: Processor; job: SweepsPlan; refs: number[] }>();
+  type Entry = {
+    proc: Processor;
+    job: SweepsPlan;
+    own: number[];
+    foreign: number[];
+    blocks: Map<DTask<Block>, number>;
+    plans: Map<StencilPlan, number>;
+    layouts: Map<string, number>;
+  };
+  // Per processor: its job. Steps that repeat their plans (a double buffer's two sweeps) share
+  // a layout.
+  const jobs = new Map<string, Entry>();
   const jobOf = (proc: Processor) => {
     let entry = jobs.get(proc.id);
     if (entry === undefined) {
-      entry = { proc, job: { blocks: [], plans: [], layouts: [], steps: [] }, refs: [] };
+      entry = {
+        proc,
+        job: { slots: [], plans: [], layouts: [], steps: [] },
+        own: [],
+        foreign: [],
+        blocks: new Map(),
+        plans: new Map(),
+        layouts: new Map(),
+      };
       jobs.set(proc.id, entry);
     }
     return entry;
   };
-  const blockSlots = new Map<SweepsPlan, Map<Block, number>>();
-  const planSlots = new Map<SweepsPlan, Map<StencilPlan, number>>();
-  const slotOf = <T>(slots: Map<SweepsPlan, Map<T, number>>, job: SweepsPlan, list: T[], x: T) => {
-    const own = slots.get(job) ?? new Map<T, number>();
-    slots.set(job, own);
-    let i = own.get(x);
+  const blockSlot = (entry: Entry, x: unknown) => {
+    const chunk = x as DTask<Block>;
+    const at = position.get(chunk);
+    if (at === undefined) throw new Error('stencilSteps: a block read is none of the arrays');
+    let i = entry.blocks.get(chunk);
     if (i === undefined) {
-      i = list.length;
-      list.push(x);
-      own.set(x, i);
+      i = entry.job.slots.length;
+      entry.blocks.set(chunk, i);
+      if ((chunk.processor as Processor).id === entry.proc.id) {
+        entry.job.slots.push(entry.own.length);
+        entry.own.push(at);
+      } else {
+        entry.job.slots.push(-1 - entry.foreign.length);
+        entry.foreign.push(at);
+      }
     }
     return i;
   };
-  const blockSlot = (entry: { job: SweepsPlan; refs: number[] }, x: unknown) => {
-    const view = values.get(x as DTask<Block>);
-    if (view === undefined) throw new Error('stencilSteps: a block read is none of the arrays');
-    const before = entry.job.blocks.length;
-    const i = slotOf(blockSlots, entry.job, entry.job.blocks, view);
-    if (i === before) entry.refs.push(position.get(x as DTask<Block>) as number);
+  const planSlot = (entry: Entry, plan: StencilPlan) => {
+    let i = entry.plans.get(plan);
+    if (i === undefined) {
+      i = entry.job.plans.length;
+      entry.job.plans.push(plan);
+      entry.plans.set(plan, i);
+    }
     return i;
   };
   // Every processor writing blocks in some step takes part in every step's barrier.
   for (const step of steps) for (const chunk of step.out) jobOf(chunk.processor as Processor);
-  const layoutKeys = new Map<SweepsPlan, Map<string, number>>();
   for (let s = 0; s < steps.length; s++) {
     const same = steps[s].same;
     if (same !== s) {
       for (const { job } of jobs.values()) job.steps.push(job.steps[same]);
       continue;
     }
-    const items = new Map<SweepsPlan, number[][]>();
-    for (const { job } of jobs.values()) items.set(job, []);
+    const items = new Map<Entry, number[][]>();
+    for (const entry of jobs.values()) items.set(entry, []);
     steps[s].out.forEach((chunk, k) => {
       const entry = jobOf(chunk.processor as Processor);
       const { plan, args } = planOf(s, k);
-      const item = [slotOf(planSlots, entry.job, entry.job.plans, plan), blockSlot(entry, chunk)];
+      const item = [planSlot(entry, plan), blockSlot(entry, chunk)];
       for (const a of args) item.push(blockSlot(entry, a));
-      items.get(entry.job)?.push(item);
+      items.get(entry)?.push(item);
     });
-    for (const [job, list] of items) {
-      const keys = layoutKeys.get(job) ?? new Map<string, number>();
-      layoutKeys.set(job, keys);
+    for (const [entry, list] of items) {
       const key = list.map((it) => it.join(',')).join(';');
-      let l = keys.get(key);
+      let l = entry.layouts.get(key);
       if (l === undefined) {
-        l = job.layouts.length;
-        job.layouts.push(list);
-        keys.set(key, l);
+        l = entry.job.layouts.length;
+        entry.job.layouts.push(list);
+        entry.layouts.set(key, l);
       }
-      job.steps.push(l);
+      entry.job.steps.push(l);
     }
   }
-  return [...jobs.values()];
+  return [...jobs.values()].map(({ proc, job, own, foreign }) => ({ proc, job, own, foreign }));
 }

@@ -20,14 +20,17 @@ interface AtomicsWaitAsync {
 }
 
 /**
- * One thread's part of `stencilSteps`, as planned: the blocks its steps read and write (views
- * of shared memory) and the plans, each once; the distinct layouts of a step on this thread,
- * each block it writes as `[plan, out, ...reads]` (indices into `plans` and `blocks`, in
- * `stencilBlock`'s argument order); per step, in order, its layout's index.
+ * One thread's part of `stencilSteps`, as planned: its blocks (each once, as a slot), the
+ * plans, each once; the distinct layouts of a step on this thread, each block it writes as
+ * `[plan, out, ...reads]` (indices into `plans` and the slots, in `stencilBlock`'s argument
+ * order); per step, in order, its layout's index.
  */
 export interface SweepsPlan {
-  /** Every block the steps read or write, once each. */
-  blocks: Block[];
+  /**
+   * Per block the steps read or write, where the task finds it: `i ≥ 0`, its own argument `i`
+   * (a block its thread holds); `-1 - j`, `SweepsJob.foreign[j]` (a block another holds).
+   */
+  slots: number[];
   /** Every plan, once each. */
   plans: StencilPlan[];
   /** The distinct layouts of a step: per block it writes, `[plan, out, ...reads]`. */
@@ -38,15 +41,16 @@ export interface SweepsPlan {
 
 /**
  * What one thread's task of `stencilSweeps` is told, sent once for all the steps: its
- * `SweepsPlan` but the blocks' elements as one JSON text (non-finite numbers and −0 as
- * tagged strings), which crosses to the thread as one string, not as thousands of small
- * objects each walked and cloned; the blocks' element arrays beside it; the barrier.
+ * `SweepsPlan` as one JSON text (non-finite numbers and −0 as tagged strings), which crosses
+ * to the thread as one string, not as thousands of small objects each walked and cloned; the
+ * views of the blocks it reads from other threads; the barrier. The blocks its own thread
+ * holds follow as the task's arguments, found where they are (nothing of them is sent).
  */
 export interface SweepsJob {
-  /** `{ plans, layouts, steps, views }` as JSON, each view `[shape, strides, offset]`. */
+  /** `SweepsPlan` as JSON. */
   text: string;
-  /** The blocks' element arrays (over shared memory), in `views` order. */
-  data: Block['data'][];
+  /** The blocks read from other threads (views of shared memory), as `slots` name them. */
+  foreign: Block[];
   /**
    * The barrier, an `Int32Array` over a `SharedArrayBuffer`: element 0 counts the arrivals
    * (each task adds 1 after each step), element 1 is set when a task failed or the caller gave
@@ -60,10 +64,8 @@ export interface SweepsJob {
 /** The tag of a number JSON cannot hold (NaN, ±Infinity, −0), as `SweepsJob.text` writes it. */
 const TAG = '\u0000n:';
 
-/** `plan` packed for its thread (see `SweepsJob`). */
-export function packJob(plan: SweepsPlan, sync: Int32Array, parties: number): SweepsJob {
-  const views = plan.blocks.map((b) => [b.shape, b.strides, b.offset]);
-  const all = { plans: plan.plans, layouts: plan.layouts, steps: plan.steps, views };
+/** `plan` as `SweepsJob.text`. */
+export function packJob(plan: SweepsPlan): string {
   // Only a boundary's value can be a number JSON cannot hold: the (slower) tagging then.
   const odd = plan.plans.some((p) =>
     p.inputs.some((i) =>
@@ -72,14 +74,13 @@ export function packJob(plan: SweepsPlan, sync: Int32Array, parties: number): Sw
       ),
     ),
   );
-  const text = odd
-    ? JSON.stringify(all, (_k, v) =>
+  return odd
+    ? JSON.stringify(plan, (_k, v) =>
         typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))
           ? `${TAG}${v === 0 ? '-0' : v}`
           : v,
       )
-    : JSON.stringify(all);
-  return { text, data: plan.blocks.map((b) => b.data), sync, parties };
+    : JSON.stringify(plan);
 }
 
 /**
@@ -91,8 +92,13 @@ export function packJob(plan: SweepsPlan, sync: Int32Array, parties: number): Sw
  * (`Atomics.waitAsync`). A kernel that throws marks the barrier failed, wakes the others and
  * rejects; a task that finds the barrier failed stops and resolves.
  */
-function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
-  const kernel = __DTASK_LINK_stencilBlock__;
+function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null> {
+  // The block kernel, made by the first call on this thread and kept: made anew at every call
+  // (a function written inside this one is a new closure each time), it started each call
+  // cold, and a call of 32 blocks a thread ran it often enough to have it optimised again, in
+  // V8's helper threads, at every call, while the sweeps waited on the baseline code.
+  const gk = globalThis as unknown as { __dtaskStencilBlock?: typeof stencilBlock };
+  const kernel = (gk.__dtaskStencilBlock ??= __DTASK_LINK_stencilBlock__);
   const { sync, parties } = job;
   const tag = '\u0000n:';
   type Args = [StencilPlan, Block, ...Block[]];
@@ -104,10 +110,10 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
     offset: number;
   };
   type Parsed = {
+    slots: number[];
     plans: StencilPlan[];
     layouts: number[][][];
     steps: number[];
-    views: [number[], number[], number][];
     /**
      * The job's block objects and each step's kernel arguments, kept for the next call laid
      * out alike (its blocks' memory put in), while no task of this thread uses them (`busy`).
@@ -129,7 +135,9 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
     if (parsedAll.size >= 4) parsedAll.delete(parsedAll.keys().next().value as string);
     parsedAll.set(job.text, parsed);
   }
-  const { plans, layouts, steps } = parsed;
+  const { slots, plans, layouts, steps } = parsed;
+  // Each slot's block of this call: an argument (held here) or a view of another's.
+  const given: Block[] = slots.map((at) => (at >= 0 ? own[at] : job.foreign[-1 - at]));
   // The block objects (and the kernel's arguments, and so what the kernel prepared for each
   // block) of the last call laid out alike, its blocks' memory put in: a call of a program
   // that steps new arrays (or the same) makes no new object per block, and the kernel's
@@ -138,15 +146,24 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
   // at a barrier on this thread) makes its own.
   const keep = parsed.kept;
   let mine: { blocks: Held[]; argsOf: Args[][]; busy: boolean } | undefined;
-  if (keep !== undefined && !keep.busy) {
-    mine = keep;
-    for (let i = 0; i < keep.blocks.length; i++) keep.blocks[i].data = job.data[i];
+  // Kept objects serve blocks of the same geometry (what the kernel prepared depends on it).
+  let alike = keep !== undefined && !keep.busy;
+  for (let i = 0; alike && i < given.length; i++) {
+    const [a, b] = [(keep as { blocks: Held[] }).blocks[i], given[i]];
+    alike = a.offset === b.offset && a.shape.length === b.shape.length;
+    for (let d = 0; alike && d < a.shape.length; d++) {
+      alike = a.shape[d] === b.shape[d] && a.strides[d] === b.strides[d];
+    }
+  }
+  if (alike) {
+    mine = keep as { blocks: Held[]; argsOf: Args[][]; busy: boolean };
+    for (let i = 0; i < given.length; i++) mine.blocks[i].data = given[i].data;
   } else {
-    const blocks: Held[] = parsed.views.map(([shape, strides, offset], i) => ({
-      data: job.data[i],
-      shape,
-      strides,
-      offset,
+    const blocks: Held[] = given.map((b) => ({
+      data: b.data,
+      shape: [...b.shape],
+      strides: [...b.strides],
+      offset: b.offset,
     }));
     // Per layout, each block's kernel arguments, made once for all the steps: the kernel keeps
     // what it prepares for a block while these are the same objects (see stencilBlock).
@@ -158,7 +175,7 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
       }),
     );
     mine = { blocks, argsOf, busy: false };
-    if (keep === undefined) parsed.kept = mine;
+    if (keep === undefined || !keep.busy) parsed.kept = mine;
   }
   mine.busy = true;
   const { argsOf } = mine;
@@ -276,7 +293,7 @@ function stencilSweepsTask(job: SweepsJob): null | Promise<null> {
 }
 
 /** `stencilSweepsTask` with the block kernel's source spliced in. */
-export const stencilSweeps: (job: SweepsJob) => null | Promise<null> = linkKernel(
+export const stencilSweeps: (job: SweepsJob, ...own: Block[]) => null | Promise<null> = linkKernel(
   stencilSweepsTask,
   'stencilSweeps',
   { stencilBlock },
