@@ -15,5 +15,5 @@ if [ "$step" != build ]; then
   bash scripts/pnpm.sh install --frozen-lockfile --prefer-offline
 fi
 if [ "$step" != install ]; then
-  bash scripts/pnpm.sh exec turbo run build --output-logs=errors-only
+  bash scripts/pnpm.sh exec turbo run dist --output-logs=errors-only
 fi

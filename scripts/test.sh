@@ -21,11 +21,29 @@ cd "$(dirname "$0")/.."
 # The pinned pnpm, resolved once for every pnpm call below (scripts/pnpm.sh).
 DTASK_PNPM=$(bash scripts/pnpm.sh --path)
 export DTASK_PNPM
-bash scripts/setup.sh install
-echo "== install took ${SECONDS} s"
-
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+# measured NAME COMMAND...: runs COMMAND in a subshell, which then writes the CPU time its
+# children took (COMMAND and everything it started and waited for, user + system, as bash's
+# `times` counts it) into "$logs/NAME.times"; `cpu NAME` prints that in seconds. A subshell of
+# its own, so that the checks running beside it, which this shell reaps when they end, are not
+# counted in it.
+measured() {
+  local name=$1
+  shift
+  (
+    status=0
+    "$@" || status=$?
+    times >"$logs/$name.times"
+    exit "$status"
+  )
+}
+cpu() {
+  awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+    printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$logs/$1.times" 2>/dev/null || echo '?'
+}
+measured install bash scripts/setup.sh install
+echo "== install took ${SECONDS} s (CPU $(cpu install) s)"
 titles=()
 pids=()
 # check 'title' command...: starts a check in the background, its output kept for later.
@@ -38,7 +56,8 @@ check() {
     start=$SECONDS
     status=0
     nice -n 5 "$@" >"$logs/$n" 2>&1 || status=$?
-    echo "$((SECONDS - start))" >"$logs/$n.took"
+    times >"$logs/$n.times"
+    echo "$((SECONDS - start)) s, CPU $(cpu "$n") s" >"$logs/$n.took"
     exit "$status"
   ) &
   pids+=($!)
@@ -54,8 +73,8 @@ check 'package fields (publishing shape, LICENSE and README per package)' \
   node scripts/package-fields.mjs
 build_start=$SECONDS
 build_status=0
-bash scripts/setup.sh build || build_status=$?
-echo "== type check (tsc over the workspace, writing the declarations) and build took $((SECONDS - build_start)) s (beside the checks above)"
+measured build bash scripts/setup.sh build || build_status=$?
+echo "== type check (tsc over the workspace, writing the declarations) and build took $((SECONDS - build_start)) s (CPU $(cpu build) s; beside the checks above)"
 echo "== set-up (install and build) took ${SECONDS} s"
 deps_status=0
 tests_status=0
@@ -82,8 +101,8 @@ if [ "$build_status" -eq 0 ]; then
   wait "${pids[0]}" || deps_status=$?
   echo "== tests (vitest) from ${SECONDS} s, while the other checks run (their output follows the tests)"
   tests_start=$SECONDS
-  bash scripts/pnpm.sh exec vitest run "$@" || tests_status=$?
-  echo "== tests (vitest) took $((SECONDS - tests_start)) s, ended at ${SECONDS} s"
+  measured tests bash scripts/pnpm.sh exec vitest run "$@" || tests_status=$?
+  echo "== tests (vitest) took $((SECONDS - tests_start)) s (CPU $(cpu tests) s), ended at ${SECONDS} s"
 else
   # No build, so no tests nor the checks that need it; the checks already started still report.
   wait "${pids[0]}" || deps_status=$?
@@ -92,7 +111,7 @@ failed=()
 for n in "${!titles[@]}"; do
   status=0
   if [ "$n" -eq 0 ]; then status=$deps_status; else wait "${pids[$n]}" || status=$?; fi
-  echo "== ${titles[$n]} ($(cat "$logs/$n.took" 2>/dev/null || echo '?') s)"
+  echo "== ${titles[$n]} ($(cat "$logs/$n.took" 2>/dev/null || echo '? s'))"
   cat "$logs/$n"
   if [ "$status" -ne 0 ]; then
     echo "!! failed (exit $status): ${titles[$n]}"
@@ -100,14 +119,15 @@ for n in "${!titles[@]}"; do
   fi
 done
 if [ "$build_status" -ne 0 ]; then
-  echo "!! failed (exit $build_status): type check or build (turbo run build: //#types, then each package); the tests and the checks after it did not run"
+  echo "!! failed (exit $build_status): type check or build (turbo run dist: //#types, then every package's tsup); the tests and the checks after it did not run"
   failed+=('type check or build')
 fi
 if [ "$tests_status" -ne 0 ]; then
   echo "!! failed (exit $tests_status): tests (vitest)"
   failed+=('tests (vitest)')
 fi
-echo "== the test command took ${SECONDS} s"
+times >"$logs/all.times"
+echo "== the test command took ${SECONDS} s (CPU $(cpu all) s: its steps and checks together)"
 if [ "${#failed[@]}" -gt 0 ]; then
   printf '!! %s step(s) failed:\n' "${#failed[@]}"
   printf '   %s\n' "${failed[@]}"

@@ -16,6 +16,6 @@ export function findWorkerEntry(from: string | URL, packageName: string): URL {
   }
   throw new UnsupportedError(
     `${packageName}: worker-entry.js not found next to ${fileURLToPath(from)} nor in its ` +
-      `package's dist/; build the package (npm test does: pnpm build, or turbo run build)`,
+      `package's dist/; build the package (npm test does: pnpm build, or turbo run dist)`,
   );
 }
