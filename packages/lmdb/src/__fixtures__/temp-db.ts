@@ -1,21 +1,20 @@
-// Test helpers: LMDB stores in fresh temporary directories, removed after each test file.
+// Test helpers: LMDB stores in fresh temporary directories, each removed when the test that made
+// it has finished.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { ChunkDb } from '../chunk-db.js';
 import { LmdbDevice, type LmdbDeviceOptions } from '../lmdb-device.js';
 
-const dirs: string[] = [];
-
-afterAll(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh directory under the OS temp dir, removed after the test file. */
+/**
+ * A fresh directory under the OS temp dir, removed once the calling test has finished (after its
+ * `afterEach` hooks, which close what it left open). Registered per call: a hook at this
+ * module's top level would serve only the first test file of a process that files share.
+ */
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'dtask-lmdb-test-'));
-  dirs.push(dir);
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
