@@ -111,6 +111,26 @@ function reduceBlocksKernel(
   return results;
 }
 
+/**
+ * The reduction `op` of every element of `block`: `reduceWhole`'s for a sum, product, min or max,
+ * one accumulator over its data with `f` for a function (`'fn'`). As it comes out of the fold:
+ * the kernels below store it as a float64.
+ */
+function wholeBlockValue(
+  op: string,
+  f: ((acc: number, x: number) => number) | undefined,
+  block: Block,
+): number {
+  if (f === undefined) return __DTASK_LINK_whole__(op as 'sum', block);
+  const x = block.data;
+  const n = x.length;
+  let acc = x[0];
+  for (let i = 1; i < n; i++) acc = f(acc, x[i]);
+  return acc;
+}
+
+declare const __DTASK_LINK_value__: typeof wholeBlockValue;
+
 function reduceBlocksWholeKernel(
   op: string,
   source: string | undefined,
@@ -119,22 +139,19 @@ function reduceBlocksWholeKernel(
   const f =
     op === 'fn'
       ? (new Function(`return (${source});`)() as (acc: number, x: number) => number)
-      : op === 'min'
-        ? Math.min
-        : Math.max;
+      : undefined;
   const out = new Float64Array(blocks.length);
-  for (let b = 0; b < blocks.length; b++) {
-    if (op !== 'fn') {
-      out[b] = __DTASK_LINK_whole__(op as 'sum', blocks[b]);
-      continue;
-    }
-    const x = blocks[b].data;
-    const n = x.length;
-    let acc = x[0];
-    for (let i = 1; i < n; i++) acc = f(acc, x[i]);
-    out[b] = acc;
-  }
+  for (let b = 0; b < blocks.length; b++) out[b] = __DTASK_LINK_value__(op, f, blocks[b]);
   return out;
+}
+
+function reduceBlockWholeKernel(op: string, source: string | undefined, block: Block): number {
+  const f =
+    op === 'fn'
+      ? (new Function(`return (${source});`)() as (acc: number, x: number) => number)
+      : undefined;
+  // ToNumber, as the store into a Float64Array of `reduceBlocksWhole` does.
+  return +__DTASK_LINK_value__(op, f, block);
 }
 
 /**
@@ -162,8 +179,21 @@ export const reduceBlocksWhole: (
   source: string | undefined,
   ...blocks: Block[]
 ) => Float64Array = linkKernel(reduceBlocksWholeKernel, 'reduceBlocksWhole', {
+  value: wholeBlockValue,
   whole: reduceWhole,
 });
+
+/**
+ * Reduce every element of `block` with `op` to one number, the same value as
+ * `reduceBlocksWhole(op, source, block)[0]`: a task's result that rides back with its completion
+ * as a plain number (no typed array to allocate, clone and collect on either side).
+ * Self-contained.
+ */
+export const reduceBlockWhole: (op: string, source: string | undefined, block: Block) => number =
+  linkKernel(reduceBlockWholeKernel, 'reduceBlockWhole', {
+    value: wholeBlockValue,
+    whole: reduceWhole,
+  });
 
 /** Reduce block `a` along `dims` with `op` (as `reduceBlocks` does for one block). */
 export function reduceBlock(a: Block, dims: number[], op: string, source?: string): Block {
@@ -227,4 +257,32 @@ export function combineBlocks(
   ...parts: Block[]
 ): Block {
   return combineInOrder(op, source, scale, null, parts);
+}
+
+/**
+ * `combineInOrder` over one-number partial results: `values` (in block order) folded with `op`,
+ * then multiplied by `scale`, in float64 as there: the same number to the bit as
+ * `combineInOrder(op, source, scale, null, parts).data[0]` with `parts[k]` holding `values[k]`.
+ */
+export function combineValues(
+  op: string,
+  source: string | undefined,
+  scale: number,
+  values: ArrayLike<number>,
+): number {
+  const f =
+    op === 'fn'
+      ? (new Function(`return (${source});`)() as (acc: number, x: number) => number)
+      : op === 'min'
+        ? Math.min
+        : Math.max;
+  const acc = new Float64Array(1);
+  acc[0] = values[0];
+  for (let p = 1; p < values.length; p++) {
+    if (op === 'sum') acc[0] += values[p];
+    else if (op === 'prod') acc[0] *= values[p];
+    else acc[0] = f(acc[0], values[p]);
+  }
+  if (scale !== 1) acc[0] *= scale;
+  return acc[0];
 }

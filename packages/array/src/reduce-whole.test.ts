@@ -5,7 +5,13 @@ import { Blocks, distribute } from './index.js';
 import type { Block } from './kernels.js';
 import { blockNormPart } from './norm-kernels.js';
 import { norm } from './norms.js';
-import { reduceBlocks, reduceBlocksWhole } from './reduce-kernels.js';
+import {
+  combineInOrder,
+  combineValues,
+  reduceBlocks,
+  reduceBlocksWhole,
+  reduceBlockWhole,
+} from './reduce-kernels.js';
 import { reduceWhole, reduceWholeJs, type WholeReduction } from './reduce-whole.js';
 import { simdKernelsLoaded } from './simd-status.js';
 
@@ -221,6 +227,51 @@ describe('reduceWhole (WebAssembly SIMD reductions)', () => {
     let want = b.data[0];
     for (let i = 1; i < b.data.length; i++) want += 2 * b.data[i];
     expect(fold).toBe(want);
+  });
+  it('reduceBlockWhole answers reduceBlocksWhole’s figure as a number, to the bit; combineValues folds as combineInOrder', () => {
+    const blocks = [
+      block('float64', [70, 30], 'contiguous'),
+      block('float32', [33, 17], 'contiguous'),
+      block('float64', [19, 5], 'padded'),
+    ];
+    const special = {
+      data: Float64Array.of(-0, 2, Number.NaN, -1),
+      shape: [4],
+      strides: [1],
+      offset: 0,
+    };
+    const cases: [string, string | undefined][] = [
+      ['sum', undefined],
+      ['prod', undefined],
+      ['min', undefined],
+      ['max', undefined],
+      ['fn', '(a, x) => a + 2 * x'],
+      // A fold that answers a string: stored as a number both ways (ToNumber).
+      ['fn', '(a, x) => String(a + x)'],
+    ];
+    for (const [op, source] of cases) {
+      const values: number[] = [];
+      for (const b of [...blocks, special]) {
+        const one = reduceBlockWhole(op, source, b);
+        expect(typeof one).toBe('number');
+        expect(Object.is(one, reduceBlocksWhole(op, source, b)[0])).toBe(true);
+        values.push(one);
+      }
+      const one = [1];
+      const parts = values.map((v) => ({
+        data: Float64Array.of(v),
+        shape: one,
+        strides: one,
+        offset: 0,
+      }));
+      for (const scale of [1, 1 / 3]) {
+        const want = combineInOrder(op, source, scale, null, parts).data[0];
+        expect(Object.is(combineValues(op, source, scale, values), want)).toBe(true);
+        expect(Object.is(combineValues(op, source, scale, Float64Array.from(values)), want)).toBe(
+          true,
+        );
+      }
+    }
   });
 });
 

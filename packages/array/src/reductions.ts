@@ -1,10 +1,15 @@
 import { ArgumentError, type DTask, fetchAll } from '@dtask/core';
 import { Blocks, columnMajorStrides, gridIndices, gridOf, lengthOf } from './blocks.js';
 import { functionSource } from './elementwise.js';
-import type { Block } from './kernels.js';
 import { type ArrayData, describe, type Parts } from './parts.js';
 import { ownerOf, type SpawnFn } from './placement.js';
-import { combineInOrder, reduceBlocks, reduceBlocksWhole } from './reduce-kernels.js';
+import {
+  combineInOrder,
+  combineValues,
+  reduceBlocks,
+  reduceBlocksWhole,
+  reduceBlockWhole,
+} from './reduce-kernels.js';
 import { groupByHome, isSmallWork } from './small-work.js';
 
 /** Options of the reductions: which dimensions to reduce (default: all). */
@@ -112,7 +117,7 @@ export function reduceParts(
  * results (no combine task, no fetch of a result block): the same result to the bit as
  * `reduceParts`. A small array (`isSmallWork`): once its blocks are made, one task per
  * processor holding some of them reduces those there. A large one: a task per block, run where
- * its block lives (owner computes), each answering its block's partial result. Argument errors
+ * its block lives (owner computes), each answering its block's partial result as a number. Argument errors
  * throw at the call.
  */
 export function reduceAll(
@@ -128,40 +133,29 @@ export function reduceAll(
   const perBlock = small
     ? undefined
     : chunks.map(
-        (c) =>
-          spawn(
-            ownerOf(c, 2),
-            reduceBlocksWhole,
-            op,
-            r.source,
-            c,
-          ) as unknown as DTask<Float64Array>,
+        (c) => spawn(ownerOf(c, 2), reduceBlockWhole, op, r.source, c) as unknown as DTask<number>,
       );
   return (async () => {
-    let groups: { positions: number[] }[];
-    let results: Float64Array[];
-    if (perBlock !== undefined) {
-      groups = chunks.map((_, k) => ({ positions: [k] }));
-      results = await fetchAll(perBlock);
-    } else {
+    let values: ArrayLike<number>;
+    if (perBlock !== undefined) values = await fetchAll(perBlock);
+    else {
       await Promise.all(chunks.map((c) => c.wait()));
       const homes = groupByHome(chunks);
-      groups = homes;
-      results = await Promise.all(
+      const results = await Promise.all(
         homes.map(
           (g) =>
             spawn(reduceBlocksWhole, op, r.source, ...g.chunks) as unknown as DTask<Float64Array>,
         ),
       );
+      const inOrder = new Float64Array(chunks.length);
+      homes.forEach((g, i) => {
+        g.positions.forEach((k, j) => {
+          inOrder[k] = results[i][j];
+        });
+      });
+      values = inOrder;
     }
     // The same fold as the combine task of `reduceParts`, over the same partial results.
-    const one = r.shape.map(() => 1);
-    const parts: Block[] = new Array(chunks.length);
-    groups.forEach((g, i) => {
-      g.positions.forEach((k, j) => {
-        parts[k] = { data: results[i].subarray(j, j + 1), shape: one, strides: one, offset: 0 };
-      });
-    });
-    return combineInOrder(op, r.source, r.scale, null, parts).data[0];
+    return combineValues(op, r.source, r.scale, values);
   })();
 }
