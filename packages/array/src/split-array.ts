@@ -27,21 +27,26 @@ export function splitArray(
 ): DTask<Block>[] {
   const strides = columnMajorStrides(shape);
   const grid = gridIndices(gridOf(shape, blocks));
+  // a typed array's runs are copied by `set` (native, whatever its type)
+  const typed =
+    typeof (array as { subarray?: unknown }).subarray === 'function'
+      ? (array as Float64Array)
+      : undefined;
   return grid.map((idx, k) => {
     const ranges = blockRanges(shape, blocks, idx);
     const bshape = ranges.map(([a, b]) => b - a);
     const w = dtype.startsWith('complex') ? 2 : 1; // numbers per element
     const values = new Float64Array(w * lengthOf(bshape));
+    // the block a run (along dimension 0) at a time: `len` numbers in a row in both
+    const len = w * (bshape.length === 0 ? 1 : bshape[0]);
     const at = new Array(bshape.length).fill(0);
-    for (let i = 0; i < values.length / w; i++) {
+    for (let i = 0; i < values.length; i += len) {
       let o = 0;
       for (let d = 0; d < at.length; d++) o += (ranges[d][0] + at[d]) * strides[d];
-      if (w === 1) values[i] = array[o];
-      else {
-        values[2 * i] = array[2 * o];
-        values[2 * i + 1] = array[2 * o + 1];
-      }
-      for (let d = 0; d < at.length; d++) {
+      o *= w;
+      if (typed !== undefined && len >= 16) values.set(typed.subarray(o, o + len), i);
+      else for (let t = 0; t < len; t++) values[i + t] = array[o + t];
+      for (let d = 1; d < at.length; d++) {
         at[d]++;
         if (at[d] < bshape[d]) break;
         at[d] = 0;
