@@ -16,8 +16,9 @@ describe('in-place tasks on a worker thread that dies', () => {
     // The task that ended the thread had written too: failed, not run again.
     expect(seen.second.error).toBe('DTASK_WORKER_LOST');
     expect(seen.y).toBe(1);
-    // Queued behind it, never begun: run once, on the replacement thread.
-    expect(seen.third).toEqual({ value: 'third' });
+    // Queued behind it, never begun: run once, on the replacement thread (or, when the second
+    // waited for the first to begin, possibly once before the thread ended).
+    expect(['third', 'third, on the ended thread']).toContain(seen.third.value);
     expect(seen.z).toBe(1);
     expect(seen.region).toBe('DTASK_WORKER_LOST');
   }, 90_000);

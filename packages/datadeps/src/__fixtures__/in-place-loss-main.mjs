@@ -1,9 +1,10 @@
 // Run as `node in-place-loss-main.mjs` by in-place-loss.test.ts: what a user writes. Three
 // tasks of a region write shared memory in place on one worker thread: the first adds 1 and
-// awaits (longer than any load delays the second: the thread ends long before); the second adds 1 and ends the thread (process.exit) the first time it runs; the
+// awaits; the second adds 1 and ends the thread (process.exit) the first time it runs; the
 // third, queued behind it, adds 1. The first two began and may have written: they must not
-// run again (a count would be 2), they fail instead; the third never began and runs on the
-// replacement thread. Prints what happened.
+// run again (a count would be 2), they fail instead; the third, which had not begun when the
+// thread ended, runs on the replacement thread (or, if the second had to wait for the first to
+// begin, it may have run and ended well before). Prints what happened.
 import { configure, shutdown, spawn } from '@dtask/core';
 import { InOut, spawnDatadeps } from '@dtask/datadeps';
 import { threads } from '@dtask/threads';
@@ -17,18 +18,35 @@ let first;
 let second;
 let third;
 const region = spawnDatadeps(() => {
-  first = spawn(async (v) => {
-    Atomics.add(v, 0, 1);
-    await new Promise((resolve) => setTimeout(resolve, 20_000));
-    return 'first';
-  }, InOut(x));
-  second = spawn((w) => {
-    if (Atomics.add(w, 0, 1) === 0) process.exit(7);
-    return 'second';
-  }, InOut(y));
+  // It only waits (occupancy 0), marking its thread first. Its 20 s are cut short when the
+  // thread ends.
+  first = spawn(
+    { occupancy: 0 },
+    async (v) => {
+      globalThis.firstBegan = true;
+      Atomics.add(v, 0, 1);
+      await new Promise((resolve) => setTimeout(resolve, 20_000));
+      return 'first';
+    },
+    InOut(x),
+  );
+  // Ends the thread once the first has begun there (the scheduler promises no order between
+  // independent tasks; under load the second could otherwise start first).
+  second = spawn(
+    { occupancy: 0 },
+    async (w) => {
+      for (let i = 0; i < 2000 && !globalThis.firstBegan; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      if (Atomics.add(w, 0, 1) === 0) process.exit(7);
+      return 'second';
+    },
+    InOut(y),
+  );
+  // Says whether it ran on the thread that ended (marked by the first) or on its replacement.
   third = spawn((v) => {
     Atomics.add(v, 0, 1);
-    return 'third';
+    return globalThis.firstBegan ? 'third, on the ended thread' : 'third';
   }, InOut(z));
 });
 const outcome = (t) =>
