@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Batcher } from './batcher.js';
-import { forEachDone, forEachRun, forEachRunRef, pushDone, pushRun } from './packs.js';
+import { forEachDone, forEachRun, pushDone, pushRun } from './packs.js';
 import { portTransport } from './port-transport.js';
 import { DONE, DONES, type DonePack, RUN, RUNS, type RunPack } from './protocol.js';
 
@@ -44,13 +44,13 @@ describe('run and done packs', () => {
     ]);
   });
 
-  it('sends a task with an object argument or options as its own record, in order', async () => {
+  it('sends a task with an object argument, refs or options as its own record, in order', async () => {
     const { out, received, arrived, close } = channel();
     const noMore = [undefined, undefined, undefined, undefined] as const;
     pushRun(out, 1, 7, [1], ...noMore);
     pushRun(out, 2, 7, [{ x: 1 }], ...noMore);
     pushRun(out, 3, 7, [2], ...noMore);
-    pushRun(out, 4, 7, [{ y: 2 }], [[1, 9, '']], undefined, undefined, undefined);
+    pushRun(out, 4, 7, [0], [[0, 9, '']], undefined, undefined, undefined);
     pushRun(out, 5, 7, [3], undefined, { name: 'five' }, undefined, undefined);
     pushRun(out, 6, 7, [4], ...noMore);
     await arrived;
@@ -58,116 +58,11 @@ describe('run and done packs', () => {
     const [batch] = received;
     expect(batch.map((m) => (m as unknown[])[0])).toEqual([RUNS, RUN, RUNS, RUN, RUN, RUNS]);
     expect(batch[1]).toEqual([RUN, 2, 7, [{ x: 1 }]]);
-    expect(batch[3]).toEqual([RUN, 4, 7, [{ y: 2 }], [[1, 9, '']]]);
+    expect(batch[3]).toEqual([RUN, 4, 7, [0], [[0, 9, '']]]);
     expect(batch[4]).toEqual([RUN, 5, 7, [3], undefined, { name: 'five' }]);
     const ids: number[] = [];
     for (const i of [0, 2, 5]) forEachRun(batch[i] as RunPack, (id) => ids.push(id));
     expect(ids).toEqual([1, 3, 6]);
-  });
-
-  it('packs tasks whose inputs are results held by runtimes, refs after the arguments', async () => {
-    const { out, received, arrived, close } = channel();
-    const noMore = [undefined, undefined, undefined] as const;
-    pushRun(out, 1, 7, ['sum', undefined, null], [[2, 40, '']], ...noMore);
-    pushRun(out, 2, 7, ['sum', undefined, null], [[2, 41, 'thread:1:2']], ...noMore);
-    pushRun(
-      out,
-      3,
-      7,
-      [null, 5, null],
-      [
-        [0, 42, ''],
-        [2, 43, ''],
-      ],
-      ...noMore,
-    );
-    pushRun(out, 4, 7, [6], undefined, ...noMore);
-    await arrived;
-    close();
-    const [batch] = received;
-    expect(batch).toHaveLength(1);
-    // Groups by function, arity and number of refs: 7 values for a task of 3 arguments, 1 ref.
-    expect(batch[0]).toEqual([
-      RUNS,
-      7,
-      3,
-      1,
-      2,
-      1,
-      'sum',
-      undefined,
-      null,
-      2,
-      40,
-      '',
-      2,
-      'sum',
-      undefined,
-      null,
-      2,
-      41,
-      'thread:1:2',
-      7,
-      3,
-      2,
-      1,
-      3,
-      null,
-      5,
-      null,
-      0,
-      42,
-      '',
-      2,
-      43,
-      '',
-      7,
-      1,
-      0,
-      1,
-      4,
-      6,
-    ]);
-    const tasks: unknown[] = [];
-    forEachRun(batch[0] as RunPack, (...fields) => tasks.push(fields));
-    expect(tasks).toEqual([
-      [1, 7, ['sum', undefined, null], [[2, 40, '']]],
-      [2, 7, ['sum', undefined, null], [[2, 41, 'thread:1:2']]],
-      [
-        3,
-        7,
-        [null, 5, null],
-        [
-          [0, 42, ''],
-          [2, 43, ''],
-        ],
-      ],
-      [4, 7, [6], undefined],
-    ]);
-    const refs: unknown[] = [];
-    forEachRunRef(batch[0] as RunPack, (key, holder) => refs.push([key, holder]));
-    expect(refs).toEqual([
-      [40, ''],
-      [41, 'thread:1:2'],
-      [42, ''],
-      [43, ''],
-    ]);
-  });
-
-  it('stops a pack after the task that `stop` names, the tasks left as a pack of their own', () => {
-    const pack = [RUNS, 7, 1, 1, 3, 1, 'a', 0, 40, '', 2, 'b', 0, 41, '', 3, 'c', 0, 42, ''];
-    pack.push(8, 0, 0, 1, 4);
-    const seen: number[] = [];
-    const all = (id: number) => seen.push(id);
-    // Stops after task 2: task 3 (its group's last) and task 4 are left.
-    const rest = forEachRun(pack as RunPack, all, () => seen.length === 2);
-    expect(seen).toEqual([1, 2]);
-    expect(rest).toEqual([RUNS, 7, 1, 1, 1, 3, 'c', 0, 42, '', 8, 0, 0, 1, 4]);
-    // Stops after the last task of a group: the next group is left whole.
-    expect(forEachRun(rest!, all, () => seen.length === 3)).toEqual([RUNS, 8, 0, 0, 1, 4]);
-    // Nothing left after the last task, whatever `stop` says.
-    expect(forEachRun([RUNS, 8, 0, 0, 1, 4] as RunPack, all, () => true)).toBeUndefined();
-    expect(seen).toEqual([1, 2, 3, 4]);
   });
 
   it('packs completions with primitive values; others and returned args go as records', async () => {
@@ -215,7 +110,6 @@ describe('run and done packs', () => {
       RUNS,
       7,
       1,
-      0,
       2,
       1,
       1,
@@ -223,13 +117,11 @@ describe('run and done packs', () => {
       2,
       8,
       1,
-      0,
       1,
       3,
       3,
       8,
       2,
-      0,
       2,
       4,
       4,
@@ -239,12 +131,10 @@ describe('run and done packs', () => {
       7,
       7,
       0,
-      0,
       1,
       6,
       7,
       1,
-      0,
       1,
       7,
       8,
@@ -281,6 +171,6 @@ describe('run and done packs', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     port1.close();
     port2.close();
-    expect(received).toEqual([[[RUNS, 7, 1, 0, 1, 1, 1]], [[RUNS, 7, 1, 0, 1, 2, 2]]]);
+    expect(received).toEqual([[[RUNS, 7, 1, 1, 1, 1]], [[RUNS, 7, 1, 1, 2, 2]]]);
   });
 });

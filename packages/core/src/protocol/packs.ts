@@ -19,8 +19,7 @@ let runGroup = 0;
 
 /**
  * Queues "run task `id`" in the run pack at the end of `out`'s next batch (a new one if the
- * last message queued is something else, so that messages keep their order), with `refs` (its
- * arguments that are results held by runtimes) flattened after its arguments. Returns false,
+ * last message queued is something else, so that messages keep their order). Returns false,
  * queueing nothing, when an argument is not a plain primitive: such a task travels as a
  * `RunRecord`, which `Batcher` can send alone should it fail to clone.
  */
@@ -29,26 +28,20 @@ export function appendRun<M>(
   id: number,
   fn: FnRef | number,
   args: readonly unknown[],
-  refs?: ArgRefs,
 ): boolean {
   const n = args.length;
   for (let i = 0; i < n; i++) if (!isPlainPrimitive(args[i])) return false;
-  const r = refs === undefined ? 0 : refs.length;
   const pack = openPack(out, RUNS);
   const g = runGroup;
-  if (pack === runPack && pack[g] === fn && pack[g + 1] === n && pack[g + 2] === r) {
-    (pack[g + 3] as number)++;
+  if (pack === runPack && pack[g] === fn && pack[g + 1] === n) {
+    (pack[g + 2] as number)++;
   } else {
     runPack = pack;
     runGroup = pack.length;
-    pack.push(fn, n, r, 1);
+    pack.push(fn, n, 1);
   }
   pack.push(id);
   for (let i = 0; i < n; i++) pack.push(args[i]);
-  for (let i = 0; i < r; i++) {
-    const ref = refs![i];
-    pack.push(ref[0], ref[1], ref[2]);
-  }
   return true;
 }
 
@@ -69,63 +62,27 @@ export function pushRun<M>(
   if (inherited !== undefined)
     out.push([RUN, id, fn, args, refs, options, inherited] as M, transfer);
   else if (options !== undefined) out.push([RUN, id, fn, args, refs, options] as M, transfer);
-  else if (transfer === undefined && appendRun(out, id, fn, args, refs)) return;
   else if (refs !== undefined) out.push([RUN, id, fn, args, refs] as M, transfer);
-  else out.push([RUN, id, fn, args] as M, transfer);
+  else if (transfer !== undefined || !appendRun(out, id, fn, args))
+    out.push([RUN, id, fn, args] as M, transfer);
 }
 
-/**
- * Calls `run(id, fn, args, refs)` for each task of `pack`, in order (`refs` undefined if none).
- * With `stop`: once `stop()` is true after a task, stops there and returns the tasks left as a
- * pack of their own (undefined when none is left).
- */
+/** Calls `run(id, fn, args)` for each task of `pack`, in order. */
 export function forEachRun(
   pack: RunPack,
-  run: (id: number, fn: FnRef | number, args: unknown[], refs: ArgRefs | undefined) => void,
-  stop?: () => boolean,
-): RunPack | undefined {
+  run: (id: number, fn: FnRef | number, args: unknown[]) => void,
+): void {
   for (let i = 1; i < pack.length; ) {
     const fn = pack[i] as FnRef | number;
     const n = pack[i + 1] as number;
-    const r = pack[i + 2] as number;
-    const count = pack[i + 3] as number;
-    i += 4;
+    const count = pack[i + 2] as number;
+    i += 3;
     for (let k = 0; k < count; k++) {
       const id = pack[i] as number;
       const args = new Array<unknown>(n);
       for (let j = 0; j < n; j++) args[j] = pack[i + 1 + j];
       i += 1 + n;
-      let refs: ArgRefs | undefined;
-      if (r > 0) {
-        refs = new Array(r);
-        for (let j = 0; j < r; j++, i += 3)
-          refs[j] = [pack[i] as number, pack[i + 1] as number, pack[i + 2] as string];
-      }
-      run(id, fn, args, refs);
-      if (stop !== undefined && i < pack.length && stop()) {
-        const left = count - k - 1;
-        const rest = pack.slice(i);
-        return (left > 0 ? [RUNS, fn, n, r, left, ...rest] : [RUNS, ...rest]) as RunPack;
-      }
-    }
-  }
-  return undefined;
-}
-
-/** Calls `ref(key, holder)` for each ref of each task of `pack`, in order (see `ArgRefs`). */
-export function forEachRunRef(pack: RunPack, ref: (key: number, holder: string) => void): void {
-  for (let i = 1; i < pack.length; ) {
-    const n = pack[i + 1] as number;
-    const r = pack[i + 2] as number;
-    const count = pack[i + 3] as number;
-    i += 4;
-    if (r === 0) {
-      i += count * (1 + n);
-      continue;
-    }
-    for (let k = 0; k < count; k++) {
-      i += 1 + n;
-      for (let j = 0; j < r; j++, i += 3) ref(pack[i + 1] as number, pack[i + 2] as string);
+      run(id, fn, args);
     }
   }
 }

@@ -54,13 +54,12 @@ export const RUNS = 3;
 export const DONES = 4;
 
 /**
- * Many plain "run task" records in one flat array, in groups of tasks of one function, arity and
- * number of refs: `fn`, `argc`, `refc`, the group's task count, then for each task its `id`, its
- * `argc` arguments and its `refc` refs as `index, key, holder` (see `ArgRefs`; a burst of
- * `spawn(f, i)` costs two values per task, a block task `spawn(f, 'sum', block)` six). Only tasks
- * with no options or transfer whose arguments are all primitives (which always clone; a ref's
- * place holds null) travel so: a batch of them clones as one array, where `RunRecord`s cost two
- * to four objects per task to clone on one side and to build on the other.
+ * Many plain "run task" records in one flat array, in groups of tasks of one function and
+ * arity: `fn`, `argc`, the group's task count, then for each task its `id` and its `argc`
+ * arguments (a burst of `spawn(f, i)` costs two values per task). Only tasks with no refs,
+ * options or transfer whose arguments are all primitives (which always clone) travel so: a
+ * batch of them clones as one array, where `RunRecord`s cost two objects per task to clone on
+ * one side and to build on the other.
  */
 export type RunPack = [tag: typeof RUNS, ...fields: unknown[]];
 

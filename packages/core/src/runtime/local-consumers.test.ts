@@ -1,8 +1,6 @@
 // Which results a batch's tasks sent ahead will take here: counted before any message runs, so
 // a result that finishes first is kept for them.
 import { describe, expect, it } from 'vitest';
-import { Batcher } from '../protocol/batcher.js';
-import { pushRun } from '../protocol/packs.js';
 import { RUN, type ToWorker } from '../protocol/protocol.js';
 import { countLocalConsumers } from './local-consumers.js';
 
@@ -25,33 +23,6 @@ describe('countLocalConsumers', () => {
       { op: 'release', keys: [7] }, // not a task
     ] as ToWorker[];
     countLocalConsumers(batch, 'thread:1:1', consumers);
-    expect([...consumers]).toEqual([
-      [7, 2],
-      [8, 1],
-    ]);
-  });
-
-  it('counts the references of tasks that travel in a run pack', () => {
-    const sent: ToWorker[][] = [];
-    const out = new Batcher<ToWorker>({ send: (batch: ToWorker[]) => sent.push(batch) } as never);
-    const noMore = [undefined, undefined, undefined] as const;
-    pushRun(out, 10, 3, ['sum', null], [[1, 7, '']], ...noMore);
-    pushRun(out, 11, 3, ['sum', null], [[1, 8, 'thread:1:1']], ...noMore);
-    pushRun(
-      out,
-      12,
-      3,
-      [null, null],
-      [
-        [0, 7, ''],
-        [1, 9, 'thread:1:2'],
-      ],
-      ...noMore,
-    );
-    pushRun(out, 13, 3, [1], undefined, ...noMore);
-    out.flush();
-    const consumers = new Map<number, number>();
-    countLocalConsumers(sent[0], 'thread:1:1', consumers);
     expect([...consumers]).toEqual([
       [7, 2],
       [8, 1],

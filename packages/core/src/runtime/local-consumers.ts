@@ -1,6 +1,5 @@
 import type { LocalStore } from '../chunk/local-store.js';
-import { forEachRunRef } from '../protocol/packs.js';
-import { type ArgRefs, RUN, RUNS, type RunPack, type ToWorker } from '../protocol/protocol.js';
+import { type ArgRefs, RUN, type ToWorker } from '../protocol/protocol.js';
 
 /**
  * Called by a runtime on each batch from the scheduler, before it handles any message in it:
@@ -14,14 +13,12 @@ export function countLocalConsumers(
   holder: string,
   consumers: Map<number, number>,
 ): void {
-  const count = (key: number, from: string) => {
-    if (from === '' || from === holder) consumers.set(key, (consumers.get(key) ?? 0) + 1);
-  };
   for (const m of batch) {
-    if (!Array.isArray(m)) continue;
-    if (m[0] === RUNS) forEachRunRef(m as RunPack, count);
-    else if (m[0] === RUN && m[4] !== undefined)
-      for (const [, key, from] of m[4] as ArgRefs) count(key, from);
+    // Only a `RunRecord` names results (a `RunPack`'s tasks take primitives).
+    if (!Array.isArray(m) || m[0] !== RUN || m[4] === undefined) continue;
+    for (const [, key, from] of m[4] as ArgRefs) {
+      if (from === '' || from === holder) consumers.set(key, (consumers.get(key) ?? 0) + 1);
+    }
   }
 }
 

@@ -28,12 +28,8 @@ export class TurnShare {
   constructor(
     /** Runs a deferred task, if it is still to run. */
     private readonly runTask: (task: WorkerTask) => void,
-    /**
-     * Handles one message from the scheduler. With `stop`, a message of many tasks (a run pack)
-     * may stop after any of them once `stop()` says so, and returns the rest, to be handled
-     * later; else it is handled whole.
-     */
-    private readonly handle: (m: ToWorker, stop?: () => boolean) => ToWorker | undefined,
+    /** Handles one message from the scheduler. */
+    private readonly handle: (m: ToWorker) => void,
   ) {}
 
   /** A new turn begins (something arrived). */
@@ -69,26 +65,16 @@ export class TurnShare {
     this.deferred = taskList();
   }
 
-  /**
-   * Handles `batch` in order until a task is deferred; the rest (of a run pack too) then waits
-   * for the next turn.
-   */
+  /** Handles `batch` in order until a task is deferred; the rest then waits for the next turn. */
   private handleBatch(batch: ToWorker[]): void {
     for (let i = 0; i < batch.length; i++) {
-      const rest = this.handle(batch[i], this.isOver);
-      if (rest !== undefined) {
-        this.postponed.unshift([rest, ...batch.slice(i + 1)]);
-        return;
-      }
+      this.handle(batch[i]);
       if (this.over && i + 1 < batch.length) {
         this.postponed.unshift(batch.slice(i + 1));
         return;
       }
     }
   }
-
-  /** Whether a task was deferred in this turn (the rest of what arrives waits for the next). */
-  private readonly isOver = (): boolean => this.over;
 
   /** A new turn: the deferred tasks in order, then the messages that waited, while time is left. */
   private readonly next = (): void => {

@@ -141,7 +141,7 @@ export class WorkerRuntime {
       (task) => {
         if (this.running.get(task.id) === task) this.run(task);
       },
-      (m, stop) => this.handle(m, stop),
+      (m) => this.handle(m),
     );
     this.out.onUnsendable = unsendableMessage;
     const memory = options.runningTask;
@@ -238,12 +238,11 @@ export class WorkerRuntime {
     this.peers.connect(holder, transport);
   }
 
-  private handle(m: ToWorker, stop?: () => boolean): ToWorker | undefined {
+  private handle(m: ToWorker): void {
     if (Array.isArray(m)) {
-      if (m[0] === RUNS) return forEachRun(m as RunPack, this.accept, stop);
-      this.accept(m[1], m[2], m[3], m[4], m[5], m[6]);
+      if (m[0] === RUNS) forEachRun(m as RunPack, this.accept);
+      else this.accept(m[1], m[2], m[3], m[4], m[5], m[6]);
     } else handleControl(m, this.control);
-    return undefined;
   }
 
   /** Task `id` came to run here (the fields of a `RunRecord`). */
