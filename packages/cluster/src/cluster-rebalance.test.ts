@@ -11,9 +11,11 @@ describe('cluster: workers added mid-job', () => {
   it('take tasks queued on a busy worker process', async () => {
     await using r = await clusterRig({ workers: 1 });
     const [busy] = r.plugin.processWorkers();
-    // Each task blocks its thread for 500 ms without using the CPU: ten queue up on one worker.
+    // Each task blocks its thread for 1 s without using the CPU: ten queue up on one worker, 10 s
+    // of work, so that both new workers have joined (a loaded machine takes seconds to start
+    // them) while some of it has not begun.
     const block = (i: number) => {
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
       return [dtask.currentWorker(), i];
     };
     const tasks = Array.from({ length: 10 }, (_, i) => r.ctx.spawn(block, i));
