@@ -21,7 +21,6 @@ import {
   type ToWorker,
 } from '../protocol/protocol.js';
 import { Requests } from '../protocol/requests.js';
-import { batchSent, listsBegan, noteBegan } from '../protocol/running-task-memory.js';
 import type { Transport } from '../protocol/transport.js';
 import { ExactScope } from '../scope/exact-scope.js';
 import { isStreamDescriptor, registerStepAdapter } from '../stream/step-adapter.js';
@@ -38,6 +37,7 @@ import {
   registerModuleFunctions,
 } from '../travel/function-ref.js';
 import { type ControlParts, handleControl } from './control-messages.js';
+import { InPlaceBegins } from './in-place-begins.js';
 import { countLocalConsumers } from './local-consumers.js';
 import { LocalInputs } from './local-inputs.js';
 import { LogShipper } from './log-shipper.js';
@@ -69,11 +69,6 @@ const REPORT_EVERY_MS = 4;
  */
 const REPORT_LONG_MS = 1;
 
-/** A thread's report that in-place `task` began. */
-function began(task: WorkerTask): FromWorker {
-  return { op: 'began', id: task.id };
-}
-
 /**
  * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
  * results here (only small ones travel back with the completion), serves results to the
@@ -98,6 +93,8 @@ export class WorkerRuntime {
   readonly holder: string;
   private readonly modules: Map<string, Record<string, unknown>>;
   private readonly runningTask: Float64Array | undefined;
+  /** Tells the scheduler that in-place tasks began (`in-place-begins.ts`). */
+  private readonly begins: InPlaceBegins;
   /** The scheduler proxy that tasks spawned here go to. */
   readonly owner: ProxyOwner;
   private closed = false;
@@ -144,11 +141,7 @@ export class WorkerRuntime {
       (m) => this.handle(m),
     );
     this.out.onUnsendable = unsendableMessage;
-    const memory = options.runningTask;
-    if (listsBegan(memory)) {
-      this.out.beforeSend = (batch) => this.announceRunning(batch);
-      this.out.onSent = () => batchSent(memory);
-    }
+    this.begins = new InPlaceBegins(this.out, options.runningTask);
     this.server = new ResultServer({
       store: this.store,
       holder: this.holder,
@@ -301,7 +294,7 @@ export class WorkerRuntime {
       now = performance.now(); // reading may have taken a while (from disk)
     }
     task.startedAt = now; // one clock read per task for the yield check and the start
-    if (task.options.inPlace === true) this.announceBegin(task);
+    if (task.options.inPlace === true) this.begins.begin(task.id);
     const slot = this.runningTask;
     if (slot !== undefined) slot[0] = task.id;
     let result: unknown;
@@ -335,61 +328,9 @@ export class WorkerRuntime {
     } else this.finishDone(task, result);
   }
 
-  /**
-   * A task that writes shared memory in place is about to begin: the scheduler must know even
-   * if the worker dies in this very turn, since its writes may then have happened (it is failed,
-   * never run twice). A thread lists it in the shared memory it shares with its connection; its
-   * 'began' goes only in a batch sent while it still runs (`announceRunning`), or with a failure
-   * or a cancelled run's report (`ended`): a task that ends well first says so in its report,
-   * so the scheduler has no object to read and no mark to set for it, and the thread none to
-   * make, queue and take back. A process, which shares no memory, sends its 'began' now.
-   */
-  private announceBegin(task: WorkerTask): void {
-    const memory = this.runningTask;
-    if (listsBegan(memory)) {
-      noteBegan(memory, task.id);
-      this.unannounced.push(task);
-    } else {
-      this.out.push(began(task));
-      this.out.flush();
-    }
-  }
-
-  /**
-   * In-place tasks begun on this thread, listed in the shared memory, whose 'began' is in no
-   * batch yet (mostly the one running now, or none).
-   */
-  private readonly unannounced: WorkerTask[] = [];
-
-  /**
-   * A batch is about to leave, after which the shared memory lists nothing (`batchSent`): the
-   * in-place tasks still running say in it that they began.
-   */
-  private announceRunning(batch: FromWorker[]): void {
-    const list = this.unannounced;
-    if (list.length === 0) return;
-    for (const task of list) batch.push(began(task));
-    list.length = 0;
-  }
-
-  /**
-   * In-place `task` ended (its report about to be queued): it leaves `unannounced`, and when
-   * `announce` (a failure, a cancelled run) its 'began' goes before the report, as it would
-   * have had it been queued when the task began.
-   */
-  private ended(task: WorkerTask, announce: boolean): void {
-    const list = this.unannounced;
-    if (list.length === 0) return;
-    const at = list.lastIndexOf(task);
-    if (at < 0) return;
-    if (at === list.length - 1) list.pop();
-    else list.splice(at, 1);
-    if (announce) this.out.push(began(task));
-  }
-
   private finishDone(task: WorkerTask, value: unknown): void {
     if (!this.running.delete(task.id) || task.cancelled) {
-      this.ended(task, true);
+      this.begins.ended(task.id, true);
       return;
     }
     this.stalls?.soon();
@@ -427,7 +368,7 @@ export class WorkerRuntime {
         return;
       }
     }
-    this.ended(task, false);
+    this.begins.ended(task.id, false);
     // A long task's report leaves at once (below): it needs no flush scheduled for it.
     const long = ms >= REPORT_LONG_MS;
     if (long) this.out.sendingNow();
@@ -468,7 +409,7 @@ export class WorkerRuntime {
   };
 
   private finishFail(task: WorkerTask, error: unknown): void {
-    this.ended(task, true);
+    this.begins.ended(task.id, true);
     if (!this.running.delete(task.id)) return;
     if (task.held !== undefined) this.inputs.unhold(task);
     this.stalls?.soon();
