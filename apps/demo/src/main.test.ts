@@ -2,27 +2,30 @@
 // it finishes, its summary names several processors, and it writes the HTML report, which
 // agrees with the summary it printed.
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
 describe('the demo program', () => {
+  let dir: string;
   let out: string;
   let run: SpawnSyncReturns<string>;
   let lines: string[];
   const line = (name: string) => lines.find((l) => l.startsWith(`${name}:`)) ?? '';
   beforeAll(() => {
-    out = join(mkdtempSync(join(tmpdir(), 'dtask-demo-test-')), 'report.html');
+    dir = mkdtempSync(join(tmpdir(), 'dtask-demo-test-'));
+    out = join(dir, 'report.html');
     run = spawnSync(process.execPath, [main, '--size', 'small', '--out', out], {
       encoding: 'utf8',
       timeout: 60_000,
     });
     lines = run.stdout.split('\n');
   }, 70_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('runs at --size small, summarises processors and moves, and writes the report', () => {
     expect(run.status, run.stderr).toBe(0);

@@ -3,14 +3,14 @@
 // links use TLS too, and a worker that does not speak TLS is refused. The certificate is made
 // for the test by openssl (skipped, saying why, where openssl is missing).
 import { spawn as spawnProcess, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { ArgumentError, scope } from '@dtask/core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { clusterRig, until } from './__fixtures__/rig.js';
 import { cluster } from './index.js';
 
@@ -42,6 +42,7 @@ function makeCertificate(): { dir: string; cert: string; key: string } | string 
     { stdio: 'pipe' },
   );
   if (made.error || made.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
     return `openssl could not make a certificate (${made.error?.message ?? made.stderr}); install openssl`;
   }
   return {
@@ -59,6 +60,7 @@ describe.skipIf(typeof made === 'string')('cluster: TLS on TCP links', () => {
   const tlsFlags = ['--tls-cert', 'cert.pem', '--tls-key', 'key.pem', '--tls-ca', 'cert.pem'].map(
     (f) => (f.endsWith('.pem') ? join(dir, f) : f),
   );
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('workers join over TLS, results move between them over TLS, and a plain worker is refused', async () => {
     await using r = await clusterRig({

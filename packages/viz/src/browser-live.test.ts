@@ -2,14 +2,14 @@
 // why, without one): the report of 300 chains on two threads with all 900 bars, the dashboard's
 // live panels, and the progress bar as a terminal shows it. Screenshots go to test-artifacts/
 // (docs/images holds copies).
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Context, disableLogging, fetchLogs, scope } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ARTIFACTS, browserMissing, launch } from './__fixtures__/browser.js';
 import { chainRun } from './__fixtures__/chain-run.js';
 import { dashboard } from './dashboard.js';
@@ -40,7 +40,9 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     await using ctx = new Context({ plugins: [threads({ count: 2 })] });
     await ctx.ready();
     const { logs, perProcessor } = await chainRun(ctx);
-    const path = join(await mkdtemp(join(tmpdir(), 'dtask-viz-')), 'report.html');
+    const dir = await mkdtemp(join(tmpdir(), 'dtask-viz-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'report.html');
     await writeReport(logs, path, { title: '300 chains make-image → blur → features' });
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     const errors: string[] = [];

@@ -1,12 +1,12 @@
 // The report and the dashboard in a real headless chromium (skipped, saying why, without one).
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Context, type DTask, disableLogging, enableLogging, fetchLogs, scope } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ARTIFACTS, browserMissing, launch } from './__fixtures__/browser.js';
 import { dashboard } from './dashboard.js';
 import { writeReport } from './write-report.js';
@@ -69,7 +69,9 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     expect(await sum).toBe(6);
     await bad.wait();
     const logs = fetchLogs();
-    const path = join(await mkdtemp(join(tmpdir(), 'dtask-viz-')), 'report.html');
+    const dir = await mkdtemp(join(tmpdir(), 'dtask-viz-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'report.html');
     await writeReport(logs, path, { title: 'fill → square → sum on 2 threads' });
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     const errors: string[] = [];
@@ -220,7 +222,9 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     );
     await total;
     const logs = fetchLogs();
-    const path = join(await mkdtemp(join(tmpdir(), 'dtask-viz-')), 'report.html');
+    const dir = await mkdtemp(join(tmpdir(), 'dtask-viz-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'report.html');
     await writeReport(logs, path, { title: '100,000 tasks' });
     const tasks = n + sums.length + 1;
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -3,13 +3,13 @@
 // input; each of the 900 tasks must be one bar in the report and one slice in the Chrome trace,
 // on the processor where it ran (`taskProcessor()` inside the task), and the report's count per
 // processor must be what ran there. Worker threads and processes run the built dist.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cluster } from '@dtask/cluster';
 import { Context, disableLogging, fetchLogs, toChromeTrace } from '@dtask/core';
 import { threads } from '@dtask/threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type ChainRun, chainRun } from './__fixtures__/chain-run.js';
 import { BAR_WIDTH, type ReportData } from './report-data.js';
 import { writeReport } from './write-report.js';
@@ -35,7 +35,9 @@ async function checkPictures(run: ChainRun): Promise<void> {
   expect(sentAhead.length).toBe(600);
 
   // The report: one bar per task, on the lane where it ran; counts per lane from the tasks.
-  const path = join(await mkdtemp(join(tmpdir(), 'dtask-chain-')), 'report.html');
+  const dir = await mkdtemp(join(tmpdir(), 'dtask-chain-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, 'report.html');
   const data: ReportData = await writeReport(logs, path, { title: '300 chains' });
   expect(data.bars.length / BAR_WIDTH).toBe(900);
   const barOf = new Map<number, string>();

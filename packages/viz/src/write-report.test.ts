@@ -1,5 +1,5 @@
 // writeReport on a real run on two worker threads (loads the built dist of @dtask/threads).
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -12,7 +12,7 @@ import {
   toChromeTrace,
 } from '@dtask/core';
 import { threads } from '@dtask/threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { BAR_WIDTH, type ReportData, summarise } from './report-data.js';
 import { writeReport } from './write-report.js';
 
@@ -39,6 +39,7 @@ function parse(html: string): {
 describe('writeReport', () => {
   it('draws a real 2-thread run: a lane per processor used, a bar per task, the summary of fetchLogs()', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dtask-viz-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     await using ctx = new Context({ plugins: [threads({ count: 2 })] });
     enableLogging();
     const leaves = [];
@@ -143,6 +144,7 @@ describe('writeReport', () => {
 
   it('pairs spills and unspills per device and keeps an unfinished task as a running bar', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dtask-viz-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const data = await writeReport(
       [
         { kind: 'spawn', time: 0, task: 1, name: 'f' },
@@ -171,7 +173,9 @@ describe('writeReport', () => {
   });
 
   it('charts memory in use per process from memory events', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'dtask-viz-')), 'r.html');
+    const dir = await mkdtemp(join(tmpdir(), 'dtask-viz-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'r.html');
     const data = await writeReport(
       [
         { kind: 'memory', time: 10, worker: 1, bytes: 1000 },
@@ -248,7 +252,9 @@ describe('writeReport', () => {
   });
 
   it('sums moves per (from, to) pair into the data and the page', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'dtask-viz-')), 'r.html');
+    const dir = await mkdtemp(join(tmpdir(), 'dtask-viz-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'r.html');
     const data = await writeReport(
       [
         { kind: 'move', time: 1, from: 'a', to: 'b', bytes: 10 },

@@ -1,17 +1,24 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ArgumentError } from '@dtask/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseArgs, wantsHelp } from './parse-args.js';
 
 const SECRET = 'a-secret-of-sufficient-length';
 
+/** A fresh private folder, removed when the calling test has finished. */
+function tempFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dtask-args-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 describe('dtask-worker arguments', () => {
   it('reads --connect and the secret from a file or the environment', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'dtask-args-')), 'secret');
+    const file = join(tempFolder(), 'secret');
     writeFileSync(file, `${SECRET}\n`, { mode: 0o600 });
     expect(parseArgs(['--connect', '10.0.0.1:7000', '--secret-file', file], {})).toEqual({
       connect: '10.0.0.1:7000',
@@ -54,7 +61,7 @@ describe('dtask-worker arguments', () => {
   });
 
   it('refuses a secret file that other users can read, saying to chmod 600 it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dtask-args-'));
+    const dir = tempFolder();
     for (const mode of [0o644, 0o640, 0o604, 0o620]) {
       const file = join(dir, `secret-${mode.toString(8)}`);
       writeFileSync(file, `${SECRET}\n`);
@@ -69,7 +76,7 @@ describe('dtask-worker arguments', () => {
   });
 
   it('dtask-worker exits 2 with that message before connecting anywhere', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'dtask-args-')), 'secret');
+    const file = join(tempFolder(), 'secret');
     writeFileSync(file, SECRET);
     chmodSync(file, 0o644);
     const bin = fileURLToPath(new URL('../../dist/bin/dtask-worker.js', import.meta.url));

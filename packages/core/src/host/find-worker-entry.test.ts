@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { UnsupportedError } from '../errors/errors.js';
 import { findWorkerEntry } from './find-worker-entry.js';
 
@@ -11,6 +11,7 @@ describe('findWorkerEntry', () => {
   mkdirSync(join(pkg, 'src'));
   mkdirSync(join(pkg, 'dist'));
   const from = pathToFileURL(join(pkg, 'src', 'plugin.ts'));
+  afterAll(() => rmSync(pkg, { recursive: true, force: true }));
 
   it('an unbuilt package is an UnsupportedError naming it and saying to build', () => {
     let error: unknown;
