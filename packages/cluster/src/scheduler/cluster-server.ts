@@ -1,6 +1,4 @@
-import { mkdtempSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { ClusterError } from '../cluster-error.js';
@@ -9,7 +7,10 @@ import { acceptHandshake, type Hello } from '../wire/handshake.js';
 import { Link } from '../wire/link.js';
 import { ACCEPT_HANDSHAKE_MS, PendingConnections } from '../wire/pending-connections.js';
 import type { TlsConfig } from '../wire/tls-config.js';
-import { removeAtExit, removeNow } from './temp-folders.js';
+import { makePrivateFolder, removeLeftFolders, removeNow } from './temp-folders.js';
+
+/** Whether this process has looked for folders that killed schedulers left (once is enough). */
+let sweptLeftFolders = false;
 
 /** Options of a `ClusterServer`. */
 export interface ClusterServerOptions {
@@ -50,14 +51,17 @@ export class ClusterServer {
 
   constructor(private readonly options: ClusterServerOptions) {
     const within = options.within;
-    this.dir = within?.dir ?? mkdtempSync(join(tmpdir(), 'dtask-cluster-'));
-    if (within === undefined) removeAtExit(this.dir);
+    this.dir = within?.dir ?? makePrivateFolder();
     this.unixAddress = `unix:${join(this.dir, within?.socket ?? 'scheduler.sock')}`;
   }
 
-  /** Starts listening. */
+  /** Starts listening; then, once per process, removes folders that killed schedulers left. */
   async start(): Promise<void> {
     await this.listen(createServer(), (s, done) => s.listen(this.unixAddress.slice(5), done));
+    if (!sweptLeftFolders && this.options.within === undefined) {
+      sweptLeftFolders = true;
+      void removeLeftFolders();
+    }
     const tcp = this.options.listen;
     if (tcp && 'host' in tcp) {
       const tls = this.options.tls;

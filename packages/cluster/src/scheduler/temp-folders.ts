@@ -1,4 +1,7 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Private folders to remove when the process exits, if nothing removed them before. */
 const folders = new Set<string>();
@@ -8,14 +11,19 @@ const removeAll = (): void => {
   folders.clear();
 };
 
+/** A scheduler's private folder: `dtask-cluster-<pid>-<random>`, the pid its process's. */
+const FOLDER = /^dtask-cluster-(\d+)-/;
+
 /**
- * Removes `dir` (recursively) when the process exits, so that a program that ends without
- * `shutdown()` leaves no socket folder in the system's temp directory. Called by the cluster
- * server for its private folder; one `exit` listener serves every folder.
+ * Makes a private folder (mode 0700) in the system's temp directory, named for this process,
+ * and removes it (recursively) when the process exits, so that a program that ends without
+ * `shutdown()` leaves no socket folder behind. One `exit` listener serves every folder.
  */
-export function removeAtExit(dir: string): void {
+export function makePrivateFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), `dtask-cluster-${process.pid}-`));
   if (folders.size === 0) process.on('exit', removeAll);
   folders.add(dir);
+  return dir;
 }
 
 /** Removes `dir` now (the server closed) and forgets it. */
@@ -23,4 +31,62 @@ export function removeNow(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   folders.delete(dir);
   if (folders.size === 0) process.off('exit', removeAll);
+}
+
+/**
+ * Removes the private folders that killed schedulers left in `dir` (the system's temp directory
+ * by default). A process ended by a signal (SIGKILL, or Ctrl-C's SIGINT, which node obeys without
+ * running its `exit` listeners) cannot remove its own; the next cluster started on the machine
+ * does. A folder goes only when it is this user's, the process it is named for no longer exists,
+ * and none of its sockets accepts a connection (a process of another PID namespace sharing the
+ * directory keeps its folder). Never throws; resolves to the folders removed.
+ */
+export async function removeLeftFolders(dir = tmpdir()): Promise<string[]> {
+  const removed: string[] = [];
+  const uid = process.getuid?.();
+  if (uid === undefined) return removed;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = FOLDER.exec(name)?.[1];
+    if (pid === undefined || processExists(Number(pid))) continue;
+    const folder = join(dir, name);
+    try {
+      if (statSync(folder).uid !== uid) continue;
+      const sockets = readdirSync(folder).filter((f) => f.endsWith('.sock'));
+      const answered = await Promise.all(sockets.map((s) => accepts(join(folder, s))));
+      if (answered.includes(true)) continue;
+      rmSync(folder, { recursive: true, force: true });
+      removed.push(folder);
+    } catch {
+      // Gone meanwhile, or not readable: not ours to remove.
+    }
+  }
+  return removed;
+}
+
+/** False only when no process has this id (a process of another user exists: EPERM). */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** Whether something listens on the Unix socket at `path`. */
+function accepts(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
