@@ -45,10 +45,89 @@ interface Group {
 }
 
 /**
+ * The (destination block, source block) pairs that the positions along one paired axis fall
+ * in, each with the local indices on both sides, in position order: destination dimension `d`
+ * with source dimension `e` (-1: a number is copied, one source "block").
+ */
+function axisGroups(
+  dest: CopySide,
+  src: CopySide | undefined,
+  d: number,
+  e: number,
+  count: number,
+): Group[] {
+  const dPick = dest.picks[d];
+  const bd = dest.blocks.sizes[d];
+  const sPick = src === undefined || e < 0 ? undefined : src.picks[e];
+  const bs = src === undefined || e < 0 ? 1 : src.blocks.sizes[e];
+  // a pair's number: its destination block times the source blocks along `e`, plus its own
+  const sBlocks = src === undefined || e < 0 ? 1 : Math.ceil(src.shape[e] / bs) + 1;
+  const byKey = new Map<number, Group>();
+  const groups: Group[] = [];
+  for (let o = 0; o < count; o++) {
+    const gi = indexAt(dPick, o);
+    const gd = Math.floor(gi / bd);
+    const si = sPick === undefined ? 0 : indexAt(sPick, o);
+    const gs = Math.floor(si / bs);
+    const key = gd * sBlocks + gs;
+    let g = byKey.get(key);
+    if (g === undefined) {
+      g = { gd, gs, dst: [], src: [] };
+      byKey.set(key, g);
+      groups.push(g);
+    }
+    g.dst.push(gi - gd * bd);
+    g.src.push(si - gs * bs);
+  }
+  return groups;
+}
+
+/**
+ * Per destination block along dimension `d`, how many of its elements the pick reaches (each
+ * counted once, however often the pick names it).
+ */
+function reachedPerBlock(dest: CopySide, d: number, count: number): Int32Array {
+  const pick = dest.picks[d];
+  const bd = dest.blocks.sizes[d];
+  const seen = new Uint8Array(dest.shape[d]);
+  const reached = new Int32Array(Math.ceil(dest.shape[d] / bd));
+  for (let o = 0; o < count; o++) {
+    const gi = indexAt(pick, o);
+    if (seen[gi] === 0) {
+      seen[gi] = 1;
+      reached[Math.floor(gi / bd)]++;
+    }
+  }
+  return reached;
+}
+
+/** The block and the local index of a size-1 pick's element, per dimension of `side`. */
+function fixedOf(side: CopySide): { g: number[]; local: number[] } {
+  const g: number[] = [];
+  const local: number[] = [];
+  for (let d = 0; d < side.picks.length; d++) {
+    const i = indexAt(side.picks[d], 0);
+    const b = Math.floor(i / side.blocks.sizes[d]);
+    g.push(b);
+    local.push(i - b * side.blocks.sizes[d]);
+  }
+  return { g, local };
+}
+
+/** The flat (column-major) grid index of block `index` with grid strides `strides`. */
+function flatOf(index: readonly number[], strides: readonly number[]): number {
+  let flat = 0;
+  for (let d = 0; d < index.length; d++) flat += index[d] * strides[d];
+  return flat;
+}
+
+/**
  * The plan of copying the elements `src` picks onto those `dest` picks (`src` undefined: a
  * number fills them). The two selections must have the same sizes once dimensions of size 1
  * are left out (Julia's `A[i, :] = v` takes a vector for a row); they are paired in order.
  * Only destination blocks the selection touches appear. `what` names the call for errors.
+ * Plain loops, no closures: a copy with hundreds of blocks runs this once, and V8 compiled
+ * the closure-heavy form again and again (each time for tens of ms of its helper threads).
  */
 export function copyPlanOf(dest: CopySide, src: CopySide | undefined, what: string): BlockCopy[] {
   const dAxes = axesOf(dest.picks);
@@ -63,97 +142,69 @@ export function copyPlanOf(dest: CopySide, src: CopySide | undefined, what: stri
       );
     }
   }
-  // Per axis: the (destination block, source block) pairs its positions fall in, each with the
-  // local indices on both sides, in position order.
-  const groupsPerAxis = dAxes.map((d, c) => {
-    const e = src === undefined ? -1 : sAxes[c];
-    const byKey = new Map<string, Group>();
-    const groups: Group[] = [];
-    const bd = dest.blocks.sizes[d];
-    const bs = e < 0 || src === undefined ? 1 : src.blocks.sizes[e];
-    for (let o = 0; o < dSizes[c]; o++) {
-      const gi = indexAt(dest.picks[d], o);
-      const gd = Math.floor(gi / bd);
-      const si = e < 0 || src === undefined ? 0 : indexAt(src.picks[e], o);
-      const gs = Math.floor(si / bs);
-      const key = `${gd},${gs}`;
-      let g = byKey.get(key);
-      if (g === undefined) {
-        g = { gd, gs, dst: [], src: [] };
-        byKey.set(key, g);
-        groups.push(g);
-      }
-      g.dst.push(gi - gd * bd);
-      g.src.push(si - gs * bs);
-    }
-    return groups;
-  });
+  const axes = dAxes.length;
+  const groupsPerAxis: Group[][] = [];
+  const reached: Int32Array[] = [];
+  for (let c = 0; c < axes; c++) {
+    groupsPerAxis.push(
+      axisGroups(dest, src, dAxes[c], src === undefined ? -1 : sAxes[c], dSizes[c]),
+    );
+    reached.push(reachedPerBlock(dest, dAxes[c], dSizes[c]));
+  }
   // Fixed dimensions (size 1): one block and one local index each.
-  const fixed = (side: CopySide) =>
-    side.picks.map((p, d) => {
-      const i = indexAt(p, 0);
-      const g = Math.floor(i / side.blocks.sizes[d]);
-      return { g, local: i - g * side.blocks.sizes[d] };
-    });
-  const dFixed = fixed(dest);
-  const sFixed = src === undefined ? [] : fixed(src);
+  const dFixed = fixedOf(dest);
+  const sFixed = src === undefined ? { g: [], local: [] } : fixedOf(src);
   const dGridStrides = columnMajorStrides(gridOf(dest.shape, dest.blocks));
   const sGridStrides = src === undefined ? [] : columnMajorStrides(gridOf(src.shape, src.blocks));
-  const out = new Map<number, BlockCopy & { touched: Set<number>[] }>();
+  const out: BlockCopy[] = [];
+  const byFlat = new Map<number, BlockCopy>();
   // Every combination of one group per axis is one piece of one destination block.
   const counts = groupsPerAxis.map((g) => g.length);
   const total = lengthOf(counts);
-  const pick = counts.map(() => 0);
+  const pick = new Array<number>(axes).fill(0);
+  const dIndex = dFixed.g.slice();
+  const sIndex = sFixed.g.slice();
   for (let n = 0; n < total; n++) {
-    const chosen = pick.map((k, c) => groupsPerAxis[c][k]);
-    const dIndex = dFixed.map((f) => f.g);
-    chosen.forEach((g, c) => {
-      dIndex[dAxes[c]] = g.gd;
-    });
-    const flat = dIndex.reduce((acc, g, d) => acc + g * dGridStrides[d], 0);
-    let entry = out.get(flat);
+    for (let c = 0; c < axes; c++) dIndex[dAxes[c]] = groupsPerAxis[c][pick[c]].gd;
+    const flat = flatOf(dIndex, dGridStrides);
+    let entry = byFlat.get(flat);
     if (entry === undefined) {
       const shape = blockRanges(dest.shape, dest.blocks, dIndex).map(([a, b]) => b - a);
-      entry = {
-        flat,
-        shape,
-        covered: false,
-        pieces: [],
-        sources: [],
-        touched: shape.map(() => new Set<number>()),
-      };
-      out.set(flat, entry);
+      // every element is written when each paired axis reaches all of the block's extent
+      // and each size-1 dimension is 1 wide in it
+      let covered = true;
+      for (let d = 0; d < shape.length && covered; d++) {
+        const c = dAxes.indexOf(d);
+        covered = c < 0 ? shape[d] === 1 : reached[c][dIndex[d]] === shape[d];
+      }
+      entry = { flat, shape, covered, pieces: [], sources: [] };
+      byFlat.set(flat, entry);
+      out.push(entry);
     }
-    const axes = chosen.map((g, c) => ({
-      dd: dAxes[c],
-      sd: src === undefined ? -1 : sAxes[c],
-      dst: g.dst,
-      src: g.src,
-    }));
-    entry.pieces.push({
-      dstFixed: dFixed.map((f) => f.local),
-      srcFixed: sFixed.map((f) => f.local),
-      axes,
-    });
-    dFixed.forEach((f, d) => {
-      if (!dAxes.includes(d)) entry.touched[d].add(f.local);
-    });
-    for (const a of axes) for (const i of a.dst) entry.touched[a.dd].add(i);
-    if (src !== undefined) {
-      const sIndex = sFixed.map((f) => f.g);
-      chosen.forEach((g, c) => {
-        sIndex[sAxes[c]] = g.gs;
+    const pieceAxes: CopyPiece['axes'] = [];
+    for (let c = 0; c < axes; c++) {
+      const g = groupsPerAxis[c][pick[c]];
+      pieceAxes.push({
+        dd: dAxes[c],
+        sd: src === undefined ? -1 : sAxes[c],
+        dst: g.dst,
+        src: g.src,
       });
-      entry.sources.push(sIndex.reduce((acc, g, d) => acc + g * sGridStrides[d], 0));
     }
-    for (let c = 0; c < pick.length; c++) {
+    entry.pieces.push({
+      dstFixed: dFixed.local.slice(),
+      srcFixed: sFixed.local.slice(),
+      axes: pieceAxes,
+    });
+    if (src !== undefined) {
+      for (let c = 0; c < axes; c++) sIndex[sAxes[c]] = groupsPerAxis[c][pick[c]].gs;
+      entry.sources.push(flatOf(sIndex, sGridStrides));
+    }
+    for (let c = 0; c < axes; c++) {
       pick[c]++;
       if (pick[c] < counts[c]) break;
       pick[c] = 0;
     }
   }
-  return [...out.values()].map(({ touched, ...rest }) => ({
-    ...rest,
-    covered: touched.every((set, d) => set.size === rest.shape[d]),
-  }));
+  return out;
 }
