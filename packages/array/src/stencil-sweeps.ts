@@ -7,17 +7,10 @@ import type { Block } from './kernels.js';
 import { stencilBlock } from './stencil-kernel.js';
 import type { StencilPlan } from './stencil-plan.js';
 import type { Prepared } from './stencil-prepared.js';
+import { type SweepArgs, type SweepsRun, sweepsRunner } from './stencil-sweeps-runner.js';
 
 declare const __DTASK_LINK_stencilBlock__: typeof stencilBlock;
-
-/** `Atomics.waitAsync` (ES2024; Node has it, the project's `lib` does not name it yet). */
-interface AtomicsWaitAsync {
-  waitAsync(
-    a: Int32Array,
-    index: number,
-    value: number,
-  ): { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<string> };
-}
+declare const __DTASK_LINK_sweepsRunner__: typeof sweepsRunner;
 
 /**
  * One thread's part of `stencilSteps`, as planned: its blocks (each once, as a slot), the
@@ -85,12 +78,8 @@ export function packJob(plan: SweepsPlan): string {
 
 /**
  * Runs the steps of `job` over this thread's blocks, each block with the stencil's block
- * kernel, written in place; after each step it waits until the tasks of every thread have
- * finished that step (a barrier over shared memory, so a step reads its neighbours' blocks
- * only once they hold the step before's values, and writes none that another task still
- * reads). The wait spins briefly, then waits without blocking the thread
- * (`Atomics.waitAsync`). A kernel that throws marks the barrier failed, wakes the others and
- * rejects; a task that finds the barrier failed stops and resolves.
+ * kernel, written in place, the threads meeting at a barrier after each step (see
+ * `sweepsRunner`, made once per thread and kept).
  */
 function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null> {
   // The block kernel, made by the first call on this thread and kept: made anew at every call
@@ -99,9 +88,14 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
   // V8's helper threads, at every call, while the sweeps waited on the baseline code.
   const gk = globalThis as unknown as { __dtaskStencilBlock?: typeof stencilBlock };
   const kernel = (gk.__dtaskStencilBlock ??= __DTASK_LINK_stencilBlock__);
+  // The loop over the steps and the barrier, kept per thread for the same reason (see
+  // sweepsRunner): its functions take the call's state as an argument.
+  const gr = globalThis as unknown as {
+    __dtaskSweepsRunner?: (run: SweepsRun) => null | Promise<null>;
+  };
+  const runner = (gr.__dtaskSweepsRunner ??= __DTASK_LINK_sweepsRunner__(kernel));
   const { sync, parties } = job;
   const tag = '\u0000n:';
-  type Args = [StencilPlan, Block, ...Block[]];
   // A kept block object, its memory put in at each call.
   type Held = {
     data: Block['data'];
@@ -118,7 +112,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
      * The job's block objects and each step's kernel arguments, kept for the next call laid
      * out alike (its blocks' memory put in), while no task of this thread uses them (`busy`).
      */
-    kept?: { blocks: Held[]; argsOf: Args[][]; busy: boolean };
+    kept?: { blocks: Held[]; argsOf: SweepArgs[][]; busy: boolean };
   };
   // A call laid out as an earlier one sends the same text (see stepsInGroups): its plans are
   // parsed once per thread and kept (a few texts), so the block kernel finds them the same.
@@ -145,7 +139,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
   // away, to be compiled again). A call meeting them in use (another call of the same layout
   // at a barrier on this thread) makes its own.
   const keep = parsed.kept;
-  let mine: { blocks: Held[]; argsOf: Args[][]; busy: boolean } | undefined;
+  let mine: { blocks: Held[]; argsOf: SweepArgs[][]; busy: boolean } | undefined;
   // Kept objects serve blocks of the same geometry (what the kernel prepared depends on it).
   let alike = keep !== undefined && !keep.busy;
   for (let i = 0; alike && i < given.length; i++) {
@@ -156,7 +150,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
     }
   }
   if (alike) {
-    mine = keep as { blocks: Held[]; argsOf: Args[][]; busy: boolean };
+    mine = keep as { blocks: Held[]; argsOf: SweepArgs[][]; busy: boolean };
     for (let i = 0; i < given.length; i++) mine.blocks[i].data = given[i].data;
   } else {
     const blocks: Held[] = given.map((b) => ({
@@ -169,7 +163,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
     // what it prepares for a block while these are the same objects (see stencilBlock).
     const argsOf = layouts.map((layout) =>
       layout.map((at) => {
-        const args: Args = [plans[at[0]], blocks[at[1]]];
+        const args: SweepArgs = [plans[at[0]], blocks[at[1]]];
         for (let a = 2; a < at.length; a++) args.push(blocks[at[a]]);
         return args;
       }),
@@ -179,86 +173,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
   }
   mine.busy = true;
   const { argsOf } = mine;
-  const fail = () => {
-    Atomics.store(sync, 1, 1);
-    Atomics.add(sync, 0, 1);
-    Atomics.notify(sync, 0);
-  };
-  // One step's blocks from item `i` on; a promise only when a block's kernel gave one (a
-  // module's kernel imported on first use).
-  const runItems = (layout: number, i: number): null | Promise<null> => {
-    const items = argsOf[layout];
-    for (; i < items.length; i++) {
-      const r = kernel(...items[i]) as unknown;
-      if (r !== null && typeof (r as Promise<unknown>).then === 'function') {
-        const next = i + 1;
-        return (r as Promise<unknown>).then(() => runItems(layout, next));
-      }
-    }
-    return null;
-  };
-  // Whether every party has arrived after step `s` (false: the barrier failed), spinning up to
-  // `spins` reads of the counter.
-  const arrived = (target: number, spins: number): boolean | null => {
-    for (let k = 0; k < spins; k++) {
-      if (Atomics.load(sync, 1) !== 0) return false;
-      if (Atomics.load(sync, 0) >= target) return true;
-    }
-    return null;
-  };
-  // While it waits, a timer holds the thread's event loop: a wait on shared memory is no
-  // handle, and a thread whose tasks wait on nothing would be taken for stalled (and node
-  // would end the program under them).
-  const wait = async (target: number): Promise<boolean> => {
-    const hold = setInterval(() => {}, 2 ** 30);
-    try {
-      for (;;) {
-        const now = Atomics.load(sync, 0);
-        if (Atomics.load(sync, 1) !== 0) return false;
-        if (now >= target) return true;
-        const w = (Atomics as unknown as AtomicsWaitAsync).waitAsync(sync, 0, now);
-        if (w.async) await w.value;
-      }
-    } finally {
-      clearInterval(hold);
-    }
-  };
-  const from = (s: number): null | Promise<null> => {
-    for (; s < steps.length; s++) {
-      let r: null | Promise<null>;
-      try {
-        r = runItems(steps[s], 0);
-      } catch (e) {
-        fail();
-        throw e;
-      }
-      const target = parties * (s + 1);
-      const next = s + 1;
-      const after = async (): Promise<null> => {
-        if (!(await wait(target))) return null;
-        return from(next);
-      };
-      if (r !== null) {
-        return r.then(
-          () => {
-            Atomics.add(sync, 0, 1);
-            Atomics.notify(sync, 0);
-            return after();
-          },
-          (e) => {
-            fail();
-            throw e;
-          },
-        );
-      }
-      Atomics.add(sync, 0, 1);
-      Atomics.notify(sync, 0);
-      const got = arrived(target, 256);
-      if (got === false) return null;
-      if (got === null) return after();
-    }
-    return null;
-  };
+  const run: SweepsRun = { sync, parties, steps, argsOf };
   // Once the call ends, what is kept for the next one lets go of its memory: the block objects
   // and what the kernel prepared for them would otherwise keep this call's arrays (shared
   // memory) alive on this thread after the program dropped them. The next call puts its own in
@@ -280,7 +195,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
   };
   let done: null | Promise<null>;
   try {
-    done = from(0);
+    done = runner(run);
   } catch (e) {
     release();
     throw e;
@@ -296,5 +211,5 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
 export const stencilSweeps: (job: SweepsJob, ...own: Block[]) => null | Promise<null> = linkKernel(
   stencilSweepsTask,
   'stencilSweeps',
-  { stencilBlock },
+  { stencilBlock, sweepsRunner },
 );

@@ -1,0 +1,129 @@
+// The loop of `stencilSweeps` on one thread: each step's blocks, then the barrier. Made once per
+// thread and kept (see `sweepsRunner`); self-contained, so it travels in the task's source.
+
+import type { Block } from './kernels.js';
+import type { StencilPlan } from './stencil-plan.js';
+
+/** A block kernel's arguments: its plan, the block it writes, the blocks it reads. */
+export type SweepArgs = [StencilPlan, Block, ...Block[]];
+
+/** One call's steps on one thread, as the runner reads them. */
+export interface SweepsRun {
+  /** The barrier (see `SweepsJob.sync`). */
+  sync: Int32Array;
+  /** How many tasks meet at the barrier after each step. */
+  parties: number;
+  /** Per step, in order, the index of its layout in `argsOf`. */
+  steps: number[];
+  /** Per layout, each block's kernel arguments, in order. */
+  argsOf: SweepArgs[][];
+}
+
+/** `Atomics.waitAsync` (ES2024; Node has it, the project's `lib` does not name it yet). */
+interface AtomicsWaitAsync {
+  waitAsync(
+    a: Int32Array,
+    index: number,
+    value: number,
+  ): { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<string> };
+}
+
+/**
+ * The runner of a call's steps with `kernel`: it runs each step's blocks in turn and, after each
+ * step, waits until the tasks of every thread have finished that step (a barrier over shared
+ * memory, so a step reads its neighbours' blocks only once they hold the step before's values,
+ * and writes none that another task still reads). The wait spins first, then waits without blocking the thread (`Atomics.waitAsync`). A kernel that throws marks the barrier failed, wakes
+ * the others and rejects; a run that finds the barrier failed stops and resolves.
+ *
+ * Its functions take the call's state as an argument, so that a thread makes them once and keeps
+ * them (the task keeps the runner): made inside the task at every call, each call's new closures
+ * started cold, and V8 optimised the hot ones (the blocks' loop, the spin) again at every call,
+ * in its helper threads, which on a machine the workers fill delay a worker and so both.
+ */
+export function sweepsRunner(
+  kernel: (...args: SweepArgs) => unknown,
+): (run: SweepsRun) => null | Promise<null> {
+  const fail = (sync: Int32Array): void => {
+    Atomics.store(sync, 1, 1);
+    Atomics.add(sync, 0, 1);
+    Atomics.notify(sync, 0);
+  };
+  const arrive = (sync: Int32Array): void => {
+    Atomics.add(sync, 0, 1);
+    Atomics.notify(sync, 0);
+  };
+  // One step's blocks from item `i` on; a promise only when a block's kernel gave one (a
+  // module's kernel imported on first use).
+  const runItems = (items: SweepArgs[], i: number): null | Promise<null> => {
+    for (; i < items.length; i++) {
+      const r = kernel(...items[i]);
+      if (r !== null && typeof (r as Promise<unknown>).then === 'function') {
+        const next = i + 1;
+        return (r as Promise<unknown>).then(() => runItems(items, next));
+      }
+    }
+    return null;
+  };
+  // Whether every party has arrived at `target` (false: the barrier failed; null: not yet),
+  // spinning up to `spins` reads of the counter.
+  const arrived = (sync: Int32Array, target: number, spins: number): boolean | null => {
+    for (let k = 0; k < spins; k++) {
+      if (Atomics.load(sync, 1) !== 0) return false;
+      if (Atomics.load(sync, 0) >= target) return true;
+    }
+    return null;
+  };
+  // While it waits, a timer holds the thread's event loop: a wait on shared memory is no
+  // handle, and a thread whose tasks wait on nothing would be taken for stalled (and node
+  // would end the program under them).
+  const wait = async (sync: Int32Array, target: number): Promise<boolean> => {
+    const hold = setInterval(() => {}, 2 ** 30);
+    try {
+      for (;;) {
+        const now = Atomics.load(sync, 0);
+        if (Atomics.load(sync, 1) !== 0) return false;
+        if (now >= target) return true;
+        const w = (Atomics as unknown as AtomicsWaitAsync).waitAsync(sync, 0, now);
+        if (w.async) await w.value;
+      }
+    } finally {
+      clearInterval(hold);
+    }
+  };
+  const after = async (run: SweepsRun, target: number, next: number): Promise<null> => {
+    if (!(await wait(run.sync, target))) return null;
+    return from(run, next);
+  };
+  const from = (run: SweepsRun, s: number): null | Promise<null> => {
+    const { sync, parties, steps, argsOf } = run;
+    for (; s < steps.length; s++) {
+      let r: null | Promise<null>;
+      try {
+        r = runItems(argsOf[steps[s]], 0);
+      } catch (e) {
+        fail(sync);
+        throw e;
+      }
+      const target = parties * (s + 1);
+      const next = s + 1;
+      if (r !== null) {
+        return r.then(
+          () => {
+            arrive(sync);
+            return after(run, target, next);
+          },
+          (e) => {
+            fail(sync);
+            throw e;
+          },
+        );
+      }
+      arrive(sync);
+      const got = arrived(sync, target, 256);
+      if (got === false) return null;
+      if (got === null) return after(run, target, next);
+    }
+    return null;
+  };
+  return (run) => from(run, 0);
+}
