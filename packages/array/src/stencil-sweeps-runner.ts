@@ -32,7 +32,8 @@ interface AtomicsWaitAsync {
  * The runner of a call's steps with `kernel`: it runs each step's blocks in turn and, after each
  * step, waits until the tasks of every thread have finished that step (a barrier over shared
  * memory, so a step reads its neighbours' blocks only once they hold the step before's values,
- * and writes none that another task still reads). The wait spins first, then waits without blocking the thread (`Atomics.waitAsync`). A kernel that throws marks the barrier failed, wakes
+ * and writes none that another task still reads). The wait spins first (up to a quarter of the
+ * step's own time), then waits without blocking the thread (`Atomics.waitAsync`). A kernel that throws marks the barrier failed, wakes
  * the others and rejects; a run that finds the barrier failed stops and resolves.
  *
  * Its functions take the call's state as an argument, so that a thread makes them once and keeps
@@ -43,6 +44,8 @@ interface AtomicsWaitAsync {
 export function sweepsRunner(
   kernel: (...args: SweepArgs) => unknown,
 ): (run: SweepsRun) => null | Promise<null> {
+  // How long a thread spins at the barrier, as a share of its own step's time.
+  const SPIN_SHARE = 0.25;
   const fail = (sync: Int32Array): void => {
     Atomics.store(sync, 1, 1);
     Atomics.add(sync, 0, 1);
@@ -65,13 +68,13 @@ export function sweepsRunner(
     return null;
   };
   // Whether every party has arrived at `target` (false: the barrier failed; null: not yet),
-  // spinning up to `spins` reads of the counter.
-  const arrived = (sync: Int32Array, target: number, spins: number): boolean | null => {
-    for (let k = 0; k < spins; k++) {
+  // reading the counter until `until` (a `performance.now()` time; looked at every 64 reads).
+  const arrived = (sync: Int32Array, target: number, until: number): boolean | null => {
+    for (let k = 1; ; k++) {
       if (Atomics.load(sync, 1) !== 0) return false;
       if (Atomics.load(sync, 0) >= target) return true;
+      if ((k & 63) === 0 && performance.now() >= until) return null;
     }
-    return null;
   };
   // While it waits, a timer holds the thread's event loop: a wait on shared memory is no
   // handle, and a thread whose tasks wait on nothing would be taken for stalled (and node
@@ -97,6 +100,7 @@ export function sweepsRunner(
   const from = (run: SweepsRun, s: number): null | Promise<null> => {
     const { sync, parties, steps, argsOf } = run;
     for (; s < steps.length; s++) {
+      const began = performance.now();
       let r: null | Promise<null>;
       try {
         r = runItems(argsOf[steps[s]], 0);
@@ -119,7 +123,12 @@ export function sweepsRunner(
         );
       }
       arrive(sync);
-      const got = arrived(sync, target, 256);
+      // The others are most often a little behind or ahead: spinning for up to a quarter of
+      // this step's own time meets them without the thread going to sleep, whose wake-up (the
+      // scheduler's, then the event loop's) can cost more than a step on a busy machine; past
+      // that, the thread waits asleep, so a thread far behind costs the others little CPU.
+      const now = performance.now();
+      const got = arrived(sync, target, now + SPIN_SHARE * (now - began));
       if (got === false) return null;
       if (got === null) return after(run, target, next);
     }
