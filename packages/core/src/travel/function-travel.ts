@@ -162,23 +162,34 @@ function judge(fn: Function, known?: string): TravelVerdict {
  * loaded with `everywhere` travels by reference (it may use its module's imports and state);
  * any other must travel as source text, so it must be a plain function, arrow or method that
  * uses only its parameters and globals of every runtime. The verdict is computed once per
- * function and the same frozen object returned afterwards (a negative one is revisited once
+ * source text and the same frozen object returned afterwards (a negative one is revisited once
  * the function's module is loaded with `everywhere`).
  */
 export function checkFunctionTravel(fn: Function): TravelVerdict {
-  if (fn === lastFn && (lastVerdict.ok || moduleRefOf(fn) === undefined)) return lastVerdict;
-  // By object next: a program that alternates between a few functions (a stencil's block and
-  // halo-strip tasks) would otherwise read and hash each one's source text at every spawn.
+  // The last few functions first, then by object: a program that alternates between a few
+  // functions (a stencil's block and halo-strip tasks) would otherwise read and hash each one's
+  // source text at every spawn.
+  for (let i = 0; i < RECENT; i++) {
+    if (recentFns[i] === fn) {
+      const known = recentVerdicts[i];
+      if (known.ok || moduleRefOf(fn) === undefined) return known;
+      break;
+    }
+  }
   const known = byFn.get(fn);
   if (known !== undefined && (known.ok || moduleRefOf(fn) === undefined)) {
-    lastFn = fn;
-    lastVerdict = known;
+    remember(fn, known);
     return known;
   }
   let verdict: TravelVerdict | undefined;
-  if (moduleRefOf(fn) !== undefined) verdict = OK;
-  else {
-    // By name and source rather than by object: loops make a new closure every turn.
+  if (moduleRefOf(fn) !== undefined) {
+    verdict = OK;
+    byFn.set(fn, verdict);
+  } else {
+    // By name and source rather than by object: loops make a new closure every turn. Only the
+    // first function object of a source is kept by object; the closures a loop makes after it
+    // are found by source (an entry per closure in a WeakMap cost more than reading the source
+    // again, in the set and in the garbage collector).
     const source = Function.prototype.toString.call(fn);
     const key = `${fn.name}\u0000${source}`;
     verdict = bySource.get(key);
@@ -186,18 +197,26 @@ export function checkFunctionTravel(fn: Function): TravelVerdict {
       verdict = judge(fn, source);
       if (bySource.size >= 10_000) bySource.clear();
       bySource.set(key, verdict);
+      byFn.set(fn, verdict);
     }
   }
-  byFn.set(fn, verdict);
-  lastFn = fn;
-  lastVerdict = verdict;
+  remember(fn, verdict);
   return verdict;
 }
 
 const byFn = new WeakMap<Function, TravelVerdict>();
 const bySource = new Map<string, TravelVerdict>();
-let lastFn: Function | undefined;
-let lastVerdict: TravelVerdict = OK;
+/** The functions judged most recently, with their verdicts (a ring). */
+const RECENT = 4;
+const recentFns: (Function | undefined)[] = new Array(RECENT).fill(undefined);
+const recentVerdicts: TravelVerdict[] = new Array(RECENT).fill(OK);
+let recentNext = 0;
+
+function remember(fn: Function, verdict: TravelVerdict): void {
+  recentFns[recentNext] = fn;
+  recentVerdicts[recentNext] = verdict;
+  recentNext = (recentNext + 1) % RECENT;
+}
 
 /**
  * Throws `TaskFunctionError` when `fn` cannot travel as source text, naming `where` it was to
