@@ -50,3 +50,45 @@ describe('Batcher.sendingNow', () => {
     expect(flushes).toBe(2);
   });
 });
+
+describe('Batcher.hold', () => {
+  const report = (id: number) => ({ op: 'report', id });
+  const mayWait = (m: unknown) => (m as { op: string }).op === 'report';
+
+  it('keeps back batches of messages that may wait until release, then sends them in one', async () => {
+    const { out, got } = pair();
+    out.mayWait = mayWait;
+    out.hold();
+    out.push(report(1));
+    out.flush(); // a caller's flush waits too
+    await settle();
+    out.push(report(2));
+    await settle();
+    expect(got).toEqual([]);
+    expect(out.holding).toBe(true);
+    out.release();
+    expect(out.holding).toBe(false);
+    out.push(report(3));
+    await settle();
+    expect(got).toEqual([[report(1), report(2), report(3)]]);
+  });
+
+  it('sends at once, with what waits, when anything else is queued', async () => {
+    const { out, got } = pair();
+    out.mayWait = mayWait;
+    out.hold();
+    out.push(report(1));
+    await settle();
+    out.push({ op: 'fetch' });
+    await settle();
+    expect(got).toEqual([[report(1), { op: 'fetch' }]]);
+  });
+
+  it('holds nothing without mayWait', async () => {
+    const { out, got } = pair();
+    out.hold();
+    out.push(report(1));
+    await settle();
+    expect(got).toEqual([[report(1)]]);
+  });
+});
