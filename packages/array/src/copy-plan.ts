@@ -1,5 +1,5 @@
 import { ArgumentError } from '@dtask/core';
-import { type Blocks, blockRanges, columnMajorStrides, gridOf, lengthOf } from './blocks.js';
+import { type Blocks, blockRanges, columnMajorStrides, gridOf } from './blocks.js';
 import type { CopyPiece } from './copy-kernels.js';
 import { countOf, indexAt, type Pick } from './selectors.js';
 
@@ -108,7 +108,7 @@ function fixedOf(side: CopySide): { g: number[]; local: number[] } {
   for (let d = 0; d < side.picks.length; d++) {
     const i = indexAt(side.picks[d], 0);
     const b = Math.floor(i / side.blocks.sizes[d]);
-    g.push(b);
+    g.push(b | 0); // an int, so that the index lists stay arrays of small integers
     local.push(i - b * side.blocks.sizes[d]);
   }
   return { g, local };
@@ -132,10 +132,10 @@ function flatOf(index: readonly number[], strides: readonly number[]): number {
 export function copyPlanOf(dest: CopySide, src: CopySide | undefined, what: string): BlockCopy[] {
   const dAxes = axesOf(dest.picks);
   const sAxes = src === undefined ? dAxes : axesOf(src.picks);
-  const dSizes = dAxes.map((d) => countOf(dest.picks[d]));
+  const dSizes = Int32Array.from(dAxes, (d) => countOf(dest.picks[d]));
   if (dest.picks.some((p) => countOf(p) === 0)) return [];
   if (src !== undefined) {
-    const sSizes = sAxes.map((d) => countOf(src.picks[d]));
+    const sSizes = Int32Array.from(sAxes, (d) => countOf(src.picks[d]));
     if (dSizes.length !== sSizes.length || dSizes.some((n, i) => n !== sSizes[i])) {
       throw new ArgumentError(
         `${what}: dimension mismatch: the destination selects [${dest.picks.map(countOf).join(', ')}] elements but the source has [${src.picks.map(countOf).join(', ')}]; they must agree once dimensions of size 1 are left out (select a region of the source's shape, or reshape the source)`,
@@ -159,9 +159,10 @@ export function copyPlanOf(dest: CopySide, src: CopySide | undefined, what: stri
   const out: BlockCopy[] = [];
   const byFlat = new Map<number, BlockCopy>();
   // Every combination of one group per axis is one piece of one destination block.
-  const counts = groupsPerAxis.map((g) => g.length);
-  const total = lengthOf(counts);
-  const pick = new Array<number>(axes).fill(0);
+  const counts = Int32Array.from(groupsPerAxis, (g) => g.length);
+  let total = 1;
+  for (let c = 0; c < axes; c++) total *= counts[c];
+  const pick = new Int32Array(axes);
   const dIndex = dFixed.g.slice();
   const sIndex = sFixed.g.slice();
   for (let n = 0; n < total; n++) {
@@ -169,7 +170,10 @@ export function copyPlanOf(dest: CopySide, src: CopySide | undefined, what: stri
     const flat = flatOf(dIndex, dGridStrides);
     let entry = byFlat.get(flat);
     if (entry === undefined) {
-      const shape = blockRanges(dest.shape, dest.blocks, dIndex).map(([a, b]) => b - a);
+      // built by push, small integers: one array layout for every block's shape
+      const ranges = blockRanges(dest.shape, dest.blocks, dIndex);
+      const shape: number[] = [];
+      for (let d = 0; d < ranges.length; d++) shape.push((ranges[d][1] - ranges[d][0]) | 0);
       // every element is written when each paired axis reaches all of the block's extent
       // and each size-1 dimension is 1 wide in it
       let covered = true;
