@@ -30,6 +30,11 @@ describe('deep equality of typed arrays', () => {
     expect(tagged()).not.toEqual(f64(1, 2));
     expect(f64(1, 2)).not.toEqual(tagged());
     expect(tagged()).not.toEqual(Object.assign(f64(1, 2), { tag: 'b' }));
+    // one element, none; values that print like the elements left out
+    expect(Object.assign(f64(1), { tag: 'a' })).not.toEqual(f64(1));
+    expect(Object.assign(f64(), { tag: 'a' })).not.toEqual(f64());
+    expect(Object.assign(f64(1, 2), { tag: '[ ... 2 more items ]' })).not.toEqual(f64(1, 2));
+    expect(f64(1, 2)).not.toEqual(Object.assign(f64(1, 2), { tag: [] }));
   });
 
   it('inside other values, and with asymmetric matchers', () => {
@@ -72,6 +77,8 @@ describe('deep equality of plain arrays of numbers', () => {
     expect(tagged()).toEqual(tagged());
     expect(tagged()).not.toEqual([1, 2]);
     expect([1, 2]).not.toEqual(tagged());
+    expect(Object.assign([], { tag: 'a' })).not.toEqual([]);
+    expect(Object.assign([1], { tag: 'a' })).not.toEqual([1]);
   });
 
   it('inside other values', () => {
