@@ -1,29 +1,117 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type Plugin } from 'vitest/config';
 
-/**
- * Maps every workspace package's export subpaths to its sources (the `source` condition).
- * Exact matches: a plain key would also catch its subpaths ('@dtask/core' → '@dtask/core/worker').
- */
-function sourceAliases(): { find: RegExp; replacement: string }[] {
-  const aliases: { find: RegExp; replacement: string }[] = [];
-  const root = resolve(import.meta.dirname, 'packages');
-  for (const dir of readdirSync(root)) {
-    const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
-    for (const [sub, target] of Object.entries<Record<string, unknown>>(pkg.exports ?? {})) {
-      if (typeof target === 'object' && typeof target.source === 'string') {
-        const name = join(pkg.name, sub).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-        aliases.push({
-          find: new RegExp(`^${name}$`),
-          replacement: join(root, dir, target.source),
-        });
-      }
+/** Where a workspace package's export subpath ('@dtask/core/worker') lives. */
+interface PackageExport {
+  /** The package's folder, with a trailing slash: the modules inside it are its own. */
+  dir: string;
+  /** Its source file (the `source` condition). */
+  source: string;
+  /** Its built ESM file (the `import` condition). */
+  built: string;
+}
+
+/** Every workspace package (packages/*, apps/*): its folder and its name. */
+function workspacePackages(): { dir: string; name: string; exports: Record<string, unknown> }[] {
+  return ['packages', 'apps'].flatMap((group) => {
+    const root = resolve(import.meta.dirname, group);
+    return readdirSync(root).map((dir) => {
+      const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+      return { dir: join(root, dir), name: pkg.name as string, exports: pkg.exports ?? {} };
+    });
+  });
+}
+
+/** Every workspace package's export subpaths ('@dtask/core/worker' → its files). */
+function packageExports(): Map<string, PackageExport> {
+  const exports = new Map<string, PackageExport>();
+  for (const { dir, name, exports: entries } of workspacePackages()) {
+    for (const [sub, target] of Object.entries(
+      entries as Record<string, Record<string, unknown>>,
+    )) {
+      const built = (target?.import as { default?: unknown } | undefined)?.default;
+      if (typeof target.source !== 'string' || typeof built !== 'string') continue;
+      exports.set(join(name, sub), {
+        dir: `${dir}/`,
+        source: join(dir, target.source),
+        built: join(dir, built),
+      });
     }
   }
-  return aliases;
+  return exports;
 }
+
+/**
+ * Maps every `@dtask/*` import to its package's sources (one process runs files of several
+ * packages: each package's modules are loaded once, from one place).
+ */
+function sourceAliases(): { find: RegExp; replacement: string }[] {
+  // Exact matches: a plain key would also catch its subpaths ('@dtask/core' → '@dtask/core/worker').
+  return [...packageExports()].map(([name, { source }]) => ({
+    find: new RegExp(`^${escapeRegExp(name)}$`),
+    replacement: source,
+  }));
+}
+
+/**
+ * Resolves a module's imports of its own package (`@dtask/threads` from `packages/threads/`) to
+ * the sources, and of every other workspace package to that package's built ESM file in `dist/`,
+ * which node imports itself (`builtExternal`), as a user's program does: importing `@dtask/core`
+ * and `@dtask/threads` as sources through vitest cost a test file's process about 0.4 s of CPU
+ * (vite's transform, and its module runner evaluating each module), natively about 50 ms. Still
+ * one copy of each package's modules in a process: no package depends on a package whose tests
+ * import it (`@dtask/core`'s tests import no other package; `@dtask/datadeps`'s do not import
+ * `@dtask/array`), so a built package never brings a second, built copy of the package whose
+ * sources the test file uses. Editing a package's sources therefore needs a build before testing
+ * the packages that use it (worker threads and processes load `dist/` too), which
+ * `vitest.global-setup.ts` runs when a package's sources are newer than its `dist/`.
+ */
+function ownSourcesOthersBuilt(): Plugin {
+  const exports = packageExports();
+  return {
+    name: 'dtask-own-sources-others-built',
+    enforce: 'pre',
+    resolveId(id, importer) {
+      const target = exports.get(id);
+      if (target === undefined) return null;
+      return importer?.startsWith(target.dir) ? target.source : target.built;
+    },
+  };
+}
+
+/** `text` as a regular expression's source that matches it alone. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * The plain JavaScript modules of the packages' sources (`.mjs`: task modules and programs the
+ * tests start) that import nothing of their own package. A test that imports one and loads it
+ * with `everywhere` gets the same module as the built `@dtask/core`'s native `import`, so its
+ * functions travel by reference; one that imports its own package stays with vite, which
+ * resolves that import to the sources the test uses.
+ */
+function nativeModules(): RegExp[] {
+  const modules: RegExp[] = [];
+  for (const { dir, name } of workspacePackages()) {
+    const src = join(dir, 'src');
+    for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.mjs')) continue;
+      const text = readFileSync(join(src, file), 'utf8');
+      if (new RegExp(`['"]${escapeRegExp(name)}['"/]`).test(text)) continue;
+      modules.push(new RegExp(`^${escapeRegExp(join(src, file))}$`));
+    }
+  }
+  return modules;
+}
+
+/**
+ * What node imports itself in the projects that set `ownSourcesOthersBuilt`: the built files it
+ * resolves to, and the plain modules that import nothing of their own package.
+ */
+const builtExternal = [/\/(packages|apps)\/[^/]+\/dist\//, ...nativeModules()];
 
 /**
  * Test files that share their process with each other (`isolate: false`): starting a fork and
@@ -174,6 +262,7 @@ const sharedProcess = [
   'packages/threads/src/threads-transfer.test.ts',
   'packages/viz/src/event-client.test.ts',
   'packages/viz/src/task-graph.test.ts',
+  'vitest.global-setup.test.ts',
   'vitest.setup.test.ts',
 ];
 
@@ -208,8 +297,16 @@ const arrayShared = readdirSync(resolve(import.meta.dirname, 'packages/array/src
 /** Every test file. */
 const testFiles = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'];
 
+/**
+ * What the projects whose processes each run one package's files set (`ownSourcesOthersBuilt`):
+ * their own package from its sources, the other packages as built.
+ */
+const othersBuilt = {
+  plugins: [ownSourcesOthersBuilt()],
+  test: { server: { deps: { external: builtExternal } } },
+};
+
 export default defineConfig({
-  resolve: { alias: sourceAliases() },
   test: {
     // vitest hands out the projects' files in the order of the projects' names (its own order
     // within each): the files in processes of their own (`alone`) first, then `@dtask/array`'s,
@@ -222,16 +319,25 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        plugins: othersBuilt.plugins,
         test: {
+          ...othersBuilt.test,
           name: 'alone',
           include: testFiles,
           exclude: [...configDefaults.exclude, ...sharedProcess, ...arrayShared],
         },
       },
-      { extends: true, test: { name: 'shared', include: sharedProcess, isolate: false } },
+      // Files of every package share these processes: every package from its sources.
       {
         extends: true,
+        resolve: { alias: sourceAliases() },
+        test: { name: 'shared', include: sharedProcess, isolate: false },
+      },
+      {
+        extends: true,
+        plugins: othersBuilt.plugins,
         test: {
+          ...othersBuilt.test,
           name: 'array',
           include: arrayShared,
           isolate: false,
@@ -241,6 +347,8 @@ export default defineConfig({
         },
       },
     ],
+    // Stops the run when a package's dist/ is older than its sources.
+    globalSetup: ['./vitest.global-setup.ts'],
     // Deep equality of typed arrays in a plain loop (vitest's takes seconds on large ones).
     setupFiles: ['./vitest.setup.ts'],
     // Lets freeing tests force garbage collection (FinalizationRegistry backstops).
