@@ -10,6 +10,7 @@ import {
   type PlainOptions,
   RUN,
   RUNS,
+  type RunOptions,
   type RunPack,
 } from './protocol.js';
 
@@ -55,7 +56,7 @@ export function pushRun<M>(
   fn: FnRef | number,
   args: unknown[],
   refs: ArgRefs | undefined,
-  options: PlainOptions | undefined,
+  options: RunOptions | undefined,
   inherited: PlainOptions | undefined,
   transfer: TransferListItem[] | undefined,
 ): void {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ExactScope } from '../scope/exact-scope.js';
 import { NO_OPTIONS, type TaskOptions } from '../task/options.js';
-import { fromPlainOptions, toPlainOptions, toRunOptions } from './plain-options.js';
+import { fromPlainOptions, fromRunOptions, toPlainOptions, toRunOptions } from './plain-options.js';
+import { IN_PLACE_RUN } from './protocol.js';
 
 describe('plain options', () => {
   it('leaves out options of which nothing travels (no empty object per message)', () => {
@@ -47,5 +48,19 @@ describe('plain options', () => {
     expect((back.resultScope as ExactScope).id).toBe('w1');
     // A run message leaves the scopes out but keeps the rest.
     expect(toRunOptions({ ...options, scope: new ExactScope('w2') })).toEqual(plain);
+  });
+
+  it('sends a task whose only travelling option is inPlace as a number, read back as options', () => {
+    // A datadeps region's task over shared memory: its scope and priority stay here.
+    const regionTask: TaskOptions = { inPlace: true, scope: new ExactScope('w1'), priority: 4 };
+    expect(toRunOptions(regionTask)).toBe(IN_PLACE_RUN);
+    expect(toRunOptions({ inPlace: true })).toBe(IN_PLACE_RUN);
+    expect(fromRunOptions(IN_PLACE_RUN)).toEqual({ inPlace: true });
+    expect(fromRunOptions(undefined)).toBe(NO_OPTIONS);
+    // With anything else that travels, the object as before.
+    const named = toRunOptions({ inPlace: true, name: 'tile' });
+    expect(named).toEqual({ inPlace: true, name: 'tile' });
+    expect(fromRunOptions(named)).toEqual({ inPlace: true, name: 'tile' });
+    expect(toRunOptions({ inPlace: false })).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import type { AbstractScope } from '../scope/index.js';
 import { fromScopeSpec, toScopeSpec } from '../scope/index.js';
 import { NO_OPTIONS, type TaskOptions } from '../task/options.js';
-import type { PlainOptions } from './protocol.js';
+import { IN_PLACE_RUN, type PlainOptions, type RunOptions } from './protocol.js';
 
 function spec(scope: AbstractScope | undefined) {
   if (scope === undefined) return undefined;
@@ -57,13 +57,27 @@ function plainOf(options: TaskOptions, scopes: boolean): PlainOptions | undefine
  * reads them again (what its nested tasks inherit travels apart, as `inherited`). A task scoped
  * to a thousand workers would otherwise carry a thousand entries in every message.
  */
-export function toRunOptions(options: TaskOptions): PlainOptions | undefined {
+export function toRunOptions(options: TaskOptions): RunOptions | undefined {
   if (options === NO_OPTIONS) return undefined;
-  if (options.scope === undefined && options.computeScope === undefined) {
-    return toPlainOptions(options);
-  }
   // Not by an object rest (`{ scope, computeScope, ...rest }`), a copy per task sent.
-  return plainOf(options, false);
+  const plain = plainOf(options, false);
+  return plain?.inPlace === true && onlyOneKey(plain) ? IN_PLACE_RUN : plain;
+}
+
+/** Whether `o` has exactly one own enumerable key. */
+function onlyOneKey(o: object): boolean {
+  let n = 0;
+  for (const _ in o) n++;
+  return n === 1;
+}
+
+/** The options of a task that only writes shared memory in place (`IN_PLACE_RUN`). */
+const IN_PLACE_OPTIONS: TaskOptions = Object.freeze({ inPlace: true });
+
+/** The inverse of `toRunOptions`. */
+export function fromRunOptions(run: RunOptions | undefined): TaskOptions {
+  if (run === undefined) return NO_OPTIONS;
+  return run === IN_PLACE_RUN ? IN_PLACE_OPTIONS : fromPlainOptions(run);
 }
 
 /** The inverse of `toPlainOptions`. */

@@ -27,6 +27,16 @@ export interface PlainOptions {
   inPlace?: boolean;
 }
 
+/**
+ * A run message's options: a task whose only option that travels is `inPlace` (a datadeps
+ * region's task over shared memory) sends this number instead of `{ inPlace: true }`, an object
+ * with a key to write, look up and rebuild per task.
+ */
+export const IN_PLACE_RUN = 1;
+
+/** The options a `RunRecord` carries (`toRunOptions`). */
+export type RunOptions = PlainOptions | typeof IN_PLACE_RUN;
+
 /** Tag of a `RunRecord`. */
 export const RUN = 1;
 /** Tag of a `DoneRecord`. */
@@ -44,7 +54,7 @@ export type RunRecord = [
   fn: FnRef | number,
   args: unknown[],
   refs?: ArgRefs | undefined,
-  options?: PlainOptions | undefined,
+  options?: RunOptions | undefined,
   inherited?: PlainOptions | undefined,
 ];
 

@@ -10,13 +10,14 @@ import { ThreadProc } from '../processor/thread-proc.js';
 import { Batcher } from '../protocol/batcher.js';
 import { LENT_HOLDER, type LentChunk } from '../protocol/lent-chunk.js';
 import { forEachRun, isDoneReport, pushDone } from '../protocol/packs.js';
-import { fromPlainOptions } from '../protocol/plain-options.js';
+import { fromPlainOptions, fromRunOptions } from '../protocol/plain-options.js';
 import {
   type ArgRefs,
   type FromWorker,
   INLINE_RESULT_BYTES,
   type PlainOptions,
   RUNS,
+  type RunOptions,
   type RunPack,
   type ToWorker,
 } from '../protocol/protocol.js';
@@ -251,7 +252,7 @@ export class WorkerRuntime {
     fnRef: FnRef | number,
     args: unknown[],
     refs?: ArgRefs,
-    options?: PlainOptions,
+    options?: RunOptions,
     inherited?: PlainOptions,
   ): void => {
     const fn = decodeRun(this.decoder, fnRef, args);
@@ -263,7 +264,7 @@ export class WorkerRuntime {
       id,
       fn,
       args,
-      options === undefined ? NO_OPTIONS : fromPlainOptions(options),
+      fromRunOptions(options),
       inherited === undefined ? NO_OPTIONS : fromPlainOptions(inherited),
       this.processor,
       this.owner,
