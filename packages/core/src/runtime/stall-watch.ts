@@ -38,6 +38,11 @@ export class StallWatch {
     private readonly report: (stalled: boolean) => void,
     /** Whether resources other than channels are active (tests may replace it). */
     private readonly busy: () => boolean = hasPendingWork,
+    /**
+     * Whether this worker holds no task at all: then it cannot be stalled, and until the
+     * scheduler sends it a task (`heard`) it cannot become so.
+     */
+    private readonly holdsNothing: () => boolean = () => false,
   ) {
     this.timer = setInterval(() => this.check(), RECHECK_MS);
     this.timer.unref();
@@ -49,9 +54,13 @@ export class StallWatch {
     this.soon();
   }
 
-  /** Something settled or arrived here: look again once the current turn has run. */
+  /**
+   * Something settled or arrived here: look again once the current turn has run. Not when the
+   * worker holds no task and has not said it is stalled: the look would find nothing to say (a
+   * `setImmediate` saved per task on a worker that runs one task at a time).
+   */
   soon(): void {
-    if (this.scheduled) return;
+    if (this.scheduled || (!this.reported && this.holdsNothing())) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;

@@ -195,6 +195,8 @@ export class WorkerRuntime {
           this.out.push({ op: 'stalled', stalled, seen: this.heardBatches });
           this.out.flush();
         },
+        undefined,
+        () => this.running.size === 0,
       );
     }
     this.control = {
