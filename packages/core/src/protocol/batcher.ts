@@ -45,42 +45,10 @@ export class Batcher<M> {
     this.scheduled = true;
   }
 
-  /**
-   * While set, a batch whose every message `mayWait` allows is kept back rather than sent (see
-   * `hold`); anything else queued sends the whole batch as usual.
-   */
-  private held = false;
-
-  /** Which messages may wait while the batcher holds (`hold`); none unless set. */
-  mayWait: ((message: M) => boolean) | undefined;
-
-  /** Whether the batcher holds back messages that may wait (`hold`). */
-  get holding(): boolean {
-    return this.held;
-  }
-
-  /**
-   * Keeps back batches made only of messages that `mayWait` allows (a worker's completion
-   * reports while the scheduler is still sending it the rest of a burst) until `release`.
-   */
-  hold(): void {
-    this.held = true;
-  }
-
-  /** Ends `hold`: what waits goes at the end of the microtask queue, with what follows it. */
-  release(): void {
-    this.held = false;
-    if (this.batch.length > 0 && !this.scheduled) {
-      this.scheduled = true;
-      queueMicrotask(this.flush);
-    }
-  }
-
-  /** Sends what is queued now (unless the batcher holds it: `hold`). */
+  /** Sends what is queued now. */
   readonly flush = (): void => {
     this.scheduled = false;
     if (this.batch.length === 0) return;
-    if (this.held && this.onlyWaiting()) return;
     this.beforeSend?.(this.batch);
     const batch = this.batch;
     // A buffer listed twice (two tasks moving it in one batch) would fail the whole postMessage.
@@ -104,13 +72,6 @@ export class Batcher<M> {
       this.onSent?.();
     }
   };
-
-  private onlyWaiting(): boolean {
-    const mayWait = this.mayWait;
-    if (mayWait === undefined) return false;
-    for (const m of this.batch) if (!mayWait(m)) return false;
-    return true;
-  }
 
   /** Called with each batch about to be handed to the transport; it may add messages to it. */
   beforeSend: ((batch: M[]) => void) | undefined;

@@ -140,10 +140,6 @@ export function forEachDone(
   }
 }
 
-/** Whether `message` reports completions (a `DonePack` or a `DoneRecord`). */
-export const isDoneReport = (message: unknown): boolean =>
-  Array.isArray(message) && (message[0] === DONES || message[0] === DONE);
-
 /** The pack tagged `tag` that ends `out`'s next batch, queued now if the batch ends otherwise. */
 function openPack<M>(out: Batcher<M>, tag: number): unknown[] {
   const last = out.last();

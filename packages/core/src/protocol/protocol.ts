@@ -125,15 +125,6 @@ export type ToWorker =
    * no task after it answers.
    */
   | { op: 'started'; req: number }
-  /**
-   * Last in the batch that woke this idle runtime with the first tasks of a burst whose rest
-   * the scheduler is still placing: hold completion reports until its next message (the rest
-   * of the burst, or `noMore`), so that the burst is answered in one report, not its first task
-   * alone.
-   */
-  | { op: 'more' }
-  /** None of the rest of the burst came here (see `more`): what is held may go now. */
-  | { op: 'noMore' }
   | { op: 'close' };
 
 /** Runtime → scheduler. */

@@ -38,7 +38,7 @@ export interface ControlParts {
  * The worker runtime's handling of the scheduler's messages other than tasks to run: fetches
  * of kept results, releases, cancelling, withdrawing or giving back tasks sent ahead, answers
  * to the runtime's own requests, logging and clock probes, the "which tasks started" question
- * of a closing context, holding reports while a burst arrives (`more`), and `close`.
+ * of a closing context, and `close`.
  */
 export function handleControl(m: ControlMessage, parts: ControlParts): void {
   switch (m.op) {
@@ -85,9 +85,6 @@ export function handleControl(m: ControlMessage, parts: ControlParts): void {
       parts.out.push({ op: 'value', req: m.req, value: started, key: 0 });
       break;
     }
-    case 'more': // held as the batch arrived (worker-runtime.ts)
-    case 'noMore': // its arrival released what was held
-      break;
     case 'close':
       parts.logs.stop();
       parts.transport.close();

@@ -9,7 +9,7 @@ import type { Processor } from '../processor/processor.js';
 import { ThreadProc } from '../processor/thread-proc.js';
 import { Batcher } from '../protocol/batcher.js';
 import { LENT_HOLDER, type LentChunk } from '../protocol/lent-chunk.js';
-import { forEachRun, isDoneReport, pushDone } from '../protocol/packs.js';
+import { forEachRun, pushDone } from '../protocol/packs.js';
 import { fromPlainOptions, fromRunOptions } from '../protocol/plain-options.js';
 import {
   type ArgRefs,
@@ -212,14 +212,7 @@ export class WorkerRuntime {
         this.ending = true;
       },
     };
-    // Completion reports wait while the scheduler still sends this runtime a burst (`more`, last
-    // in the batch that woke it): the next message from it ends the wait, and anything but a
-    // report is sent at once. Set as the batch arrives, not as it is handled (a turn that ran
-    // out may postpone that past the next batch's arrival).
-    this.out.mayWait = isDoneReport;
     transport.onMessage((batch) => {
-      if (this.out.holding) this.out.release();
-      if (isMore((batch as ToWorker[])[(batch as ToWorker[]).length - 1])) this.out.hold();
       this.heardBatches++;
       countLocalConsumers(batch as ToWorker[], this.holder, this.inputs.consumers);
       this.turn.received(batch as ToWorker[], this.inTask > 0);
@@ -447,10 +440,6 @@ export class WorkerRuntime {
     this.requests.rejectAll(new CancelledError('The worker runtime shut down'));
   }
 }
-
-/** Whether `m` is the scheduler's `more` (see `ToWorker`). */
-const isMore = (m: ToWorker | undefined): boolean =>
-  m !== undefined && !Array.isArray(m) && m.op === 'more';
 
 /** Starts a worker runtime on `transport` (call once per thread or process). */
 export function startWorkerRuntime(

@@ -14,14 +14,7 @@ import { CompletionSink } from './completion/completion-sink.js';
 import { failTask } from './completion/fail-task.js';
 import { takeHome } from './completion/take-home.js';
 import type { Executor } from './dispatch/executor.js';
-import {
-  burstGoesOn,
-  isFull,
-  mayWakeIdle,
-  priorityOf,
-  queueSeconds,
-  wakeNow,
-} from './dispatch/slot-queue.js';
+import { isFull, mayWakeIdle, priorityOf, queueSeconds, wakeNow } from './dispatch/slot-queue.js';
 import { startTask } from './dispatch/start-task.js';
 import { liveTasks } from './dynamic/dag-walk.js';
 import { weakInputs } from './dynamic/weak-inputs.js';
@@ -137,27 +130,10 @@ export class Scheduler implements SchedulerState {
 
   /** @internal Idle processors sent work at once since this pass began (see `wakeNow`). */
   wokeAtOnce = 0;
-  /** Processors woken in this pass and told that more of the burst may follow (`flushWoke`). */
-  private readonly toldMore: ProcSlot[] = [];
-  /**
-   * An idle worker got work: it starts now, not after the whole burst is placed. `more`: much of
-   * the burst is left (`burstGoesOn`), so the worker holds its first reports until the next
-   * message, and answers the burst in one report rather than its first task alone.
-   */
-  private flushWoke(more = false): void {
-    const woke = this.woke;
+  /** An idle worker got work: it starts now, not after the whole burst is placed. */
+  private flushWoke(): void {
+    if (this.woke !== undefined && wakeNow(this.wokeAtOnce++)) this.woke.executor.flush?.();
     this.woke = undefined;
-    if (woke === undefined || !wakeNow(this.wokeAtOnce++)) return;
-    if (more && woke.executor.endBurst !== undefined) {
-      this.toldMore.push(woke);
-      woke.executor.flush?.(true);
-    } else woke.executor.flush?.();
-  }
-
-  /** The pass has placed what it will: processors told `more` that got no more are told so. */
-  private endBurst(): void {
-    for (const slot of this.toldMore) slot.executor.endBurst?.();
-    this.toldMore.length = 0;
   }
 
   // ---------------------------------------------------------------- the loop
@@ -185,8 +161,7 @@ export class Scheduler implements SchedulerState {
     let task: DTask<unknown> | undefined;
     while ((task = this.ready.shift()) !== undefined) {
       if (task.state === TaskState.Ready) this.dispatch(task);
-      if (this.woke !== undefined)
-        this.flushWoke(burstGoesOn(this.ready.length, this.shippingSlots));
+      if (this.woke !== undefined) this.flushWoke();
       // A slice gives each worker a batch worth a message: at least `SLICE_TASKS_PER_WORKER`
       // tasks per worker before it yields (with 32 worker processes on a loaded machine, 256
       // tasks per 8 ms slice went out as batches of 8, a message and a wake-up per 8 tasks).
@@ -200,12 +175,10 @@ export class Scheduler implements SchedulerState {
           setImmediate(this.pump);
         }
         this.pumping = false;
-        this.endBurst();
         return;
       }
     }
     this.pumping = false;
-    this.endBurst();
     queueSeconds(this);
     if (this.onLoadChange !== undefined) this.onLoadChange();
   };

@@ -64,16 +64,9 @@ export interface Executor {
   /**
    * Sends what `run` has queued now instead of at the end of the microtask queue (an executor
    * that batches its messages). The scheduler calls it when an idle processor got work, so the
-   * processor starts while the rest of the burst is still being placed. `more`: much of the
-   * burst is left to place, so the processor may hold its reports until the next message
-   * (then the scheduler calls `endBurst` once the burst is placed).
+   * processor starts while the rest of the burst is still being placed.
    */
-  flush?(more?: boolean): void;
-  /**
-   * The burst during which `flush(true)` was called is placed: if none of the rest came to this
-   * processor, it is told so (what it holds back may go).
-   */
-  endBurst?(): void;
+  flush?(): void;
   /**
    * Takes in the reports that have already arrived (finished tasks) now, synchronously. The
    * scheduler calls it while a `startEarly` task queue keeps the thread busy spawning.

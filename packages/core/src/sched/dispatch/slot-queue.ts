@@ -146,20 +146,6 @@ export function refill(s: SchedulerState, slot: ProcSlot, budget = AHEAD_MS): vo
  */
 export const wakeNow = (woke: number): boolean => woke < WOKE_AT_ONCE;
 
-/**
- * Tasks of a burst left to place per worker from which a worker woken now is told that more
- * may follow (`Executor.flush`): it then answers its first tasks with the rest of the burst, one
- * report instead of two. Below it (a chain, a few tasks), the first report goes at once.
- */
-export const BURST_LEFT_PER_WORKER = 2;
-
-/**
- * Whether `left` tasks still to place in this pass, among `workers` processors that tasks are
- * shipped to, make a burst worth holding reports for.
- */
-export const burstGoesOn = (left: number, workers: number): boolean =>
-  left >= BURST_LEFT_PER_WORKER * Math.max(1, workers);
-
 /** Whether some worker is idle and may still get work sent at once (`wakeNow`). */
 export const mayWakeIdle = (s: SlotTable, woke: number): boolean =>
   wakeNow(woke) && hasIdleWorker(s);

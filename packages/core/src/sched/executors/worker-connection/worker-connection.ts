@@ -108,8 +108,6 @@ export class WorkerConnection implements Executor {
   private readonly nested: NestedTasks;
   private sink: ExecutorSink | undefined;
   private closed = false;
-  /** Set by `flush(true)` until `endBurst`: the runtime holds its reports until a message. */
-  private toldMore = false;
   /** Cancelled tasks whose worker has not acknowledged the cancel yet. */
   private readonly cancelling = new Set<number>();
   /** Whether the transport currently keeps the process alive. */
@@ -294,19 +292,8 @@ export class WorkerConnection implements Executor {
     pushRun(this.out, task.id, fn, sent, refs, options, inherited, transfer);
   }
 
-  flush(more = false): void {
-    if (more) {
-      this.out.push({ op: 'more' });
-      this.toldMore = true;
-    }
+  flush(): void {
     this.out.flush();
-  }
-
-  endBurst(): void {
-    if (!this.toldMore) return;
-    this.toldMore = false;
-    // Nothing queued since `flush(true)`: no message would end the runtime's hold.
-    if (this.out.last() === undefined && !this.closed) this.out.push({ op: 'noMore' });
   }
 
   poll(): void {
