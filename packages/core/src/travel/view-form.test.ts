@@ -72,6 +72,29 @@ describe('compact strided views', () => {
     for (const value of notCompacted) expect(compactView(value)).toBeUndefined();
   });
 
+  it('leaves alone, without throwing, what throws when looked at: getters, proxies, revoked proxies', () => {
+    const boom = () => {
+      throw new Error('boom');
+    };
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const throwing: object[] = [
+      {
+        get data() {
+          throw new Error('getter boom');
+        },
+        shape: [1],
+        strides: [1],
+        offset: 0,
+      },
+      new Proxy({ data: shared, shape: [1], strides: [1], offset: 0 }, { get: boom }),
+      new Proxy({ a: 1 }, { ownKeys: boom }),
+      new Proxy({ a: 1 }, { getPrototypeOf: boom }),
+      revoked.proxy,
+    ];
+    for (const value of throwing) expect(compactView(value)).toBeUndefined();
+  });
+
   it('expands only its own form: other arrays and values come back as they are', () => {
     const values = [[1, 2, 3], ['data', shared, 0, 1, 1], { data: shared }, 'x', 5, null];
     for (const value of values) expect(expandView(value)).toBe(value);

@@ -15,8 +15,20 @@ const VIEW_MARK = '\u0000dtask.view';
 /** The most dimensions a compacted view has (more travel as they are). */
 const MAX_DIMS = 8;
 
-/** `x` in its compact form, or undefined when it is not a view that compacts exactly. */
+/**
+ * `x` in its compact form, or undefined when it is not a view that compacts exactly, or when
+ * looking at it threw (a getter, a proxy's trap: the value is then sent as it is, and its copy
+ * fails with the typed error that says why).
+ */
 export function compactView(x: object): unknown[] | undefined {
+  try {
+    return compactPlainView(x);
+  } catch {
+    return undefined;
+  }
+}
+
+function compactPlainView(x: object): unknown[] | undefined {
   if (Object.getPrototypeOf(x) !== Object.prototype) return undefined;
   // The own enumerable keys, in order, must be exactly `data`, `shape`, `strides`, `offset`
   // (`for…in`, not `Object.keys`: no list made; an inherited enumerable key fails the match).
