@@ -8,10 +8,11 @@
 //   node bench/cholesky-threads.mjs [--rounds=30] [--warmup=20] [--root=DIR]
 // --root=DIR runs another built checkout's packages (DIR/packages/*/dist) and raw scheduler, so
 // that code before and after a change can be run alternately, each beside its raw scheduler.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadCpu } from './fixtures/thread-cpu.mjs';
 import { median, parseFlags, table } from './shared.mjs';
 
 const rootArg = process.argv.find((a) => a.startsWith('--root='));
@@ -32,17 +33,6 @@ const { handWritten } = await from('bench/fixtures/cholesky-peers.mjs');
 const N = 1024;
 const TILE = 128;
 const TASKS = 120; // for 8 × 8 tiles: potrf 8, trsm 28, syrk 28, gemm 56
-
-/** CPU nanoseconds of each thread of this process, by thread id. */
-function threadCpu() {
-  const out = new Map();
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      out.set(tid, Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
-    } catch {} // a thread that ended meanwhile
-  }
-  return out;
-}
 
 const ctx = new Context({ plugins: [threads({ count: 2 })] });
 await ctx.ready();

@@ -13,10 +13,11 @@
 // --roots names built checkouts (DIR/packages/*/dist) to run alternately in this one process,
 // each with a context of its own (so a change is compared with the code before it under the
 // same load); default: this checkout.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadCpu } from './fixtures/thread-cpu.mjs';
 import { median, parseFlags, table } from './shared.mjs';
 
 const rootsArg = process.argv.find((a) => a.startsWith('--roots='));
@@ -37,32 +38,6 @@ const N = 1024;
 const TILE = 128;
 const NT = N / TILE;
 const TASKS = 120; // for 8 × 8 tiles: potrf 8, trsm 28, syrk 28, gemm 56
-
-/** CPU nanoseconds of each thread of this process by thread id, and of each child process. */
-function threadCpu() {
-  const out = new Map();
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      out.set(tid, Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
-      if (!inProcesses) continue;
-      for (const child of readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(' ')) {
-        if (child !== '') out.set(`process ${child}`, processCpu(child));
-      }
-    } catch {} // a thread or process that ended meanwhile
-  }
-  return out;
-}
-
-/** CPU nanoseconds of all the threads of process `pid`. */
-function processCpu(pid) {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {}
-  }
-  return ns;
-}
 
 /** A tile kernel's stand-in: 0.5 ms asleep, whatever its arguments (self-contained). */
 function sleepTile() {
@@ -109,11 +84,11 @@ for (let r = 0; r < warmup + rounds; r++) {
   if (r === warmup) windowStart = process.hrtime.bigint();
   const order = r % 2 === 0 ? runners : [...runners].reverse();
   for (const runner of order) {
-    const c0 = threadCpu();
+    const c0 = threadCpu({ children: inProcesses });
     const t0 = performance.now();
     await runner.run();
     const ms = performance.now() - t0;
-    const c1 = threadCpu();
+    const c1 = threadCpu({ children: inProcesses });
     if (r < warmup) continue;
     runner.ms.push(ms);
     runner.main.push((c1.get(mainTid) - c0.get(mainTid)) / 1e3 / TASKS);
