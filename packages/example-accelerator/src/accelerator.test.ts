@@ -13,7 +13,7 @@ import {
   scope,
 } from '@dtask/core';
 import { processorConformance } from '@dtask/core/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { AccelProc, accelerator, type DeviceArray } from './index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -35,7 +35,10 @@ processorConformance(
     await everywhere(PROBE_URL, context);
     return { context, processor: plugin.devices[0] };
   },
-  { describe, it },
+  // One context serves all the suite's tests (starting the accelerator's thread each time was
+  // most of their CPU).
+  { describe, it, afterAll },
+  { share: true },
 );
 
 async function withAccelerator<T>(

@@ -1,10 +1,11 @@
 // Core's processor conformance suite against the GpujsProc (cpu mode, and headlessgl where an X
 // server is up). Its tasks run core's `processorProbe` scoped exactly to the processor, loaded
-// there with everywhere().
+// there with everywhere(). One context per mode serves all its tests (starting the threads and
+// loading gpu.js was most of each test's CPU).
 import { Context, everywhere } from '@dtask/core';
 import { processorConformance } from '@dtask/core/testing';
 import { threads } from '@dtask/threads';
-import { describe, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { gpujsRig, modesHere } from './__fixtures__/rig.js';
 import { GpujsProc, gpujs } from './index.js';
 
@@ -16,7 +17,7 @@ for (const mode of await modesHere()) {
     async () => {
       if (mode === 'headlessgl') {
         // One headlessgl processor per process (headless-gl loads in one thread only): the
-        // suite runs against the file's shared context, which it must not close per test.
+        // suite runs against the file's shared context, which the rig closes after the file.
         const { ctx } = await gpujsRig({ mode });
         await everywhere(PROBE_URL, ctx);
         return { context: keepOpen(ctx), processor: new GpujsProc(1, 0) };
@@ -26,7 +27,8 @@ for (const mode of await modesHere()) {
       await everywhere(PROBE_URL, context);
       return { context, processor: new GpujsProc(1, 0) };
     },
-    { describe, it },
+    { describe, it, afterAll },
+    { share: true },
   );
 }
 
