@@ -7,7 +7,10 @@
 // - copies the workspace's manifests, READMEs and built `dist` into a throw-away folder, adds a
 //   changeset there, and runs `changeset version` then `changeset publish` (which publishes with
 //   the pinned pnpm, rewriting `workspace:` ranges) to the local registry: the repository's own
-//   versions and changesets are untouched;
+//   versions and changesets are untouched; the `pnpm --version` and `npm info` that changesets
+//   starts before each publish are answered without a pnpm or npm start (the pinned pnpm's
+//   version, asked once; scripts/registry-info.mjs asks the registry), the publishes themselves
+//   are pnpm's and npm's own;
 // - in a new project outside the workspace, installs `@dtask/core @dtask/threads @dtask/cluster
 //   @dtask/viz` with plain npm (the local registry for the @dtask scope only; third-party
 //   packages from the usual registry and npm cache), and runs the README's quick start as ESM,
@@ -114,6 +117,9 @@ log: { type: stdout, format: pretty, level: error }
   return { url, stop };
 }
 
+/** `text` as one bash word. */
+const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
+
 /** The `ts` block under the README's "## Quick start" heading. */
 function quickStart() {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -194,10 +200,30 @@ try {
     "---\n'@dtask/core': patch\n---\n\nThe release rehearsal's own change.\n",
   );
   writeFileSync(join(copy, '.npmrc'), `${scoped}${host}:_authToken=${token}\n`);
-  // Changesets publishes with `pnpm` from PATH: the pinned one.
+  // Changesets publishes with `pnpm` from PATH: the pinned one. Before each publish it starts
+  // `pnpm --version` and `npm info` (0.6–0.9 s of CPU per start, 22 starts in all): the version
+  // is the pinned pnpm's own answer, asked once here, and `npm info` is answered from the same
+  // registry by scripts/registry-info.mjs; every other pnpm and npm command runs as it is.
   const bin = join(work, 'bin');
   mkdirSync(bin);
-  symlinkSync(pinnedPnpm(), join(bin, 'pnpm'));
+  const pnpm = pinnedPnpm();
+  const pnpmVersion = (await run(pnpm, ['--version'], work)).trim();
+  if (!/^\d+\.\d+\.\d+/.test(pnpmVersion)) {
+    throw new Error(`the pinned pnpm answered --version with ${pnpmVersion}`);
+  }
+  const npm = (await run('bash', ['-c', 'command -v npm'], work)).trim();
+  const shim = (name, body) =>
+    writeFileSync(join(bin, name), `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
+  shim(
+    'pnpm',
+    `if [ "$#" -eq 1 ] && [ "$1" = --version ]; then echo ${quote(pnpmVersion)}; exit 0; fi
+exec ${quote(pnpm)} "$@"`,
+  );
+  shim(
+    'npm',
+    `if [ "\${1:-}" = info ] && [[ " $* " = *' --json '* ]]; then shift; exec ${quote(process.execPath)} ${quote(join(root, 'scripts/registry-info.mjs'))} "$@"; fi
+exec ${quote(npm)} "$@"`,
+  );
   const env = { PATH: `${bin}:${process.env.PATH}`, 'npm_config_@dtask:registry': registry.url };
   const changeset = join(root, 'node_modules/@changesets/cli/bin.js');
   const before = JSON.parse(readFileSync(join(copy, 'packages/core/package.json'), 'utf8')).version;
