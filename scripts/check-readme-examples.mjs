@@ -1,12 +1,13 @@
 // Every JS and TS example of README.md and packages/*/README.md runs on this Node as written:
 // each ```js / ```ts block is written to a file in a temporary project whose node_modules link
 // the workspace's built packages (their `dist`, as a user gets them), TS blocks with their types
-// stripped by the workspace's TypeScript, and run with plain `node`; it must exit 0.
+// stripped by the workspace's TypeScript, and run with plain `node`; it must exit 0. Each
+// README's programs run one after another in its own folder; three READMEs' run side by side.
 // A block whose first line is `// name.mjs` (no `: node ...`) is a module the README's other
 // blocks load: it is written under that name and not run on its own. The skip list below names
 // the few blocks that cannot run alone here, each with why.
 // Run by the test command after the build; `node scripts/check-readme-examples.mjs [filter]`.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -69,8 +70,8 @@ function link(specifier) {
   symlinkSync(join(home, name), join(modules, name), 'dir');
 }
 
-let failures = 0;
-let ran = 0;
+/** Every program to run, in README order: where it is, its file, its folder, its lane. */
+const programs = [];
 for (const readme of readmes) {
   const text = readFileSync(join(root, readme), 'utf8');
   const blocks = [...text.matchAll(/^```(js|ts)\n([\s\S]*?)^```/gm)].map((m) => ({
@@ -92,7 +93,6 @@ for (const readme of readmes) {
         : block.body;
     writeFileSync(join(dir, file), code);
   };
-  const programs = [];
   for (const block of blocks) {
     const named = /^\/\/ ([\w.-]+\.[cm]?[jt]s)(:.*)?$/.exec(block.body.split('\n')[0]);
     const file = named ? named[1].replace(/\.([cm]?)ts$/, '.$1js') : `block-${block.line}.mjs`;
@@ -108,30 +108,61 @@ for (const readme of readmes) {
       continue;
     }
     write(file, block);
-    programs.push({ where, file });
-  }
-  for (const { where, file } of programs) {
-    const started = performance.now();
-    const result = spawnSync(process.execPath, [file], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    const took = ((performance.now() - started) / 1000).toFixed(1);
-    ran += 1;
-    if (result.status === 0) {
-      console.log(`  ok   ${where} (${took} s)`);
-      if (process.env.VERBOSE)
-        console.log(`${result.stdout}${result.stderr}`.trim().replace(/^/gm, '       '));
-    } else {
-      failures += 1;
-      const why = result.error ? result.error.message : `exit ${result.status ?? result.signal}`;
-      console.log(
-        `  FAIL ${where} (${why}, ${took} s):\n${`${result.stdout}${result.stderr}`.trim().replace(/^/gm, '       ')}`,
-      );
-    }
+    // The README's programs share its folder, one after another; a program that names a fixed
+    // TCP port shares a lane with the others that do, so that two never listen at once.
+    const lane = /\bport:\s*\d+/.test(block.body) ? 'fixed port' : readme;
+    programs.push({ where, file, dir, lane });
   }
 }
+
+/** Runs `file` with plain node in `dir`; resolves to its exit, its output and its wall time. */
+function runProgram({ file, dir }) {
+  const started = performance.now();
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, [file], { cwd: dir, timeout: 60_000 });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const end = (status, why) =>
+      resolveRun({ status, why, output, took: (performance.now() - started) / 1000 });
+    child.on('error', (error) => end(null, error.message));
+    child.on('close', (code, signal) => end(code, `exit ${code ?? signal}`));
+  });
+}
+
+// The lanes run side by side, `lanes` at a time (most examples wait on workers, processes and
+// timers more than they compute); each lane runs its programs one after another. Results are
+// printed in README order, each as soon as it and those before it have ended.
+const lanes = 3;
+const queue = [...new Set(programs.map((p) => p.lane))].map((lane) =>
+  programs.filter((p) => p.lane === lane),
+);
+/** Per program, in README order: its result, once it has run. */
+const settle = [];
+const results = programs.map(() => new Promise((resolveResult) => settle.push(resolveResult)));
+const runLanes = async () => {
+  for (let lane = queue.shift(); lane; lane = queue.shift()) {
+    for (const program of lane) settle[programs.indexOf(program)](await runProgram(program));
+  }
+};
+const running = Promise.all(Array.from({ length: lanes }, runLanes));
+let failures = 0;
+let ran = 0;
+for (const [i, { where }] of programs.entries()) {
+  const result = await results[i];
+  const took = result.took.toFixed(1);
+  ran += 1;
+  if (result.status === 0) {
+    console.log(`  ok   ${where} (${took} s)`);
+    if (process.env.VERBOSE) console.log(result.output.trim().replace(/^/gm, '       '));
+  } else {
+    failures += 1;
+    console.log(
+      `  FAIL ${where} (${result.why}, ${took} s):\n${result.output.trim().replace(/^/gm, '       ')}`,
+    );
+  }
+}
+await running;
 if (failures > 0) {
   console.error(`README examples: ${failures} of ${ran} failed (files left in ${work})`);
   process.exit(1);
