@@ -1,6 +1,9 @@
 // Run as `node worker-loss-main.mjs <case>` by cluster-program.test.ts: a plain program on
-// two local worker processes in which a worker process is lost, as a user would write it.
-// It prints what it got and ends with `shutdown()`; it must exit 0 with nothing unhandled.
+// local worker processes in which a worker process is lost, as a user would write it. It
+// prints what it got and ends with `shutdown()`; it must exit 0 with nothing unhandled. The
+// cases whose tasks all run on worker 2 start that one worker process alone (a second one
+// would only start and stop, about 0.35 s of CPU); `kill` and `stop` start two, so that the
+// lost task may run again on the other while the replacement starts.
 //   exit:   a task calls process.exit(1) on its worker process the first time it runs
 //   kill:   the worker process running a task is SIGKILLed; the program ends while its
 //           replacement may still be starting
@@ -17,8 +20,9 @@ import { cluster } from '@dtask/cluster';
 import { configure, scope, shutdown, spawn } from '@dtask/core';
 
 const which = process.argv[2];
+const workers = which === 'kill' || which === 'stop' ? 2 : 1;
 const plugin = cluster(
-  which === 'stop' ? { workers: 2, heartbeatMs: 100, heartbeatTimeoutMs: 800 } : { workers: 2 },
+  which === 'stop' ? { workers, heartbeatMs: 100, heartbeatTimeoutMs: 800 } : { workers },
 );
 await configure({ plugins: [plugin] }).ready();
 const onWorkers = { scope: scope({ workers: [2, 3] }) };
@@ -109,7 +113,7 @@ if (which === 'exit') {
   }
   console.log(`slow ${await Promise.all(slow)}`);
 } else if (which === 'no-shutdown') {
-  console.log(`value ${await spawn(onWorkers, (x) => x + 1, 41)}`);
+  console.log(`value ${await spawn(onTwo, (x) => x + 1, 41)}`);
 } else throw new Error(`unknown case ${which}`);
 if (which !== 'no-shutdown') await shutdown();
 console.log('done');
