@@ -6,7 +6,7 @@ import { spawn as spawnProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ArgumentError, scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { clusterRig, until } from './__fixtures__/rig.js';
+import { clusterRig, sharedClusterRig, until } from './__fixtures__/rig.js';
 import { cluster } from './index.js';
 
 const bin = fileURLToPath(new URL('../dist/bin/dtask-worker.js', import.meta.url));
@@ -15,57 +15,88 @@ const SECRET = 'threads-test-secret-0123456789';
 const on = (worker: number, thread: number) => ({ scope: scope({ worker, thread }) });
 
 describe('cluster: threads inside worker processes', () => {
-  it('runs each task on the (worker, thread) its scope names, in that process', async () => {
-    await using r = await clusterRig({ workers: 2, threads: 2 });
-    const ws = r.plugin.processWorkers();
-    expect(ws.map((w) => w.procs.map((p) => p.id))).toEqual(
-      ws.map((w) => [1, 2, 3].map((t) => `thread:${w.worker}:${t}`)),
-    );
-    const places = ws.flatMap((w) => [1, 2, 3].map((t) => [w.worker, t] as const));
-    const seen = await Promise.all(
-      places.map(([w, t]) =>
-        r.ctx.spawn(on(w, t), () => [process.pid, dtask.currentWorker(), dtask.taskProcessor().id]),
-      ),
-    );
-    seen.forEach(([pid, id, proc], i) => {
-      const [w, t] = places[i];
-      expect(pid).toBe(ws.find((x) => x.worker === w)!.child!.pid);
-      expect(id).toBe(w);
-      expect(proc).toBe(`thread:${w}:${t}`);
-    });
-    // Default-scoped work spreads over every thread of every process (and the main thread).
-    const leaves = Array.from({ length: 400 }, (_, i) =>
-      r.ctx.spawn((x) => {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1); // holds its thread 1 ms
-        return [x, dtask.taskProcessor().id];
-      }, i),
-    );
-    const ran = await Promise.all(leaves);
-    expect(ran.map(([x]) => x)).toEqual(Array.from({ length: 400 }, (_, i) => i));
-    const used = new Set(ran.map(([, p]) => p));
-    expect([...used].filter((p) => /^thread:[23]:[23]$/.test(p as string)).length).toBeGreaterThan(
-      0,
-    );
-  });
+  describe('on one cluster of 2 worker processes with 2 threads each', () => {
+    // The tests that only look at their own tasks share it; those that kill a process or start
+    // their own workers have their own.
+    const shared = sharedClusterRig({ workers: 2, threads: 2 });
 
-  it('moves a result between threads of two processes directly, not through the scheduler', async () => {
-    await using r = await clusterRig({ workers: 2, threads: 1 });
-    const [a, b] = r.plugin.processWorkers();
-    const links = [a, b].flatMap((w) => [...w.members.values()].map((m) => m.link!));
-    const traffic = () => links.reduce((n, l) => n + l.socket.bytesRead + l.socket.bytesWritten, 0);
-    const before = traffic();
-    const made = r.ctx.spawn(on(a.worker, 2), (n) => new Float64Array(n).fill(0.5), 1 << 21);
-    const sum = r.ctx.spawn(
-      on(b.worker, 2),
-      (x) => {
-        let s = 0;
-        for (let i = 0; i < x.length; i++) s += x[i];
-        return s;
-      },
-      made,
-    );
-    expect(await sum).toBe(0.5 * (1 << 21));
-    expect(traffic() - before).toBeLessThan(64 * 1024);
+    it('runs each task on the (worker, thread) its scope names, in that process', async () => {
+      const r = shared();
+      const ws = r.plugin.processWorkers();
+      expect(ws.map((w) => w.procs.map((p) => p.id))).toEqual(
+        ws.map((w) => [1, 2, 3].map((t) => `thread:${w.worker}:${t}`)),
+      );
+      const places = ws.flatMap((w) => [1, 2, 3].map((t) => [w.worker, t] as const));
+      const seen = await Promise.all(
+        places.map(([w, t]) =>
+          r.ctx.spawn(on(w, t), () => [
+            process.pid,
+            dtask.currentWorker(),
+            dtask.taskProcessor().id,
+          ]),
+        ),
+      );
+      seen.forEach(([pid, id, proc], i) => {
+        const [w, t] = places[i];
+        expect(pid).toBe(ws.find((x) => x.worker === w)!.child!.pid);
+        expect(id).toBe(w);
+        expect(proc).toBe(`thread:${w}:${t}`);
+      });
+      // Default-scoped work spreads over every thread of every process (and the main thread).
+      const leaves = Array.from({ length: 400 }, (_, i) =>
+        r.ctx.spawn((x) => {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1); // holds its thread 1 ms
+          return [x, dtask.taskProcessor().id];
+        }, i),
+      );
+      const ran = await Promise.all(leaves);
+      expect(ran.map(([x]) => x)).toEqual(Array.from({ length: 400 }, (_, i) => i));
+      const used = new Set(ran.map(([, p]) => p));
+      expect(
+        [...used].filter((p) => /^thread:[23]:[23]$/.test(p as string)).length,
+      ).toBeGreaterThan(0);
+    });
+
+    it('moves a result between threads of two processes directly, not through the scheduler', async () => {
+      const r = shared();
+      const [a, b] = r.plugin.processWorkers();
+      const links = [a, b].flatMap((w) => [...w.members.values()].map((m) => m.link!));
+      const traffic = () =>
+        links.reduce((n, l) => n + l.socket.bytesRead + l.socket.bytesWritten, 0);
+      const before = traffic();
+      const made = r.ctx.spawn(on(a.worker, 2), (n) => new Float64Array(n).fill(0.5), 1 << 21);
+      const sum = r.ctx.spawn(
+        on(b.worker, 2),
+        (x) => {
+          let s = 0;
+          for (let i = 0; i < x.length; i++) s += x[i];
+          return s;
+        },
+        made,
+      );
+      expect(await sum).toBe(0.5 * (1 << 21));
+      expect(traffic() - before).toBeLessThan(64 * 1024);
+    });
+
+    describe('task information inside worker processes', () => {
+      it('taskProcessor and getDagIds work there, on the main thread of the process and its others', async () => {
+        const r = shared();
+        const [w] = r.plugin.processWorkers().map((p) => p.worker);
+        for (const t of [1, 2]) {
+          const a = r.ctx.spawn(on(w, t), () => 1);
+          const d = r.ctx.spawn(
+            on(w, t),
+            (_x: number) => [dtask.taskProcessor().id, [...dtask.getDagIds(dtask.schHandle())]],
+            a,
+          );
+          const [where, entries] = (await d) as [string, [number, Set<number>][]];
+          expect(where).toBe(`thread:${w}:${t}`);
+          const graph = new Map(entries);
+          expect(graph.get(a.id)).toEqual(new Set([d.id]));
+          expect(graph.get(d.id)).toEqual(new Set());
+        }
+      });
+    });
   });
 
   it('a process killed loses all its threads; it is replaced whole and the graph finishes', async () => {
@@ -119,23 +150,3 @@ describe('cluster: threads inside worker processes', () => {
 });
 
 declare const dtask: typeof import('@dtask/core');
-
-describe('cluster: task information inside worker processes', () => {
-  it('taskProcessor and getDagIds work there, on the main thread of the process and its others', async () => {
-    await using r = await clusterRig({ workers: 1, threads: 1 });
-    const [w] = r.plugin.processWorkers().map((p) => p.worker);
-    for (const t of [1, 2]) {
-      const a = r.ctx.spawn(on(w, t), () => 1);
-      const d = r.ctx.spawn(
-        on(w, t),
-        (_x: number) => [dtask.taskProcessor().id, [...dtask.getDagIds(dtask.schHandle())]],
-        a,
-      );
-      const [where, entries] = (await d) as [string, [number, Set<number>][]];
-      expect(where).toBe(`thread:${w}:${t}`);
-      const graph = new Map(entries);
-      expect(graph.get(a.id)).toEqual(new Set([d.id]));
-      expect(graph.get(d.id)).toEqual(new Set());
-    }
-  });
-});

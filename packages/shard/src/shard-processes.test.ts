@@ -14,7 +14,7 @@ import {
   type Processor,
   WorkerLostError,
 } from '@dtask/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reduceShard, shard } from './index.js';
 
 const TASKS_URL = new URL('./__fixtures__/shard-tasks.mjs', import.meta.url);
@@ -25,10 +25,11 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
-async function rig(workers = 2) {
+/** A cluster with the tasks module loaded; closed after the test unless `perTest` is false. */
+async function rig(workers = 2, perTest = true) {
   const plugin: ClusterPlugin = cluster({ workers });
   const ctx = new Context({ plugins: [plugin] });
-  open.push(ctx);
+  if (perTest) open.push(ctx);
   await ctx.ready();
   await everywhere(TASKS_URL, ctx);
   const tasks = (await import('./__fixtures__/shard-tasks.mjs')) as Tasks;
@@ -48,64 +49,80 @@ const on = (p: Processor) => ({ scope: new ExactScope(p) });
 const byId = <V>(m: Map<Processor, V>) => new Map([...m].map(([p, v]) => [p.id, v]));
 
 describe('shard on worker processes', () => {
-  it("Dagger's histogram across processes: one piece per process, distinct, summing to 520", async () => {
-    const { ctx, tasks, ids } = await rig();
-    const s = shard(tasks.makePiece, { context: ctx, workers: ids });
-    expect(s.processors.map((p) => p.worker)).toEqual(ids);
-    const ran = await Promise.all(
-      Array.from({ length: 100 }, () => ctx.spawn(tasks.addInto, s, 5.2)),
-    );
-    const pieces = await s.fetch();
-    expect(pieces.size).toBe(2);
-    let sum = 0;
-    for (const [proc, piece] of pieces) {
-      sum += piece.total;
-      expect(piece.madeOn).toBe(proc.id);
-      expect(piece.seenOn).toEqual(piece.count > 0 ? [proc.id] : []);
-      expect(ran.filter((id) => id === proc.id).length).toBe(piece.count);
-    }
-    expect(Math.abs(sum - 520)).toBeLessThan(1e-9);
-    // Each piece lives in its own process, not in this one.
-    const pids = [...pieces.values()].map((p) => p.pid);
-    expect(new Set(pids).size).toBe(2);
-    expect(pids).not.toContain(process.pid);
-    expect(new Set(ran).size).toBe(2);
-    expect(await reduceShard(s, tasks.totalOf, (a, b) => a + b)).toBeCloseTo(520, 9);
-  });
+  // One cluster for the tests that only make shards of their own on it (each a fresh shard, so
+  // fresh pieces); the tests that add or kill a process start their own.
+  describe('on one cluster of 2 worker processes', () => {
+    let shared: Awaited<ReturnType<typeof rig>> | undefined;
+    beforeAll(async () => {
+      shared = await rig(2, false);
+    });
+    afterAll(() => shared?.ctx.close());
+    const sharedRig = () => {
+      if (shared === undefined) throw new Error('the shared cluster has not started');
+      return shared;
+    };
 
-  it('by default one piece per worker process, this one included; workers are validated', async () => {
-    const { ctx, tasks, ids } = await rig();
-    const s = shard(tasks.makePiece, { context: ctx });
-    expect(s.processors.map((p) => p.worker).sort()).toEqual([1, ...ids].sort());
-    // The main thread's piece is taken by tasks that name it (it is outside DefaultScope).
-    const holders = s.processors;
-    await Promise.all(holders.map((p, i) => ctx.spawn(on(p), tasks.addInto, s, i + 1)));
-    const pieces = byId(await s.fetch());
-    for (const [i, p] of holders.entries()) expect(pieces.get(p.id)?.total).toBe(i + 1);
-    expect(new Set([...pieces.values()].map((p) => p.pid)).size).toBe(3);
-    expect(await reduceShard(s, tasks.totalOf, (a, b) => a + b)).toBe(6);
-    expect(() => shard(tasks.makePiece, { context: ctx, workers: [9] })).toThrow(ArgumentError);
-    expect(() => shard(tasks.makePiece, { context: ctx, workers: [9] })).toThrow(
-      `worker 9 does not exist; pass some of: 1, ${ids.join(', ')}`,
-    );
-    expect(() => shard(tasks.makePiece, { context: ctx, workers: [] })).toThrow(
-      /workers must be a non-empty array/,
-    );
-  });
+    it("Dagger's histogram across processes: one piece per process, distinct, summing to 520", async () => {
+      const { ctx, tasks, ids } = sharedRig();
+      const s = shard(tasks.makePiece, { context: ctx, workers: ids });
+      expect(s.processors.map((p) => p.worker)).toEqual(ids);
+      const ran = await Promise.all(
+        Array.from({ length: 100 }, () => ctx.spawn(tasks.addInto, s, 5.2)),
+      );
+      const pieces = await s.fetch();
+      expect(pieces.size).toBe(2);
+      let sum = 0;
+      for (const [proc, piece] of pieces) {
+        sum += piece.total;
+        expect(piece.madeOn).toBe(proc.id);
+        expect(piece.seenOn).toEqual(piece.count > 0 ? [proc.id] : []);
+        expect(ran.filter((id) => id === proc.id).length).toBe(piece.count);
+      }
+      expect(Math.abs(sum - 520)).toBeLessThan(1e-9);
+      // Each piece lives in its own process, not in this one.
+      const pids = [...pieces.values()].map((p) => p.pid);
+      expect(new Set(pids).size).toBe(2);
+      expect(pids).not.toContain(process.pid);
+      expect(new Set(ran).size).toBe(2);
+      expect(await reduceShard(s, tasks.totalOf, (a, b) => a + b)).toBeCloseTo(520, 9);
+    });
 
-  it("procs: [new OSProc(w)] is that process's first thread, as in Dagger's own shard test", async () => {
-    const { ctx, tasks, ids } = await rig();
-    const [w] = ids;
-    const s = shard(tasks.makePiece, { context: ctx, procs: [new OSProc(w), new OSProc(w)] });
-    expect(s.processors.map((p) => p.id)).toEqual([`thread:${w}:1`]);
-    const ran = await Promise.all(Array.from({ length: 4 }, () => ctx.spawn(tasks.addInto, s, 1)));
-    expect(ran).toEqual(Array(4).fill(`thread:${w}:1`));
-    const pieces = byId(await s.fetch());
-    expect([...pieces.keys()]).toEqual([`thread:${w}:1`]);
-    expect(pieces.get(`thread:${w}:1`)?.total).toBe(4);
-    expect(() => shard(tasks.makePiece, { context: ctx, procs: [new OSProc(9)] })).toThrow(
-      /os:9 has no thread in this context/,
-    );
+    it('by default one piece per worker process, this one included; workers are validated', async () => {
+      const { ctx, tasks, ids } = sharedRig();
+      const s = shard(tasks.makePiece, { context: ctx });
+      expect(s.processors.map((p) => p.worker).sort()).toEqual([1, ...ids].sort());
+      // The main thread's piece is taken by tasks that name it (it is outside DefaultScope).
+      const holders = s.processors;
+      await Promise.all(holders.map((p, i) => ctx.spawn(on(p), tasks.addInto, s, i + 1)));
+      const pieces = byId(await s.fetch());
+      for (const [i, p] of holders.entries()) expect(pieces.get(p.id)?.total).toBe(i + 1);
+      expect(new Set([...pieces.values()].map((p) => p.pid)).size).toBe(3);
+      expect(await reduceShard(s, tasks.totalOf, (a, b) => a + b)).toBe(6);
+      expect(() => shard(tasks.makePiece, { context: ctx, workers: [9] })).toThrow(ArgumentError);
+      expect(() => shard(tasks.makePiece, { context: ctx, workers: [9] })).toThrow(
+        `worker 9 does not exist; pass some of: 1, ${ids.join(', ')}`,
+      );
+      expect(() => shard(tasks.makePiece, { context: ctx, workers: [] })).toThrow(
+        /workers must be a non-empty array/,
+      );
+    });
+
+    it("procs: [new OSProc(w)] is that process's first thread, as in Dagger's own shard test", async () => {
+      const { ctx, tasks, ids } = sharedRig();
+      const [w] = ids;
+      const s = shard(tasks.makePiece, { context: ctx, procs: [new OSProc(w), new OSProc(w)] });
+      expect(s.processors.map((p) => p.id)).toEqual([`thread:${w}:1`]);
+      const ran = await Promise.all(
+        Array.from({ length: 4 }, () => ctx.spawn(tasks.addInto, s, 1)),
+      );
+      expect(ran).toEqual(Array(4).fill(`thread:${w}:1`));
+      const pieces = byId(await s.fetch());
+      expect([...pieces.keys()]).toEqual([`thread:${w}:1`]);
+      expect(pieces.get(`thread:${w}:1`)?.total).toBe(4);
+      expect(() => shard(tasks.makePiece, { context: ctx, procs: [new OSProc(9)] })).toThrow(
+        /os:9 has no thread in this context/,
+      );
+    });
   });
 
   it('a worker process added later with addProcs gets its piece on first use', async () => {
