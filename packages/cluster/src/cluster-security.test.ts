@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { clusterRig, until } from './__fixtures__/rig.js';
+import { clusterRig, sharedClusterRig, until } from './__fixtures__/rig.js';
 import { encodeFrame, FrameKind } from './wire/frames.js';
 
 const SECRET = 'test-secret-0123456789abcdef';
@@ -128,86 +128,88 @@ describe('cluster: security', () => {
     }
   });
 
-  it('caps connections waiting to authenticate, and their frames, closing the rest at once', async () => {
-    await using r = await clusterRig({ workers: 1, listen: '127.0.0.1:0', secret: SECRET });
-    const [host, port] = r.plugin.address()!.split(':');
-    const open = (): Promise<{ socket: Socket; closed: Promise<void> }> =>
-      new Promise((resolve) => {
-        const socket = connect(Number(port), host, () => resolve({ socket, closed }));
-        socket.on('error', () => {});
-        socket.resume(); // reads (and drops) what the server sends, so its close is seen
-        const closed = new Promise<void>((res) => socket.on('close', () => res()));
-      });
-    // 100 connections, each sending the header of a large handshake frame and part of it.
-    const partial = Buffer.alloc(5 + 2000);
-    partial.writeUInt32BE(60 * 1024, 0);
-    partial.writeUInt8(FrameKind.auth, 4);
-    const conns = [];
-    for (let i = 0; i < 100; i++) {
-      const c = await open();
-      c.socket.write(partial);
-      conns.push(c);
-    }
-    try {
-      let closed = 0;
-      for (const c of conns) c.closed.then(() => closed++);
-      // Every one is closed within a second or two (the frame is over the handshake limit, or
-      // the connection is over the cap), not after the 10 s handshake timeout.
-      await until(() => closed === 100, 5000, 'every partial-frame connection closed');
-      const reasons = r.plugin.violations().map((v) => v.message);
-      expect(reasons.some((m) => /over the limit of 4096 bytes/.test(m))).toBe(true);
-      // Connections that only wait are bounded per address (8): each one over it ends the
-      // oldest from that address, which is told the scheduler is busy.
-      const idle = [];
-      for (let i = 0; i < 20; i++) idle.push(await open());
-      let idleClosed = 0;
-      for (const c of idle) c.closed.then(() => idleClosed++);
-      await until(() => idleClosed >= 12, 5000, 'the connections over the bound closed');
-      await new Promise((res) => setTimeout(res, 200));
-      expect(idleClosed).toBe(12);
-      expect(
-        r.plugin
-          .violations()
-          .some((v) => v.reason === 'busy' && /from 127\.0\.0\.1 \(8\)/.test(v.message)),
-      ).toBe(true);
-      // The oldest was told why, in a handshake frame after the nonce.
-      const told = await new Promise<Buffer>((resolve) => {
-        const socket = connect(Number(port), host);
-        const got: Buffer[] = [];
-        socket.on('data', (d) => got.push(d));
-        socket.on('error', () => {});
-        socket.on('close', () => resolve(Buffer.concat(got)));
-        socket.on('connect', async () => {
-          for (let i = 0; i < 8; i++) idle.push(await open());
-        });
-      });
-      const second = told.subarray(5 + told.readUInt32BE(0));
-      expect(JSON.parse(second.subarray(5, 5 + second.readUInt32BE(0)).toString())).toEqual({
-        busy: expect.stringMatching(/Too many connections waiting to authenticate/),
-      });
-      for (const c of idle) c.socket.destroy();
-      // Work still runs.
-      expect(await r.ctx.spawn((x: number) => x + 1, 1)).toBe(2);
-    } finally {
-      for (const c of conns) c.socket.destroy();
-    }
-  });
+  describe('on one listening cluster of 1 worker process', () => {
+    // For the tests that look only at connections and a worker of their own making; the tests
+    // above read the whole list of violations, or start their own workers.
+    const shared = sharedClusterRig({ workers: 1, listen: '127.0.0.1:0', secret: SECRET });
 
-  it.skipIf(!existsSync('/proc/self/environ'))(
-    "a local worker's secret is not in its environment (/proc/<pid>/environ), nor on its command line",
-    async () => {
-      await using r = await clusterRig({
-        workers: 1,
-        listen: '127.0.0.1:0',
-        secret: SECRET,
-      });
-      const pid = r.plugin.processWorkers()[0].child!.pid!;
-      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      expect(environ).not.toContain('DTASK_SECRET');
-      expect(environ).not.toContain(SECRET);
-      expect(cmdline).not.toContain(SECRET);
-      expect(await r.ctx.spawn((x: number) => x + 1, 1)).toBe(2);
-    },
-  );
+    it('caps connections waiting to authenticate, and their frames, closing the rest at once', async () => {
+      const r = shared();
+      const [host, port] = r.plugin.address()!.split(':');
+      const open = (): Promise<{ socket: Socket; closed: Promise<void> }> =>
+        new Promise((resolve) => {
+          const socket = connect(Number(port), host, () => resolve({ socket, closed }));
+          socket.on('error', () => {});
+          socket.resume(); // reads (and drops) what the server sends, so its close is seen
+          const closed = new Promise<void>((res) => socket.on('close', () => res()));
+        });
+      // 100 connections, each sending the header of a large handshake frame and part of it.
+      const partial = Buffer.alloc(5 + 2000);
+      partial.writeUInt32BE(60 * 1024, 0);
+      partial.writeUInt8(FrameKind.auth, 4);
+      const conns = [];
+      for (let i = 0; i < 100; i++) {
+        const c = await open();
+        c.socket.write(partial);
+        conns.push(c);
+      }
+      try {
+        let closed = 0;
+        for (const c of conns) c.closed.then(() => closed++);
+        // Every one is closed within a second or two (the frame is over the handshake limit, or
+        // the connection is over the cap), not after the 10 s handshake timeout.
+        await until(() => closed === 100, 5000, 'every partial-frame connection closed');
+        const reasons = r.plugin.violations().map((v) => v.message);
+        expect(reasons.some((m) => /over the limit of 4096 bytes/.test(m))).toBe(true);
+        // Connections that only wait are bounded per address (8): each one over it ends the
+        // oldest from that address, which is told the scheduler is busy.
+        const idle = [];
+        for (let i = 0; i < 20; i++) idle.push(await open());
+        let idleClosed = 0;
+        for (const c of idle) c.closed.then(() => idleClosed++);
+        await until(() => idleClosed >= 12, 5000, 'the connections over the bound closed');
+        await new Promise((res) => setTimeout(res, 200));
+        expect(idleClosed).toBe(12);
+        expect(
+          r.plugin
+            .violations()
+            .some((v) => v.reason === 'busy' && /from 127\.0\.0\.1 \(8\)/.test(v.message)),
+        ).toBe(true);
+        // The oldest was told why, in a handshake frame after the nonce.
+        const told = await new Promise<Buffer>((resolve) => {
+          const socket = connect(Number(port), host);
+          const got: Buffer[] = [];
+          socket.on('data', (d) => got.push(d));
+          socket.on('error', () => {});
+          socket.on('close', () => resolve(Buffer.concat(got)));
+          socket.on('connect', async () => {
+            for (let i = 0; i < 8; i++) idle.push(await open());
+          });
+        });
+        const second = told.subarray(5 + told.readUInt32BE(0));
+        expect(JSON.parse(second.subarray(5, 5 + second.readUInt32BE(0)).toString())).toEqual({
+          busy: expect.stringMatching(/Too many connections waiting to authenticate/),
+        });
+        for (const c of idle) c.socket.destroy();
+        // Work still runs.
+        expect(await r.ctx.spawn((x: number) => x + 1, 1)).toBe(2);
+      } finally {
+        for (const c of conns) c.socket.destroy();
+      }
+    });
+
+    it.skipIf(!existsSync('/proc/self/environ'))(
+      "a local worker's secret is not in its environment (/proc/<pid>/environ), nor on its command line",
+      async () => {
+        const r = shared();
+        const pid = r.plugin.processWorkers()[0].child!.pid!;
+        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        expect(environ).not.toContain('DTASK_SECRET');
+        expect(environ).not.toContain(SECRET);
+        expect(cmdline).not.toContain(SECRET);
+        expect(await r.ctx.spawn((x: number) => x + 1, 1)).toBe(2);
+      },
+    );
+  });
 });

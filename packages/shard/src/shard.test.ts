@@ -20,7 +20,7 @@ import {
 } from '@dtask/core';
 import { FakeProcessor, fakeProcessorPlugin } from '@dtask/core/testing';
 import { threads } from '@dtask/threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { reduceShard, Shard, shard } from './index.js';
 
 const TASKS_URL = new URL('./__fixtures__/shard-tasks.mjs', import.meta.url);
@@ -31,10 +31,14 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
-async function rig() {
+/**
+ * A context of 2 worker threads with the tasks module loaded; closed after the test unless
+ * `perTest` is false.
+ */
+async function rig(perTest = true) {
   const plugin = threads({ count: 2 });
   const ctx = new Context({ plugins: [plugin] });
-  open.push(ctx);
+  if (perTest) open.push(ctx);
   await ctx.ready();
   await everywhere(TASKS_URL, ctx);
   const tasks = (await import('./__fixtures__/shard-tasks.mjs')) as Tasks;
@@ -61,8 +65,15 @@ const on = (p: Processor) => ({ scope: new ExactScope(p) });
 const byId = <V>(m: Map<Processor, V>) => new Map([...m].map(([p, v]) => [p.id, v]));
 
 describe('shard on threads', () => {
+  // One context for the tests that only make shards of their own in it (fresh shards, fresh
+  // pieces): started by the first that asks, closed after the last. The tests that end a
+  // thread, remove one or count the pieces alive on the threads make their own.
+  let started: ReturnType<typeof rig> | undefined;
+  const shared = () => (started ??= rig(false));
+  afterAll(async () => (await started?.catch(() => undefined))?.ctx.close());
+
   it("Dagger's histogram: 100 tasks add 5.2 into their local piece; the pieces sum to 520", async () => {
-    const { ctx, tasks, threadProcs } = await rig();
+    const { ctx, tasks, threadProcs } = await shared();
     const s = shard(tasks.makePiece, { context: ctx, perThread: true });
     // Returned at once, as a Chunk that ordinary spawn takes.
     expect(s).toBeInstanceOf(Shard);
@@ -95,7 +106,7 @@ describe('shard on threads', () => {
   });
 
   it('one piece per worker by default; procs and workers + perThread say where', async () => {
-    const { ctx, tasks, threadProcs } = await rig();
+    const { ctx, tasks, threadProcs } = await shared();
     const perWorker = shard(tasks.makePiece, { context: ctx });
     expect(perWorker.processors.map((p) => p.id)).toEqual(['thread:1:1']);
     expect(await ctx.spawn(tasks.addInto, perWorker, 1)).toBe('thread:1:1');
@@ -128,7 +139,7 @@ describe('shard on threads', () => {
   });
 
   it('tasks spawned while the pieces are being made wait for them; a failed piece fails its tasks', async () => {
-    const { ctx, tasks, threadProcs } = await rig();
+    const { ctx, tasks, threadProcs } = await shared();
     const s = shard(tasks.slowPiece, { context: ctx, perThread: true });
     const ran = await Promise.all(threadProcs.map((p) => ctx.spawn(on(p), tasks.addInto, s, 1)));
     expect(ran).toEqual(threadProcs.map((p) => p.id));
@@ -141,7 +152,7 @@ describe('shard on threads', () => {
   });
 
   it('fetch and reduceShard: the sum over pieces is computed where they live', async () => {
-    const { ctx, tasks } = await rig();
+    const { ctx, tasks } = await shared();
     const s = shard(tasks.makePiece, { context: ctx, perThread: true });
     await Promise.all(Array.from({ length: 10 }, (_, i) => ctx.spawn(tasks.addInto, s, i)));
     const total = await reduceShard(s, tasks.totalOf, (a, b) => a + b);
@@ -157,7 +168,7 @@ describe('shard on threads', () => {
   });
 
   it('validation errors at the call say what to pass', async () => {
-    const { ctx, tasks, threadProcs } = await rig();
+    const { ctx, tasks, threadProcs } = await shared();
     const bad = (options: object) => () => shard(tasks.makePiece, { context: ctx, ...options });
     const cases: [object, RegExp][] = [
       [{ procs: [] }, /procs must be a non-empty array of processors; pass some of: thread:1:1/],
@@ -200,7 +211,7 @@ describe('shard on threads', () => {
   });
 
   it('a task whose scope allows no processor with a piece fails with SchedulingError naming the holders', async () => {
-    const { ctx, tasks, threadProcs } = await rig();
+    const { ctx, tasks, threadProcs } = await shared();
     const holder = threadProcs[1] as ThreadProc;
     const other = threadProcs[2] as ThreadProc;
     const s = shard(tasks.makePiece, { context: ctx, procs: [holder] });
