@@ -16,8 +16,9 @@ import {
   type TaskQueue,
 } from '@dtask/core';
 import { finishedWell, HeapMemorySpace, registerWaitGuard } from '@dtask/core/plugin';
-import { isDep } from './annotations.js';
+import type { Dep } from './annotations.js';
 import { type ArgumentPlan, planArgument } from './argument-plan.js';
+import { AscendingIds } from './ascending-ids.js';
 import { isChunkView } from './chunk-view.js';
 import { compactCopies, copyInGroups, needsCompactCopy } from './copy-in.js';
 import { DependencyTracker } from './dependency-tracker.js';
@@ -72,9 +73,10 @@ export class DatadepsRegion implements TaskQueue {
    * The ids of the region's tasks while its function runs, for the wait guard; undefined once
    * it has returned (the guard is off; tasks pass through). A set the region drops at its end,
    * rather than a weak map entry per task, which the garbage collector pays for on every task;
-   * of ids, so that it keeps no task alive (most of a tree's tiny tasks die young).
+   * of ids, so that it keeps no task alive (most of a tree's tiny tasks die young), in the
+   * order they were made (ascending), so that adding one is a push.
    */
-  private open: Set<number> | undefined = new Set();
+  private open: AscendingIds | undefined = new AscendingIds();
   /**
    * The first tasks start on idle threads while the region is still spawning (aliasing analysis
    * takes 1-10 ms for a 120-task Cholesky). Region tasks wait for each other through extra
@@ -163,7 +165,10 @@ export class DatadepsRegion implements TaskQueue {
     let arrays = false;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      if (isDep(a)) args[i] = a.value;
+      if (typeof a !== 'object' || a === null) continue;
+      // Each object is a typed array or (`sharedArrayWrites` checked it) a `Dep` of a
+      // primitive or of one.
+      if (!ArrayBuffer.isView(a)) args[i] = (a as Dep).value;
       if (typeof args[i] === 'object') arrays = true;
     }
     const here = this.runHere && placedByDefault(task);

@@ -1,4 +1,4 @@
-import { isDep, isDepsArg } from './annotations.js';
+import { isDep } from './annotations.js';
 import type { DependencyTracker } from './dependency-tracker.js';
 import { type Footprint, footprint } from './footprint.js';
 
@@ -17,18 +17,26 @@ export function sharedArrayWrites(args: readonly unknown[], tracker: DependencyT
   let written = 0;
   for (let i = 0; i < args.length; i++) {
     let a = args[i];
-    let writes = false;
-    if (isDep(a)) {
-      writes = a.mode !== 'in';
-      a = a.value;
-      if (isDep(a) || isDepsArg(a)) return -1;
-    } else if (isDepsArg(a)) return -1;
     if (typeof a !== 'object' || a === null) {
-      if (writes || typeof a === 'function') return -1;
+      if (typeof a === 'function') return -1;
       continue;
     }
-    if (!ArrayBuffer.isView(a) || !(a.buffer instanceof SharedArrayBuffer)) return -1;
-    if (tracker.touches(a.buffer)) return -1;
+    let writes = false;
+    // A typed array is neither annotation: those checks (a symbol looked up on a typed
+    // array, missed up its prototype chain) are made only for other objects.
+    if (!ArrayBuffer.isView(a)) {
+      if (!isDep(a)) return -1;
+      writes = a.mode !== 'in';
+      a = a.value;
+      if (typeof a !== 'object' || a === null) {
+        if (writes || typeof a === 'function') return -1;
+        continue;
+      }
+      if (!ArrayBuffer.isView(a)) return -1;
+    }
+    // `buffer` is a call into the runtime for a view: read once.
+    const buffer = a.buffer;
+    if (!(buffer instanceof SharedArrayBuffer) || tracker.touches(buffer)) return -1;
     if (writes) written |= 1 << i;
   }
   return written;

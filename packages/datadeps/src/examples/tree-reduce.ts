@@ -16,21 +16,30 @@ export async function treeReduce<T>(
   spawn: SpawnLike = defaultSpawn,
 ): Promise<T> {
   await spawnDatadeps(() => {
-    const toReduce: T[][] = [as];
-    while (toReduce.length > 0) {
-      const xs = toReduce.pop()!;
-      const n = xs.length;
-      if (n === 2) spawn(op, InOut(xs[0]), In(xs[1]));
+    // What is left to reduce, on one stack of number triples (no sliced copies of `as`): a
+    // range `as[a..b)`, or (`PAIR`) the join of `as[a]` and `as[b]`, the first elements of a
+    // range's two halves. A range pushes its join, then its halves: the right half is popped
+    // first, then the left, then the join, as the lists were before.
+    const stack = [RANGE, 0, as.length];
+    while (stack.length > 0) {
+      const b = stack.pop()!;
+      const a = stack.pop()!;
+      const kind = stack.pop()!;
+      const n = b - a;
+      if (kind === PAIR || n === 2) spawn(op, InOut(as[a]), In(as[kind === PAIR ? b : a + 1]));
       else if (n > 2) {
-        const half = Math.floor(n / 2);
-        toReduce.push([xs[0], xs[half]]);
-        toReduce.push(xs.slice(0, half));
-        toReduce.push(xs.slice(half));
+        const half = a + Math.floor(n / 2);
+        stack.push(PAIR, a, half, RANGE, a, half, RANGE, half, b);
       }
     }
   });
   return as[0];
 }
+
+/** A range of `as` on `treeReduce`'s stack. */
+const RANGE = 0;
+/** Two elements of `as` to join on `treeReduce`'s stack. */
+const PAIR = 1;
 
 /** `x[i] += y[i]` for every `i` (self-contained: it travels to worker threads as source). */
 export function addInto(x: Float64Array, y: Float64Array): void {
