@@ -178,6 +178,12 @@ export function installSimd(): SimdKernels | null {
       );
     else out.set((es === 8 ? f64 : f32).subarray(at / es, at / es + len), offset);
   };
+  /**
+   * The byte address of an element-wise program's operand `s`: slot `s` (`s ≥ 0`, `chunk`
+   * elements of `es` bytes each from `slotAt`) or scalar `-s - 1` (from `scAt`).
+   */
+  const operandAt = (s: number, slotAt: number, scAt: number, es: number, chunk: number) =>
+    s >= 0 ? slotAt + s * chunk * es : scAt + (-s - 1) * es;
   // Stencil sweeps: a module per program and layout, over this module's memory.
   const sweeps = new Map<string, SweepFunctions>();
   const kernels: SimdKernels = {
@@ -352,10 +358,18 @@ export function installSimd(): SimdKernels | null {
       const slotAt = Math.ceil((scAt + scalars.length * es) / 16) * 16;
       ensure(slotAt + slots * CHUNK * es);
       const w = float32 ? f32 : f64;
-      const address = (s: number) => (s >= 0 ? slotAt + s * CHUNK * es : scAt + (-s - 1) * es);
+      // Each instruction's operands as byte addresses, written in place: no closure and no
+      // arrays per call (a named closure costs a `__name` property definition per call in a
+      // kernel compiled from a build that keeps names).
       for (let k = 0; k < count; k++) {
-        const [op, d, a, b] = code.slice(4 * k, 4 * k + 4);
-        i32.set([op, address(d), address(a), address(b), (a < 0 ? 1 : 0) | (b < 0 ? 2 : 0)], 5 * k);
+        const a = code[4 * k + 2];
+        const b = code[4 * k + 3];
+        const at = 5 * k;
+        i32[at] = code[4 * k];
+        i32[at + 1] = operandAt(code[4 * k + 1], slotAt, scAt, es, CHUNK);
+        i32[at + 2] = operandAt(a, slotAt, scAt, es, CHUNK);
+        i32[at + 3] = operandAt(b, slotAt, scAt, es, CHUNK);
+        i32[at + 4] = (a < 0 ? 1 : 0) | (b < 0 ? 2 : 0);
       }
       for (let k = 0; k < scalars.length; k++) w[scAt / es + k] = scalars[k];
       const run = float32 ? x.ew_f32 : x.ew_f64;
