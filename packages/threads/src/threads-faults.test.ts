@@ -7,6 +7,12 @@ import { failureOf, type Rig, rig, sharedInts, until } from './__fixtures__/harn
 
 const onThread = (thread: number) => ({ scope: scope({ worker: 1, thread }) });
 
+/**
+ * For the tests whose tasks all run on thread 2: one worker thread (thread 2) instead of the
+ * rig's two, each of which costs about 0.1 s of CPU to start and load the fixtures.
+ */
+const ONE_THREAD = { count: 1 } as const;
+
 /** The ThreadWorker running thread `thread` now. */
 const workerOf = (r: Rig, thread: number) =>
   r.plugin.threadWorkers().find((w) => w.proc.id === `thread:1:${thread}`)!;
@@ -38,7 +44,7 @@ describe('threads: cancellation', () => {
   });
 
   it('a running async task sees its abort signal and fails with CancelledError', async () => {
-    const { ctx, tasks } = await rig();
+    const { ctx, tasks } = await rig(ONE_THREAD);
     const flags = sharedInts(2);
     const t = ctx.spawn(onThread(2), tasks.waitForAbort, flags);
     await until(() => Atomics.load(flags, 1) === 1, 5000, 'the task to start');
@@ -51,7 +57,7 @@ describe('threads: cancellation', () => {
   });
 
   it('a task that blocks its thread is cancelled; the thread is terminated after cancelGraceMs and replaced', async () => {
-    const r = await rig({ cancelGraceMs: 100 });
+    const r = await rig({ ...ONE_THREAD, cancelGraceMs: 100 });
     const { ctx, tasks } = r;
     const old = workerOf(r, 2);
     const exited = new Promise<number>((resolve) => old.worker.once('exit', resolve));
@@ -69,7 +75,7 @@ describe('threads: cancellation', () => {
   });
 
   it('a kill after a cancel’s grace period does not count toward the 3-kill limit', async () => {
-    const r = await rig({ cancelGraceMs: 50 });
+    const r = await rig({ ...ONE_THREAD, cancelGraceMs: 50 });
     const { ctx, tasks } = r;
     const flags = sharedInts(2);
     const runs = sharedInts(1);
@@ -88,7 +94,7 @@ describe('threads: cancellation', () => {
 
 describe('threads: a failed task’s dependents sent ahead', () => {
   it('are taken back silently: the thread, busy with another task, is not ended', async () => {
-    const r = await rig({ cancelGraceMs: 50 });
+    const r = await rig({ ...ONE_THREAD, cancelGraceMs: 50 });
     const { ctx, tasks } = r;
     const old = workerOf(r, 2);
     const runs = sharedInts(1);
@@ -107,12 +113,12 @@ describe('threads: a failed task’s dependents sent ahead', () => {
 
 describe('threads: faults', () => {
   const dies = [
-    ['calls process.exit()', 'exitFirst', {}],
-    ['throws an uncaught error asynchronously', 'throwLaterFirst', {}],
+    ['calls process.exit()', 'exitFirst', ONE_THREAD],
+    ['throws an uncaught error asynchronously', 'throwLaterFirst', ONE_THREAD],
     [
       'runs out of memory under resourceLimits',
       'exhaustMemoryFirst',
-      { resourceLimits: { maxOldGenerationSizeMb: 32 } },
+      { ...ONE_THREAD, resourceLimits: { maxOldGenerationSizeMb: 32 } },
     ],
   ] as const;
   for (const [what, fn, options] of dies) {
@@ -148,7 +154,7 @@ describe('threads: faults', () => {
   it('a task that exits after an await every time fails alone after 3 deaths; the tasks beside it finish', async () => {
     // The thread names the task whose code called process.exit(), also after an await: the
     // slow tasks in flight beside it each time are not blamed with it.
-    const { ctx } = await rig();
+    const { ctx } = await rig(ONE_THREAD);
     const slow = [0, 1, 2].map((i) =>
       ctx.spawn(onThread(2), (x: number) => new Promise((r) => setTimeout(() => r(x), 1000)), i),
     );
