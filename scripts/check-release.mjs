@@ -11,11 +11,17 @@
 //   starts before each publish are answered without a pnpm or npm start (the pinned pnpm's
 //   version, asked once; scripts/registry-info.mjs asks the registry), the publishes themselves
 //   are pnpm's and npm's own;
-// - in a new project outside the workspace, installs `@dtask/core @dtask/threads @dtask/cluster
-//   @dtask/viz` with plain npm (the local registry for the @dtask scope only; third-party
-//   packages from the usual registry and npm cache), and runs the README's quick start as ESM,
-//   as CommonJS and as TypeScript (`tsc` with `strict` and `nodenext`, then run), and loads each
-//   of the four packages both ways.
+// - in a new project outside the workspace, with no C/C++ compiler, installs with plain npm
+//   `@dtask/core @dtask/threads @dtask/cluster @dtask/viz` and the packages the outside-project
+//   checks need (example-accelerator, gpujs, gpu-tfjs), all in one install (the local registry
+//   for the @dtask scope only; third-party packages from the usual registry and npm cache);
+//   checks each came at the published version; runs the README's quick start as ESM, as
+//   CommonJS and as TypeScript, and loads each of the four packages both ways;
+// - runs the outside-project checks there (scripts/outside-project.mjs: what came and what did
+//   not, the threads and example-accelerator README examples, the GPU packages on fallbacks);
+// - type-checks the quick start, the four packages' entries and the outside project's files in
+//   one `tsc` (`strict`, `nodenext`, the packed declarations checked: `skipLibCheck` off), then
+//   runs what it emitted.
 // Run by the test command after the build; `node scripts/check-release.mjs`.
 import { spawn } from 'node:child_process';
 import {
@@ -30,6 +36,13 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import {
+  checkOutsideInstall,
+  outsidePackages,
+  runOutsidePrograms,
+  typeChecked,
+  writeOutsideFiles,
+} from './outside-project.mjs';
 import { pinnedPnpm, publicPackages } from './pack.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -255,7 +268,9 @@ exec ${quote(npm)} "$@"`,
     `changeset publish: ${dirs.length} packages at ${version} on the local registry (threads' peer @dtask/core ${threadsPeer})`,
   );
 
-  // A user's new project.
+  // A user's new project, outside the workspace and with no C/C++ compiler: the four packages
+  // the quick start uses and those the outside-project checks need (scripts/outside-project.mjs),
+  // in one npm install.
   const app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), '{ "name": "rehearsal-app", "private": true }\n');
@@ -264,17 +279,29 @@ exec ${quote(npm)} "$@"`,
     '@types/node'
   ];
   const four = ['core', 'threads', 'cluster', 'viz'].map((p) => `@dtask/${p}`);
+  const asked = [...new Set([...four, ...outsidePackages.map((p) => `@dtask/${p}`)])];
   await run(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', ...four, `@types/node@${typesNode}`],
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      ...asked,
+      `@types/node@${typesNode}`,
+    ],
     app,
+    { CC: 'false', CXX: 'false' },
   );
-  const installed = JSON.parse(await run('npm', ['ls', '--json', ...four], app)).dependencies;
-  for (const name of four) {
+  const installed = JSON.parse(await run('npm', ['ls', '--json', ...asked], app)).dependencies;
+  for (const name of asked) {
     if (installed[name]?.version !== version)
       throw new Error(`npm installed ${name}@${installed[name]?.version}`);
   }
-  say(`npm install ${four.join(' ')}: each at ${version}, from the local registry`);
+  checkOutsideInstall(app, asked);
+  say(
+    `npm install ${asked.join(' ')} (no compiler): each at ${version}, from the local registry; no other @dtask package, nothing compiled, no native extra`,
+  );
 
   const ts = require(require.resolve('typescript', { paths: [root] }));
   const source = quickStart();
@@ -282,27 +309,9 @@ exec ${quote(npm)} "$@"`,
     ts.transpileModule(source, { compilerOptions: { module, target: ts.ScriptTarget.ES2022 } })
       .outputText;
   writeFileSync(join(app, 'quick.mjs'), emit(ts.ModuleKind.ESNext));
-  expectQuickStart('ESM (quick.mjs)', await run(process.execPath, ['quick.mjs'], app));
   // CommonJS has no top-level await: the same statements inside an async function.
   writeFileSync(join(app, 'quick.cjs'), `(async () => {\n${emit(ts.ModuleKind.CommonJS)}\n})();\n`);
-  expectQuickStart('CommonJS (quick.cjs)', await run(process.execPath, ['quick.cjs'], app));
   writeFileSync(join(app, 'quick.mts'), source);
-  writeFileSync(
-    join(app, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'es2022',
-        outDir: 'out',
-        // As most projects do; scripts/check-outside.mjs checks the packed declarations themselves.
-        skipLibCheck: true,
-        types: ['node'],
-      },
-      files: ['quick.mts', 'plugins.mts'],
-    }),
-  );
   // Every package's entry, typed: what a project using all four compiles against.
   writeFileSync(
     join(app, 'plugins.mts'),
@@ -317,19 +326,56 @@ await configure({ plugins }).ready();
 await shutdown();
 `,
   );
+  writeFileSync(
+    join(app, 'plugins.cjs'),
+    `const names = ${JSON.stringify(four)}.map((p) => Object.keys(require(p)).length > 0 && p);\nconsole.log(names.join(','));\n`,
+  );
+  writeOutsideFiles(app);
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        outDir: 'out',
+        // The packed declarations and @types/node are checked; TypeScript's own lib.*.d.ts, which
+        // ship with the compiler that checks them, are not (a third of tsc's CPU here).
+        skipLibCheck: false,
+        skipDefaultLibCheck: true,
+        types: ['node'],
+      },
+      files: ['quick.mts', 'plugins.mts', ...typeChecked],
+    }),
+  );
+  // One tsc for the quick start, the four packages' entries and the outside project's files,
+  // beside the programs that need no compiling (its error, if any, is thrown after theirs).
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  await run(process.execPath, [tsc, '-p', 'tsconfig.json'], app).catch((error) => {
-    throw new Error(`tsc (strict, nodenext) on the quick start:\n${error.message}`);
-  });
+  const typeCheck = run(process.execPath, [tsc, '-p', 'tsconfig.json'], app).then(
+    () => undefined,
+    (error) => error,
+  );
+  // The quick start and the outside project's programs, side by side (they wait on workers).
+  await Promise.all([
+    (async () => {
+      expectQuickStart('ESM (quick.mjs)', await run(process.execPath, ['quick.mjs'], app));
+      expectQuickStart('CommonJS (quick.cjs)', await run(process.execPath, ['quick.cjs'], app));
+    })(),
+    runOutsidePrograms(app, run, say),
+  ]);
+  const typeError = await typeCheck;
+  if (typeError) {
+    throw new Error(`tsc (strict, nodenext, packed declarations checked):\n${typeError.message}`);
+  }
+  say(
+    `tsc (strict, nodenext, packed declarations checked) passes on ${['quick.mts', 'plugins.mts', ...typeChecked].join(', ')}`,
+  );
   expectQuickStart(
     'TypeScript (tsc strict nodenext, then out/quick.mjs)',
     await run(process.execPath, ['out/quick.mjs'], app),
   );
   const loaded = await run(process.execPath, ['out/plugins.mjs'], app);
-  writeFileSync(
-    join(app, 'plugins.cjs'),
-    `const names = ${JSON.stringify(four)}.map((p) => Object.keys(require(p)).length > 0 && p);\nconsole.log(names.join(','));\n`,
-  );
   const required = await run(process.execPath, ['plugins.cjs'], app);
   if (!/threads,cluster function/.test(loaded) || required.trim() !== four.join(',')) {
     throw new Error(

@@ -91,11 +91,10 @@ if [ "$build_status" -eq 0 ]; then
       exit "$status"; }'
   check 'packages as published (publint --strict, @arethetypeswrong/cli)' \
     node scripts/check-packages.mjs
-  check 'outside project (packed core + threads installed with npm: ESM, CJS, tsc --strict)' \
-    node scripts/check-outside.mjs
   check 'README examples run with plain node, as written (scripts/check-readme-examples.mjs)' \
     node scripts/check-readme-examples.mjs
-  check 'release rehearsal (changesets publish to a local Verdaccio; npm install from it: ESM, CJS, tsc)' \
+  # One npm install for the release rehearsal and the outside-project checks (the user's side).
+  check 'release rehearsal and outside project (changesets publish to a local Verdaccio; one npm install from it, no compiler: ESM, CJS, tsc --strict, README examples, GPU fallbacks)' \
     node scripts/check-release.mjs
   # The tests use what the test programs check installs (chromium, headless-gl): wait for it alone.
   wait "${pids[0]}" || deps_status=$?
