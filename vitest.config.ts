@@ -306,6 +306,44 @@ const arrayShared = readdirSync(resolve(import.meta.dirname, 'packages/array/src
   .map((name) => `packages/array/src/${name}`)
   .filter((file) => !arrayOwnProcess.includes(file) && !sharedProcess.includes(file));
 
+/**
+ * `@dtask/cluster`'s test files that share their processes with each other (`isolate: false`):
+ * most of their time is worker processes and child programs starting, and a fork of its own
+ * cost each file about 0.4 s of CPU to start and 0.2-0.3 s to import the cluster's sources and
+ * vitest again. Each closes every context it starts (`await using`, or its shared rig's
+ * `afterAll`) and ends the `dtask-worker` processes and programs it starts; it reads worker ids
+ * from the plugin (they are counted per process: a file that names `worker: 2` keeps a fork),
+ * leaves the default context alone, and reads neither the process's heap nor its listeners.
+ * Only this package's files: one copy of its sources per process. A file added here is checked
+ * in shuffled orders:
+ * `vitest run --project alongside-cluster --sequence.shuffle.files --sequence.seed=N`.
+ */
+const clusterShared = [
+  'cluster',
+  'cluster-bad-bytes',
+  'cluster-chaos',
+  'cluster-class-instances',
+  'cluster-close',
+  'cluster-error',
+  'cluster-faults',
+  'cluster-lockout',
+  'cluster-many-workers',
+  'cluster-nested',
+  'cluster-peer-habits',
+  'cluster-peer-links',
+  'cluster-program',
+  'cluster-rebalance',
+  'cluster-remote-join',
+  'cluster-restart-budget',
+  'cluster-security',
+  'cluster-stats',
+  'cluster-streaming',
+  'cluster-threads',
+  'cluster-tls',
+  'cluster-transfer-option',
+  'cluster-uncopyable',
+].map((name) => `packages/cluster/src/${name}.test.ts`);
+
 /** Every test file. */
 const testFiles = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'];
 
@@ -336,7 +374,18 @@ export default defineConfig({
           ...othersBuilt.test,
           name: 'alone',
           include: testFiles,
-          exclude: [...configDefaults.exclude, ...sharedProcess, ...arrayShared],
+          exclude: [...configDefaults.exclude, ...sharedProcess, ...arrayShared, ...clusterShared],
+        },
+      },
+      // Named to come between `alone` and `array`: its files wait on processes as theirs do.
+      {
+        extends: true,
+        plugins: othersBuilt.plugins,
+        test: {
+          ...othersBuilt.test,
+          name: 'alongside-cluster',
+          include: clusterShared,
+          isolate: false,
         },
       },
       // Files of every package share these processes: every package from its sources.
