@@ -324,6 +324,7 @@ const clusterShared = [
   'cluster-chaos',
   'cluster-class-instances',
   'cluster-close',
+  'cluster-dynamic',
   'cluster-error',
   'cluster-faults',
   'cluster-lockout',

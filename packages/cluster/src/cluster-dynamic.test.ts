@@ -10,12 +10,14 @@ declare const dtask: typeof import('@dtask/core');
 
 describe('cluster: schHandle in worker processes', () => {
   it('fetch through the handle and getDagIds work on both threads', async () => {
-    await using ctx = new Context({ plugins: [cluster({ workers: 1, threads: 1 })] });
+    const plugin = cluster({ workers: 1, threads: 1 });
+    await using ctx = new Context({ plugins: [plugin] });
     await ctx.ready();
+    const [{ worker }] = plugin.processWorkers();
     const a = ctx.spawn(() => 20);
     for (const thread of [1, 2]) {
       const [fetched, dagIds] = await ctx.spawn(
-        { scope: scope({ worker: 2, thread }) },
+        { scope: scope({ worker, thread }) },
         async (_a: number, id: number) => {
           const h = dtask.schHandle();
           let answer: string;
