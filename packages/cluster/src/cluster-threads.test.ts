@@ -100,6 +100,8 @@ describe('cluster: threads inside worker processes', () => {
     });
   });
 
+  // Two processes with a thread each started, one killed and started again: at load 40+ that
+  // took longer than the default 30 s.
   it('a process killed loses all its threads; it is replaced whole and the graph finishes', async () => {
     await using r = await clusterRig({ workers: 2, threads: 1 });
     const [victim] = r.plugin.processWorkers();
@@ -121,7 +123,7 @@ describe('cluster: threads inside worker processes', () => {
     );
     const again = r.plugin.processWorkers().find((w) => w.worker === victim.worker)!;
     expect(again.procs.map((p) => p.id)).toEqual([1, 2].map((t) => `thread:${victim.worker}:${t}`));
-  });
+  }, 60_000);
 
   it('dtask-worker --threads joins with its threads', async () => {
     await using r = await clusterRig({ workers: 0, listen: '127.0.0.1:0', secret: SECRET });
