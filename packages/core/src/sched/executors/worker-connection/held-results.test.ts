@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Batcher } from '../../../protocol/batcher.js';
 import type { ToWorker } from '../../../protocol/protocol.js';
+import type { DTask } from '../../../task/dtask.js';
 import { HeldResults } from './held-results.js';
 
 function held() {
@@ -45,5 +46,15 @@ describe('HeldResults', () => {
     results.release(4);
     expect(results.isInHost({ key: 4 })).toBe(false);
     expect(results.isInHost({ key: 5 })).toBe(true);
+  });
+
+  it('lists each live task whose result the worker holds once, past many results and compactions', () => {
+    const { results } = held();
+    const tasks = Array.from({ length: 3000 }, (_, id) => ({ id }) as unknown as DTask<unknown>);
+    for (let key = 0; key < tasks.length; key++) results.releaseWith(tasks[key], key);
+    results.releaseWith(tasks[7], 3007); // the same task's result reported again
+    const listed = [...results.tasks()];
+    expect(listed).toHaveLength(3000);
+    expect(new Set(listed)).toEqual(new Set(tasks));
   });
 });

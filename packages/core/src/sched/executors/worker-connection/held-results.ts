@@ -2,6 +2,9 @@ import type { Batcher } from '../../../protocol/batcher.js';
 import type { ToWorker } from '../../../protocol/protocol.js';
 import type { DTask } from '../../../task/dtask.js';
 
+/** The shortest list of held results' tasks that is compacted (see `HeldResults.live`). */
+const MIN_COMPACT = 1024;
+
 /**
  * A `WorkerConnection`'s bookkeeping of the results its worker holds for finished tasks: which
  * ones the worker moved from device to host memory, and their release. A result is released
@@ -14,8 +17,15 @@ export class HeldResults {
   /** Keys released this turn, not yet sent. */
   private readonly released: number[] = [];
   private readonly finalizer = new FinalizationRegistry<number>((key) => this.release(key));
-  /** The tasks whose results the worker may still hold, by key (weakly: see `tasks`). */
-  private readonly live = new Map<number, WeakRef<DTask<unknown>>>();
+  /**
+   * The tasks whose results the worker may still hold (weakly: see `tasks`), in the order
+   * they finished: a push per task, where a map by key cost a hashed insert and, once the task
+   * was collected, a delete. A collected task's entry stays until the list is compacted
+   * (`compactAt`), which keeps it within twice the tasks still alive, plus `MIN_COMPACT`.
+   */
+  private live: WeakRef<DTask<unknown>>[] = [];
+  /** The length of `live` at which its collected entries are dropped. */
+  private compactAt = MIN_COMPACT;
 
   constructor(
     /** Messages to the worker. */
@@ -39,7 +49,11 @@ export class HeldResults {
   /** Releases result `key` once `task`, whose result it is, has been collected. */
   releaseWith(task: DTask<unknown>, key: number): void {
     this.finalizer.register(task, key);
-    this.live.set(key, new WeakRef(task));
+    if (this.live.length >= this.compactAt) {
+      this.live = this.live.filter((ref) => ref.deref() !== undefined);
+      this.compactAt = Math.max(MIN_COMPACT, 2 * this.live.length);
+    }
+    this.live.push(new WeakRef(task));
   }
 
   /**
@@ -47,15 +61,17 @@ export class HeldResults {
    * been fetched home since: their value is no longer this worker's `RemoteResult`).
    */
   *tasks(): Iterable<DTask<unknown>> {
-    for (const ref of this.live.values()) {
+    const seen = new Set<DTask<unknown>>(); // a task run here twice is listed twice
+    for (const ref of this.live) {
       const task = ref.deref();
-      if (task !== undefined) yield task;
+      if (task === undefined || seen.has(task)) continue;
+      seen.add(task);
+      yield task;
     }
   }
 
   /** Tells the worker to drop result `key`, with the others released this turn. */
   release(key: number): void {
-    this.live.delete(key);
     if (this.isLost()) return;
     if (this.inHost.size > 0) this.inHost.delete(key);
     this.released.push(key);
