@@ -10,7 +10,7 @@ import { Context, disableLogging, fetchLogs, scope } from '@dtask/core';
 import { threads } from '@dtask/threads';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { ARTIFACTS, browserMissing, launch } from './__fixtures__/browser.js';
+import { ARTIFACTS, browserMissing, launch, pageFor } from './__fixtures__/browser.js';
 import { chainRun } from './__fixtures__/chain-run.js';
 import { dashboard } from './dashboard.js';
 import { progressBar } from './progress-bar.js';
@@ -44,9 +44,7 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const path = join(dir, 'report.html');
     await writeReport(logs, path, { title: '300 chains make-image → blur → features' });
-    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { page, errors } = await pageFor(browser, { width: 1200, height: 800 });
     await page.goto(pathToFileURL(path).href);
     await page.waitForFunction(() => document.body.dataset.bars !== undefined);
     expect(await page.evaluate(() => document.body.dataset.bars)).toBe('900');
@@ -61,16 +59,13 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     }
     await page.screenshot({ path: join(ARTIFACTS, 'report-chains.png') });
     expect(errors).toEqual([]);
-    await page.close();
   }, 90_000);
 
   it('the dashboard shows progress by name and a memory and CPU gauge per process', async () => {
     const plugin = dashboard({ interval: 50, onListening: () => {} });
     await using ctx = new Context({ plugins: [plugin, threads({ count: 2 })] });
     await ctx.ready();
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { page, errors } = await pageFor(browser, { width: 1200, height: 900 });
     await page.goto(plugin.url as string);
     const spin = (ms: number, x?: unknown) => {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); // holds the thread
@@ -126,16 +121,13 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
       Number(await page.locator('tr[data-gauge-worker="1"]').getAttribute('data-memory')),
     ).toBeGreaterThan(10 * 2 ** 20);
     expect(errors).toEqual([]);
-    await page.close();
   }, 90_000);
 
   it('the dashboard shows utilisation per processor: busy, runs, run and wait percentiles', async () => {
     const plugin = dashboard({ interval: 50, onListening: () => {} });
     await using ctx = new Context({ plugins: [plugin, threads({ count: 2 })] });
     await ctx.ready();
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { page, errors } = await pageFor(browser, { width: 1200, height: 900 });
     await page.goto(plugin.url as string);
     const sleep = (ms: number) => {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -178,7 +170,6 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
       fullPage: true,
     });
     expect(errors).toEqual([]);
-    await page.close();
   }, 90_000);
 
   it('the progress bar, as a terminal shows it during and after a run', async () => {
@@ -207,12 +198,11 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
       const m = /(\d+) running, (\d+) queued/.exec(frame);
       expect(Number(m?.[1])).toBeLessThanOrEqual(2);
     }
-    const page = await browser.newPage({ viewport: { width: 1300, height: 120 } });
+    const { page } = await pageFor(browser, { width: 1300, height: 120 });
     await page.setContent(
       `<pre id="term" style="margin:0;padding:12px;background:#1e1e1e;color:#ddd;font:14px monospace">` +
         `$ node run.mjs\n${escapeHtml(middle)}\n\n$ node run.mjs\n${escapeHtml(frames.at(-1) as string)}</pre>`,
     );
     await page.locator('#term').screenshot({ path: join(ARTIFACTS, 'progress-bar.png') });
-    await page.close();
   }, 90_000);
 });

@@ -7,7 +7,7 @@ import { Context, type DTask, disableLogging, enableLogging, fetchLogs, scope } 
 import { threads } from '@dtask/threads';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { ARTIFACTS, browserMissing, launch } from './__fixtures__/browser.js';
+import { ARTIFACTS, browserMissing, launch, pageFor } from './__fixtures__/browser.js';
 import { dashboard } from './dashboard.js';
 import { writeReport } from './write-report.js';
 
@@ -73,9 +73,7 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const path = join(dir, 'report.html');
     await writeReport(logs, path, { title: 'fill → square → sum on 2 threads' });
-    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { page, errors } = await pageFor(browser, { width: 1200, height: 800 });
     await page.goto(pathToFileURL(path).href);
     await page.waitForFunction(() => document.body.dataset.bars !== undefined);
     const starts = logs.filter((e) => e.kind === 'start');
@@ -146,16 +144,13 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     await page.mouse.move(0, 0);
     await page.screenshot({ path: join(ARTIFACTS, 'report.png'), fullPage: true });
     expect(errors).toEqual([]);
-    await page.close();
   }, 60_000);
 
   it('the live dashboard shows the task count rise during a run, the graph and data moved', async () => {
     const plugin = dashboard({ interval: 20, onListening: () => {} });
     await using ctx = new Context({ plugins: [plugin, threads({ count: 2 })] });
     await ctx.ready();
-    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { page, errors } = await pageFor(browser, { width: 1200, height: 800 });
     await page.goto(plugin.url as string);
     const cell = page.locator('[data-summary="tasks"]');
     const before = Number(await cell.getAttribute('data-value'));
@@ -196,7 +191,6 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     expect(await page.locator('tr[data-memory="1"]').count()).toBe(1);
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
     expect(errors).toEqual([]);
-    await page.close();
   }, 60_000);
 
   it('opens the report of a real 100,000-task run within a few seconds, graph collapsed by name', async () => {
@@ -227,9 +221,7 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     const path = join(dir, 'report.html');
     await writeReport(logs, path, { title: '100,000 tasks' });
     const tasks = n + sums.length + 1;
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { page, errors } = await pageFor(browser, { width: 1400, height: 900 });
     const t0 = performance.now();
     await page.goto(pathToFileURL(path).href);
     await page.waitForFunction(() => document.body.dataset.bars !== undefined, undefined, {
@@ -251,6 +243,5 @@ describe.skipIf(browserMissing !== undefined)('in chromium', () => {
     expect(await page.locator('svg#graph path.link').count()).toBe(3); // cube, square → sum → total
     await page.screenshot({ path: join(ARTIFACTS, 'report-100k.png') });
     expect(errors).toEqual([]);
-    await page.close();
   }, 120_000);
 });
