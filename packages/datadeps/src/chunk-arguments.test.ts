@@ -5,7 +5,7 @@
 // are in spawn-datadeps.test.ts and examples/examples.test.ts).
 import { type Chunk, type Context, type DTask, isChunk } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { rig } from './__fixtures__/harness.js';
+import { sharedRig } from './__fixtures__/harness.js';
 import { addInto, cholesky, choleskySerial, spdMatrix, treeReduce } from './examples/index.js';
 import { In, InOut, Out, spawnDatadeps } from './index.js';
 import type { StridedView } from './strided-view.js';
@@ -45,9 +45,11 @@ const cases: [Kind, Memory][] = [
 ];
 
 describe('spawnDatadeps with Chunk and DTask arguments', () => {
+  // Each test reads only what its own region wrote: one context serves them all.
+  const rig = sharedRig();
   for (const [kind, memory] of cases) {
     it(`add-to-copy on ${kind} arguments, ${memory} memory: equals the sequential program`, async () => {
-      const { ctx, k } = await rig();
+      const { ctx, k } = rig();
       const n = 200;
       const init = [1, 2, 3].map((s) => floats(memory, n, (i) => s * 1000 + i));
       const [a, b, c] = init.map((x) => x.slice());
@@ -75,7 +77,7 @@ describe('spawnDatadeps with Chunk and DTask arguments', () => {
     });
 
     it(`tree reduction of 13 ${kind}s, ${memory} memory: equals the serial reduction`, async () => {
-      const { ctx } = await rig();
+      const { ctx } = rig();
       const n = 150;
       const arrays = Array.from({ length: 13 }, (_, a) => floats(memory, n, (i) => a * n + i));
       const expected = new Float64Array(n);
@@ -86,7 +88,7 @@ describe('spawnDatadeps with Chunk and DTask arguments', () => {
     });
 
     it(`tiled Cholesky of a ${kind} through InOut(view(…)), ${memory} memory: equals the serial tile code`, async () => {
-      const { ctx } = await rig();
+      const { ctx } = rig();
       const n = 48;
       const tile = 12;
       const original = spdMatrix(n, 7);
