@@ -10,6 +10,12 @@ declare const dtask: typeof import('@dtask/core'); // each thread's global
 
 const N = 16_384; // 64 KiB of float32 per tensor
 
+/**
+ * CPU threads for the tests whose tasks run on the TfjsProc (and at most one on thread 2): one
+ * instead of the rig's two (each about 0.1 s of CPU to start).
+ */
+const ONE_THREAD = 1;
+
 const filled = gpu((n: number, v: number) => (globalThis as any).tf.fill([n / 128, 128], v));
 const sumAll = gpu((...ts: any[]) => {
   const tf = (globalThis as any).tf;
@@ -18,7 +24,7 @@ const sumAll = gpu((...ts: any[]) => {
 
 describe.each(['wasm', 'cpu'] as const)('spilling by conversion on %s', (backend) => {
   it('keeps at most memoryLimit of tensors; spilled ones come back on use, and the sum is right', async () => {
-    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 3 * 4 * N });
+    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 3 * 4 * N }, ONE_THREAD);
     enableLogging();
     fetchLogs();
     const parts = Array.from({ length: 6 }, (_, i) => ctx.spawn(filled, N, i + 1));
@@ -50,7 +56,7 @@ describe.each(['wasm', 'cpu'] as const)('spilling by conversion on %s', (backend
   });
 
   it('a chain longer than the limit allows computes the right result', async () => {
-    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 2 * 4 * N });
+    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 2 * 4 * N }, ONE_THREAD);
     const on = { scope: scope({ gpu: 0 }) };
     let x = ctx.spawn(filled, N, 1);
     const kept = [x];
@@ -104,7 +110,7 @@ describe.each(['wasm', 'cpu'] as const)('spilling by conversion on %s', (backend
   it('with @dtask/lmdb in the context, spilled tensors move on to disk past its memory limit and come back right', async () => {
     // Host memory for 2 tensors in the whole process; 8 tensors, 2 kept on the device.
     const disk = lmdb({ memoryLimit: 2 * 4 * N + 1024 });
-    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 2 * 4 * N }, 2, [disk]);
+    const { ctx, plugin } = await gpuRig({ backend, memoryLimit: 2 * 4 * N }, ONE_THREAD, [disk]);
     enableLogging();
     fetchLogs();
     const parts = Array.from({ length: 8 }, (_, i) => ctx.spawn(filled, N, i + 1));
