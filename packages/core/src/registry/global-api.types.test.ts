@@ -30,6 +30,9 @@ function typeCheck(sources: Record<string, string>): Record<string, string[]> {
         module: ts.ModuleKind.NodeNext,
         moduleResolution: ts.ModuleResolutionKind.NodeNext,
         target: ts.ScriptTarget.ES2022,
+        // A Node project's libs (as @tsconfig/node20's, no DOM): the declarations must not lean
+        // on DOM types, and tsc reads no lib.dom.d.ts (about 1 s of CPU of this file's 4.9).
+        lib: ['lib.es2022.d.ts'],
         noEmit: true,
         skipLibCheck: true,
         types: ['node'],
