@@ -121,14 +121,18 @@ export function mapBlock(a: Block, source: string, dtype: string, ...others: Blo
   const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
   const x = a.data;
   // A value that is not a number would be stored as NaN (or 0) without a word: a boolean counts
-  // as 1 or 0, anything else is refused. Defined here: the kernel travels as source text.
-  const elementOf = (v: unknown): number => {
-    if (typeof v === 'boolean') return v ? 1 : 0;
-    const what =
-      typeof v === 'string' ? `'${v.slice(0, 40)}' (a string)` : `${String(v)} (${typeof v})`;
-    throw new TypeError(
-      `da.map(f): f returned ${what}; the result is a ${dtype} array, so f must return a number`,
-    );
+  // as 1 or 0, anything else is refused. Defined here: the kernel travels as source text. (A
+  // method, not a named arrow: the build wraps a named arrow in `__name`, a property definition
+  // each time the kernel runs.)
+  const { elementOf } = {
+    elementOf(v: unknown): number {
+      if (typeof v === 'boolean') return v ? 1 : 0;
+      const what =
+        typeof v === 'string' ? `'${v.slice(0, 40)}' (a string)` : `${String(v)} (${typeof v})`;
+      throw new TypeError(
+        `da.map(f): f returned ${what}; the result is a ${dtype} array, so f must return a number`,
+      );
+    },
   };
   let v: unknown;
   if (others.length === 0) {
@@ -166,8 +170,19 @@ export function binaryBlock(a: Block, b: Block | number, op: string, dtype: stri
   const C = (globalThis as any)[
     `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
   ] as Float64ArrayConstructor;
-  const apply = (x: number, v: number) =>
-    op === 'add' ? x + v : op === 'sub' ? x - v : op === 'mul' ? x * v : x / v;
+  // Methods, not named arrows: built with keepNames, a named arrow is wrapped in `__name`, an
+  // `Object.defineProperty` of its name (about 0.5 µs) every time the kernel runs.
+  const { apply, as, bs } = {
+    apply(x: number, v: number): number {
+      return op === 'add' ? x + v : op === 'sub' ? x - v : op === 'mul' ? x * v : x / v;
+    },
+    as(d: number): number {
+      return d < a.shape.length ? a.shape[d] : 1;
+    },
+    bs(d: number): number {
+      return typeof b === 'number' || d >= b.shape.length ? 1 : b.shape[d];
+    },
+  };
   const x = a.data;
   if (typeof b === 'number') {
     const n = x.length;
@@ -178,8 +193,6 @@ export function binaryBlock(a: Block, b: Block | number, op: string, dtype: stri
   const y = b.data;
   // A dimension one block lacks (a trailing one) counts as size 1.
   const nd = Math.max(a.shape.length, b.shape.length);
-  const as = (d: number) => (d < a.shape.length ? a.shape[d] : 1);
-  const bs = (d: number) => (d < b.shape.length ? b.shape[d] : 1);
   let same = a.shape.length === b.shape.length;
   for (let d = 0; d < nd; d++) if (as(d) !== bs(d)) same = false;
   if (same) {

@@ -32,35 +32,38 @@ function reduceBlocksKernel(
   // SIMD where the runtime has it (the loop's order: the same bits). Along its first
   // dimensions (the reduced ones leading): each kept element is a contiguous run, reduced
   // whole (`reduceWhole`, SIMD: sums and products within rounding of the loop's). False:
-  // neither applies.
-  const fastAlong = (dims: number[], a: Block, op: string, out: Float64Array): boolean => {
-    const { shape, strides, data } = a;
-    const nd = shape.length;
-    let size = 1;
-    for (let d = 0; d < nd; d++) {
-      if (strides[d] !== size && shape[d] !== 1) return false;
-      size *= shape[d];
-    }
-    let k = 0;
-    while (k < nd && !dims.includes(k)) k++;
-    let lead = 1;
-    for (let d = 0; d < k; d++) lead *= shape[d];
-    if (k > 0 && dims.every((d) => d >= k) && dims.length === nd - k) {
-      const simd = __DTASK_SIMD__();
-      if (simd === null || lead < 4 || typeof data[0] === 'bigint') return false;
-      simd.reduceColumns(op, data as Float64Array, a.offset, lead, lead, size / lead, out, 0);
+  // neither applies. (A method, not a named arrow: built with keepNames, a named arrow is
+  // wrapped in `__name`, an `Object.defineProperty` of its name each time the kernel runs.)
+  const { fastAlong } = {
+    fastAlong(dims: number[], a: Block, op: string, out: Float64Array): boolean {
+      const { shape, strides, data } = a;
+      const nd = shape.length;
+      let size = 1;
+      for (let d = 0; d < nd; d++) {
+        if (strides[d] !== size && shape[d] !== 1) return false;
+        size *= shape[d];
+      }
+      let k = 0;
+      while (k < nd && !dims.includes(k)) k++;
+      let lead = 1;
+      for (let d = 0; d < k; d++) lead *= shape[d];
+      if (k > 0 && dims.every((d) => d >= k) && dims.length === nd - k) {
+        const simd = __DTASK_SIMD__();
+        if (simd === null || lead < 4 || typeof data[0] === 'bigint') return false;
+        simd.reduceColumns(op, data as Float64Array, a.offset, lead, lead, size / lead, out, 0);
+        return true;
+      }
+      let r = 0;
+      while (r < nd && dims.includes(r)) r++;
+      let run = 1;
+      for (let d = 0; d < r; d++) run *= shape[d];
+      if (r === 0 || r !== dims.length || run < 64) return false;
+      for (let o = 0; o < out.length; o++) {
+        const view = { data, shape: [run], strides: [1], offset: a.offset + o * run };
+        out[o] = __DTASK_LINK_whole__(op as 'sum', view);
+      }
       return true;
-    }
-    let r = 0;
-    while (r < nd && dims.includes(r)) r++;
-    let run = 1;
-    for (let d = 0; d < r; d++) run *= shape[d];
-    if (r === 0 || r !== dims.length || run < 64) return false;
-    for (let o = 0; o < out.length; o++) {
-      const view = { data, shape: [run], strides: [1], offset: a.offset + o * run };
-      out[o] = __DTASK_LINK_whole__(op as 'sum', view);
-    }
-    return true;
+    },
   };
   const results: Block[] = [];
   for (const a of blocks) {
