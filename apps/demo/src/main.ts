@@ -6,10 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ArgumentError, type DTask } from '@dtask/core';
-import { progressBar, writeReport } from '@dtask/viz';
 import { DEMO_HELP, type DemoFlags, parseDemoFlags } from './flags.js';
-import { runJob } from './job.js';
-import { summaryLines } from './summary.js';
 
 try {
   const flags = parseDemoFlags(process.argv.slice(2));
@@ -27,6 +24,13 @@ try {
 
 /** Runs the job at the flags' size, draws its progress, prints the summary and the report. */
 async function runDemo(flags: DemoFlags): Promise<void> {
+  // Loaded once the flags are good: `--help` and a bad flag answer without loading the plugins
+  // (TensorFlow.js, gpu.js, LMDB: most of the program's start).
+  const [{ progressBar, writeReport }, { runJob }, { summaryLines }] = await Promise.all([
+    import('@dtask/viz'),
+    import('./job.js'),
+    import('./summary.js'),
+  ]);
   console.log(
     `dtask demo (--size ${flags.size}): 2 worker threads, 1 worker process with 2 threads, ` +
       'a TensorFlow.js processor, a gpu.js processor, an LMDB store with a 256 KiB memory limit\n',
