@@ -178,6 +178,7 @@ export class WorkerConnection implements Executor {
       },
     };
     transport.onMessage((batch) => {
+      this.heardBatches++;
       for (const m of batch as FromWorker[]) this.handle(m);
       this.updateRef();
     });
@@ -332,19 +333,26 @@ export class WorkerConnection implements Executor {
   /**
    * Asks the worker which of the tasks sent here it has started (the context is closing, and
    * tasks that never started are cancelled rather than lost). Resolves to their ids, or to
-   * `undefined` when the worker is gone or does not answer within `ms` (a task keeps its
-   * thread busy); never rejects. Tasks the worker reports meanwhile settle as usual.
+   * `undefined` when the worker is gone or says nothing for `ms` (a task keeps its thread
+   * busy; a worker still starting, or still reporting finished tasks, is given up to ten times
+   * that); never rejects. Tasks the worker reports meanwhile settle as usual.
    */
   startedTasks(ms: number): Promise<Set<number> | undefined> {
     if (this.closed) return Promise.resolve(undefined);
-    return askStarted(this.requests, this.out, ms);
+    return askStarted(this.requests, this.out, ms, () =>
+      this.wasReady ? this.heardBatches : undefined,
+    );
   }
+
+  /** How many batches came from the worker: whether it still talks (`startedTasks`). */
+  private heardBatches = 0;
 
   /**
    * Settles every task in flight here because the context closes (they are not handed back,
    * which would run them elsewhere after the close): a task the worker never started fails
-   * with `CancelledError`, one that started, or may have (no answer within `ms`, by default
-   * the cancel grace period), with `WorkerLostError`. Called by plugins' `close()` after
+   * with `CancelledError`, one that started, or may have (no answer: the worker said nothing
+   * for `ms`, by default the cancel grace period, or kept starting or reporting other tasks for
+   * ten times that), with `WorkerLostError`. Called by plugins' `close()` after
    * removing the processor.
    */
   async failInFlightOnClose(ms = this.options.cancelGraceMs ?? 1000): Promise<void> {

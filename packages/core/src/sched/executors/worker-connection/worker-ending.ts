@@ -14,31 +14,55 @@ import { couldHaveBegun } from '../../faults/could-have-begun.js';
 // context closes (`WorkerConnection.failInFlightOnClose`), or a plugin retires an idle worker
 // (`WorkerConnection.bringResultsHome`).
 
-/** `answer`, or `undefined` once `ms` have passed without it; never rejects. */
-export function answerWithin<T>(answer: Promise<T>, ms: number): Promise<T | undefined> {
+/**
+ * `answer`, or `undefined` once the worker has been silent for `ms` or `capMs` have passed in
+ * all; never rejects. `heard()` counts what came from the worker, or is `undefined` while it
+ * is still starting (it runs nothing before it says it is ready, and a start on a loaded machine
+ * can take seconds). A worker that is starting, or still reporting finished tasks (it has not
+ * read the question yet: its process waits for a core), gets more time, up to `capMs`; one
+ * whose thread a task blocks says nothing, and is given up on after `ms`.
+ */
+export function answerWhileHeard<T>(
+  answer: Promise<T>,
+  ms: number,
+  heard: () => number | undefined,
+  capMs = 10 * ms,
+): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
+  const start = performance.now();
   const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
+    let seen = heard();
+    const look = () => {
+      const now = heard();
+      const silent = now !== undefined && now === seen;
+      if (silent || performance.now() - start + ms > capMs) return resolve(undefined);
+      seen = now;
+      timer = setTimeout(look, ms);
+    };
+    timer = setTimeout(look, ms);
   });
   return Promise.race([answer.catch(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
 /**
  * Asks the worker behind `out` which tasks sent there it has started: their ids, or
- * `undefined` when it does not answer within `ms` (see `WorkerConnection.startedTasks`).
+ * `undefined` when it does not answer while it keeps talking (`answerWhileHeard`: `heard`
+ * counts what came from it; see `WorkerConnection.startedTasks`).
  */
 export function askStarted(
   requests: Requests,
   out: Batcher<ToWorker>,
   ms: number,
+  heard: () => number | undefined,
 ): Promise<Set<number> | undefined> {
   const ask = requests.ask((req) => {
     out.push({ op: 'started', req });
     out.flush();
   });
-  return answerWithin(
+  return answerWhileHeard(
     ask.then((ids) => new Set(ids as number[])),
     ms,
+    heard,
   );
 }
 
