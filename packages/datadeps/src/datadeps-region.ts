@@ -83,6 +83,13 @@ export class DatadepsRegion implements TaskQueue {
    * dependencies, which are never sent ahead anyway, so nothing is lost by it.
    */
   readonly startEarly = true;
+  /**
+   * A region's extra dependencies only order memory accesses: a task whose last waits are on
+   * tasks just sent to one worker goes there with them and starts the moment they end, with no
+   * round trip through this thread (core's `sendAhead`, which takes only tasks whose data every
+   * thread here shares: no copy in or out, no data held elsewhere).
+   */
+  readonly awaitsOnWorkers = true;
   private readonly tracker = new DependencyTracker();
   /**
    * Options of tasks whose arguments need no closure of their own (`plainOptions`), by the

@@ -6,9 +6,14 @@ import type { FnRef } from '../travel/function-ref.js';
 /**
  * References inside an argument list, flattened: for each entry `[index, key, holder]` the
  * argument at `index` is the result stored under `key` by runtime `holder` ('' = the
- * receiver itself; it may not exist yet, in which case the task waits for it there).
+ * receiver itself; it may not exist yet, in which case the task waits for it there). An entry
+ * whose index is `AWAITED` names a result of the receiver that no argument takes: the task
+ * starts only once it exists (a task queue's ordering, awaited on the worker).
  */
 export type ArgRefs = [index: number, key: number, holder: string][];
+
+/** The index of an `ArgRefs` entry that the task waits for without taking its value. */
+export const AWAITED = -1;
 
 /** Task options as plain data (scopes as specs; options that cannot travel are dropped). */
 export interface PlainOptions {

@@ -1,5 +1,6 @@
 import type { LocalStore } from '../chunk/local-store.js';
 import { InputLostError } from '../errors/errors.js';
+import { AWAITED } from '../protocol/protocol.js';
 import { takenLocally } from './local-consumers.js';
 import { taskList, type WorkerTask } from './worker-task.js';
 
@@ -27,10 +28,14 @@ export class LocalInputs {
     this.readsAtStart = store.backlog !== undefined || store.hold !== undefined;
   }
 
-  /** Argument `index` of `task` is result `key` of this runtime: given now, or awaited. */
+  /**
+   * Argument `index` of `task` is result `key` of this runtime: given now, or awaited. With
+   * index `AWAITED`, no argument takes it: `task` only starts once it exists.
+   */
   take(task: WorkerTask, index: number, key: number): void {
     if (this.store.has(key)) {
-      if (this.readsAtStart) (task.localReads ??= []).push(index, key);
+      if (index === AWAITED) this.consumed(key);
+      else if (this.readsAtStart) (task.localReads ??= []).push(index, key);
       else {
         task.args[index] = this.store.get(key);
         this.consumed(key);
@@ -64,7 +69,8 @@ export class LocalInputs {
       const awaited = t.awaited!;
       for (let i = 0; i < awaited.length; i += 2) {
         if (awaited[i + 1] !== key) continue;
-        if (this.readsAtStart && this.store.has(key)) {
+        if (awaited[i] === AWAITED) this.consumed(key);
+        else if (this.readsAtStart && this.store.has(key)) {
           // A spilling store may write the value out (and drop this object) while t waits for
           // the disk: t reads it from the store as it starts, so it takes the live copy.
           (t.localReads ??= []).push(awaited[i], key);

@@ -114,8 +114,14 @@ export class Scheduler implements SchedulerState {
   }
 
   /** See `TaskSink.submit` and `submitTask`. */
-  submit(task: DTask<unknown>, extraDeps?: Iterable<unknown>, early = false, here = false): void {
-    submitTask(this, task, extraDeps, early, here);
+  submit(
+    task: DTask<unknown>,
+    extraDeps?: Iterable<unknown>,
+    early = false,
+    here = false,
+    ahead = false,
+  ): void {
+    submitTask(this, task, extraDeps, early, here, ahead);
   }
 
   /** @internal Places ready tasks on idle workers now, while their spawner runs (`early`). */

@@ -304,6 +304,12 @@ export interface TaskExtra {
   kept?: { value: unknown };
   /** Its arguments before per-processor chunks were replaced by pieces (placed again: restored). */
   beforePieces?: unknown[];
+  /**
+   * The tasks it waits for without receiving their values, as its task queue gave them, when
+   * that queue lets a worker await them (`TaskQueue.awaitsOnWorkers`): it may then be sent
+   * ahead to the worker making them (`sendAhead`).
+   */
+  after?: readonly unknown[];
 }
 
 /** The task's extras, created on first use. */

@@ -142,7 +142,8 @@ function submitNew(
   const queue = frame === undefined ? undefined : frame.queue;
   if (queue !== undefined) {
     const early = queue.startEarly === true;
-    queue.enqueue(task, (t, extra, here) => scheduler.submit(t, extra, early, here));
+    const ahead = queue.awaitsOnWorkers === true;
+    queue.enqueue(task, (t, extra, here) => scheduler.submit(t, extra, early, here, ahead));
   } else scheduler.submit(task);
   return task;
 }
@@ -163,13 +164,16 @@ export function makeTask(
 export interface TaskSink extends TaskOwner {
   /**
    * `early`: the task queue's `startEarly`; `here`: the queue asks to run the task on the
-   * calling thread now if it is tiny (see `SubmitTask`). A scheduler may ignore both.
+   * calling thread now if it is tiny (see `SubmitTask`); `ahead`: the queue's
+   * `awaitsOnWorkers` (its extra dependencies may be awaited on a worker). A scheduler may
+   * ignore all three.
    */
   submit(
     task: DTask<unknown>,
     extraDeps?: Iterable<unknown>,
     early?: boolean,
     here?: boolean,
+    ahead?: boolean,
   ): void;
   /**
    * Checks that `fn` can run somewhere its options allow (throws `TaskFunctionError` if not)

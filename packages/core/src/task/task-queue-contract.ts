@@ -16,6 +16,15 @@ export interface TaskQueue {
    * together with the tasks spawned after it, so leave it off for chains of value dependencies.
    */
   readonly startEarly?: boolean;
+  /**
+   * When true, the extra dependencies this queue gives only order its tasks (they share memory
+   * that every thread of this process sees, e.g. datadeps' `SharedArrayBuffer` views): a task
+   * whose last waits are on tasks just sent to one worker may go to that worker ahead of them
+   * and start there the moment they have finished, without a round trip through the scheduler
+   * (local successor execution, as for a task whose inputs are made there). Leave it off when a
+   * task depends on what the scheduler's thread does with an earlier task's completion.
+   */
+  readonly awaitsOnWorkers?: boolean;
 }
 
 /**

@@ -8,8 +8,8 @@ import { noteSettled } from '../stats/task-timing.js';
 import { notifyListeners } from './settle.js';
 
 /**
- * Bookkeeping once `task` is settled (done or failed): drops its signal listener and held
- * pieces, frees its share of its processor (which may start parked tasks there), counts it
+ * Bookkeeping once `task` is settled (done or failed): drops its signal listener, held
+ * pieces and the tasks it waited for, frees its share of its processor (which may start parked tasks there), counts it
  * for `maxQueue` and `stats()`, logs it, and runs its listeners (`fetch`, `wait`, `then`).
  */
 export function finishTask(s: SchedulerState, task: DTask<unknown>): void {
@@ -19,6 +19,7 @@ export function finishTask(s: SchedulerState, task: DTask<unknown>): void {
     extra.unlisten = undefined;
   }
   if (extra?.beforePieces) extra.beforePieces = undefined; // lets a shard be collected
+  if (extra?.after) extra.after = undefined; // lets the tasks it waited for be collected
   if ((task.flags & TaskFlags.Counted) !== 0) {
     task.flags &= ~TaskFlags.Counted;
     releaseSlot(s, task);

@@ -8,16 +8,25 @@ import { candidatesOf } from '../placement/candidates-of.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
 
+/** `canSendAhead`'s answers: not now; yes, its inputs are made there; yes, it waits there too. */
+const NO = 0;
+const INPUTS = 1;
+const ORDERED = 2;
+
 /**
  * Places the dependents of `root` (just sent to `slot`'s worker) on the same worker at once
  * when every input they wait for is being made there: the worker starts each the moment its
- * inputs exist, so a chain costs no round trip per task (local successor execution).
+ * inputs exist, so a chain costs no round trip per task (local successor execution). A task
+ * that also waits for tasks its task queue named (`TaskExtra.after`, a datadeps region's
+ * ordering) goes ahead when those are being made there too, and only to keep that worker from
+ * going idle: when `root` is all it holds, and one such task (the first of them, in the queue's
+ * submission order). Its siblings, and its own successors, are placed as they become ready, so a
+ * fan-out is still shared among the workers and no worker is handed a long chain ahead.
  */
 export function sendAhead(s: SchedulerState, root: DTask<unknown>, slot: ProcSlot): void {
   // Only inputs sent in this same cascade qualify: they travel in the same batch, so the
   // worker learns of their consumers before it runs them and keeps even small results. The set
-  // and the stack are made once a dependent qualifies: most roots have none that does (a
-  // datadeps region's tasks wait for each other through extra dependencies).
+  // and the stack are made once a dependent qualifies: most roots have none that does.
   let cascade: Set<DTask<unknown>> | undefined;
   let stack: DTask<unknown>[] | undefined;
   let upstream: DTask<unknown> | undefined = root;
@@ -25,9 +34,13 @@ export function sendAhead(s: SchedulerState, root: DTask<unknown>, slot: ProcSlo
     const d: DTask<unknown>['dependents'] = upstream.dependents;
     if (d === undefined) continue;
     const many = Array.isArray(d);
+    let ordered = false;
     for (let k = 0; k < (many ? d.length : 1); k++) {
       const next = many ? d[k] : (d as DTask<unknown>);
-      if (!canSendAhead(s, next, slot, root, cascade)) continue;
+      const how = canSendAhead(s, next, slot, root, cascade);
+      if (how === NO) continue;
+      if (how === ORDERED && (ordered || slot.inFlight > (root.options.occupancy ?? 1))) continue;
+      if (how === ORDERED) ordered = true;
       cascade ??= new Set([root]);
       cascade.add(next);
       send(s, next, slot);
@@ -52,7 +65,10 @@ function send(s: SchedulerState, next: DTask<unknown>, slot: ProcSlot): void {
 
 /**
  * Whether `task` may go ahead to `slot`'s worker: every input it waits for is being made there,
- * sent in this cascade (`root`, or one of `cascade` when any other was sent).
+ * sent in this cascade (`root`, or one of `cascade` when any other was sent) — `INPUTS`; or, for
+ * a task that also waits for tasks its queue named (`after`), each of those is finished or being
+ * made there in this cascade, and neither it nor they copy their data in or out (the worker's
+ * order is then the memory's order: they share it) — `ORDERED`.
  */
 function canSendAhead(
   s: SchedulerState,
@@ -60,22 +76,23 @@ function canSendAhead(
   slot: ProcSlot,
   root: DTask<unknown>,
   cascade: Set<DTask<unknown>> | undefined,
-): boolean {
-  if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return false;
+): number {
+  if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return NO;
   // Inputs it still waits for that are arguments; any other wait (a task queue's extra
-  // dependency, e.g. datadeps ordering) is unknown to the worker, so it must not be sent ahead.
-  // Looked at before the options: most dependents that fail do so here (a datadeps region's
-  // tasks wait for each other through extra dependencies), and reading an options object,
-  // whose shapes vary from task to task, costs more than reading the arguments.
+  // dependency) must be one the worker can await (`after`), or it is not sent ahead.
+  // Looked at before the options: reading an options object, whose shapes vary from task to
+  // task, costs more than reading the arguments.
   let argWaits = 0;
+  let taskArgs = 0;
   for (const a of task.args) {
     if (typeof a !== 'object' || a === null) continue;
     if (!isDTask(a)) {
-      if (isChunk(a)) return false;
+      if (isChunk(a)) return NO;
       continue;
     }
+    taskArgs++;
     // A streaming input's value is substituted on this thread when its stream ends.
-    if ((a.flags & TaskFlags.Streaming) !== 0) return false;
+    if ((a.flags & TaskFlags.Streaming) !== 0) return NO;
     if (a.state !== TaskState.Done) argWaits++;
     if (a.state === TaskState.Done) {
       const v = a.value;
@@ -83,22 +100,63 @@ function canSendAhead(
       // its way to this thread, or another context's, would hold the task's message back
       // until it came, and then the inputs being made on the worker could be gone already
       // (regression: such a task waited forever for a small result its input had let go).
-      if (isRemoteResult(v) && (v.isLost() || v.moving !== undefined)) return false;
-      if (a.owner !== s) return false;
+      if (isRemoteResult(v) && (v.isLost() || v.moving !== undefined)) return NO;
+      if (a.owner !== s) return NO;
       continue;
     }
-    if (a.state !== TaskState.Running || a.proc !== slot.proc) return false;
-    if (a !== root && cascade?.has(a) !== true) return false;
+    if (a.state !== TaskState.Running || a.proc !== slot.proc) return NO;
+    if (a !== root && cascade?.has(a) !== true) return NO;
   }
-  if (argWaits !== task.waiting) return false;
+  let how = INPUTS;
+  if (argWaits !== task.waiting) {
+    // Only a task without task arguments: its message then leaves in this very batch (one
+    // with inputs to bring here first could leave after the tasks it waits for ended there).
+    const after = task.extra?.after;
+    if (after === undefined || taskArgs > 0) return NO;
+    if (!awaitedThere(s, task, after, slot, root, cascade)) return NO;
+    how = ORDERED;
+  }
   const o = task.options;
-  if ((task.flags & TaskFlags.LocalOnly) !== 0 || o.syncdeps !== undefined) return false;
-  if (o.signal !== undefined || o.restore !== undefined || o.meta === true) return false;
+  if ((task.flags & TaskFlags.LocalOnly) !== 0 || o.syncdeps !== undefined) return NO;
+  if (o.signal !== undefined || o.restore !== undefined || o.meta === true) return NO;
   // Placed where the data it writes is, which is known once its inputs have finished.
-  if (o.inPlaceArgs !== undefined) return false;
+  if (o.inPlaceArgs !== undefined) return NO;
   try {
-    return candidatesOf(s, task).includes(slot);
+    return candidatesOf(s, task).includes(slot) ? how : NO;
   } catch {
-    return false;
+    return NO;
   }
+}
+
+/**
+ * Whether `task`'s waits are all on tasks of `after` being made on `slot`'s worker in this
+ * cascade, and no copy of data stands between them and `task`:
+ * `task` gets no copy made here (`sendArgs`) and writes back none (`returnArgs`), nor does any
+ * of them (a copy made now would miss their writes, which come back here after they end).
+ */
+function awaitedThere(
+  s: SchedulerState,
+  task: DTask<unknown>,
+  after: readonly unknown[],
+  slot: ProcSlot,
+  root: DTask<unknown>,
+  cascade: Set<DTask<unknown>> | undefined,
+): boolean {
+  if (copiesData(task)) return false;
+  let waits = 0;
+  for (const b of after) {
+    if (!isDTask(b)) return false;
+    if (b.state === TaskState.Done) continue;
+    if (b.state !== TaskState.Running || b.proc !== slot.proc || b.owner !== s) return false;
+    if (b !== root && cascade?.has(b) !== true) return false;
+    if (copiesData(b) || b.options.inPlaceArgs !== undefined) return false;
+    waits++;
+  }
+  return waits === task.waiting;
+}
+
+/** Whether `task`'s arguments travel as copies made here, or come back to be written here. */
+function copiesData(task: DTask<unknown>): boolean {
+  const o = task.options;
+  return o.sendArgs !== undefined || o.returnArgs !== undefined;
 }

@@ -10,7 +10,8 @@ import { restoreKeptCopy } from './lineage.js';
 /**
  * Recomputes the inputs of `task` that were held by a worker that died (from their lineage:
  * their function and arguments, kept for results held remotely) and makes `task` wait for
- * them. Returns true when it must wait.
+ * them, and for the tasks its queue orders it after that have not ended. Returns true when it
+ * must wait.
  *
  * An input that is not done may still list `task` among its dependents: `task` was sent ahead
  * and died with it, and the edge from its submit is still there. It is counted, not linked again:
@@ -26,6 +27,15 @@ export function waitForLostInputs(s: SchedulerState, task: DTask<unknown>): bool
     if (a.owner === s) resurrect(s, a); // another context's task is recomputed when fetched
     if (a.state >= TaskState.Done) continue;
     if (isDependentOf(a, task) || linkTask(s, task, a) === 1) waiting++;
+  }
+  // The tasks its queue orders it after (`TaskExtra.after`) that have not ended: waited for
+  // again, the same way (one that is also an argument was counted above).
+  const after = task.extra?.after;
+  if (after !== undefined) {
+    for (const b of after) {
+      if (!isDTask(b) || b.state >= TaskState.Done || args.includes(b)) continue;
+      if (isDependentOf(b, task) || linkTask(s, task, b) === 1) waiting++;
+    }
   }
   if (waiting === 0) return false;
   task.state = TaskState.Pending;

@@ -1,6 +1,6 @@
 import { isChunk } from '../../chunk/chunk.js';
 import { loggingState } from '../../log/index.js';
-import { type DTask, isDTask } from '../../task/dtask.js';
+import { type DTask, isDTask, taskExtra } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { failFromUpstream } from '../completion/fail-from-upstream.js';
 import { watchSignal } from '../completion/watch-signal.js';
@@ -18,6 +18,8 @@ import { pendingTaskOf } from './pending-task-of.js';
  * `early` (a task queue's `startEarly`): if it is ready now and a worker is idle, it starts now.
  * `here` (a task queue's `SubmitTask`): if it is ready now and tiny, it runs on the calling
  * thread before this returns (`runHere`).
+ * `ahead` (a task queue's `awaitsOnWorkers`): the extra dependencies it waits for are kept with
+ * it (`TaskExtra.after`), so that it may be sent ahead to the worker making them (`sendAhead`).
  * A task that takes only plain values and tasks, with no scope options, is flagged `Plain`
  * (placement's fast path).
  */
@@ -27,6 +29,7 @@ export function submitTask(
   extraDeps?: Iterable<unknown>,
   early = false,
   here = false,
+  ahead = false,
 ): void {
   if (task.state !== TaskState.Queued) return; // cancelled while held by a task queue
   task.state = TaskState.Pending;
@@ -65,9 +68,11 @@ export function submitTask(
     // A task queue's extra dependencies alone (every task of a datadeps region that waits)
     // are walked as given: no list is made to hold them.
     let more: Iterable<unknown>;
-    if (typeof task.fn !== 'object' && o.syncdeps === undefined)
+    if (typeof task.fn !== 'object' && o.syncdeps === undefined) {
       more = extraDeps as Iterable<unknown>;
-    else {
+      // Kept as given (the queue's own list, never changed after): no list is made for it.
+      if (ahead && Array.isArray(more)) taskExtra(task).after = more;
+    } else {
       const all: unknown[] = [task.fn];
       if (o.syncdeps) all.push(...o.syncdeps);
       if (extraDeps) all.push(...extraDeps);

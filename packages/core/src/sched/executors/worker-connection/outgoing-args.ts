@@ -2,7 +2,7 @@ import { type Chunk, isChunk } from '../../../chunk/chunk.js';
 import { InputLostError, WorkerLostError } from '../../../errors/errors.js';
 import type { Processor } from '../../../processor/processor.js';
 import { isLent, LENT_HOLDER, type LentChunk } from '../../../protocol/lent-chunk.js';
-import type { ArgRefs } from '../../../protocol/protocol.js';
+import { type ArgRefs, AWAITED } from '../../../protocol/protocol.js';
 import { type DTask, isDTask } from '../../../task/dtask.js';
 import { isRemoteResult, type RemoteResult } from '../../../task/remote-result.js';
 import { TaskState } from '../../../task/task-state.js';
@@ -148,4 +148,23 @@ export function inputsBeingMade(task: DTask<unknown>, refs: ArgRefs | undefined)
     if (isDTask(a) && a.state < TaskState.Done) made.push(a);
   }
   return made;
+}
+
+/**
+ * `refs` with a reference (index -1: no argument takes it) to each task `task` waits for
+ * without its value (`TaskExtra.after`, sent ahead by `sendAhead`) that is still being made on
+ * `processor`: the runtime there starts `task` once they have finished.
+ */
+export function withAwaitedRefs(
+  task: DTask<unknown>,
+  refs: ArgRefs | undefined,
+  processor: Processor,
+): ArgRefs | undefined {
+  const after = task.extra?.after;
+  if (after === undefined) return refs;
+  for (const b of after) {
+    if (!isDTask(b) || b.state >= TaskState.Done || b.proc !== processor) continue;
+    (refs ??= []).push([AWAITED, b.id, '']);
+  }
+  return refs;
 }

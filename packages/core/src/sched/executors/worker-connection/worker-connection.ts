@@ -17,7 +17,7 @@ import type { Transport } from '../../../protocol/transport.js';
 import type { DTask } from '../../../task/dtask.js';
 import { IdTable } from '../../../task/id-table.js';
 import { RemoteResult } from '../../../task/remote-result.js';
-import { TaskState } from '../../../task/task-state.js';
+import { TaskFlags, TaskState } from '../../../task/task-state.js';
 import { unboxClasses } from '../../../travel/class-travel.js';
 import { FunctionDecoder, FunctionEncoder } from '../../../travel/function-ref.js';
 import { applyReturnedArgs } from '../../dispatch/apply-returned-args.js';
@@ -26,7 +26,7 @@ import type { SchedulerState } from '../../scheduler-state.js';
 import { HeldResults } from './held-results.js';
 import { LogRelay } from './log-relay.js';
 import { NestedTasks } from './nested-tasks.js';
-import { hasTaskOrChunkArgs } from './outgoing-args.js';
+import { hasTaskOrChunkArgs, withAwaitedRefs } from './outgoing-args.js';
 import { PlannedSends } from './planned-sends.js';
 import { runArgs, runTransfer, SendRefused } from './run-message.js';
 import { takeBack } from './take-back.js';
@@ -290,6 +290,10 @@ export class WorkerConnection implements Executor {
     const fn = this.encoder.encode(task.fn as Function);
     const options = toRunOptions(task.options);
     const inherited = toPlainOptions(task.inherited);
+    // Sent ahead of the tasks its queue orders it after (`sendAhead`): it waits for them there.
+    if ((task.flags & TaskFlags.SentAhead) !== 0 && task.extra?.after !== undefined) {
+      refs = withAwaitedRefs(task, refs, this.processor);
+    }
     pushRun(this.out, task.id, fn, sent, refs, options, inherited, transfer);
   }
 
