@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DTask, DTaskFailedError, type TaskQueue, withTaskQueue } from '../../index.js';
 import type { WorkerRuntime } from '../../runtime/worker-runtime.js';
+import { TaskState } from '../../task/task-state.js';
 import { type InMemoryRig, inMemoryRig } from '../../testing/in-memory-rig.js';
 
 // Tasks a task queue orders (extra dependencies, no values passed) sent ahead to the worker
@@ -125,7 +126,7 @@ describe('sendAhead with a task queue that lets workers await its ordering', () 
     const waits = countWaits(runtimes[0]);
     const more = countWaits(runtimes[1]);
     const wait = async (name: string) => {
-      await new Promise((r) => setTimeout(r, 40));
+      await new Promise((r) => setTimeout(r, 300));
       aheadLog.push(name);
       return name;
     };
@@ -133,8 +134,12 @@ describe('sendAhead with a task queue that lets workers await its ordering', () 
       ctx.spawn(wait, 'a'),
       ctx.spawn({ inPlace: true }, step, 'b', 0),
     ]);
-    await new Promise((r) => setTimeout(r, 10));
+    // Until b has gone to a's worker (a runs for 300 ms there).
+    for (let i = 0; i < 500 && waits.n + more.n === 0; i++) {
+      await new Promise((r) => setTimeout(r, 2));
+    }
     expect(waits.n + more.n).toBe(1); // b waits for a where a runs
+    expect(a.state).toBe(TaskState.Running); // not ended there
     links[waits.n === 1 ? 0 : 1].close();
     // b never began (a had not ended): it is placed again, not failed as an in-place task
     // that may have written half its data.

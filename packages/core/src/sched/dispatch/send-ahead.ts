@@ -37,9 +37,11 @@ export function sendAhead(s: SchedulerState, root: DTask<unknown>, slot: ProcSlo
     let ordered = false;
     for (let k = 0; k < (many ? d.length : 1); k++) {
       const next = many ? d[k] : (d as DTask<unknown>);
-      const how = canSendAhead(s, next, slot, root, cascade);
+      // Whether an ORDERED task may go now: none went for this upstream, and root is all the
+      // worker holds (looked at first: most dependents of a busy worker's task stop there).
+      const mayOrder = !ordered && slot.inFlight <= (root.options.occupancy ?? 1);
+      const how = canSendAhead(s, next, slot, root, cascade, mayOrder);
       if (how === NO) continue;
-      if (how === ORDERED && (ordered || slot.inFlight > (root.options.occupancy ?? 1))) continue;
       if (how === ORDERED) ordered = true;
       cascade ??= new Set([root]);
       cascade.add(next);
@@ -66,9 +68,9 @@ function send(s: SchedulerState, next: DTask<unknown>, slot: ProcSlot): void {
 /**
  * Whether `task` may go ahead to `slot`'s worker: every input it waits for is being made there,
  * sent in this cascade (`root`, or one of `cascade` when any other was sent) — `INPUTS`; or, for
- * a task that also waits for tasks its queue named (`after`), each of those is finished or being
- * made there in this cascade, and neither it nor they copy their data in or out (the worker's
- * order is then the memory's order: they share it) — `ORDERED`.
+ * a task that also waits for tasks its queue named (`after`), when `mayOrder`, each of those is
+ * finished or being made there in this cascade, and neither it nor they copy their data in or
+ * out (the worker's order is then the memory's order: they share it) — `ORDERED`.
  */
 function canSendAhead(
   s: SchedulerState,
@@ -76,6 +78,7 @@ function canSendAhead(
   slot: ProcSlot,
   root: DTask<unknown>,
   cascade: Set<DTask<unknown>> | undefined,
+  mayOrder: boolean,
 ): number {
   if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return NO;
   // Inputs it still waits for that are arguments; any other wait (a task queue's extra
@@ -112,7 +115,7 @@ function canSendAhead(
     // Only a task without task arguments: its message then leaves in this very batch (one
     // with inputs to bring here first could leave after the tasks it waits for ended there).
     const after = task.extra?.after;
-    if (after === undefined || taskArgs > 0) return NO;
+    if (!mayOrder || after === undefined || taskArgs > 0) return NO;
     if (!awaitedThere(s, task, after, slot, root, cascade)) return NO;
     how = ORDERED;
   }
