@@ -305,11 +305,10 @@ export interface TaskExtra {
   /** Its arguments before per-processor chunks were replaced by pieces (placed again: restored). */
   beforePieces?: unknown[];
   /**
-   * The tasks it waits for without receiving their values, as its task queue gave them, when
-   * that queue lets a worker await them (`TaskQueue.awaitsOnWorkers`): it may then be sent
-   * ahead to the worker making them (`sendAhead`).
+   * Sent ahead to a worker to wait there for the tasks its queue orders it after (`sendAhead`,
+   * `TaskQueue.awaitsOnWorkers`): those still being made there when it was sent.
    */
-  after?: readonly unknown[];
+  after?: readonly DTask<unknown>[];
 }
 
 /** The task's extras, created on first use. */

@@ -52,4 +52,9 @@ export enum TaskFlags {
    * the cost model, and to `stats()` one in `HERE_SAMPLED_EVERY`.
    */
   Here = 1024,
+  /**
+   * Its task queue's extra dependencies only order it and may be awaited on a worker
+   * (`TaskQueue.awaitsOnWorkers`): it may be sent ahead to the worker making the one it waits for.
+   */
+  AwaitsOnWorkers = 2048,
 }

@@ -1,6 +1,6 @@
 import { isChunk } from '../../chunk/chunk.js';
 import { loggingState } from '../../log/event-log.js';
-import { type DTask, isDTask } from '../../task/dtask.js';
+import { type DTask, isDTask, taskExtra } from '../../task/dtask.js';
 import { isRemoteResult } from '../../task/remote-result.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { logStart } from '../log-task-events.js';
@@ -17,11 +17,11 @@ const ORDERED = 2;
  * Places the dependents of `root` (just sent to `slot`'s worker) on the same worker at once
  * when every input they wait for is being made there: the worker starts each the moment its
  * inputs exist, so a chain costs no round trip per task (local successor execution). A task
- * that also waits for tasks its task queue named (`TaskExtra.after`, a datadeps region's
- * ordering) goes ahead when those are being made there too, and only to keep that worker from
- * going idle: when `root` is all it holds, and one such task (the first of them, in the queue's
- * submission order). Its siblings, and its own successors, are placed as they become ready, so a
- * fan-out is still shared among the workers and no worker is handed a long chain ahead.
+ * whose task queue lets workers await its ordering (`TaskFlags.AwaitsOnWorkers`, a datadeps
+ * region) and that waits only for its upstream here goes too, but only to keep that worker
+ * from going idle: when `root` is all it holds, and one such task (the first of them, in the
+ * queue's submission order). Its siblings, and its own successors, are placed as they become
+ * ready, so a fan-out is still shared among the workers and no worker is handed a long chain.
  */
 export function sendAhead(s: SchedulerState, root: DTask<unknown>, slot: ProcSlot): void {
   // Only inputs sent in this same cascade qualify: they travel in the same batch, so the
@@ -40,9 +40,12 @@ export function sendAhead(s: SchedulerState, root: DTask<unknown>, slot: ProcSlo
       // Whether an ORDERED task may go now: none went for this upstream, and root is all the
       // worker holds (looked at first: most dependents of a busy worker's task stop there).
       const mayOrder = !ordered && slot.inFlight <= (root.options.occupancy ?? 1);
-      const how = canSendAhead(s, next, slot, root, cascade, mayOrder);
+      const how = canSendAhead(s, next, slot, root, cascade, mayOrder ? upstream : undefined);
       if (how === NO) continue;
-      if (how === ORDERED) ordered = true;
+      if (how === ORDERED) {
+        ordered = true;
+        taskExtra(next).after = [upstream];
+      }
       cascade ??= new Set([root]);
       cascade.add(next);
       send(s, next, slot);
@@ -67,10 +70,10 @@ function send(s: SchedulerState, next: DTask<unknown>, slot: ProcSlot): void {
 
 /**
  * Whether `task` may go ahead to `slot`'s worker: every input it waits for is being made there,
- * sent in this cascade (`root`, or one of `cascade` when any other was sent) — `INPUTS`; or, for
- * a task that also waits for tasks its queue named (`after`), when `mayOrder`, each of those is
- * finished or being made there in this cascade, and neither it nor they copy their data in or
- * out (the worker's order is then the memory's order: they share it) — `ORDERED`.
+ * sent in this cascade (`root`, or one of `cascade` when any other was sent) — `INPUTS`; or
+ * `task` is ordered by its queue (`AwaitsOnWorkers`), takes no task argument, waits only for
+ * `orderedBy` (its upstream here, when one may go), and neither copies data in or out (the
+ * worker's order is then the memory's order: they share it) — `ORDERED`.
  */
 function canSendAhead(
   s: SchedulerState,
@@ -78,13 +81,13 @@ function canSendAhead(
   slot: ProcSlot,
   root: DTask<unknown>,
   cascade: Set<DTask<unknown>> | undefined,
-  mayOrder: boolean,
+  orderedBy: DTask<unknown> | undefined,
 ): number {
   if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return NO;
   // Inputs it still waits for that are arguments; any other wait (a task queue's extra
-  // dependency) must be one the worker can await (`after`), or it is not sent ahead.
-  // Looked at before the options: reading an options object, whose shapes vary from task to
-  // task, costs more than reading the arguments.
+  // dependency) is unknown to the worker, so it is not sent ahead, unless the queue lets
+  // workers await it (`ORDERED`). Looked at before the options: reading an options object,
+  // whose shapes vary from task to task, costs more than reading the arguments.
   let argWaits = 0;
   let taskArgs = 0;
   for (const a of task.args) {
@@ -112,11 +115,7 @@ function canSendAhead(
   }
   let how = INPUTS;
   if (argWaits !== task.waiting) {
-    // Only a task without task arguments: its message then leaves in this very batch (one
-    // with inputs to bring here first could leave after the tasks it waits for ended there).
-    const after = task.extra?.after;
-    if (!mayOrder || after === undefined || taskArgs > 0) return NO;
-    if (!awaitedThere(s, task, after, slot, root, cascade)) return NO;
+    if (orderedBy === undefined || !awaitsThere(task, taskArgs, orderedBy)) return NO;
     how = ORDERED;
   }
   const o = task.options;
@@ -132,30 +131,20 @@ function canSendAhead(
 }
 
 /**
- * Whether `task`'s waits are all on tasks of `after` being made on `slot`'s worker in this
- * cascade, and no copy of data stands between them and `task`:
- * `task` gets no copy made here (`sendArgs`) and writes back none (`returnArgs`), nor does any
- * of them (a copy made now would miss their writes, which come back here after they end).
+ * Whether `task` (ordered by its queue) may wait on the worker for `upstream` alone, which is
+ * being made there: it waits for nothing else (`upstream`, not done, is one of its waits), it
+ * takes no task argument (its message then leaves in this very batch: one with inputs to bring
+ * here first could leave after `upstream` ended there), and no copy of data stands between
+ * them: `task` gets no copy made here (`sendArgs`) and writes back none (`returnArgs`), nor does
+ * `upstream`, which writes no data held elsewhere either (a copy made now would miss its writes,
+ * which come back here after it ends).
  */
-function awaitedThere(
-  s: SchedulerState,
-  task: DTask<unknown>,
-  after: readonly unknown[],
-  slot: ProcSlot,
-  root: DTask<unknown>,
-  cascade: Set<DTask<unknown>> | undefined,
-): boolean {
-  if (copiesData(task)) return false;
-  let waits = 0;
-  for (const b of after) {
-    if (!isDTask(b)) return false;
-    if (b.state === TaskState.Done) continue;
-    if (b.state !== TaskState.Running || b.proc !== slot.proc || b.owner !== s) return false;
-    if (b !== root && cascade?.has(b) !== true) return false;
-    if (copiesData(b) || b.options.inPlaceArgs !== undefined) return false;
-    waits++;
+function awaitsThere(task: DTask<unknown>, taskArgs: number, upstream: DTask<unknown>): boolean {
+  if ((task.flags & TaskFlags.AwaitsOnWorkers) === 0 || task.waiting !== 1 || taskArgs > 0) {
+    return false;
   }
-  return waits === task.waiting;
+  if (copiesData(task) || copiesData(upstream)) return false;
+  return upstream.options.inPlaceArgs === undefined;
 }
 
 /** Whether `task`'s arguments travel as copies made here, or come back to be written here. */

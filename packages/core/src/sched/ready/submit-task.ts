@@ -1,6 +1,6 @@
 import { isChunk } from '../../chunk/chunk.js';
 import { loggingState } from '../../log/index.js';
-import { type DTask, isDTask, taskExtra } from '../../task/dtask.js';
+import { type DTask, isDTask } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import { failFromUpstream } from '../completion/fail-from-upstream.js';
 import { watchSignal } from '../completion/watch-signal.js';
@@ -18,8 +18,8 @@ import { pendingTaskOf } from './pending-task-of.js';
  * `early` (a task queue's `startEarly`): if it is ready now and a worker is idle, it starts now.
  * `here` (a task queue's `SubmitTask`): if it is ready now and tiny, it runs on the calling
  * thread before this returns (`runHere`).
- * `ahead` (a task queue's `awaitsOnWorkers`): the extra dependencies it waits for are kept with
- * it (`TaskExtra.after`), so that it may be sent ahead to the worker making them (`sendAhead`).
+ * `ahead` (a task queue's `awaitsOnWorkers`): a task with extra dependencies is flagged
+ * `AwaitsOnWorkers`, so that it may be sent ahead to the worker making them (`sendAhead`).
  * A task that takes only plain values and tasks, with no scope options, is flagged `Plain`
  * (placement's fast path).
  */
@@ -70,8 +70,7 @@ export function submitTask(
     let more: Iterable<unknown>;
     if (typeof task.fn !== 'object' && o.syncdeps === undefined) {
       more = extraDeps as Iterable<unknown>;
-      // Kept as given (the queue's own list, never changed after): no list is made for it.
-      if (ahead && Array.isArray(more)) taskExtra(task).after = more;
+      if (ahead) task.flags |= TaskFlags.AwaitsOnWorkers;
     } else {
       const all: unknown[] = [task.fn];
       if (o.syncdeps) all.push(...o.syncdeps);
