@@ -36,46 +36,61 @@ export function makeBlock(
   }
   const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
   if (kind === 'rand' || kind === 'randn') {
+    // Drawn a run at a time into a Float64Array and stored by `set`, which converts each number
+    // to the dtype as an element store does: the loops see one array type whatever the dtype
+    // (element stores into every typed array type through one loop are several times slower).
+    const int = dtype.includes('int');
+    const total = w * n;
+    const run = new Float64Array(Math.min(total, 4096));
     let s = seed >>> 0 || 1;
-    for (let i = 0; i < w * n; i++) {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      data[i] = dtype.includes('int') ? s % 100 : s / 2 ** 32;
-    }
-    // 'randn': each stored uniform through the normal quantile (Acklam's rational
-    // approximation, relative error below 1.2e-9), as randn.ts documents.
-    if (kind === 'randn') {
-      const a = [
-        -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269,
-        -30.66479806614716, 2.506628277459239,
-      ];
-      const b = [
-        -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
-        -13.28068155288572,
-      ];
-      const c = [
-        -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
-        4.374664141464968, 2.938163982698783,
-      ];
-      const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
-      const low = 0.02425;
-      for (let i = 0; i < w * n; i++) {
-        // A uniform in (0, 1): [0, 1) moved off 0 by half of its resolution.
-        const p = data[i] + 2 ** -54;
-        let x: number;
-        if (p < low || p > 1 - low) {
-          const q = Math.sqrt(-2 * Math.log(p < low ? p : 1 - p));
-          x =
-            (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-          if (p >= low) x = -x;
-        } else {
-          const q = p - 0.5;
-          const r = q * q;
-          x =
-            ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
-            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    // The normal quantile's coefficients (for 'randn').
+    const a = [
+      -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269,
+      -30.66479806614716, 2.506628277459239,
+    ];
+    const b = [
+      -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
+      -13.28068155288572,
+    ];
+    const c = [
+      -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
+      4.374664141464968, 2.938163982698783,
+    ];
+    const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+    const low = 0.02425;
+    for (let at = 0; at < total; at += run.length) {
+      const len = Math.min(run.length, total - at);
+      const part = len === run.length ? run : run.subarray(0, len);
+      for (let i = 0; i < len; i++) {
+        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+        run[i] = int ? s % 100 : s / 2 ** 32;
+      }
+      data.set(part, at);
+      if (kind === 'randn') {
+        // 'randn': each stored uniform (read back as the dtype holds it) through the normal
+        // quantile (Acklam's rational approximation, relative error below 1.2e-9), as randn.ts
+        // documents.
+        part.set(data.subarray(at, at + len));
+        for (let i = 0; i < len; i++) {
+          // A uniform in (0, 1): [0, 1) moved off 0 by half of its resolution.
+          const p = run[i] + 2 ** -54;
+          let x: number;
+          if (p < low || p > 1 - low) {
+            const q = Math.sqrt(-2 * Math.log(p < low ? p : 1 - p));
+            x =
+              (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+              ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+            if (p >= low) x = -x;
+          } else {
+            const q = p - 0.5;
+            const r = q * q;
+            x =
+              ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+              (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+          }
+          run[i] = x;
         }
-        data[i] = x;
+        data.set(part, at);
       }
     }
   } else if (value !== 0 && w === 2) {

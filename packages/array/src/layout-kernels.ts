@@ -76,7 +76,11 @@ export function assembleBlock(
         si += (from[d] + idx[d] * step[d]) * src.strides[d];
         di += (to[d] + idx[d]) * strides[d];
       }
-      if (w === 1) for (let i = 0; i < run; i++) data[di + i] = src.data[si + i * sStep];
+      // A long contiguous run by `set`, which copies (or converts, as an element store does)
+      // natively: the loops below meet every typed array type and are megamorphic.
+      if (sStep === 1 && w * run >= 64)
+        data.set(src.data.subarray(w * si, w * (si + run)) as Float64Array, w * di);
+      else if (w === 1) for (let i = 0; i < run; i++) data[di + i] = src.data[si + i * sStep];
       else
         for (let i = 0; i < run; i++) {
           data[2 * (di + i)] = src.data[2 * (si + i * sStep)];
