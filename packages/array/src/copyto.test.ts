@@ -13,10 +13,14 @@ const fld1 = (x: number, y: number) => Math.floor((x - 1) / y) + 1; // Julia's f
 
 /** Random values of `dtype` (small integers for integer types), `n` of them. */
 function randomOf(dtype: DType, n: number, seed: number): number[] {
-  const r = Array.from(random(n, seed));
-  return dtype.startsWith('float')
-    ? r.map((v) => (dtype === 'float32' ? Math.fround(v) : v))
-    : r.map((v) => Math.floor(v * 200));
+  const r = random(n, seed);
+  // a plain loop (`Array.from` and `map` with closures took about 40 ns an element)
+  const out: number[] = [];
+  for (let i = 0; i < n; i++)
+    out.push(
+      dtype === 'float64' ? r[i] : dtype === 'float32' ? Math.fround(r[i]) : Math.floor(r[i] * 200),
+    );
+  return out;
 }
 
 async function testCopyto(

@@ -215,6 +215,9 @@ export function ccholeskyPlain(a: ArrayLike<number>, n: number): Float64Array {
  * The N-D discrete Fourier transform of a complex array of `shape` (column-major, interleaved)
  * by its definition, one dimension at a time: `X[k] = Σ x[j]·e^(∓2πi·jk/n)` (`inverse`: the
  * `+` sign and a division by `n`, as Julia's `ifft`), each dimension in `dims` (default all).
+ * The sum over `j` is taken in pairs `j`, `n − j`, whose terms share a cosine and negate a sine,
+ * and gives `X[k]` and `X[n − k]` together (whose terms are each other's conjugates): the same
+ * O(n²) sum per line as the definition, in a quarter of the multiplications.
  */
 export function dftPlain(
   x: ArrayLike<number>,
@@ -229,96 +232,89 @@ export function dftPlain(
     let stride = 1;
     for (let e = 0; e < d; e++) stride *= shape[e];
     const out = new Float64Array(cur.length);
-    const sign = inverse ? 1 : -1;
-    // e^(±2πi·q/n) for q < n: the term of j, k is entry (j·k) mod n
-    const cosq = Float64Array.from({ length: n }, (_, q) => Math.cos((sign * 2 * Math.PI * q) / n));
-    const sinq = Float64Array.from({ length: n }, (_, q) => Math.sin((sign * 2 * Math.PI * q) / n));
-    // the DFT matrix: row k at k·n holds the terms of j = 0 … n − 1
-    const cw = new Float64Array(n * n);
-    const sw = new Float64Array(n * n);
-    for (let k = 0; k < n; k++)
-      for (let j = 0, q = 0; j < n; j++) {
-        cw[k * n + j] = cosq[q];
-        sw[k * n + j] = sinq[q];
-        // q = (j·k) mod n, kept by adding k each step (no product nor division per term)
-        q += k;
-        if (q >= n) q -= n;
-      }
-    // the line along d being transformed, gathered (its elements lie `stride` apart)
-    const re = new Float64Array(n);
-    const im = new Float64Array(n);
-    // a line's X[k], each summed over j in order; four k at a time (their sums independent)
-    const sums = new Float64Array(8);
-    for (let base = 0; base < count; base++) {
-      // a start of a line along d: its index along d is 0
-      if (Math.floor(base / stride) % n !== 0) continue;
-      for (let j = 0; j < n; j++) {
-        re[j] = cur[2 * (base + j * stride)];
-        im[j] = cur[2 * (base + j * stride) + 1];
-      }
-      for (let k = 0; k < n; k += 4) {
-        const ks = Math.min(4, n - k);
-        if (ks === 4) {
-          const o = k * n;
-          let r0 = 0;
-          let i0 = 0;
-          let r1 = 0;
-          let i1 = 0;
-          let r2 = 0;
-          let i2 = 0;
-          let r3 = 0;
-          let i3 = 0;
-          for (let j = 0; j < n; j++) {
-            const xr = re[j];
-            const xi = im[j];
-            const c0 = cw[o + j];
-            const s0 = sw[o + j];
-            const c1 = cw[o + n + j];
-            const s1 = sw[o + n + j];
-            const c2 = cw[o + 2 * n + j];
-            const s2 = sw[o + 2 * n + j];
-            const c3 = cw[o + 3 * n + j];
-            const s3 = sw[o + 3 * n + j];
-            r0 += xr * c0 - xi * s0;
-            i0 += xr * s0 + xi * c0;
-            r1 += xr * c1 - xi * s1;
-            i1 += xr * s1 + xi * c1;
-            r2 += xr * c2 - xi * s2;
-            i2 += xr * s2 + xi * c2;
-            r3 += xr * c3 - xi * s3;
-            i3 += xr * s3 + xi * c3;
-          }
-          sums[0] = r0;
-          sums[1] = i0;
-          sums[2] = r1;
-          sums[3] = i1;
-          sums[4] = r2;
-          sums[5] = i2;
-          sums[6] = r3;
-          sums[7] = i3;
-        } else {
-          for (let u = 0; u < ks; u++) {
-            let sr = 0;
-            let si = 0;
-            const o = (k + u) * n;
-            for (let j = 0; j < n; j++) {
-              sr += re[j] * cw[o + j] - im[j] * sw[o + j];
-              si += re[j] * sw[o + j] + im[j] * cw[o + j];
-            }
-            sums[2 * u] = sr;
-            sums[2 * u + 1] = si;
-          }
-        }
-        for (let u = 0; u < ks; u++) {
-          const to = 2 * (base + (k + u) * stride);
-          out[to] = inverse ? sums[2 * u] / n : sums[2 * u];
-          out[to + 1] = inverse ? sums[2 * u + 1] / n : sums[2 * u + 1];
-        }
-      }
-    }
+    dftLines(cur, out, count, n, stride, inverse);
     cur = out;
   }
   return cur;
+}
+
+/** `dftPlain` of every line of `n` elements `stride` apart in `cur`, into `out`. */
+function dftLines(
+  cur: Float64Array,
+  out: Float64Array,
+  count: number,
+  n: number,
+  stride: number,
+  inverse: boolean,
+): void {
+  const sign = inverse ? 1 : -1;
+  // the pairs j, n − j for 1 ≤ j ≤ h; an even n's middle term j = n/2 pairs with itself
+  const h = (n - 1) >> 1;
+  const half = n >> 1;
+  // e^(±2πi·q/n) for q < n: the term of j, k is entry (j·k) mod n
+  const cosq = Float64Array.from({ length: n }, (_, q) => Math.cos((sign * 2 * Math.PI * q) / n));
+  const sinq = Float64Array.from({ length: n }, (_, q) => Math.sin((sign * 2 * Math.PI * q) / n));
+  // the terms of row k ≤ n/2 at k·(h + 1): j = 1 … h (entry 0 unused)
+  const w = h + 1;
+  const cw = new Float64Array((half + 1) * w);
+  const sw = new Float64Array((half + 1) * w);
+  for (let k = 0; k <= half; k++)
+    for (let j = 0, q = 0; j <= h; j++) {
+      cw[k * w + j] = cosq[q];
+      sw[k * w + j] = sinq[q];
+      // q = (j·k) mod n, kept by adding k each step (no product nor division per term)
+      q += k;
+      if (q >= n) q -= n;
+    }
+  // a line's pair sums and differences: x[j] ± x[n − j], real and imaginary parts
+  const er = new Float64Array(w);
+  const ei = new Float64Array(w);
+  const dr = new Float64Array(w);
+  const di = new Float64Array(w);
+  const scale = inverse ? 1 / n : 1;
+  for (let base = 0; base < count; base++) {
+    // a start of a line along d: its index along d is 0
+    if (Math.floor(base / stride) % n !== 0) continue;
+    const r0 = cur[2 * base];
+    const i0 = cur[2 * base + 1];
+    for (let j = 1; j <= h; j++) {
+      const a = 2 * (base + j * stride);
+      const b = 2 * (base + (n - j) * stride);
+      er[j] = cur[a] + cur[b];
+      dr[j] = cur[a] - cur[b];
+      ei[j] = cur[a + 1] + cur[b + 1];
+      di[j] = cur[a + 1] - cur[b + 1];
+    }
+    const mr = n % 2 === 0 ? cur[2 * (base + half * stride)] : 0;
+    const mi = n % 2 === 0 ? cur[2 * (base + half * stride) + 1] : 0;
+    for (let k = 0; k <= half; k++) {
+      // Σ over the pairs of er·cos, di·sin, dr·sin, ei·cos
+      const o = k * w;
+      let ec = 0;
+      let ds = 0;
+      let rs = 0;
+      let ic = 0;
+      for (let j = 1; j <= h; j++) {
+        const c = cw[o + j];
+        const s = sw[o + j];
+        ec += er[j] * c;
+        ds += di[j] * s;
+        rs += dr[j] * s;
+        ic += ei[j] * c;
+      }
+      // the middle term's e^(±iπk) = (−1)^k
+      const m = k % 2 === 0 ? 1 : -1;
+      const re = r0 + m * mr + ec;
+      const im = i0 + m * mi + ic;
+      const to = 2 * (base + k * stride);
+      out[to] = (re - ds) * scale;
+      out[to + 1] = (im + rs) * scale;
+      if (k === 0 || 2 * k === n) continue;
+      const back = 2 * (base + (n - k) * stride);
+      out[back] = (re + ds) * scale;
+      out[back + 1] = (im - rs) * scale;
+    }
+  }
 }
 
 /** A random unitary complex `n × n` (interleaved): modified Gram-Schmidt, twice, on random columns. */

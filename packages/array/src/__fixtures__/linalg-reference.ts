@@ -1,5 +1,6 @@
 // Plain single-threaded linear algebra (column-major, like DArray) the factorization tests
 // compare with: textbook loops, no blocking, no SIMD.
+import { asFloat64, transpose } from './reference.js';
 
 /** LU with partial pivoting (first largest |pivot|), unblocked: `P·A = L·U`. */
 export function luPlain(
@@ -145,18 +146,22 @@ export function productMinus(
   k: number,
   n: number,
 ): Float64Array {
+  // A's rows contiguous, B a Float64Array: as `matmul` (the same terms in the same order).
+  const rows = transpose(a, m, k);
+  const y = asFloat64(b);
   const r = new Float64Array(m * n);
   for (let j = 0; j < n; j++)
     for (let i = 0; i < m; i++) {
       let s = -c[i + j * m];
-      for (let p = 0; p < k; p++) s += a[i + p * m] * b[p + j * k];
+      for (let p = 0; p < k; p++) s += rows[p + i * k] * y[p + j * k];
       r[i + j * m] = s;
     }
   return r;
 }
 
 /** `Qᵀ·Q − I` for a column-major `m × k` matrix `q`. */
-export function gramMinusIdentity(q: ArrayLike<number>, m: number, k: number): Float64Array {
+export function gramMinusIdentity(q0: ArrayLike<number>, m: number, k: number): Float64Array {
+  const q = asFloat64(q0);
   const r = new Float64Array(k * k);
   for (let j = 0; j < k; j++)
     for (let i = 0; i < k; i++) {

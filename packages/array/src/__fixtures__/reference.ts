@@ -91,14 +91,24 @@ export function matmul(
   k: number,
   n: number,
 ) {
+  // A's rows as contiguous runs and B as a Float64Array: each sum runs along memory and through
+  // one array type (an `ArrayLike` of several types makes every read megamorphic), its terms
+  // the same and in the same order.
+  const rows = transpose(a, m, k);
+  const y = asFloat64(b);
   const c = new Float64Array(m * n);
   for (let i = 0; i < m; i++)
     for (let j = 0; j < n; j++) {
       let s = 0;
-      for (let p = 0; p < k; p++) s += a[i + p * m] * b[p + j * k];
+      for (let p = 0; p < k; p++) s += rows[p + i * k] * y[p + j * k];
       c[i + j * m] = s;
     }
   return c;
+}
+
+/** `x` as a Float64Array: itself if it is one, else a copy (exact: every value is a double). */
+export function asFloat64(x: ArrayLike<number>): Float64Array {
+  return x instanceof Float64Array ? x : Float64Array.from(x);
 }
 
 /** The transpose of a column-major `m×n` matrix. */
