@@ -36,12 +36,14 @@ export function makeBlock(
   }
   const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
   if (kind === 'rand' || kind === 'randn') {
-    // Drawn a run at a time into a Float64Array and stored by `set`, which converts each number
-    // to the dtype as an element store does: the loops see one array type whatever the dtype
-    // (element stores into every typed array type through one loop are several times slower).
+    // Drawn into a Float64Array: the block's own, else a run at a time into one stored by `set`
+    // (which converts each number to the dtype as an element store does). The loops see one
+    // array type whatever the dtype: stores into every typed array type through one loop (a
+    // worker makes blocks of many dtypes) were several times slower.
     const int = dtype.includes('int');
     const total = w * n;
-    const run = new Float64Array(Math.min(total, 4096));
+    const direct = (C as unknown) === Float64Array;
+    const run = direct ? data : new Float64Array(Math.min(total, 4096));
     let s = seed >>> 0 || 1;
     // The normal quantile's coefficients (for 'randn').
     const a = [
@@ -65,12 +67,12 @@ export function makeBlock(
         s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
         run[i] = int ? s % 100 : s / 2 ** 32;
       }
-      data.set(part, at);
+      if (!direct) data.set(part, at);
       if (kind === 'randn') {
         // 'randn': each stored uniform (read back as the dtype holds it) through the normal
         // quantile (Acklam's rational approximation, relative error below 1.2e-9), as randn.ts
         // documents.
-        part.set(data.subarray(at, at + len));
+        if (!direct) part.set(data.subarray(at, at + len));
         for (let i = 0; i < len; i++) {
           // A uniform in (0, 1): [0, 1) moved off 0 by half of its resolution.
           const p = run[i] + 2 ** -54;
@@ -90,7 +92,7 @@ export function makeBlock(
           }
           run[i] = x;
         }
-        data.set(part, at);
+        if (!direct) data.set(part, at);
       }
     }
   } else if (value !== 0 && w === 2) {
