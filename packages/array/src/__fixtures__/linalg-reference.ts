@@ -94,15 +94,24 @@ export function luRectPlain(
 /** `x` with `A·x = b` for each of the `w` columns of `b` (Gaussian elimination with pivoting). */
 export function solvePlain(a: ArrayLike<number>, n: number, b: ArrayLike<number>): Float64Array {
   const { l, u, p } = luPlain(a, n);
+  // L's and U's rows as contiguous runs, each sum in a local: the same terms subtracted in the
+  // same order as row by row in place, along memory.
+  const lRows = transpose(l, n, n);
+  const uRows = transpose(u, n, n);
   const w = b.length / n;
   const x = new Float64Array(n * w);
   for (let c = 0; c < w; c++) {
-    const y = x.subarray(c * n, (c + 1) * n);
-    for (let i = 0; i < n; i++) y[i] = b[p[i] + c * n];
-    for (let i = 0; i < n; i++) for (let k = 0; k < i; k++) y[i] -= l[i + k * n] * y[k];
+    const o = c * n;
+    for (let i = 0; i < n; i++) x[o + i] = b[p[i] + o];
+    for (let i = 0; i < n; i++) {
+      let s = x[o + i];
+      for (let k = 0; k < i; k++) s -= lRows[k + i * n] * x[o + k];
+      x[o + i] = s;
+    }
     for (let i = n - 1; i >= 0; i--) {
-      for (let k = i + 1; k < n; k++) y[i] -= u[i + k * n] * y[k];
-      y[i] /= u[i + i * n];
+      let s = x[o + i];
+      for (let k = i + 1; k < n; k++) s -= uRows[k + i * n] * x[o + k];
+      x[o + i] = s / uRows[i + i * n];
     }
   }
   return x;
