@@ -1,15 +1,19 @@
 // Plain single-threaded complex linear algebra and DFT (column-major, interleaved re, im pairs,
 // like a complex DArray) the complex factorization and fft tests compare with: textbook loops,
 // no blocking, no tiles.
+import { asFloat64 } from './reference.js';
 
 /** Column-major complex `m×k` times `k×n`, interleaved. */
 export function cmatmul(
-  a: ArrayLike<number>,
-  b: ArrayLike<number>,
+  a0: ArrayLike<number>,
+  b0: ArrayLike<number>,
   m: number,
   k: number,
   n: number,
 ): Float64Array {
+  // Float64Arrays: the loops read one array type (the same values, the same bits)
+  const a = asFloat64(a0);
+  const b = asFloat64(b0);
   const c = new Float64Array(2 * m * n);
   for (let j = 0; j < n; j++)
     for (let q = 0; q < k; q++) {
