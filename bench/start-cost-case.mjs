@@ -3,7 +3,9 @@
 // `import-core`, `import-worker`: imports @dtask/core (its index, or its worker entry) of the
 // built checkout at <root> and prints this process's CPU since it started (ms). `cluster`:
 // starts that many local cluster worker processes, runs one task on each, and prints their CPU
-// (ms per worker process: all of it, and its main thread's) once the tasks are back.
+// (ms per worker process: all of it, and its main thread's) once the tasks are back. `threads`:
+// starts that many worker threads (`threads({ count })`), runs one task on each, and prints the
+// CPU of the threads this process gained (ms per worker thread) and of the whole process.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +25,23 @@ if (which === 'import-core' || which === 'import-worker') {
   await import(url('core', which === 'import-core' ? 'index.js' : 'worker.js'));
   const c = process.cpuUsage();
   console.log(JSON.stringify({ cpuMs: (c.user + c.system) / 1000 }));
+} else if (which === 'threads') {
+  const core = await import(url('core'));
+  const { threads } = await import(url('threads'));
+  const { threadCpu } = await import('./fixtures/thread-cpu.mjs');
+  const count = Number(workersText ?? 8);
+  const before = threadCpu();
+  const plugin = threads({ count });
+  const ctx = core.configure({ plugins: [plugin] });
+  await ctx.ready();
+  const at = (thread) => ({ scope: core.scope({ worker: 1, thread }) });
+  const ids = Array.from({ length: count }, (_, i) => i + 2);
+  await core.fetchAll(ids.map((thread) => ctx.spawn(at(thread), (x) => x + 1, thread)));
+  let added = 0;
+  for (const [tid, ns] of threadCpu()) if (!before.has(tid)) added += ns / 1e6;
+  const c = process.cpuUsage();
+  await core.shutdown();
+  console.log(JSON.stringify({ cpuMs: added / count, processMs: (c.user + c.system) / 1000 }));
 } else if (which === 'cluster') {
   const core = await import(url('core'));
   const { cluster } = await import(url('cluster'));

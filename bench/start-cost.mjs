@@ -2,7 +2,8 @@
 //   node bench/start-cost.mjs [--quick] [--rounds=9] [--before=DIR]
 // A bare `node`; a process that imports @dtask/core (its index), or core's worker entry (what a
 // worker thread or process loads); and 8 local cluster worker processes (`cluster({ workers: 8
-// })`, ready and one task each): CPU per worker process, all of it and its main thread's.
+// })`, ready and one task each): CPU per worker process, all of it and its main thread's; and 8
+// worker threads (`threads({ count: 8 })`, one task each): CPU per thread, and the process's.
 // Each measurement runs in a fresh process (start-cost-case.mjs). Prints medians (ms) and the
 // load; --quick leaves the cluster case out.
 import { spawnSync } from 'node:child_process';
@@ -23,7 +24,7 @@ const sides =
   before === undefined ? { this: join(here, '..') } : { before, after: join(here, '..') };
 const cases = quick
   ? ['import-core', 'import-worker']
-  : ['import-core', 'import-worker', 'cluster'];
+  : ['import-core', 'import-worker', 'threads', 'cluster'];
 
 /** Runs `args` in a fresh node and returns its last line, parsed. */
 function run(args) {
@@ -56,6 +57,7 @@ for (let r = 0; r < rounds; r++) {
       const got = run([join(here, 'start-cost-case.mjs'), sides[side], name, '8']);
       note(`${name} ${side}`, got.cpuMs);
       if (got.mainMs !== undefined) note(`${name} main thread ${side}`, got.mainMs);
+      if (got.processMs !== undefined) note(`${name} whole process ${side}`, got.processMs);
     }
   }
   loads.push(os.loadavg()[0]);

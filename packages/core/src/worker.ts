@@ -26,6 +26,7 @@ export type {
 } from './protocol/protocol.js';
 export { INLINE_RESULT_BYTES } from './protocol/protocol.js';
 export type { Transport } from './protocol/transport.js';
+export { prepareGlobalApi } from './registry/global-api.js';
 export {
   setupWorkerPlugins,
   type WorkerPlace,
@@ -44,8 +45,10 @@ export type { ValueAdapter } from './runtime/value-adapter.js';
 export { startWorkerRuntime, WorkerRuntime } from './runtime/worker-runtime.js';
 export type { WorkerRuntimeOptions } from './runtime/worker-runtime-options.js';
 export type { Executor, ExecutorSink } from './sched/dispatch/executor.js';
-export type { WorkerConnectionOptions } from './sched/executors/worker-connection/worker-connection.js';
-export { WorkerConnection } from './sched/executors/worker-connection/worker-connection.js';
+export type {
+  WorkerConnection,
+  WorkerConnectionOptions,
+} from './sched/executors/worker-connection/worker-connection.js';
 export { runningTaskId } from './task/frame.js';
 export { RemoteResult } from './task/remote-result.js';
 export {

@@ -1,8 +1,11 @@
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-// Sets the `dtask` global that functions travelling as source text name (core's main entry).
-import '@dtask/core';
-import { type AdminToWorker, serveWorker, type WorkerRuntime } from '@dtask/core/worker';
+import {
+  type AdminToWorker,
+  prepareGlobalApi,
+  serveWorker,
+  type WorkerRuntime,
+} from '@dtask/core/worker';
 import type { ClusterError } from '../cluster-error.js';
 import { type Address, parseAddress } from '../wire/address.js';
 import { connectLink } from '../wire/connect.js';
@@ -51,6 +54,9 @@ type Init = Extract<AdminToWorker, { op: 'init' }>;
  * (`getDagIds` in a task throws), and ending its process (`exit` closes its links only).
  */
 export async function joinSimMember(options: SimMemberOptions): Promise<SimMember> {
+  // The `dtask` global that functions travelling as source text name (core's main entry, loaded
+  // when first read).
+  await prepareGlobalApi();
   const scheduler = parseAddress(options.connect, 'connect');
   const linkOptions: LinkOptions = {
     maxFrameBytes: options.maxFrameBytes,

@@ -2,10 +2,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
-// Sets the `dtask` global that functions travelling as source text name (core's main entry).
-import '@dtask/core';
 import {
   type AdminToWorker,
+  prepareGlobalApi,
   runningTaskId,
   serveWorker,
   type WorkerRuntime,
@@ -67,6 +66,9 @@ export async function joinMember(
   options: MemberOptions,
   beforeReady?: (worker: number) => Promise<void>,
 ): Promise<Member> {
+  // The `dtask` global that functions travelling as source text name (core's main entry, loaded
+  // when first read).
+  await prepareGlobalApi();
   const scheduler = parseAddress(options.connect, 'connect');
   const linkOptions: LinkOptions = {
     maxFrameBytes: options.maxFrameBytes,
