@@ -1,6 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { createServer as createTlsServer } from 'node:tls';
 import { ClusterError } from '../cluster-error.js';
 import type { Address } from '../wire/address.js';
 import { acceptHandshake, type Hello } from '../wire/handshake.js';
@@ -65,8 +64,9 @@ export class ClusterServer {
     const tcp = this.options.listen;
     if (tcp && 'host' in tcp) {
       const tls = this.options.tls;
+      // node:tls is loaded only for a scheduler that uses it (its liveness thread runs this too).
       const server = tls
-        ? createTlsServer({
+        ? (await import('node:tls')).createServer({
             cert: tls.cert,
             key: tls.key,
             handshakeTimeout: Math.min(ACCEPT_HANDSHAKE_MS, this.options.handshakeTimeoutMs),

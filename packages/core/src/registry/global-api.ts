@@ -42,6 +42,38 @@ export async function prepareGlobalApi(): Promise<void> {
     get: loadOnFirstUse,
     set: setGlobal,
   });
+  const globals = g as Record<symbol, unknown>;
+  for (const key of Object.values(MAIN_ENTRY_GLOBALS)) globals[key] ??= standIn(key);
+}
+
+/**
+ * The other globals core's main entry sets that code compiled from source text names: the
+ * drivers of streaming tasks (`stream/stream-driver.ts`), which set them with `setMainGlobal`.
+ */
+export const MAIN_ENTRY_GLOBALS = {
+  runStream: Symbol.for('dtask.runStream'),
+  runStreamModule: Symbol.for('dtask.runStreamModule'),
+} as const;
+
+/** Marks the stand-ins `prepareGlobalApi` leaves for `MAIN_ENTRY_GLOBALS`. */
+const STAND_IN = Symbol('dtask.standIn');
+
+/** Sets global `key` to `value`, unless something other than a stand-in holds it. */
+export function setMainGlobal(key: symbol, value: unknown): void {
+  const globals = g as Record<symbol, unknown>;
+  const current = globals[key];
+  if (current === undefined || (typeof current === 'function' && STAND_IN in current)) {
+    globals[key] = value;
+  }
+}
+
+/** A function in global `key`'s place that loads the main entry, then calls what it set there. */
+function standIn(key: symbol): Function {
+  const call = function (this: unknown, ...args: unknown[]): unknown {
+    loadMainEntry();
+    return ((g as Record<symbol, Function>)[key] as Function).apply(this, args);
+  };
+  return Object.assign(call, { [STAND_IN]: true });
 }
 
 /** Where core's main entry is, as `import` finds it (undefined where this node cannot say). */
@@ -49,6 +81,12 @@ let mainUrl: string | undefined;
 
 /** The stand-in's getter: loads the main entry, whose `installGlobalApi` replaces the stand-in. */
 function loadOnFirstUse(): object | undefined {
+  loadMainEntry();
+  return g.dtask;
+}
+
+/** Loads core's main entry (`mainUrl`) here, now: it puts the API in the stand-ins' places. */
+function loadMainEntry(): void {
   try {
     createRequire(import.meta.url)(fileURLToPath(mainUrl!));
   } catch (error) {
@@ -59,7 +97,6 @@ function loadOnFirstUse(): object | undefined {
       { cause: error },
     );
   }
-  return g.dtask;
 }
 
 /** Puts `value` in the global's place (an ordinary property, as an assignment makes). */

@@ -1,3 +1,4 @@
+import { MAIN_ENTRY_GLOBALS, setMainGlobal } from '../registry/global-api.js';
 import { currentFrame } from '../task/frame.js';
 import { analyzeFunctionSource } from '../travel/free-variables.js';
 import { compileFunction, moduleRefOf } from '../travel/function-ref.js';
@@ -6,8 +7,6 @@ import { runRemoteStreamNode } from './remote-stream-node.js';
 import { runStreamNode } from './run-stream-node.js';
 import type { StreamDescriptor } from './stream-descriptor.js';
 import { remoteNodes, type StreamNode } from './stream-node.js';
-
-const RUN_KEY = Symbol.for('dtask.runStream');
 
 /**
  * Runs a streaming task wherever its driver landed: on the scheduler's thread (its node is
@@ -18,9 +17,7 @@ function runStream(desc: StreamDescriptor, fn: Function, args: unknown[]): Promi
   if (node !== undefined) return runStreamNode(node, args);
   return runRemoteStreamNode(desc, fn as (...a: unknown[]) => unknown, args);
 }
-(globalThis as Record<symbol, unknown>)[RUN_KEY] ??= runStream;
-
-const RUN_MODULE_KEY = Symbol.for('dtask.runStreamModule');
+setMainGlobal(MAIN_ENTRY_GLOBALS.runStream, runStream);
 
 /**
  * `runStream` for a function exported by a module loaded with `everywhere`: elsewhere it is
@@ -39,7 +36,7 @@ function runStreamModule(
     runRemoteStreamNode(desc, ns[name] as (...a: unknown[]) => unknown, args, frame),
   );
 }
-(globalThis as Record<symbol, unknown>)[RUN_MODULE_KEY] ??= runStreamModule;
+setMainGlobal(MAIN_ENTRY_GLOBALS.runStreamModule, runStreamModule);
 
 /** A name safe inside an identifier. */
 function identifier(name: string): string {
