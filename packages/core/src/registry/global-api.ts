@@ -20,7 +20,7 @@ export function installGlobalApi(api: object): void {
 
 /**
  * Makes the `dtask` global ready in a worker thread or process without loading core's main
- * entry (the scheduler side, about a third of a worker's start) until something reads it: the
+ * entry (the scheduler side, about half of core's code) until something reads it: the
  * global is an accessor that loads the main entry synchronously on first read (node's
  * `require` of an ES module, the same instance `import` gives) and is then the API itself.
  * Where that cannot give the same instance (a node without `require` of ES modules, module
@@ -74,6 +74,19 @@ function standIn(key: symbol): Function {
     return ((g as Record<symbol, Function>)[key] as Function).apply(this, args);
   };
   return Object.assign(call, { [STAND_IN]: true });
+}
+
+/**
+ * Loads core's main entry now if `prepareGlobalApi` left the global to load it on first read:
+ * a worker calls it before it imports a module while tasks may run (`everywhere` after the
+ * start), which may import `@dtask/core` itself; a task's first read of `dtask` meanwhile would
+ * find the main entry half loaded. Where it cannot load now, the global stays as it was.
+ */
+export function loadGlobalApiNow(): void {
+  if (Object.getOwnPropertyDescriptor(g, 'dtask')?.get !== loadOnFirstUse) return;
+  try {
+    loadMainEntry();
+  } catch {}
 }
 
 /** Where core's main entry is, as `import` finds it (undefined where this node cannot say). */

@@ -1,4 +1,5 @@
 import type { AdminToWorkerOf, LoadAnswer } from '../protocol/admin-protocol.js';
+import { loadGlobalApiNow } from '../registry/global-api.js';
 import type { WorkerRuntime } from './worker-runtime.js';
 
 /**
@@ -12,6 +13,8 @@ export function answerLoad(
   load: (url: string) => Promise<Record<string, unknown>>,
   reply: (answer: LoadAnswer) => void,
 ): void {
+  // Tasks may run while it loads, and the module may import @dtask/core.
+  loadGlobalApiNow();
   load(m.url).then(
     (ns) => {
       runtime.addModule(m.url, ns);
