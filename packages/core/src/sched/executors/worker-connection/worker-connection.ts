@@ -197,6 +197,9 @@ export class WorkerConnection implements Executor {
    */
   wasReady = false;
 
+  /** How many batches came from the worker: whether it still talks (`failInFlightOnClose`). */
+  private heardBatches = 0;
+
   /** True once the connection closed or broke. */
   get isClosed(): boolean {
     return this.closed;
@@ -335,23 +338,6 @@ export class WorkerConnection implements Executor {
   }
 
   /**
-   * Asks the worker which of the tasks sent here it has started (the context is closing, and
-   * tasks that never started are cancelled rather than lost). Resolves to their ids, or to
-   * `undefined` when the worker is gone or says nothing for `ms` (a task keeps its thread
-   * busy; a worker still starting, or still reporting finished tasks, is given up to ten times
-   * that); never rejects. Tasks the worker reports meanwhile settle as usual.
-   */
-  startedTasks(ms: number): Promise<Set<number> | undefined> {
-    if (this.closed) return Promise.resolve(undefined);
-    return askStarted(this.requests, this.out, ms, () =>
-      this.wasReady ? this.heardBatches : undefined,
-    );
-  }
-
-  /** How many batches came from the worker: whether it still talks (`startedTasks`). */
-  private heardBatches = 0;
-
-  /**
    * Settles every task in flight here because the context closes (they are not handed back,
    * which would run them elsewhere after the close): a task the worker never started fails
    * with `CancelledError`, one that started, or may have (no answer: the worker said nothing
@@ -360,7 +346,11 @@ export class WorkerConnection implements Executor {
    * removing the processor.
    */
   async failInFlightOnClose(ms = this.options.cancelGraceMs ?? 1000): Promise<void> {
-    const started = this.inFlight.size > 0 ? await this.startedTasks(ms) : undefined;
+    // Which tasks the worker started; none answers for a worker that is gone. It may keep
+    // talking (starting, reporting other tasks) before it reads the question (`askStarted`).
+    const heard = () => (this.wasReady ? this.heardBatches : undefined);
+    const asked = this.inFlight.size > 0 && !this.closed;
+    const started = asked ? await askStarted(this.requests, this.out, ms, heard) : undefined;
     failOnClose(this.options.scheduler.sink, this.inFlight.values(), started, this.holder);
   }
 

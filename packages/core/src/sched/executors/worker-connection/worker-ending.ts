@@ -47,7 +47,7 @@ export function answerWhileHeard<T>(
 /**
  * Asks the worker behind `out` which tasks sent there it has started: their ids, or
  * `undefined` when it does not answer while it keeps talking (`answerWhileHeard`: `heard`
- * counts what came from it; see `WorkerConnection.startedTasks`).
+ * counts what came from it; see `WorkerConnection.failInFlightOnClose`).
  */
 export function askStarted(
   requests: Requests,
