@@ -105,13 +105,17 @@ describe('aliasing analysis', () => {
 
 describe('aliasing decides the order on worker threads', () => {
   /**
-   * Two slow writers of `first` and `second` on 2 threads: stamps say whether the second
-   * started before the first ended (they overlapped) or not.
+   * Two writers of `first` and `second` on 2 threads: stamps say whether the second started
+   * before the first ended (they overlapped) or not. The first waits up to `patienceMs` for the
+   * second to start: long (`TOGETHER`) where they may overlap, since a loaded machine may start
+   * the second late, and it ends at once when the second starts; short (`APART`) where they must
+   * not, since a second writer held back by the first never starts while it runs, however long
+   * it waits.
    */
-  async function overlapped(first: unknown, second: unknown): Promise<boolean> {
+  async function overlapped(first: unknown, second: unknown, patienceMs: number): Promise<boolean> {
     const { ctx, k } = await rig();
     const order = new Int32Array(new SharedArrayBuffer(4 * 8));
-    const stamped = (x: unknown, tag: number) => ctx.spawn(k.stampOn, x, order, 150, tag);
+    const stamped = (x: unknown, tag: number) => ctx.spawn(k.stampOn, x, order, patienceMs, tag);
     await spawnDatadeps(() => {
       stamped(first, 1);
       stamped(second, 2);
@@ -120,19 +124,27 @@ describe('aliasing decides the order on worker threads', () => {
     const log = [...order.subarray(1, 1 + order[0])];
     return log.indexOf(2) < log.indexOf(11);
   }
+  const TOGETHER = 10_000;
+  const APART = 150;
 
   it('row 1 and row 2 run in parallel; row 1 and column 1 in order', async () => {
     const A = strided(sharedF64(16), [4, 4]);
-    expect(await overlapped(InOut(view(A, 0, ':')), InOut(view(A, 1, ':')))).toBe(true);
-    expect(await overlapped(InOut(view(A, 0, ':')), InOut(view(A, ':', 0)))).toBe(false);
+    expect(await overlapped(InOut(view(A, 0, ':')), InOut(view(A, 1, ':')), TOGETHER)).toBe(true);
+    expect(await overlapped(InOut(view(A, 0, ':')), InOut(view(A, ':', 0)), APART)).toBe(false);
   });
 
   it('unit-upper and unit-lower in parallel; upper and diagonal in order (and the data is right)', async () => {
     const A = strided(sharedF64(16), [4, 4]);
     expect(
-      await overlapped(Deps(A, InOut(unitUpperTriangular)), Deps(A, InOut(unitLowerTriangular))),
+      await overlapped(
+        Deps(A, InOut(unitUpperTriangular)),
+        Deps(A, InOut(unitLowerTriangular)),
+        TOGETHER,
+      ),
     ).toBe(true);
-    expect(await overlapped(Deps(A, InOut(upperTriangular)), Deps(A, InOut(diagonal)))).toBe(false);
+    expect(await overlapped(Deps(A, InOut(upperTriangular)), Deps(A, InOut(diagonal)), APART)).toBe(
+      false,
+    );
   });
 
   it('a toChunk-ed matrix: upper and strict lower in parallel, as on the raw matrix and its rows', async () => {
@@ -142,25 +154,39 @@ describe('aliasing decides the order on worker threads', () => {
       await overlapped(
         Deps(chunk, InOut(upperTriangular)),
         Deps(chunk, InOut(unitLowerTriangular)),
+        TOGETHER,
       ),
     ).toBe(true);
     expect(
       await overlapped(
         Deps(chunk, InOut(unitUpperTriangular)),
         Deps(chunk, InOut(lowerTriangular)),
+        TOGETHER,
       ),
     ).toBe(true);
     // Parts that share elements, and the whole chunk, stay in order.
     expect(
-      await overlapped(Deps(chunk, InOut(upperTriangular)), Deps(chunk, InOut(lowerTriangular))),
+      await overlapped(
+        Deps(chunk, InOut(upperTriangular)),
+        Deps(chunk, InOut(lowerTriangular)),
+        APART,
+      ),
     ).toBe(false);
-    expect(await overlapped(Deps(chunk, InOut(upperTriangular)), InOut(chunk))).toBe(false);
+    expect(await overlapped(Deps(chunk, InOut(upperTriangular)), InOut(chunk), APART)).toBe(false);
     // A view of the chunk against a part: by the view's rows and columns.
     expect(
-      await overlapped(Deps(chunk, InOut(unitUpperTriangular)), InOut(view(chunk, [2, 4], [0, 2]))),
+      await overlapped(
+        Deps(chunk, InOut(unitUpperTriangular)),
+        InOut(view(chunk, [2, 4], [0, 2])),
+        TOGETHER,
+      ),
     ).toBe(true);
     expect(
-      await overlapped(Deps(chunk, InOut(unitLowerTriangular)), InOut(view(chunk, [2, 4], [0, 2]))),
+      await overlapped(
+        Deps(chunk, InOut(unitLowerTriangular)),
+        InOut(view(chunk, [2, 4], [0, 2])),
+        APART,
+      ),
     ).toBe(false);
   });
 

@@ -113,9 +113,11 @@ describe('spawnDatadeps: boundaries', () => {
     const order = new Int32Array(new SharedArrayBuffer(4 * 8));
     const x = sharedF64(8);
     const where: DTask<string>[] = [];
+    // Each waits up to 10 s for the other to start (a loaded machine may start it late), and
+    // ends at once when it does.
     await spawnDatadeps(() => {
-      where.push(ctx.spawn(k.stampOn, InOut(x.subarray(0, 4)), order, 200, 1));
-      where.push(ctx.spawn(k.stampOn, InOut(x.subarray(4)), order, 200, 2));
+      where.push(ctx.spawn(k.stampOn, InOut(x.subarray(0, 4)), order, 10_000, 1));
+      where.push(ctx.spawn(k.stampOn, InOut(x.subarray(4)), order, 10_000, 2));
     });
     const log = [...order.subarray(1, 1 + order[0])];
     expect(log.slice(0, 2).sort()).toEqual([1, 2]); // both started before either ended

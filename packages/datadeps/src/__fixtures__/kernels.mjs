@@ -91,14 +91,26 @@ export function writeThenDie(x, value) {
 
 /**
  * Writes `tag` into the next slot of `order` (an Int32Array over a SharedArrayBuffer; slot 0
- * counts), blocks `ms`, then writes `tag + 10`: overlapping runs interleave their stamps.
- * `x` is the (annotated) data it claims to touch; it does not touch it.
+ * counts), blocks until another stamper writes its start or `ms` passes, then writes `tag + 10`:
+ * overlapping runs interleave their stamps. Waiting for the other's start (rather than a fixed
+ * time) lets a run that may overlap wait long on a loaded machine and still end at once when it
+ * does. `x` is the (annotated) data it claims to touch; it does not touch it.
  */
 export function stampOn(_x, order, ms, tag) {
-  Atomics.store(order, Atomics.add(order, 0, 1) + 1, tag);
-  block(ms);
-  Atomics.store(order, Atomics.add(order, 0, 1) + 1, tag + 10);
+  const mine = appendStamp(order, tag);
+  const until = Date.now() + ms;
+  for (let left = ms; Atomics.load(order, 0) === mine && left > 0; left = until - Date.now())
+    Atomics.wait(order, 0, mine, left);
+  appendStamp(order, tag + 10);
   return taskProcessor().id;
+}
+
+/** Appends `tag` to `order` (see `stampOn`), wakes the stampers waiting on it; the new count. */
+function appendStamp(order, tag) {
+  const n = Atomics.add(order, 0, 1) + 1;
+  Atomics.store(order, n, tag);
+  Atomics.notify(order, 0);
+  return n;
 }
 
 /** Adds 1 to the elements of the 2-D strided view `a` in the part named `part`. */
