@@ -1,11 +1,18 @@
 // Dagger's streaming cases (core's `streamingConformance` kit) on 2 worker processes and the
 // main thread, each task's scope chosen at random as Dagger's test/streaming.jl does; and a
 // plain program in which the worker process under a streaming task is killed.
+import { readFileSync } from 'node:fs';
 import { type DTask, scope, spawnStreaming, streamValues } from '@dtask/core';
 import { streamingConformance } from '@dtask/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clusterRig } from './__fixtures__/rig.js';
 import { fixture, programsBuilt, runProgram } from './__fixtures__/run-program.js';
+
+/** The CPU a process has used (user and system, in clock ticks: 10 ms on Linux). */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
 
 describe.skipIf(!programsBuilt)('cluster: streaming', () => {
   // The cluster of 2 worker processes the next test and the conformance cases share: made by
@@ -16,7 +23,9 @@ describe.skipIf(!programsBuilt)('cluster: streaming', () => {
 
   it('values between two worker processes go directly: they flow while the main thread is blocked, in order', async () => {
     const { ctx, plugin } = await rig();
-    const [a, b] = plugin.processWorkers().map((w) => ({ scope: scope({ worker: w.worker }) }));
+    const workers = plugin.processWorkers();
+    const [a, b] = workers.map((w) => ({ scope: scope({ worker: w.worker }) }));
+    const stamperPid = workers[1]!.child!.pid!;
     const spawn = ctx.spawn.bind(ctx) as unknown as (...x: unknown[]) => DTask<unknown>;
     // The middle step stamps each value with the time it ran; the last one keeps them all
     // for the reader on the main thread (room for every value).
@@ -43,8 +52,13 @@ describe.skipIf(!programsBuilt)('cluster: streaming', () => {
     const reader = streamValues(last)[Symbol.asyncIterator]();
     expect((await reader.next()).done).toBe(false);
     await new Promise((r) => setTimeout(r, 300));
+    // This thread held until the stamping process has worked 100 ms more (its CPU, however
+    // loaded the machine is), or 60 s: values that needed this thread would stop it after 128.
     const from = Date.now();
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500); // this thread held
+    const busyFrom = cpuTicks(stamperPid);
+    while (cpuTicks(stamperPid) - busyFrom < 10 && Date.now() - from < 60_000) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
     const to = Date.now();
     let next = 1;
     let inOrder = true;
