@@ -50,7 +50,8 @@ export type PlanInPlace = (s: number, k: number) => { plan: StencilPlan; args: u
  * another thread's, in place (the blocks are views of shared memory; no halo strip is cut or
  * moved). After each step the tasks meet at a barrier in shared memory (`stencilSweeps`), so
  * each step reads the values the step before left and none writes a block another still
- * reads; no message goes through this thread between steps. Per block this costs a loop turn,
+ * reads; a task arrives at a step's barrier once its blocks touching another processor's
+ * memory are done, and sweeps its other blocks while the others go on; no message goes through this thread between steps. Per block this costs a loop turn,
  * not a task: the task's cost (its message, the plans it carries) is paid once per processor
  * and call. A task takes the blocks its processor holds as arguments (found there, nothing
  * sent), and only the blocks it reads from other processors come through this thread, as views
@@ -157,11 +158,12 @@ function blockViews(...blocks: Block[]): Block[] {
 
 /**
  * Plans every step's blocks, per processor writing some: its plans once each, a layout per
- * distinct step (steps with the same `same` share one), each block once, as a slot (see
- * `SweepsPlan.slots`): the blocks it holds (`own`, positions in `chunks`, its task's arguments)
- * and those it reads from other processors (`foreign`).
+ * distinct step (steps with the same `same` share one; the blocks touching another processor's
+ * memory first, see `SweepsPlan.early`), each block once, as a slot (see `SweepsPlan.slots`):
+ * the blocks it holds (`own`, positions in `chunks`, its task's arguments) and those it reads
+ * from other processors (`foreign`).
  */
-function planJobs(
+export function planJobs(
   chunks: readonly DTask<Block>[],
   steps: readonly GroupedStep[],
   planOf: PlanInPlace,
@@ -187,7 +189,7 @@ function planJobs(
     if (entry === undefined) {
       entry = {
         proc,
-        job: { slots: [], plans: [], layouts: [], steps: [] },
+        job: { slots: [], plans: [], layouts: [], steps: [], early: [] },
         own: [],
         foreign: [],
         blocks: new Map(),
@@ -252,6 +254,25 @@ function planJobs(
       }
       entry.job.steps.push(l);
     }
+  }
+  // The blocks some processor reads from another: their owners write them before arriving at a
+  // step's barrier (see SweepsPlan.early), with the blocks reading another's; the rest after.
+  const readAcross = new Set<number>();
+  for (const { foreign } of jobs.values()) for (const at of foreign) readAcross.add(at);
+  for (const { job, own } of jobs.values()) {
+    const across = (item: number[]) => {
+      const out = job.slots[item[1]];
+      if (out >= 0 && readAcross.has(own[out])) return true;
+      for (let a = 2; a < item.length; a++) if (job.slots[item[a]] < 0) return true;
+      return false;
+    };
+    job.layouts = job.layouts.map((list) => {
+      const first = list.filter(across);
+      job.early.push(first.length);
+      return first.length === 0 || first.length === list.length
+        ? list
+        : [...first, ...list.filter((item) => !across(item))];
+    });
   }
   return [...jobs.values()].map(({ proc, job, own, foreign }) => ({ proc, job, own, foreign }));
 }

@@ -69,9 +69,16 @@ function stencilBlockKernel(
       // The blocks may hold another array's memory now (stencilSteps keeps a thread's block
       // objects for the next call laid out alike and puts that call's memory in them): the own
       // elements and the strips cut from neighbours follow their blocks.
+      // Stored only when changed: a sweeps call's later sweeps find them in place.
       const { own, ownBlocks, strips } = prep;
-      for (let i = 0; i < own.length; i++) own[i] = ownBlocks[i].data;
-      for (let i = 0; i < strips.length; i++) strips[i].view.data = strips[i].parent.data;
+      for (let i = 0; i < own.length; i++) {
+        const data = ownBlocks[i].data;
+        if (own[i] !== data) own[i] = data;
+      }
+      for (let i = 0; i < strips.length; i++) {
+        const { view, parent } = strips[i];
+        if (view.data !== parent.data) view.data = parent.data;
+      }
     }
   }
   if (prep === undefined) {
@@ -205,6 +212,16 @@ function stencilBlockKernel(
       const f0 = frame === null ? 0 : frame[0];
       const f1 = frame === null ? 0 : frame[1];
       const all = frame === null || n0 <= 2 * f0;
+      if (all && n0 === 1) {
+        // A row (a halo strip along dimension 0 of radius 1): one element per column, in one
+        // strided loop (the general loop's per-column set-up cost it more than its reads).
+        for (let j = 0, s = src.offset, t = origin[0] + origin[1] * P1; j < n1; j++) {
+          buf[t] = data[s];
+          s += s1;
+          t += P1;
+        }
+        return;
+      }
       for (let j = 0; j < n1; j++) {
         const s = src.offset + j * s1;
         const t = origin[0] + (origin[1] + j) * P1;

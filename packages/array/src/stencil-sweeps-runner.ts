@@ -17,6 +17,11 @@ export interface SweepsRun {
   steps: number[];
   /** Per layout, each block's kernel arguments, in order. */
   argsOf: SweepArgs[][];
+  /**
+   * Per layout, how many of its first blocks touch another thread's memory (see
+   * `SweepsPlan.early`): the thread arrives at the barrier once they are done.
+   */
+  early: number[];
 }
 
 /** `Atomics.waitAsync` (ES2024; Node has it, the project's `lib` does not name it yet). */
@@ -30,11 +35,16 @@ interface AtomicsWaitAsync {
 
 /**
  * The runner of a call's steps with `kernel`: it runs each step's blocks in turn and, after each
- * step, waits until the tasks of every thread have finished that step (a barrier over shared
- * memory, so a step reads its neighbours' blocks only once they hold the step before's values,
- * and writes none that another task still reads). The wait spins first (up to a quarter of the
- * step's own time), then waits without blocking the thread (`Atomics.waitAsync`). A kernel that throws marks the barrier failed, wakes
- * the others and rejects; a run that finds the barrier failed stops and resolves.
+ * step, waits until the tasks of every thread have reached that step's barrier, so a step reads
+ * its neighbours' blocks only once they hold the step before's values, and writes none that
+ * another task still reads. A thread arrives at a step's barrier as soon as its blocks that touch
+ * another thread's memory are done (a step's layout lists them first: those reading a block
+ * another thread holds, and those writing a block another thread reads), then sweeps the rest of
+ * its blocks, which only it reads and writes, while the others go on: the wait at the end of the
+ * step is then only for a thread behind by more than that rest (a split-phase barrier). The wait
+ * spins first (up to a quarter of the step's own time), then waits without blocking the thread
+ * (`Atomics.waitAsync`). A kernel that throws marks the barrier failed, wakes the others and
+ * rejects; a run that finds the barrier failed stops and resolves.
  *
  * Its functions take the call's state as an argument, so that a thread makes them once and keeps
  * them (the task keeps the runner): made inside the task at every call, each call's new closures
@@ -55,14 +65,14 @@ export function sweepsRunner(
     Atomics.add(sync, 0, 1);
     Atomics.notify(sync, 0);
   };
-  // One step's blocks from item `i` on; a promise only when a block's kernel gave one (a
+  // One step's blocks from item `i` to `end`; a promise only when a block's kernel gave one (a
   // module's kernel imported on first use).
-  const runItems = (items: SweepArgs[], i: number): null | Promise<null> => {
-    for (; i < items.length; i++) {
+  const runItems = (items: SweepArgs[], i: number, end: number): null | Promise<null> => {
+    for (; i < end; i++) {
       const r = kernel(...items[i]);
       if (r !== null && typeof (r as Promise<unknown>).then === 'function') {
         const next = i + 1;
-        return (r as Promise<unknown>).then(() => runItems(items, next));
+        return (r as Promise<unknown>).then(() => runItems(items, next, end));
       }
     }
     return null;
@@ -95,34 +105,58 @@ export function sweepsRunner(
   };
   const after = async (run: SweepsRun, target: number, next: number): Promise<null> => {
     if (!(await wait(run.sync, target))) return null;
-    return from(run, next);
+    return from(run, next, false);
   };
-  const from = (run: SweepsRun, s: number): null | Promise<null> => {
-    const { sync, parties, steps, argsOf } = run;
-    for (; s < steps.length; s++) {
+  // The steps from `s` on; `arrivedAt` when this thread has already arrived at step `s`'s barrier
+  // (its early blocks done) and its other blocks are next.
+  const from = (run: SweepsRun, s: number, arrivedAt: boolean): null | Promise<null> => {
+    const { sync, parties, steps, argsOf, early } = run;
+    for (; s < steps.length; s++, arrivedAt = false) {
       const began = performance.now();
+      const items = argsOf[steps[s]];
+      const split = early[steps[s]];
+      const target = parties * (s + 1);
+      const next = s + 1;
+      const step = s;
       let r: null | Promise<null>;
+      if (!arrivedAt) {
+        try {
+          r = runItems(items, 0, split);
+        } catch (e) {
+          fail(sync);
+          throw e;
+        }
+        if (r !== null) {
+          return r.then(
+            () => {
+              arrive(sync);
+              return from(run, step, true);
+            },
+            (e) => {
+              fail(sync);
+              throw e;
+            },
+          );
+        }
+        // The blocks the other threads read, and those reading theirs, are done: they may go on
+        // to the next step while this thread sweeps the rest.
+        arrive(sync);
+      }
       try {
-        r = runItems(argsOf[steps[s]], 0);
+        r = runItems(items, split, items.length);
       } catch (e) {
         fail(sync);
         throw e;
       }
-      const target = parties * (s + 1);
-      const next = s + 1;
       if (r !== null) {
         return r.then(
-          () => {
-            arrive(sync);
-            return after(run, target, next);
-          },
+          () => after(run, target, next),
           (e) => {
             fail(sync);
             throw e;
           },
         );
       }
-      arrive(sync);
       // The others are most often a little behind or ahead: spinning for up to a quarter of
       // this step's own time meets them without the thread going to sleep, whose wake-up (the
       // scheduler's, then the event loop's) can cost more than a step on a busy machine; past
@@ -134,5 +168,5 @@ export function sweepsRunner(
     }
     return null;
   };
-  return (run) => from(run, 0);
+  return (run) => from(run, 0, false);
 }

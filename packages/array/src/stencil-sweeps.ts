@@ -30,6 +30,13 @@ export interface SweepsPlan {
   layouts: number[][][];
   /** Per step, in order, the index of its layout in `layouts`. */
   steps: number[];
+  /**
+   * Per layout, how many of its first blocks touch another thread's memory: those reading a
+   * block another thread holds and those writing a block another thread reads (listed first).
+   * The thread arrives at the step's barrier once they are done and sweeps the rest, which only
+   * it reads and writes, while the others go on to the next step.
+   */
+  early: number[];
 }
 
 /**
@@ -108,6 +115,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
     plans: StencilPlan[];
     layouts: number[][][];
     steps: number[];
+    early: number[];
     /**
      * The job's block objects and each step's kernel arguments, kept for the next call laid
      * out alike (its blocks' memory put in), while no task of this thread uses them (`busy`).
@@ -129,7 +137,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
     if (parsedAll.size >= 4) parsedAll.delete(parsedAll.keys().next().value as string);
     parsedAll.set(job.text, parsed);
   }
-  const { slots, plans, layouts, steps } = parsed;
+  const { slots, plans, layouts, steps, early } = parsed;
   // Each slot's block of this call: an argument (held here) or a view of another's.
   const given: Block[] = slots.map((at) => (at >= 0 ? own[at] : job.foreign[-1 - at]));
   // The block objects (and the kernel's arguments, and so what the kernel prepared for each
@@ -173,7 +181,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
   }
   mine.busy = true;
   const { argsOf } = mine;
-  const run: SweepsRun = { sync, parties, steps, argsOf };
+  const run: SweepsRun = { sync, parties, steps, argsOf, early };
   // Once the call ends, what is kept for the next one lets go of its memory: the block objects
   // and what the kernel prepared for them would otherwise keep this call's arrays (shared
   // memory) alive on this thread after the program dropped them. The next call puts its own in
