@@ -60,6 +60,13 @@ const fnIds = new WeakMap<Function, number>();
 /** Ids by source text: new closures with the same (self-contained) source share one id. */
 const sourceIds = new Map<string, number>();
 
+/**
+ * The source text read last, and its id: a loop that spawns `(x) => x + 1` makes a new closure
+ * each turn, whose text is then compared with the last one's rather than hashed for the map.
+ */
+let lastSource: string | undefined;
+let lastSourceId = 0;
+
 /** The functions named most recently, with their ids: a DAG of a few kernels hits here. */
 const RECENT = 8;
 const recentFns: (Function | undefined)[] = new Array(RECENT).fill(undefined);
@@ -80,11 +87,16 @@ export function functionId(fn: Function): number {
     if (moduleRefOf(fn) !== undefined) fnIds.set(fn, (id = nextFnId++));
     else {
       const source = Function.prototype.toString.call(fn);
-      id = sourceIds.get(source);
-      if (id === undefined) {
-        id = nextFnId++;
-        if (sourceIds.size >= 10_000) sourceIds.clear();
-        sourceIds.set(source, id);
+      if (source === lastSource) id = lastSourceId;
+      else {
+        id = sourceIds.get(source);
+        if (id === undefined) {
+          id = nextFnId++;
+          if (sourceIds.size >= 10_000) sourceIds.clear();
+          sourceIds.set(source, id);
+        }
+        lastSource = source;
+        lastSourceId = id;
       }
     }
   }

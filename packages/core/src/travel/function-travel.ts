@@ -189,15 +189,22 @@ export function checkFunctionTravel(fn: Function): TravelVerdict {
     // By name and source rather than by object: loops make a new closure every turn. Only the
     // first function object of a source is kept by object; the closures a loop makes after it
     // are found by source (an entry per closure in a WeakMap cost more than reading the source
-    // again, in the set and in the garbage collector).
+    // again, in the set and in the garbage collector). The last text judged is compared first:
+    // a loop's closures then cost no key to build and hash at each spawn.
     const source = Function.prototype.toString.call(fn);
-    const key = `${fn.name}\u0000${source}`;
-    verdict = bySource.get(key);
-    if (verdict === undefined) {
-      verdict = judge(fn, source);
-      if (bySource.size >= 10_000) bySource.clear();
-      bySource.set(key, verdict);
-      byFn.set(fn, verdict);
+    if (source === lastSource && fn.name === lastName) verdict = lastVerdict;
+    else {
+      const key = `${fn.name}\u0000${source}`;
+      verdict = bySource.get(key);
+      if (verdict === undefined) {
+        verdict = judge(fn, source);
+        if (bySource.size >= 10_000) bySource.clear();
+        bySource.set(key, verdict);
+        byFn.set(fn, verdict);
+      }
+      lastSource = source;
+      lastName = fn.name;
+      lastVerdict = verdict;
     }
   }
   remember(fn, verdict);
@@ -206,6 +213,10 @@ export function checkFunctionTravel(fn: Function): TravelVerdict {
 
 const byFn = new WeakMap<Function, TravelVerdict>();
 const bySource = new Map<string, TravelVerdict>();
+/** The source text and name judged last (not a module function), and their verdict. */
+let lastSource: string | undefined;
+let lastName = '';
+let lastVerdict: TravelVerdict = OK;
 /** The functions judged most recently, with their verdicts (a ring). */
 const RECENT = 4;
 const recentFns: (Function | undefined)[] = new Array(RECENT).fill(undefined);
