@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { asCompleted, Context, fetchAll, map, QueueFullError, wait, waitAny } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { rig } from './__fixtures__/harness.js';
+import { sharedRig } from './__fixtures__/harness.js';
 import { threads } from './index.js';
 
 declare const dtask: typeof import('@dtask/core');
@@ -15,8 +15,11 @@ const sleepThen = async (ms: number, v: string) => {
 };
 
 describe('first-completed and map on threads', () => {
+  // One context with two threads for the tests that look only at their own tasks' results
+  // (about 0.2 s of CPU a test to start); the maxQueue test makes a context of its own.
+  const shared = sharedRig();
   it('asCompleted and wait see tasks on worker threads finish in their order', async () => {
-    const { ctx } = await rig();
+    const { ctx } = shared();
     const tasks = [ctx.spawn(sleepThen, 150, 'slow'), ctx.spawn(sleepThen, 1, 'fast')];
     const first = await waitAny(tasks);
     expect(first.done).toEqual([tasks[1]]);
@@ -28,7 +31,7 @@ describe('first-completed and map on threads', () => {
   });
 
   it('fetchAll gathers tasks run on the threads, and works inside a task on a thread', async () => {
-    const { ctx } = await rig();
+    const { ctx } = shared();
     const tasks = Array.from({ length: 5_000 }, (_, i) => ctx.spawn((x: number) => x + 1, i));
     const values = await fetchAll(tasks);
     expect(values).toEqual(Array.from({ length: 5_000 }, (_, i) => i + 1));
@@ -41,7 +44,7 @@ describe('first-completed and map on threads', () => {
   });
 
   it('map runs each item on the threads and keeps input order', async () => {
-    const { ctx } = await rig();
+    const { ctx } = shared();
     const where = new Set<string>();
     const out: number[] = [];
     for await (const [x, proc] of map(
