@@ -44,6 +44,25 @@ const cases = {
       return sum;
     };
   },
+  /**
+   * `spawn` on 2 worker threads of a new closure per item (a loop's `(x) => x % 7`, the same
+   * source each turn), 1,024 at a time, as the endless-generator test under `maxQueue` does.
+   */
+  'spawn a new closure each, 2 threads': async () => {
+    const { threads } = await from('threads');
+    await core.configure({ plugins: [threads({ count: 2 })] }).ready();
+    return async () => {
+      let sum = 0;
+      for (let i = 0; i < count; ) {
+        const batch = [];
+        for (const end = Math.min(i + 1024, count); i < end; i++) {
+          batch.push(core.spawn((x) => x % 7, i));
+        }
+        for (const y of await core.fetchAll(batch)) sum += y;
+      }
+      return sum;
+    };
+  },
   /** A streaming DAG across 2 threads read on the main one, as the 10,000,000-value test. */
   'stream, 2 threads': async () => {
     const { threads } = await from('threads');

@@ -1,11 +1,12 @@
 // What one item costs on the paths the big memory tests drive, by CPU (every thread of the
 // process), each measurement in a fresh process (per-item-cases.mjs):
 //   node bench/per-item.mjs [--quick] [--rounds=3] [--before=DIR]
-// `map` in the calling thread over an endless generator, `map` on 2 worker threads, and a
-// streaming DAG across 2 threads read on the main one. With --before=DIR (another built
-// checkout) each round runs that checkout's packages too, alternating with this one's, so a
-// change can be measured on a loaded machine. Prints µs of CPU per item (median of the rounds,
-// and the spread), the main thread's share (from /proc, in steps of 10 ms) and the load.
+// `map` in the calling thread over an endless generator, `map` on 2 worker threads, `spawn` of a
+// new closure per item on 2 worker threads, and a streaming DAG across 2 threads read on the
+// main one. With --before=DIR (another built checkout) each round runs that checkout's packages
+// too, alternating with this one's, so a change can be measured on a loaded machine. Prints µs
+// of CPU per item (median of the rounds, and the spread), the main thread's share (from /proc,
+// in steps of 10 ms) and the load.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,6 +25,7 @@ const N = quick ? 100_000 : 1_000_000;
 const CASES = {
   'map, in-process': { count: N, sum: (N * (N + 1)) / 2 },
   'map, 2 threads': { count: N / 2, sum: sumMod7(N / 2) },
+  'spawn a new closure each, 2 threads': { count: N / 2, sum: sumMod7(N / 2) },
   'stream, 2 threads': { count: N, sum: (N * (N + 1)) / 2 },
 };
 const sides =
