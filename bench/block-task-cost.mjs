@@ -1,0 +1,184 @@
+// What a DArray block task costs beyond its kernel, thread by thread: 128² float64 in 16²
+// blocks (2 KiB each: past the inline limit, so each block lives on a worker thread, while the
+// kernel itself is next to nothing), 64 block tasks a call on 2 worker threads, with
+// `setSmallWorkElements(0)` so that each call makes its tasks. Two operations: `a.sum()` (a
+// number back per block) and `a.mul(2)` (a fused SIMD block made and kept on the worker); and,
+// to split a block task's cost, three plain tasks spawned per block where it lives (the scope
+// `a.mul(2)` gives it): `number` reads the block and returns a number, `kept` returns a new
+// block object over the same data (kept on the worker, nothing allocated), `fresh` returns a
+// new 2 KiB block of its own in shared memory (kept on the worker, as `mul`'s).
+// CPU from `/proc/self/task/*/schedstat` (the main thread's ÷ 64, the rest of the process's ÷
+// 64), and the kernel's own CPU per block, the same call on the main thread, subtracted for the
+// "beyond its kernel" column. Linux only.
+//   node bench/block-task-cost.mjs [--calls=200] [--pairs=3] [--ops=sum,mul,number,kept,fresh]
+//     [--before=DIR]
+//     [--processes]
+// --before names a built checkout (DIR/packages/*/dist): each pair runs it and this checkout
+// in separate processes, alternately (first one, then the other, the order swapped each pair),
+// so a change is compared with the code before it under the same load. --processes runs the
+// blocks on 2 worker processes (`cluster({ workers: 2 })`) instead; CPU then counts the worker
+// processes (all their threads).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadCpu } from './fixtures/thread-cpu.mjs';
+import { median, table } from './shared.mjs';
+
+const flags = new Map(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? 'true'];
+  }),
+);
+const here = resolve(join(fileURLToPath(import.meta.url), '../..'));
+const calls = Number(flags.get('calls') ?? 200);
+const inProcesses = flags.has('processes');
+
+const N = 128;
+const B = 16;
+const TASKS = (N / B) ** 2;
+
+if (flags.has('case')) {
+  // One process: one checkout, one operation; prints its figures as JSON.
+  const root = flags.get('root');
+  const op = flags.get('case');
+  const from = (path) => import(pathToFileURL(join(root, path)).href);
+  const { Context, ExactScope } = await from('packages/core/dist/index.js');
+  const { threads } = await from('packages/threads/dist/index.js');
+  const { cluster } = await from('packages/cluster/dist/index.js');
+  const { Blocks, distribute, setSmallWorkElements } = await from('packages/array/dist/index.js');
+  const { fusedBlockSimd, reduceWhole } = await from('packages/array/dist/kernels.js');
+  setSmallWorkElements(0);
+  const x = Float64Array.from({ length: N * N }, (_, i) => Math.sin(i));
+  const plugin = inProcesses ? cluster({ workers: 2 }) : threads({ count: 2 });
+  const context = new Context({ plugins: [plugin] });
+  await context.ready();
+  const a = distribute(x, [N, N], new Blocks(B, B), { context });
+  await Promise.all(a.chunks.map((c) => c.wait()));
+  let kernel;
+  let run;
+  const block = {
+    data: new Float64Array(new SharedArrayBuffer(8 * B * B)).fill(0.5),
+    shape: [B, B],
+    strides: [1, B],
+    offset: 0,
+  };
+  const plain = { number: numberOf, kept: keptOver, fresh: freshBlock }[op];
+  if (plain !== undefined) {
+    const options = a.chunks.map((c) => ({ scope: new ExactScope(c.processor) }));
+    run = async () => {
+      const tasks = a.chunks.map((c, k) => context.spawn(options[k], plain, c));
+      await Promise.all(tasks.map((t) => t.wait()));
+    };
+    kernel = () => plain(block);
+  } else if (op === 'sum') {
+    run = () => a.sum();
+    kernel = () => reduceWhole('sum', block);
+  } else {
+    run = async () => {
+      const m = a.mul(2);
+      await Promise.all(m.chunks.map((c) => c.wait()));
+    };
+    // The program and plan `a.mul(2)` sends, taken from its first task's arguments.
+    const spawn = context.spawn;
+    let sent;
+    context.spawn = (...args) => {
+      sent ??= args;
+      return spawn.apply(context, args);
+    };
+    await run();
+    context.spawn = spawn;
+    const [, kernelFn, program, plan] = sent;
+    if (kernelFn.name !== 'fusedBlockSimd') throw new Error(`mul ran ${kernelFn.name}`);
+    kernel = () => fusedBlockSimd(program, plan, 'float64', [2], block);
+  }
+  for (let i = 0; i < calls; i++) await run();
+  const mainTid = String(process.pid);
+  const main = [];
+  const rest = [];
+  for (let r = 0; r < 5; r++) {
+    const c0 = threadCpu({ children: inProcesses });
+    for (let i = 0; i < calls; i++) await run();
+    const c1 = threadCpu({ children: inProcesses });
+    let m = 0;
+    let o = 0;
+    for (const [tid, ns] of c1) {
+      const d = ns - (c0.get(tid) ?? 0);
+      if (tid === mainTid) m += d;
+      else o += d;
+    }
+    main.push(m / 1e3 / calls / TASKS);
+    rest.push(o / 1e3 / calls / TASKS);
+  }
+  await context.close();
+  for (let i = 0; i < 20_000; i++) kernel();
+  const k0 = process.cpuUsage();
+  for (let i = 0; i < 100_000; i++) kernel();
+  const k = process.cpuUsage(k0);
+  console.log(
+    JSON.stringify({
+      main: median(main),
+      rest: median(rest),
+      kernel: (k.user + k.system) / 100_000,
+    }),
+  );
+  process.exit(0);
+}
+
+/** A block's first element: a number back (inline). */
+function numberOf(b) {
+  return b.data[b.offset];
+}
+
+/** A new block object over `b`'s data: kept on the worker, nothing allocated but the object. */
+function keptOver(b) {
+  return { data: b.data, shape: b.shape, strides: b.strides, offset: b.offset };
+}
+
+/** `b` times 2 in a new block of its own, in shared memory (what `a.mul(2)` makes). */
+function freshBlock(b) {
+  const data = new Float64Array(new SharedArrayBuffer(8 * b.data.length));
+  for (let i = 0; i < data.length; i++) data[i] = 2 * b.data[i];
+  return { data, shape: b.shape, strides: b.strides, offset: 0 };
+}
+
+const roots = flags.has('before') ? [resolve(flags.get('before')), here] : [here];
+const ops = (flags.get('ops') ?? 'sum,mul').split(',');
+const pairs = Number(flags.get('pairs') ?? 3);
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+const rows = [];
+const loads = [];
+for (let p = 0; p < pairs; p++) {
+  for (const op of ops) {
+    const order = p % 2 === 0 ? roots : [...roots].reverse();
+    for (const root of order) {
+      loads.push(Number(load()));
+      const args = [fileURLToPath(import.meta.url), `--case=${op}`, `--root=${root}`];
+      args.push(`--calls=${calls}`, ...(inProcesses ? ['--processes'] : []));
+      const f = JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }).trim());
+      const all = f.main + f.rest;
+      rows.push([
+        `${root} ${op}`,
+        f.main.toFixed(2),
+        f.rest.toFixed(2),
+        all.toFixed(2),
+        f.kernel.toFixed(2),
+        (all - f.kernel).toFixed(2),
+      ]);
+      console.error(rows.at(-1).join('  '));
+    }
+  }
+}
+console.log(
+  `\nDArray block tasks, ${N}² float64 in ${B}² blocks (${TASKS} tasks a call) on ` +
+    `${inProcesses ? '2 worker processes' : '2 worker threads'}, ${calls} calls after ${calls}, ` +
+    `median of 5; load ${Math.min(...loads)}–${Math.max(...loads)}; CPU in µs a block task\n`,
+);
+console.log(
+  table(
+    ['checkout, operation', 'main', 'others', 'all', 'kernel', 'beyond the kernel'],
+    rows.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)),
+  ),
+);
