@@ -1,6 +1,6 @@
 // The connection's bookkeeping of results its worker holds: releases go out once per turn,
 // never after the worker is lost, and a released result is no longer counted in host memory.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Batcher } from '../../../protocol/batcher.js';
 import type { ToWorker } from '../../../protocol/protocol.js';
 import type { DTask } from '../../../task/dtask.js';
@@ -56,5 +56,42 @@ describe('HeldResults', () => {
     const listed = [...results.tasks()];
     expect(listed).toHaveLength(3000);
     expect(new Set(listed)).toEqual(new Set(tasks));
+  });
+
+  it('walks its list of tasks only once half of them have been collected', async () => {
+    const { sent, results } = held();
+    const deref = vi.spyOn(WeakRef.prototype, 'deref');
+    try {
+      // Results kept: no walk, however long the list grows.
+      const kept = Array.from({ length: 3000 }, (_, id) => ({ id }) as unknown as DTask<unknown>);
+      for (let key = 0; key < kept.length; key++) results.releaseWith(kept[key], key);
+      expect(deref).not.toHaveBeenCalled();
+      // 3,000 more whose tasks are collected: once the finalizer has said so, the next result
+      // walks the list and drops them, and the kept ones are still listed.
+      const released = () =>
+        (sent as { op?: string; keys?: number[] }[]).flatMap((m) =>
+          m.op === 'release' ? (m.keys ?? []) : [],
+        );
+      ((count: number) => {
+        for (let key = 3000; key < 3000 + count; key++) {
+          results.releaseWith({ id: key } as unknown as DTask<unknown>, key);
+        }
+      })(3000);
+      for (let i = 0; i < 100 && released().length < 3000; i++) {
+        globalThis.gc?.();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      if (globalThis.gc === undefined) {
+        console.log('skipped the collected half: run with --expose-gc to force a collection');
+        return;
+      }
+      expect(released()).toHaveLength(3000);
+      expect(deref).not.toHaveBeenCalled();
+      results.releaseWith(kept[0], 6000);
+      expect(deref).toHaveBeenCalled();
+      expect(new Set(results.tasks())).toEqual(new Set(kept));
+    } finally {
+      deref.mockRestore();
+    }
   });
 });

@@ -16,7 +16,10 @@ export class HeldResults {
   private readonly inHost = new Set<number>();
   /** Keys released this turn, not yet sent. */
   private readonly released: number[] = [];
-  private readonly finalizer = new FinalizationRegistry<number>((key) => this.release(key));
+  private readonly finalizer = new FinalizationRegistry<number>((key) => {
+    this.collected++;
+    this.release(key);
+  });
   /**
    * The tasks whose results the worker may still hold (weakly: see `tasks`), in the order
    * they finished: a push per task, where a map by key cost a hashed insert and, once the task
@@ -24,8 +27,17 @@ export class HeldResults {
    * (`compactAt`), which keeps it within twice the tasks still alive, plus `MIN_COMPACT`.
    */
   private live: WeakRef<DTask<unknown>>[] = [];
-  /** The length of `live` at which its collected entries are dropped. */
+  /** The length of `live` at which its collected entries are dropped, if enough were. */
   private compactAt = MIN_COMPACT;
+  /**
+   * Tasks of `live` collected since it was last compacted, as the finalizer has reported them
+   * (it may lag behind the collector, never run ahead of it). The list is walked only once
+   * half of it is collected: each `deref` of a walk is a runtime call that also keeps its task
+   * alive to the end of the turn, and while a program holds its results (arrays kept until the
+   * main thread's next full collection) a walk found nothing to drop. 0.5 µs of main-thread
+   * CPU a block result, in a profile of 2 KiB blocks kept on 2 threads.
+   */
+  private collected = 0;
 
   constructor(
     /** Messages to the worker. */
@@ -49,9 +61,10 @@ export class HeldResults {
   /** Releases result `key` once `task`, whose result it is, has been collected. */
   releaseWith(task: DTask<unknown>, key: number): void {
     this.finalizer.register(task, key);
-    if (this.live.length >= this.compactAt) {
+    if (this.live.length >= this.compactAt && 2 * this.collected >= this.live.length) {
       this.live = this.live.filter((ref) => ref.deref() !== undefined);
       this.compactAt = Math.max(MIN_COMPACT, 2 * this.live.length);
+      this.collected = 0;
     }
     this.live.push(new WeakRef(task));
   }
