@@ -3,7 +3,7 @@
 // lost results from lineage, and a chaos run. Needs the built dist (worker threads load it).
 import { CancelledError, DTaskFailedError, scope, WorkerLostError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { failureOf, type Rig, rig, sharedInts, until } from './__fixtures__/harness.js';
+import { failureOf, ownRig, type Rig, rig, sharedInts, until } from './__fixtures__/harness.js';
 
 const onThread = (thread: number) => ({ scope: scope({ worker: 1, thread }) });
 
@@ -115,6 +115,8 @@ describe('threads: a failed task’s dependents sent ahead', () => {
 });
 
 describe('threads: faults', () => {
+  // Each test kills or ends threads of its own context only and waits mostly on them: they run
+  // side by side (five at a time), each closing its context itself.
   const dies = [
     ['calls process.exit()', 'exitFirst', ONE_THREAD],
     ['throws an uncaught error asynchronously', 'throwLaterFirst', ONE_THREAD],
@@ -125,8 +127,10 @@ describe('threads: faults', () => {
     ],
   ] as const;
   for (const [what, fn, options] of dies) {
-    it(`a task that ${what} takes its thread down; the thread is replaced and the task re-runs`, async () => {
-      const r = await rig(options);
+    it.concurrent(`a task that ${what} takes its thread down; the thread is replaced and the task re-runs`, async ({
+      expect,
+    }) => {
+      await using r = await ownRig(options);
       const { ctx, tasks } = r;
       const old = workerOf(r, 2);
       const exitCode = new Promise<number>((resolve) => old.worker.once('exit', resolve));
@@ -140,8 +144,11 @@ describe('threads: faults', () => {
     }, 20_000);
   }
 
-  it('a task that kills its worker every time fails after 3 kills with WorkerLostError', async () => {
-    const { ctx, tasks } = await rig();
+  it.concurrent('a task that kills its worker every time fails after 3 kills with WorkerLostError', async ({
+    expect,
+  }) => {
+    await using r = await ownRig();
+    const { ctx, tasks } = r;
     const runs = sharedInts(1);
     const t = ctx.spawn(tasks.exitFirst, runs, 1_000_000, 'never');
     const error = await failureOf(t);
@@ -154,10 +161,13 @@ describe('threads: faults', () => {
     expect(where).toEqual(['thread:1:2', 'thread:1:3']);
   });
 
-  it('a task that exits after an await every time fails alone after 3 deaths; the tasks beside it finish', async () => {
+  it.concurrent('a task that exits after an await every time fails alone after 3 deaths; the tasks beside it finish', async ({
+    expect,
+  }) => {
     // The thread names the task whose code called process.exit(), also after an await: the
     // slow tasks in flight beside it each time are not blamed with it.
-    const { ctx } = await rig(ONE_THREAD);
+    await using r = await ownRig(ONE_THREAD);
+    const { ctx } = r;
     const slow = [0, 1, 2].map((i) =>
       ctx.spawn(onThread(2), (x: number) => new Promise((r) => setTimeout(() => r(x), 1000)), i),
     );
@@ -177,8 +187,10 @@ describe('threads: faults', () => {
     expect(await Promise.all(slow)).toEqual([0, 1, 2]);
   }, 30_000);
 
-  it('other tasks in flight on a dead worker are re-run and give the right results', async () => {
-    const r = await rig();
+  it.concurrent('other tasks in flight on a dead worker are re-run and give the right results', async ({
+    expect,
+  }) => {
+    await using r = await ownRig();
     const { ctx, tasks } = r;
     const before = Array.from({ length: 10 }, (_, i) => ctx.spawn(onThread(2), tasks.sleep, 20, i));
     const runs = sharedInts(1);
@@ -193,8 +205,10 @@ describe('threads: faults', () => {
     expect(await Promise.all(scopedAfter)).toEqual([100, 101, 102, 103, 104]);
   });
 
-  it('a thread ended while a diamond waits there, sent ahead behind its head: each task runs again after its input, the result is exact', async () => {
-    const r = await rig();
+  it.concurrent('a thread ended while a diamond waits there, sent ahead behind its head: each task runs again after its input, the result is exact', async ({
+    expect,
+  }) => {
+    await using r = await ownRig();
     const { ctx, tasks } = r;
     const runs = sharedInts(6);
     const head = ctx.spawn(onThread(2), tasks.holdFirst, runs, 5);
@@ -222,8 +236,10 @@ describe('threads: faults', () => {
     ]);
   });
 
-  it('tasks running on a thread terminated from outside are re-run elsewhere', async () => {
-    const r = await rig();
+  it.concurrent('tasks running on a thread terminated from outside are re-run elsewhere', async ({
+    expect,
+  }) => {
+    await using r = await ownRig();
     const { ctx, tasks } = r;
     const many = Array.from({ length: 40 }, (_, i) => ctx.spawn(tasks.sleep, 10, i));
     await new Promise((resolve) => setTimeout(resolve, 15));
@@ -231,8 +247,10 @@ describe('threads: faults', () => {
     expect(await Promise.all(many)).toEqual([...Array(40).keys()]);
   });
 
-  it('results held by a dead worker are recomputed from lineage when a dependent needs them', async () => {
-    const r = await rig();
+  it.concurrent('results held by a dead worker are recomputed from lineage when a dependent needs them', async ({
+    expect,
+  }) => {
+    await using r = await ownRig();
     const { ctx, tasks } = r;
     const runs = sharedInts(1);
     const n = 50_000;
@@ -255,8 +273,10 @@ describe('threads: faults', () => {
     expect(Atomics.load(runs, 0)).toBe(3);
   });
 
-  it('a dependent waiting on a lost result held elsewhere gets it recomputed (chain across threads)', async () => {
-    const r = await rig();
+  it.concurrent('a dependent waiting on a lost result held elsewhere gets it recomputed (chain across threads)', async ({
+    expect,
+  }) => {
+    await using r = await ownRig();
     const { ctx, tasks } = r;
     const runs = sharedInts(1);
     const a = ctx.spawn(onThread(2), tasks.makeBigCounted, runs, 10_000, 1);

@@ -31,6 +31,21 @@ export async function rig(options: ThreadsOptions = {}): Promise<Rig> {
   return ready(ctx, plugin);
 }
 
+/**
+ * `rig(options)` closed by its holder (`await using r = await ownRig()`) instead of a hook: for
+ * tests that run side by side (`it.concurrent`), which vitest's global hooks cannot tell apart.
+ */
+export async function ownRig(options: ThreadsOptions = {}): Promise<Rig & AsyncDisposable> {
+  const plugin = threads({ count: 2, ...options });
+  const ctx = new Context({ plugins: [plugin] });
+  try {
+    return { ...(await ready(ctx, plugin)), [Symbol.asyncDispose]: () => ctx.close() };
+  } catch (error) {
+    await ctx.close();
+    throw error;
+  }
+}
+
 async function ready(ctx: Context, plugin: ReturnType<typeof threads>): Promise<Rig> {
   await ctx.ready();
   await everywhere(TASKS_URL, ctx);
