@@ -112,6 +112,36 @@ describe('spawnDatadeps: tiny tasks run on the calling thread', () => {
     expect(await task!).toBe('thread:1:1');
   });
 
+  it('a tiny function whose runs grow goes back to the worker threads within a few dozen runs', async () => {
+    const { ctx, k } = await rig();
+    const x = sharedF64(1);
+    const ms = sharedF64(1); // how long each run sleeps
+    /** One region of one `countAfter`: where it ran. */
+    const run = async () => {
+      let where: DTask<string> | undefined;
+      await spawnDatadeps(() => {
+        where = ctx.spawn(k.countAfter, InOut(x), In(ms));
+      });
+      return where!;
+    };
+    let runs = 0;
+    let learned = false;
+    for (; runs < 300 && !learned; runs++) learned = (await run()) === 'thread:1:1';
+    expect(learned).toBe(true);
+    // Timed here (about a microsecond each), its typical time falls far below the bar.
+    for (let r = 0; r < 30; r++, runs++) await run();
+    ms[0] = 2; // 100 times what runs here: each slow run timed here raises its typical time
+    const where: string[] = [];
+    for (let r = 0; r < 60; r++, runs++) where.push(await run());
+    const last = where.lastIndexOf('thread:1:1');
+    // Runs here are timed one in a few until a slow one is seen, then each: the few dozen runs
+    // it took when every run was timed, and a few more at most; then it stays on the workers.
+    expect(last).toBeGreaterThanOrEqual(0);
+    expect(last).toBeLessThan(40);
+    expect(where.slice(last + 1).every((w) => /^thread:1:[23]$/.test(w))).toBe(true);
+    expect(x[0]).toBe(runs); // every run counted once, here or on a worker
+  });
+
   it('the inline option is checked', async () => {
     await expect(spawnDatadeps(() => 1, { inline: 'yes' as never })).rejects.toThrow(
       /inline must be true or false; got yes/,

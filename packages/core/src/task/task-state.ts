@@ -49,7 +49,8 @@ export enum TaskFlags {
   Owned = 512,
   /**
    * Run on the calling thread at once, as a task queue asked (`runHere`): its run time goes to
-   * the cost model, and to `stats()` one in `HERE_SAMPLED_EVERY`.
+   * the cost model one in `HERE_TIMED_EVERY` (every run after a slow one), and to `stats()` one
+   * in `HERE_SAMPLED_EVERY`.
    */
   Here = 1024,
   /**

@@ -16,4 +16,5 @@ export declare const whereAmI: () => string;
 export declare function writeThenDie(x: Float64Array, value: number): never;
 export declare function stampOn(x: unknown, order: Int32Array, ms: number, tag: number): string;
 export declare function incPart(a: StridedView, part: 'upper' | 'unitLower' | 'diagonal'): string;
+export declare function countAfter(x: Vec, ms: Vec): string;
 export declare function addIntoOr(x: Vec, y: Vec, message: string | null): string;

@@ -127,6 +127,13 @@ export function incPart(a, part) {
   return taskProcessor().id;
 }
 
+/** `x[0] += 1` after sleeping `ms[0]` milliseconds (none when 0): a run time the test sets. */
+export function countAfter(x, ms) {
+  if (ms[0] > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms[0]);
+  x[0] += 1;
+  return taskProcessor().id;
+}
+
 /** `addInto(x, y)`, but throws `message` instead when `message` is a string. */
 export function addIntoOr(x, y, message) {
   if (typeof message === 'string') throw new Error(message);

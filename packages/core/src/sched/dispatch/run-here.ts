@@ -1,21 +1,16 @@
 import type { DTask } from '../../task/dtask.js';
 import { TaskFlags, TaskState } from '../../task/task-state.js';
 import type { SchedulerState } from '../scheduler-state.js';
+import { HERE_RUN_MS } from './here-timing.js';
 import { startTask } from './start-task.js';
-
-/**
- * A function whose learned run time is under this (ms) may run on the calling thread at once
- * when a task queue asks for it (`SubmitTask`'s `here`): a task sent to a worker thread costs
- * the calling thread about 10-20 µs of messages, placement and completion, more than the work.
- */
-export const HERE_RUN_MS = 0.02;
 
 /** Runs of a function timed before its learned run time is trusted for `runHere`. */
 const HERE_SAMPLES = 4;
 
 /**
  * One in this many tasks run by `runHere` is recorded in `stats()` (a histogram entry costs
- * about a tenth of such a task); every one is timed for the cost model.
+ * about a tenth of such a task); those, and one in `HERE_TIMED_EVERY`, are timed for the cost
+ * model (here-timing.ts).
  */
 export const HERE_SAMPLED_EVERY = 16;
 

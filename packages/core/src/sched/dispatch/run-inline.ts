@@ -8,6 +8,7 @@ import type { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
 import { noteInlineStart } from '../stats/task-timing.js';
 import { applyReturnedArgs } from './apply-returned-args.js';
+import { hereRunTimed, noteHereRun } from './here-timing.js';
 import { resolveArgs } from './resolve-args.js';
 
 /**
@@ -46,7 +47,9 @@ function callInline(
 ): void {
   if (task.state !== TaskState.Running) return;
   const sampled = task.readyAt !== undefined;
-  const timed = s.learnInline || sampled;
+  // A task run at once by `runHere` is timed one run in a few (`hereRunTimed`), others always.
+  const timed =
+    sampled || (s.learnInline && ((task.flags & TaskFlags.Here) === 0 || hereRunTimed()));
   const t0 = timed ? performance.now() : 0;
   if (timed) noteInlineStart(task, slot, t0);
   let result: unknown;
@@ -77,10 +80,13 @@ function callInline(
     }
     if (!timed) slot.stats.tasks++;
     else if (!sampled && (task.flags & TaskFlags.Here) !== 0) {
-      // Run at once by `runHere`: every run teaches the cost model (a tiny function whose runs
-      // grow stops being run here soon), but only sampled ones go to `stats()`' histograms.
+      // Run at once by `runHere`: its timed runs teach the cost model (a tiny function whose
+      // runs grow stops being run here soon: from its first slow one on, every run is timed),
+      // but only sampled ones go to `stats()`' histograms.
       slot.stats.tasks++;
-      s.costs.recordRun(fn, task.args.length, performance.now() - t0);
+      const ms = performance.now() - t0;
+      s.costs.recordRun(fn, task.args.length, ms);
+      noteHereRun(ms);
       s.sink.complete(task, result);
       return;
     }
