@@ -245,8 +245,10 @@ describe('lmdb plugin', () => {
     // Under a file (ENOTDIR), and under /proc, where Node 20's recursive mkdir loops forever.
     const paths = [join(fixture('tasks.mjs'), 'db')];
     if (existsSync('/proc/self')) paths.push('/proc/dtask-no-such/db');
-    for (const path of paths) {
-      const out = await run('bad-path-main.mjs', [path], 20_000);
+    // The programs side by side: each waits only on itself.
+    const outs = await Promise.all(paths.map((path) => run('bad-path-main.mjs', [path], 20_000)));
+    for (const [i, path] of paths.entries()) {
+      const out = outs[i] as string;
       expect(out).toContain(
         `FAILED StorageError DTASK_STORAGE_IO: lmdb({ path }): cannot open a store at ${JSON.stringify(path)}`,
       );
