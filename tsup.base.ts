@@ -50,6 +50,23 @@ function declarationEntries(entry: Options['entry']): Record<string, string> {
 }
 
 /**
+ * Which part of a package's build to run (`DTASK_BUILD_PART`, set by `scripts/build-packages.mjs
+ * --part`): `js` the JavaScript alone (libraries and programs, no declarations), `types` the
+ * libraries' declarations alone (bundled from the type check's, `typesDir`; the JavaScript already
+ * in `dist` left as it is), unset both, in one run.
+ */
+const part = process.env.DTASK_BUILD_PART;
+
+/**
+ * Gives esbuild the package's folder as its working folder, as tsup's other paths are: esbuild's
+ * own default is the folder it was loaded in, and `scripts/build-packages.mjs` builds every
+ * package in one process, moving into each package's folder in turn.
+ */
+function workingFolder(options: Parameters<NonNullable<Options['esbuildOptions']>>[0]): void {
+  options.absWorkingDir = process.cwd();
+}
+
+/**
  * Settings every build of every package uses: Node 20, class names kept. No source maps: the
  * published JavaScript is not minified and keeps its names, so a stack trace through it reads as
  * it is, while maps (with the sources inlined, as tsup writes them) were two thirds of the
@@ -59,6 +76,7 @@ export const base = {
   sourcemap: false,
   target: 'node20',
   keepNames: true,
+  esbuildOptions: workingFolder,
 } as const satisfies Options;
 
 /**
@@ -74,11 +92,12 @@ export function library(entry: Options['entry'], external: Options['external'] =
     external,
     format: ['esm', 'cjs'],
     esbuildOptions(options, { format }) {
+      workingFolder(options);
       if (format === 'cjs') options.minifyWhitespace = true;
     },
     // Declarations are bundled (rollup-plugin-dts, one file per entry and shared chunks) from those
     // the workspace's one type check wrote (`typesDir`): no package's build type-checks again.
-    dts: { entry: declarationEntries(entry) },
+    dts: part === 'js' ? false : { entry: declarationEntries(entry), only: part === 'types' },
     shims: true,
     clean: true,
   };
@@ -99,6 +118,7 @@ export function program(entry: Options['entry'], external: Options['external'] =
  * loaded machine deleted a `worker-entry.js` already written.
  */
 export function withPrograms(lib: Options, ...programs: Options[]): Options[] {
+  if (part === 'types') return [lib];
   rmSync('dist', { recursive: true, force: true });
   return [{ ...lib, clean: false }, ...programs];
 }

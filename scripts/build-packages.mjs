@@ -1,67 +1,65 @@
 // Builds every workspace package that has a `tsup.config.ts` (packages/*, apps/*) into its
-// `dist/`: one tsup process per package, as many at a time as there are cores, the largest
-// first. It is the turbo root task `//#dist` (`pnpm run dist`), after the workspace's type check
-// (`//#types`), whose declarations the libraries bundle. One task for every package: each
-// package's build through turbo cost a `pnpm run build` of its own, about 0.75 s of CPU a
-// package before tsup started, and per-package caching saved nothing, since any change in the
-// workspace changes the type check's output, on which every package's build depends.
-// A package's output is printed only when its build fails; the script then exits 1.
-// `node scripts/build-packages.mjs [dir...]` builds the named folders only.
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// `dist/`, through tsup's API in this one process, one package after another: node, tsup,
+// esbuild's service and TypeScript load once for them all, not once a package (a tsup process
+// per package cost about 0.5 s of CPU before it built anything, and loaded TypeScript twice).
+// esbuild spreads each build over the cores itself.
+//
+// `--part js` builds the JavaScript alone (libraries and programs), which is all the tests and
+// the programs they start load; `--part types` then bundles the libraries' declarations from
+// those the workspace's type check wrote (`.types/`, `bash scripts/build.sh types`), leaving the
+// JavaScript in place; no `--part` builds both in one run. The test command starts the tests
+// after the JavaScript, with the type check and the declarations beside them.
+// A failing package's errors are printed (tsup and esbuild print errors even when silent), the
+// others are still built, and the script then exits 1.
+// `node scripts/build-packages.mjs [--part js|types] [dir...]` builds the named folders only.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const root = resolve(import.meta.dirname, '..');
-const require = createRequire(join(root, 'package.json'));
-const tsupManifest = require.resolve('tsup/package.json');
-const tsup = join(dirname(tsupManifest), JSON.parse(readFileSync(tsupManifest, 'utf8')).bin.tsup);
+const { values, positionals } = parseArgs({
+  options: { part: { type: 'string' } },
+  allowPositionals: true,
+});
+const part = values.part;
+if (part !== undefined && part !== 'js' && part !== 'types') {
+  console.error(`build-packages: unknown part '${part}' (js, types, or none for both)`);
+  process.exit(2);
+}
 
 /** The folders to build: those named, or every package and app with a tsup config. */
 function folders() {
-  if (process.argv.length > 2) return process.argv.slice(2).map((d) => resolve(d));
+  if (positionals.length > 0) return positionals.map((d) => resolve(d));
   return ['packages', 'apps']
     .flatMap((group) => readdirSync(join(root, group)).map((d) => join(root, group, d)))
     .filter((dir) => existsSync(join(dir, 'tsup.config.ts')));
 }
 
-/** The bytes of a folder's `src` files: its build's rough size, to start the largest first. */
-function sourceBytes(dir) {
-  const src = join(dir, 'src');
-  if (!existsSync(src)) return 0;
-  return readdirSync(src, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !entry.name.endsWith('.test.ts'))
-    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+/** Whether a package publishes declarations (`types` in its package.json): programs do not. */
+function hasTypes(dir) {
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).types !== undefined;
 }
 
-/** Runs tsup in `dir`; resolves to its exit status and its output. */
-function build(dir) {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [tsup], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('error', (error) => done({ status: 1, output: `${output}${error.message}\n` }));
-    child.on('close', (code, signal) => done({ status: code ?? 1, output, signal }));
-  });
-}
-
-const queue = folders()
-  .map((dir) => ({ dir, bytes: sourceBytes(dir) }))
-  .sort((a, b) => b.bytes - a.bytes)
-  .map(({ dir }) => dir);
+// tsup.base.ts reads the part when each package's config is loaded (tsup loads it per build).
+if (part === undefined) delete process.env.DTASK_BUILD_PART;
+else process.env.DTASK_BUILD_PART = part;
+const require = createRequire(join(root, 'package.json'));
+const { build } = require('tsup');
 const failed = [];
-async function worker() {
-  for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
-    const { status, output, signal } = await build(dir);
-    if (status !== 0) {
-      failed.push(dir);
-      console.error(
-        `== tsup in ${relative(root, dir)} failed (${signal ?? `exit ${status}`}):\n${output}`,
-      );
-    }
+for (const dir of folders()) {
+  if (part === 'types' && !hasTypes(dir)) continue;
+  // tsup resolves the config, the entries and `dist` from the working folder (and tsup.base.ts
+  // gives esbuild the same folder, whose own default is the folder it was loaded in).
+  process.chdir(dir);
+  try {
+    await build({ silent: true });
+  } catch (error) {
+    failed.push(relative(root, dir));
+    console.error(`== tsup in ${relative(root, dir)} failed: ${error?.message ?? error}`);
   }
 }
-await Promise.all(Array.from({ length: Math.max(1, availableParallelism()) }, worker));
-if (failed.length > 0) process.exit(1);
+if (failed.length > 0) {
+  console.error(`build-packages: ${failed.join(', ')} failed (their errors are above)`);
+  process.exit(1);
+}

@@ -130,9 +130,10 @@ export function pack(destination, dirs = publicPackages()) {
 }
 
 /**
- * How long a reader waits for the shared pack (ms): it takes 5–30 s; one that has written nothing
- * by then is taken for dead (killed before it could say so), and the reader fails instead of
- * waiting for ever.
+ * How long a reader waits for the shared pack once it has begun (ms; the pack makes its folder
+ * when it begins, after the declarations are built): it takes 5–30 s; one that has written
+ * nothing by then is taken for dead (killed before it could say so), and the reader fails instead
+ * of waiting for ever.
  */
 const sharedPackDeadline = 10 * 60 * 1000;
 
@@ -147,12 +148,13 @@ export async function packed(destination, dirs = publicPackages()) {
   if (!shared) return pack(destination, dirs);
   const done = join(shared, 'packed.json');
   const failed = join(shared, 'pack-failed.txt');
-  const deadline = Date.now() + sharedPackDeadline;
+  let deadline;
   while (!existsSync(done)) {
     if (existsSync(failed)) {
       throw new Error(`the shared pack failed: ${readFileSync(failed, 'utf8').trim()}`);
     }
-    if (Date.now() > deadline) {
+    if (deadline === undefined && existsSync(shared)) deadline = Date.now() + sharedPackDeadline;
+    if (deadline !== undefined && Date.now() > deadline) {
       throw new Error(
         `the shared pack wrote neither ${done} nor ${failed} in ${sharedPackDeadline / 1000} s ` +
           '(its process ended without a word?): run node scripts/pack.mjs to see why',

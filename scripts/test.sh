@@ -3,19 +3,24 @@
 # The checks do not depend on each other nor on the tests: they run side by side with each other
 # and with the tests (their waiting on npm, apt-get and child processes, and the tests' waiting on
 # timers, workers and processes, fill each other's idle time). Those that need no build (lint; the
-# layout checks; the test programs) start right after the install, beside the build, whose first
-# part (the type check: one tsc over the workspace, which also writes the declarations the
-# packages' builds bundle) keeps one core busy and the other idle. The others start after the
-# build; every public package is packed once, and the checks that read tarballs take them from
-# that one pack (DTASK_PACKED). Only the test programs (apt-get) are awaited before the tests
-# start, since tests use them. Each check's output is printed whole under its header, in the order
-# listed, once the tests have ended; a failing check or test fails the command after all of them
-# have ended (a type error fails the build: no tests run then). The headers say how long each step
-# took (and when the tests started and ended), so a slow run shows where its time went.
+# layout checks; the test programs) start right after the install, beside the build. The tests
+# need only the packages' JavaScript (`scripts/build.sh js`, seconds), so they start after it; the
+# type check (one tsc over the workspace, which also writes the declarations) and the packages'
+# declarations bundled from it run beside the tests (`scripts/build.sh types`, then
+# `declarations`), and a type error fails the command with tsc's output. Every public package is
+# packed once, after the declarations, and the checks that read tarballs take them from that one
+# pack (DTASK_PACKED); the one test that reads the built declarations waits for them
+# (DTASK_TYPES_DONE). Only the test programs (apt-get) are awaited before the tests start, since
+# tests use them. Each check's output is printed whole under its header, in the order listed,
+# once the tests have ended; a failing check or test fails the command after all of them have
+# ended (a failed JavaScript build fails at once: no tests run then). The headers say how long
+# each step took (and when the tests started and ended), so a slow run shows where its time went.
 # The checks run at a lower priority (`nice -n 5`) than the build and the tests: on 2 cores they
 # take the time the build and the tests leave idle (the tests' waits on processes, sockets and
 # timers; vitest.config.ts hands out the waiting files first, while the checks run) instead of
-# slowing the tests, which are the longest step.
+# slowing the tests, which are the longest step. The type check and the declarations run at the
+# tests' priority: the pack and the checks after it (the release rehearsal, the longest) wait
+# for them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The pinned pnpm, resolved once for every pnpm call below (scripts/pnpm.sh).
@@ -46,7 +51,9 @@ measured install bash scripts/setup.sh install
 echo "== install took ${SECONDS} s (CPU $(cpu install) s)"
 titles=()
 pids=()
-# check 'title' command...: starts a check in the background, its output kept for later.
+# check 'title' command...: starts a check in the background, its output kept for later, at
+# niceness "$niceness" (5 unless set for the call).
+niceness=5
 check() {
   local n=${#titles[@]}
   titles+=("$1")
@@ -55,7 +62,7 @@ check() {
   (
     start=$SECONDS
     status=0
-    nice -n 5 "$@" >"$logs/$n" 2>&1 || status=$?
+    nice -n "$niceness" "$@" >"$logs/$n" 2>&1 || status=$?
     times >"$logs/$n.times"
     echo "$((SECONDS - start)) s, CPU $(cpu "$n") s" >"$logs/$n.took"
     exit "$status"
@@ -73,22 +80,36 @@ check 'package fields (publishing shape, LICENSE and README per package)' \
   node scripts/package-fields.mjs
 build_start=$SECONDS
 build_status=0
-measured build bash scripts/setup.sh build || build_status=$?
-echo "== type check (tsc over the workspace, writing the declarations) and build took $((SECONDS - build_start)) s (CPU $(cpu build) s; beside the checks above)"
-echo "== set-up (install and build) took ${SECONDS} s"
+measured build bash scripts/build.sh js || build_status=$?
+echo "== JavaScript build (scripts/build.sh js) took $((SECONDS - build_start)) s (CPU $(cpu build) s; beside the checks above)"
+echo "== set-up (install and JavaScript build) took ${SECONDS} s"
 deps_status=0
 tests_status=0
 if [ "$build_status" -eq 0 ]; then
   echo '== no native compile in set-up (prebuilt binaries only; native extras optional)'
   node scripts/check-native.mjs
-  # Every public package packed once, for the checks that read tarballs. A pack that dies
-  # without saying so still tells its readers (scripts/pack.mjs `packed`) to stop waiting.
+  # The type check, then the declarations, beside the tests; their exit status goes into
+  # DTASK_TYPES_DONE when they end, for the pack and the one test that read the declarations.
+  DTASK_TYPES_DONE="$logs/types-done"
+  export DTASK_TYPES_DONE
+  niceness=0 check 'type check and declarations (scripts/build.sh types, then declarations)' \
+    bash -c 'status=0; bash scripts/build.sh types && bash scripts/build.sh declarations || status=$?
+      echo "$status" >"$DTASK_TYPES_DONE.tmp" && mv "$DTASK_TYPES_DONE.tmp" "$DTASK_TYPES_DONE"
+      exit "$status"'
+  # Every public package packed once, for the checks that read tarballs, once the declarations
+  # are built. A pack that dies without saying so still tells its readers (scripts/pack.mjs
+  # `packed`) to stop waiting.
   DTASK_PACKED="$logs/packed"
   export DTASK_PACKED
+  types_pid=${pids[-1]}
   check 'packed once for the checks (scripts/pack.mjs: no test files, size budget)' \
-    bash -c 'node scripts/pack.mjs "$DTASK_PACKED" || { status=$?; mkdir -p "$DTASK_PACKED"
+    bash -c 'while [ ! -e "$DTASK_TYPES_DONE" ] && kill -0 "$0" 2>/dev/null; do sleep 1; done
+      if [ "$(cat "$DTASK_TYPES_DONE" 2>/dev/null)" != 0 ]; then mkdir -p "$DTASK_PACKED"
+        echo "not packed: the type check or the declarations failed (their output is above)" >"$DTASK_PACKED/pack-failed.txt"
+        cat "$DTASK_PACKED/pack-failed.txt"; exit 1; fi
+      node scripts/pack.mjs "$DTASK_PACKED" || { status=$?; mkdir -p "$DTASK_PACKED"
       [ -e "$DTASK_PACKED/pack-failed.txt" ] || echo "pack.mjs exited $status" >"$DTASK_PACKED/pack-failed.txt"
-      exit "$status"; }'
+      exit "$status"; }' "$types_pid"
   check 'packages as published (publint --strict, @arethetypeswrong/cli)' \
     node scripts/check-packages.mjs
   check 'README examples run with plain node, as written (scripts/check-readme-examples.mjs)' \
@@ -118,8 +139,8 @@ for n in "${!titles[@]}"; do
   fi
 done
 if [ "$build_status" -ne 0 ]; then
-  echo "!! failed (exit $build_status): type check or build (turbo run dist: //#types, then every package's tsup); the tests and the checks after it did not run"
-  failed+=('type check or build')
+  echo "!! failed (exit $build_status): JavaScript build (scripts/build.sh js: every package's tsup, JavaScript only); the tests and the checks after it did not run"
+  failed+=('JavaScript build')
 fi
 if [ "$tests_status" -ne 0 ]; then
   echo "!! failed (exit $tests_status): tests (vitest)"

@@ -20,5 +20,5 @@ const lib = library(
 
 export default defineConfig({
   ...lib,
-  dts: { ...(lib.dts as object), footer: DTASK_GLOBAL },
+  dts: lib.dts && { ...(lib.dts as object), footer: DTASK_GLOBAL },
 });

@@ -1,7 +1,7 @@
 // Assembles the SIMD kernels (scripts/simd-wat.mjs) with wabt, part of the package's build, and
 // writes src/simd-wasm.generated.ts: the module's bytes as base64, so they travel inside the
 // kernels' source text to worker threads and processes (nothing is fetched or read at run time).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import wabt from 'wabt';
@@ -26,7 +26,12 @@ const text = [
   `export const SIMD_SHAPES = ${JSON.stringify(SHAPES)} as const;`,
   '',
 ].join('\n');
-// Written only when it changed: the test command generates it before its type check starts, and
-// the build, run beside that check, must not rewrite the file while tsc reads it.
-if (!existsSync(out) || readFileSync(out, 'utf8') !== text) writeFileSync(out, text);
+// Written only when it changed, and whole (a new file renamed over it): the type check and the
+// JavaScript build each generate it first (`scripts/build.sh`), and turbo may run both at once,
+// so one may read the file while the other writes it.
+if (!existsSync(out) || readFileSync(out, 'utf8') !== text) {
+  const next = `${out}.${process.pid}.tmp`;
+  writeFileSync(next, text);
+  renameSync(next, out);
+}
 console.log(`simd kernels: ${buffer.length} bytes → ${out}`);
