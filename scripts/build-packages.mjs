@@ -14,8 +14,9 @@
 // `node scripts/build-packages.mjs [--part js|types] [dir...]` builds the named folders only.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
+import workerThreads from 'node:worker_threads';
 
 const root = resolve(import.meta.dirname, '..');
 const { values, positionals } = parseArgs({
@@ -41,11 +42,50 @@ function hasTypes(dir) {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).types !== undefined;
 }
 
+/**
+ * Makes tsup's declaration builds share one worker thread. tsup bundles a package's declarations
+ * (rollup with rollup-plugin-dts) in a worker thread it starts for that build and ends after it:
+ * each loaded TypeScript and rollup again, about 0.4 s of CPU a package. tsup looks its `Worker`
+ * up on `node:worker_threads` when it starts one, so it gets this stand-in: the first is a real
+ * worker running tsup's `rollup.js`, kept for the next build (which its message handler serves,
+ * one build per message); ending it (tsup does after each build) only drops that build's
+ * listeners. The builds run one after another (this script awaits each), and the worker reads
+ * the working folder this script moved to, as tsup's own would. Any other worker is a plain one.
+ */
+function shareDeclarationWorker() {
+  const { Worker } = workerThreads;
+  let shared;
+  class SharedWorker {
+    constructor(file, options) {
+      if (!String(file).endsWith(`${sep}tsup${sep}dist${sep}rollup.js`)) {
+        return new Worker(file, options);
+      }
+      shared ??= new Worker(file, options);
+      shared.unref();
+      this.listeners = [];
+    }
+    postMessage(message) {
+      shared.postMessage(message);
+    }
+    on(event, listener) {
+      shared.on(event, listener);
+      this.listeners.push([event, listener]);
+      return this;
+    }
+    terminate() {
+      for (const [event, listener] of this.listeners.splice(0)) shared.off(event, listener);
+      return Promise.resolve(undefined);
+    }
+  }
+  workerThreads.Worker = SharedWorker;
+}
+
 // tsup.base.ts reads the part when each package's config is loaded (tsup loads it per build).
 if (part === undefined) delete process.env.DTASK_BUILD_PART;
 else process.env.DTASK_BUILD_PART = part;
 const require = createRequire(join(root, 'package.json'));
 const { build } = require('tsup');
+shareDeclarationWorker();
 const failed = [];
 for (const dir of folders()) {
   if (part === 'types' && !hasTypes(dir)) continue;
