@@ -55,27 +55,28 @@ function hasTypes(dir) {
 function shareDeclarationWorker() {
   const { Worker } = workerThreads;
   let shared;
-  class SharedWorker {
-    constructor(file, options) {
-      if (!String(file).endsWith(`${sep}tsup${sep}dist${sep}rollup.js`)) {
-        return new Worker(file, options);
-      }
-      shared ??= new Worker(file, options);
-      shared.unref();
-      this.listeners = [];
+  // Called with `new`: the object it returns is what `new` gives.
+  function SharedWorker(file, options) {
+    if (!String(file).endsWith(`${sep}tsup${sep}dist${sep}rollup.js`)) {
+      return new Worker(file, options);
     }
-    postMessage(message) {
-      shared.postMessage(message);
-    }
-    on(event, listener) {
-      shared.on(event, listener);
-      this.listeners.push([event, listener]);
-      return this;
-    }
-    terminate() {
-      for (const [event, listener] of this.listeners.splice(0)) shared.off(event, listener);
-      return Promise.resolve(undefined);
-    }
+    shared ??= new Worker(file, options);
+    shared.unref();
+    const listeners = [];
+    return {
+      postMessage(message) {
+        shared.postMessage(message);
+      },
+      on(event, listener) {
+        shared.on(event, listener);
+        listeners.push([event, listener]);
+        return this;
+      },
+      terminate() {
+        for (const [event, listener] of listeners.splice(0)) shared.off(event, listener);
+        return Promise.resolve(undefined);
+      },
+    };
   }
   workerThreads.Worker = SharedWorker;
 }

@@ -36,6 +36,7 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { declarationsBuilt } from './declarations-built.mjs';
 import {
   checkOutsideInstall,
   outsidePackages,
@@ -168,7 +169,9 @@ try {
   if (!token) throw new Error(`the local registry gave no token (HTTP ${user.status})`);
   const scoped = `@dtask:registry=${registry.url}\n`;
 
-  // The throw-away copy of the workspace: manifests, READMEs, LICENSEs, dist, changesets.
+  // The throw-away copy of the workspace: manifests, READMEs, LICENSEs, dist, changesets; under
+  // the test command, once the declarations it builds beside the tests are in `dist`.
+  await declarationsBuilt();
   const copy = join(work, 'workspace');
   for (const file of ['package.json', 'pnpm-workspace.yaml', 'LICENSE', '.changeset']) {
     cpSync(join(root, file), join(copy, file), { recursive: true });

@@ -23,6 +23,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { declarationsBuilt } from './declarations-built.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -131,7 +132,7 @@ export function pack(destination, dirs = publicPackages()) {
 
 /**
  * How long a reader waits for the shared pack once it has begun (ms; the pack makes its folder
- * when it begins, after the declarations are built): it takes 5–30 s; one that has written
+ * when it begins, once the declarations are built): it takes 5–30 s; one that has written
  * nothing by then is taken for dead (killed before it could say so), and the reader fails instead
  * of waiting for ever.
  */
@@ -181,6 +182,8 @@ export function mib(bytes) {
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const destination = resolve(process.argv[2] ?? join(root, 'packed'));
   try {
+    // Under the test command, after the declarations it builds beside the tests.
+    await declarationsBuilt();
     const results = pack(destination);
     for (const r of results) {
       const size = mib(r.unpacked).padStart(10);

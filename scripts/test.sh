@@ -90,7 +90,8 @@ if [ "$build_status" -eq 0 ]; then
   echo '== no native compile in set-up (prebuilt binaries only; native extras optional)'
   node scripts/check-native.mjs
   # The type check, then the declarations, beside the tests; their exit status goes into
-  # DTASK_TYPES_DONE when they end, for the pack and the one test that read the declarations.
+  # DTASK_TYPES_DONE when they end, for what reads the declarations: the pack, the release
+  # rehearsal and the one test that type-checks a program against core's built declarations.
   DTASK_TYPES_DONE="$logs/types-done"
   export DTASK_TYPES_DONE
   niceness=0 check 'type check and declarations (scripts/build.sh types, then declarations)' \
@@ -98,19 +99,16 @@ if [ "$build_status" -eq 0 ]; then
       echo "$status" >"$DTASK_TYPES_DONE.tmp" && mv "$DTASK_TYPES_DONE.tmp" "$DTASK_TYPES_DONE"
       exit "$status"'
   # Every public package packed once, for the checks that read tarballs, once the declarations
-  # are built. A pack that dies without saying so still tells its readers (scripts/pack.mjs
-  # `packed`) to stop waiting.
+  # are built (scripts/declarations-built.mjs: it and the release rehearsal wait for them). A pack
+  # that dies without saying so still tells its readers (scripts/pack.mjs `packed`) to stop
+  # waiting.
+  DTASK_TYPES_PID=${pids[-1]}
   DTASK_PACKED="$logs/packed"
-  export DTASK_PACKED
-  types_pid=${pids[-1]}
+  export DTASK_TYPES_PID DTASK_PACKED
   check 'packed once for the checks (scripts/pack.mjs: no test files, size budget)' \
-    bash -c 'while [ ! -e "$DTASK_TYPES_DONE" ] && kill -0 "$0" 2>/dev/null; do sleep 1; done
-      if [ "$(cat "$DTASK_TYPES_DONE" 2>/dev/null)" != 0 ]; then mkdir -p "$DTASK_PACKED"
-        echo "not packed: the type check or the declarations failed (their output is above)" >"$DTASK_PACKED/pack-failed.txt"
-        cat "$DTASK_PACKED/pack-failed.txt"; exit 1; fi
-      node scripts/pack.mjs "$DTASK_PACKED" || { status=$?; mkdir -p "$DTASK_PACKED"
+    bash -c 'node scripts/pack.mjs "$DTASK_PACKED" || { status=$?; mkdir -p "$DTASK_PACKED"
       [ -e "$DTASK_PACKED/pack-failed.txt" ] || echo "pack.mjs exited $status" >"$DTASK_PACKED/pack-failed.txt"
-      exit "$status"; }' "$types_pid"
+      exit "$status"; }'
   check 'packages as published (publint --strict, @arethetypeswrong/cli)' \
     node scripts/check-packages.mjs
   check 'README examples run with plain node, as written (scripts/check-readme-examples.mjs)' \

@@ -13,13 +13,31 @@ const dist = join(dirname(fileURLToPath(import.meta.url)), '../../dist/index.d.t
 
 /**
  * Set by the test command, which starts the tests once the JavaScript is built and builds the
- * declarations beside them: the file their build writes its exit status to when it ends.
+ * declarations beside them: the file their build writes its exit status to when it ends, and the
+ * process building them (scripts/declarations-built.mjs, which the pack waits with).
  */
 const typesDone = process.env.DTASK_TYPES_DONE;
+const typesPid = Number(process.env.DTASK_TYPES_PID);
+
+/** Whether the declarations' build is still running (or ran here unnamed). */
+function building(): boolean {
+  if (!(typesPid > 0)) return true;
+  try {
+    process.kill(typesPid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** Waits (no time limit: the build ends, well or not) until the declarations' build has ended. */
 async function declarationsBuilt(done: string): Promise<void> {
-  while (!existsSync(done)) await sleep(250);
+  while (!existsSync(done)) {
+    if (!building() && !existsSync(done)) {
+      throw new Error('the type check and declarations ended without an exit status (killed?)');
+    }
+    await sleep(250);
+  }
   const status = readFileSync(done, 'utf8').trim();
   if (status !== '0') {
     throw new Error(
