@@ -3,7 +3,8 @@
 # The checks do not depend on each other nor on the tests: they run side by side with each other
 # and with the tests (their waiting on npm, apt-get and child processes, and the tests' waiting on
 # timers, workers and processes, fill each other's idle time). Those that need no build (lint; the
-# layout checks; the test programs) start right after the install, beside the build. The tests
+# layout checks; the test programs; the no-native-compile check) start right after the install,
+# beside the build. The tests
 # need only the packages' JavaScript (`scripts/build.sh js`, seconds), so they start after it; the
 # type check (one tsc over the workspace, which also writes the declarations) and the packages'
 # declarations bundled from it run beside the tests (`scripts/build.sh types`, then
@@ -79,6 +80,8 @@ check 'core folders import one way (scripts/check-import-order.mjs)' \
   node scripts/check-import-order.mjs
 check 'package fields (publishing shape, LICENSE and README per package)' \
   node scripts/package-fields.mjs
+check 'no native compile in set-up (prebuilt binaries only; native extras optional)' \
+  node scripts/check-native.mjs
 build_start=$SECONDS
 build_status=0
 measured build bash scripts/build.sh js || build_status=$?
@@ -87,8 +90,6 @@ echo "== set-up (install and JavaScript build) took ${SECONDS} s"
 deps_status=0
 tests_status=0
 if [ "$build_status" -eq 0 ]; then
-  echo '== no native compile in set-up (prebuilt binaries only; native extras optional)'
-  node scripts/check-native.mjs
   # The type check, then the declarations, beside the tests; their exit status goes into
   # DTASK_TYPES_DONE when they end, for what reads the declarations: the pack, the release
   # rehearsal and the one test that type-checks a program against core's built declarations.
