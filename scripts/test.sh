@@ -4,9 +4,8 @@
 # and with the tests (their waiting on npm, apt-get and child processes, and the tests' waiting on
 # timers, workers and processes, fill each other's idle time). Those that need no build (lint; the
 # layout checks; the test programs; the no-native-compile check) start right after the install,
-# beside the build. The tests
-# need only the packages' JavaScript (`scripts/build.sh js`, seconds), so they start after it; the
-# type check (one tsc over the workspace, which also writes the declarations) and the packages'
+# beside the build. The tests need only the packages' JavaScript (`scripts/build.sh js`,
+# seconds), so they start after it; the type check (one tsc over the workspace, which also writes the declarations) and the packages'
 # declarations bundled from it run beside the tests (`scripts/build.sh types`, then
 # `declarations`), and a type error fails the command with tsc's output. Every public package is
 # packed once, after the declarations, and the checks that read tarballs take them from that one
