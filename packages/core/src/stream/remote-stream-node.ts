@@ -11,7 +11,8 @@ import { PeerInEdge } from './peer-edges.js';
 import { burstState, remoteBurst } from './remote-burst.js';
 import { QUIET_MS, RemoteRun } from './remote-run.js';
 import { runRemoteSource } from './remote-source.js';
-import { inFrame, isAsyncFunction, isAsyncGeneratorFunction, NO_ARGS } from './run-stream-node.js';
+import { inFrame, isAsyncFunction, NO_ARGS } from './run-stream-node.js';
+import { asyncSource, isSourceFunction } from './source-function.js';
 import { adaptStep, stepAdapterOf, stepValueOut } from './step-adapter.js';
 import { EMITTING, RETURNED } from './step-burst.js';
 import type { StreamDescriptor } from './stream-descriptor.js';
@@ -37,9 +38,7 @@ export async function runRemoteStreamNode(
   const { positions, queues, heads, localIn, max } = run;
   // Each call runs in the task's frame (taskProcessor(), a nested spawn), which otherwise
   // holds only until the loop's first await.
-  const source = isAsyncGeneratorFunction(fn)
-    ? (inFrame(frame, fn, args) as AsyncIterator<unknown, unknown>)
-    : undefined;
+  const source = isSourceFunction(fn) ? asyncSource(fn, inFrame(frame, fn, args)) : undefined;
   const next = source && (() => source.next());
   // On a processor whose runtime converts values (a device's tensors), each step is wrapped by
   // its adapter: inputs converted on the way in, what the step made freed, its value converted

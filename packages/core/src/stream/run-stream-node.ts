@@ -9,6 +9,7 @@ import {
 import { isThenable } from '../task/is-thenable.js';
 import { EMPTY } from './edge-buffer.js';
 import { isFinishStream } from './finish-stream.js';
+import { asyncSource, isSourceFunction } from './source-function.js';
 import { pumpSource } from './source-pump.js';
 import { BURST, callStep, EMITTING, INPUT, RETURNED, SLICED } from './step-burst.js';
 import type { StreamInput, StreamNode } from './stream-node.js';
@@ -105,11 +106,6 @@ export function isAsyncFunction(fn: Function): boolean {
   return Object.prototype.toString.call(fn) === '[object AsyncFunction]';
 }
 
-/** True for an `async function*`: such a function is a source that yields one value per step. */
-export function isAsyncGeneratorFunction(fn: Function): boolean {
-  return Object.prototype.toString.call(fn) === '[object AsyncGeneratorFunction]';
-}
-
 /**
  * The loop of a streaming task on this thread: per step, one value from each streaming input
  * (waiting for it), the function called with them in place, its value sent to every consumer
@@ -125,9 +121,7 @@ export async function runStreamNode(node: StreamNode, args: unknown[]): Promise<
   const frame = currentFrame();
   // Each call runs in the task's frame (taskProcessor(), a nested spawn), which otherwise
   // holds only until the loop's first await.
-  const source = isAsyncGeneratorFunction(fn)
-    ? (inFrame(frame, fn, args) as AsyncIterator<unknown, unknown>)
-    : undefined;
+  const source = isSourceFunction(fn) ? asyncSource(fn, inFrame(frame, fn, args)) : undefined;
   const next = source && (() => source.next());
   // A plain function (and a source's `next`) is called with the task's frame set around each
   // call directly; an async function needs `callInFrame`, which keeps its frame across awaits.

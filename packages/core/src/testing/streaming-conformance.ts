@@ -97,6 +97,24 @@ export function streamingConformance(
       assert.equal(await x, 'six');
     });
 
+    test('a function* is a source as an async function* is: promises it yields are awaited, its return is the result, finishStream ends it', async (spawn) => {
+      const [x, y] = spawnStreaming(() => [
+        spawn(function* (n: number) {
+          for (let i = 1; i <= n; i++) yield i % 2 === 0 ? Promise.resolve(i) : i;
+          return 'done';
+        }, 4),
+        spawn(function* () {
+          yield 1;
+          yield dtask.finishStream(2, { result: 'two' });
+          throw new Error('the source ran past its finishStream');
+        }),
+      ]);
+      assert.deepEqual(await collect(x), [1, 2, 3, 4]);
+      assert.equal(await x, 'done');
+      assert.deepEqual(await collect(y), [1, 2]);
+      assert.equal(await y, 'two');
+    });
+
     test('an endless source stops on cancel; every await rejects', async (spawn) => {
       const [x, a] = spawnStreaming(() => {
         const x = spawn(async function* () {
