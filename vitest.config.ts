@@ -123,8 +123,9 @@ const builtExternal = [/\/(packages|apps)\/[^/]+\/dist\//, ...nativeModules()];
  * the first file), do not shut down or configure the default context (a later file's `spawn`
  * would meet it), load no module on every worker, register no scope key or error class, switch
  * no logging on, set no `globalThis` mark (but the `dtask` global core itself sets) or process
- * listener, and expect nothing of a fresh process (task numbers from 1). Every other file keeps
- * a process of its own (docs/performance.md: what broke when every file shared). A file added
+ * listener, and expect nothing of a fresh process (task numbers from 1). Files that start
+ * processes share the `alongside` project's processes; the rest keep a process of their own
+ * (docs/performance.md: what broke when every file shared). A file added
  * here is checked in several shuffled orders:
  * `vitest run --project shared --sequence.shuffle.files --sequence.seed=N`.
  */
@@ -345,6 +346,119 @@ const clusterShared = [
   'cluster-uncopyable',
 ].map((name) => `packages/cluster/src/${name}.test.ts`);
 
+/**
+ * Test files of every package that share their processes with each other (`isolate: false`)
+ * though they start worker threads, worker processes or child programs (a fork of its own cost
+ * each about 0.35 s of CPU to start and to import vitest and the sources again). Each ends or
+ * waits for every process it starts and closes every context it starts, turns off the logging it
+ * turns on and fetches what it recorded, removes the listeners it adds, and reads worker process
+ * numbers (counted per process) from the plugin that started them, task numbers from the task.
+ * What no file can undo through the API, the project's set-up file
+ * (`vitest.shared-process-setup.ts`) does after each: it forgets the modules loaded with
+ * `everywhere` and the default context, as a fresh process has neither. Left in forks of their
+ * own (`alone`): files that read what is counted per process (worker numbers in a fixture's
+ * expected output, the array-buffer bytes, the workers known to `scope()`, a closure's learned
+ * run time, the realm's log). Named to come between `alone` and `alongside-cluster`: its files
+ * wait on threads and processes as theirs do. A file added here is checked in shuffled orders:
+ * `vitest run --project alongside --sequence.shuffle.files --sequence.seed=N`.
+ */
+const alongside = [
+  'apps/demo/src/job.test.ts',
+  'apps/demo/src/main.test.ts',
+  'packages/cluster/src/bin/parse-args.test.ts',
+  'packages/cluster/src/conformance.test.ts',
+  'packages/cluster/src/launch/kubernetes-launcher.test.ts',
+  'packages/cluster/src/launch/slurm-launcher.test.ts',
+  'packages/cluster/src/launch/ssh-launcher.test.ts',
+  'packages/cluster/src/sim/simulated-cluster.test.ts',
+  'packages/cluster/src/wire/prove-when-room.test.ts',
+  'packages/cluster/src/worker-exit.test.ts',
+  'packages/cluster/src/worker-host-conformance.test.ts',
+  'packages/core/src/errors/error-classes.test.ts',
+  'packages/core/src/errors/show-thrown.test.ts',
+  'packages/core/src/host/dedicated-thread-conformance.test.ts',
+  'packages/core/src/host/dedicated-thread.test.ts',
+  'packages/core/src/import-order.test.ts',
+  'packages/core/src/log/logging-integration.test.ts',
+  'packages/core/src/log/process-sampler.test.ts',
+  'packages/core/src/registry/context.test.ts',
+  'packages/core/src/registry/default-context.test.ts',
+  'packages/core/src/registry/global-api.types.test.ts',
+  'packages/core/src/registry/map-memory.test.ts',
+  'packages/core/src/registry/map-tasks.test.ts',
+  'packages/core/src/registry/pending-at-exit.test.ts',
+  'packages/core/src/registry/typescript-module.test.ts',
+  'packages/core/src/runtime/serve-worker.test.ts',
+  'packages/core/src/runtime/worker-runtime.test.ts',
+  'packages/core/src/sched/completion/retry-task.test.ts',
+  'packages/core/src/sched/dispatch/returned-args.test.ts',
+  'packages/core/src/sched/dispatch/send-ahead-ordered.test.ts',
+  'packages/core/src/sched/executors/worker-connection/log-relay.test.ts',
+  'packages/core/src/scope/scope-specifier.types.test.ts',
+  'packages/core/src/stream/spawn-streaming.test.ts',
+  'packages/core/src/task/fetch-all.test.ts',
+  'packages/core/src/task/new-user-traps.test.ts',
+  'packages/core/src/task/task-queue.test.ts',
+  'packages/core/src/task/then-queue.test.ts',
+  'packages/core/src/testing/fake-processor.test.ts',
+  'packages/core/src/travel/function-travel.test.ts',
+  'packages/datadeps/src/ascending-ids.test.ts',
+  'packages/datadeps/src/cluster-memory.test.ts',
+  'packages/datadeps/src/examples/examples.test.ts',
+  'packages/datadeps/src/in-place-loss.test.ts',
+  'packages/datadeps/src/moved-data.test.ts',
+  'packages/datadeps/src/worker-held-data.test.ts',
+  'packages/datadeps/src/worker-held-views.test.ts',
+  'packages/datadeps/src/written-task-args.test.ts',
+  'packages/example-accelerator/src/accelerator.test.ts',
+  'packages/example-accelerator/src/lifecycle.test.ts',
+  'packages/example-accelerator/src/worker-host-conformance.test.ts',
+  'packages/gpu-tfjs/src/lifecycle.test.ts',
+  'packages/gpu-tfjs/src/spilling.test.ts',
+  'packages/gpu-tfjs/src/tfjs-plugin.test.ts',
+  'packages/gpu-tfjs/src/webgl.test.ts',
+  'packages/gpu-tfjs/src/worker-host-conformance.test.ts',
+  'packages/gpujs/src/conformance.test.ts',
+  'packages/gpujs/src/gpujs-plugin.test.ts',
+  'packages/gpujs/src/kernels.test.ts',
+  'packages/gpujs/src/mixed-collection.test.ts',
+  'packages/gpujs/src/placement.test.ts',
+  'packages/gpujs/src/worker-host-conformance.test.ts',
+  'packages/lmdb/src/disk-full.test.ts',
+  'packages/lmdb/src/held-values.test.ts',
+  'packages/lmdb/src/lmdb-plugin.test.ts',
+  'packages/lmdb/src/read-only-disk.test.ts',
+  'packages/lmdb/src/spilling-store.test.ts',
+  'packages/shard/src/shard-processes.test.ts',
+  'packages/shard/src/shard.test.ts',
+  'packages/threads/src/elastic-pool.test.ts',
+  'packages/threads/src/threads-close.test.ts',
+  'packages/threads/src/threads-elastic.test.ts',
+  'packages/threads/src/threads-exit.test.ts',
+  'packages/threads/src/threads-faults.test.ts',
+  'packages/threads/src/threads-lifecycle.test.ts',
+  'packages/threads/src/threads-lineage.test.ts',
+  'packages/threads/src/threads-local-closure.test.ts',
+  'packages/threads/src/threads-logs.test.ts',
+  'packages/threads/src/threads-mutable.test.ts',
+  'packages/threads/src/threads-peer-habits.test.ts',
+  'packages/threads/src/threads-promise-hooks.test.ts',
+  'packages/threads/src/threads-reconfigure.test.ts',
+  'packages/threads/src/threads-retries.test.ts',
+  'packages/threads/src/threads-stream-exit.test.ts',
+  'packages/threads/src/threads-stream-local-edges.test.ts',
+  'packages/threads/src/threads-stream-memory.test.ts',
+  'packages/threads/src/threads-stream-peer-edges.test.ts',
+  'packages/threads/src/threads-uncopyable.test.ts',
+  'packages/threads/src/threads-user-programs.test.ts',
+  'packages/threads/src/worker-host-conformance.test.ts',
+  'packages/viz/src/browser-live.test.ts',
+  'packages/viz/src/browser.test.ts',
+  'packages/viz/src/chain-picture.test.ts',
+  'packages/viz/src/dashboard-slow-readers.test.ts',
+  'packages/viz/src/write-report.test.ts',
+];
+
 /** Every test file. */
 const testFiles = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'];
 
@@ -360,13 +474,14 @@ const othersBuilt = {
 export default defineConfig({
   test: {
     // vitest hands out the projects' files in the order of the projects' names (its own order
-    // within each): the files in processes of their own (`alone`) first, then `@dtask/array`'s,
-    // then the small shared unit tests. Many `alone` files wait (on worker processes, sockets,
-    // timers, heartbeats) and leave a core idle, which the test command's checks, running beside
-    // the tests at a lower priority (`scripts/test.sh`), fill; the array files keep both cores
-    // busy, so they come once the checks are done; the shared files fill the gaps at the end. A
-    // project's files stay together: vitest keeps a shared worker (`isolate: false`) for the next
-    // file only when it is of the same project.
+    // within each): the files in processes of their own (`alone`) and those that share them
+    // while they wait on threads and processes (`alongside`, `alongside-cluster`) first, then
+    // `@dtask/array`'s, then the small shared unit tests. Many of the first files wait (on worker
+    // processes, sockets, timers, heartbeats) and leave a core idle, which the test command's
+    // checks, running beside the tests at a lower priority (`scripts/test.sh`), fill; the array
+    // files keep both cores busy, so they come once the checks are done; the shared files fill
+    // the gaps at the end. A project's files stay together: vitest keeps a shared worker
+    // (`isolate: false`) for the next file only when it is of the same project.
     projects: [
       {
         extends: true,
@@ -375,7 +490,24 @@ export default defineConfig({
           ...othersBuilt.test,
           name: 'alone',
           include: testFiles,
-          exclude: [...configDefaults.exclude, ...sharedProcess, ...arrayShared, ...clusterShared],
+          exclude: [
+            ...configDefaults.exclude,
+            ...sharedProcess,
+            ...arrayShared,
+            ...clusterShared,
+            ...alongside,
+          ],
+        },
+      },
+      // Files of every package that start threads and processes: every package from its sources.
+      {
+        extends: true,
+        resolve: { alias: sourceAliases() },
+        test: {
+          name: 'alongside',
+          include: alongside,
+          isolate: false,
+          setupFiles: ['./vitest.shared-process-setup.ts'],
         },
       },
       // Named to come between `alone` and `array`: its files wait on processes as theirs do.

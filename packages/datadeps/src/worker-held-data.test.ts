@@ -42,15 +42,21 @@ const OTHER_THREAD: Place = {
   scope: () => scope({ worker: 1, thread: 3 }),
   id: 'thread:1:3',
 };
+/** The worker processes' numbers, from the plugin once started (counted per test process). */
+const processWorkers = [2, 3];
 const PROCESS: Place = {
   name: 'a worker process',
-  scope: () => scope({ worker: 2 }),
-  id: 'thread:2:1',
+  scope: () => scope({ worker: processWorkers[0] }),
+  get id() {
+    return `thread:${processWorkers[0]}:1`;
+  },
 };
 const OTHER_PROCESS: Place = {
   name: 'another worker process',
-  scope: () => scope({ worker: 3 }),
-  id: 'thread:3:1',
+  scope: () => scope({ worker: processWorkers[1] }),
+  get id() {
+    return `thread:${processWorkers[1]}:1`;
+  },
 };
 
 /** The sequential program: `x[i] = i + 1` (Out), then `x[i] = x[i] * 10 + 1` twice. */
@@ -123,8 +129,10 @@ async function writeOn(ctx: Context, h: Holder, at: AbstractScope): Promise<stri
 describe('datadeps moves data held by a worker to a task scoped elsewhere, and back there', () => {
   let ctx: Context;
   beforeAll(async () => {
-    ctx = new Context({ plugins: [threads({ count: 3 }), cluster({ workers: 2 })] });
+    const plugin = cluster({ workers: 2 });
+    ctx = new Context({ plugins: [threads({ count: 3 }), plugin] });
     await ctx.ready();
+    processWorkers.splice(0, 2, ...plugin.processWorkers().map((w) => w.worker));
   }, 120_000);
   afterAll(() => ctx?.close());
 

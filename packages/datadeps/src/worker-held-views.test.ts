@@ -21,13 +21,19 @@ declare const dtask: typeof import('@dtask/core');
 const N = 300; // 2.4 KiB: stays on the worker that made it
 const M = 20; // a 20 × 20 matrix, 3.2 KiB
 
-const HOMES: [string, () => AbstractScope, string][] = [
-  ['the main thread', () => scope({ worker: 1, thread: 1 }), 'thread:1:1'],
-  ['a worker thread', () => scope({ worker: 1, thread: 2 }), 'thread:1:2'],
-  ['a worker process', () => scope({ worker: 2 }), 'thread:2:1'],
+/** The two worker processes' numbers, from the plugin once started (counted per test process). */
+const processWorkers = [2, 3];
+const HOMES: [string, () => AbstractScope, () => string][] = [
+  ['the main thread', () => scope({ worker: 1, thread: 1 }), () => 'thread:1:1'],
+  ['a worker thread', () => scope({ worker: 1, thread: 2 }), () => 'thread:1:2'],
+  [
+    'a worker process',
+    () => scope({ worker: processWorkers[0] }),
+    () => `thread:${processWorkers[0]}:1`,
+  ],
 ];
 const THREAD = () => scope({ worker: 1, thread: 3 });
-const PROCESS = () => scope({ worker: 3 });
+const PROCESS = () => scope({ worker: processWorkers[1] });
 
 /** A vector of `n` made on `home`: a DTask whose result stays there. */
 function vectorOn(ctx: Context, home: AbstractScope, n: number, memory: Memory) {
@@ -75,8 +81,10 @@ async function readOn(
 describe('datadeps moves views of data held by a worker to tasks scoped elsewhere, and back', () => {
   let ctx: Context;
   beforeAll(async () => {
-    ctx = new Context({ plugins: [threads({ count: 3 }), cluster({ workers: 2 })] });
+    const plugin = cluster({ workers: 2 });
+    ctx = new Context({ plugins: [threads({ count: 3 }), plugin] });
     await ctx.ready();
+    processWorkers.splice(0, 2, ...plugin.processWorkers().map((w) => w.worker));
   }, 120_000);
   afterAll(() => ctx?.close());
 
@@ -112,7 +120,7 @@ describe('datadeps moves views of data held by a worker to tasks scoped elsewher
         const expected = Array.from({ length: N }, (_, i) =>
           i < half ? (i + 1) * 10 + 1 : (1000 + i - half) * 10 + 1,
         );
-        expect(await readOn(ctx, h, home())).toEqual([id, ...expected]);
+        expect(await readOn(ctx, h, home())).toEqual([id(), ...expected]);
       }, 60_000);
 
       it(`a view of a vector held by ${where}, ${memory} memory, written in a region scoped to a worker process: equals the sequential program`, async () => {
@@ -131,9 +139,9 @@ describe('datadeps moves views of data held by a worker to tasks scoped elsewher
             ) as DTask<string>;
           }),
         );
-        expect(await ran).toBe('thread:3:1');
+        expect(await ran).toBe(`thread:${processWorkers[1]}:1`);
         const expected = Array.from({ length: N }, (_, i) => (i >= 10 && i < 20 ? i - 3 : 0));
-        expect(await readOn(ctx, h, home())).toEqual([id, ...expected]);
+        expect(await readOn(ctx, h, home())).toEqual([id(), ...expected]);
       }, 60_000);
 
       it(`the upper and the strict lower triangle of a matrix held by ${where}, ${memory} memory, written on a thread and on a process, then read: equals the sequential program`, async () => {
@@ -167,7 +175,7 @@ describe('datadeps moves views of data held by a worker to tasks scoped elsewher
         const expected: number[] = [];
         for (let i = 0; i < M; i++)
           for (let j = 0; j < M; j++) expected.push(j >= i ? 2 * (i * M + j) : -1);
-        expect(await readOn(ctx, a, home())).toEqual([id, ...expected]);
+        expect(await readOn(ctx, a, home())).toEqual([id(), ...expected]);
         expect(await sums).toBe(expected.reduce((s, v) => s + v, 0));
       }, 60_000);
     }

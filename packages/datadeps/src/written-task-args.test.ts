@@ -67,21 +67,29 @@ async function writeTwice(
   return { value: Array.from(await a), read, ran: await Promise.all(where) };
 }
 
-const placements: [string, () => Context, AbstractScope][] = [
-  ['worker threads', () => new Context({ plugins: [threads({ count: 2 })] }), scope({ thread: 2 })],
+/** Where the data is made: its context, and once it is ready, the scope of its worker. */
+const placements: [string, () => Context, (ctx: Context) => AbstractScope][] = [
+  [
+    'worker threads',
+    () => new Context({ plugins: [threads({ count: 2 })] }),
+    () => scope({ thread: 2 }),
+  ],
   [
     'a worker process',
     () => new Context({ plugins: [threads({ count: 1 }), cluster({ workers: 1 })] }),
-    scope({ worker: 2 }),
+    // The worker process's number (counted per test process): the one worker past this one.
+    (ctx) => scope({ worker: Math.max(...ctx.processors().map((p) => p.worker)) }),
   ],
 ];
 
-for (const [where, make, home] of placements) {
+for (const [where, make, homeOf] of placements) {
   describe(`datadeps writes to a DTask argument made on ${where}`, () => {
     let ctx: Context;
+    let home: AbstractScope;
     beforeAll(async () => {
       ctx = make();
       await ctx.ready();
+      home = homeOf(ctx);
     }, 60_000);
     afterAll(() => ctx?.close());
 

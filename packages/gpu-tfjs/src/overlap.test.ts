@@ -1,9 +1,16 @@
 // Seed 003's goal "all CPUs and GPUs used at once": in one graph, a TfjsProc task runs while CPU
 // tasks run on both threads, as the tasks' own clocks and the event log both show.
-import { enableLogging, fetchLogs, type LogEvent } from '@dtask/core';
-import { describe, expect, it } from 'vitest';
+import { disableLogging, enableLogging, fetchLogs, type LogEvent } from '@dtask/core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { gpuRig } from './__fixtures__/rig.js';
 import { gpu } from './index.js';
+
+// Logging is the process's: off again, and its events fetched, for the next file (files share
+// processes).
+afterEach(() => {
+  disableLogging();
+  fetchLogs();
+});
 
 type Window = [processor: string, start: number, end: number];
 

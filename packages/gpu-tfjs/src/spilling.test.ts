@@ -1,10 +1,17 @@
 // Spilling by conversion: past `memoryLimit`, the least recently used result tensors become
 // host typed arrays; tasks that use them again get tensors back, and the result is right.
-import { enableLogging, fetchLogs, scope } from '@dtask/core';
+import { disableLogging, enableLogging, fetchLogs, scope } from '@dtask/core';
 import { lmdb } from '@dtask/lmdb';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { gpuRig } from './__fixtures__/rig.js';
 import { gpu, gpuOrCpu } from './index.js';
+
+// Logging is the process's: off again, and its events fetched, for the next file (files share
+// processes).
+afterEach(() => {
+  disableLogging();
+  fetchLogs();
+});
 
 declare const dtask: typeof import('@dtask/core'); // each thread's global
 

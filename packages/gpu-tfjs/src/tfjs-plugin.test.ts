@@ -1,7 +1,14 @@
-import { ArgumentError, enableLogging, fetchLogs, scope } from '@dtask/core';
-import { describe, expect, it } from 'vitest';
+import { ArgumentError, disableLogging, enableLogging, fetchLogs, scope } from '@dtask/core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { gpuRig } from './__fixtures__/rig.js';
 import { tfjs } from './index.js';
+
+// Logging is the process's: off again, and its events fetched, for the next file (files share
+// processes).
+afterEach(() => {
+  disableLogging();
+  fetchLogs();
+});
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc)

@@ -1,11 +1,25 @@
 // The plugin's report (mode chosen, why better ones were not taken, never an emulated device
 // called a GPU) and its typed errors for misuse.
-import { Context, DTaskFailedError, enableLogging, fetchLogs, scope } from '@dtask/core';
+import {
+  Context,
+  DTaskFailedError,
+  disableLogging,
+  enableLogging,
+  fetchLogs,
+  scope,
+} from '@dtask/core';
 import { threads } from '@dtask/threads';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { gpujsRig } from './__fixtures__/rig.js';
 import { xDisplay } from './__fixtures__/x-display.js';
 import { GpujsKernelError, gpujs, kernel } from './index.js';
+
+// Logging is the process's: off again, and its events fetched, for the next file (files share
+// processes).
+afterEach(() => {
+  disableLogging();
+  fetchLogs();
+});
 
 describe('gpujs() options and report', () => {
   it('rejects a bad mode and unknown options with ArgumentError', () => {

@@ -1,9 +1,16 @@
 // Seed 003's goal "all CPUs and GPUs used at once": in one graph, a gpu.js task runs on the
 // GpujsProc while CPU tasks run on both threads, as the tasks' own clocks and the event log show.
-import { enableLogging, fetchLogs, type LogEvent } from '@dtask/core';
-import { describe, expect, it } from 'vitest';
+import { disableLogging, enableLogging, fetchLogs, type LogEvent } from '@dtask/core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { gpujsRig, modesHere } from './__fixtures__/rig.js';
 import { gpujsTask } from './index.js';
+
+// Logging is the process's: off again, and its events fetched, for the next file (files share
+// processes).
+afterEach(() => {
+  disableLogging();
+  fetchLogs();
+});
 
 declare const dtask: typeof import('@dtask/core');
 

@@ -1,9 +1,16 @@
 // Logs of a run on worker threads: where each task ran, and the data that had to move
 // between processors (`move` events: from the holder to the processor of the task taking it,
 // with its size), which the viz report and the demo's summary count.
-import { Context, enableLogging, fetchLogs, scope } from '@dtask/core';
+import { Context, disableLogging, enableLogging, fetchLogs, scope } from '@dtask/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { threads } from './index.js';
+
+// Logging is the process's: off again, and its events fetched, for the next file (files share
+// processes).
+afterEach(() => {
+  disableLogging();
+  fetchLogs();
+});
 
 declare const dtask: typeof import('@dtask/core');
 

@@ -6,7 +6,12 @@ import { rig, sharedInts } from './__fixtures__/harness.js';
 
 declare const dtask: typeof import('@dtask/core');
 
-afterEach(() => disableLogging());
+// Logging is the process's: off again, and its events fetched, for the next file (files share
+// processes).
+afterEach(() => {
+  disableLogging();
+  fetchLogs();
+});
 
 /** Throws until it has been called `fails + 1` times (counted in shared memory, across threads). */
 const flaky = (tries: Int32Array, fails: number): [number, string] => {

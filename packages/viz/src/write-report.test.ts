@@ -42,6 +42,7 @@ describe('writeReport', () => {
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     await using ctx = new Context({ plugins: [threads({ count: 2 })] });
     enableLogging();
+    fetchLogs(); // starts from an empty log
     const leaves = [];
     for (let i = 0; i < 12; i++) {
       const thread = 2 + (i % 2);

@@ -22,12 +22,11 @@ describe('showThrown', () => {
 
   it('a task that throws a plain object fails with a message that shows it', async () => {
     const ctx = new Context();
-    const error = await ctx
-      .spawn(() => {
-        throw { code: 'E_BAD', detail: 3 };
-      })
-      .catch((e: unknown) => e);
-    expect((error as Error).message).toBe('Task #1 failed: {"code":"E_BAD","detail":3}');
+    const task = ctx.spawn(() => {
+      throw { code: 'E_BAD', detail: 3 };
+    });
+    const error = await task.catch((e: unknown) => e);
+    expect((error as Error).message).toBe(`Task #${task.id} failed: {"code":"E_BAD","detail":3}`);
     await ctx.close();
   });
 });

@@ -2,7 +2,7 @@
 // (`__fixtures__/tiny-thread.mjs`, through the built package) and a context places tasks there.
 import { afterEach, describe, expect, it } from 'vitest';
 import { UnsupportedError } from '../errors/errors.js';
-import { enableLogging, fetchLogs } from '../log/event-log.js';
+import { disableLogging, enableLogging, fetchLogs } from '../log/event-log.js';
 import { currentWorker } from '../processor/current-worker.js';
 import { SharedCounters } from '../protocol/shared-counters.js';
 import { Context } from '../registry/context.js';
@@ -10,6 +10,13 @@ import type { Plugin } from '../registry/plugin.js';
 import { ExactScope } from '../scope/exact-scope.js';
 import { TinyProc } from './__fixtures__/tiny-proc.mjs';
 import { DedicatedThreadSlot } from './dedicated-thread-slot.js';
+
+// Logging is the process's: off again, and its events fetched, for the next file (files share
+// processes).
+afterEach(() => {
+  disableLogging();
+  fetchLogs();
+});
 
 declare const dtask: typeof import('../index.js');
 

@@ -123,6 +123,7 @@ describe('spawnStreaming on the main thread', () => {
       expect(mine.find((e) => e.kind === 'stream')?.detail).toBe('1000 steps');
     } finally {
       disableLogging();
+      fetchLogs();
       await ctx.close();
     }
   });

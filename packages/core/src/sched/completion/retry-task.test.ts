@@ -15,7 +15,12 @@ function flaky<T>(times: number, value: T, error: () => Error = () => new Error(
   return { fn, tries };
 }
 
-afterEach(() => disableLogging());
+// Logging is the process's: off again, and its events fetched, for the next file (files share
+// processes).
+afterEach(() => {
+  disableLogging();
+  fetchLogs();
+});
 
 describe('retries', () => {
   it('runs a task that throws again, up to retries times, and logs each retry', async () => {
