@@ -100,12 +100,38 @@ function crandom(context: Context, m: number, n: number, seed: number) {
   return { a, da: distribute(a, [m, n], new Blocks(...BS), { context, dtype: 'complex128' }) };
 }
 
+/** A random complex `M × N` factored in place by CAQR with `p` domains, and its full Q. */
+interface Factored {
+  /** The matrix's values, interleaved. */
+  a: Float64Array;
+  /** The array `qrInPlace` factored: packed `R` and reflectors. */
+  da: DArray;
+  /** The factorization. */
+  f: QR;
+  /** The full complex `M × M` Q (`fullQ`). */
+  q: Float64Array;
+}
+
 describeOnRigs('on %s', (rig) => {
+  // The `M × N` factorizations the tests only read (the packed factors, Q as an operator),
+  // made once per rig and p.
+  const factored = new Map<number, Promise<Factored>>();
+  const factorOnce = (p: number): Promise<Factored> => {
+    let made = factored.get(p);
+    if (made === undefined) {
+      made = (async () => {
+        const { a, da } = crandom(rig.context, M, N, 100 + p);
+        const f = await qrInPlace(da, { p, tile: TILE });
+        return { a, da, f, q: await fullQ(f, M) };
+      })();
+      factored.set(p, made);
+    }
+    return made;
+  };
+
   it('qr.jl: CAQR p=2, p=4: ComplexF64 (qr!(A; p), 37×23, tile 5)', async () => {
     for (const p of [2, 4]) {
-      const { a, da } = crandom(rig.context, M, N, 100 + p);
-      const f = await qrInPlace(da, { p, tile: TILE });
-      const q = await fullQ(f, M);
+      const { a, da, f, q } = await factorOnce(p);
       const r = ctriu((await da.collect()).data, M, N);
       const [res1, res2] = residuals(a, q, r, [M, M, N], N, EPS64);
       expect(res1).toBeLessThan(2);
@@ -149,9 +175,7 @@ describeOnRigs('on %s', (rig) => {
   it('qr.jl: CAQR lmul!/rmul! p=2, p=4: ComplexF64 (DMatrix targets)', async () => {
     const { context } = rig;
     for (const p of [2, 4]) {
-      const { da } = crandom(context, M, N, 300 + p);
-      const f = await qr(da, { p, tile: TILE });
-      const q = await fullQ(f, M);
+      const { f, q } = await factorOnce(p);
       for (const adjoint of [false, true]) {
         const qq = adjoint ? cadjoint(q, M, M) : q;
         const o = { context, dtype: 'complex128' as const };
@@ -180,8 +204,7 @@ describeOnRigs('on %s', (rig) => {
 
   it('qr.jl: CAQR porgqr! direct p=2, p=4 trans=N/C: ComplexF64', async () => {
     for (const p of [2, 4]) {
-      const { a, da } = crandom(rig.context, M, N, 700 + p);
-      const f = await qrInPlace(da, { p, tile: TILE });
+      const { a, da, f } = await factorOnce(p);
       for (const adjoint of [false, true]) {
         const q = await fullQ(f, M, adjoint);
         if (!adjoint) {

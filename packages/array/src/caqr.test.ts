@@ -90,14 +90,45 @@ function expectLikePlain(
   );
 }
 
+/** A random `m × n` in 32×32 blocks factored in place by CAQR with `p` domains, and its full Q. */
+interface Factored {
+  /** The matrix's values. */
+  a: Float64Array;
+  /** The array `qrInPlace` factored: packed `R` and reflectors. */
+  da: DArray;
+  /** The factorization. */
+  f: Awaited<ReturnType<typeof qrInPlace>>;
+  /** The full `m × m` Q (`fullQ`). */
+  q: Float64Array;
+}
+
 describeOnRigs('on %s', (rig) => {
+  // The factorizations the tests only read (Q as an operator, the packed factors, the least
+  // squares), made once per rig, shape and p: each is 200–500 tasks, most of them moving data.
+  const factored = new Map<string, Promise<Factored>>();
+  const factorOnce = (m: number, n: number, p: number, seed: number): Promise<Factored> => {
+    const key = `${m}x${n} p=${p}`;
+    let made = factored.get(key);
+    if (made === undefined) {
+      made = (async () => {
+        const a = random(m * n, seed);
+        const da = distribute(a, [m, n], new Blocks(32, 32), { context: rig.context });
+        const f = await qrInPlace(da, { p });
+        return { a, da, f, q: await fullQ(f, m, 32) };
+      })();
+      factored.set(key, made);
+    }
+    return made;
+  };
+  /** The shared 128×64 factorization with `p` domains. */
+  const tall = (p: number) => factorOnce(128, 64, p, 100 + p);
+  /** The shared 128×128 factorization with `p` domains. */
+  const square = (p: number) => factorOnce(128, 128, p, 200 + p);
+
   it('qr.jl: CAQR p=2, p=4: Float64 (qr!(A; p), 128×64 in 32×32 blocks)', async () => {
     for (const p of [2, 4]) {
       const [m, n] = [128, 64];
-      const a = random(m * n, 100 + p);
-      const da = distribute(a, [m, n], new Blocks(32, 32), { context: rig.context });
-      const f = await qrInPlace(da, { p });
-      const q = await fullQ(f, m, 32);
+      const { a, da, f, q } = await tall(p);
       const r = triu((await da.collect()).data, m, n);
       const [res1, res2] = residuals(a, q, r, [m, m, n], n, EPS64);
       expect(res1).toBeLessThan(2);
@@ -117,9 +148,7 @@ describeOnRigs('on %s', (rig) => {
   it('qr.jl: CAQR pormqr! p side=L/R trans=N/T: Float64', async () => {
     const { context } = rig;
     for (const p of [2, 4]) {
-      const a = random(128 * 128, 200 + p);
-      const f = await qrInPlace(distribute(a, [128, 128], new Blocks(32, 32), { context }), { p });
-      const q = await fullQ(f, 128, 32);
+      const { f, q } = await square(p);
       for (const side of ['L', 'R'] as const) {
         for (const trans of ['N', 'T'] as const) {
           const qq = trans === 'N' ? q : transpose(q, 128, 128);
@@ -140,9 +169,7 @@ describeOnRigs('on %s', (rig) => {
   it('qr.jl: CAQR lmul!/rmul! p=2, p=4: Float64 (DMatrix targets)', async () => {
     const { context } = rig;
     for (const p of [2, 4]) {
-      const a = random(128 * 128, 300 + p);
-      const f = await qrInPlace(distribute(a, [128, 128], new Blocks(32, 32), { context }), { p });
-      const q = await fullQ(f, 128, 32);
+      const { f, q } = await square(p);
       for (const adjoint of [false, true]) {
         const qq = adjoint ? transpose(q, 128, 128) : q;
         const b = random(128 * 64, 7);
@@ -177,10 +204,7 @@ describeOnRigs('on %s', (rig) => {
 
   it('qr.jl: CAQR shapes p=2, p=4 (Square 128×128): Float64', async () => {
     for (const p of [2, 4]) {
-      const a = random(128 * 128, 500 + p);
-      const da = distribute(a, [128, 128], new Blocks(32, 32), { context: rig.context });
-      const f = await qrInPlace(da, { p });
-      const q = await fullQ(f, 128, 32);
+      const { a, da, q } = await square(p);
       const r = triu((await da.collect()).data, 128, 128);
       const [res1, res2] = residuals(a, q, r, [128, 128, 128], 128, EPS64);
       expect(res1).toBeLessThan(2);
@@ -203,9 +227,7 @@ describeOnRigs('on %s', (rig) => {
 
   it('qr.jl: CAQR porgqr! direct p=2, p=4 trans=N/T: Float64', async () => {
     for (const p of [2, 4]) {
-      const a = random(128 * 64, 700 + p);
-      const da = distribute(a, [128, 64], new Blocks(32, 32), { context: rig.context });
-      const f = await qrInPlace(da, { p });
+      const { a, da, f } = await tall(p);
       for (const adjoint of [false, true]) {
         const dq = DArray.zeros([128, 128], new Blocks(32, 32), { context: rig.context });
         await porgqr(f, dq, { adjoint });
@@ -237,13 +259,10 @@ describeOnRigs('on %s', (rig) => {
   it('qr.jl: CAQR least-squares p=2, p=4: Float64', async () => {
     const [m, n] = [128, 64];
     for (const p of [2, 4]) {
-      const a = random(m * n, 900 + p);
+      const { a, da, f, q } = await tall(p);
       const xTrue = random(n, 901);
       const b = matmul(a, xTrue, m, n, 1);
-      const da = distribute(a, [m, n], new Blocks(32, 32), { context: rig.context });
-      const f = await qrInPlace(da, { p });
       // Dagger's: R[1:n, 1:n] \ (Q'·b)[1:n]
-      const q = await fullQ(f, m, 32);
       const qtb = matmul(transpose(q, m, m), b, m, m, 1);
       const packed = (await da.collect()).data;
       const x = new Float64Array(n);

@@ -70,10 +70,22 @@ function inPlace(a: DArray, options: FFTOptions, inverse: boolean, what: string)
       `${what}: the transform of a ${a.dtype} array is complex and cannot be written into it; use ${inverse ? 'ifft' : 'fft'}(a), or make a complex first with complex(a)`,
     );
   }
-  return copyto(a, transformed(a, options, inverse, what));
+  // Written from the last phase's blocks as they are: `copyto` reads any blocking, and
+  // re-blocking first would copy every element once more.
+  return copyto(a, transformed(a, options, inverse, what, false));
 }
 
-function transformed(a: DArray, options: FFTOptions, inverse: boolean, what: string): DArray {
+/**
+ * The transform of `a` (checked), in `a`'s blocks, or with `reblock` false in the blocks of
+ * its last phase.
+ */
+function transformed(
+  a: DArray,
+  options: FFTOptions,
+  inverse: boolean,
+  what: string,
+  reblock = true,
+): DArray {
   if (!(a instanceof DArray)) {
     throw new ArgumentError(`${what}: expected a DArray; got ${describeValue(a)}`);
   }
@@ -111,7 +123,7 @@ function transformed(a: DArray, options: FFTOptions, inverse: boolean, what: str
       : sorted.map((d) => [d]);
   let current = a;
   for (const group of groups) current = step(current, group, inverse, dtype);
-  return current.reblock(a.blocks);
+  return reblock ? current.reblock(a.blocks) : current;
 }
 
 /** One phase: `a` re-blocked to hold `group` whole, each block transformed along it. */

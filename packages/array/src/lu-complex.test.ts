@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { cluPlain, cmatmul, csolvePlain, maxDiff } from './__fixtures__/complex-reference.js';
 import { expectEntries, random } from './__fixtures__/reference.js';
+import { referenceCache } from './__fixtures__/reference-cache.js';
 import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import {
   Blocks,
@@ -20,6 +21,9 @@ import {
   SingularError,
   solve,
 } from './index.js';
+
+/** The plain LUs and solves, once per input: both rigs (and some blockings) check the same. */
+const once = referenceCache();
 
 /** A random complex `n × n` (interleaved) with a heavier diagonal: well conditioned. */
 function cmatrix(n: number, seed: number): Float64Array {
@@ -52,13 +56,14 @@ describeOnRigs('on %s', (rig) => {
       ];
       for (const [m, n, bs, tile] of cases) {
         const k = Math.min(m, n);
+        const input = m === n ? `cmatrix ${n} ${n + bs[0]}` : `random ${m}x${n} ${m + n}`;
         const a = m === n ? cmatrix(n, n + bs[0]) : random(2 * m * n, m + n);
         const da = distribute(a, [m, n], new Blocks(bs[0], bs[1]), {
           context,
           dtype: 'complex128',
         });
         const f = await lu(da, { pivot, ...(tile ? { tile } : {}) });
-        const want = cluPlain(a, m, n, pivot);
+        const want = once(`lu ${input} ${pivot}`, () => cluPlain(a, m, n, pivot));
         expect(f.info).toBe(0);
         expect(Array.from(f.p)).toEqual(Array.from(want.p));
         expect([f.L.dtype, f.U.dtype]).toEqual(['complex128', 'complex128']);
@@ -94,12 +99,16 @@ describeOnRigs('on %s', (rig) => {
         // lu_DA \ b against B \ b (b complex, interleaved; and a real b)
         const b = random(2 * n, 7);
         const x = await f.solve(b);
-        expect(maxDiff(x, csolvePlain(a, n, b))).toBeLessThanOrEqual(1e-8);
+        expect(
+          maxDiff(
+            x,
+            once(`solve ${input} b`, () => csolvePlain(a, n, b)),
+          ),
+        ).toBeLessThanOrEqual(1e-8);
         const real = random(n, 8);
         const asComplex = Float64Array.from({ length: 2 * n }, (_, i) => (i % 2 ? 0 : real[i / 2]));
-        expect(maxDiff(await f.solve(real), csolvePlain(a, n, asComplex))).toBeLessThanOrEqual(
-          1e-8,
-        );
+        const wantReal = once(`solve ${input} real`, () => csolvePlain(a, n, asComplex));
+        expect(maxDiff(await f.solve(real), wantReal)).toBeLessThanOrEqual(1e-8);
         // det(A): the product of U's diagonal, signed by the permutation
         const d = await complexDet(da, tile ? { tile } : {});
         const ref = f.complexDet();
@@ -134,13 +143,14 @@ describeOnRigs('on %s', (rig) => {
         [128, [64, 32]],
         [29, [8, 5]],
       ] as const) {
+        const input = `cmatrix ${n} ${5 * n + bs[1]}`;
         const a = cmatrix(n, 5 * n + bs[1]);
         const da = distribute(a, [n, n], new Blocks(bs[0], bs[1]), {
           context,
           dtype: 'complex128',
         });
         const f = await luInPlace(da, { pivot });
-        const want = cluPlain(a, n, n, pivot);
+        const want = once(`lu ${input} ${pivot}`, () => cluPlain(a, n, n, pivot));
         expect(Array.from(f.p)).toEqual(Array.from(want.p));
         const tol = pivot ? 1e-10 : 1e-6;
         // the packed factors: L's multipliers below the diagonal, U on and above it
@@ -153,7 +163,8 @@ describeOnRigs('on %s', (rig) => {
         expect(maxDiff(packed, expected)).toBeLessThanOrEqual(tol);
         // solving with it; the changes propagated to DA
         const b = random(2 * n, 12);
-        expect(maxDiff(await f.solve(b), csolvePlain(a, n, b))).toBeLessThanOrEqual(1e-8);
+        const wantX = once(`solve ${input} b12`, () => csolvePlain(a, n, b));
+        expect(maxDiff(await f.solve(b), wantX)).toBeLessThanOrEqual(1e-8);
         expect(maxDiff(packed, a)).toBeGreaterThan(0.01);
       }
     }, 120_000);
@@ -184,24 +195,24 @@ describeOnRigs('on %s', (rig) => {
       const f = await lu(da);
       // ldiv!(lu_DA, DB) on a DMatrix
       const bm = random(2 * n * n, 5);
+      const wantM = once(`solve cmatrix ${n} ${3 * n} bm`, () => csolvePlain(a, n, bm, n));
       const dbm = distribute(bm, [n, n], new Blocks(bi, bj), o);
       await ldivInto(f, dbm);
       expect(dbm.dtype).toBe('complex128');
-      expect(maxDiff((await dbm.collect()).data, csolvePlain(a, n, bm, n))).toBeLessThanOrEqual(
-        1e-8,
-      );
+      expect(maxDiff((await dbm.collect()).data, wantM)).toBeLessThanOrEqual(1e-8);
       // ldiv!(lu_DA, Db) on a DVector
       const bv = random(2 * n, 6);
+      const wantV = once(`solve cmatrix ${n} ${3 * n} bv`, () => csolvePlain(a, n, bv));
       const dbv = distribute(bv, [n], new Blocks(bi), o);
       await ldivInto(f, dbv);
-      expect(maxDiff((await dbv.collect()).data, csolvePlain(a, n, bv))).toBeLessThanOrEqual(1e-8);
+      expect(maxDiff((await dbv.collect()).data, wantV)).toBeLessThanOrEqual(1e-8);
       // ldiv!(lu_DA, b) on a plain Vector (interleaved pairs)
       const plain = Float64Array.from(bv);
       await ldivInto(f, plain);
-      expect(maxDiff(plain, csolvePlain(a, n, bv))).toBeLessThanOrEqual(1e-8);
+      expect(maxDiff(plain, wantV)).toBeLessThanOrEqual(1e-8);
       // A \ B without keeping the factorization
       const x = await solve(da, distribute(bm, [n, n], new Blocks(bi, bj), o));
-      expect(maxDiff((await x.collect()).data, csolvePlain(a, n, bm, n))).toBeLessThanOrEqual(1e-8);
+      expect(maxDiff((await x.collect()).data, wantM)).toBeLessThanOrEqual(1e-8);
     }
   }, 120_000);
 });

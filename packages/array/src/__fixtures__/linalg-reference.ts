@@ -172,11 +172,14 @@ export function productMinus(
 export function gramMinusIdentity(q0: ArrayLike<number>, m: number, k: number): Float64Array {
   const q = asFloat64(q0);
   const r = new Float64Array(k * k);
+  // Symmetric: entry (j, i) is entry (i, j)'s sum, the same products (x·y = y·x exactly) in the
+  // same order, so each pair is summed once.
   for (let j = 0; j < k; j++)
-    for (let i = 0; i < k; i++) {
+    for (let i = 0; i <= j; i++) {
       let s = i === j ? -1 : 0;
       for (let p = 0; p < m; p++) s += q[p + i * m] * q[p + j * m];
       r[i + j * k] = s;
+      r[j + i * k] = s;
     }
   return r;
 }
