@@ -15,6 +15,7 @@ import {
   maxDiff,
 } from './__fixtures__/complex-reference.js';
 import { expectEvery, random } from './__fixtures__/reference.js';
+import { referenceCache } from './__fixtures__/reference-cache.js';
 import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import {
   adjoint,
@@ -30,6 +31,9 @@ import {
   PosDefError,
 } from './index.js';
 
+/** The plain factors and solves, once per input: both rigs (and some blockings) check the same. */
+const once = referenceCache();
+
 describeOnRigs('on %s', (rig) => {
   for (const dtype of ['complex128', 'complex64'] as const) {
     it(`cholesky.jl: ${dtype === 'complex128' ? 'ComplexF64' : 'ComplexF32'}`, async () => {
@@ -42,14 +46,16 @@ describeOnRigs('on %s', (rig) => {
         [37, [8, 5], undefined],
         [30, [30, 30], 7],
       ] as const) {
-        const a = hpd(random, n, n + bs[0]);
+        const a = once(`hpd ${n} ${n + bs[0]}`, () => hpd(random, n, n + bs[0]));
         const stored = dtype === 'complex64' ? Float64Array.from(Float32Array.from(a)) : a;
         const da = distribute(stored, [n, n], new Blocks(bs[0], bs[1]), { context, dtype });
         expect(await ishermitian(da)).toBe(true);
         const l = await cholesky(da, tile ? { tile } : {});
         expect(l.dtype).toBe('complex128');
         expect(l.blocks.sizes).toEqual(bs);
-        const want = ccholeskyPlain(stored, n);
+        const want = once(`cholesky hpd ${n} ${n + bs[0]} ${dtype}`, () =>
+          ccholeskyPlain(stored, n),
+        );
         expect(maxDiff((await l.collect()).data, want)).toBeLessThanOrEqual(1e-10);
         // U = L'
         expect(
@@ -75,7 +81,7 @@ describeOnRigs('on %s', (rig) => {
       [128, 32, 'complex128'],
       [31, 7, 'complex64'],
     ] as const) {
-      const a = hpd(random, n, 3 * n);
+      const a = once(`hpd ${n} ${3 * n}`, () => hpd(random, n, 3 * n));
       const stored = dtype === 'complex64' ? Float64Array.from(Float32Array.from(a)) : a;
       const da = distribute(stored, [n, n], new Blocks(bs, bs), { context, dtype });
       const before = da.slice(':', ':');
@@ -111,19 +117,19 @@ describeOnRigs('on %s', (rig) => {
       [128, 64, 128],
       [29, 8, 6],
     ]) {
-      const a = hpd(random, n, 2 * n);
+      const a = once(`hpd ${n} ${2 * n}`, () => hpd(random, n, 2 * n));
       const l = await cholesky(distribute(a, [n, n], new Blocks(bi, bj), o));
       const bm = random(2 * n * n, 9);
       const dbm = distribute(bm, [n, n], new Blocks(bi, bj), o);
       await ldivInto(l, dbm);
-      expect(maxDiff((await dbm.collect()).data, csolvePlain(a, n, bm, n))).toBeLessThanOrEqual(
-        1e-10,
-      );
+      const wantM = once(`solve hpd ${n} ${2 * n} bm`, () => csolvePlain(a, n, bm, n));
+      expect(maxDiff((await dbm.collect()).data, wantM)).toBeLessThanOrEqual(1e-10);
       const bv = random(2 * n, 10);
       const dbv = distribute(bv, [n], new Blocks(bi), o);
       await ldivInto(l, dbv);
-      expect(maxDiff((await dbv.collect()).data, csolvePlain(a, n, bv))).toBeLessThanOrEqual(1e-10);
-      expect(maxDiff(await choleskySolve(l, bv), csolvePlain(a, n, bv))).toBeLessThanOrEqual(1e-10);
+      const wantV = once(`solve hpd ${n} ${2 * n} bv`, () => csolvePlain(a, n, bv));
+      expect(maxDiff((await dbv.collect()).data, wantV)).toBeLessThanOrEqual(1e-10);
+      expect(maxDiff(await choleskySolve(l, bv), wantV)).toBeLessThanOrEqual(1e-10);
     }
   }, 120_000);
 });

@@ -6,8 +6,12 @@ import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { solvePlain } from './__fixtures__/linalg-reference.js';
 import { expectClose, random, spd } from './__fixtures__/reference.js';
+import { referenceCache } from './__fixtures__/reference-cache.js';
 import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { Blocks, cholesky, choleskySolve, DArray, distribute, ldivInto, lu } from './index.js';
+
+/** The plain solves, once per input: both rigs (and both 128 blockings) check the same. */
+const once = referenceCache();
 
 describeOnRigs('on %s', (rig) => {
   const cases = [
@@ -26,37 +30,44 @@ describeOnRigs('on %s', (rig) => {
       const dbm = distribute(bm, [n, n], new Blocks(bi, bj), { context });
       expect(await ldivInto(f, dbm)).toBe(dbm);
       expect(dbm.blocks.sizes).toEqual([bi, bj]);
-      expectClose((await dbm.collect()).data, solvePlain(a, n, bm), 1e-8);
+      expectClose(
+        (await dbm.collect()).data,
+        once(`lu ${n} bm`, () => solvePlain(a, n, bm)),
+        1e-8,
+      );
       const bv = random(n, 5);
+      const wantV = once(`lu ${n} bv`, () => solvePlain(a, n, bv));
       const dbv = distribute(bv, [n], new Blocks(bi), { context });
       await ldivInto(f, dbv);
-      expectClose((await dbv.collect()).data, solvePlain(a, n, bv), 1e-10);
+      expectClose((await dbv.collect()).data, wantV, 1e-10);
       const plain = Array.from(bv);
       expect(await ldivInto(f, plain)).toBe(plain);
-      expectClose(plain, solvePlain(a, n, bv), 1e-10);
+      expectClose(plain, wantV, 1e-10);
     }
   }, 120_000);
 
   it('solve.jl: Float64 Cholesky decomposition with ldiv! on DMatrix and DVector (and cholesky(A) \\ b)', async () => {
     const { context } = rig;
     for (const [n, bi, bj] of cases) {
-      const a = spd(n, n + 3);
+      const a = once(`spd ${n} ${n + 3}`, () => spd(n, n + 3));
       const l = await cholesky(distribute(a, [n, n], new Blocks(bi, bj), { context }));
       const bm = random(n * n, 6);
       const dbm = distribute(bm, [n, n], new Blocks(bi, bj), { context });
       expect(await ldivInto(l, dbm)).toBe(dbm);
-      expectClose((await dbm.collect()).data, solvePlain(a, n, bm), 1e-10);
+      const wantM = once(`spd ${n} bm`, () => solvePlain(a, n, bm));
+      expectClose((await dbm.collect()).data, wantM, 1e-10);
       const bv = random(n, 7);
+      const wantV = once(`spd ${n} bv`, () => solvePlain(a, n, bv));
       const dbv = distribute(bv, [n], new Blocks(bi), { context });
       await ldivInto(l, dbv);
-      expectClose((await dbv.collect()).data, solvePlain(a, n, bv), 1e-10);
+      expectClose((await dbv.collect()).data, wantV, 1e-10);
       // not in place: a DArray back with b's blocks, or a Float64Array for a plain b
       const x = await choleskySolve(l, distribute(bm, [n, n], new Blocks(bj, bi), { context }));
       expect(x.blocks.sizes).toEqual([bj, bi]);
-      expectClose((await x.collect()).data, solvePlain(a, n, bm), 1e-10);
+      expectClose((await x.collect()).data, wantM, 1e-10);
       const xv = await choleskySolve(l, bv);
       expect(xv).toBeInstanceOf(Float64Array);
-      expectClose(xv, solvePlain(a, n, bv), 1e-10);
+      expectClose(xv, wantV, 1e-10);
     }
   }, 120_000);
 });

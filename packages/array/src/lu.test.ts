@@ -6,8 +6,12 @@ import { ArgumentError } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
 import { detPlain, luPlain, luRectPlain, solvePlain } from './__fixtures__/linalg-reference.js';
 import { expectClose, expectEntries, matmul, random } from './__fixtures__/reference.js';
+import { referenceCache } from './__fixtures__/reference-cache.js';
 import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { Blocks, DArray, det, distribute, lu, SingularError, solve } from './index.js';
+
+/** The plain LUs, solves and determinants, once per input: both rigs (and some blockings) check the same. */
+const once = referenceCache();
 
 /** A random `n × n` matrix with a heavier diagonal (well conditioned, pivots still move). */
 function matrix(n: number, seed: number): Float64Array {
@@ -29,10 +33,11 @@ describeOnRigs('on %s', (rig) => {
         [33, [10, 12], 40],
       ];
       for (const [n, bs, tile] of cases) {
+        const input = `matrix ${n} ${n + bs[0]}`;
         const a = matrix(n, n + bs[0]);
         const da = distribute(a, [n, n], new Blocks(bs[0], bs[1]), { context: rig.context });
         const f = await lu(da, { pivot, ...(tile ? { tile } : {}) });
-        const want = luPlain(a, n, pivot);
+        const want = once(`lu ${input} ${pivot}`, () => luPlain(a, n, pivot));
         expect(f.info).toBe(0);
         expect(Array.from(f.p)).toEqual(Array.from(want.p));
         expect(f.L.blocks.sizes).toEqual(bs);
@@ -64,9 +69,13 @@ describeOnRigs('on %s', (rig) => {
         expect(pm.every((v) => v === 0 || v === 1)).toBe(true);
         // lu_DA \ b against B \ b, and lu did not modify DA
         const b = random(n, 7);
-        expectClose(await f.solve(b), solvePlain(a, n, b), 1e-8);
+        expectClose(
+          await f.solve(b),
+          once(`solve ${input} b`, () => solvePlain(a, n, b)),
+          1e-8,
+        );
         expectClose((await da.collect()).data, a, 0);
-        const d = detPlain(a, n);
+        const d = once(`det ${input}`, () => detPlain(a, n));
         expect(Math.abs(f.det() - d)).toBeLessThanOrEqual((pivot ? 1e-9 : 1e-6) * Math.abs(d));
       }
     }, 120_000);
@@ -90,7 +99,9 @@ describeOnRigs('on %s', (rig) => {
         const a = random(m * n, 3 * m + n);
         const da = distribute(a, [m, n], new Blocks(bs[0], bs[1]), { context: rig.context });
         const f = await lu(da, { pivot, ...(tile ? { tile } : {}) });
-        const want = luRectPlain(a, m, n, pivot);
+        const want = once(`lu random ${m}x${n} ${3 * m + n} ${pivot}`, () =>
+          luRectPlain(a, m, n, pivot),
+        );
         expect(f.info).toBe(0);
         expect(Array.from(f.p)).toEqual(Array.from(want.p));
         expect(f.L.shape).toEqual([m, k]);
@@ -136,16 +147,18 @@ describeOnRigs('on %s', (rig) => {
       const f = await lu(da);
       const bm = random(n * n, 5);
       const dbm = distribute(bm, [n, n], new Blocks(bi, bj), { context: rig.context });
+      const wantM = once(`solve matrix ${n} ${3 * n} bm`, () => solvePlain(a, n, bm));
       const xm = await f.solve(dbm);
       expect(xm.blocks.sizes).toEqual([bi, bj]);
-      expectClose((await xm.collect()).data, solvePlain(a, n, bm), 1e-8);
+      expectClose((await xm.collect()).data, wantM, 1e-8);
       const bv = random(n, 6);
+      const wantV = once(`solve matrix ${n} ${3 * n} bv`, () => solvePlain(a, n, bv));
       const xv = await f.solve(distribute(bv, [n], new Blocks(bi), { context: rig.context }));
       expect(xv.shape).toEqual([n]);
-      expectClose((await xv.collect()).data, solvePlain(a, n, bv), 1e-8);
-      expectClose(await f.solve(Array.from(bv)), solvePlain(a, n, bv), 1e-8);
+      expectClose((await xv.collect()).data, wantV, 1e-8);
+      expectClose(await f.solve(Array.from(bv)), wantV, 1e-8);
       // A \ b without keeping the factorization
-      expectClose((await (await solve(da, dbm)).collect()).data, solvePlain(a, n, bm), 1e-8);
+      expectClose((await (await solve(da, dbm)).collect()).data, wantM, 1e-8);
     }
   }, 120_000);
 });
