@@ -17,6 +17,7 @@ import {
 } from './__fixtures__/complex-reference.js';
 import { csvdvalsPlain } from './__fixtures__/complex-svdvals.js';
 import { random } from './__fixtures__/reference.js';
+import { referenceCache } from './__fixtures__/reference-cache.js';
 import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import { Blocks, copyto, DArray, DtypeError, distribute, type SVD, svd, svdvals } from './index.js';
 
@@ -85,6 +86,9 @@ async function tile(
   expect(maxDiff((await da.collect()).data, a)).toBe(0); // svd must not modify its input
 }
 
+/** The prescribed-spectrum inputs and the plain solves, once per file: both rigs check the same. */
+const once = referenceCache();
+
 describeOnRigs('on %s', (rig) => {
   for (const [T, dtype] of [
     ['ComplexF64', 'complex128'],
@@ -128,10 +132,12 @@ describeOnRigs('on %s', (rig) => {
   it('svd.jl: Prescribed spectrum: ComplexF64', async () => {
     const n = 64;
     const want = Float64Array.from({ length: n }, (_, i) => 10 - (9 * i) / (n - 1));
-    const q1 = cunitaryPlain(random, n, 21);
-    const q2 = cunitaryPlain(random, n, 22);
-    const qs = Float64Array.from(q1, (x, i) => x * want[Math.floor(i / (2 * n))]);
-    const a = cmatmul(qs, cadjoint(q2, n, n), n, n, n);
+    const a = once('spectrum', () => {
+      const q1 = cunitaryPlain(random, n, 21);
+      const q2 = cunitaryPlain(random, n, 22);
+      const qs = Float64Array.from(q1, (x, i) => x * want[Math.floor(i / (2 * n))]);
+      return cmatmul(qs, cadjoint(q2, n, n), n, n, n);
+    });
     const da = distribute(a, [n, n], new Blocks(16, 16), {
       context: rig.context,
       dtype: 'complex128',
@@ -156,17 +162,19 @@ describeOnRigs('on %s', (rig) => {
           ? csolvePlain(cmatmul(ah, a, n, m, n), n, cmatmul(ah, b, n, m, w), w)
           : cmatmul(ah, csolvePlain(cmatmul(a, ah, m, n, m), m, b, w), n, m, w);
       const b = random(2 * m, 8);
+      const wantB = once(`${m}x${n} b`, () => want(b, 1));
       const x = await f.solve(distribute(b, [m], new Blocks(16), o));
       expect([x.shape, x.dtype]).toEqual([[n], 'complex128']);
-      expect(maxDiff((await x.collect()).data, want(b, 1))).toBeLessThanOrEqual(1e-8);
+      expect(maxDiff((await x.collect()).data, wantB)).toBeLessThanOrEqual(1e-8);
       const into = DArray.zeros([n], new Blocks(16), o);
       copyto(into, await f.solve(distribute(b, [m], new Blocks(16), o)));
-      expect(maxDiff((await into.collect()).data, want(b, 1))).toBeLessThanOrEqual(1e-8);
-      expect(maxDiff(await f.solve(b), want(b, 1))).toBeLessThanOrEqual(1e-8);
+      expect(maxDiff((await into.collect()).data, wantB)).toBeLessThanOrEqual(1e-8);
+      expect(maxDiff(await f.solve(b), wantB)).toBeLessThanOrEqual(1e-8);
       const bm = random(2 * m * 3, 9);
+      const wantM = once(`${m}x${n} bm`, () => want(bm, 3));
       const xm = await f.solve(distribute(bm, [m, 3], new Blocks(16, 3), o));
       expect(xm.shape).toEqual([n, 3]);
-      expect(maxDiff((await xm.collect()).data, want(bm, 3))).toBeLessThanOrEqual(1e-8);
+      expect(maxDiff((await xm.collect()).data, wantM)).toBeLessThanOrEqual(1e-8);
     }
     const a = random(2 * 64 * 64, 30);
     const p = (await (await svd(distribute(a, [64, 64], new Blocks(16, 16), o))).inv().collect())

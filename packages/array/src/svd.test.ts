@@ -13,6 +13,7 @@ import {
   solvePlain,
 } from './__fixtures__/linalg-reference.js';
 import { expectClose, matmul, random, transpose } from './__fixtures__/reference.js';
+import { referenceCache } from './__fixtures__/reference-cache.js';
 import { describeOnRigs, threadsRig } from './__fixtures__/rig.js';
 import { Blocks, copyto, DArray, distribute, type SVD, svd, svdvals } from './index.js';
 
@@ -85,6 +86,9 @@ async function tile(
   expectClose((await da.collect()).data, a, 0); // svd must not modify its input
 }
 
+/** The prescribed-spectrum inputs and the plain solves, once per file: both rigs check the same. */
+const once = referenceCache();
+
 describeOnRigs('on %s', (rig) => {
   it('svd.jl: Tile SVD: Float64 (Square, Tall, Wide, Irregular tiling, Single block-column)', async () => {
     for (const bs of [
@@ -126,10 +130,12 @@ describeOnRigs('on %s', (rig) => {
   it('svd.jl: Prescribed spectrum: Float64', async () => {
     const n = 64;
     const want = Float64Array.from({ length: n }, (_, i) => 10 - (9 * i) / (n - 1));
-    const q1 = qrPlain(random(n * n, 21), n, n).q;
-    const q2 = qrPlain(random(n * n, 22), n, n).q;
-    const qs = Float64Array.from(q1, (x, i) => x * want[Math.floor(i / n)]);
-    const a = matmul(qs, transpose(q2, n, n), n, n, n);
+    const a = once('spectrum', () => {
+      const q1 = qrPlain(random(n * n, 21), n, n).q;
+      const q2 = qrPlain(random(n * n, 22), n, n).q;
+      const qs = Float64Array.from(q1, (x, i) => x * want[Math.floor(i / n)]);
+      return matmul(qs, transpose(q2, n, n), n, n, n);
+    });
     const s = await svdvals(distribute(a, [n, n], new Blocks(16, 16), { context: rig.context }));
     expectClose(s, want, 1e-12);
   }, 120_000);
@@ -150,17 +156,19 @@ describeOnRigs('on %s', (rig) => {
           ? solvePlain(matmul(at, a, n, m, n), n, matmul(at, b, n, m, w))
           : matmul(at, solvePlain(matmul(a, at, m, n, m), m, b), n, m, w);
       const b = random(m, 8);
+      const wantB = once(`${m}x${n} b`, () => want(b, 1));
       const x = await f.solve(distribute(b, [m], new Blocks(16), { context }));
       expect(x.shape).toEqual([n]);
-      expectClose((await x.collect()).data, want(b, 1), 1e-8);
+      expectClose((await x.collect()).data, wantB, 1e-8);
       const into = DArray.zeros([n], new Blocks(16), { context });
       copyto(into, await f.solve(distribute(b, [m], new Blocks(16), { context })));
-      expectClose((await into.collect()).data, want(b, 1), 1e-8);
-      expectClose(await f.solve(b), want(b, 1), 1e-8);
+      expectClose((await into.collect()).data, wantB, 1e-8);
+      expectClose(await f.solve(b), wantB, 1e-8);
       const bm = random(m * 3, 9);
+      const wantM = once(`${m}x${n} bm`, () => want(bm, 3));
       const xm = await f.solve(distribute(bm, [m, 3], new Blocks(16, 3), { context }));
       expect(xm.shape).toEqual([n, 3]);
-      expectClose((await xm.collect()).data, want(bm, 3), 1e-8);
+      expectClose((await xm.collect()).data, wantM, 1e-8);
     }
     const a = random(64 * 64, 30);
     const p = (
