@@ -17,6 +17,7 @@ import {
   maxDiff,
 } from './__fixtures__/complex-reference.js';
 import { expectComplexTriu, random } from './__fixtures__/reference.js';
+import { referenceCache } from './__fixtures__/reference-cache.js';
 import { describeOnRigs, rigForTest } from './__fixtures__/rig.js';
 import { adjoint, Blocks, DtypeError, distribute, qr, qrInPlace, solve } from './index.js';
 
@@ -26,7 +27,7 @@ const EPS = 2 ** -52;
  * The plain QR of checkQr's `m × n` input (its seed is `m·31 + n`), computed once per file: both
  * rigs and every blocking of a size factor the same input.
  */
-const plainQrs = new Map<string, ReturnType<typeof cqrPlain>>();
+const once = referenceCache();
 
 /** Dagger's check_qr_residuals for a complex `m × n`. */
 async function checkQr(
@@ -64,8 +65,7 @@ async function checkQr(
   // triu(R) ≈ R; the diagonal is real (LAPACK's zgeqrf)
   expectComplexTriu(k, n, r);
   // Q and R against a plain unblocked Householder QR with LAPACK's conventions
-  const want = plainQrs.get(`${m}x${n}`) ?? cqrPlain(a, m, n);
-  plainQrs.set(`${m}x${n}`, want);
+  const want = once(`${m}x${n}`, () => cqrPlain(a, m, n));
   expect(maxDiff(q, want.q)).toBeLessThanOrEqual(1e-10);
   expect(maxDiff(r, want.r)).toBeLessThanOrEqual(1e-10);
   expect(maxDiff((await da.collect()).data, a)).toBe(0);

@@ -24,17 +24,15 @@ import { Blocks, copyto, DArray, DtypeError, distribute, type SVD, svd, svdvals 
 const EPS = { complex128: 2 ** -52, complex64: 2 ** -23 };
 
 /**
- * csvdvalsPlain of a `random(2·m·n, seed)` input of `dtype` (stored as that dtype stores it),
- * by `m×n:seed:dtype`, computed once per file: both rigs (and both blockings of a size) take the
- * same input.
+ * The plain references, once per file: both rigs (and both blockings of a size) take the same
+ * input. Singular values by `m×n:seed:dtype` (csvdvalsPlain of a `random(2·m·n, seed)` input of
+ * `dtype`, stored as that dtype stores it).
  */
-const plainValues = new Map<string, Float64Array>();
+const once = referenceCache();
 
 /** The plain singular values of `a`, the input that `key` names. */
 function valuesOf(a: Float64Array, m: number, n: number, key: string): Float64Array {
-  const want = plainValues.get(key) ?? csvdvalsPlain(a, m, n);
-  plainValues.set(key, want);
-  return want;
+  return once(key, () => csvdvalsPlain(a, m, n));
 }
 
 /** Dagger's check_svd on a complex `m × n` `a` (interleaved), `key` naming it for valuesOf. */
@@ -85,9 +83,6 @@ async function tile(
   await checkSvd(a, m, n, await svd(da), EPS.complex128, `${m}x${n}:${seed}:${dtype}`);
   expect(maxDiff((await da.collect()).data, a)).toBe(0); // svd must not modify its input
 }
-
-/** The prescribed-spectrum inputs and the plain solves, once per file: both rigs check the same. */
-const once = referenceCache();
 
 describeOnRigs('on %s', (rig) => {
   for (const [T, dtype] of [

@@ -29,15 +29,15 @@ function singularValuesPlain(a: Float64Array, m: number, n: number): Float64Arra
 }
 
 /**
- * `singularValuesPlain` of the `m × n` input `random(m·n, seed)`, computed once per file: both
- * rigs and every blocking of a size factor the same input (a 128² eigensolve is 0.1–0.2 s).
+ * The plain references (singular values, the prescribed spectrum's input, the solves), once per
+ * file: both rigs and every blocking of a size take the same input (a 128² eigensolve is
+ * 0.1–0.2 s).
  */
-const plainValues = new Map<string, Float64Array>();
+const once = referenceCache();
+
+/** `singularValuesPlain` of the `m × n` input `random(m·n, seed)`, once per file. */
 function singularValuesOf(a: Float64Array, m: number, n: number, seed: number): Float64Array {
-  const key = `${m}x${n}:${seed}`;
-  const values = plainValues.get(key) ?? singularValuesPlain(a, m, n);
-  plainValues.set(key, values);
-  return values;
+  return once(`${m}x${n}:${seed}`, () => singularValuesPlain(a, m, n));
 }
 
 /** Dagger's check_svd of `f`, the SVD of `a` (`random(m·n, seed)`). */
@@ -85,9 +85,6 @@ async function tile(
   await checkSvd(a, m, n, seed, await svd(da));
   expectClose((await da.collect()).data, a, 0); // svd must not modify its input
 }
-
-/** The prescribed-spectrum inputs and the plain solves, once per file: both rigs check the same. */
-const once = referenceCache();
 
 describeOnRigs('on %s', (rig) => {
   it('svd.jl: Tile SVD: Float64 (Square, Tall, Wide, Irregular tiling, Single block-column)', async () => {
