@@ -1,9 +1,10 @@
 // Run as `node in-place-running-main.mjs` by in-place-loss.test.ts: what a user writes. Three
 // tasks of a region write shared memory in place on one worker thread: the first adds 1 and
-// awaits; meanwhile the second ends well (the thread's report of it leaves while the first still
-// runs), and the third, which waits for the second, ends the thread (process.exit) the first
-// time it runs. The first began before that report left and may have written: it must not run
-// again on the replacement thread (its count would be 2); it fails instead. Prints what happened.
+// awaits; meanwhile the second, once the first has begun, ends well (the thread's report of it
+// leaves while the first still runs), and the third, which waits for the second, ends the thread
+// (process.exit) the first time it runs. The first began before that report left and may have
+// written: it must not run again on the replacement thread (its count would be 2); it fails
+// instead. Prints what happened.
 import { configure, shutdown, spawn } from '@dtask/core';
 import { InOut, spawnDatadeps } from '@dtask/datadeps';
 import { threads } from '@dtask/threads';
@@ -21,16 +22,27 @@ const region = spawnDatadeps(() => {
   first = spawn(
     { occupancy: 0 },
     async (v) => {
+      globalThis.firstBegan = true;
       Atomics.add(v, 0, 1);
       await new Promise((resolve) => setTimeout(resolve, 10_000));
       return 'first';
     },
     InOut(x),
   );
-  second = spawn((v) => {
-    Atomics.add(v, 0, 1);
-    return 'second';
-  }, InOut(w));
+  // Ends once the first has begun on the thread (the scheduler promises no order between
+  // independent tasks: under load the second, then the third, could otherwise run and end the
+  // thread before the first began, which then ran once on the replacement).
+  second = spawn(
+    { occupancy: 0 },
+    async (v) => {
+      for (let i = 0; i < 2000 && !globalThis.firstBegan; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      Atomics.add(v, 0, 1);
+      return 'second';
+    },
+    InOut(w),
+  );
   third = spawn((v) => {
     if (Atomics.add(v, 0, 1) === 1) process.exit(7);
     return 'third';
