@@ -3,7 +3,7 @@
 // built dist.
 import { scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { clusterRig, until } from './__fixtures__/rig.js';
+import { clusterRig, replacementReady, until } from './__fixtures__/rig.js';
 
 const sleepThen = (ms: number, v: number) =>
   new Promise<number>((resolve) => setTimeout(() => resolve(v), ms));
@@ -55,14 +55,7 @@ describe('cluster: faults', () => {
     await new Promise((res) => setTimeout(res, 100));
     process.kill(oldPid, 'SIGKILL');
     expect(await total).toBe((39 * 40) / 2);
-    await until(
-      () =>
-        r.plugin
-          .processWorkers()
-          .some((w) => w.worker === victim.worker && w.wasReady && w.child?.pid !== oldPid),
-      15_000,
-      'a replacement',
-    );
+    await replacementReady(r.plugin, victim.worker, oldPid, 'a replacement');
     const back = await r.ctx.spawn({ scope: scope({ worker: victim.worker }) }, () => process.pid);
     expect(back).not.toBe(oldPid);
   }, 60_000);

@@ -6,7 +6,7 @@ import { spawn as spawnProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ArgumentError, scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { clusterRig, sharedClusterRig, until } from './__fixtures__/rig.js';
+import { clusterRig, replacementReady, sharedClusterRig, until } from './__fixtures__/rig.js';
 import { cluster } from './index.js';
 
 const bin = fileURLToPath(new URL('../dist/bin/dtask-worker.js', import.meta.url));
@@ -113,14 +113,7 @@ describe('cluster: threads inside worker processes', () => {
     setTimeout(() => process.kill(oldPid, 'SIGKILL'), 100);
     // Re-run on the replacement process's thread 2 (same id, a new process).
     expect(await slow).toBe(`thread:${victim.worker}:2`);
-    await until(
-      () =>
-        r.plugin
-          .processWorkers()
-          .some((w) => w.worker === victim.worker && w.wasReady && w.child?.pid !== oldPid),
-      15_000,
-      'the replacement',
-    );
+    await replacementReady(r.plugin, victim.worker, oldPid, 'the replacement');
     const again = r.plugin.processWorkers().find((w) => w.worker === victim.worker)!;
     expect(again.procs.map((p) => p.id)).toEqual([1, 2].map((t) => `thread:${victim.worker}:${t}`));
   }, 60_000);

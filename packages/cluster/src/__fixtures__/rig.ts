@@ -40,6 +40,26 @@ export async function until(check: () => boolean, ms: number, what: string): Pro
   }
 }
 
+/**
+ * Resolves once worker `worker` runs again in a process other than `oldPid` and has said it is
+ * ready (its replacement); fails after 15 s.
+ */
+export function replacementReady(
+  plugin: ClusterPlugin,
+  worker: number,
+  oldPid: number,
+  what: string,
+): Promise<void> {
+  return until(
+    () =>
+      plugin
+        .processWorkers()
+        .some((w) => w.worker === worker && w.wasReady && w.child?.pid !== oldPid),
+    15_000,
+    what,
+  );
+}
+
 /** The pid of each live worker process, by worker id. */
 export function pids(plugin: ClusterPlugin): Map<number, number> {
   return new Map(plugin.processWorkers().map((w) => [w.worker, w.child?.pid ?? -1]));
