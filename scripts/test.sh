@@ -73,7 +73,7 @@ check() {
 # from node_modules/.bin, not through `pnpm exec` (a pnpm start is about 0.7 s of CPU).
 check 'test programs (Debian chromium for the browser tests; apt-get, never fails, says why)' \
   bash scripts/test-deps.sh
-check 'lint and format (biome ci)' node_modules/.bin/biome ci .
+check 'lint and format (biome ci)' node_modules/.bin/biome ci --colors=off .
 check 'docs/architecture.md names every source folder' node scripts/check-architecture.mjs
 check 'core folders import one way (scripts/check-import-order.mjs)' \
   node scripts/check-import-order.mjs
@@ -120,6 +120,10 @@ if [ "$build_status" -eq 0 ]; then
   wait "${pids[0]}" || deps_status=$?
   echo "== tests (vitest) from ${SECONDS} s, while the other checks run (their output follows the tests)"
   tests_start=$SECONDS
+  # What failed, and what passed only on a second try, written when the run ends
+  # (vitest.summary-reporter.ts) and printed last.
+  DTASK_TEST_SUMMARY="$logs/test-summary"
+  export DTASK_TEST_SUMMARY
   measured tests node_modules/.bin/vitest run "$@" || tests_status=$?
   echo "== tests (vitest) took $((SECONDS - tests_start)) s (CPU $(cpu tests) s), ended at ${SECONDS} s"
 else
@@ -146,6 +150,13 @@ if [ "$tests_status" -ne 0 ]; then
   failed+=('tests (vitest)')
 fi
 times >"$logs/all.times"
+# The tests' summary last, where the end of a long log shows it.
+if [ -s "$logs/test-summary" ]; then
+  echo "== tests: what failed or needed a second try (vitest.summary-reporter.ts)"
+  cat "$logs/test-summary"
+elif [ "$tests_status" -ne 0 ]; then
+  echo "== tests: vitest exited $tests_status without naming a failed test; its own output is above"
+fi
 echo "== the test command took ${SECONDS} s (CPU $(cpu all) s: its steps and checks together)"
 if [ "${#failed[@]}" -gt 0 ]; then
   printf '!! %s step(s) failed:\n' "${#failed[@]}"

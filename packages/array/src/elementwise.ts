@@ -33,7 +33,7 @@ export function functionSource(f: unknown, what: string, expects: string): strin
       `${what}: f uses variables of its enclosing scope (${verdict.freeVariables.join(', ')}); ` +
         'it runs where the blocks are, compiled from its source text, so it may use only its ' +
         'parameters and globals. Write the values into it (da.map((x) => x + 3)), use the ' +
-        "element-wise operations with a number (da.add(offset)), or build it from a string: new Function('x', `return x + ${offset}`)",
+        "element-wise operations with a number (da.add(offset)), or build it from a string: new Function('x', 'return x + ' + offset)",
     );
   }
   const source = f.toString();

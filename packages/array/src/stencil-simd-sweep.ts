@@ -4,7 +4,6 @@
 // copied out. Self-contained (the SIMD loader spliced in), so it travels inside the block
 // kernel's source to worker threads and processes.
 import { linkKernel } from './kernel-link.js';
-import type { Block } from './kernels.js';
 import type { installSimd } from './simd-install.js';
 import type { StencilPlan } from './stencil-plan.js';
 import type { StencilSimdRun } from './stencil-prepared.js';

@@ -6,7 +6,6 @@ declare global {
    * worker processes, and the main thread once `@dtask/core` is loaded): what a task function
    * sent as source text uses, e.g. `spawn(() => dtask.taskProcessor().id)`.
    */
-  // biome-ignore lint/suspicious/noVar: a global a program reads by name is declared with var
   var dtask: typeof import('./index.js');
 }
 

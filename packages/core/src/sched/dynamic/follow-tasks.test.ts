@@ -7,7 +7,7 @@ describe('Context.followTasks', () => {
     await using ctx = new Context();
     let open!: () => void;
     const gate = ctx.spawn(() => new Promise<void>((resolve) => (open = resolve)));
-    const after = ctx.spawn((x: void) => x, gate);
+    const after = ctx.spawn((x: unknown) => x, gate);
     const done = ctx.spawn(() => 1);
     await done;
     const seen: DTask<unknown>[] = [];

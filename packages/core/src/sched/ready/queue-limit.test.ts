@@ -15,7 +15,12 @@ describe('maxQueue: backpressure on submission', () => {
   it('refuses a top-level spawn past maxQueue with QueueFullError, and takes it once there is room', async () => {
     await using ctx = new Context({ maxQueue: 3 });
     const g = gate();
-    const held = [1, 2, 3].map((i) => ctx.spawn(async (x: number) => (await g.opened, x), i));
+    const held = [1, 2, 3].map((i) =>
+      ctx.spawn(async (x: number) => {
+        await g.opened;
+        return x;
+      }, i),
+    );
     expect(ctx.queueSize).toBe(3);
     let error: unknown;
     try {
