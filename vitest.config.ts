@@ -441,8 +441,10 @@ export default defineConfig({
     // Three test files at a time on 2 cores (vitest's default there is one): many tests wait on
     // worker processes, sockets and timers, which the other files' work fills.
     maxWorkers: Math.max(3, availableParallelism() - 1),
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // A hang's bound, not a speed check: under load here (load average 40) some tests of real
+    // worker processes and large arrays take 20–27 s, and the CI machine is slower than this one.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // A failed test is tried once more before it fails the run: many tests race real worker
     // processes, sockets and timers on a loaded machine. A test that passes only on its second try
     // is named at the end of the test command's output (`vitest.summary-reporter.ts`), so it is
