@@ -4,7 +4,14 @@ import { TaskState } from '../../task/task-state.js';
 import { ProcSlot } from '../placement/proc-slot.js';
 import type { SchedulerState } from '../scheduler-state.js';
 import type { Executor } from './executor.js';
-import { AHEAD_MS, COALESCE_FROM_TASKS, COALESCE_MS, isFull, releaseSlot } from './slot-queue.js';
+import {
+  AHEAD_MS,
+  COALESCE_FROM_TASKS,
+  COALESCE_MS,
+  isFull,
+  LONG_MS,
+  releaseSlot,
+} from './slot-queue.js';
 import { startTask } from './start-task.js';
 
 /** A task record with what the queue functions read: state, estimate, options, flags. */
@@ -76,6 +83,24 @@ describe('slot queues: queue-ahead and stealing', () => {
     // Sent until more than AHEAD_MS is queued: AHEAD_MS + 1 tasks of 1 ms.
     expect(a.sent.length - 1).toBe(AHEAD_MS + 1);
     expect(isFull(a, task(0, 1))).toBe(true);
+  });
+
+  it('tasks over LONG_MS each go one queued behind the running one, budget or not', () => {
+    const { a, b, s } = twoWorkers();
+    const done = task(1, 2 * LONG_MS);
+    running(s, a, done);
+    for (let i = 0; i < 10; i++) park(a, task(100 + i, 2 * LONG_MS));
+    for (let i = 0; i < 10; i++) park(b, task(200 + i, 2 * LONG_MS));
+    done.state = TaskState.Done;
+    releaseSlot(s, done);
+    // AHEAD_MS would take 5 of 2 ms; each is reported at once, so a second saves no message.
+    expect(a.sent.slice(1)).toEqual([100, 101]);
+    expect(isFull(a, task(0, 2 * LONG_MS))).toBe(true);
+    // A mix averaging LONG_MS or less per task queued goes by the budget as before.
+    const { a: c, s: s2 } = twoWorkers();
+    running(s2, c, task(3, 1.5 * LONG_MS));
+    running(s2, c, task(4, 0.5 * LONG_MS));
+    expect(isFull(c, task(0, 1))).toBe(false);
   });
 
   it('at the tail of a batch a worker queues only its share of what is still parked', () => {

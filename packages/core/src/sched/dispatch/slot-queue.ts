@@ -24,6 +24,17 @@ import { startTask } from './start-task.js';
  */
 export const AHEAD_MS = 8;
 
+/**
+ * Estimated milliseconds per task, on average over what a worker has queued, above which one
+ * task queued behind the running one is enough (`isFull`). The worker reports each task that
+ * long at once (`REPORT_LONG_MS`, worker-runtime.ts), so deeper queues save no message: the
+ * next task arrives while the queued one runs. They only bind tasks to a worker early, in the
+ * order they became ready, ahead of more urgent ones made ready meanwhile: the tiled Cholesky's
+ * 1-3 ms tile tasks went 3-4 deep under `AHEAD_MS` (a simulation of its DAG on 2 workers with
+ * a 0.1 ms round trip: 1.85× serial 3 deep, 1.90× 2 deep, 1.85× sent only to an idle worker).
+ */
+export const LONG_MS = 1;
+
 /** The least queue-ahead budget at the tail of a batch of work (ms): see `aheadBudget`. */
 const MIN_AHEAD_MS = 1;
 
@@ -42,7 +53,8 @@ export const priorityOf = (task: DTask<unknown>): number => task.options.priorit
 /**
  * Whether `slot`'s executor has enough queued: its capacity, or about `budget` ms of estimated
  * work (deep queues for tiny tasks, so a worker never waits for a message; shallow ones for
- * long tasks, so the rest can still go to whichever processor frees up first).
+ * long tasks, so the rest can still go to whichever processor frees up first), or, for tasks
+ * over `LONG_MS` each, one queued behind the running one.
  */
 export function isFull(slot: ProcSlot, task: DTask<unknown>, budget = AHEAD_MS): boolean {
   if (slot.inFlight === 0) return false;
@@ -52,7 +64,8 @@ export function isFull(slot: ProcSlot, task: DTask<unknown>, budget = AHEAD_MS):
   if (slot.inFlight + occupancy > slot.executor.capacity) return true;
   // A task spawned from inside a task may be what its parent, running there, waits for:
   // the queue-ahead budget (which counts the parent's waiting as work) must not hold it.
-  return (task.flags & TaskFlags.Nested) === 0 && slot.sentLoad > budget;
+  if ((task.flags & TaskFlags.Nested) !== 0) return false;
+  return slot.sentLoad > budget || (slot.inFlight >= 2 && slot.sentLoad > LONG_MS * slot.inFlight);
 }
 
 /**
