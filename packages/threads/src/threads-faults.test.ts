@@ -63,14 +63,18 @@ describe('threads: cancellation', () => {
     const r = await rig({ ...ONE_THREAD, cancelGraceMs: 100 });
     const { ctx, tasks } = r;
     const old = workerOf(r, 2);
+    let threadEnded = false;
     const exited = new Promise<number>((resolve) => old.worker.once('exit', resolve));
+    void exited.then(() => (threadEnded = true));
     const flags = sharedInts(2);
     const spinner = ctx.spawn(onThread(2), tasks.spinForever, flags);
     await until(() => Atomics.load(flags, 1) === 1, 5000, 'the spinner to start');
     const t0 = performance.now();
     spinner.cancel();
     expect((await failureOf(spinner)).cause).toBeInstanceOf(CancelledError);
-    expect(performance.now() - t0).toBeLessThan(100); // the task fails at once
+    // At once: before the grace period ends its thread (an order, not a clock a loaded
+    // machine stretches).
+    expect(threadEnded).toBe(false);
     await exited;
     expect(performance.now() - t0).toBeGreaterThanOrEqual(90);
     await replaced(r, 2, old);
