@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -139,21 +139,47 @@ export function workerHostConformance(
           (v) => v,
           (e: unknown) => reasonOf(e),
         );
-      // A task run first: the worker serves, so the next one starts as soon as it arrives
-      // (on a loaded machine a worker still warming up had not started it when close came).
+      // A task run first: the worker serves, so the next one starts as soon as it arrives.
       await u.context.spawn(on(u), () => 1);
-      const started = outcome(u.context.spawn(on(u), () => new Promise(() => {})));
+      // Each of the next two marks its start with a file (the worker may be a thread or a
+      // process), which the close waits for: after a fixed wait a loaded machine had closed
+      // before the worker started the first.
+      const marks = mkdtempSync(join(tmpdir(), 'dtask-worker-host-'));
+      const mark = (name: string) => join(marks, name);
+      const started = outcome(
+        u.context.spawn(
+          on(u),
+          (file: string) => {
+            process.getBuiltinModule('node:fs').writeFileSync(file, '');
+            return new Promise(() => {});
+          },
+          mark('started'),
+        ),
+      );
       const busy = outcome(
-        u.context.spawn(on(u), () => {
-          // Holds the worker (a blocking wait), so the task behind it waits there unstarted.
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
-          return 'finished';
-        }),
+        u.context.spawn(
+          on(u),
+          (file: string) => {
+            process.getBuiltinModule('node:fs').writeFileSync(file, '');
+            // Holds the worker (a blocking wait), so the task behind it waits there unstarted.
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+            return 'finished';
+          },
+          mark('busy'),
+        ),
       );
       const queued = outcome(
         u.context.spawn(on(u), () => (globalThis as unknown as WithApi).dtask.taskProcessor().id),
       );
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      try {
+        await until(
+          () => existsSync(mark('started')) && existsSync(mark('busy')),
+          20_000,
+          'the worker to start both tasks',
+        );
+      } finally {
+        rmSync(marks, { recursive: true, force: true });
+      }
       await u.context.close();
       const lost = await started;
       assert.ok(WorkerLostError.isInstance(lost), `WorkerLostError, got ${String(lost)}`);
