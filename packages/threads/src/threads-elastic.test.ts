@@ -224,13 +224,13 @@ describe('threads({ min, max, idleTimeoutMs }): a pool that grows and shrinks', 
   ] as const) {
     it(`a program with min: 1, max: 2, idleTimeoutMs: ${idleTimeoutMs} that never calls shutdown() exits 0 on its own${waitForRetire ? ' after its extra thread retired' : ' while its extra thread is idle'}`, () => {
       const script = fileURLToPath(new URL('./__fixtures__/elastic-main.mjs', import.meta.url));
-      const t0 = performance.now();
+      // Not held until idleTimeoutMs: a program held by the 60 s one is killed at the timeout
+      // (its signal is checked).
       const child = spawnSync(
         process.execPath,
         [script, String(idleTimeoutMs), String(waitForRetire)],
         { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'] },
       );
-      const ms = performance.now() - t0;
       expect(child.error, child.stderr).toBeUndefined();
       expect(child.signal, 'killed by the timeout: something kept node alive').toBeNull();
       expect(child.status, child.stderr).toBe(0);
@@ -238,8 +238,6 @@ describe('threads({ min, max, idleTimeoutMs }): a pool that grows and shrinks', 
       expect(out.sum).toBe(out.expected);
       expect(out.most).toBe(2);
       expect(out.atEnd).toBe(waitForRetire ? 1 : 2);
-      // Not held until idleTimeoutMs: exits long before the 60 s one.
-      expect(ms).toBeLessThan(15_000);
     }, 25_000);
   }
 });

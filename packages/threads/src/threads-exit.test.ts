@@ -13,10 +13,7 @@ const THREADS = new URL('../dist/index.js', import.meta.url).href;
 const built = existsSync(new URL(CORE)) && existsSync(new URL(THREADS));
 
 /** Runs `body` as an ES module with `spawn`, `scope` and `onThread` set up; threads or not. */
-function run(
-  body: string,
-  withThreads: boolean,
-): Promise<{ code: number | null; out: string; ms: number }> {
+function run(body: string, withThreads: boolean): Promise<{ code: number | null; out: string }> {
   const script = `
     const { configure, spawn, scope } = await import(${JSON.stringify(CORE)});
     const { threads } = await import(${JSON.stringify(THREADS)});
@@ -27,14 +24,12 @@ function run(
   const dir = mkdtempSync(join(tmpdir(), 'dtask-exit-'));
   const file = join(dir, 'main.mjs');
   writeFileSync(file, script);
-  const start = Date.now();
   return new Promise((resolve) =>
     execFile(process.execPath, [file], { timeout: 15_000 }, (error, stdout, stderr) => {
       rmSync(dir, { recursive: true, force: true });
       resolve({
         code: error ? ((error as { code?: number }).code ?? null) : 0,
         out: stdout + stderr,
-        ms: Date.now() - start,
       });
     }),
   );
@@ -52,8 +47,8 @@ describe.skipIf(!built)('a task that never settles', () => {
       const r = await run(neverSettles, withThreads);
       expect(r.out).toContain('END');
       expect(r.out).not.toContain('SETTLED');
+      // Not 0 (null) had something kept it alive until execFile's timeout killed it.
       expect(r.code).toBe(0);
-      expect(r.ms).toBeLessThan(8_000);
     }, 20_000);
   }
 
