@@ -79,13 +79,28 @@ export function workerHostConformance(
     test('a worker that crashes is replaced and the task it held runs again', async (u) => {
       const first = u.current();
       assert.ok(first, 'the processor has a worker');
-      const task = u.context.spawn(on(u), async () => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        return 42;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      await u.kill(first);
-      assert.equal(await task, 42);
+      // Its first run marks its start with a file (the worker may be a thread or a process) and
+      // holds the worker until it is killed; the run again finds the mark and returns. (After a
+      // fixed wait, a loaded machine could kill the worker after the task had ended.)
+      const marks = mkdtempSync(join(tmpdir(), 'dtask-worker-host-'));
+      const mark = join(marks, 'began');
+      try {
+        const task = u.context.spawn(
+          on(u),
+          (file: string) => {
+            const fs = process.getBuiltinModule('node:fs');
+            if (fs.existsSync(file)) return 42;
+            fs.writeFileSync(file, '');
+            return new Promise<number>(() => {});
+          },
+          mark,
+        );
+        await until(() => existsSync(mark), 20_000, 'the task to begin');
+        await u.kill(first);
+        assert.equal(await task, 42);
+      } finally {
+        rmSync(marks, { recursive: true, force: true });
+      }
       assert.ok(u.current() && u.current() !== first, 'a new worker runs the processor');
       assert.equal(await u.context.spawn(on(u), () => 'again'), 'again');
     });
