@@ -6,7 +6,7 @@
 # layout checks; the test programs; the no-native-compile check) start right after the install,
 # beside the build. The tests need only the packages' JavaScript (`scripts/build.sh js`,
 # seconds), so they start after it; the type check (one tsc over the workspace, which also writes the declarations) and the packages'
-# declarations bundled from it run beside the tests (`scripts/build.sh types`, then
+# declarations bundled from it run beside the tests (`scripts/build.sh check`, then
 # `declarations`), and a type error fails the command with tsc's output. Every public package is
 # packed once, after the declarations, and the checks that read tarballs take them from that one
 # pack (DTASK_PACKED); the one test that reads the built declarations waits for them
@@ -94,8 +94,8 @@ if [ "$build_status" -eq 0 ]; then
   # rehearsal and the one test that type-checks a program against core's built declarations.
   DTASK_TYPES_DONE="$logs/types-done"
   export DTASK_TYPES_DONE
-  niceness=0 check 'type check and declarations (scripts/build.sh types, then declarations)' \
-    bash -c 'status=0; bash scripts/build.sh types && bash scripts/build.sh declarations || status=$?
+  niceness=0 check 'type check and declarations (scripts/build.sh check, then declarations)' \
+    bash -c 'status=0; bash scripts/build.sh check && bash scripts/build.sh declarations || status=$?
       echo "$status" >"$DTASK_TYPES_DONE.tmp" && mv "$DTASK_TYPES_DONE.tmp" "$DTASK_TYPES_DONE"
       exit "$status"'
   # Every public package packed once, for the checks that read tarballs, once the declarations
