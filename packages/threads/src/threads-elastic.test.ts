@@ -229,7 +229,7 @@ describe('threads({ min, max, idleTimeoutMs }): a pool that grows and shrinks', 
       const child = spawnSync(
         process.execPath,
         [script, String(idleTimeoutMs), String(waitForRetire)],
-        { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'] },
+        { encoding: 'utf8', timeout: 45_000, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       expect(child.error, child.stderr).toBeUndefined();
       expect(child.signal, 'killed by the timeout: something kept node alive').toBeNull();
@@ -238,6 +238,6 @@ describe('threads({ min, max, idleTimeoutMs }): a pool that grows and shrinks', 
       expect(out.sum).toBe(out.expected);
       expect(out.most).toBe(2);
       expect(out.atEnd).toBe(waitForRetire ? 1 : 2);
-    }, 25_000);
+    }, 60_000);
   }
 });

@@ -25,7 +25,7 @@ function run(body: string, withThreads: boolean): Promise<{ code: number | null;
   const file = join(dir, 'main.mjs');
   writeFileSync(file, script);
   return new Promise((resolve) =>
-    execFile(process.execPath, [file], { timeout: 15_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [file], { timeout: 45_000 }, (error, stdout, stderr) => {
       rmSync(dir, { recursive: true, force: true });
       resolve({
         code: error ? ((error as { code?: number }).code ?? null) : 0,
@@ -49,7 +49,7 @@ describe.skipIf(!built)('a task that never settles', () => {
       expect(r.out).not.toContain('SETTLED');
       // Not 0 (null) had something kept it alive until execFile's timeout killed it.
       expect(r.code).toBe(0);
-    }, 20_000);
+    }, 60_000);
   }
 
   it('a program awaiting long thread tasks still waits for them', async () => {
@@ -70,7 +70,7 @@ describe.skipIf(!built)('a task that never settles', () => {
     );
     expect(r.out).toContain('[42,7,6,"late"]');
     expect(r.code).toBe(0);
-  }, 20_000);
+  }, 60_000);
 
   it('a program run with node --input-type=module -e starts threads that run the worker entry', async () => {
     // Threads inherit the main thread's flags; `-e` and `--input-type` must not reach them.

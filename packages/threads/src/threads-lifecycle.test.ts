@@ -29,7 +29,7 @@ describe('threads: lifecycle', () => {
     // A program something keeps alive is killed at the timeout (its signal is checked).
     const child = spawnSync(process.execPath, [script], {
       encoding: 'utf8',
-      timeout: 15_000,
+      timeout: 45_000,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     expect(child.error, child.stderr).toBeUndefined();
@@ -38,21 +38,23 @@ describe('threads: lifecycle', () => {
     const [value, where] = JSON.parse(child.stdout.trim());
     expect(value).toBe(42);
     expect(['thread:1:2', 'thread:1:3']).toContain(where);
-  }, 20_000);
+  }, 60_000);
 
   it('.ts modules load with everywhere when the program runs under node --import tsx', () => {
     const script = fileURLToPath(new URL('./__fixtures__/ts-main.ts', import.meta.url));
     const root = fileURLToPath(new URL('../../../', import.meta.url));
+    // A hang's bound, not a speed check: the program is about 1 s of CPU (tsx compiles the
+    // sources as they load), which took over 20 s of wall at load 33.
     const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
       cwd: root,
       encoding: 'utf8',
-      timeout: 20_000,
+      timeout: 45_000,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     expect(child.error, child.stderr).toBeUndefined();
     expect(child.status, child.stderr).toBe(0);
     expect(JSON.parse(child.stdout.trim())).toEqual([5, 'thread:1:2']);
-  }, 30_000);
+  }, 60_000);
 
   it('ctx.close() ends the threads (their exit events fire)', async () => {
     const plugin = threads({ count: 2 });
