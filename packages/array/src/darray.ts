@@ -5,7 +5,7 @@ import type { Blocks } from './blocks.js';
 import { complexBinaryParts } from './complex-binary.js';
 import type { Collected, DArrayOptions } from './darray-options.js';
 import { sourceParts } from './distribute-parts.js';
-import { type Complex, type DType, isComplex } from './dtype.js';
+import { type Complex, checkDtype, type DType, isComplex } from './dtype.js';
 import {
   type BinaryOp,
   binaryParts,
@@ -45,6 +45,9 @@ import type { Selector } from './selectors.js';
 import { assembleParts, type Range, reblockParts, selections } from './slicing.js';
 import { materialize, type ViewOf } from './view-chunks.js';
 import { collectArray } from './whole-array.js';
+
+/** A settled promise: its reactions run as microtasks at the end of the synchronous run. */
+const settled = Promise.resolve();
 
 export type { Collected, DArrayOptions } from './darray-options.js';
 
@@ -91,8 +94,13 @@ export class DArray {
       viewOf: (a) => (a as DArray).#view,
     });
   }
-  /** The chain a fusing operation hands the constructor (then `chunks` is not given). */
-  static #deferring: Pending | undefined;
+  /**
+   * The chain a fusing operation hands the constructor (then `chunks` is not given), and the
+   * array whose shape and blocking the result takes (already checked: taken as they are).
+   */
+  static #deferring: { pending: Pending; like: DArray } | undefined;
+  /** Fused arrays whose tasks are spawned at the end of this synchronous run, in order. */
+  static #due: DArray[] = [];
 
   /** Wrap existing chunk tasks (column-major over the grid of `shape` by `blocks`). */
   constructor(
@@ -103,17 +111,27 @@ export class DArray {
     context?: Context,
     view?: ViewOf<DArray>,
   ) {
-    const pending = DArray.#deferring;
+    const deferring = DArray.#deferring;
     DArray.#deferring = undefined;
+    if (deferring !== undefined) {
+      const { like } = deferring;
+      checkDtype(dtype, 'new DArray');
+      this.shape = like.shape;
+      this.blocks = like.blocks;
+      this.dtype = dtype;
+      this.grid = like.grid;
+      this.context = like.context;
+      this.#pending = deferring.pending;
+      return;
+    }
     const { blocks, grid } = checkLayout(shape, blocksOrAuto, dtype, context);
     this.shape = Object.freeze([...shape]);
     this.blocks = blocks;
     this.dtype = dtype;
     this.grid = Object.freeze(grid);
     this.context = context;
-    this.#pending = pending;
     this.#view = view;
-    if (pending !== undefined || view !== undefined) return;
+    if (view !== undefined) return;
     checkChunks(chunks, this.grid, shape);
     this.#chunks = Object.freeze([...chunks]);
   }
@@ -192,9 +210,8 @@ export class DArray {
    * spawned now.
    */
   #fused(expr: FusedExpr, dtype: DType): DArray {
-    const spawn = spawnerOf(this.context);
-    const pending: Pending = { expr, spawn, absorbed: false };
-    DArray.#deferring = pending;
+    const pending: Pending = { expr, spawn: spawnerOf(this.context), absorbed: false };
+    DArray.#deferring = { pending, like: this };
     let result: DArray;
     try {
       result = new DArray(this.shape, this.blocks, dtype, [], this.context);
@@ -205,15 +222,24 @@ export class DArray {
       void result.chunks;
       return result;
     }
-    queueMicrotask(() => {
-      if (pending.absorbed || result.#chunks !== undefined) return;
+    // One microtask for every chain of this run (a promise reaction: no async resource each).
+    if (DArray.#due.push(result) === 1) void settled.then(DArray.#spawnDue);
+    return result;
+  }
+
+  /** Spawns the tasks of the chains left pending at the end of a synchronous run, in order. */
+  static #spawnDue(): void {
+    const due = DArray.#due;
+    DArray.#due = [];
+    for (const result of due) {
+      const pending = result.#pending;
+      if (pending === undefined || pending.absorbed || result.#chunks !== undefined) continue;
       try {
         void result.chunks;
       } catch {
         // Kept in `pending.error`: thrown to whoever reads the chunks (collect rejects with it).
       }
-    });
-    return result;
+    }
   }
 
   /** The parts of a chain over `arrays`, each as its pending chain if they fit in one task. */

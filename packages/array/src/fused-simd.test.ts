@@ -7,7 +7,7 @@ import { threadsRig } from './__fixtures__/rig.js';
 import type { DType } from './dtype.js';
 import { fusedBlock } from './fused-kernel.js';
 import { fusedBlockSimd } from './fused-simd-kernel.js';
-import { binaryExpr, type FusedExpr, inputExpr, mapExpr, programOf } from './fusion.js';
+import { binaryExpr, type FusedExpr, inputExpr, mapExpr, planned, programOf } from './fusion.js';
 import { Blocks, distribute } from './index.js';
 import type { Block } from './kernels.js';
 import { arithmeticOf } from './map-arithmetic.js';
@@ -130,6 +130,65 @@ describe('SIMD programs of fused chains', () => {
       'float64',
     );
     expect(simdPlanOf(mixed, 'float64')).toBeUndefined();
+  });
+
+  it('are planned once per kind of chain: the kept program and plan are what planning gives', () => {
+    const Z = [] as DTask<Block>[];
+    const chains: [FusedExpr, DType][] = [
+      [chain('float64'), 'float64'],
+      [chain('float32'), 'float32'],
+      [binaryExpr(inputExpr(X), 0.5, 'mul', 'float32'), 'float32'],
+      [binaryExpr(inputExpr(X), 0.1, 'mul', 'float32'), 'float32'],
+      [binaryExpr(inputExpr(X), 0, 'mul', 'float64'), 'float64'],
+      [binaryExpr(inputExpr(X), -0, 'mul', 'float64'), 'float64'],
+      [binaryExpr(inputExpr(X), 2, 'mul', 'int32'), 'int32'],
+      [binaryExpr(inputExpr(X), 2, 'sub', 'float64'), 'float64'],
+      [binaryExpr(binaryExpr(inputExpr(X), 2, 'sub', 'float64'), 1, 'add', 'float64'), 'float64'],
+      [
+        binaryExpr(inputExpr(X), binaryExpr(inputExpr(Y), 2, 'sub', 'float64'), 'add', 'float64'),
+        'float64',
+      ],
+      [
+        binaryExpr(inputExpr(Y), binaryExpr(inputExpr(X), 2, 'sub', 'float64'), 'add', 'float64'),
+        'float64',
+      ],
+      [
+        binaryExpr(inputExpr(X), binaryExpr(inputExpr(X), 2, 'sub', 'float64'), 'add', 'float64'),
+        'float64',
+      ],
+      [
+        binaryExpr(
+          inputExpr(X),
+          binaryExpr(inputExpr(Z), inputExpr(Y), 'sub', 'float64'),
+          'add',
+          'float64',
+        ),
+        'float64',
+      ],
+      // Map sources that hold the key's own separators stay apart.
+      [mapExpr([inputExpr(X), inputExpr(Y)], '(v, w) => v * 2 + w', 'float64'), 'float64'],
+      [mapExpr([inputExpr(X), inputExpr(Y)], '(v, w) => v * 2 + w ', 'float64'), 'float64'],
+      [mapExpr([inputExpr(X)], '(v) => v + 1] x0', 'float64'), 'float64'],
+      [
+        mapExpr([mapExpr([inputExpr(X)], '(v) => v + 1', 'float64')], '(v) => v * 3', 'float64'),
+        'float64',
+      ],
+    ];
+    for (const [expr, dtype] of chains) {
+      const want = { program: programOf(expr), plan: simdPlanOf(expr, dtype) };
+      // A chain whose key read as an earlier one's would get that one's program here.
+      const first = planned(expr, dtype);
+      expect(first).toEqual(want);
+      // Asked again: the same object, nothing planned.
+      expect(planned(expr, dtype)).toBe(first);
+    }
+    // -0 and 0 are two chains: x * -0 is -0 for a positive x.
+    expect(
+      planned(binaryExpr(inputExpr(X), -0, 'mul', 'float64'), 'float64').plan?.scalars[0],
+    ).toBe(-0);
+    expect(planned(binaryExpr(inputExpr(X), 0, 'mul', 'float64'), 'float64').plan?.scalars[0]).toBe(
+      0,
+    );
   });
 
   it.skipIf(!simdKernelsLoaded())(

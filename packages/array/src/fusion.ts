@@ -6,7 +6,7 @@ import { fusedBlock } from './fused-kernel.js';
 import { fusedBlockSimd } from './fused-simd-kernel.js';
 import type { Block } from './kernels.js';
 import { ownerOf, type SpawnFn } from './placement.js';
-import { simdPlanOf } from './simd-plan.js';
+import { type SimdPlan, simdPlanOf } from './simd-plan.js';
 
 export type { FusedExpr, FusedNode } from './fused-expr.js';
 
@@ -56,30 +56,39 @@ function merge(parts: readonly FusedExpr[]): {
   const roots: FusedNode[] = [];
   let size = 0;
   for (const p of parts) {
-    const inputIndex = p.inputs.map((chunks) => {
-      const at = inputs.indexOf(chunks);
-      if (at >= 0) return at;
-      inputs.push(chunks);
-      return inputs.length - 1;
-    });
+    const inputIndex: number[] = [];
+    for (const chunks of p.inputs) {
+      let at = inputs.indexOf(chunks);
+      if (at < 0) at = inputs.push(chunks) - 1;
+      inputIndex.push(at);
+    }
     const scalarBase = scalars.length;
-    scalars.push(...p.scalars);
-    const renumber = (node: FusedNode): FusedNode => {
-      switch (node.kind) {
-        case 'input':
-          return { kind: 'input', index: inputIndex[node.index] };
-        case 'scalar':
-          return { kind: 'scalar', index: scalarBase + node.index };
-        case 'binary':
-          return { ...node, left: renumber(node.left), right: renumber(node.right) };
-        case 'map':
-          return { ...node, args: node.args.map(renumber) };
-      }
-    };
-    roots.push(renumber(p.root));
+    for (const x of p.scalars) scalars.push(x);
+    roots.push(renumber(p.root, inputIndex, scalarBase));
     size += p.size;
   }
   return { inputs, scalars, roots, size };
+}
+
+/** `node` with its inputs renumbered by `inputIndex` and its scalars moved up by `scalarBase`. */
+function renumber(node: FusedNode, inputIndex: readonly number[], scalarBase: number): FusedNode {
+  switch (node.kind) {
+    case 'input':
+      return inputIndex[node.index] === node.index
+        ? node
+        : { kind: 'input', index: inputIndex[node.index] };
+    case 'scalar':
+      return scalarBase === 0 ? node : { kind: 'scalar', index: scalarBase + node.index };
+    case 'binary': {
+      const left = renumber(node.left, inputIndex, scalarBase);
+      const right = renumber(node.right, inputIndex, scalarBase);
+      return left === node.left && right === node.right ? node : { ...node, left, right };
+    }
+    case 'map': {
+      const args = node.args.map((a) => renumber(a, inputIndex, scalarBase));
+      return args.every((a, k) => a === node.args[k]) ? node : { ...node, args };
+    }
+  }
 }
 
 /** `left op right` element-wise (`right` an expression or a number), of `dtype`. */
@@ -192,22 +201,82 @@ export function programOf(expr: FusedExpr): string {
   ].join('\n');
 }
 
+/** A chain's per-block program and SIMD plan, as `spawnFused` sends them (see `planned`). */
+interface Planned {
+  readonly program: string;
+  readonly plan: SimdPlan | undefined;
+}
+
+/** The most chains whose program and plan are kept (`planned`): the oldest go past it. */
+const PLANS_KEPT = 256;
+const plans = new Map<string, Planned>();
+
+/**
+ * `expr`'s program (`programOf`) and SIMD plan (`simdPlanOf`) as an array of `dtype`, made once
+ * per kind of chain and kept (the last 256 kinds): an operation repeated (`a.mul(2)` in a loop)
+ * plans nothing again. The key is what the two read of `expr`: its nodes, its inputs' count and
+ * its scalars' values (a plan folds numbers and checks that float32 holds them exactly).
+ */
+export function planned(expr: FusedExpr, dtype: DType): Planned {
+  let key = `${dtype} ${expr.inputs.length}`;
+  for (const x of expr.scalars) key += Object.is(x, -0) ? ' -0' : ` ${x}`;
+  key += `|${shapeKey(expr.root)}`;
+  let found = plans.get(key);
+  if (found === undefined) {
+    found = { program: programOf(expr), plan: simdPlanOf(expr, dtype) };
+    if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value as string);
+    plans.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * `node`'s structure as text, one text per structure: an operation and dtype are names; a
+ * map's source goes with its length before it, so no source can read as another structure.
+ */
+function shapeKey(node: FusedNode): string {
+  switch (node.kind) {
+    case 'input':
+      return `x${node.index}`;
+    case 'scalar':
+      return `s${node.index}`;
+    case 'binary':
+      return `(${shapeKey(node.left)} ${node.op} ${node.dtype} ${shapeKey(node.right)})`;
+    case 'map': {
+      let key = `[${node.dtype} ${node.source.length} ${node.source}`;
+      for (const a of node.args) key += ` ${shapeKey(a)}`;
+      return `${key}]`;
+    }
+  }
+}
+
 /**
  * The chunk tasks of `expr` as an array of `dtype`: one task per block running the fused
  * program, where the block of its first input lives (owner computes); in WebAssembly SIMD
  * where the chain has a SIMD program (simd-plan.ts: float arithmetic), the same values.
  */
 export function spawnFused(expr: FusedExpr, dtype: DType, spawn: SpawnFn): DTask<Block>[] {
-  const program = programOf(expr);
+  const { program, plan } = planned(expr, dtype);
   const scalars = [...expr.scalars];
-  const plan = simdPlanOf(expr, dtype);
   const first = expr.inputs[0];
-  return first.map((c, k) => {
-    const inputs = expr.inputs.map((i) => i[k]);
-    return plan === undefined
-      ? spawn(ownerOf(c, 3), fusedBlock, program, dtype, scalars, ...inputs)
-      : spawn(ownerOf(c, 4), fusedBlockSimd, program, plan, dtype, scalars, ...inputs);
-  });
+  const inputs = expr.inputs;
+  const out: DTask<Block>[] = new Array(first.length);
+  for (let k = 0; k < first.length; k++) {
+    const c = first[k];
+    if (inputs.length === 1) {
+      out[k] =
+        plan === undefined
+          ? spawn(ownerOf(c, 3), fusedBlock, program, dtype, scalars, c)
+          : spawn(ownerOf(c, 4), fusedBlockSimd, program, plan, dtype, scalars, c);
+      continue;
+    }
+    const blocks = inputs.map((i) => i[k]);
+    out[k] =
+      plan === undefined
+        ? spawn(ownerOf(c, 3), fusedBlock, program, dtype, scalars, ...blocks)
+        : spawn(ownerOf(c, 4), fusedBlockSimd, program, plan, dtype, scalars, ...blocks);
+  }
+  return out;
 }
 
 /**
