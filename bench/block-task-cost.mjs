@@ -6,11 +6,14 @@
 // to split a block task's cost, three plain tasks spawned per block where it lives (the scope
 // `a.mul(2)` gives it): `number` reads the block and returns a number, `kept` returns a new
 // block object over the same data (kept on the worker, nothing allocated), `fresh` returns a
-// new 2 KiB block of its own in shared memory (kept on the worker, as `mul`'s).
+// new 2 KiB block of its own in shared memory (kept on the worker, as `mul`'s), and `args` is
+// `fresh` sent the program, plan, dtype and scalars `a.mul(2)`'s tasks carry. `chain` is
+// `a.mul(2).add(1).mul(a)`: three operations fused into one SIMD task per block.
 // CPU from `/proc/self/task/*/schedstat` (the main thread's ÷ 64, the rest of the process's ÷
 // 64), and the kernel's own CPU per block, the same call on the main thread, subtracted for the
-// "beyond its kernel" column. Linux only.
-//   node bench/block-task-cost.mjs [--calls=200] [--pairs=3] [--ops=sum,mul,number,kept,fresh]
+// "beyond its kernel" column; and the call's synchronous part on the main thread (the operation,
+// its planning and its spawns: the least of all calls, in wall time). Linux only.
+//   node bench/block-task-cost.mjs [--calls=200] [--pairs=3] [--ops=sum,mul,chain,number,kept,fresh,args]
 //     [--before=DIR]
 //     [--processes]
 // --before names a built checkout (DIR/packages/*/dist): each pair runs it and this checkout
@@ -65,23 +68,27 @@ if (flags.has('case')) {
     strides: [1, B],
     offset: 0,
   };
-  const plain = { number: numberOf, kept: keptOver, fresh: freshBlock }[op];
+  const plain = { number: numberOf, kept: keptOver, fresh: freshBlock, args: freshWith }[op];
   if (plain !== undefined) {
     const options = a.chunks.map((c) => ({ scope: new ExactScope(c.processor) }));
+    // `args`: `fresh` given the four arguments `a.mul(2)`'s tasks carry before the block.
+    const extra = op === 'args' ? mulArgs(context, a) : [];
     run = async () => {
-      const tasks = a.chunks.map((c, k) => context.spawn(options[k], plain, c));
+      const tasks = a.chunks.map((c, k) => context.spawn(options[k], plain, ...extra, c));
       await Promise.all(tasks.map((t) => t.wait()));
     };
-    kernel = () => plain(block);
+    kernel = () => plain(...extra, block);
   } else if (op === 'sum') {
     run = () => a.sum();
     kernel = () => reduceWhole('sum', block);
   } else {
+    // `chain`: three operations fused into one task per block (the same SIMD kernel).
+    const make = op === 'chain' ? () => a.mul(2).add(1).mul(a) : () => a.mul(2);
     run = async () => {
-      const m = a.mul(2);
+      const m = make();
       await Promise.all(m.chunks.map((c) => c.wait()));
     };
-    // The program and plan `a.mul(2)` sends, taken from its first task's arguments.
+    // The program and plan `make()` sends, taken from its first task's arguments.
     const spawn = context.spawn;
     let sent;
     context.spawn = (...args) => {
@@ -91,16 +98,26 @@ if (flags.has('case')) {
     await run();
     context.spawn = spawn;
     const [, kernelFn, program, plan] = sent;
-    if (kernelFn.name !== 'fusedBlockSimd') throw new Error(`mul ran ${kernelFn.name}`);
-    kernel = () => fusedBlockSimd(program, plan, 'float64', [2], block);
+    if (kernelFn.name !== 'fusedBlockSimd') throw new Error(`${op} ran ${kernelFn.name}`);
+    const [, , , , dtype, scalars] = sent;
+    const inputs = sent.slice(6).map(() => block);
+    kernel = () => fusedBlockSimd(program, plan, dtype, scalars, ...inputs);
   }
   for (let i = 0; i < calls; i++) await run();
   const mainTid = String(process.pid);
   const main = [];
   const rest = [];
+  // The call's synchronous part (the operation, its planning and its spawns), least of all
+  // calls in wall time: the main thread's own work, before any worker has reported.
+  let sync = Number.POSITIVE_INFINITY;
   for (let r = 0; r < 5; r++) {
     const c0 = threadCpu({ children: inProcesses });
-    for (let i = 0; i < calls; i++) await run();
+    for (let i = 0; i < calls; i++) {
+      const t0 = performance.now();
+      const called = run();
+      sync = Math.min(sync, performance.now() - t0);
+      await called;
+    }
     const c1 = threadCpu({ children: inProcesses });
     let m = 0;
     let o = 0;
@@ -122,9 +139,31 @@ if (flags.has('case')) {
       main: median(main),
       rest: median(rest),
       kernel: (k.user + k.system) / 100_000,
+      sync: (sync * 1e3) / TASKS,
     }),
   );
   process.exit(0);
+}
+
+/** The arguments before the block of `a.mul(2)`'s first task: its program, plan, dtype, scalars. */
+function mulArgs(context, a) {
+  const spawn = context.spawn;
+  let sent;
+  context.spawn = (...args) => {
+    sent ??= args.slice(2, -1);
+    return spawn.apply(context, args);
+  };
+  void a.mul(2).chunks;
+  context.spawn = spawn;
+  return sent;
+}
+
+/** `freshBlock` of its last argument, the others unused (what they cost to send). */
+function freshWith(...args) {
+  const b = args[args.length - 1];
+  const data = new Float64Array(new SharedArrayBuffer(8 * b.data.length));
+  for (let i = 0; i < data.length; i++) data[i] = 2 * b.data[i];
+  return { data, shape: b.shape, strides: b.strides, offset: 0 };
 }
 
 /** A block's first element: a number back (inline). */
@@ -166,6 +205,7 @@ for (let p = 0; p < pairs; p++) {
         all.toFixed(2),
         f.kernel.toFixed(2),
         (all - f.kernel).toFixed(2),
+        f.sync.toFixed(2),
       ]);
       console.error(rows.at(-1).join('  '));
     }
@@ -174,11 +214,12 @@ for (let p = 0; p < pairs; p++) {
 console.log(
   `\nDArray block tasks, ${N}² float64 in ${B}² blocks (${TASKS} tasks a call) on ` +
     `${inProcesses ? '2 worker processes' : '2 worker threads'}, ${calls} calls after ${calls}, ` +
-    `median of 5; load ${Math.min(...loads)}–${Math.max(...loads)}; CPU in µs a block task\n`,
+    `median of 5; load ${Math.min(...loads)}–${Math.max(...loads)}; CPU in µs a block task ` +
+    "(sync: the call's synchronous part, the least of all calls, µs of wall a block task)\n",
 );
 console.log(
   table(
-    ['checkout, operation', 'main', 'others', 'all', 'kernel', 'beyond the kernel'],
+    ['checkout, operation', 'main', 'others', 'all', 'kernel', 'beyond the kernel', 'sync'],
     rows.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)),
   ),
 );
