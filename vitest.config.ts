@@ -2,7 +2,12 @@ import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { builtExternal, ownSourcesOthersBuilt, sourceAliases } from './vitest.resolution.js';
+import {
+  builtExternal,
+  coreBuiltOthersSources,
+  ownSourcesOthersBuilt,
+  sourceAliases,
+} from './vitest.resolution.js';
 
 /**
  * Test files that share their process with each other (`isolate: false`): starting a fork and
@@ -16,9 +21,10 @@ import { builtExternal, ownSourcesOthersBuilt, sourceAliases } from './vitest.re
  * no logging on, set no `globalThis` mark (but the `dtask` global core itself sets) or process
  * listener, and expect nothing of a fresh process (task numbers from 1). Files that start
  * processes share the `alongside` project's processes; the rest keep a process of their own
- * (docs/performance.md: what broke when every file shared). A file added
- * here is checked in several shuffled orders:
- * `vitest run --project shared --sequence.shuffle.files --sequence.seed=N`.
+ * (docs/performance.md: what broke when every file shared). Core's files run in `shared-core`
+ * (core from its sources), the others in `shared` (core as built: one copy of core in a
+ * process either way). A file added here is checked in several shuffled orders:
+ * `vitest run --project shared --project shared-core --sequence.shuffle.files --sequence.seed=N`.
  */
 const sharedProcess = [
   'apps/demo/src/array-step.test.ts',
@@ -68,6 +74,7 @@ const sharedProcess = [
   'packages/core/src/registry/worker-plugins.test.ts',
   'packages/core/src/runtime/local-consumers.test.ts',
   'packages/core/src/runtime/local-placement.test.ts',
+  'packages/core/src/runtime/report-batching.test.ts',
   'packages/core/src/runtime/stall-watch.test.ts',
   'packages/core/src/runtime/task-queue.test.ts',
   'packages/core/src/runtime/value-adapter.test.ts',
@@ -227,6 +234,7 @@ const clusterShared = [
   'cluster-program',
   'cluster-rebalance',
   'cluster-remote-join',
+  'cluster-replace',
   'cluster-restart-budget',
   'cluster-security',
   'cluster-stats',
@@ -362,12 +370,33 @@ const othersBuilt = {
   test: { server: { deps: { external: builtExternal } } },
 };
 
+/**
+ * What the shared projects of several packages' files but core's set (`coreBuiltOthersSources`):
+ * core as built, every other package from its sources (one copy of each in a process).
+ */
+const coreBuilt = {
+  plugins: [coreBuiltOthersSources()],
+  test: { server: { deps: { external: builtExternal } } },
+};
+
+/**
+ * Core's test files that import none of core's sources, only the built packages' files (which
+ * node imports itself where `builtExternal` applies, in milliseconds, where vite transformed
+ * every bundle first: about 4 s of CPU in vitest's own process): they share the other
+ * packages' processes.
+ */
+const coreFilesOnBuilt = ['packages/core/src/errors/built-names.test.ts'];
+
+/** True for `@dtask/core`'s test files that load its sources: their processes load no other copy. */
+const isCoreFile = (file: string): boolean =>
+  file.startsWith('packages/core/') && !coreFilesOnBuilt.includes(file);
+
 export default defineConfig({
   test: {
     // vitest hands out the projects' files in the order of the projects' names (its own order
     // within each): the files in processes of their own (`alone`) and those that share them
     // while they wait on threads and processes (`alongside`, `alongside-cluster`) first, then
-    // `@dtask/array`'s, then the small shared unit tests. Many of the first files wait (on worker
+    // `@dtask/array`'s, then the small shared unit tests (`shared`, `shared-core`). Many of the first files wait (on worker
     // processes, sockets, timers, heartbeats) and leave a core idle, which the test command's
     // checks, running beside the tests at a lower priority (`scripts/test.sh`), fill; the array
     // files keep both cores busy, so they come once the checks are done; the shared files fill
@@ -412,11 +441,22 @@ export default defineConfig({
           isolate: false,
         },
       },
-      // Files of every package share these processes: every package from its sources.
+      // Files of every package but core share these processes: core as built.
+      {
+        extends: true,
+        plugins: coreBuilt.plugins,
+        test: {
+          ...coreBuilt.test,
+          name: 'shared',
+          include: sharedProcess.filter((file) => !isCoreFile(file)),
+          isolate: false,
+        },
+      },
+      // Core's files share these: core from its sources.
       {
         extends: true,
         resolve: { alias: sourceAliases() },
-        test: { name: 'shared', include: sharedProcess, isolate: false },
+        test: { name: 'shared-core', include: sharedProcess.filter(isCoreFile), isolate: false },
       },
       {
         extends: true,
