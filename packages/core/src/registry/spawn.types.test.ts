@@ -20,11 +20,9 @@ describe('spawn typing', () => {
     expectTypeOf(s).toEqualTypeOf<DTask<number>>();
     const chunk = null as unknown as Chunk<number>;
     expectTypeOf(spawn((a: number) => a, chunk)).toEqualTypeOf<DTask<number>>();
+    const text = spawn(() => 'x');
     // @ts-expect-error a DTask<string> is not a number
-    spawn(
-      (a: number) => a,
-      spawn(() => 'x'),
-    );
+    spawn((a: number) => a, text);
     // @ts-expect-error wrong argument type
     spawn((a: number) => a, 'x');
   });
