@@ -3,6 +3,7 @@
 
 import type { Block } from './kernels.js';
 import type { StencilPlan } from './stencil-plan.js';
+import type { BlockStack, Stacker } from './stencil-stack.js';
 
 /** A block kernel's arguments: its plan, the block it writes, the blocks it reads. */
 export type SweepArgs = [StencilPlan, Block, ...Block[]];
@@ -22,6 +23,20 @@ export interface SweepsRun {
    * `SweepsPlan.early`): the thread arrives at the barrier once they are done.
    */
   early: number[];
+  /**
+   * Per layout, what the stacker made of it: its units and how many of them come before the
+   * arrival, or null where none stack. Kept by the task for the next call laid out alike (the
+   * same block objects), checked once per call (see `Stacker.current`).
+   */
+  fused?: ({ units: (SweepArgs | BlockStack)[]; split: number } | null)[];
+  /**
+   * Per layout, in this call (filled by the runner): absent until it first runs, 1 once it ran
+   * block by block (the block kernel prepared its blocks for this call's memory), 2 once its
+   * kept units were checked or made.
+   */
+  seen?: number[];
+  /** The units of the step running (a step resumed after a promise goes on with the same). */
+  now?: { step: number; units: (SweepArgs | BlockStack)[]; split: number };
 }
 
 /** `Atomics.waitAsync` (ES2024; Node has it, the project's `lib` does not name it yet). */
@@ -53,6 +68,7 @@ interface AtomicsWaitAsync {
  */
 export function sweepsRunner(
   kernel: (...args: SweepArgs) => unknown,
+  stacker?: Stacker,
 ): (run: SweepsRun) => null | Promise<null> {
   // How long a thread spins at the barrier, as a share of its own step's time.
   const SPIN_SHARE = 0.25;
@@ -67,9 +83,18 @@ export function sweepsRunner(
   };
   // One step's blocks from item `i` to `end`; a promise only when a block's kernel gave one (a
   // module's kernel imported on first use).
-  const runItems = (items: SweepArgs[], i: number, end: number): null | Promise<null> => {
+  const runItems = (
+    items: (SweepArgs | BlockStack)[],
+    i: number,
+    end: number,
+  ): null | Promise<null> => {
     for (; i < end; i++) {
-      const r = kernel(...items[i]);
+      const item = items[i];
+      if (!Array.isArray(item)) {
+        (stacker as Stacker).sweep(item);
+        continue;
+      }
+      const r = kernel(...item);
       if (r !== null && typeof (r as Promise<unknown>).then === 'function') {
         const next = i + 1;
         return (r as Promise<unknown>).then(() => runItems(items, next, end));
@@ -103,6 +128,39 @@ export function sweepsRunner(
       clearInterval(hold);
     }
   };
+  // A layout's units at step `s`: its items as they are at its first step in a call (the block
+  // kernel prepares each block for the call's memory), then its stacks (see Stacker), made at
+  // its second step of the first call and checked at its second step of each later one.
+  const unitsOf = (
+    run: SweepsRun,
+    s: number,
+    layout: number,
+  ): { step: number; units: (SweepArgs | BlockStack)[]; split: number } => {
+    const items = run.argsOf[layout];
+    const split = run.early[layout];
+    const seen = (run.seen ??= []);
+    if (stacker === undefined || run.fused === undefined || seen[layout] === undefined) {
+      seen[layout] = 1;
+      return { step: s, units: items, split };
+    }
+    let f = run.fused[layout];
+    if (seen[layout] === 1) {
+      seen[layout] = 2;
+      if (f === undefined || (f !== null && !stacker.current(f.units))) {
+        const head = stacker.fuse(items, 0, split);
+        const tail = stacker.fuse(items, split, items.length);
+        f =
+          head === null && tail === null
+            ? null
+            : {
+                units: [...(head ?? items.slice(0, split)), ...(tail ?? items.slice(split))],
+                split: head === null ? split : head.length,
+              };
+        run.fused[layout] = f;
+      }
+    }
+    return f == null ? { step: s, units: items, split } : { step: s, ...f };
+  };
   const after = async (run: SweepsRun, target: number, next: number): Promise<null> => {
     if (!(await wait(run.sync, target))) return null;
     return from(run, next, false);
@@ -110,11 +168,12 @@ export function sweepsRunner(
   // The steps from `s` on; `arrivedAt` when this thread has already arrived at step `s`'s barrier
   // (its early blocks done) and its other blocks are next.
   const from = (run: SweepsRun, s: number, arrivedAt: boolean): null | Promise<null> => {
-    const { sync, parties, steps, argsOf, early } = run;
+    const { sync, parties, steps } = run;
     for (; s < steps.length; s++, arrivedAt = false) {
       const began = performance.now();
-      const items = argsOf[steps[s]];
-      const split = early[steps[s]];
+      const layout = steps[s];
+      if (!arrivedAt || run.now?.step !== s) run.now = unitsOf(run, s, layout);
+      const { units: items, split } = run.now;
       const target = parties * (s + 1);
       const next = s + 1;
       const step = s;

@@ -7,10 +7,12 @@ import type { Block } from './kernels.js';
 import { stencilBlock } from './stencil-kernel.js';
 import type { StencilPlan } from './stencil-plan.js';
 import type { Prepared } from './stencil-prepared.js';
+import { stencilStacker } from './stencil-stack.js';
 import { type SweepArgs, type SweepsRun, sweepsRunner } from './stencil-sweeps-runner.js';
 
 declare const __DTASK_LINK_stencilBlock__: typeof stencilBlock;
 declare const __DTASK_LINK_sweepsRunner__: typeof sweepsRunner;
+declare const __DTASK_LINK_stencilStacker__: typeof stencilStacker;
 
 /**
  * One thread's part of `stencilSteps`, as planned: its blocks (each once, as a slot), the
@@ -100,7 +102,11 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
   const gr = globalThis as unknown as {
     __dtaskSweepsRunner?: (run: SweepsRun) => null | Promise<null>;
   };
-  const runner = (gr.__dtaskSweepsRunner ??= __DTASK_LINK_sweepsRunner__(kernel));
+  // Blocks one below the other swept as one (see stencilStacker), its helpers kept alike.
+  const runner = (gr.__dtaskSweepsRunner ??= __DTASK_LINK_sweepsRunner__(
+    kernel,
+    __DTASK_LINK_stencilStacker__(),
+  ));
   const { sync, parties } = job;
   const tag = '\u0000n:';
   // A kept block object, its memory put in at each call.
@@ -110,17 +116,25 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
     strides: readonly number[];
     offset: number;
   };
+  /**
+   * The job's block objects and each step's kernel arguments, kept for the next call laid out
+   * alike (its blocks' memory put in), while no task of this thread uses them (`busy`); with
+   * what the stacker made of each layout (see SweepsRun.fused).
+   */
+  type Mine = {
+    blocks: Held[];
+    argsOf: SweepArgs[][];
+    busy: boolean;
+    fused: NonNullable<SweepsRun['fused']>;
+  };
   type Parsed = {
     slots: number[];
     plans: StencilPlan[];
     layouts: number[][][];
     steps: number[];
     early: number[];
-    /**
-     * The job's block objects and each step's kernel arguments, kept for the next call laid
-     * out alike (its blocks' memory put in), while no task of this thread uses them (`busy`).
-     */
-    kept?: { blocks: Held[]; argsOf: SweepArgs[][]; busy: boolean };
+    /** What the last call laid out alike kept (see Mine). */
+    kept?: Mine;
   };
   // A call laid out as an earlier one sends the same text (see stepsInGroups): its plans are
   // parsed once per thread and kept (a few texts), so the block kernel finds them the same.
@@ -147,7 +161,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
   // away, to be compiled again). A call meeting them in use (another call of the same layout
   // at a barrier on this thread) makes its own.
   const keep = parsed.kept;
-  let mine: { blocks: Held[]; argsOf: SweepArgs[][]; busy: boolean } | undefined;
+  let mine: Mine | undefined;
   // Kept objects serve blocks of the same geometry (what the kernel prepared depends on it).
   let alike = keep !== undefined && !keep.busy;
   for (let i = 0; alike && i < given.length; i++) {
@@ -158,7 +172,7 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
     }
   }
   if (alike) {
-    mine = keep as { blocks: Held[]; argsOf: SweepArgs[][]; busy: boolean };
+    mine = keep as Mine;
     for (let i = 0; i < given.length; i++) mine.blocks[i].data = given[i].data;
   } else {
     const blocks: Held[] = given.map((b) => ({
@@ -176,12 +190,12 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
         return args;
       }),
     );
-    mine = { blocks, argsOf, busy: false };
+    mine = { blocks, argsOf, busy: false, fused: [] };
     if (keep === undefined || !keep.busy) parsed.kept = mine;
   }
   mine.busy = true;
-  const { argsOf } = mine;
-  const run: SweepsRun = { sync, parties, steps, argsOf, early };
+  const { argsOf, fused } = mine;
+  const run: SweepsRun = { sync, parties, steps, argsOf, early, fused };
   // Once the call ends, what is kept for the next one lets go of its memory: the block objects
   // and what the kernel prepared for them would otherwise keep this call's arrays (shared
   // memory) alive on this thread after the program dropped them. The next call puts its own in
@@ -219,5 +233,5 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
 export const stencilSweeps: (job: SweepsJob, ...own: Block[]) => null | Promise<null> = linkKernel(
   stencilSweepsTask,
   'stencilSweeps',
-  { stencilBlock, sweepsRunner },
+  { stencilBlock, sweepsRunner, stencilStacker },
 );

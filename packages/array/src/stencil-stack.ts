@@ -1,0 +1,360 @@
+// Blocks of one thread's stencil step that sit one below the other (along dimension 0), swept
+// as one padded column in SIMD. Self-contained (the SIMD loader spliced in), so it travels
+// inside the sweeps task's source to worker threads.
+import { linkKernel } from './kernel-link.js';
+import type { Block } from './kernels.js';
+import type { installSimd, SweepFunctions } from './simd-install.js';
+import type { StencilPlan } from './stencil-plan.js';
+import type { CopyBox, FillEdge, Prepared } from './stencil-prepared.js';
+import type { SweepArgs } from './stencil-sweeps-runner.js';
+
+declare const __DTASK_SIMD__: typeof installSimd;
+
+/** One block of a `BlockStack`: what its part of the stack's sweep reads and writes. */
+export interface StackPart {
+  /**
+   * Per input: the block it reads whole (its memory read at each sweep), where its elements
+   * start and whether they are contiguous (column-major from there).
+   */
+  own: { block: Block; strides: readonly number[]; offset: number; contiguous: boolean }[];
+  /** Its halo strips but the rows the blocks next to it in the stack give: per padded input. */
+  copies: { input: number; src: Block; origin: number[] }[];
+  /** The edges of the array it touches (per padded input, in the block kernel's order). */
+  edges: { input: number; d: number; high: boolean; at: StencilPlan['inputs'][number] }[];
+  /** Its plan and preparation (its padded geometry), as `FillEdge` reads them. */
+  plan: StencilPlan;
+  prep: Prepared;
+  /** The block it writes, and its kernel's arguments (as the layout lists them). */
+  out: Block;
+  item: SweepArgs;
+}
+
+/**
+ * Blocks of one step on one thread, one below the other along dimension 0, swept in turn as one
+ * (see `stencilStacker`): made once per call and layout from the blocks' own preparations.
+ */
+export interface BlockStack {
+  /** A block's padded layout (every block's): its strides and element count. */
+  PS: number[];
+  total: number;
+  /** Each block's rows (`n0`) and columns (`n1`), and the halo's width. */
+  n0: number;
+  n1: number;
+  r0: number;
+  r1: number;
+  /** The blocks, top to bottom. */
+  parts: StackPart[];
+  /** The padded inputs (their indices). */
+  padded: number[];
+  /** How many inputs. */
+  inputs: number;
+  /** The sweep program and the byte offsets of its reads (`SimdKernels.sweepModule`). */
+  program: NonNullable<StencilPlan['simd']>;
+  offsets: number[];
+  /**
+   * Where in the SIMD memory: two sets of the inputs' padded buffers (`stride` elements apart,
+   * the set after the first `inputs · stride` on), the result, the stage.
+   */
+  stride: number;
+  out: number;
+  stage: number;
+  /** The position, in a padded buffer, of a block's first element. */
+  first: number;
+  /** The SIMD memory's view while it holds (detached once a kernel grew the memory). */
+  area: Float64Array | null;
+  /** Per set, per input, its padded buffer in `area`. */
+  buffers: Float64Array[][];
+  fns: SweepFunctions | null;
+}
+
+/** What a thread's sweeps use to stack blocks (see `stencilStacker`). */
+export interface Stacker {
+  /**
+   * Items `[from, to)` of a step's layout as units in the same order: runs of items that stack
+   * (see `stencilStacker`) as one `BlockStack`, the others as they are. Null when none stack.
+   */
+  fuse(items: SweepArgs[], from: number, to: number): (SweepArgs | BlockStack)[] | null;
+  /**
+   * Whether units `fuse` made for an earlier call hold for this one: each stacked block still
+   * prepared as when stacked (the block kernel prepared it again for this call's memory).
+   */
+  current(units: (SweepArgs | BlockStack)[]): boolean;
+  /** Sweeps a stack's blocks, each written in place as the block kernel writes it. */
+  sweep(stack: BlockStack): void;
+}
+
+/**
+ * The stacker of a thread's stencil sweeps, made once per thread and kept. Items of a step that
+ * the block kernel has prepared and swept in SIMD (float64, two dimensions, the same kernel and
+ * block shape), written one below the other along dimension 0 and each reading the one above
+ * as its upper halo, form a stack, swept block by block in two sets of the block kernel's
+ * buffers by turns: the rows between two blocks (one element per column, cut from another
+ * block's memory) are taken from the block next to it as laid out in the SIMD memory, in the
+ * cache, and the stack's strips, edges and per-block steps are found once per call, not at
+ * every sweep of every block. Each block is swept as its own sweep would (the same buffers,
+ * program and module, reads and order: the same values).
+ */
+function stencilStackerKernel(): Stacker {
+  // The kept preparation of an item, where the block kernel swept it in SIMD: else null.
+  const preparedOf = (item: SweepArgs): Prepared | null => {
+    const [plan, out] = item;
+    if (out === null || plan.module !== null || plan.shape.length !== 2) return null;
+    if (!(out.data instanceof Float64Array)) return null;
+    if (plan.dtype !== 'float64' || plan.simd == null || plan.key === undefined) return null;
+    const g = globalThis as unknown as { __dtaskStencilPrepared?: WeakMap<Block, Prepared[]> };
+    const kept = g.__dtaskStencilPrepared?.get(out);
+    for (let i = 0; kept !== undefined && i < kept.length; i++) {
+      const p = kept[i];
+      if (p.plan !== plan || p.blocks.length !== item.length - 2) continue;
+      let same = true;
+      for (let a = 2; a < item.length && same; a++) same = p.blocks[a - 2] === item[a];
+      if (!same || p.simd == null) continue;
+      for (const block of p.ownBlocks) if (!(block.data instanceof Float64Array)) return null;
+      return p;
+    }
+    return null;
+  };
+  // Whether `b`'s block sits right below `a`'s, with the same kernel and shape, and `b` reads
+  // `a`'s own blocks as its upper halo.
+  const below = (a: Prepared, b: Prepared): boolean => {
+    const [pa, pb] = [a.plan, b.plan];
+    if (pa.key !== pb.key || pa.inputs.length !== pb.inputs.length) return false;
+    if (pb.start[1] !== pa.start[1] || pb.start[0] !== pa.start[0] + pa.shape[0]) return false;
+    if (pa.shape[0] < pa.radius[0]) return false;
+    if (a.fills.length !== b.fills.length) return false;
+    for (let f = 0; f < a.fills.length; f++) {
+      const input = a.fills[f].input;
+      if (b.fills[f].input !== input) return false;
+      const ia = pa.inputs[input];
+      const ib = pb.inputs[input];
+      if (ia.high[0] || ib.low[0] || ia.low[1] !== ib.low[1] || ia.high[1] !== ib.high[1]) {
+        return false;
+      }
+      // The rows of `b` above it are cut from `a`'s own block of this input, and those of `a`
+      // below it from `b`'s.
+      const rows = (p: Prepared, side: number, from: Block): boolean => {
+        for (const copy of p.fills[f].copies.slice(1)) {
+          if (copy.origin[0] !== side || copy.origin[1] !== p.plan.radius[1]) continue;
+          const strip = p.strips.find((s) => s.view === copy.src);
+          if (strip === undefined || strip.parent !== from) return false;
+        }
+        return true;
+      };
+      const [r0, n0] = [pa.radius[0], pa.shape[0]];
+      if (!rows(b, 0, a.fills[f].copies[0].src)) return false;
+      if (!rows(a, r0 + n0, b.fills[f].copies[0].src)) return false;
+    }
+    return true;
+  };
+  const make = (preps: Prepared[], items: SweepArgs[]): BlockStack => {
+    const top = preps[0];
+    const plan = top.plan;
+    const [n0, n1] = plan.shape;
+    const [r0, r1] = plan.radius;
+    const S = preps.length;
+    const parts = preps.map((p, k): StackPart => {
+      // An input read with a halo reads its block where it is; one read only at offset 0
+      // reads it contiguous (as the block kernel's loop does).
+      const own = plan.inputs.map((input, i) => {
+        const block = p.ownBlocks[i];
+        const strides = input.padded ? block.strides : [1, n0];
+        const offset = input.padded ? block.offset : 0;
+        return { block, strides, offset, contiguous: strides[0] === 1 && strides[1] === n0 };
+      });
+      const copies: StackPart['copies'] = [];
+      const edges: StackPart['edges'] = [];
+      for (const fill of p.fills) {
+        for (let c = 1; c < fill.copies.length; c++) {
+          const { src, origin } = fill.copies[c];
+          // The rows above and below come from the blocks next to it in the stack.
+          if (
+            origin[1] === r1 &&
+            ((origin[0] === 0 && k > 0) || (origin[0] === r0 + n0 && k < S - 1))
+          ) {
+            continue;
+          }
+          copies.push({ input: fill.input, src, origin });
+        }
+        const at = p.plan.inputs[fill.input];
+        for (const { d, high } of fill.edges) edges.push({ input: fill.input, d, high, at });
+      }
+      return {
+        own,
+        copies,
+        edges,
+        plan: p.plan,
+        prep: p,
+        out: items[k][1] as Block,
+        item: items[k],
+      };
+    });
+    const { PS, total } = top;
+    const n = n0 * n1;
+    const inputs = plan.inputs.length;
+    const stride = total + 2 + (total % 2);
+    const out = 2 * inputs * stride;
+    const first = r0 + r1 * PS[1];
+    return {
+      PS,
+      total,
+      n0,
+      n1,
+      r0,
+      r1,
+      parts,
+      padded: top.fills.map((fill) => fill.input),
+      inputs,
+      program: plan.simd as NonNullable<StencilPlan['simd']>,
+      // The block kernel's own (simd-sweep's): the module made for its blocks serves.
+      offsets: plan.sites.map((site) => {
+        let at = site.input * stride + first;
+        for (let d = 0; d < 2; d++) at += Number(site.args[d]) * PS[d];
+        return at * 8;
+      }),
+      stride,
+      out,
+      stage: out + n + 2,
+      first,
+      area: null,
+      buffers: [],
+      fns: null,
+    };
+  };
+  // The rows between two blocks of a stack, in each input's buffers: the upper block's last
+  // rows above the lower one, the lower block's first rows below the upper one (its own
+  // columns; the corners are its strips' or edges', as for a block alone).
+  const exchange = (stack: BlockStack, upper: number, lower: number): void => {
+    const { n0, n1, r0, r1, PS, padded } = stack;
+    const P0 = PS[1];
+    for (let f = 0; f < padded.length; f++) {
+      const a = stack.buffers[upper][padded[f]];
+      const b = stack.buffers[lower][padded[f]];
+      for (let j = 0, c = r1 * P0; j < n1; j++, c += P0) {
+        for (let q = 0; q < r0; q++) {
+          b[c + q] = a[c + n0 + q];
+          a[c + r0 + n0 + q] = b[c + r0 + q];
+        }
+      }
+    }
+  };
+  // A part's edges, its sweep and its write, from its set of buffers.
+  const finish = (
+    stack: BlockStack,
+    k: number,
+    simd: NonNullable<ReturnType<typeof installSimd>>,
+    fns: SweepFunctions,
+    edge: FillEdge,
+  ): void => {
+    const part = stack.parts[k];
+    const set = k & 1;
+    const { edges } = part;
+    for (let e = 0; e < edges.length; e++) {
+      const { input, d, high, at } = edges[e];
+      edge(stack.buffers[set][input], at, d, high, part.plan, part.prep);
+    }
+    // The sweep reads at `offsets` from the set's start.
+    fns.f(set * stack.inputs * stack.stride * 8, stack.out * 8, stack.n1);
+    simd.copyOut(part.out.data as Float64Array, 0, stack.n0 * stack.n1, stack.out * 8);
+  };
+  return {
+    fuse(items, from, to) {
+      const units: (SweepArgs | BlockStack)[] = [];
+      let fused = false;
+      for (let i = from; i < to; ) {
+        const top = preparedOf(items[i]);
+        const parts = top === null ? [] : [top];
+        if (top !== null) {
+          for (let j = i + 1; j < to; j++) {
+            const next = preparedOf(items[j]);
+            if (next === null || !below(parts[parts.length - 1], next)) break;
+            parts.push(next);
+          }
+        }
+        if (parts.length < 2) {
+          units.push(items[i]);
+          i++;
+          continue;
+        }
+        units.push(make(parts, items.slice(i, i + parts.length)));
+        i += parts.length;
+        fused = true;
+      }
+      return fused ? units : null;
+    },
+    current(units) {
+      for (const unit of units) {
+        if (Array.isArray(unit)) continue;
+        for (const part of unit.parts) if (preparedOf(part.item) !== part.prep) return false;
+      }
+      return true;
+    },
+    sweep(stack) {
+      const simd = __DTASK_SIMD__() as NonNullable<ReturnType<typeof installSimd>>;
+      const { n0, n1, parts, PS, stride, stage, inputs, total } = stack;
+      const n = n0 * n1;
+      let area = stack.area;
+      if (area === null || area.length === 0) {
+        const made = simd.sweepArea(stage + n);
+        area = made;
+        stack.area = made;
+        stack.buffers = [0, 1].map((set) => {
+          const list: Float64Array[] = [];
+          for (let i = 0; i < inputs; i++) {
+            const at = (set * inputs + i) * stride;
+            list.push(made.subarray(at, at + total));
+          }
+          return list;
+        });
+      }
+      let fns = stack.fns;
+      if (fns === null) {
+        fns = simd.sweepModule(stack.program, stack.offsets, n0, PS[1] * 8);
+        stack.fns = fns;
+      }
+      const g = globalThis as unknown as {
+        __dtaskStencilCopy: CopyBox;
+        __dtaskStencilEdge: FillEdge;
+        __dtaskStencilSimdSweeps?: number;
+      };
+      const copy = g.__dtaskStencilCopy;
+      const edge = g.__dtaskStencilEdge;
+      const P0 = PS[1];
+      // Block by block, top to bottom, in two sets of buffers by turns: laid out with its strips,
+      // the rows between it and the block above exchanged, then the block above finished.
+      for (let k = 0; k < parts.length; k++) {
+        const part = parts[k];
+        const set = k & 1;
+        for (let i = 0; i < inputs; i++) {
+          const { block, strides, offset, contiguous } = part.own[i];
+          const data = block.data;
+          const at = (set * inputs + i) * stride + stack.first;
+          if (contiguous) {
+            simd.copyIn(data as Float64Array, offset, n, stage * 8);
+            fns.g(stage * 8, at * 8, n1);
+          } else {
+            for (let j = 0; j < n1; j++) {
+              for (let q = 0; q < n0; q++) {
+                area[at + j * P0 + q] = data[offset + q * strides[0] + j * strides[1]];
+              }
+            }
+          }
+        }
+        const { copies } = part;
+        const buffers = stack.buffers[set];
+        for (let c = 0; c < copies.length; c++) {
+          const { input, src, origin } = copies[c];
+          copy(src, buffers[input], origin, null, PS);
+        }
+        if (k > 0) {
+          exchange(stack, set ^ 1, set);
+          finish(stack, k - 1, simd, fns, edge);
+        }
+      }
+      finish(stack, parts.length - 1, simd, fns, edge);
+      g.__dtaskStencilSimdSweeps = (g.__dtaskStencilSimdSweeps ?? 0) + parts.length;
+    },
+  };
+}
+
+/** `stencilStackerKernel` with the SIMD loader spliced into its source. */
+export const stencilStacker: () => Stacker = linkKernel(stencilStackerKernel, 'stencilStacker');
