@@ -95,6 +95,7 @@ export interface Stacker {
  * program and module, reads and order: the same values).
  */
 function stencilStackerKernel(): Stacker {
+  let simdKernels: NonNullable<ReturnType<typeof installSimd>> | undefined;
   // The kept preparation of an item, where the block kernel swept it in SIMD: else null.
   const preparedOf = (item: SweepArgs): Prepared | null => {
     const [plan, out] = item;
@@ -289,7 +290,9 @@ function stencilStackerKernel(): Stacker {
       return true;
     },
     sweep(stack) {
-      const simd = __DTASK_SIMD__() as NonNullable<ReturnType<typeof installSimd>>;
+      // The SIMD kernels of this thread (a stack is made only where its blocks swept in SIMD).
+      simdKernels ??= __DTASK_SIMD__() as NonNullable<ReturnType<typeof installSimd>>;
+      const simd = simdKernels;
       const { n0, n1, parts, PS, stride, stage, inputs, total } = stack;
       const n = n0 * n1;
       let area = stack.area;
