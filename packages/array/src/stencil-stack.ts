@@ -52,8 +52,8 @@ export interface BlockStack {
   program: NonNullable<StencilPlan['simd']>;
   offsets: number[];
   /**
-   * Where in the SIMD memory: two sets of the inputs' padded buffers (`stride` elements apart,
-   * the set after the first `inputs · stride` on), the result, the stage.
+   * Where in the SIMD memory: the inputs' padded buffers (`stride` elements apart, as the block
+   * kernel lays them out), the result, then a stage per input (`n0 · n1 + 2` elements apart).
    */
   stride: number;
   out: number;
@@ -62,8 +62,8 @@ export interface BlockStack {
   first: number;
   /** The SIMD memory's view while it holds (detached once a kernel grew the memory). */
   area: Float64Array | null;
-  /** Per set, per input, its padded buffer in `area`. */
-  buffers: Float64Array[][];
+  /** Per input, its padded buffer in `area`. */
+  buffers: Float64Array[];
   fns: SweepFunctions | null;
 }
 
@@ -87,11 +87,11 @@ export interface Stacker {
  * The stacker of a thread's stencil sweeps, made once per thread and kept. Items of a step that
  * the block kernel has prepared and swept in SIMD (float64, two dimensions, the same kernel and
  * block shape), written one below the other along dimension 0 and each reading the one above
- * as its upper halo, form a stack, swept block by block in two sets of the block kernel's
- * buffers by turns: the rows between two blocks (one element per column, cut from another
- * block's memory) are taken from the block next to it as laid out in the SIMD memory, in the
- * cache, and the stack's strips, edges and per-block steps are found once per call, not at
- * every sweep of every block. Each block is swept as its own sweep would (the same buffers,
+ * as its upper halo, form a stack, swept block by block in the block kernel's buffers: the
+ * rows between two blocks (one element per column, cut from another block's memory) are taken
+ * from the block next to it in the SIMD memory (the one above as laid out, the one below as
+ * staged), in the cache, and the stack's strips, edges and per-block steps are found once per
+ * call, not at every sweep of every block. Each block is swept as its own sweep would (the same buffers,
  * program and module, reads and order: the same values).
  */
 function stencilStackerKernel(): Stacker {
@@ -193,7 +193,7 @@ function stencilStackerKernel(): Stacker {
     const n = n0 * n1;
     const inputs = plan.inputs.length;
     const stride = total + 2 + (total % 2);
-    const out = 2 * inputs * stride;
+    const out = inputs * stride;
     const first = r0 + r1 * PS[1];
     return {
       PS,
@@ -221,24 +221,26 @@ function stencilStackerKernel(): Stacker {
       fns: null,
     };
   };
-  // The rows between two blocks of a stack, in each input's buffers: the upper block's last
-  // rows above the lower one, the lower block's first rows below the upper one (its own
-  // columns; the corners are its strips' or edges', as for a block alone).
-  const exchange = (stack: BlockStack, upper: number, lower: number): void => {
+  // The rows between two blocks of a stack, in each padded input's buffer, the upper block laid
+  // out there and the lower one staged (its own columns: the corners are its strips' or edges',
+  // as for a block alone): the lower block's first rows below the upper one (`down`), or the
+  // upper block's last rows above, where the lower one is laid out next (`up`).
+  const rows = (stack: BlockStack, down: boolean): void => {
     const { n0, n1, r0, r1, PS, padded } = stack;
     const P0 = PS[1];
+    const area = stack.area as Float64Array;
     for (let f = 0; f < padded.length; f++) {
-      const a = stack.buffers[upper][padded[f]];
-      const b = stack.buffers[lower][padded[f]];
+      const b = stack.buffers[padded[f]];
+      const staged = stack.stage + padded[f] * (n0 * n1 + 2);
       for (let j = 0, c = r1 * P0; j < n1; j++, c += P0) {
         for (let q = 0; q < r0; q++) {
-          b[c + q] = a[c + n0 + q];
-          a[c + r0 + n0 + q] = b[c + r0 + q];
+          if (down) b[c + r0 + n0 + q] = area[staged + j * n0 + q];
+          else b[c + q] = b[c + n0 + q];
         }
       }
     }
   };
-  // A part's edges, its sweep and its write, from its set of buffers.
+  // A part's edges, its sweep and its write.
   const finish = (
     stack: BlockStack,
     k: number,
@@ -247,14 +249,12 @@ function stencilStackerKernel(): Stacker {
     edge: FillEdge,
   ): void => {
     const part = stack.parts[k];
-    const set = k & 1;
     const { edges } = part;
     for (let e = 0; e < edges.length; e++) {
       const { input, d, high, at } = edges[e];
-      edge(stack.buffers[set][input], at, d, high, part.plan, part.prep);
+      edge(stack.buffers[input], at, d, high, part.plan, part.prep);
     }
-    // The sweep reads at `offsets` from the set's start.
-    fns.f(set * stack.inputs * stack.stride * 8, stack.out * 8, stack.n1);
+    fns.f(0, stack.out * 8, stack.n1);
     simd.copyOut(part.out.data as Float64Array, 0, stack.n0 * stack.n1, stack.out * 8);
   };
   return {
@@ -297,17 +297,13 @@ function stencilStackerKernel(): Stacker {
       const n = n0 * n1;
       let area = stack.area;
       if (area === null || area.length === 0) {
-        const made = simd.sweepArea(stage + n);
+        const made = simd.sweepArea(stage + inputs * (n + 2));
         area = made;
         stack.area = made;
-        stack.buffers = [0, 1].map((set) => {
-          const list: Float64Array[] = [];
-          for (let i = 0; i < inputs; i++) {
-            const at = (set * inputs + i) * stride;
-            list.push(made.subarray(at, at + total));
-          }
-          return list;
-        });
+        stack.buffers = [];
+        for (let i = 0; i < inputs; i++) {
+          stack.buffers.push(made.subarray(i * stride, i * stride + total));
+        }
       }
       let fns = stack.fns;
       if (fns === null) {
@@ -321,36 +317,37 @@ function stencilStackerKernel(): Stacker {
       };
       const copy = g.__dtaskStencilCopy;
       const edge = g.__dtaskStencilEdge;
-      const P0 = PS[1];
-      // Block by block, top to bottom, in two sets of buffers by turns: laid out with its strips,
-      // the rows between it and the block above exchanged, then the block above finished.
+      // Block by block, top to bottom, in the block kernel's buffers: each input's block staged;
+      // the block above given its rows below from the stage and finished; its last rows moved
+      // above (where this block's top halo is), this block spread in, then its strips.
       for (let k = 0; k < parts.length; k++) {
         const part = parts[k];
-        const set = k & 1;
         for (let i = 0; i < inputs; i++) {
           const { block, strides, offset, contiguous } = part.own[i];
           const data = block.data;
-          const at = (set * inputs + i) * stride + stack.first;
-          if (contiguous) {
-            simd.copyIn(data as Float64Array, offset, n, stage * 8);
-            fns.g(stage * 8, at * 8, n1);
-          } else {
+          const at = stage + i * (n + 2);
+          if (contiguous) simd.copyIn(data as Float64Array, offset, n, at * 8);
+          else {
             for (let j = 0; j < n1; j++) {
               for (let q = 0; q < n0; q++) {
-                area[at + j * P0 + q] = data[offset + q * strides[0] + j * strides[1]];
+                area[at + j * n0 + q] = data[offset + q * strides[0] + j * strides[1]];
               }
             }
           }
         }
+        if (k > 0) {
+          rows(stack, true);
+          finish(stack, k - 1, simd, fns, edge);
+          rows(stack, false);
+        }
+        for (let i = 0; i < inputs; i++) {
+          fns.g((stage + i * (n + 2)) * 8, (i * stride + stack.first) * 8, n1);
+        }
         const { copies } = part;
-        const buffers = stack.buffers[set];
+        const { buffers } = stack;
         for (let c = 0; c < copies.length; c++) {
           const { input, src, origin } = copies[c];
           copy(src, buffers[input], origin, null, PS);
-        }
-        if (k > 0) {
-          exchange(stack, set ^ 1, set);
-          finish(stack, k - 1, simd, fns, edge);
         }
       }
       finish(stack, parts.length - 1, simd, fns, edge);
