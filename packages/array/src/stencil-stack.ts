@@ -6,7 +6,7 @@ import type { Block } from './kernels.js';
 import type { installSimd, SweepFunctions } from './simd-install.js';
 import type { StencilPlan } from './stencil-plan.js';
 import type { CopyBox, FillEdge, Prepared } from './stencil-prepared.js';
-import type { SweepArgs } from './stencil-sweeps-runner.js';
+import type { Stacker, SweepArgs } from './stencil-sweeps-runner.js';
 
 declare const __DTASK_SIMD__: typeof installSimd;
 
@@ -67,22 +67,6 @@ export interface BlockStack {
   fns: SweepFunctions | null;
 }
 
-/** What a thread's sweeps use to stack blocks (see `stencilStacker`). */
-export interface Stacker {
-  /**
-   * Items `[from, to)` of a step's layout as units in the same order: runs of items that stack
-   * (see `stencilStacker`) as one `BlockStack`, the others as they are. Null when none stack.
-   */
-  fuse(items: SweepArgs[], from: number, to: number): (SweepArgs | BlockStack)[] | null;
-  /**
-   * Whether units `fuse` made for an earlier call hold for this one: each stacked block still
-   * prepared as when stacked (the block kernel prepared it again for this call's memory).
-   */
-  current(units: (SweepArgs | BlockStack)[]): boolean;
-  /** Sweeps a stack's blocks, each written in place as the block kernel writes it. */
-  sweep(stack: BlockStack): void;
-}
-
 /**
  * The stacker of a thread's stencil sweeps, made once per thread and kept. Items of a step that
  * the block kernel has prepared and swept in SIMD (float64, two dimensions, the same kernel and
@@ -94,7 +78,7 @@ export interface Stacker {
  * call, not at every sweep of every block. Each block is swept as its own sweep would (the same buffers,
  * program and module, reads and order: the same values).
  */
-function stencilStackerKernel(): Stacker {
+function stencilStackerKernel(): Stacker<BlockStack> {
   let simdKernels: NonNullable<ReturnType<typeof installSimd>> | undefined;
   // The kept preparation of an item, where the block kernel swept it in SIMD: else null.
   const preparedOf = (item: SweepArgs): Prepared | null => {
@@ -357,4 +341,7 @@ function stencilStackerKernel(): Stacker {
 }
 
 /** `stencilStackerKernel` with the SIMD loader spliced into its source. */
-export const stencilStacker: () => Stacker = linkKernel(stencilStackerKernel, 'stencilStacker');
+export const stencilStacker: () => Stacker<BlockStack> = linkKernel(
+  stencilStackerKernel,
+  'stencilStacker',
+);

@@ -3,10 +3,28 @@
 
 import type { Block } from './kernels.js';
 import type { StencilPlan } from './stencil-plan.js';
-import type { BlockStack, Stacker } from './stencil-stack.js';
 
 /** A block kernel's arguments: its plan, the block it writes, the blocks it reads. */
 export type SweepArgs = [StencilPlan, Block, ...Block[]];
+
+/**
+ * What fuses a layout's items into larger units and sweeps them (stencil-stack.ts's
+ * `stencilStacker`, its units `BlockStack`s), for a runner given one.
+ */
+export interface Stacker<S extends object = object> {
+  /**
+   * Items `[from, to)` of a step's layout as units in the same order: runs of items that fuse
+   * as one unit, the others as they are. Null when none fuse.
+   */
+  fuse(items: SweepArgs[], from: number, to: number): (SweepArgs | S)[] | null;
+  /**
+   * Whether units `fuse` made for an earlier call hold for this one: each fused block still
+   * prepared as when fused (the block kernel prepared it again for this call's memory).
+   */
+  current(units: (SweepArgs | S)[]): boolean;
+  /** Sweeps a unit's blocks, each written in place as the block kernel writes it. */
+  sweep(unit: S): void;
+}
 
 /** One call's steps on one thread, as the runner reads them. */
 export interface SweepsRun {
@@ -28,7 +46,7 @@ export interface SweepsRun {
    * arrival, or null where none stack. Kept by the task for the next call laid out alike (the
    * same block objects), checked once per call (see `Stacker.current`).
    */
-  fused?: ({ units: (SweepArgs | BlockStack)[]; split: number } | null)[];
+  fused?: ({ units: (SweepArgs | object)[]; split: number } | null)[];
   /**
    * Per layout, in this call (filled by the runner): absent until it first runs, 1 once it ran
    * block by block (the block kernel prepared its blocks for this call's memory), 2 once its
@@ -36,7 +54,7 @@ export interface SweepsRun {
    */
   seen?: number[];
   /** The units of the step running (a step resumed after a promise goes on with the same). */
-  now?: { step: number; units: (SweepArgs | BlockStack)[]; split: number };
+  now?: { step: number; units: (SweepArgs | object)[]; split: number };
 }
 
 /** `Atomics.waitAsync` (ES2024; Node has it, the project's `lib` does not name it yet). */
@@ -84,7 +102,7 @@ export function sweepsRunner(
   // One step's blocks from item `i` to `end`; a promise only when a block's kernel gave one (a
   // module's kernel imported on first use).
   const runItems = (
-    items: (SweepArgs | BlockStack)[],
+    items: (SweepArgs | object)[],
     i: number,
     end: number,
   ): null | Promise<null> => {
@@ -94,7 +112,7 @@ export function sweepsRunner(
         (stacker as Stacker).sweep(item);
         continue;
       }
-      const r = kernel(...item);
+      const r = kernel(...(item as SweepArgs));
       if (r !== null && typeof (r as Promise<unknown>).then === 'function') {
         const next = i + 1;
         return (r as Promise<unknown>).then(() => runItems(items, next, end));
@@ -135,7 +153,7 @@ export function sweepsRunner(
     run: SweepsRun,
     s: number,
     layout: number,
-  ): { step: number; units: (SweepArgs | BlockStack)[]; split: number } => {
+  ): { step: number; units: (SweepArgs | object)[]; split: number } => {
     const items = run.argsOf[layout];
     const split = run.early[layout];
     const seen = (run.seen ??= []);
