@@ -8,7 +8,7 @@ import {
   now,
 } from '../log/event-log.js';
 import { functionName } from '../log/function-name.js';
-import { machineId, monotonicNow } from '../log/machine-clock.js';
+import { logClockLessMonotonic, machineId } from '../log/machine-clock.js';
 import type { ProcessSampler } from '../log/process-sampler.js';
 import type { Batcher } from '../protocol/batcher.js';
 import type { FromWorker } from '../protocol/protocol.js';
@@ -53,7 +53,9 @@ export class LogShipper {
    * machine's monotonic clock at the same instant (exact offsets between processes of one machine).
    */
   answerClock(t0: number): void {
-    this.out.push({ op: 'clock', t0, t1: now(), mono: monotonicNow(), machine: machineId() });
+    const t1 = now();
+    const mono = t1 - logClockLessMonotonic();
+    this.out.push({ op: 'clock', t0, t1, mono, machine: machineId() });
     this.out.flush();
   }
 

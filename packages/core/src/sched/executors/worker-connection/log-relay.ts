@@ -7,7 +7,7 @@ import {
   recordEvents,
 } from '../../../log/event-log.js';
 import type { LogEvent } from '../../../log/log-event.js';
-import { machineId, monotonicNow } from '../../../log/machine-clock.js';
+import { logClockLessMonotonic, machineId } from '../../../log/machine-clock.js';
 import type { Processor } from '../../../processor/processor.js';
 import type { Batcher } from '../../../protocol/batcher.js';
 import type { ToWorker } from '../../../protocol/protocol.js';
@@ -61,7 +61,7 @@ export class LogRelay {
     if (mono !== undefined && machine !== undefined && machine === machineId()) {
       if (this.roundTripMs === 0) return;
       this.roundTripMs = 0;
-      this.offsetMs = t1 - mono - (t2 - monotonicNow());
+      this.offsetMs = t1 - mono - logClockLessMonotonic();
       this.logOffset(t2, 'same machine: exact');
       return;
     }
