@@ -263,14 +263,7 @@ export function spawnFused(expr: FusedExpr, dtype: DType, spawn: SpawnFn): DTask
   const out: DTask<Block>[] = new Array(first.length);
   for (let k = 0; k < first.length; k++) {
     const c = first[k];
-    if (inputs.length === 1) {
-      out[k] =
-        plan === undefined
-          ? spawn(ownerOf(c, 3), fusedBlock, program, dtype, scalars, c)
-          : spawn(ownerOf(c, 4), fusedBlockSimd, program, plan, dtype, scalars, c);
-      continue;
-    }
-    const blocks = inputs.map((i) => i[k]);
+    const blocks = inputs.length === 1 ? [c] : inputs.map((i) => i[k]);
     out[k] =
       plan === undefined
         ? spawn(ownerOf(c, 3), fusedBlock, program, dtype, scalars, ...blocks)
