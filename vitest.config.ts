@@ -17,7 +17,7 @@ import {
  * theirs when their test ends, the shared ones after their describe: hooks registered per call,
  * since a fixture module is evaluated once per process and its top-level hooks would serve only
  * the first file), do not shut down or configure the default context (a later file's `spawn`
- * would meet it), load no module on every worker, register no scope key or error class, switch
+ * would meet it), load no module on every worker nor headless-gl (once per process), register no scope key or error class, switch
  * no logging on, set no `globalThis` mark (but the `dtask` global core itself sets) or process
  * listener, and expect nothing of a fresh process (task numbers from 1). Files that start
  * processes share the `alongside` project's processes; the rest keep a process of their own
@@ -148,7 +148,6 @@ const sharedProcess = [
   'packages/gpu-tfjs/src/streaming.test.ts',
   'packages/gpu-tfjs/src/tensor-store.test.ts',
   'packages/gpujs/src/coexist.test.ts',
-  'packages/gpujs/src/texture-store.test.ts',
   'packages/lmdb/src/lmdb-device.test.ts',
   'packages/lmdb/src/lmdb-options.test.ts',
   'packages/lmdb/src/lmdb-random-dags.test.ts',
@@ -257,7 +256,9 @@ const clusterShared = [
  * `everywhere` and the default context, as a fresh process has neither. Left in forks of their
  * own (`alone`): files that read what is counted per process (worker numbers in a fixture's
  * expected output, the array-buffer bytes, the workers known to `scope()`, a closure's learned
- * run time, the realm's log). Named to come between `alone` and `alongside-cluster`: its files
+ * run time, the realm's log), and files that load headless-gl (a process loads it in one thread,
+ * once, and each such file keeps its own context on it until the file ends). Named to come
+ * between `alone` and `alongside-cluster`: its files
  * wait on threads and processes as theirs do. A file added here is checked in shuffled orders:
  * `vitest run --project alongside --sequence.shuffle.files --sequence.seed=N`.
  */
@@ -317,11 +318,6 @@ const alongside = [
   'packages/gpu-tfjs/src/tfjs-plugin.test.ts',
   'packages/gpu-tfjs/src/webgl.test.ts',
   'packages/gpu-tfjs/src/worker-host-conformance.test.ts',
-  'packages/gpujs/src/conformance.test.ts',
-  'packages/gpujs/src/gpujs-plugin.test.ts',
-  'packages/gpujs/src/kernels.test.ts',
-  'packages/gpujs/src/mixed-collection.test.ts',
-  'packages/gpujs/src/placement.test.ts',
   'packages/gpujs/src/worker-host-conformance.test.ts',
   'packages/lmdb/src/disk-full.test.ts',
   'packages/lmdb/src/held-values.test.ts',

@@ -1,7 +1,9 @@
 // Shared set-up of the gpujs tests: a context with two CPU threads and one GpujsProc. In cpu mode
 // each test gets a fresh one, closed after it. headless-gl is not a context-aware addon: a process
 // can load it in one thread only, once, so in headlessgl mode all tests of a file (one process
-// under vitest's forks pool) share one context, closed after the file. `modesHere()` lists the
+// under vitest's forks pool) share one context, closed after the file: such files keep a
+// process of their own (vitest.config.ts), since a file sharing a process would meet the context
+// an earlier file closed. `modesHere()` lists the
 // modes to test: cpu always; headlessgl where an X server and a built headless-gl exist (else
 // it prints why not).
 import { Context } from '@dtask/core';
