@@ -316,7 +316,6 @@ const alongside = [
   'packages/gpu-tfjs/src/lifecycle.test.ts',
   'packages/gpu-tfjs/src/spilling.test.ts',
   'packages/gpu-tfjs/src/tfjs-plugin.test.ts',
-  'packages/gpu-tfjs/src/webgl.test.ts',
   'packages/gpu-tfjs/src/worker-host-conformance.test.ts',
   'packages/gpujs/src/worker-host-conformance.test.ts',
   'packages/lmdb/src/disk-full.test.ts',
