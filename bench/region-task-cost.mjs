@@ -12,7 +12,9 @@
 // cut a `perf record -k CLOCK_MONOTONIC` profile to the window.
 // --roots names built checkouts (DIR/packages/*/dist) to run alternately in this one process,
 // each with a context of its own (so a change is compared with the code before it under the
-// same load); default: this checkout.
+// same load); default: this checkout. --raw adds the hand-written raw scheduler
+// (fixtures/cholesky-peers.mjs) on 2 threads of its own, its tasks asleep as long, alternated
+// with the others: the CPU a task costs each thread without dtask (shared memory only).
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
@@ -22,6 +24,7 @@ import { median, parseFlags, table } from './shared.mjs';
 
 const rootsArg = process.argv.find((a) => a.startsWith('--roots='));
 const inProcesses = process.argv.includes('--processes');
+const withRaw = process.argv.includes('--raw') && !inProcesses;
 const roots = rootsArg
   ? rootsArg
       .slice('--roots='.length)
@@ -29,7 +32,7 @@ const roots = rootsArg
       .map((d) => resolve(d))
   : [resolve(join(fileURLToPath(import.meta.url), '../..'))];
 const { rounds, warmup } = parseFlags(
-  process.argv.slice(2).filter((a) => a !== rootsArg && a !== '--processes'),
+  process.argv.slice(2).filter((a) => a !== rootsArg && a !== '--processes' && a !== '--raw'),
   60,
   60,
 );
@@ -38,6 +41,8 @@ const N = 1024;
 const TILE = 128;
 const NT = N / TILE;
 const TASKS = 120; // for 8 × 8 tiles: potrf 8, trsm 28, syrk 28, gemm 56
+/** How long `sleepTile` sleeps (ms): the raw peer's tasks sleep as long. */
+const SLEEP_MS = 0.5;
 
 /** A tile kernel's stand-in: 0.5 ms asleep, whatever its arguments (self-contained). */
 function sleepTile() {
@@ -76,6 +81,12 @@ for (const root of roots) {
       }
     });
   runners.push({ root, ctx, run, ms: [], cpu: new Map(), main: [] });
+}
+if (withRaw) {
+  const { handWritten } = await import('./fixtures/cholesky-peers.mjs');
+  const raw = await handWritten(matrix, TILE, 2, SLEEP_MS);
+  const root = 'raw worker_threads (hand-written)';
+  runners.push({ root, ctx: raw, run: raw.run, ms: [], cpu: new Map(), main: [] });
 }
 
 const mainTid = String(process.pid);
