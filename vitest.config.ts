@@ -68,6 +68,7 @@ const sharedProcess = [
   'packages/core/src/protocol/sync-answer.test.ts',
   'packages/core/src/registry/global-api.test.ts',
   'packages/core/src/registry/map-results.test.ts',
+  'packages/core/src/registry/spawn-batch.test.ts',
   'packages/core/src/registry/spawn.test.ts',
   'packages/core/src/registry/spawn.types.test.ts',
   'packages/core/src/registry/to-chunk.test.ts',

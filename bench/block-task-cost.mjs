@@ -89,14 +89,19 @@ if (flags.has('case')) {
       await Promise.all(m.chunks.map((c) => c.wait()));
     };
     // The program and plan `make()` sends, taken from its first task's arguments.
-    const spawn = context.spawn;
+    // (One spawn per task, or a batch of them: `spawnEach`'s argument lists.)
+    const { spawn, spawnEach } = context;
     let sent;
     context.spawn = (...args) => {
       sent ??= args;
       return spawn.apply(context, args);
     };
+    context.spawnEach = (options, fn, argLists, out) => {
+      sent ??= [options, fn, ...argLists[0]];
+      return spawnEach.call(context, options, fn, argLists, out);
+    };
     await run();
-    context.spawn = spawn;
+    Object.assign(context, { spawn, spawnEach });
     const [, kernelFn, program, plan] = sent;
     if (kernelFn.name !== 'fusedBlockSimd') throw new Error(`${op} ran ${kernelFn.name}`);
     const [, , , , dtype, scalars] = sent;
@@ -147,14 +152,18 @@ if (flags.has('case')) {
 
 /** The arguments before the block of `a.mul(2)`'s first task: its program, plan, dtype, scalars. */
 function mulArgs(context, a) {
-  const spawn = context.spawn;
+  const { spawn, spawnEach } = context;
   let sent;
   context.spawn = (...args) => {
     sent ??= args.slice(2, -1);
     return spawn.apply(context, args);
   };
+  context.spawnEach = (options, fn, argLists, out) => {
+    sent ??= argLists[0].slice(0, -1);
+    return spawnEach.call(context, options, fn, argLists, out);
+  };
   void a.mul(2).chunks;
-  context.spawn = spawn;
+  Object.assign(context, { spawn, spawnEach });
   return sent;
 }
 

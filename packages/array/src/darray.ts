@@ -188,7 +188,7 @@ export class DArray {
     const pending = this.#pending as Pending;
     if (pending.error !== undefined) throw pending.error;
     try {
-      this.#chunks = Object.freeze(spawnFused(pending.expr, this.dtype, pending.spawn));
+      this.#chunks = Object.freeze(spawnFused(pending.expr, this.dtype, pending.context));
       this.#pending = undefined;
     } catch (error) {
       pending.error = error;
@@ -210,7 +210,7 @@ export class DArray {
    * spawned now.
    */
   #fused(expr: FusedExpr, dtype: DType): DArray {
-    const pending: Pending = { expr, spawn: spawnerOf(this.context), absorbed: false };
+    const pending: Pending = { expr, context: this.context, absorbed: false };
     DArray.#deferring = { pending, like: this };
     let result: DArray;
     try {

@@ -1,11 +1,12 @@
 import { type Context, currentTaskQueue, type DTask, getOptions, inTask } from '@dtask/core';
+import { spawnBatch } from '@dtask/core/plugin';
 import type { DType } from './dtype.js';
 import type { BinaryOp } from './elementwise.js';
 import type { FusedExpr, FusedNode } from './fused-expr.js';
 import { fusedBlock } from './fused-kernel.js';
 import { fusedBlockSimd } from './fused-simd-kernel.js';
 import type { Block } from './kernels.js';
-import { ownerOf, type SpawnFn } from './placement.js';
+import { ownerOf } from './placement.js';
 import { type SimdPlan, simdPlanOf } from './simd-plan.js';
 
 export type { FusedExpr, FusedNode } from './fused-expr.js';
@@ -13,7 +14,8 @@ export type { FusedExpr, FusedNode } from './fused-expr.js';
 /** An element-wise chain not yet made into tasks (see `DArray`'s fusion). */
 export interface Pending {
   expr: FusedExpr;
-  spawn: SpawnFn;
+  /** The context its tasks go to (undefined: where `spawn` goes). */
+  context: Context | undefined;
   /** Taken into a later operation's expression: not made on its own unless read. */
   absorbed: boolean;
   /** What spawning its tasks threw, thrown again to whoever reads its chunks. */
@@ -253,22 +255,37 @@ function shapeKey(node: FusedNode): string {
 /**
  * The chunk tasks of `expr` as an array of `dtype`: one task per block running the fused
  * program, where the block of its first input lives (owner computes); in WebAssembly SIMD
- * where the chain has a SIMD program (simd-plan.ts: float arithmetic), the same values.
+ * where the chain has a SIMD program (simd-plan.ts: float arithmetic), the same values. Each
+ * run of consecutive blocks placed alike (a thread's blocks: placement keeps them together) is
+ * spawned as one batch into `context` (undefined: where `spawn` goes), in the blocks' order.
  */
-export function spawnFused(expr: FusedExpr, dtype: DType, spawn: SpawnFn): DTask<Block>[] {
+export function spawnFused(
+  expr: FusedExpr,
+  dtype: DType,
+  context: Context | undefined,
+): DTask<Block>[] {
   const { program, plan } = planned(expr, dtype);
   const scalars = [...expr.scalars];
-  const first = expr.inputs[0];
   const inputs = expr.inputs;
-  const out: DTask<Block>[] = new Array(first.length);
+  const first = inputs[0];
+  const fn = plan === undefined ? fusedBlock : fusedBlockSimd;
+  const lead: unknown[] =
+    plan === undefined ? [program, dtype, scalars] : [program, plan, dtype, scalars];
+  const out: DTask<Block>[] = [];
+  let run: unknown[][] = [];
+  let options: object | undefined;
   for (let k = 0; k < first.length; k++) {
-    const c = first[k];
-    const blocks = inputs.length === 1 ? [c] : inputs.map((i) => i[k]);
-    out[k] =
-      plan === undefined
-        ? spawn(ownerOf(c, 3), fusedBlock, program, dtype, scalars, ...blocks)
-        : spawn(ownerOf(c, 4), fusedBlockSimd, program, plan, dtype, scalars, ...blocks);
+    const where = ownerOf(first[k], lead.length);
+    if (where !== options && run.length > 0) {
+      spawnBatch(context, options as object, fn, run, out as DTask<unknown>[]);
+      run = [];
+    }
+    options = where;
+    const args = lead.slice();
+    for (let i = 0; i < inputs.length; i++) args.push(inputs[i][k]);
+    run.push(args);
   }
+  if (run.length > 0) spawnBatch(context, options as object, fn, run, out as DTask<unknown>[]);
   return out;
 }
 

@@ -94,10 +94,15 @@ export function ownerOf(
   arg: number,
 ): { scope?: ExactScope; inPlaceArgs?: number[] } {
   const proc = chunk.processor;
-  if (proc === undefined) return { inPlaceArgs: [arg] };
-  if (!proc.id.startsWith('thread:')) return {};
+  if (proc === undefined) {
+    let follow = following[arg];
+    if (follow === undefined) following[arg] = follow = Object.freeze({ inPlaceArgs: [arg] });
+    return follow;
+  }
+  if (!proc.id.startsWith('thread:')) return SCHEDULER_PLACES;
   // One options object per thread, shared by every task placed there: the scheduler keeps
-  // the processors a scope object allows, so a block task does not judge its scope anew.
+  // the processors a scope object allows, so a block task does not judge its scope anew
+  // (and an operation spawns the tasks of one thread's run of blocks together).
   let options = onThread.get(proc.id);
   if (options === undefined) onThread.set(proc.id, (options = { scope: new ExactScope(proc) }));
   return options;
@@ -105,3 +110,10 @@ export function ownerOf(
 
 /** `ownerOf`'s options by thread id (a scope matches any processor with that id). */
 const onThread = new Map<string, { scope: ExactScope }>();
+/**
+ * `ownerOf`'s options for a block not placed yet, by the argument it is (one object each, so
+ * that the tasks of one operation can be spawned together).
+ */
+const following: { inPlaceArgs: number[] }[] = [];
+/** `ownerOf`'s options for a block on a device: none (the scheduler places the task). */
+const SCHEDULER_PLACES: { scope?: ExactScope } = Object.freeze({});

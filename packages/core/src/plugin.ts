@@ -5,7 +5,7 @@
 // and message helpers. The kit: checking a plugin's plain options with the messages users see,
 // registering a plugin's error classes so they survive the wire, the event log's recording
 // side, the flags a started worker inherits, the default context for plugins that take an
-// optional one, function travel's verdict and a function's `everywhere` module, the worker pool
+// optional one, a batch of tasks of one function and options spawned together, function travel's verdict and a function's `everywhere` module, the worker pool
 // (a worker's life cycle on the main thread's side), the thread host, the device-scope rule,
 // and the dedicated thread a GPU plugin runs its library in.
 
@@ -90,6 +90,7 @@ export type {
   WorkerPluginHost,
 } from './registry/plugin.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
+export { type SpawnBatch, spawnBatch } from './registry/spawn-batch.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';
 export {
   type DedicatedThreadSetup,

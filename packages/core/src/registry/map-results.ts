@@ -1,17 +1,12 @@
 import type { DTask } from '../task/dtask.js';
 import { fetchAll } from '../task/fetch-all.js';
+import type { SpawnBatch } from './spawn-batch.js';
 
 /** The items' iterator, and whether its `next` returns promises. */
 export interface ItemSource {
   iterator: Iterator<unknown> | AsyncIterator<unknown>;
   isAsync: boolean;
 }
-
-/**
- * Spawns one task per entry of `argLists` (each entry is that task's argument array) and pushes
- * each onto `out` as it is made; may throw (spawn's errors) after pushing some.
- */
-export type SpawnBatch = (argLists: unknown[][], out: DTask<unknown>[]) => void;
 
 /** Tasks spawned together, and their values as one promise (undefined if one failed). */
 interface Batch {

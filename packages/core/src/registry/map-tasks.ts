@@ -4,10 +4,9 @@ import { ArgumentError } from '../errors/errors.js';
 import { isPlainObject } from '../options/index.js';
 import type { DTask } from '../task/dtask.js';
 import { knownOptionKeys, normalizeOptions, type TaskOptionsInput } from '../task/options.js';
-import { spawnEach } from '../task/spawn-task.js';
 import { Context } from './context.js';
-import { currentScheduler } from './default-context.js';
-import { type ItemSource, MapResults, type SpawnBatch } from './map-results.js';
+import { type ItemSource, MapResults } from './map-results.js';
+import { batchOf, type SpawnBatch } from './spawn-batch.js';
 import { isSource, type Source, warnArity, zipSources } from './zip-sources.js';
 
 /** Options of `map`: how many tasks at once, plus any task option for every task. */
@@ -134,13 +133,11 @@ export function map(f: unknown, ...rest: unknown[]): AsyncIterableIterator<unkno
   }
   const explicit = normalizeOptions(taskOptions, where);
   const spawnBatch: SpawnBatch =
-    context === undefined
-      ? (argLists, out) => spawnEach(currentScheduler(), explicit, f, argLists, out)
-      : context instanceof Context
-        ? (argLists, out) => context.spawnEach(explicit, f, argLists, out)
-        : (argLists, out) => {
-            for (const args of argLists) out.push(context.spawn(taskOptions, f, ...args));
-          };
+    context === undefined || context instanceof Context
+      ? batchOf(context, explicit, f)
+      : (argLists, out) => {
+          for (const args of argLists) out.push(context.spawn(taskOptions, f, ...args));
+        };
   const source: ItemSource = asyncSource
     ? { iterator: (items as AsyncIterable<unknown>)[Symbol.asyncIterator](), isAsync: true }
     : { iterator: (items as Iterable<unknown>)[Symbol.iterator](), isAsync: false };
