@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Processor } from '../../processor/processor.js';
 import { NO_OPTIONS } from '../../task/options.js';
+import { RemoteResult } from '../../task/remote-result.js';
 import { makeTask } from '../../task/spawn-task.js';
 import { TaskState } from '../../task/task-state.js';
 import { Scheduler } from '../scheduler.js';
@@ -30,5 +32,46 @@ describe('recovery after a worker loss', () => {
     expect(join.waiting).toBe(1);
     s.sink.complete(b, 2);
     expect(join.state).toBe(TaskState.Ready);
+  });
+
+  it('a task given one lost input twice waits for both and starts once it is made again (regression: stencil steps on worker processes hung after one died)', () => {
+    const s = new Scheduler();
+    let lost = false;
+    const elsewhere = { id: 'elsewhere' } as unknown as Processor;
+    const input = makeTask(s, 1, () => 0, [], NO_OPTIONS, NO_OPTIONS);
+    s.submit(input);
+    input.state = TaskState.Running;
+    s.sink.completeRemote(
+      input,
+      new RemoteResult(
+        elsewhere,
+        () => Promise.resolve(0),
+        8,
+        undefined,
+        () => lost,
+      ),
+    );
+    // A stencil block's task takes its block and reads the same block for a halo: one input,
+    // two arguments. Its holder dies before the task is placed.
+    const reader = makeTask(
+      s,
+      2,
+      (a: number, b: number) => a + b,
+      [input, input],
+      NO_OPTIONS,
+      NO_OPTIONS,
+    );
+    s.submit(reader);
+    expect(reader.waiting).toBe(0);
+    reader.state = TaskState.Ready;
+    lost = true;
+
+    expect(waitForLostInputs(s, reader)).toBe(true);
+    expect(input.state).not.toBe(TaskState.Done); // being made again
+    expect(reader.waiting).toBe(2);
+    input.state = TaskState.Running;
+    s.sink.complete(input, 1);
+    expect(reader.waiting).toBe(0);
+    expect(reader.state).toBe(TaskState.Ready);
   });
 });

@@ -13,28 +13,39 @@ import { restoreKeptCopy } from './lineage.js';
  * them, and for the tasks its queue orders it after that have not ended. Returns true when it
  * must wait.
  *
- * An input that is not done may still list `task` among its dependents: `task` was sent ahead
- * and died with it, and the edge from its submit is still there. It is counted, not linked again:
- * a second edge would release `task` twice when that input finishes, that is before its other
- * inputs exist (the 1-in-20 hang of the chaos test in threads-faults.test.ts).
+ * `task` waits once for each time an unfinished input appears among its arguments and its
+ * queue's order, and is released once for each edge from that input: an edge that is there
+ * already is counted, not linked again. Such an edge is left from its submit when `task` was
+ * sent ahead and died with the input (a second edge would release it twice when that input
+ * finishes, that is before its other inputs exist: the 1-in-20 hang of the chaos test in
+ * threads-faults.test.ts); an input given twice (a stencil block that is both the block and
+ * its own halo) must be linked twice, or one release of two leaves `task` waiting forever.
  */
 export function waitForLostInputs(s: SchedulerState, task: DTask<unknown>): boolean {
   const args = task.args;
   let waiting = 0;
+  // How many times each unfinished input has been counted so far.
+  let counted: Map<DTask<unknown>, number> | undefined;
+  const wait = (a: DTask<unknown>): void => {
+    counted ??= new Map();
+    const times = counted.get(a) ?? 0;
+    counted.set(a, times + 1);
+    if (edgesTo(a, task) > times || linkTask(s, task, a) === 1) waiting++;
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (!isDTask(a)) continue;
     if (a.owner === s) resurrect(s, a); // another context's task is recomputed when fetched
     if (a.state >= TaskState.Done) continue;
-    if (isDependentOf(a, task) || linkTask(s, task, a) === 1) waiting++;
+    wait(a);
   }
   // The tasks its queue orders it after (`TaskExtra.after`) that have not ended: waited for
-  // again, the same way (one that is also an argument was counted above).
+  // again, the same way.
   const after = task.extra?.after;
   if (after !== undefined) {
     for (const b of after) {
-      if (!isDTask(b) || b.state >= TaskState.Done || args.includes(b)) continue;
-      if (isDependentOf(b, task) || linkTask(s, task, b) === 1) waiting++;
+      if (!isDTask(b) || b.state >= TaskState.Done) continue;
+      wait(b);
     }
   }
   if (waiting === 0) return false;
@@ -43,10 +54,14 @@ export function waitForLostInputs(s: SchedulerState, task: DTask<unknown>): bool
   return true;
 }
 
-/** Whether `upstream` already releases `task` when it finishes. */
-function isDependentOf(upstream: DTask<unknown>, task: DTask<unknown>): boolean {
+/** How many times `upstream` releases `task` when it finishes (its edges to `task`). */
+function edgesTo(upstream: DTask<unknown>, task: DTask<unknown>): number {
   const d = upstream.dependents;
-  return d === task || (Array.isArray(d) && d.includes(task));
+  if (d === task) return 1;
+  if (!Array.isArray(d)) return 0;
+  let n = 0;
+  for (const t of d) if (t === task) n++;
+  return n;
 }
 
 /** Puts a finished task whose remote result was lost back into the graph, to run again. */
