@@ -27,21 +27,30 @@ function cpuBusy(seed: number, ms: number, started: SharedArrayBuffer): Window {
   return [dtask.taskProcessor().id, start, performance.timeOrigin + performance.now() + x * 0];
 }
 
-/** Multiplies 128² matrices on the TfjsProc's backend for `ms`; returns where and when. */
-const gpuBusy = gpu((seed: number, ms: number, started: SharedArrayBuffer): Window => {
-  const tf = (globalThis as any).tf;
-  Atomics.store(new Int32Array(started), 0, 1);
-  Atomics.notify(new Int32Array(started), 0);
-  const start = performance.timeOrigin + performance.now();
-  let a = tf.fill([128, 128], seed / 128);
-  while (performance.timeOrigin + performance.now() < start + ms) {
-    const next = tf.matMul(a, a).div(128);
+/**
+ * Multiplies 128² matrices on the TfjsProc's backend until `done` (set by the test once a CPU
+ * task has finished on each thread) says so, at most `ms` (a hang's bound: the checks below then
+ * fail, saying what ran when); returns where and when it ran.
+ */
+const gpuBusy = gpu(
+  (seed: number, ms: number, started: SharedArrayBuffer, done: SharedArrayBuffer): Window => {
+    const tf = (globalThis as any).tf;
+    Atomics.store(new Int32Array(started), 0, 1);
+    Atomics.notify(new Int32Array(started), 0);
+    const start = performance.timeOrigin + performance.now();
+    let a = tf.fill([128, 128], seed / 128);
+    while (
+      Atomics.load(new Int32Array(done), 0) === 0 &&
+      performance.timeOrigin + performance.now() < start + ms
+    ) {
+      const next = tf.matMul(a, a).div(128);
+      a.dispose();
+      a = next;
+    }
     a.dispose();
-    a = next;
-  }
-  a.dispose();
-  return [dtask.taskProcessor().id, start, performance.timeOrigin + performance.now()];
-});
+    return [dtask.taskProcessor().id, start, performance.timeOrigin + performance.now()];
+  },
+);
 
 declare const dtask: typeof import('@dtask/core');
 
@@ -54,7 +63,10 @@ describe('CPU and GPU work overlap in one graph', () => {
     fetchLogs();
     const root = ctx.spawn((x: number) => x, 1);
     const started = new SharedArrayBuffer(4);
-    const g = ctx.spawn(gpuBusy, root, 600, started);
+    const done = new SharedArrayBuffer(4);
+    // The GPU task runs until a CPU task has finished on each thread, as this thread saw (after
+    // their 'finish' events were logged): an order, however late a loaded machine runs a thread.
+    const g = ctx.spawn(gpuBusy, root, 30_000, started, done);
     // CPU leaves of the same graph (each with its own input, so locality does not pile them
     // onto one thread).
     const cpus = [0, 1, 2, 3].map((i) =>
@@ -65,6 +77,16 @@ describe('CPU and GPU work overlap in one graph', () => {
         started,
       ),
     );
+    const finishedOn = new Set<string>();
+    for (const cpu of cpus) {
+      cpu.then(
+        ([thread]) => {
+          finishedOn.add(thread);
+          if (finishedOn.size === 2) Atomics.store(new Int32Array(done), 0, 1);
+        },
+        () => {}, // the join below fails with the task's error
+      );
+    }
     const join = ctx.spawn((...ws: Window[]) => ws, g, ...cpus);
     const windows = await join;
     const [gw, ...cw] = windows;

@@ -31,20 +31,30 @@ function cpuBusy(seed: number, ms: number, started: SharedArrayBuffer): Window {
   return [dtask.taskProcessor().id, start, performance.timeOrigin + performance.now() + x * 0];
 }
 
-/** Runs a 128² matmul kernel (compiled once, cached) over and over for `ms`. */
-const gpuBusy = gpujsTask((seed: number, ms: number, started: SharedArrayBuffer): Window => {
-  const g = (globalThis as any).gpujs;
-  const mm = g.kernel(
-    'function (a) { let s = 0; for (let k = 0; k < 128; k++) { s += a[this.thread.y * 128 + k] * a[k * 128 + this.thread.x]; } return s / 128; }',
-    { output: [128, 128] },
-  );
-  Atomics.store(new Int32Array(started), 0, 1);
-  Atomics.notify(new Int32Array(started), 0);
-  const start = performance.timeOrigin + performance.now();
-  let a = new Float32Array(128 * 128).fill(seed / 128);
-  while (performance.timeOrigin + performance.now() < start + ms) a = g.output(mm(a));
-  return [dtask.taskProcessor().id, start, performance.timeOrigin + performance.now()];
-});
+/**
+ * Runs a 128² matmul kernel (compiled once, cached) over and over until `done` (set by the test
+ * once a CPU task has finished on each thread) says so, at most `ms` (a hang's bound: the checks
+ * below then fail, saying what ran when).
+ */
+const gpuBusy = gpujsTask(
+  (seed: number, ms: number, started: SharedArrayBuffer, done: SharedArrayBuffer): Window => {
+    const g = (globalThis as any).gpujs;
+    const mm = g.kernel(
+      'function (a) { let s = 0; for (let k = 0; k < 128; k++) { s += a[this.thread.y * 128 + k] * a[k * 128 + this.thread.x]; } return s / 128; }',
+      { output: [128, 128] },
+    );
+    Atomics.store(new Int32Array(started), 0, 1);
+    Atomics.notify(new Int32Array(started), 0);
+    const start = performance.timeOrigin + performance.now();
+    let a = new Float32Array(128 * 128).fill(seed / 128);
+    while (
+      Atomics.load(new Int32Array(done), 0) === 0 &&
+      performance.timeOrigin + performance.now() < start + ms
+    )
+      a = g.output(mm(a));
+    return [dtask.taskProcessor().id, start, performance.timeOrigin + performance.now()];
+  },
+);
 
 const overlaps = (a: [number, number], b: [number, number]) => a[0] < b[1] && b[0] < a[1];
 
@@ -55,9 +65,10 @@ describe.each(MODES)('CPU and gpu.js work overlap in one graph (%s mode)', (mode
     fetchLogs();
     const root = ctx.spawn((x: number) => x, 1);
     const started = new SharedArrayBuffer(4);
-    // The GPU task runs well past the CPU tasks' 250 ms, so that a CPU thread the OS leaves
-    // waiting for a while after the GPU task starts (a loaded machine) still finishes inside it.
-    const g = ctx.spawn(gpuBusy, root, 1_500, started);
+    const done = new SharedArrayBuffer(4);
+    // The GPU task runs until a CPU task has finished on each thread, as this thread saw (after
+    // their 'finish' events were logged): an order, however late a loaded machine runs a thread.
+    const g = ctx.spawn(gpuBusy, root, 30_000, started, done);
     const cpus = [0, 1, 2, 3].map((i) =>
       ctx.spawn(
         cpuBusy,
@@ -66,6 +77,16 @@ describe.each(MODES)('CPU and gpu.js work overlap in one graph (%s mode)', (mode
         started,
       ),
     );
+    const finishedOn = new Set<string>();
+    for (const cpu of cpus) {
+      cpu.then(
+        ([thread]) => {
+          finishedOn.add(thread);
+          if (finishedOn.size === 2) Atomics.store(new Int32Array(done), 0, 1);
+        },
+        () => {}, // the join below fails with the task's error
+      );
+    }
     const [gw, ...cw] = await ctx.spawn((...ws: Window[]) => ws, g, ...cpus);
     // What each task saw, relative to the GPU task's start: said when an expectation fails.
     const said = JSON.stringify([gw, ...cw].map(([p, a, b]) => [p, a - gw[1], b - gw[1]]));
