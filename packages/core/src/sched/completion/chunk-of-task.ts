@@ -4,6 +4,8 @@ import { AnyScope } from '../../scope/index.js';
 import type { DTask } from '../../task/dtask.js';
 import { isRemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
+import { fetchRecomputing } from '../faults/recompute.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 const ANY = new AnyScope();
 
@@ -33,10 +35,18 @@ class TaskResultHandle implements ChunkHandle {
     readonly bytes: number | undefined,
   ) {}
 
-  /** The result where it is now (it may have come to this thread since). */
+  /**
+   * The result where it is now (it may have come to this thread since): a copy of one a worker
+   * holds. One whose worker died, before or while it is read, is made again from its lineage
+   * first, as the task's own `fetch` does (a `collect()` of an array whose block was held there
+   * rejected with `WorkerLostError` instead).
+   */
   fetch(): Promise<unknown> {
-    const x = this.task.value;
-    return isRemoteResult(x) ? x.fetch() : Promise.resolve(x);
+    const task = this.task;
+    const x = task.value;
+    return isRemoteResult(x)
+      ? fetchRecomputing(task.owner as SchedulerState, task)
+      : Promise.resolve(x);
   }
 }
 
