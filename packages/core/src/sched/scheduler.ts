@@ -20,6 +20,7 @@ import { liveTasks } from './dynamic/dag-walk.js';
 import { weakInputs } from './dynamic/weak-inputs.js';
 import { DEFAULT_LINEAGE_DEPTH } from './faults/lineage.js';
 import { fetchRecomputing, waitForLostInputs } from './faults/recompute.js';
+import { markWrittenInPlace } from './faults/written-in-place.js';
 import { admitFunction } from './placement/admit.js';
 import { pinResultToFunctionChunk } from './placement/allowed-processors.js';
 import { CandidateSlots } from './placement/candidate-slots.js';
@@ -221,8 +222,10 @@ export class Scheduler implements SchedulerState {
       const candidates = candidatesOf(this, task);
       slot = candidates.length === 1 ? candidates[0] : chooseSlot(task, candidates, this.costs);
       if (typeof task.fn !== 'function') pinResultToFunctionChunk(task);
-      if (task.options.inPlaceArgs !== undefined)
+      if (task.options.inPlaceArgs !== undefined) {
         markMovedArgs(task, slot.proc, hereOf(this.slots));
+        markWrittenInPlace(task);
+      }
       if ((task.flags & TaskFlags.PieceArgs) !== 0 && waitForPieces(this, task, slot.proc)) return;
     } catch (error) {
       failTask(this, task, error);

@@ -58,4 +58,10 @@ export enum TaskFlags {
    * (`TaskQueue.awaitsOnWorkers`): it may be sent ahead to the worker making the one it waits for.
    */
   AwaitsOnWorkers = 2048,
+  /**
+   * Its result was given to a task that writes it in place (`inPlaceArgs`): its lineage makes
+   * the data as it was before those writes, so a copy lost with its worker is not recomputed
+   * (`resurrect` fails it with `WorkerLostError` instead of giving stale data).
+   */
+  WrittenInPlace = 4096,
 }

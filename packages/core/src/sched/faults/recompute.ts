@@ -2,10 +2,12 @@ import { DTaskFailedError } from '../../errors/task-failed-error.js';
 import { type DTask, isDTask } from '../../task/dtask.js';
 import { isRemoteResult, type RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
+import { failFromUpstream } from '../completion/fail-from-upstream.js';
 import { linkTask } from '../ready/link-task.js';
 import { submitTask } from '../ready/submit-task.js';
 import type { SchedulerState } from '../scheduler-state.js';
 import { restoreKeptCopy } from './lineage.js';
+import { failLostWrittenData } from './written-in-place.js';
 
 /**
  * Recomputes the inputs of `task` that were held by a worker that died (from their lineage:
@@ -36,6 +38,11 @@ export function waitForLostInputs(s: SchedulerState, task: DTask<unknown>): bool
     const a = args[i];
     if (!isDTask(a)) continue;
     if (a.owner === s) resurrect(s, a); // another context's task is recomputed when fetched
+    if (a.state === TaskState.Failed && a.owner === s) {
+      // Lost data that cannot be made again (written in place): `task` fails with it.
+      failFromUpstream(s, task, a);
+      return true;
+    }
     if (a.state >= TaskState.Done) continue;
     wait(a);
   }
@@ -69,6 +76,7 @@ export function resurrect(s: SchedulerState, task: DTask<unknown>): void {
   const v = task.value;
   if (task.state !== TaskState.Done || !isRemoteResult(v) || !v.isLost()) return;
   if (restoreKeptCopy(task)) return; // its lineage was let go for a copy kept here
+  if (failLostWrittenData(task)) return; // its lineage would give the data before its writes
   task.value = undefined;
   task.lineage = 0;
   task.state = TaskState.Queued;
@@ -94,6 +102,7 @@ export function fetchRecomputing(
   const recompute = (): Promise<unknown> => {
     s.losses++;
     resurrect(s, task);
+    if (task.state === TaskState.Failed) return Promise.reject(task.value);
     return task.fetch();
   };
   if (v.isLost()) return recompute();
