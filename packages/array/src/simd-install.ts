@@ -87,6 +87,20 @@ export interface SimdKernels {
   /** Copies `len` elements from this module's memory at byte `at` into `out` from `offset` (`copyIn`'s way back). */
   copyOut(out: Float64Array | Float32Array, offset: number, len: number, at: number): void;
   /**
+   * `copyIn`'s and `copyOut`'s memcpy with its two views made once, for a caller that moves the
+   * same bytes at every step: the `len` elements of `data` from `offset` and the same number
+   * of bytes of this module's memory at byte `at`, each a view that `copy(from, to)` moves
+   * between, either way. Null where `copyIn` would not take memcpy (not shared memory, a run
+   * under 4 KiB, not Node). The views last while the memory is not grown (a kernel that grows
+   * it detaches them: length 0).
+   */
+  bytePair(
+    data: Float64Array | Float32Array,
+    offset: number,
+    len: number,
+    at: number,
+  ): BytePair | null;
+  /**
    * The functions of a stencil sweep over this module's memory (simd-sweep-module.ts's
    * `sweepModuleBytes(program, offsets, n0, columnBytes)`: `f` sweeps columns, `g` spreads
    * contiguous columns into a padded layout), made once per program and layout and kept.
@@ -103,6 +117,16 @@ export interface SimdKernels {
 export interface SweepFunctions {
   f(p: number, o: number, cols: number): void;
   g(src: number, dst: number, cols: number): void;
+}
+
+/** `SimdKernels.bytePair`'s views: a block's bytes, the module memory's, and their copy. */
+export interface BytePair {
+  /** The array the block's view was made of (a block re-pointed to other memory needs a new pair). */
+  of: Float64Array | Float32Array;
+  block: Uint8Array;
+  memory: Uint8Array;
+  /** Copies the bytes of `from` (one of the two views) into `to` (the other). */
+  copy(from: Uint8Array, to: Uint8Array): void;
 }
 
 /** A stencil sweep program as `SimdKernels.sweep` reads it (`SweepProgram`'s shape). */
@@ -168,6 +192,11 @@ export function installSimd(): SimdKernels | null {
       view.fill(new Uint8Array(data.buffer, data.byteOffset + offset * es, n), at, at + n);
     else (es === 8 ? f64 : f32).set(data.subarray(offset, offset + len), at / es);
   };
+  // `bytePair`'s copy: `to` is a Node Buffer (both views are), whose `fill` with a byte view as
+  // its value is one memcpy of the view's length.
+  const copyBytes = (from: Uint8Array, to: Uint8Array) => {
+    (to as unknown as { fill(value: Uint8Array): unknown }).fill(from);
+  };
   /** Copies `len` elements from the memory at byte `at` into `out` from `offset` (`copyIn`'s way). */
   const copyOut = (out: Float64Array | Float32Array, offset: number, len: number, at: number) => {
     const es = out.BYTES_PER_ELEMENT;
@@ -189,6 +218,18 @@ export function installSimd(): SimdKernels | null {
   const kernels: SimdKernels = {
     copyIn,
     copyOut,
+    bytePair(data, offset, len, at) {
+      const es = data.BYTES_PER_ELEMENT;
+      const n = len * es;
+      if (view === undefined || n < FILL_FROM_BYTES || !(data.buffer instanceof SharedArrayBuffer))
+        return null;
+      return {
+        of: data,
+        block: NodeBuffer.from(data.buffer, data.byteOffset + offset * es, n),
+        memory: NodeBuffer.from(memory.buffer, at, n),
+        copy: copyBytes,
+      };
+    },
     gemm(float32, m, n, products, alpha, beta, c, lower = false) {
       const es = float32 ? 4 : 8;
       const MR = float32 ? 8 : 4;

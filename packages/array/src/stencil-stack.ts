@@ -3,7 +3,7 @@
 // inside the sweeps task's source to worker threads.
 import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
-import type { installSimd, SweepFunctions } from './simd-install.js';
+import type { BytePair, installSimd, SweepFunctions } from './simd-install.js';
 import type { StencilPlan } from './stencil-plan.js';
 import type { CopyBox, FillEdge, Prepared } from './stencil-prepared.js';
 import type { Stacker, SweepArgs } from './stencil-sweeps-runner.js';
@@ -27,6 +27,14 @@ export interface StackPart {
   /** The block it writes, and its kernel's arguments (as the layout lists them). */
   out: Block;
   item: SweepArgs;
+  /**
+   * The memcpy views of its copies while the stack's SIMD memory holds (`SimdKernels.bytePair`):
+   * per input, its block and its stage (null: copied another way); its result and the block it
+   * writes. Undefined until its first sweep in that memory; a pair is made again when its
+   * block was re-pointed to other memory since (a block's `data` is read at every sweep).
+   */
+  pairs: (BytePair | null)[] | undefined;
+  outPair: BytePair | null | undefined;
 }
 
 /**
@@ -171,6 +179,8 @@ function stencilStackerKernel(): Stacker<BlockStack> {
         prep: p,
         out: items[k][1] as Block,
         item: items[k],
+        pairs: undefined,
+        outPair: undefined,
       };
     });
     const { PS, total } = top;
@@ -239,7 +249,62 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       edge(stack.buffers[input], at, d, high, part.plan, part.prep);
     }
     fns.f(0, stack.out * 8, stack.n1);
-    simd.copyOut(part.out.data as Float64Array, 0, stack.n0 * stack.n1, stack.out * 8);
+    const n = stack.n0 * stack.n1;
+    let pair = part.outPair;
+    if (pair === undefined || (pair !== null && pair.of !== part.out.data)) {
+      pair = simd.bytePair(part.out.data as Float64Array, 0, n, stack.out * 8);
+      part.outPair = pair;
+    }
+    if (pair !== null) pair.copy(pair.memory, pair.block);
+    else simd.copyOut(part.out.data as Float64Array, 0, n, stack.out * 8);
+  };
+  // A part's inputs staged (each input's block copied whole into its stage).
+  const stageIn = (
+    stack: BlockStack,
+    part: StackPart,
+    simd: NonNullable<ReturnType<typeof installSimd>>,
+  ): void => {
+    const { n0, n1, inputs } = stack;
+    const n = n0 * n1;
+    let pairs = part.pairs;
+    if (pairs === undefined) {
+      pairs = [];
+      for (let i = 0; i < inputs; i++) {
+        const { block, offset, contiguous } = part.own[i];
+        const at = (stack.stage + i * (n + 2)) * 8;
+        pairs.push(contiguous ? simd.bytePair(block.data as Float64Array, offset, n, at) : null);
+      }
+      part.pairs = pairs;
+    }
+    for (let i = 0; i < inputs; i++) {
+      let pair = pairs[i];
+      if (pair !== null && pair.of !== part.own[i].block.data) {
+        const { block, offset } = part.own[i];
+        pair = simd.bytePair(
+          block.data as Float64Array,
+          offset,
+          n,
+          (stack.stage + i * (n + 2)) * 8,
+        );
+        pairs[i] = pair;
+      }
+      if (pair !== null) {
+        pair.copy(pair.block, pair.memory);
+        continue;
+      }
+      const { block, strides, offset, contiguous } = part.own[i];
+      const data = block.data;
+      const at = stack.stage + i * (n + 2);
+      if (contiguous) simd.copyIn(data as Float64Array, offset, n, at * 8);
+      else {
+        const area = stack.area as Float64Array;
+        for (let j = 0; j < n1; j++) {
+          for (let q = 0; q < n0; q++) {
+            area[at + j * n0 + q] = data[offset + q * strides[0] + j * strides[1]];
+          }
+        }
+      }
+    }
   };
   return {
     fuse(items, from, to) {
@@ -288,6 +353,11 @@ function stencilStackerKernel(): Stacker<BlockStack> {
         for (let i = 0; i < inputs; i++) {
           stack.buffers.push(made.subarray(i * stride, i * stride + total));
         }
+        // The copies' views were of the memory before it grew.
+        for (const part of parts) {
+          part.pairs = undefined;
+          part.outPair = undefined;
+        }
       }
       let fns = stack.fns;
       if (fns === null) {
@@ -306,19 +376,7 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       // above (where this block's top halo is), this block spread in, then its strips.
       for (let k = 0; k < parts.length; k++) {
         const part = parts[k];
-        for (let i = 0; i < inputs; i++) {
-          const { block, strides, offset, contiguous } = part.own[i];
-          const data = block.data;
-          const at = stage + i * (n + 2);
-          if (contiguous) simd.copyIn(data as Float64Array, offset, n, at * 8);
-          else {
-            for (let j = 0; j < n1; j++) {
-              for (let q = 0; q < n0; q++) {
-                area[at + j * n0 + q] = data[offset + q * strides[0] + j * strides[1]];
-              }
-            }
-          }
-        }
+        stageIn(stack, part, simd);
         if (k > 0) {
           rows(stack, true);
           finish(stack, k - 1, simd, fns, edge);
