@@ -1,8 +1,15 @@
 // Runs before every test file (vitest.config.ts `setupFiles`).
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, expect } from 'vitest';
+
+// Each file starts with a folder's type in node's one shared stat array. An earlier file's last
+// `lstat` of a socket (removing a folder of Unix sockets) would stay there, and Node 20's
+// `realpathSync` reads it again for path parts it knows to be real and stops at the first: a
+// module imported natively through a symlink (pnpm's `node_modules/@dtask/core`, as a
+// conformance probe re-exports core's function) would then load as a second copy.
+lstatSync(process.cwd());
 
 /** A typed array (not a DataView): what `ArrayBuffer.isView` accepts, less DataView. */
 type TypedArray = Exclude<ArrayBufferView, DataView> & ArrayLike<number | bigint>;

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { fixture, programsBuilt } from '../__fixtures__/run-program.js';
+import { fixture, programsBuilt, runProgram } from '../__fixtures__/run-program.js';
 import { removeLeftFolders } from './temp-folders.js';
 
 /** A fresh temp directory for the programs of one test, removed when it has finished. */
@@ -88,5 +88,15 @@ describe.skipIf(!programsBuilt)('socket folders that killed schedulers left', ()
 
   it('a missing directory removes nothing and does not throw', async () => {
     expect(await removeLeftFolders(join(tempBase(), 'missing'))).toEqual([]);
+  });
+});
+
+describe.skipIf(!programsBuilt)('removing the socket folder at close', () => {
+  // Node 20's realpathSync, misled by the socket type the removal's last lstat left, kept a
+  // symlink's path: a pnpm-linked package imported after a close came as a second copy.
+  it('a module imported through a symlink after a close is the one its real path gave', async () => {
+    const r = await runProgram([fixture('symlink-import-main.mjs')], 45_000);
+    expect(r.stderr).not.toMatch(/Error/);
+    expect({ code: r.code, out: r.stdout.trim() }).toEqual({ code: 0, out: 'one copy' });
   });
 });

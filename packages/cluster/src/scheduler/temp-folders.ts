@@ -1,15 +1,32 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** Private folders to remove when the process exits, if nothing removed them before. */
 const folders = new Set<string>();
 
 const removeAll = (): void => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+  for (const dir of folders) removeFolder(dir);
   folders.clear();
 };
+
+/**
+ * Removes `dir` and its sockets. `rmSync` reads each entry's type with `lstat` into node's one
+ * shared stat array, and the last it reads is a socket's. Node 20's `realpathSync` reads that
+ * array again for path parts it already knows to be real, and stops at the first when it says
+ * socket or pipe: the next `import` through a symlink (pnpm's `node_modules/@dtask/core`) then
+ * keeps the symlink's path and loads a second copy of the module (a probe module re-exporting
+ * core's function gave another function than core's). An `lstat` of the parent folder leaves a
+ * folder's type there.
+ */
+function removeFolder(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } finally {
+    lstatSync(dirname(dir), { throwIfNoEntry: false });
+  }
+}
 
 /** A scheduler's private folder: `dtask-cluster-<pid>-<random>`, the pid its process's. */
 const FOLDER = /^dtask-cluster-(\d+)-/;
@@ -28,7 +45,7 @@ export function makePrivateFolder(): string {
 
 /** Removes `dir` now (the server closed) and forgets it. */
 export function removeNow(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+  removeFolder(dir);
   folders.delete(dir);
   if (folders.size === 0) process.off('exit', removeAll);
 }
@@ -60,7 +77,7 @@ export async function removeLeftFolders(dir = tmpdir()): Promise<string[]> {
       const sockets = readdirSync(folder).filter((f) => f.endsWith('.sock'));
       const answered = await Promise.all(sockets.map((s) => accepts(join(folder, s))));
       if (answered.includes(true)) continue;
-      rmSync(folder, { recursive: true, force: true });
+      removeFolder(folder);
       removed.push(folder);
     } catch {
       // Gone meanwhile, or not readable: not ours to remove.
