@@ -3,7 +3,7 @@
 // built dist.
 import { scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { clusterRig, replacementReady, until } from './__fixtures__/rig.js';
+import { clusterRig, eventually, replacementReady } from './__fixtures__/rig.js';
 
 const sleepThen = (ms: number, v: number) =>
   new Promise<number>((resolve) => setTimeout(() => resolve(v), ms));
@@ -17,30 +17,23 @@ describe('cluster: faults', () => {
     await using r = await clusterRig({ heartbeatMs: 100, heartbeatTimeoutMs: 2000 });
     const [stopped, other] = r.plugin.processWorkers();
     const pid = stopped.child!.pid!;
-    await until(
-      () => stopped.heartbeat !== undefined && other.heartbeat !== undefined,
-      5000,
-      'both heartbeats',
-    );
+    // Waits on what happens, not on a time: both heartbeats running, then the task sent.
+    await eventually(() => stopped.heartbeat !== undefined && other.heartbeat !== undefined);
     const task = r.ctx.spawn(
       { scope: scope({ workers: [stopped.worker, other.worker] }) },
       (ms: number) => new Promise((res) => setTimeout(() => res(process.pid), ms)),
       300,
     );
-    await until(
+    await eventually(
       () => stopped.connection.inFlight.size > 0 || other.connection.inFlight.size > 0,
-      5000,
-      'dispatch',
     );
     const holder = stopped.connection.inFlight.size > 0 ? stopped : other;
-    const t0 = performance.now();
     process.kill(holder.child!.pid!, 'SIGSTOP');
     const ranOn = await task;
-    const took = performance.now() - t0;
+    // Found by its heartbeats (a stopped process closes nothing), and the task ran elsewhere.
     expect(ranOn).not.toBe(holder.child!.pid);
     expect(holder.exited).toBe(true);
     expect(holder.lostReason).toMatch(/heartbeat/);
-    expect(took).toBeLessThan(5000);
     expect(pid).toBeGreaterThan(0);
   });
 

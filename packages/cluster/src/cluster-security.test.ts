@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { scope } from '@dtask/core';
 import { describe, expect, it } from 'vitest';
-import { clusterRig, sharedClusterRig, until } from './__fixtures__/rig.js';
+import { clusterRig, eventually, sharedClusterRig, until } from './__fixtures__/rig.js';
 import { encodeFrame, FrameKind } from './wire/frames.js';
 
 const SECRET = 'test-secret-0123456789abcdef';
@@ -17,15 +17,12 @@ const bin = fileURLToPath(new URL('../dist/bin/dtask-worker.js', import.meta.url
 /** Opens a raw TCP connection; resolves once the server closes it (with what it sent). */
 function rawConnection(address: string, act: (socket: Socket, received: Buffer[]) => void) {
   const [host, port] = address.split(':');
-  return new Promise<{ closedAfterMs: number; received: Buffer }>((resolve) => {
+  return new Promise<{ received: Buffer }>((resolve) => {
     const received: Buffer[] = [];
-    const t0 = performance.now();
     const socket = connect(Number(port), host, () => act(socket, received));
     socket.on('data', (d) => received.push(d));
     socket.on('error', () => {});
-    socket.on('close', () =>
-      resolve({ closedAfterMs: performance.now() - t0, received: Buffer.concat(received) }),
-    );
+    socket.on('close', () => resolve({ received: Buffer.concat(received) }));
   });
 }
 
@@ -53,11 +50,9 @@ describe('cluster: security', () => {
     const total = r.ctx.spawn((...xs: number[]) => xs.reduce((s, x) => s + x, 0), ...graph);
 
     // 1. A protocol frame before any handshake.
-    const early = await rawConnection(address, (s) =>
-      s.write(encodeFrame(FrameKind.message, Buffer.from('hi'))),
-    );
+    await rawConnection(address, (s) => s.write(encodeFrame(FrameKind.message, Buffer.from('hi'))));
     // 2. The handshake with a wrong secret.
-    const wrong = await rawConnection(address, (s, received) => {
+    await rawConnection(address, (s, received) => {
       const answer = () => {
         const nonce = nonceOf(received);
         if (nonce === undefined) return setTimeout(answer, 5);
@@ -76,18 +71,20 @@ describe('cluster: security', () => {
       answer();
     });
     // 3. A frame header announcing 2 GiB.
-    const oversized = await rawConnection(address, (s) => {
+    await rawConnection(address, (s) => {
       const header = Buffer.alloc(5);
       header.writeUInt32BE(2 ** 31, 0);
       header.writeUInt8(FrameKind.auth, 4);
       s.write(header);
     });
     // 4. Garbage.
-    const garbage = await rawConnection(address, (s) =>
-      s.write(Buffer.from('GET / HTTP/1.1\r\n\r\n')),
-    );
+    await rawConnection(address, (s) => s.write(Buffer.from('GET / HTTP/1.1\r\n\r\n')));
 
-    for (const c of [early, wrong, oversized, garbage]) expect(c.closedAfterMs).toBeLessThan(2000);
+    // Each was closed (awaited above) for what it sent (its violation says why), not by the 10 s
+    // handshake timeout, however late a loaded machine ran the server.
+    expect(r.plugin.violations().map((v) => v.message)).not.toContainEqual(
+      expect.stringMatching(/No handshake from .* within/),
+    );
     const reasons = r.plugin.violations().map((v) => v.reason);
     expect(reasons).toEqual(['auth', 'auth', 'frame', 'frame']);
     expect(r.plugin.violations()[1].message).toMatch(/Wrong secret/);
@@ -156,18 +153,19 @@ describe('cluster: security', () => {
       try {
         let closed = 0;
         for (const c of conns) c.closed.then(() => closed++);
-        // Every one is closed within a second or two (the frame is over the handshake limit, or
-        // the connection is over the cap), not after the 10 s handshake timeout.
-        await until(() => closed === 100, 5000, 'every partial-frame connection closed');
+        // Every one is closed (the frame is over the handshake limit, or the connection is over
+        // the cap), not by the 10 s handshake timeout: no violation says it was.
+        await eventually(() => closed === 100);
         const reasons = r.plugin.violations().map((v) => v.message);
         expect(reasons.some((m) => /over the limit of 4096 bytes/.test(m))).toBe(true);
+        expect(reasons).not.toContainEqual(expect.stringMatching(/No handshake from .* within/));
         // Connections that only wait are bounded per address (8): each one over it ends the
         // oldest from that address, which is told the scheduler is busy.
         const idle = [];
         for (let i = 0; i < 20; i++) idle.push(await open());
         let idleClosed = 0;
         for (const c of idle) c.closed.then(() => idleClosed++);
-        await until(() => idleClosed >= 12, 5000, 'the connections over the bound closed');
+        await eventually(() => idleClosed >= 12);
         await new Promise((res) => setTimeout(res, 200));
         expect(idleClosed).toBe(12);
         expect(

@@ -11,7 +11,7 @@ import type { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { ArgumentError, scope } from '@dtask/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clusterRig, until } from './__fixtures__/rig.js';
+import { clusterRig, eventually, until } from './__fixtures__/rig.js';
 import { cluster } from './index.js';
 
 const bin = fileURLToPath(new URL('../dist/bin/dtask-worker.js', import.meta.url));
@@ -100,14 +100,14 @@ describe.skipIf(typeof made === 'string')('cluster: TLS on TCP links', () => {
       const [host, port] = address.split(':');
       const plain = connect(Number(port), host, () => plain.write('not TLS\r\n'));
       plain.on('error', () => {});
-      const t0 = performance.now();
+      // Closed by the scheduler (the event, however late a loaded machine delivers it), for the
+      // failed handshake, which it reports (not by an idle or handshake timeout).
       await new Promise((res) => plain.once('close', res));
-      expect(performance.now() - t0).toBeLessThan(2000);
       expect(r.plugin.processWorkers()).toHaveLength(2);
-      await until(
-        () => r.plugin.violations().some((v) => /TLS handshake failed/.test(v.message)),
-        5000,
-        'the refused plain connection to be reported',
+      await eventually(() =>
+        r.plugin
+          .violations()
+          .some((v) => /TLS handshake failed: (?!.*timed? ?out)/i.test(v.message)),
       );
     } finally {
       for (const w of workers) w.kill('SIGKILL');

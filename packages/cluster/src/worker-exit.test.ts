@@ -71,28 +71,23 @@ describe.skipIf(!built)('a remote worker whose scheduler is gone', () => {
     const { scheduler, exited, stderr } = await schedulerWithWorker();
     const t0 = performance.now();
     scheduler.kill('SIGSTOP');
-    const end = await Promise.race([
-      exited,
-      new Promise<undefined>((res) => setTimeout(() => res(undefined), 20_000)),
-    ]);
-    expect(end, 'the worker still runs 20 s after its scheduler stopped').toBeDefined();
-    // The timeout is 1.5 s; allow for a loaded machine.
-    expect(end!.at - t0, stderr()).toBeLessThan(12_000);
-    expect(end!.at - t0).toBeGreaterThan(1000);
-    expect(stderr(), `exit after ${Math.round(end!.at - t0)} ms`).toMatch(
+    // It exits (the event; the test's timeout is a hang's bound), not before its heartbeat
+    // timeout, and says that was why.
+    const end = await exited;
+    expect(end.at - t0).toBeGreaterThan(1000);
+    expect(stderr(), `exit after ${Math.round(end.at - t0)} ms`).toMatch(
       /no word from the scheduler .*\(heartbeat timeout 1500 ms\)/,
     );
   }, 60_000);
 
   it('exits at once when the scheduler is killed', async () => {
-    const { scheduler, exited } = await schedulerWithWorker();
-    const t0 = performance.now();
+    const { scheduler, exited, stderr } = await schedulerWithWorker();
     scheduler.kill('SIGKILL');
-    const end = await Promise.race([
-      exited,
-      new Promise<undefined>((res) => setTimeout(() => res(undefined), 15_000)),
-    ]);
-    expect(end, 'the worker still runs 15 s after its scheduler died').toBeDefined();
-    expect(end!.at - t0).toBeLessThan(5000);
+    // At once: on its links closing (the main thread exits 0, or the heartbeat thread ends the
+    // process first), not on its heartbeat timeout (which says so), however late a loaded
+    // machine runs it.
+    const end = await exited;
+    expect([end.code === 0, end.signal === 'SIGKILL'], stderr()).toContain(true);
+    expect(stderr()).not.toMatch(/no word from the scheduler/);
   }, 60_000);
 });

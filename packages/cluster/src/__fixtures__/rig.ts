@@ -31,6 +31,14 @@ export function sharedClusterRig(
   };
 }
 
+/**
+ * Resolves once `check()` is true (looked at every 20 ms), however long a loaded machine takes:
+ * the test's own timeout is the hang's bound. For a wait that is an order, not a speed check.
+ */
+export async function eventually(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 20));
+}
+
 /** Resolves once `check()` is true; fails after `ms`. */
 export async function until(check: () => boolean, ms: number, what: string): Promise<void> {
   const end = performance.now() + ms;
