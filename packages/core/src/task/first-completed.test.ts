@@ -7,20 +7,41 @@ import { asCompleted } from './as-completed.js';
 import type { DTask } from './dtask.js';
 import { wait, waitAny } from './wait-tasks.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const failAfter = (ms: number) =>
   spawn(async (m: number) => {
     await new Promise((r) => setTimeout(r, m));
     throw new Error('boom');
   }, ms);
 
+/**
+ * A task on this thread that ends (with `value`, or failing with 'boom') once `open()` is
+ * called: tasks finish in the order the test opens them, whatever a loaded machine's timers do.
+ */
+function gated<T>(value: T, fail = false): { task: DTask<T>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const task = spawn(async () => {
+    await opened;
+    if (fail) throw new Error('boom');
+    return value;
+  });
+  return { task, open };
+}
+
 describe('asCompleted', () => {
   it('gives the same handles in finishing order, failed ones too', async () => {
-    const tasks = [after(60, 'c'), failAfter(30), after(5, 'a')];
+    const [c, failing, a] = [gated('c'), gated('never', true), gated('a')];
+    const tasks = [c.task, failing.task, a.task];
+    // Each next one finishes once the one before it has been read.
+    const next = [failing, c];
+    a.open();
     const seen: unknown[] = [];
     for await (const { task, index } of asCompleted(tasks)) {
       expect(tasks[index]).toBe(task);
       seen.push(await task.fetch().catch((e: unknown) => e));
+      next.shift()?.open();
     }
     expect(seen[0]).toBe('a');
     expect(seen[1]).toBeInstanceOf(DTaskFailedError);
@@ -28,10 +49,14 @@ describe('asCompleted', () => {
   });
 
   it('keeps the order from the call on, before the first read', async () => {
-    const slow = after(40, 2);
-    const fast = after(1, 1);
-    const it = asCompleted([slow, fast]);
-    await sleep(80);
+    const slow = gated(2);
+    const fast = gated(1);
+    const it = asCompleted([slow.task, fast.task]);
+    // Both finish, fast first, before the first read.
+    fast.open();
+    await fast.task;
+    slow.open();
+    await slow.task;
     const order: number[] = [];
     for await (const { task } of it) order.push(await task);
     expect(order).toEqual([1, 2]);
@@ -57,29 +82,42 @@ describe('asCompleted', () => {
 
 describe('wait and waitAny', () => {
   it('waits for count tasks and splits done from pending', async () => {
-    const tasks = [after(200, 'slow'), after(1, 'a'), after(5, 'b')];
-    const { done, pending } = await wait(tasks, { count: 2 });
-    expect(done.length).toBeGreaterThanOrEqual(2);
-    expect(done.slice(0, 2)).toEqual([tasks[1], tasks[2]]);
+    const [slow, a, b] = [gated('slow'), gated('a'), gated('b')];
+    const tasks = [slow.task, a.task, b.task];
+    const two = wait(tasks, { count: 2 });
+    a.open();
+    await a.task;
+    b.open();
+    const { done, pending } = await two;
+    expect(done).toEqual([tasks[1], tasks[2]]);
     expect(pending).toEqual([tasks[0]]);
+    slow.open();
     expect(await wait(tasks)).toEqual({ done: [tasks[1], tasks[2], tasks[0]], pending: [] });
   });
 
   it('returns what finished by the timeout, and never rejects for a failed task', async () => {
-    const tasks = [after(5_000, 'never in time'), failAfter(1)];
-    const started = Date.now();
+    // One that fails before the wait begins, one that never ends within it (it ends only when
+    // the test lets it, after).
+    const late = gated('never in time');
+    const tasks = [late.task, failAfter(1)];
+    await tasks[1].catch(() => {});
     const { done, pending } = await wait(tasks, { timeoutMs: 50 });
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(done).toEqual([tasks[1]]);
     expect(pending).toEqual([tasks[0]]);
-    tasks[0]?.cancel();
+    late.open();
+    await late.task;
   });
 
   it('waitAny resolves with the first to finish', async () => {
-    const tasks = [after(300, 1), after(1, 2)];
-    const { done, pending } = await waitAny(tasks);
+    const [one, two] = [gated(1), gated(2)];
+    const tasks = [one.task, two.task];
+    const first = waitAny(tasks);
+    two.open();
+    const { done, pending } = await first;
     expect(done).toEqual([tasks[1]]);
     expect(pending).toEqual([tasks[0]]);
+    one.open();
+    await one.task;
     expect(await waitAny([])).toEqual({ done: [], pending: [] });
   });
 
