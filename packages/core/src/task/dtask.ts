@@ -309,6 +309,11 @@ export interface TaskExtra {
    * `TaskQueue.awaitsOnWorkers`): those still being made there when it was sent.
    */
   after?: readonly DTask<unknown>[];
+  /**
+   * The id of the latest task dispatched to write this task's result in place: a task of a
+   * lower id that read the result read it before those writes.
+   */
+  writtenBy?: number;
 }
 
 /** The task's extras, created on first use. */

@@ -76,7 +76,7 @@ export function resurrect(s: SchedulerState, task: DTask<unknown>): void {
   const v = task.value;
   if (task.state !== TaskState.Done || !isRemoteResult(v) || !v.isLost()) return;
   if (restoreKeptCopy(task)) return; // its lineage was let go for a copy kept here
-  if (failLostWrittenData(task)) return; // its lineage would give the data before its writes
+  if (failLostWrittenData(task)) return; // written in place, or its inputs since it read them
   task.value = undefined;
   task.lineage = 0;
   task.state = TaskState.Queued;
