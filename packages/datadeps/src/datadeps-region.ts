@@ -22,10 +22,11 @@ import { AscendingIds } from './ascending-ids.js';
 import { isChunkView } from './chunk-view.js';
 import { compactCopies, copyInGroups, needsCompactCopy } from './copy-in.js';
 import { DependencyTracker } from './dependency-tracker.js';
+import type { Footprint } from './footprint.js';
 import { MadeOptions } from './made-options.js';
 import { moveInPlace } from './move-in-place.js';
 import { sameSharedMemory } from './same-shared-memory.js';
-import { arrayFootprint, sharedArrayWrites } from './shared-arrays.js';
+import { sharedFootprints } from './shared-arrays.js';
 import { sliceValue } from './slice-value.js';
 import { writeBackOn } from './write-back.js';
 
@@ -105,6 +106,11 @@ export class DatadepsRegion implements TaskQueue {
   private readonly narrowed = new Map<AbstractScope, AbstractScope>();
   /** The tasks one task must wait for, gathered by `enqueue` (one set, cleared after use). */
   private readonly deps = new Set<DTask<unknown>>();
+  /**
+   * What a task's arguments pass, by index (`sharedFootprints`): one list, emptied as they go to
+   * the task.
+   */
+  private readonly values: unknown[] = [];
   /** Set while the region spawns a helper task: it goes straight to the scheduler. */
   private helperDeps: Iterable<unknown> | undefined | null = null;
 
@@ -123,11 +129,14 @@ export class DatadepsRegion implements TaskQueue {
       return;
     }
     const args = task.args;
-    const written = sharedArrayWrites(args, this.tracker);
+    // A list of its own per task: the task may run here inside `submit` and spawn more.
+    const footprints: (Footprint | undefined)[] = [];
+    const written = sharedFootprints(args, footprints, this.values);
     if (written !== -1) {
-      this.enqueueShared(task, written, submit);
+      this.enqueueShared(task, written, footprints, submit);
       return;
     }
+    this.values.length = 0;
     const plans: ArgumentPlan[] = new Array(args.length);
     for (let i = 0; i < args.length; i++) plans[i] = planArgument(args[i], i);
     const deps = this.deps;
@@ -163,31 +172,44 @@ export class DatadepsRegion implements TaskQueue {
   }
 
   /**
-   * `enqueue` for a task whose arguments are primitives and typed arrays over shared memory
-   * that no earlier task is known to touch (`sharedArrayWrites`; `written`: the bits of the
-   * written ones): nothing to wait for, nothing to copy, no analysis beyond that.
+   * `enqueue` for a task whose arguments are primitives and typed arrays or strided views over
+   * shared memory (`sharedFootprints`; `written`: the bits of the written ones; `footprints`:
+   * theirs by index): nothing to copy, one footprint an argument to order by, no plan.
    */
-  private enqueueShared(task: DTask<unknown>, written: number, submit: SubmitTask): void {
+  private enqueueShared(
+    task: DTask<unknown>,
+    written: number,
+    footprints: (Footprint | undefined)[],
+    submit: SubmitTask,
+  ): void {
     const args = task.args;
+    const values = this.values;
+    const deps = this.deps;
     let arrays = false;
     for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (typeof a !== 'object' || a === null) continue;
-      // Each object is a typed array or (`sharedArrayWrites` checked it) a `Dep` of a
-      // primitive or of one.
-      if (!ArrayBuffer.isView(a)) args[i] = (a as Dep).value;
-      if (typeof args[i] === 'object') arrays = true;
+      args[i] = values[i];
+      values[i] = undefined;
+      const at = footprints[i];
+      if (at === undefined) continue;
+      arrays = true;
+      this.tracker.collect(at, (written & (1 << i)) !== 0, deps);
+    }
+    // Tasks that finished with a value order nothing any more: only the others are waited for.
+    let extra: DTask<unknown>[] | undefined;
+    if (deps.size > 0) {
+      for (const d of deps) if (!finishedWell(d)) (extra ??= []).push(d);
+      deps.clear();
     }
     const here = this.runHere && placedByDefault(task);
     if (arrays) task.options = this.plainOptions(task.options, written !== 0, true);
     this.open?.add(task.id);
-    submit(task, undefined, here);
-    if (here && finishedWell(task)) return;
-    this.tasks.push(task);
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (typeof a !== 'object' || a === null) continue;
-      this.tracker.record(arrayFootprint(a as ArrayBufferView), (written & (1 << i)) !== 0, task);
+    submit(task, extra, here);
+    if (!(here && finishedWell(task))) {
+      this.tasks.push(task);
+      for (let i = 0; i < args.length; i++) {
+        const at = footprints[i];
+        if (at !== undefined) this.tracker.record(at, (written & (1 << i)) !== 0, task);
+      }
     }
   }
 
