@@ -4,7 +4,7 @@
 // the threads and written back).
 import { describe, expect, it } from 'vitest';
 import { rig } from './__fixtures__/harness.js';
-import { In, InOut, spawnDatadeps } from './index.js';
+import { In, InOut, type StridedView, spawnDatadeps, view } from './index.js';
 
 /** w[i] = 3·w[i] + Σ r[i mod |r|], mod 1,000,003: order-sensitive, exact in doubles. */
 const update = (w: Float64Array, ...rs: Float64Array[]) => {
@@ -54,6 +54,61 @@ describe('spawnDatadeps: random regions', () => {
         }
       });
       expect(data).toEqual(expected);
+    });
+  }
+});
+
+/** The same update over 2-D strided views (tiles of a matrix), element by element in row order. */
+const updateTile = (w: StridedView<Float64Array>, ...rs: StridedView<Float64Array>[]) => {
+  const [rows, cols] = w.shape;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const at = w.offset + i * w.strides[0] + j * w.strides[1];
+      let t = w.data[at] * 3;
+      for (const r of rs) {
+        const k = (i * cols + j) % (r.shape[0] * r.shape[1]);
+        t +=
+          r.data[
+            r.offset + Math.floor(k / r.shape[1]) * r.strides[0] + (k % r.shape[1]) * r.strides[1]
+          ];
+      }
+      w.data[at] = t % 1_000_003;
+    }
+  }
+};
+
+describe('spawnDatadeps: random regions of a matrix in shared memory', () => {
+  for (const seed of [1, 2, 3, 4]) {
+    it(`seed ${seed}: rectangles written in place equal the sequential program`, async () => {
+      const { ctx } = await rig();
+      let s = seed;
+      const rnd = () => {
+        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+        return s / 2 ** 32;
+      };
+      const N = 64;
+      const span = (most: number): Range => {
+        const a = Math.floor(rnd() * N);
+        return [a, Math.min(N, a + 1 + Math.floor(rnd() * most))];
+      };
+      const ops = Array.from({ length: 60 }, () => ({
+        w: [span(24), span(24)] as const,
+        reads: Array.from({ length: Math.floor(rnd() * 3) }, () => [span(16), span(16)] as const),
+      }));
+      const initial = Float64Array.from({ length: N * N }, (_, i) => (i * 7 + seed) % 101);
+      const plain = { data: initial.slice(), shape: [N, N], strides: [N, 1], offset: 0 };
+      for (const { w, reads } of ops) {
+        updateTile(view(plain, ...w), ...reads.map((r) => view(plain, ...r)));
+      }
+      const data = new Float64Array(new SharedArrayBuffer(8 * N * N));
+      data.set(initial);
+      const m = { data, shape: [N, N], strides: [N, 1], offset: 0 };
+      await spawnDatadeps(() => {
+        for (const { w, reads } of ops) {
+          ctx.spawn(updateTile, InOut(view(m, ...w)), ...reads.map((r) => In(view(m, ...r))));
+        }
+      });
+      expect(data).toEqual(plain.data);
     });
   }
 });
