@@ -16,7 +16,6 @@ import {
   type TaskQueue,
 } from '@dtask/core';
 import { finishedWell, HeapMemorySpace, registerWaitGuard } from '@dtask/core/plugin';
-import type { Dep } from './annotations.js';
 import { type ArgumentPlan, planArgument } from './argument-plan.js';
 import { AscendingIds } from './ascending-ids.js';
 import { isChunkView } from './chunk-view.js';
