@@ -3,11 +3,12 @@
 // given, device processors and memory spaces, move rules, scope keys, task options and wait
 // guards a plugin adds, the storage-device helpers, chunk handles, and the errors' wire form
 // and message helpers. The kit: checking a plugin's plain options with the messages users see,
-// registering a plugin's error classes so they survive the wire, the event log's recording
-// side, the flags a started worker inherits, the default context for plugins that take an
-// optional one, a batch of tasks of one function and options spawned together, function travel's verdict and a function's `everywhere` module, the worker pool
-// (a worker's life cycle on the main thread's side), the thread host, the device-scope rule,
-// and the dedicated thread a GPU plugin runs its library in.
+// registering a plugin's error classes so they survive the wire, the event log's recording side,
+// the flags a started worker inherits, the default context for plugins that take an optional one,
+// a batch of tasks of one function and options spawned together, function travel's verdict and a
+// function's `everywhere` module, the worker pool (a worker's life cycle on the main thread's
+// side), the thread host, the device-scope rule, and the dedicated thread a GPU plugin runs its
+// library in.
 
 export type { ChunkHandle, PieceChunk } from './chunk/chunk.js';
 export {
