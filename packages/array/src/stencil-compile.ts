@@ -39,13 +39,47 @@ export interface CompiledKernel {
 const IDENT = '[A-Za-z_$][\\w$]*';
 
 /**
+ * Each kernel function's compiled forms, by the inputs' names and the radius (their JSON), with
+ * the module reference it had then (`moduleRefOf`): a stencil call compiles every step's kernel,
+ * and a program calls it again and again with the same kernels (`stencilSteps` in a loop), so a
+ * call after the first finds them here instead of checking and parsing each source again (its
+ * travel check, a `Function` made from it, the regular expressions built for its names; about a
+ * millisecond a call of 20 steps, most of it on code V8 compiled anew at every call).
+ */
+const compiled = new WeakMap<Function, Map<string, { ref: unknown; kernel: CompiledKernel }>>();
+
+/**
  * Checks a kernel at the call and marks each `at.NAME(o₀, o₁, …)` with a token that the block
  * task replaces by a direct typed-array index (see `stencilBlock`). Literal offsets are
- * checked against `radius` here; others when they run.
+ * checked against `radius` here; others when they run. A function compiled before with the same
+ * names and radius gives the same result (kept per function while it lives; the result is
+ * read only).
  * Throws `TaskFunctionError` for a kernel using outer variables (naming them) and
  * `ArgumentError` for an unknown name, a wrong number of offsets or an offset past the radius.
  */
 export function compileKernel(
+  kernel: unknown,
+  names: readonly string[],
+  radius: readonly number[],
+  what: string,
+): CompiledKernel {
+  if (typeof kernel !== 'function') return compileSource(kernel, names, radius, what);
+  const key = JSON.stringify([names, radius]);
+  const ref = moduleRefOf(kernel);
+  let byKey = compiled.get(kernel);
+  const kept = byKey?.get(key);
+  if (kept !== undefined && kept.ref === ref) return kept.kernel;
+  const made = compileSource(kernel, names, radius, what);
+  if (byKey === undefined) {
+    byKey = new Map();
+    compiled.set(kernel, byKey);
+  }
+  byKey.set(key, { ref, kernel: made });
+  return made;
+}
+
+/** `compileKernel`'s work, for a kernel not compiled before with these names and radius. */
+function compileSource(
   kernel: unknown,
   names: readonly string[],
   radius: readonly number[],
