@@ -9,8 +9,9 @@
 //   the pinned pnpm, rewriting `workspace:` ranges) to the local registry: the repository's own
 //   versions and changesets are untouched; the `pnpm --version` and `npm info` that changesets
 //   starts before each publish are answered without a pnpm or npm start (the pinned pnpm's
-//   version, read from its package.json; scripts/registry-info.mjs asks the registry), the publishes themselves
-//   are pnpm's and npm's own;
+//   version, read from its package.json; scripts/registry-info.mjs asks the registry); each
+//   `pnpm publish` is pnpm 10's two halves, its pack (done for every package in one pnpm run
+//   before the publish) and the `npm publish` of that tarball;
 // - in a new project outside the workspace, with no C/C++ compiler, installs with plain npm
 //   `@dtask/core @dtask/threads @dtask/cluster @dtask/viz` and the packages the outside-project
 //   checks need (example-accelerator, gpujs, gpu-tfjs), all in one install (the local registry
