@@ -5,9 +5,10 @@
 # timers, workers and processes, fill each other's idle time). Those that need no build (lint; the
 # layout checks; the test programs; the no-native-compile check) start right after the install,
 # beside the build. The tests need only the packages' JavaScript (`scripts/build.sh js`,
-# seconds), so they start after it; the type check (one tsgo over the workspace, then tsc writing the declarations unchecked) and the packages'
-# declarations bundled from it run beside the tests (`scripts/build.sh check`, then
-# `declarations`), and a type error fails the command with the checker's output. Every public package is
+# seconds), so they start after it; the type check (one tsgo over the workspace, which also
+# writes every source's declarations) and the packages' declarations bundled from it run beside
+# the tests (`scripts/build.sh check`, then `declarations`), and a type error fails the command
+# with the checker's output. Every public package is
 # packed once, after the declarations, and the checks that read tarballs take them from that one
 # pack (DTASK_PACKED); the one test that reads the built declarations waits for them
 # (DTASK_TYPES_DONE). Only the test programs (apt-get) are awaited before the tests start, since
