@@ -26,29 +26,29 @@ export function toPlainOptions(options: TaskOptions): PlainOptions | undefined {
 }
 
 /**
- * `toPlainOptions`, with the scope and compute scope left out when `scopes` is false;
- * undefined when nothing travels.
+ * `toPlainOptions`, with the scope and compute scope left out when `scopes` is false, and
+ * `inPlace` when `inPlace` is false; undefined when nothing travels. The object is made only
+ * once an entry travels: most options that reach here have none (a region task's).
  */
-function plainOf(options: TaskOptions, scopes: boolean): PlainOptions | undefined {
-  const out: PlainOptions = {};
-  if (options.name !== undefined) out.name = options.name;
-  if (options.meta !== undefined) out.meta = options.meta;
-  if (options.occupancy !== undefined) out.occupancy = options.occupancy;
+function plainOf(options: TaskOptions, scopes: boolean, inPlace = true): PlainOptions | undefined {
+  let out: PlainOptions | undefined;
+  if (options.name !== undefined) (out ??= {}).name = options.name;
+  if (options.meta !== undefined) (out ??= {}).meta = options.meta;
+  if (options.occupancy !== undefined) (out ??= {}).occupancy = options.occupancy;
   if (scopes) {
     const s = spec(options.scope);
-    if (s) out.scope = s;
+    if (s) (out ??= {}).scope = s;
     const c = spec(options.computeScope);
-    if (c) out.computeScope = c;
+    if (c) (out ??= {}).computeScope = c;
   }
   const r = spec(options.resultScope);
-  if (r) out.resultScope = r;
-  if (typeof options.device === 'string') out.device = options.device;
-  else if (options.device !== undefined) out.device = options.device.name;
-  if (options.returnArgs !== undefined) out.returnArgs = [...options.returnArgs.indices];
-  if (options.inPlaceArgs !== undefined) out.inPlaceArgs = [...options.inPlaceArgs];
-  if (options.inPlace === true) out.inPlace = true;
-  for (const _ in out) return out;
-  return undefined;
+  if (r) (out ??= {}).resultScope = r;
+  if (typeof options.device === 'string') (out ??= {}).device = options.device;
+  else if (options.device !== undefined) (out ??= {}).device = options.device.name;
+  if (options.returnArgs !== undefined) (out ??= {}).returnArgs = [...options.returnArgs.indices];
+  if (options.inPlaceArgs !== undefined) (out ??= {}).inPlaceArgs = [...options.inPlaceArgs];
+  if (inPlace && options.inPlace === true) (out ??= {}).inPlace = true;
+  return out;
 }
 
 /**
@@ -60,15 +60,11 @@ function plainOf(options: TaskOptions, scopes: boolean): PlainOptions | undefine
 export function toRunOptions(options: TaskOptions): RunOptions | undefined {
   if (options === NO_OPTIONS) return undefined;
   // Not by an object rest (`{ scope, computeScope, ...rest }`), a copy per task sent.
-  const plain = plainOf(options, false);
-  return plain?.inPlace === true && onlyOneKey(plain) ? IN_PLACE_RUN : plain;
-}
-
-/** Whether `o` has exactly one own enumerable key. */
-function onlyOneKey(o: object): boolean {
-  let n = 0;
-  for (const _ in o) n++;
-  return n === 1;
+  const plain = plainOf(options, false, false);
+  if (options.inPlace !== true) return plain;
+  if (plain === undefined) return IN_PLACE_RUN;
+  plain.inPlace = true;
+  return plain;
 }
 
 /** The options of a task that only writes shared memory in place (`IN_PLACE_RUN`). */

@@ -40,7 +40,7 @@ export function sendAhead(s: SchedulerState, root: DTask<unknown>, slot: ProcSlo
       // Whether an ORDERED task may go now: none went for this upstream, and root is all the
       // worker holds (looked at first: most dependents of a busy worker's task stop there).
       const mayOrder = !ordered && slot.inFlight <= (root.options.occupancy ?? 1);
-      const how = canSendAhead(s, next, slot, root, cascade, mayOrder ? upstream : undefined);
+      const how = canSendAhead(s, next, slot, root, cascade, upstream, mayOrder);
       if (how === NO) continue;
       if (how === ORDERED) {
         ordered = true;
@@ -69,11 +69,12 @@ function send(s: SchedulerState, next: DTask<unknown>, slot: ProcSlot): void {
 }
 
 /**
- * Whether `task` may go ahead to `slot`'s worker: every input it waits for is being made there,
- * sent in this cascade (`root`, or one of `cascade` when any other was sent) — `INPUTS`; or
- * `task` is ordered by its queue (`AwaitsOnWorkers`), takes no task argument, waits only for
- * `orderedBy` (its upstream here, when one may go), and neither copies data in or out (the
- * worker's order is then the memory's order: they share it) — `ORDERED`.
+ * Whether `task`, a dependent of `upstream` (`root` or one of `cascade`), may go ahead to
+ * `slot`'s worker: every input it waits for is being made there, sent in this cascade (`root`,
+ * or one of `cascade` when any other was sent) — `INPUTS`; or, when one ordered task may go
+ * for `upstream` (`mayOrder`), `task` is ordered by its queue (`AwaitsOnWorkers`), takes no
+ * task argument, waits only for `upstream`, and neither copies data in or out (the worker's
+ * order is then the memory's order: they share it) — `ORDERED`.
  */
 function canSendAhead(
   s: SchedulerState,
@@ -81,9 +82,15 @@ function canSendAhead(
   slot: ProcSlot,
   root: DTask<unknown>,
   cascade: Set<DTask<unknown>> | undefined,
-  orderedBy: DTask<unknown> | undefined,
+  upstream: DTask<unknown>,
+  mayOrder: boolean,
 ): number {
   if (task.state !== TaskState.Pending || typeof task.fn !== 'function') return NO;
+  // `task` waits for `upstream` (it is one of its dependents), which is not done: unless it
+  // takes `upstream` as an argument, that wait is not an argument's, so only `ORDERED` may
+  // answer yes. Most dependents of a region task stop here (they wait by their queue's
+  // order), without the arguments' walk below.
+  if (!mayOrder && !task.args.includes(upstream)) return NO;
   // Inputs it still waits for that are arguments; any other wait (a task queue's extra
   // dependency) is unknown to the worker, so it is not sent ahead, unless the queue lets
   // workers await it (`ORDERED`). Looked at before the options: reading an options object,
@@ -115,7 +122,7 @@ function canSendAhead(
   }
   let how = INPUTS;
   if (argWaits !== task.waiting) {
-    if (orderedBy === undefined || !awaitsThere(task, taskArgs, orderedBy)) return NO;
+    if (!mayOrder || !awaitsThere(task, taskArgs, upstream)) return NO;
     how = ORDERED;
   }
   const o = task.options;
