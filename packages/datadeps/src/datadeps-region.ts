@@ -128,8 +128,9 @@ export class DatadepsRegion implements TaskQueue {
       return;
     }
     const args = task.args;
-    // A list of its own per task: the task may run here inside `submit` and spawn more.
-    const footprints: (Footprint | undefined)[] = [];
+    // A list of its own per task: the task may run here inside `submit` and spawn more. Made at
+    // its size: filled from `[]`, it would reserve room for 16.
+    const footprints = new Array<Footprint | undefined>(args.length);
     const written = sharedFootprints(args, footprints, this.values);
     if (written !== -1) {
       this.enqueueShared(task, written, footprints, submit);
@@ -193,10 +194,17 @@ export class DatadepsRegion implements TaskQueue {
       arrays = true;
       this.tracker.collect(at, (written & (1 << i)) !== 0, deps);
     }
-    // Tasks that finished with a value order nothing any more: only the others are waited for.
+    // Tasks that finished with a value order nothing any more: only the others are waited for,
+    // in a list made at its size (pushed onto `[]`, it would reserve room for 16).
     let extra: DTask<unknown>[] | undefined;
     if (deps.size > 0) {
-      for (const d of deps) if (!finishedWell(d)) (extra ??= []).push(d);
+      let waits = 0;
+      for (const d of deps) if (!finishedWell(d)) waits++;
+      if (waits > 0) {
+        extra = new Array<DTask<unknown>>(waits);
+        let j = 0;
+        for (const d of deps) if (!finishedWell(d)) extra[j++] = d;
+      }
       deps.clear();
     }
     const here = this.runHere && placedByDefault(task);
