@@ -26,7 +26,13 @@ function fusedSimd(
   if (simd === null || !inputs.every((b) => b.data instanceof C && b.data.length >= n)) {
     return __DTASK_LINK_js__(program, dtype, scalars, ...inputs);
   }
-  const data = new C(new SharedArrayBuffer(n * C.BYTES_PER_ELEMENT));
+  // A released block's memory where the worker runtime has one (block-pool.ts in @dtask/core):
+  // the program writes all `n` elements.
+  const bytes = n * C.BYTES_PER_ELEMENT;
+  const memory = (globalThis as Record<symbol, unknown>)[Symbol.for('@dtask/core.blockMemory')] as
+    | ((bytes: number, kernel: Function) => SharedArrayBuffer | undefined)
+    | undefined;
+  const data = new C(memory?.(bytes, fusedSimd) ?? new SharedArrayBuffer(bytes));
   const arrays = inputs.map((b) => b.data);
   simd.elementwise(plan.float32, plan.code, plan.slots, plan.result, plan.scalars, arrays, data, n);
   return { data, shape: a.shape, strides: a.strides, offset: 0 };

@@ -37,6 +37,7 @@ import {
   FunctionEncoder,
   registerModuleFunctions,
 } from '../travel/function-ref.js';
+import { BlockPool, PooledStore } from './block-pool.js';
 import { type ControlParts, handleControl } from './control-messages.js';
 import { InPlaceBegins } from './in-place-begins.js';
 import { countLocalConsumers } from './local-consumers.js';
@@ -80,6 +81,11 @@ const REPORT_LONG_MS = 1;
 export class WorkerRuntime {
   /** Results kept here, by key (the task id that made them); a `Map` unless a plugin gave one. */
   readonly store: LocalStore;
+  /**
+   * Released blocks' memory for new blocks: with the default store only (it sees every read)
+   * and no value adapter (its wrapper of a task's function could keep what the task made).
+   */
+  private readonly pool: BlockPool | undefined;
   /** The results kept here as inputs of the tasks here (local successor execution). */
   private readonly inputs: LocalInputs;
   private readonly running = new IdTable<WorkerTask>();
@@ -121,7 +127,10 @@ export class WorkerRuntime {
   private readonly control: ControlParts;
 
   constructor(transport: Transport, options: WorkerRuntimeOptions) {
-    this.store = options.store ?? defaultLocalStore();
+    if (options.store === undefined && options.adapter === undefined) {
+      this.pool = new BlockPool();
+      this.store = new PooledStore(this.pool);
+    } else this.store = options.store ?? defaultLocalStore();
     this.inputs = new LocalInputs(this.store);
     this.adapter = options.adapter;
     this.processor = options.processor ?? new ThreadProc(options.worker, options.thread);
@@ -302,7 +311,9 @@ export class WorkerRuntime {
     if (slot !== undefined) slot[0] = task.id;
     let result: unknown;
     let fn = task.fn;
+    const pool = this.pool;
     this.inTask++;
+    const before = pool?.begin(fn);
     try {
       // A streaming task's driver wraps each step with the adapter instead (step-adapter.ts).
       if (this.adapter?.wrap && !isStreamDescriptor(task.args[0])) {
@@ -310,11 +321,13 @@ export class WorkerRuntime {
       }
       result = callInFrame(task, fn as Function, task.args);
     } catch (error) {
+      pool?.end(before);
       this.inTask--;
       if (slot !== undefined) slot[0] = 0;
       this.finishFail(task, error);
       return;
     }
+    const handed = pool?.end(before);
     this.inTask--;
     if (slot !== undefined) slot[0] = 0;
     if (isThenable(result)) {
@@ -328,10 +341,14 @@ export class WorkerRuntime {
           this.finishFail(task, e);
         },
       );
-    } else this.finishDone(task, result);
+    } else this.finishDone(task, result, handed);
   }
 
-  private finishDone(task: WorkerTask, value: unknown): void {
+  /**
+   * Task `task` returned `value`; `handed`: the block memory its own function took from the
+   * pool, when it returned synchronously (such a result's memory may go back to the pool).
+   */
+  private finishDone(task: WorkerTask, value: unknown, handed?: SharedArrayBuffer[]): void {
     if (!this.running.delete(task.id) || task.cancelled) {
       this.begins.ended(task.id, true);
       return;
@@ -352,8 +369,12 @@ export class WorkerRuntime {
       task.options.inPlaceArgs !== undefined;
     const inline =
       kept === undefined && !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
-    if (!inline) this.store.set(task.id, value, bytes);
-    else if (this.inputs.consumers.has(task.id)) {
+    if (!inline) {
+      this.store.set(task.id, value, bytes);
+      // Its memory returns to the pool if no one reads it before its release (block-pool.ts).
+      const alone = !pinned && waiters === undefined && !this.inputs.consumers.has(task.id);
+      this.pool?.made(task.id, value, alone ? handed : undefined);
+    } else if (this.inputs.consumers.has(task.id)) {
       this.store.set(task.id, value, bytes);
       this.inputs.keptForConsumers.add(task.id);
     }
