@@ -8,14 +8,20 @@
 // block object over the same data (kept on the worker, nothing allocated), `fresh` returns a
 // new 2 KiB block of its own in shared memory (kept on the worker, as `mul`'s), and `args` is
 // `fresh` sent the program, plan, dtype and scalars `a.mul(2)`'s tasks carry. `chain` is
-// `a.mul(2).add(1).mul(a)`: three operations fused into one SIMD task per block.
+// `a.mul(2).add(1).mul(a)`: three operations fused into one SIMD task per block. `reused` is
+// `fresh` writing into memory of blocks made before (a ring per worker thread: a probe of what
+// fresh pages cost, not a safe reuse); `spec` is `args` with the four as one object.
 // CPU from `/proc/self/task/*/schedstat` (the main thread's ÷ 64, the rest of the process's ÷
 // 64), and the kernel's own CPU per block, the same call on the main thread, subtracted for the
 // "beyond its kernel" column; and the call's synchronous part on the main thread (the operation,
 // its planning and its spawns: the least of all calls, in wall time). Linux only.
 //   node bench/block-task-cost.mjs [--calls=200] [--pairs=3] [--ops=sum,mul,chain,number,kept,fresh,args]
-//     [--before=DIR]
+//     [--warmup=N] [--before=DIR]
 //     [--processes]
+// --warmup (default: --calls) is the number of calls run before the timed ones: V8 compiles the
+// per-task path of the scheduler, the workers and Node's message ports late (a function is
+// optimised after thousands of calls; each of the 3 isolates compiles its own), and with the
+// default its helper threads still compile in the timed calls.
 // --before names a built checkout (DIR/packages/*/dist): each pair runs it and this checkout
 // in separate processes, alternately (first one, then the other, the order swapped each pair),
 // so a change is compared with the code before it under the same load. --processes runs the
@@ -37,6 +43,7 @@ const flags = new Map(
 );
 const here = resolve(join(fileURLToPath(import.meta.url), '../..'));
 const calls = Number(flags.get('calls') ?? 200);
+const warmup = Number(flags.get('warmup') ?? calls);
 const inProcesses = flags.has('processes');
 
 const N = 128;
@@ -68,11 +75,20 @@ if (flags.has('case')) {
     strides: [1, B],
     offset: 0,
   };
-  const plain = { number: numberOf, kept: keptOver, fresh: freshBlock, args: freshWith }[op];
+  const plain = {
+    number: numberOf,
+    kept: keptOver,
+    fresh: freshBlock,
+    args: freshWith,
+    spec: freshWith,
+    reused: reusedBlock,
+  }[op];
   if (plain !== undefined) {
     const options = a.chunks.map((c) => ({ scope: new ExactScope(c.processor) }));
     // `args`: `fresh` given the four arguments `a.mul(2)`'s tasks carry before the block.
-    const extra = op === 'args' ? mulArgs(context, a) : [];
+    const sent = op === 'args' || op === 'spec' ? mulArgs(context, a) : [];
+    // `spec`: the same four as one object, the same for every task (written once a message).
+    const extra = op === 'spec' ? [Object.freeze({ sent })] : sent;
     run = async () => {
       const tasks = a.chunks.map((c, k) => context.spawn(options[k], plain, ...extra, c));
       await Promise.all(tasks.map((t) => t.wait()));
@@ -108,7 +124,7 @@ if (flags.has('case')) {
     const inputs = sent.slice(6).map(() => block);
     kernel = () => fusedBlockSimd(program, plan, dtype, scalars, ...inputs);
   }
-  for (let i = 0; i < calls; i++) await run();
+  for (let i = 0; i < warmup; i++) await run();
   const mainTid = String(process.pid);
   const main = [];
   const rest = [];
@@ -175,6 +191,24 @@ function freshWith(...args) {
   return { data, shape: b.shape, strides: b.strides, offset: 0 };
 }
 
+/**
+ * `freshBlock` written into memory used before: a ring of 8,192 blocks per worker thread, taken
+ * in turn (a probe only: a block still held is overwritten 8,192 blocks later, and nothing here
+ * reads it). What `fresh` would cost if a worker reused released blocks' memory.
+ */
+function reusedBlock(b) {
+  const n = b.data.length;
+  const ring = (globalThis.__blockRing ??= { blocks: [], next: 0 });
+  const k = ring.next++ % 8192;
+  let data = ring.blocks[k];
+  if (data === undefined || data.length !== n) {
+    data = new Float64Array(new SharedArrayBuffer(8 * n));
+    ring.blocks[k] = data;
+  }
+  for (let i = 0; i < n; i++) data[i] = 2 * b.data[i];
+  return { data, shape: b.shape, strides: b.strides, offset: 0 };
+}
+
 /** A block's first element: a number back (inline). */
 function numberOf(b) {
   return b.data[b.offset];
@@ -204,7 +238,7 @@ for (let p = 0; p < pairs; p++) {
     for (const root of order) {
       loads.push(Number(load()));
       const args = [fileURLToPath(import.meta.url), `--case=${op}`, `--root=${root}`];
-      args.push(`--calls=${calls}`, ...(inProcesses ? ['--processes'] : []));
+      args.push(`--calls=${calls}`, `--warmup=${warmup}`, ...(inProcesses ? ['--processes'] : []));
       const f = JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }).trim());
       const all = f.main + f.rest;
       rows.push([
@@ -222,7 +256,7 @@ for (let p = 0; p < pairs; p++) {
 }
 console.log(
   `\nDArray block tasks, ${N}² float64 in ${B}² blocks (${TASKS} tasks a call) on ` +
-    `${inProcesses ? '2 worker processes' : '2 worker threads'}, ${calls} calls after ${calls}, ` +
+    `${inProcesses ? '2 worker processes' : '2 worker threads'}, ${calls} calls after ${warmup}, ` +
     `median of 5; load ${Math.min(...loads)}–${Math.max(...loads)}; CPU in µs a block task ` +
     "(sync: the call's synchronous part, the least of all calls, µs of wall a block task)\n",
 );
