@@ -102,9 +102,21 @@ export function appendDone<M>(
 ): boolean {
   if (inline === 1) {
     if (!isPlainPrimitive(value)) return false;
-    openPack(out, DONES).push(id, ms, value);
-  } else openPack(out, DONES).push(-id - 1, ms, bytes); // ids may pass 2 ** 32: no `~`
+    addDone(out, id, ms, value);
+  } else addDone(out, -id - 1, ms, bytes); // ids may pass 2 ** 32: no `~`
   return true;
+}
+
+/**
+ * Adds a completion's three values to the done pack that ends `out`'s next batch, or queues a
+ * new pack holding them: made as a literal of its size, since a batch often reports one
+ * completion (a task of a millisecond or more is reported the moment it ends), where a pack
+ * opened empty and pushed onto would reserve room for 16 values.
+ */
+function addDone<M>(out: Batcher<M>, a: number, b: number, c: unknown): void {
+  const last = out.last();
+  if (Array.isArray(last) && last[0] === DONES) last.push(a, b, c);
+  else out.push([DONES, a, b, c] as M);
 }
 
 /**
