@@ -178,15 +178,15 @@ const sharedProcess = [
 ];
 
 /**
- * `@dtask/array`'s test files that expect a fresh process: they read worker process numbers
- * (counted from 1 in each process) or the process's array-buffer bytes (which earlier files'
- * garbage, freed meanwhile, lowers). They keep a process of their own.
+ * `@dtask/array`'s test files that expect a fresh process: one reads the process's array-buffer
+ * bytes (which earlier files' garbage, freed meanwhile, lowers), one loads a module with
+ * `everywhere` (every context made afterwards in the process would load it too). They keep a
+ * process of their own. (Files that start a worker process of their own read its number from
+ * its plugin: numbers are counted per process, and the shared rigs take the first ones.)
  */
 const arrayOwnProcess = [
-  'packages/array/src/mixed-placement.test.ts',
   'packages/array/src/placement.test.ts',
   'packages/array/src/stencil-module.test.ts',
-  'packages/array/src/stencil-placement.test.ts',
 ];
 
 /**

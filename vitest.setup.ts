@@ -126,8 +126,9 @@ function cpuMs(): number {
 // DTASK_TEST_CPU_LOG=<file>: each test file appends a line, its path, the CPU it took (its
 // imports, tests and hooks, with the threads and child processes they started, and what worker
 // processes kept alive between files spent meanwhile), the wall time,
-// both in ms, and how many `expect` calls its tests made (tens of µs or more each): where the
-// test command's time goes (docs/performance.md).
+// both in ms, how many `expect` calls its tests made (tens of µs or more each), and the process
+// it ran in (files sharing a process name the same one): where the test command's time goes
+// (docs/performance.md).
 const cpuLog = process.env.DTASK_TEST_CPU_LOG;
 if (cpuLog) {
   const cpu0 = cpuMs();
@@ -139,6 +140,6 @@ if (cpuLog) {
   });
   afterAll(() => {
     const wall = Math.round(performance.now() - wall0);
-    appendFileSync(cpuLog, `${file} ${cpuMs() - cpu0} ${wall} ${assertions}\n`);
+    appendFileSync(cpuLog, `${file} ${cpuMs() - cpu0} ${wall} ${assertions} ${process.pid}\n`);
   });
 }
