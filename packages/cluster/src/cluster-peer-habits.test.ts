@@ -35,7 +35,15 @@ describe('peer habits on worker processes', () => {
       await new Promise((res) => setTimeout(res, ms));
       return [ms, dtask.currentWorker()];
     };
-    const tasks = [r.ctx.spawn(nap, 200), r.ctx.spawn(nap, 1)];
+    // The slow task takes the fast one's result first, so it finishes last however loaded the
+    // machine (two naps alone, 200 ms and 1 ms on two worker processes, came back in the other
+    // order at load 28): the tasks are given slow first, and finish fast first.
+    const napAfter = async (_first: unknown, ms: number) => {
+      await new Promise((res) => setTimeout(res, ms));
+      return [ms, dtask.currentWorker()];
+    };
+    const fast = r.ctx.spawn(nap, 1);
+    const tasks = [r.ctx.spawn(napAfter, fast, 200), fast];
     expect((await waitAny(tasks)).done).toEqual([tasks[1]]);
     const order = [];
     for await (const { task } of asCompleted(tasks)) order.push(await task);
