@@ -15,7 +15,7 @@
 // 64), and the kernel's own CPU per block, the same call on the main thread, subtracted for the
 // "beyond its kernel" column; and the call's synchronous part on the main thread (the operation,
 // its planning and its spawns: the least of all calls, in wall time). Linux only.
-//   node bench/block-task-cost.mjs [--calls=200] [--pairs=3] [--ops=sum,mul,chain,number,kept,fresh,args]
+//   node bench/block-task-cost.mjs [--calls=200] [--pairs=3] [--ops=sum,mul,chain,number,kept,fresh,args,spec,reused]
 //     [--warmup=N] [--before=DIR]
 //     [--processes]
 // --warmup (default: --calls) is the number of calls run before the timed ones: V8 compiles the
