@@ -231,6 +231,7 @@ const clusterShared = [
   'cluster-nested',
   'cluster-peer-habits',
   'cluster-peer-links',
+  'cluster-plugins',
   'cluster-program',
   'cluster-rebalance',
   'cluster-remote-join',
@@ -243,6 +244,7 @@ const clusterShared = [
   'cluster-tls',
   'cluster-transfer-option',
   'cluster-uncopyable',
+  'scheduler/temp-folders',
 ].map((name) => `packages/cluster/src/${name}.test.ts`);
 
 /**
