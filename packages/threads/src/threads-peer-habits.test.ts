@@ -14,13 +14,23 @@ const sleepThen = async (ms: number, v: string) => {
   return [v, dtask.taskProcessor().id];
 };
 
+/** `sleepThen` once `_first` (another task's result, passed as an argument) is there. */
+const sleepAfter = async (_first: unknown, ms: number, v: string) => {
+  await new Promise((r) => setTimeout(r, ms));
+  return [v, dtask.taskProcessor().id];
+};
+
 describe('first-completed and map on threads', () => {
   // One context with two threads for the tests that look only at their own tasks' results
   // (about 0.2 s of CPU a test to start); the maxQueue test makes a context of its own.
   const shared = sharedRig();
   it('asCompleted and wait see tasks on worker threads finish in their order', async () => {
     const { ctx } = shared();
-    const tasks = [ctx.spawn(sleepThen, 150, 'slow'), ctx.spawn(sleepThen, 1, 'fast')];
+    // The slow task takes the fast one's result, so it finishes last at any load (two sleeps
+    // alone, 150 ms and 1 ms, came back in the other order at load 55): given slow first, they
+    // finish fast first.
+    const fast = ctx.spawn(sleepThen, 1, 'fast');
+    const tasks = [ctx.spawn(sleepAfter, fast, 150, 'slow'), fast];
     const first = await waitAny(tasks);
     expect(first.done).toEqual([tasks[1]]);
     const order = [];
