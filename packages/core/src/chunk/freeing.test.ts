@@ -3,17 +3,9 @@ import { Context, ExactScope, RamDevice, schHandle, ThreadProc, toChunk } from '
 import type { Plugin } from '../plugin.js';
 import { inMemoryTransportPair } from '../protocol/in-memory-transport.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../runtime/worker-runtime.js';
+import { collectUntil } from '../testing/collect-until.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
-
-/** Collects garbage until `done()` holds (finalizers run on later turns), or gives up. */
-async function collectUntil(done: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 50 && !done(); i++) {
-    gc?.();
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return done();
-}
 
 /** A context with one worker runtime over an in-memory transport, as processor `thread:1:2`. */
 function oneWorker() {

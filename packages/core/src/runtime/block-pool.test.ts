@@ -1,18 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExactScope, type ThreadProc } from '../index.js';
+import { collectUntil } from '../testing/collect-until.js';
 import { type InMemoryRig, inMemoryRig } from '../testing/in-memory-rig.js';
 import { BLOCK_MEMORY, BlockPool, PooledStore } from './block-pool.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
-
-/** Collects garbage until `done()` holds (finalizers run on later turns), or gives up. */
-async function collectUntil(done: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 50 && !done(); i++) {
-    gc?.();
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return done();
-}
 
 /**
  * A kernel as `@dtask/array`'s fused one: its new block's memory from the runtime's pool where
