@@ -147,6 +147,23 @@ describe('stencilSteps with blocks stacked along dimension 0', () => {
     expectClose(await steps(ctx, shape, new Blocks(16, 12), KERNELS[0][1], ALL[0][1]), now.A.data);
   }, 120_000);
 
+  it('a later call laid out alike, on new arrays, sweeps its stacks from its first step: the loop’s values', async () => {
+    await using ctx = new Context();
+    await ctx.ready();
+    const g = globalThis as { __dtaskStencilStackSweeps?: number };
+    const [simd, loop] = [KERNELS[2][1], KERNELS[2][2]];
+    const first = await steps(ctx, [64, 36], new Blocks(16, 12), simd, ALL[1][1]);
+    const plain = await steps(ctx, [64, 36], new Blocks(16, 12), loop, ALL[1][1]);
+    same(first, plain, 'the first call');
+    // The first call sweeps each layout's first step block by block (preparing the blocks),
+    // the second step on as stacks; the second call, on new arrays, every step as stacks: each
+    // of its 12 blocks in each of its 4 steps.
+    const before = g.__dtaskStencilStackSweeps ?? 0;
+    const again = await steps(ctx, [64, 36], new Blocks(16, 12), simd, ALL[1][1]);
+    expect((g.__dtaskStencilStackSweeps ?? 0) - before).toBe(12 * 4);
+    same(again, plain, 'the second call');
+  }, 120_000);
+
   it('a kept stack sweeps again after another kernel grew the SIMD memory (its views detached)', async () => {
     await using ctx = new Context();
     await ctx.ready();

@@ -334,7 +334,22 @@ function stencilStackerKernel(): Stacker<BlockStack> {
     current(units) {
       for (const unit of units) {
         if (Array.isArray(unit)) continue;
-        for (const part of unit.parts) if (preparedOf(part.item) !== part.prep) return false;
+        for (const part of unit.parts) {
+          const p = part.prep;
+          if (preparedOf(part.item) !== p) return false;
+          // As the block kernel does at a block's first sweep of a call: its own elements and
+          // the strips cut from its neighbours follow their blocks' memory (a kept block object
+          // holds this call's; the strips were let go at the end of the last call).
+          const { own, ownBlocks, strips } = p;
+          for (let k = 0; k < own.length; k++) {
+            const data = ownBlocks[k].data;
+            if (own[k] !== data) own[k] = data;
+          }
+          for (let k = 0; k < strips.length; k++) {
+            const { view, parent } = strips[k];
+            if (view.data !== parent.data) view.data = parent.data;
+          }
+        }
       }
       return true;
     },
@@ -368,6 +383,7 @@ function stencilStackerKernel(): Stacker<BlockStack> {
         __dtaskStencilCopy: CopyBox;
         __dtaskStencilEdge: FillEdge;
         __dtaskStencilSimdSweeps?: number;
+        __dtaskStencilStackSweeps?: number;
       };
       const copy = g.__dtaskStencilCopy;
       const edge = g.__dtaskStencilEdge;
@@ -393,7 +409,10 @@ function stencilStackerKernel(): Stacker<BlockStack> {
         }
       }
       finish(stack, parts.length - 1, simd, fns, edge);
+      // How many blocks this thread swept in SIMD, and how many of them in stacks (a task may
+      // read them to see which ran).
       g.__dtaskStencilSimdSweeps = (g.__dtaskStencilSimdSweeps ?? 0) + parts.length;
+      g.__dtaskStencilStackSweeps = (g.__dtaskStencilStackSweeps ?? 0) + parts.length;
     },
   };
 }

@@ -19,7 +19,9 @@ export interface Stacker<S extends object = object> {
   fuse(items: SweepArgs[], from: number, to: number): (SweepArgs | S)[] | null;
   /**
    * Whether units `fuse` made for an earlier call hold for this one: each fused block still
-   * prepared as when fused (the block kernel prepared it again for this call's memory).
+   * prepared as when fused (for the same plan, blocks and geometry). Where they hold, their
+   * preparations are pointed at this call's memory (as the block kernel does at a block's first
+   * sweep of a call), so they are swept as they are from the call's first step.
    */
   current(units: (SweepArgs | S)[]): boolean;
   /** Sweeps a unit's blocks, each written in place as the block kernel writes it. */
@@ -50,7 +52,7 @@ export interface SweepsRun {
   /**
    * Per layout, in this call (filled by the runner): absent until it first runs, 1 once it ran
    * block by block (the block kernel prepared its blocks for this call's memory), 2 once its
-   * kept units were checked or made.
+   * kept units were checked (at its first step, where they hold) or made.
    */
   seen?: number[];
   /** The units of the step running (a step resumed after a promise goes on with the same). */
@@ -146,9 +148,10 @@ export function sweepsRunner(
       clearInterval(hold);
     }
   };
-  // A layout's units at step `s`: its items as they are at its first step in a call (the block
-  // kernel prepares each block for the call's memory), then its stacks (see Stacker), made at
-  // its second step of the first call and checked at its second step of each later one.
+  // A layout's units at step `s`: its stacks (see Stacker) kept from an earlier call where they
+  // hold for this one, from its first step; else its items at its first step in a call (the
+  // block kernel prepares each block for the call's memory), then its stacks, made (or checked)
+  // at its second step.
   const unitsOf = (
     run: SweepsRun,
     s: number,
@@ -157,11 +160,22 @@ export function sweepsRunner(
     const items = run.argsOf[layout];
     const split = run.early[layout];
     const seen = (run.seen ??= []);
-    if (stacker === undefined || run.fused === undefined || seen[layout] === undefined) {
+    if (stacker === undefined || run.fused === undefined) return { step: s, units: items, split };
+    let f = run.fused[layout];
+    if (seen[layout] === undefined) {
+      // The layout's first step in this call: the units kept from an earlier call laid out alike
+      // serve at once where each stacked block is still prepared as when stacked (the stacker
+      // points them at this call's memory). Then the block kernel's per-block sweep runs only
+      // for blocks that do not stack (and in a layout's first call), so V8 does not come to
+      // optimise it (and the SIMD fill under it) in some later call, on a helper thread taking a
+      // core from the sweeps.
+      if (f != null && stacker.current(f.units)) {
+        seen[layout] = 2;
+        return { step: s, ...f };
+      }
       seen[layout] = 1;
       return { step: s, units: items, split };
     }
-    let f = run.fused[layout];
     if (seen[layout] === 1) {
       seen[layout] = 2;
       if (f === undefined || (f !== null && !stacker.current(f.units))) {
