@@ -215,25 +215,6 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       fns: null,
     };
   };
-  // The rows between two blocks of a stack, in each padded input's buffer, the upper block laid
-  // out there and the lower one staged (its own columns: the corners are its strips' or edges',
-  // as for a block alone): the lower block's first rows below the upper one (`down`), or the
-  // upper block's last rows above, where the lower one is laid out next (`up`).
-  const rows = (stack: BlockStack, down: boolean): void => {
-    const { n0, n1, r0, r1, PS, padded } = stack;
-    const P0 = PS[1];
-    const area = stack.area as Float64Array;
-    for (let f = 0; f < padded.length; f++) {
-      const b = stack.buffers[padded[f]];
-      const staged = stack.stage + padded[f] * (n0 * n1 + 2);
-      for (let j = 0, c = r1 * P0; j < n1; j++, c += P0) {
-        for (let q = 0; q < r0; q++) {
-          if (down) b[c + r0 + n0 + q] = area[staged + j * n0 + q];
-          else b[c + q] = b[c + n0 + q];
-        }
-      }
-    }
-  };
   // A part's edges, its sweep and its write.
   const finish = (
     stack: BlockStack,
@@ -357,7 +338,8 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       // The SIMD kernels of this thread (a stack is made only where its blocks swept in SIMD).
       simdKernels ??= __DTASK_SIMD__() as NonNullable<ReturnType<typeof installSimd>>;
       const simd = simdKernels;
-      const { n0, n1, parts, PS, stride, stage, inputs, total } = stack;
+      const { n0, n1, r0, r1, parts, PS, stride, stage, inputs, total, padded } = stack;
+      const P0 = PS[1];
       const n = n0 * n1;
       let area = stack.area;
       if (area === null || area.length === 0) {
@@ -387,6 +369,7 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       };
       const copy = g.__dtaskStencilCopy;
       const edge = g.__dtaskStencilEdge;
+      const buffers = stack.buffers;
       // Block by block, top to bottom, in the block kernel's buffers: each input's block staged;
       // the block above given its rows below from the stage and finished; its last rows moved
       // above (where this block's top halo is), this block spread in, then its strips.
@@ -394,15 +377,32 @@ function stencilStackerKernel(): Stacker<BlockStack> {
         const part = parts[k];
         stageIn(stack, part, simd);
         if (k > 0) {
-          rows(stack, true);
+          // The rows between the block above (laid out in each padded input's buffer) and this
+          // one (staged): this block's first rows below the block above, which is finished;
+          // then its last rows moved above, where this block's top halo is laid out next. The
+          // corners are the blocks' strips' or edges', as for a block alone. Written here, not
+          // in a function of their own: their loops make this function hot (V8 counts the
+          // bytecode a function runs itself), so that V8 optimises it in a program's first
+          // call, not in a later one on a helper thread taking a core from the sweeps.
+          for (let f = 0; f < padded.length; f++) {
+            const b = buffers[padded[f]];
+            const staged = stage + padded[f] * (n + 2);
+            for (let j = 0, c = r1 * P0; j < n1; j++, c += P0) {
+              for (let q = 0; q < r0; q++) b[c + r0 + n0 + q] = area[staged + j * n0 + q];
+            }
+          }
           finish(stack, k - 1, simd, fns, edge);
-          rows(stack, false);
+          for (let f = 0; f < padded.length; f++) {
+            const b = buffers[padded[f]];
+            for (let j = 0, c = r1 * P0; j < n1; j++, c += P0) {
+              for (let q = 0; q < r0; q++) b[c + q] = b[c + n0 + q];
+            }
+          }
         }
         for (let i = 0; i < inputs; i++) {
           fns.g((stage + i * (n + 2)) * 8, (i * stride + stack.first) * 8, n1);
         }
         const { copies } = part;
-        const { buffers } = stack;
         for (let c = 0; c < copies.length; c++) {
           const { input, src, origin } = copies[c];
           copy(src, buffers[input], origin, null, PS);
