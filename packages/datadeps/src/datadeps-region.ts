@@ -97,6 +97,9 @@ export class DatadepsRegion implements TaskQueue {
    * this process).
    */
   private readonly madeOptions = new MadeOptions();
+  /** The options object `plainOptions` last found in `madeOptions`, and its slots there. */
+  private lastBase: TaskOptionsOf | undefined = undefined;
+  private lastSlots: (TaskOptionsOf | undefined)[] | undefined = undefined;
   /** How many entries the region's cache of made options holds (bounded, whatever its tasks). */
   get optionsCached(): number {
     return this.madeOptions.size;
@@ -384,7 +387,16 @@ export class DatadepsRegion implements TaskQueue {
    */
   private plainOptions(base: TaskOptionsOf, inPlace: boolean, thisProcess: boolean): TaskOptionsOf {
     const kind = (inPlace ? 1 : 0) + (thisProcess ? 2 : 0);
-    const made = this.madeOptions.slots(base);
+    // The region's tasks mostly share one options object (the frame's): its slots are found
+    // by identity, without walking the cache by content.
+    let made = base === this.lastBase ? this.lastSlots : undefined;
+    if (made === undefined) {
+      made = this.madeOptions.slots(base);
+      if (made !== undefined) {
+        this.lastBase = base;
+        this.lastSlots = made;
+      }
+    }
     let options = made?.[kind];
     if (options === undefined) {
       options = Object.assign({}, base); // not a spread (see `configureMemory`)

@@ -38,6 +38,8 @@ export class DependencyTracker {
 
   /** Adds to `deps` the earlier tasks an access of `at` must wait for. */
   collect(at: Footprint, writes: boolean, deps: Set<DTask<unknown>>): void {
+    // Nothing recorded (every earlier task ran here at once and finished): no look-up.
+    if (this.byRoot.size === 0) return;
     const index = this.byRoot.get(at.root);
     if (index === undefined) return;
     const entries = index.entries;

@@ -52,13 +52,35 @@ export function sharedFootprints(
         continue;
       }
     }
-    // `buffer` is a call into the runtime for a view: read once.
-    const buffer = a.buffer;
-    if (!(buffer instanceof SharedArrayBuffer)) return -1;
-    footprints[i] = footprint(buffer, [a.byteOffset, a.byteOffset + a.byteLength]);
+    const at = viewFootprint(a);
+    if (at === undefined) return -1;
+    footprints[i] = at;
     if (writes) written |= 1 << i;
   }
   return written;
+}
+
+/**
+ * The footprints of typed arrays over fixed-size shared memory, by array: a view's buffer,
+ * offset and length never change, so its footprint (immutable) is made once, not per task (the
+ * `buffer` getter is a call into the runtime, and a footprint two objects). Weak: it dies with
+ * its array.
+ */
+const viewFootprints = new WeakMap<ArrayBufferView, Footprint>();
+
+/**
+ * The footprint of a typed array (or `DataView`) over a `SharedArrayBuffer`; undefined for one
+ * over an ordinary buffer. Kept per array unless the buffer can grow (a length-tracking view's
+ * bytes change as it grows).
+ */
+function viewFootprint(a: ArrayBufferView): Footprint | undefined {
+  let at = viewFootprints.get(a);
+  if (at !== undefined) return at;
+  const buffer = a.buffer;
+  if (!(buffer instanceof SharedArrayBuffer)) return undefined;
+  at = footprint(buffer, [a.byteOffset, a.byteOffset + a.byteLength]);
+  if (!(buffer as { growable?: boolean }).growable) viewFootprints.set(a, at);
+  return at;
 }
 
 /**

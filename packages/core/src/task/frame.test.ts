@@ -37,6 +37,33 @@ describe('outsideFrames', () => {
   });
 });
 
+describe('runWithFrame', () => {
+  it('gives its frame to the synchronous part, to what continues after an await and to what it schedules; an async task run inside keeps its own', async () => {
+    const inner = new ScopedFrame(undefined, { name: 'inner' }, undefined);
+    const seen: unknown[] = [];
+    let later: Promise<unknown> | undefined;
+    let task: Promise<unknown> | undefined;
+    const done = runWithFrame(frame, async () => {
+      seen.push(currentFrame());
+      later = Promise.resolve().then(() => currentFrame());
+      const run = async () => {
+        await null;
+        return currentFrame();
+      };
+      task = callInFrame(inner, run, []) as Promise<unknown>;
+      settleInFrame(run, task);
+      seen.push(currentFrame());
+      await null;
+      seen.push(currentFrame());
+    });
+    expect(currentFrame()).toBeUndefined();
+    await done;
+    expect(seen).toEqual([frame, frame, frame]);
+    expect(await later).toBe(frame);
+    expect(await task).toBe(inner);
+  });
+});
+
 describe('the async context (AsyncLocalStorage) while async runs continue', () => {
   const other = new ScopedFrame(undefined, { name: 'other' }, undefined);
   const shortRun = () =>

@@ -66,6 +66,7 @@ export class IdTable<V> {
 
   /** Removes `id`; false when it was not there. */
   delete(id: number): boolean {
+    if (this.size === 0) return false;
     let hole = this.slotOf(id);
     if (hole < 0) return false;
     const { ids, items, mask } = this;

@@ -8,6 +8,7 @@ import { applyDefaultOptions, hasDefaultOptions } from './default-option.js';
 import { DTask, isDTask, type TaskOwner } from './dtask.js';
 import { currentFrame, type Frame } from './frame.js';
 import { mergeOptions, NO_OPTIONS, normalizeOptions, type TaskOptions } from './options.js';
+import type { SubmitTask } from './task-queue-contract.js';
 import { TaskFlags } from './task-state.js';
 
 /**
@@ -143,10 +144,22 @@ function submitNew(
   if (queue !== undefined) {
     const early = queue.startEarly === true;
     const ahead = queue.awaitsOnWorkers === true;
-    queue.enqueue(task, (t, extra, here) => scheduler.submit(t, extra, early, here, ahead));
+    queue.enqueue(task, SUBMITTERS[(early ? 1 : 0) + (ahead ? 2 : 0)]);
   } else scheduler.submit(task);
   return task;
 }
+
+/**
+ * What task queues are handed to submit a task: its owner's `submit` (the sink `submitNew`
+ * made it with), one function per kind of queue (`startEarly`, `awaitsOnWorkers`), made once,
+ * not a closure per task.
+ */
+const SUBMITTERS: readonly SubmitTask[] = [
+  (t, extra, here) => (t.owner as TaskSink).submit(t, extra, false, here, false),
+  (t, extra, here) => (t.owner as TaskSink).submit(t, extra, true, here, false),
+  (t, extra, here) => (t.owner as TaskSink).submit(t, extra, false, here, true),
+  (t, extra, here) => (t.owner as TaskSink).submit(t, extra, true, here, true),
+];
 
 /** Makes a task object (not yet submitted); used by `spawnTask` and by worker connections. */
 export function makeTask(

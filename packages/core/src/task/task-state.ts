@@ -64,4 +64,9 @@ export enum TaskFlags {
    * (`resurrect` fails it with `WorkerLostError` instead of giving stale data).
    */
   WrittenInPlace = 4096,
+  /**
+   * No argument is a task or a chunk (seen when it was submitted): its arguments run as they
+   * are, with nothing to resolve or fetch.
+   */
+  ValueArgs = 8192,
 }

@@ -27,9 +27,7 @@ export function runHere(s: SchedulerState, task: DTask<unknown>): boolean {
   if (s.closing || typeof task.fn !== 'function' || task.options.restore !== undefined) {
     return false;
   }
-  const arity = task.args.length;
-  if (s.costs.samples(task.fn, arity) < HERE_SAMPLES) return false;
-  if (!(s.costs.typicalRun(task.fn, arity)! < HERE_RUN_MS)) return false;
+  if (!s.costs.runsUnder(task.fn, task.args.length, HERE_SAMPLES, HERE_RUN_MS)) return false;
   for (const slot of s.slots) {
     if (!slot.executor.inline || slot.removed) continue;
     task.state = TaskState.Ready;

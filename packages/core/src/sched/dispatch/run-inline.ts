@@ -19,7 +19,11 @@ import { resolveArgs } from './resolve-args.js';
  * chain of local tasks costs no wake-up.
  */
 export function runInline(s: SchedulerState, task: DTask<unknown>, slot: ProcSlot): void {
-  const args = resolveArgs(s, task, slot.proc);
+  // Arguments with no task or chunk among them are passed as they are (a tiny task run here).
+  const args =
+    (task.flags & TaskFlags.ValueArgs) !== 0 && typeof task.fn === 'function'
+      ? task.args
+      : resolveArgs(s, task, slot.proc);
   if (!Array.isArray(args)) {
     s.running.set(task.id, task);
     args.then(

@@ -132,6 +132,19 @@ describe('cost model: typical run time', () => {
     expect(model.typicalRun(f, 1)).toBeLessThan(0.0022);
   });
 
+  it('runsUnder answers typicalRun and samples in one question', () => {
+    const model = new CostModel();
+    const f = (x: number) => x;
+    expect(model.runsUnder(f, 1, 1, 1)).toBe(false); // never timed
+    expect(model.runsUnder('f', 1, 0, 1)).toBe(false); // not a function
+    for (let i = 0; i < 3; i++) model.recordRun(f, 1, 0.002);
+    expect(model.runsUnder(f, 1, 4, 0.02)).toBe(false); // 3 samples of 4
+    model.recordRun(f, 1, 0.002);
+    expect(model.runsUnder(f, 1, 4, 0.02)).toBe(true);
+    expect(model.runsUnder(f, 1, 4, 0.002)).toBe(false); // not under
+    expect(model.runsUnder(f, 2, 4, 0.02)).toBe(false); // another arity
+  });
+
   it('a function whose runs really grow is followed within a few dozen runs', () => {
     const model = new CostModel();
     const f = (x: number) => x;

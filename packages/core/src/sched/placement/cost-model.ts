@@ -104,6 +104,16 @@ export class CostModel {
     return this.statsOf(fn, arity)?.typical;
   }
 
+  /**
+   * Whether `fn` with `arity` arguments has been timed at least `samples` times and typically
+   * runs under `belowMs` (`typicalRun`): one look-up, and no number boxed, per question.
+   */
+  runsUnder(fn: unknown, arity: number, samples: number, belowMs: number): boolean {
+    if (typeof fn !== 'function') return false;
+    const stats = this.statsOf(fn, arity);
+    return stats !== undefined && stats.count >= samples && stats.typical < belowMs;
+  }
+
   /** How many times `fn` with `arity` arguments has been timed. */
   samples(fn: unknown, arity: number): number {
     if (typeof fn !== 'function') return 0;

@@ -47,14 +47,17 @@ export function submitTask(
     o.resultScope === undefined &&
     o.inPlaceArgs === undefined;
   const args = task.args;
+  let values = true;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (typeof a !== 'object' || a === null) continue;
     let upstream: DTask<unknown> | undefined;
     if (isDTask(a)) {
+      values = false;
       upstream = a;
       if (a.options.resultScope !== undefined) plain = false;
     } else if (isChunk(a)) {
+      values = false;
       plain = false;
       if (a.handle.pieceFor !== undefined) task.flags |= TaskFlags.PieceArgs;
       upstream = pendingTaskOf(a);
@@ -64,6 +67,7 @@ export function submitTask(
     else if (linked === -1) failed ??= upstream;
   }
   if (plain) task.flags |= TaskFlags.Plain;
+  if (values) task.flags |= TaskFlags.ValueArgs;
   if (typeof task.fn === 'object' || o.syncdeps !== undefined || extraDeps !== undefined) {
     // A task queue's extra dependencies alone (every task of a datadeps region that waits)
     // are walked as given: no list is made to hold them.
