@@ -276,6 +276,42 @@ function stencilBlockKernel(
     const e = high ? r + shape[d] - 1 : r;
     const dir = high ? 1 : -1;
     const skip = bc.symmetric ? 0 : 1;
+    if (nd === 2) {
+      // Two dimensions, the common case: a line per position `l` along the other dimension `x`,
+      // without the general odometer (per line it cost more than the line's own writes).
+      const x = 1 - d;
+      const sx = PS[x];
+      const n = P[x];
+      const kind = bc.kind;
+      if (kind === 'pad') {
+        const value = bc.value as number;
+        for (let l = 0, base = 0; l < n; l++, base += sx) {
+          for (let k = 1; k <= r; k++) buf[base + (e + dir * k) * st] = value;
+        }
+        return;
+      }
+      const lowX = input.low[x];
+      const highX = input.high[x];
+      const linearX = input.bc[x].kind === 'linear';
+      for (let l = 0, base = 0; l < n; l++, base += sx) {
+        const edge = buf[base + e * st];
+        // Past an edge along an earlier dimension with its own extrapolation: clamped.
+        const linear =
+          kind === 'linear' &&
+          !(x < d && linearX && ((lowX && l < radius[x]) || (highX && l >= radius[x] + shape[x])));
+        for (let k = 1; k <= r; k++) {
+          let v: number;
+          if (kind === 'clamp' || (kind === 'linear' && !linear)) v = edge;
+          else if (linear) v = edge + k * (edge - buf[base + (e - dir) * st]);
+          else {
+            v = buf[base + (e - dir * (k - 1 + skip)) * st];
+            if (kind === 'antireflect') v = -v;
+          }
+          buf[base + (e + dir * k) * st] = v;
+        }
+      }
+      return;
+    }
     pos.fill(0);
     const lines = total / P[d];
     for (let l = 0; l < lines; l++) {
