@@ -20,6 +20,8 @@ const NONE: unknown[] = [];
  * Returns the array to keep as the task's `args`.
  */
 export function keepInputs(task: DTask<unknown>, weak: boolean): unknown[] {
+  // No argument was a task or chunk when it was submitted: nothing to look for.
+  if ((task.flags & TaskFlags.ValueArgs) !== 0) return NONE;
   const args = task.args;
   let i = 0;
   while (i < args.length && !isTaskArg(args[i])) i++;
