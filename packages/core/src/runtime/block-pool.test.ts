@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ExactScope, type ThreadProc } from '../index.js';
 import { collectUntil } from '../testing/collect-until.js';
 import { type InMemoryRig, inMemoryRig } from '../testing/in-memory-rig.js';
+import { localStoreConformance } from '../testing/local-store-conformance.js';
 import { BLOCK_MEMORY, BlockPool, PooledStore } from './block-pool.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -54,6 +55,12 @@ async function madeAndReleased(rig: InMemoryRig, k: number, v: number): Promise<
   })();
   return collectUntil(() => store.size === before);
 }
+
+// The runtime's default store keeps every rule of a store (ids beyond 32 bits among them).
+localStoreConformance('the pooled store', () => new PooledStore(new BlockPool()), {
+  describe,
+  it,
+});
 
 if (!gc)
   console.warn('block pool tests skipped: they need node --expose-gc (vitest.config.ts passes it)');
