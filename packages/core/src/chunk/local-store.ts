@@ -1,7 +1,9 @@
 /**
  * Where a worker runtime keeps the results it made (and small results kept for local
- * consumers), by key: the task id that made them. The default is a plain `Map`, which
- * satisfies this interface as it is, so a runtime without a storage plugin pays nothing.
+ * consumers), by key: the task id that made them. A runtime without a storage plugin keeps
+ * them in its own `PooledStore` (runtime/block-pool.ts: a table by task id that tells the block
+ * pool of every read and removal), or in a plain `Map` (`defaultLocalStore`), which satisfies
+ * this interface as it is, where a value adapter is set.
  * A plugin may give the runtime another store through `WorkerPluginHost.setLocalStore` (e.g.
  * `@dtask/lmdb`'s spilling store, which keeps the process under a memory limit by moving
  * least recently used entries to disk and reading them back on `get`).
