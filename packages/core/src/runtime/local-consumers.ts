@@ -13,11 +13,19 @@ export function countLocalConsumers(
   holder: string,
   consumers: Map<number, number>,
 ): void {
-  for (const m of batch) {
+  // Indexed loops: `for…of` with destructuring compiles to iterator bytecode several times
+  // longer, which V8 weighs when it decides to optimise (this runs once per batch).
+  for (let i = 0; i < batch.length; i++) {
+    const m = batch[i];
     // Only a `RunRecord` names results (a `RunPack`'s tasks take primitives).
     if (!Array.isArray(m) || m[0] !== RUN || m[4] === undefined) continue;
-    for (const [, key, from] of m[4] as ArgRefs) {
-      if (from === '' || from === holder) consumers.set(key, (consumers.get(key) ?? 0) + 1);
+    const refs = m[4] as ArgRefs;
+    for (let r = 0; r < refs.length; r++) {
+      const ref = refs[r];
+      const from = ref[2];
+      if (from === '' || from === holder) {
+        consumers.set(ref[1], (consumers.get(ref[1]) ?? 0) + 1);
+      }
     }
   }
 }

@@ -71,6 +71,9 @@ const REPORT_EVERY_MS = 4;
  */
 const REPORT_LONG_MS = 1;
 
+/** What `sendable` answers for a result that cannot travel (the task was failed instead). */
+const UNSENDABLE: unique symbol = Symbol('unsendable');
+
 /**
  * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
  * results here (only small ones travel back with the completion), serves results to the
@@ -261,7 +264,7 @@ export class WorkerRuntime {
   ): void => {
     const fn = decodeRun(this.decoder, fnRef, args);
     if (fn instanceof RunRefused) {
-      this.out.push({ op: 'fail', id, error: serializeError(fn.error), ms: 0 });
+      this.refuse(id, fn);
       return;
     }
     const task = new WorkerTask(
@@ -273,36 +276,50 @@ export class WorkerRuntime {
       this.processor,
       this.owner,
     );
-    if (refs) {
-      for (const [index, key, holder] of refs) {
-        if (holder === LENT_HOLDER) {
-          task.args[index] = this.owner.borrow(args[index] as LentChunk);
-        } else if (holder === '' || holder === this.holder) this.inputs.take(task, index, key);
-        else this.peers.fetchInput(task, index, key, holder);
-      }
-    }
+    if (refs !== undefined) this.takeInputs(task, args, refs);
     this.running.set(task.id, task);
     if (task.missing === 0 && task.pendingFetches === 0) this.run(task);
   };
 
+  /** Task `id`'s function or an argument could not be rebuilt here: it fails unrun. */
+  private refuse(id: number, refused: RunRefused): void {
+    this.out.push({ op: 'fail', id, error: serializeError(refused.error), ms: 0 });
+  }
+
+  /**
+   * Gives `task` the inputs that `refs` name: chunks lent by the scheduler borrowed, results
+   * here taken, results of other runtimes fetched from them. (An indexed loop: `for…of` with
+   * destructuring is iterator bytecode several times longer, run per task.)
+   */
+  private takeInputs(task: WorkerTask, args: unknown[], refs: ArgRefs): void {
+    for (let i = 0; i < refs.length; i++) {
+      const ref = refs[i];
+      const index = ref[0];
+      const holder = ref[2];
+      if (holder === LENT_HOLDER) {
+        task.args[index] = this.owner.borrow(args[index] as LentChunk);
+      } else if (holder === '' || holder === this.holder) this.inputs.take(task, index, ref[1]);
+      else this.peers.fetchInput(task, index, ref[1], holder);
+    }
+  }
+
+  /**
+   * Runs `task` now, unless it was cancelled, waits for the next turn or for the store's
+   * writes, or an input it reads here cannot be read. The rare branches live in methods of
+   * their own: V8 weighs a function's whole bytecode when it decides to optimise it, so
+   * this per-task path is optimised after fewer tasks.
+   */
   private run(task: WorkerTask): void {
     if (task.cancelled || this.ending) return;
     let now = performance.now();
     if (this.turn.defers(task, now)) return;
     const backlog = this.store.backlog?.();
     if (backlog !== undefined) {
-      // The store is over its memory limit and writing to disk: start once a write is done.
-      backlog.then(() => {
-        if (this.running.get(task.id) === task) this.run(task);
-      });
+      this.runAfter(task, backlog);
       return;
     }
     if (task.localReads !== undefined) {
-      const unread = this.inputs.readAtStart(task);
-      if (unread !== undefined) {
-        this.finishFail(task, unread.error);
-        return;
-      }
+      if (!this.readLocalInputs(task)) return;
       now = performance.now(); // reading may have taken a while (from disk)
     }
     task.startedAt = now; // one clock read per task for the yield check and the start
@@ -315,33 +332,75 @@ export class WorkerRuntime {
     this.inTask++;
     const before = pool?.begin(fn);
     try {
-      // A streaming task's driver wraps each step with the adapter instead (step-adapter.ts).
-      if (this.adapter?.wrap && !isStreamDescriptor(task.args[0])) {
-        fn = this.adapter.wrap(task.fn as never);
-      }
+      if (this.adapter !== undefined) fn = this.adapted(task);
       result = callInFrame(task, fn as Function, task.args);
     } catch (error) {
-      pool?.end(before);
-      this.inTask--;
-      if (slot !== undefined) slot[0] = 0;
-      this.finishFail(task, error);
+      this.threw(task, error, before);
       return;
     }
     const handed = pool?.end(before);
     this.inTask--;
     if (slot !== undefined) slot[0] = 0;
-    if (isThenable(result)) {
-      result.then(
-        (v) => {
-          asyncRunSettled(fn);
-          this.finishDone(task, v);
-        },
-        (e) => {
-          asyncRunSettled(fn);
-          this.finishFail(task, e);
-        },
-      );
-    } else this.finishDone(task, result, handed);
+    if (isThenable(result)) this.finishWhenSettled(task, fn, result);
+    else this.finishDone(task, result, handed);
+  }
+
+  /**
+   * The store is over its memory limit and writing to disk: `task` starts once a write is
+   * done (`backlog` settles), if it is still to run here.
+   */
+  private runAfter(task: WorkerTask, backlog: Promise<unknown>): void {
+    backlog.then(() => {
+      if (this.running.get(task.id) === task) this.run(task);
+    });
+  }
+
+  /**
+   * Reads `task`'s inputs kept here (from memory or disk) into its arguments. False, with the
+   * task failed, when one cannot be read.
+   */
+  private readLocalInputs(task: WorkerTask): boolean {
+    const unread = this.inputs.readAtStart(task);
+    if (unread === undefined) return true;
+    this.finishFail(task, unread.error);
+    return false;
+  }
+
+  /**
+   * The function to call for `task` under the value adapter: its wrapper of the task's
+   * function, except for a streaming task, whose driver wraps each step instead
+   * (step-adapter.ts).
+   */
+  private adapted(task: WorkerTask): Function {
+    const adapter = this.adapter;
+    if (adapter?.wrap && !isStreamDescriptor(task.args[0])) return adapter.wrap(task.fn as never);
+    return task.fn;
+  }
+
+  /**
+   * `task`'s function threw `error` (or its adapter's wrapping did): the bookkeeping of a
+   * running task undone (`before`: the block pool's mark at its start), and the task failed.
+   */
+  private threw(task: WorkerTask, error: unknown, before: BlockPool | undefined): void {
+    this.pool?.end(before);
+    this.inTask--;
+    const slot = this.runningTask;
+    if (slot !== undefined) slot[0] = 0;
+    this.finishFail(task, error);
+  }
+
+  /** `task`'s function (`fn`, as called) returned a promise: it ends when `result` settles. */
+  private finishWhenSettled(task: WorkerTask, fn: Function, result: PromiseLike<unknown>): void {
+    result.then(
+      (v) => {
+        asyncRunSettled(fn);
+        this.finishDone(task, v);
+      },
+      (e) => {
+        asyncRunSettled(fn);
+        this.finishFail(task, e);
+      },
+    );
   }
 
   /**
@@ -362,11 +421,7 @@ export class WorkerRuntime {
     // A result whose resultScope is exactly this processor (pinned state, e.g. a shard's piece)
     // stays here even when small: its consumers take this very object, and may mutate it.
     // So does the result of a task that wrote its arguments in place (a view of that data).
-    const rs = task.options.resultScope;
-    // (`instanceof` only for a scope: on a class named by the build it is slow even for undefined.)
-    const pinned =
-      (rs !== undefined && rs instanceof ExactScope && rs.id === this.processor.id) ||
-      task.options.inPlaceArgs !== undefined;
+    const pinned = task.options.inPlaceArgs !== undefined || this.pinnedHere(task);
     const inline =
       kept === undefined && !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
     if (!inline) {
@@ -383,14 +438,8 @@ export class WorkerRuntime {
     this.logs.ship(); // the task's own events go first
     let sent: unknown;
     if (inline) {
-      try {
-        sent = wireValue(this.adapter, value, task.id);
-      } catch (error) {
-        this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
-        if (task.held !== undefined) this.inputs.unhold(task);
-        if (waiters) this.wake(task.id, value, waiters);
-        return;
-      }
+      sent = this.sendable(task, value, ms, waiters);
+      if (sent === UNSENDABLE) return;
     }
     this.begins.ended(task.id, false);
     // A long task's report leaves at once (below): it needs no flush scheduled for it.
@@ -404,6 +453,32 @@ export class WorkerRuntime {
     if (long || end - this.out.openedAt >= REPORT_EVERY_MS) this.out.flush();
     if (task.held !== undefined) this.inputs.unhold(task);
     if (waiters) this.wake(task.id, value, waiters);
+  }
+
+  /**
+   * Whether `task`'s result must stay on this processor because its resultScope is exactly
+   * this processor (pinned state). `instanceof` only for a scope: on a class named by the
+   * build it is slow even for undefined.
+   */
+  private pinnedHere(task: WorkerTask): boolean {
+    const rs = task.options.resultScope;
+    return rs !== undefined && rs instanceof ExactScope && rs.id === this.processor.id;
+  }
+
+  /**
+   * `value`, a small result of `task`, as it travels inline with the completion report; or
+   * `UNSENDABLE` when it cannot travel, with the task reported failed (after `ms`) and its
+   * local `waiters` given the value.
+   */
+  private sendable(task: WorkerTask, value: unknown, ms: number, waiters?: WorkerTask[]): unknown {
+    try {
+      return wireValue(this.adapter, value, task.id);
+    } catch (error) {
+      this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
+      if (task.held !== undefined) this.inputs.unhold(task);
+      if (waiters) this.wake(task.id, value, waiters);
+      return UNSENDABLE;
+    }
   }
 
   /** Local successor execution: tasks sent ahead start the moment their input exists here. */
