@@ -40,9 +40,9 @@ describe('boxClasses', () => {
   });
 
   it('finds an instance past the quick scan: after many objects, in a Map, in a cycle', () => {
-    const many = Array.from({ length: 100 }, () => ({ v: [1] }));
+    const many = Array.from({ length: 1000 }, () => ({ v: [1] }));
     many.push({ v: [new Unregistered() as never] });
-    expect(foundIn(many).found.path).toBe('[100].v[0]');
+    expect(foundIn(many).found.path).toBe('[1000].v[0]');
     expect(foundIn(new Map([['k', new Unregistered()]])).found.path).toBe('.get("k")');
     const cycle: Record<string, unknown> = { inner: { x: new Unregistered() } };
     cycle.self = cycle;

@@ -84,14 +84,21 @@ export function unboxClasses(value: unknown): unknown {
   return decode((value as Boxed).v, new Map());
 }
 
-/** Objects the quick scan of `boxClasses` visits before it hands over to the full encoding. */
-const QUICK_SCAN_NODES = 32;
+/**
+ * Arrays and plain objects the quick scan of `boxClasses` looks into before it hands over to
+ * the full encoding (typed arrays and other leaves do not count). A tiled algorithm's message
+ * (a job holding a few dozen strided views, each an object, its data and two short arrays)
+ * stays within it: the encoding, with its paths and its memo, costs several times the scan
+ * for each object it visits.
+ */
+const QUICK_SCAN_NODES = 256;
 
 /**
  * False when `x` surely holds no class instance that `encode` would box or refuse (arrays and
  * plain objects looked into, builtins and `skip`ped objects not); true when it may (an
- * instance seen, a Map or Set to look into, or more than the budget's objects: shared parts
- * and cycles are left to `encode`, which remembers what it saw).
+ * instance seen, a Map or Set to look into, or more than the budget's arrays and plain objects,
+ * or deeper than `MAX_DEPTH`: shared parts and cycles are left to `encode`, which remembers
+ * what it saw).
  */
 function mayHoldInstance(
   x: object,
@@ -99,8 +106,8 @@ function mayHoldInstance(
   skip: ((x: object) => boolean) | undefined,
   budget: { left: number },
 ): boolean {
-  if (--budget.left < 0 || depth > MAX_DEPTH) return true;
   if (Array.isArray(x)) {
+    if (--budget.left < 0 || depth > MAX_DEPTH) return true;
     for (let i = 0; i < x.length; i++) {
       const v = x[i];
       if (typeof v === 'object' && v !== null && mayHoldInstance(v, depth + 1, skip, budget))
@@ -110,6 +117,7 @@ function mayHoldInstance(
   }
   const proto = Object.getPrototypeOf(x);
   if (PLAIN_PROTOS.has(proto)) {
+    if (--budget.left < 0 || depth > MAX_DEPTH) return true;
     // `for…in`, not `Object.keys`: no array of the keys is made (a strided view in every
     // message of a tiled algorithm). An enumerable key inherited from a polluted
     // `Object.prototype` is looked at too, which can only send the value to `encode`.
