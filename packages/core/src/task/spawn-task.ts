@@ -102,7 +102,8 @@ function checkArgs(args: unknown[]): void {
     if (typeof a !== 'object' || a === null) continue;
     let thenable = false;
     try {
-      thenable = typeof (a as { then?: unknown }).then === 'function' && !isDTask(a);
+      // A task handle first: the one thenable taken, and most object arguments of a graph.
+      thenable = !isDTask(a) && typeof (a as { then?: unknown }).then === 'function';
     } catch (cause) {
       // A proxy whose traps throw, or a revoked one: it can be neither read nor copied.
       throw new ArgumentError(

@@ -239,7 +239,8 @@ export class WorkerConnection implements Executor {
       );
       return;
     }
-    if (!hasTaskOrChunkArgs(task)) {
+    // No task or chunk among its arguments when it was submitted: they go as they are.
+    if ((task.flags & TaskFlags.ValueArgs) !== 0 || !hasTaskOrChunkArgs(task)) {
       this.send(task, task.args, undefined);
       return;
     }
