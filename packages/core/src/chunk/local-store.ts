@@ -1,7 +1,7 @@
 /**
  * Where a worker runtime keeps the results it made (and small results kept for local
  * consumers), by key: the task id that made them. A runtime without a storage plugin keeps
- * them in its own `PooledStore` (runtime/block-pool.ts: a table by task id that tells the block
+ * them in its own `PooledStore` (runtime/block-pool.ts: a `Map` by task id that tells the block
  * pool of every read and removal), or in a plain `Map` (`defaultLocalStore`), which satisfies
  * this interface as it is, where a value adapter is set.
  * A plugin may give the runtime another store through `WorkerPluginHost.setLocalStore` (e.g.

@@ -1,6 +1,3 @@
-import type { LocalStore } from '../chunk/local-store.js';
-import { IdTable } from '../task/id-table.js';
-
 /**
  * The global a kernel sent as source calls for a result block's memory:
  * `globalThis[Symbol.for('@dtask/core.blockMemory')]?.(bytes, kernel)`, with `kernel` the
@@ -51,7 +48,7 @@ export class BlockPool {
   /** Bytes in `free`. */
   private bytes = 0;
   /** Results whose memory returns here when released (never read): key → buffer. */
-  private readonly candidates = new IdTable<SharedArrayBuffer>();
+  private readonly candidates = new Map<number, SharedArrayBuffer>();
   /** Tasks of this runtime running synchronously now, one inside another. */
   private depth = 0;
   /** The function of the outermost of them. */
@@ -113,10 +110,14 @@ export class BlockPool {
    * its block's memory returns here when released, if it is one of `handed` as a whole.
    */
   made(key: number, value: unknown, handed: readonly SharedArrayBuffer[] | undefined): void {
-    const buffer = handed === undefined ? undefined : wholeBlockOf(value, handed);
-    if (buffer !== undefined) this.candidates.set(key, buffer);
-    // A task run again here: its earlier result is forgotten.
-    else if (this.candidates.size > 0) this.candidates.delete(key);
+    this.candidates.delete(key); // a task run again here: its earlier result is forgotten
+    if (handed === undefined || typeof value !== 'object' || value === null) return;
+    const data = (value as BlockLike).data;
+    if (typeof data !== 'object' || data === null) return;
+    const buffer = data.buffer;
+    if (!(buffer instanceof SharedArrayBuffer) || !handed.includes(buffer)) return;
+    if (data.byteOffset !== 0 || data.byteLength !== buffer.byteLength) return;
+    this.candidates.set(key, buffer);
   }
 
   /** Result `key` was read from the store: someone else may hold its memory now. */
@@ -166,61 +167,28 @@ export class BlockPool {
   }
 }
 
-/** The one of `handed` that `value`'s `data` views whole, or undefined. */
-function wholeBlockOf(
-  value: unknown,
-  handed: readonly SharedArrayBuffer[],
-): SharedArrayBuffer | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const data = (value as BlockLike).data;
-  if (typeof data !== 'object' || data === null) return undefined;
-  const buffer = data.buffer;
-  if (!(buffer instanceof SharedArrayBuffer) || !handed.includes(buffer)) return undefined;
-  if (data.byteOffset !== 0 || data.byteLength !== buffer.byteLength) return undefined;
-  return buffer;
-}
-
 /**
- * The runtime's default store: tells `pool` of each read and each removal, what `BlockPool`
- * needs to know which released results no one else reached. Kept in an `IdTable`, not a `Map`:
- * a worker holds every block it made until the scheduler releases them, tens of thousands at
- * once, and a `Map` set and emptied so rebuilds its table again and again.
+ * The runtime's default store, a `Map` that tells `pool` of each read and each removal: what
+ * `BlockPool` needs to know which released results no one else reached.
  */
-export class PooledStore implements LocalStore {
-  private readonly table = new IdTable<unknown>();
-
-  constructor(private readonly pool: BlockPool) {}
-
-  get size(): number {
-    return this.table.size;
+export class PooledStore extends Map<number, unknown> {
+  constructor(private readonly pool: BlockPool) {
+    super();
   }
 
-  has(key: number): boolean {
-    return this.table.has(key);
-  }
-
-  get(key: number): unknown {
+  override get(key: number): unknown {
     this.pool.read(key);
-    return this.table.get(key);
+    return super.get(key);
   }
 
-  set(key: number, value: unknown): this {
-    this.table.set(key, value);
-    return this;
-  }
-
-  values(): IterableIterator<unknown> {
-    return this.table.values()[Symbol.iterator]();
-  }
-
-  delete(key: number): boolean {
-    if (!this.table.delete(key)) return false;
+  override delete(key: number): boolean {
+    if (!super.delete(key)) return false;
     this.pool.released(key);
     return true;
   }
 
-  clear(): void {
-    this.table.clear();
+  override clear(): void {
+    super.clear();
     this.pool.clear();
   }
 }
