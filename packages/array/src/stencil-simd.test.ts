@@ -334,7 +334,6 @@ await ctx.close();`,
         ],
         {
           env: { ...process.env, ...env },
-          timeout: 30_000,
           cwd: fileURLToPath(new URL('.', import.meta.url)),
         },
         (error, stdout, stderr) =>
@@ -351,5 +350,5 @@ await ctx.close();`,
     expect([simdOn, simdSweeps]).toEqual(['true', '4']); // the 4 blocks swept in SIMD
     expect([jsOn, jsSweeps]).toEqual(['false', '0']);
     expect(simdData).toBe(jsData);
-  }, 60_000);
+  }, 120_000);
 });
