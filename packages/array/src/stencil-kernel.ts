@@ -2,6 +2,7 @@
 // into its source) so it travels to worker threads and processes as source text.
 import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
+import { followBlocks } from './stencil-follow-blocks.js';
 import { stencilLoop } from './stencil-loop.js';
 import type { StencilPlan } from './stencil-plan.js';
 import type { CopyBox, FillEdge, Prepared } from './stencil-prepared.js';
@@ -9,6 +10,7 @@ import { stencilSimd } from './stencil-simd-sweep.js';
 
 declare const __DTASK_LINK_simd__: typeof stencilSimd;
 declare const __DTASK_LINK_loop__: typeof stencilLoop;
+declare const __DTASK_LINK_follow__: typeof followBlocks;
 
 /**
  * One block of one stencil step: `blocks` holds, per input of `plan.inputs`, its own block
@@ -53,7 +55,10 @@ function stencilBlockKernel(
   // make, the halo views): made once per block and kept per thread, keyed by the block it writes,
   // while the plan and blocks are the same objects (stencilSteps' task per thread sweeps each
   // of its blocks every step with the same ones). A task writing a new block makes it afresh.
-  const gp = globalThis as unknown as { __dtaskStencilPrepared?: WeakMap<Block, Prepared[]> };
+  const gp = globalThis as unknown as {
+    __dtaskStencilPrepared?: WeakMap<Block, Prepared[]>;
+    __dtaskStencilFollow?: typeof followBlocks;
+  };
   const preparedAll = (gp.__dtaskStencilPrepared ??= new WeakMap<Block, Prepared[]>());
   const kept = out === null ? undefined : preparedAll.get(out);
   let prep: Prepared | undefined;
@@ -65,21 +70,8 @@ function stencilBlockKernel(
       for (let a = 0; a < blocks.length && same; a++) same = p.blocks[a] === blocks[a];
       if (same) prep = p;
     }
-    if (prep !== undefined) {
-      // The blocks may hold another array's memory now (stencilSteps keeps a thread's block
-      // objects for the next call laid out alike and puts that call's memory in them): the own
-      // elements and the strips cut from neighbours follow their blocks.
-      // Stored only when changed: a sweeps call's later sweeps find them in place.
-      const { own, ownBlocks, strips } = prep;
-      for (let i = 0; i < own.length; i++) {
-        const data = ownBlocks[i].data;
-        if (own[i] !== data) own[i] = data;
-      }
-      for (let i = 0; i < strips.length; i++) {
-        const { view, parent } = strips[i];
-        if (view.data !== parent.data) view.data = parent.data;
-      }
-    }
+    // The blocks may hold another array's memory now: the kept views follow them.
+    if (prep !== undefined) (gp.__dtaskStencilFollow ??= __DTASK_LINK_follow__)(prep);
   }
   if (prep === undefined) {
     // Made once per block and call, by one function per thread (made by the first task and
@@ -105,7 +97,10 @@ function stencilBlockKernel(
     ): Prepared => {
       const { shape, radius } = plan;
       const nd = shape.length;
-      const gp = globalThis as unknown as { __dtaskStencilPrepared?: WeakMap<Block, Prepared[]> };
+      const gp = globalThis as unknown as {
+        __dtaskStencilPrepared?: WeakMap<Block, Prepared[]>;
+        __dtaskStencilFollow?: typeof followBlocks;
+      };
       const preparedAll = (gp.__dtaskStencilPrepared ??= new WeakMap<Block, Prepared[]>());
       let prep: Prepared;
       const P = shape.map((s, d) => s + 2 * radius[d]);
@@ -514,4 +509,5 @@ export const stencilBlock: (
   full: stencilBlockKernel,
   simd: stencilSimd,
   loop: stencilLoop,
+  follow: followBlocks,
 });

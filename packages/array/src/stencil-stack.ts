@@ -4,11 +4,13 @@
 import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
 import type { BytePair, installSimd, SweepFunctions } from './simd-install.js';
+import { followBlocks } from './stencil-follow-blocks.js';
 import type { StencilPlan } from './stencil-plan.js';
 import type { CopyBox, FillEdge, Prepared } from './stencil-prepared.js';
 import type { Stacker, SweepArgs } from './stencil-sweeps-runner.js';
 
 declare const __DTASK_SIMD__: typeof installSimd;
+declare const __DTASK_LINK_follow__: typeof followBlocks;
 
 /** One block of a `BlockStack`: what its part of the stack's sweep reads and writes. */
 export interface StackPart {
@@ -87,6 +89,7 @@ export interface BlockStack {
  * program and module, reads and order: the same values).
  */
 function stencilStackerKernel(): Stacker<BlockStack> {
+  const follow = __DTASK_LINK_follow__;
   let simdKernels: NonNullable<ReturnType<typeof installSimd>> | undefined;
   // The kept preparation of an item, where the block kernel swept it in SIMD: else null.
   const preparedOf = (item: SweepArgs): Prepared | null => {
@@ -321,15 +324,7 @@ function stencilStackerKernel(): Stacker<BlockStack> {
           // As the block kernel does at a block's first sweep of a call: its own elements and
           // the strips cut from its neighbours follow their blocks' memory (a kept block object
           // holds this call's; the strips were let go at the end of the last call).
-          const { own, ownBlocks, strips } = p;
-          for (let k = 0; k < own.length; k++) {
-            const data = ownBlocks[k].data;
-            if (own[k] !== data) own[k] = data;
-          }
-          for (let k = 0; k < strips.length; k++) {
-            const { view, parent } = strips[k];
-            if (view.data !== parent.data) view.data = parent.data;
-          }
+          follow(p);
         }
       }
       return true;
@@ -421,4 +416,5 @@ function stencilStackerKernel(): Stacker<BlockStack> {
 export const stencilStacker: () => Stacker<BlockStack> = linkKernel(
   stencilStackerKernel,
   'stencilStacker',
+  { follow: followBlocks },
 );
