@@ -85,6 +85,15 @@ export function enterSyncFrame(frame: Frame): Frame | undefined {
   return previous;
 }
 
+/**
+ * Makes `frame` the frame of the rest of the synchronous run in progress, if one is (a plain
+ * task's call, a `withOptions` or task-queue body's synchronous part): whoever started that run
+ * restores its own previous frame when it returns. Outside such a run, nothing.
+ */
+export function replaceSyncFrame(frame: Frame): void {
+  if (sync.frame !== undefined) sync.frame = frame;
+}
+
 /** Restores the frame `enterSyncFrame` returned. */
 export function leaveSyncFrame(previous: Frame | undefined): void {
   sync.frame = previous;

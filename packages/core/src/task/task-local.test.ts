@@ -83,6 +83,32 @@ describe('getTls / setTls', () => {
     expect(inTask()).toBe(false); // ... and re-entering it there does not leak here
   });
 
+  it('setTls of another task’s state holds for the rest of a synchronous task or withOptions body', async () => {
+    const first = spawn(() => {
+      const tls = getTls();
+      tls.values.owner = 'first';
+      return tls;
+    });
+    const saved = await first;
+    const inTaskBody = spawn(() => {
+      const own = getTls().taskId;
+      setTls(saved);
+      return [own, getTls().taskId, getTls().values.owner];
+    });
+    const [own, after, owner] = await inTaskBody;
+    expect(own).toBe(inTaskBody.id);
+    expect([after, owner]).toEqual([first.id, 'first']);
+
+    const outer = spawn(() =>
+      withOptions({ name: 'region' }, () => {
+        const before = getOptions('name');
+        setTls(saved);
+        return [before, getTls().taskId, getOptions('name', 'none')];
+      }),
+    );
+    expect(await outer).toEqual(['region', first.id, 'none']);
+  });
+
   it('setTls({ values }) replaces the current task’s values', async () => {
     const t = spawn(() => {
       getTls().values.a = 1;

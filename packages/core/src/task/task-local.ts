@@ -1,6 +1,13 @@
 import { ArgumentError } from '../errors/errors.js';
 import type { Processor } from '../processor/processor.js';
-import { currentFrame, type Frame, type FrameTask, frames, holdFrames } from './frame.js';
+import {
+  currentFrame,
+  type Frame,
+  type FrameTask,
+  frames,
+  holdFrames,
+  replaceSyncFrame,
+} from './frame.js';
 
 const FRAME = Symbol('dtask.tls.frame');
 
@@ -60,7 +67,9 @@ export function getTls(): TaskTls {
 /**
  * Dagger's `set_tls!`: makes `tls` (from `getTls`, possibly in another callback that lost the
  * task's context) the current task state for the rest of this synchronous run and the async
- * work it starts. A `{ values }` object alone replaces the current task's values.
+ * work it starts, also inside another task's synchronous call or a `withOptions` body (whose
+ * own frame comes back when it returns). A `{ values }` object alone replaces the current
+ * task's values.
  */
 export function setTls(tls: Pick<TaskTls, 'values'> & Partial<TaskTls>): void {
   if (typeof tls !== 'object' || tls === null) {
@@ -70,6 +79,8 @@ export function setTls(tls: Pick<TaskTls, 'values'> & Partial<TaskTls>): void {
   if (frame) {
     holdFrames();
     frames.enterWith(frame);
+    // The running synchronous call reads its frame from a variable before the async context.
+    replaceSyncFrame(frame);
   }
   const task = currentTask('setTls()');
   if (tls.values !== undefined) {
