@@ -54,6 +54,20 @@ describe('sizeOf', () => {
     expect(sizeOf(map)).toBe(16 + 20);
   });
 
+  it('counts an object reached twice once before and after the walk has reached many', () => {
+    const shared = new Float64Array(100);
+    const few = { a: shared, b: shared, shape: [4, 4] };
+    expect(sizeOf(few)).toBe(16 + 2 + 800 + 2 + 0 + 10 + 16 + 16);
+    // 40 distinct views, then the first again, and a cycle back to the top: each counted once.
+    const views = Array.from({ length: 40 }, () => new Float64Array(2));
+    const many: unknown[] = [...views, views[0], views[39]];
+    many.push(many);
+    expect(sizeOf(many)).toBe(16 + 40 * 16);
+    const top: { list: unknown[]; again?: unknown } = { list: views };
+    top.again = top;
+    expect(sizeOf(top)).toBe(16 + 8 + 16 + 40 * 16 + 10);
+  });
+
   it('extrapolates a huge array from a sample, reading only the sample', () => {
     const numbers = new Array(10_000_000).fill(1.5);
     expect(sizeOf(numbers)).toBe(16 + 8 * 10_000_000);

@@ -8,10 +8,32 @@ const WORD = 8;
 const BUDGET = 1000;
 /** Nesting deeper than this counts as an empty object. */
 const MAX_DEPTH = 32;
+/** Objects a walk keeps in a list before it moves them to a `Set`. */
+const FEW_SEEN = 16;
 
+/**
+ * One call's walk: its budget left and the objects it reached. A small value (a block: its
+ * object, typed array, shape and strides) reaches a few objects, kept in a list: a `Set`
+ * would cost its table and an identity hash written into each object it holds.
+ */
 interface Walk {
   budget: number;
-  readonly seen: Set<object>;
+  few: object[];
+  many: Set<object> | undefined;
+}
+
+/** Whether `walk` reached `value` before. */
+function seenBefore(state: Walk, value: object): boolean {
+  return state.many === undefined ? state.few.includes(value) : state.many.has(value);
+}
+
+/** `walk` reached `value`. */
+function see(state: Walk, value: object): void {
+  if (state.many !== undefined) state.many.add(value);
+  else if (state.few.push(value) > FEW_SEEN) {
+    state.many = new Set(state.few);
+    state.few = [];
+  }
 }
 
 /**
@@ -33,7 +55,7 @@ export function sizeOf(value: unknown): number {
   const leaf = leafSize(value);
   if (leaf >= 0) return leaf;
   try {
-    return containerSize(value, 0, { budget: BUDGET, seen: new Set() });
+    return containerSize(value, 0, { budget: BUDGET, few: [], many: undefined });
   } catch {
     // A throwing getter or proxy trap: count what the estimate can still say.
     return OBJECT_HEADER;
@@ -71,17 +93,17 @@ function leafSize(value: object): number {
 function walk(value: unknown, depth: number, state: Walk): number {
   state.budget--;
   if (typeof value !== 'object' || value === null) return primitiveSize(value);
-  if (state.seen.has(value)) return 0;
-  const leaf = leafSize(value);
+  if (seenBefore(state, value)) return 0;
+  const leaf = Array.isArray(value) ? -1 : leafSize(value);
   if (leaf >= 0) {
-    state.seen.add(value);
+    see(state, value);
     return leaf;
   }
   return containerSize(value, depth, state);
 }
 
 function containerSize(value: object, depth: number, state: Walk): number {
-  state.seen.add(value);
+  see(state, value);
   if (depth >= MAX_DEPTH) return OBJECT_HEADER;
   const next = depth + 1;
   if (Array.isArray(value)) return OBJECT_HEADER + arrayContents(value, next, state);
@@ -100,7 +122,11 @@ function arrayContents(array: readonly unknown[], depth: number, state: Walk): n
   let sum = 0;
   for (let i = 0; i < length; i++) {
     if (state.budget <= 0) return extrapolate(sum, i, length);
-    sum += walk(array[i], depth, state);
+    const item = array[i];
+    if (typeof item === 'number') {
+      state.budget--; // as `walk` counts it
+      sum += WORD;
+    } else sum += walk(item, depth, state);
   }
   return sum;
 }

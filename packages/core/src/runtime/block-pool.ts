@@ -26,6 +26,20 @@ interface BlockLike {
   data?: { buffer?: unknown; byteOffset?: number; byteLength?: number };
 }
 
+/** The one of `handed` that `value`, a block, holds as its whole `data`; else `undefined`. */
+function wholeBlockOf(
+  value: unknown,
+  handed: readonly SharedArrayBuffer[],
+): SharedArrayBuffer | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const data = (value as BlockLike).data;
+  if (typeof data !== 'object' || data === null) return undefined;
+  const buffer = data.buffer;
+  if (!(buffer instanceof SharedArrayBuffer) || !handed.includes(buffer)) return undefined;
+  if (data.byteOffset !== 0 || data.byteLength !== buffer.byteLength) return undefined;
+  return buffer;
+}
+
 /**
  * A worker runtime's memory of released result blocks, handed to kernels that ask for a new
  * block's memory (`BLOCK_MEMORY`), so that a block made where others were released reuses their
@@ -110,14 +124,10 @@ export class BlockPool {
    * its block's memory returns here when released, if it is one of `handed` as a whole.
    */
   made(key: number, value: unknown, handed: readonly SharedArrayBuffer[] | undefined): void {
-    this.candidates.delete(key); // a task run again here: its earlier result is forgotten
-    if (handed === undefined || typeof value !== 'object' || value === null) return;
-    const data = (value as BlockLike).data;
-    if (typeof data !== 'object' || data === null) return;
-    const buffer = data.buffer;
-    if (!(buffer instanceof SharedArrayBuffer) || !handed.includes(buffer)) return;
-    if (data.byteOffset !== 0 || data.byteLength !== buffer.byteLength) return;
-    this.candidates.set(key, buffer);
+    const buffer = handed === undefined ? undefined : wholeBlockOf(value, handed);
+    // A task run again here: its earlier result is forgotten (`set` replaces it).
+    if (buffer !== undefined) this.candidates.set(key, buffer);
+    else if (this.candidates.size > 0) this.candidates.delete(key);
   }
 
   /** Result `key` was read from the store: someone else may hold its memory now. */
