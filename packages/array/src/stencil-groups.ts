@@ -54,9 +54,10 @@ export type PlanInPlace = (s: number, k: number) => { plan: StencilPlan; args: u
  * memory are done, and sweeps its other blocks while the others go on; no message goes through this thread between steps. Per block this costs a loop turn,
  * not a task: the task's cost (its message, the plans it carries) is paid once per processor
  * and call. A task takes the blocks its processor holds as arguments (found there, nothing
- * sent), and only the blocks it reads from other processors come through this thread, as views
- * of their memory, fetched where they live. Resolves when every task has done the last step;
- * rejects with the first failure (the other tasks stop at their next barrier). With `key`
+ * sent), and only the blocks it reads from other processors come through this thread, as their
+ * memory (views, nothing copied) and geometry, fetched where they live. Resolves when every
+ * task has done the last step; rejects with the first failure (the other tasks stop at their
+ * next barrier). With `key`
  * (what the plans depend on besides the blocks' memory: shapes, blocks, processors, kernels,
  * boundaries, as the caller writes it), the jobs are kept, and a later call with the same key
  * reuses them: no block is planned and no job packed again.
@@ -85,17 +86,17 @@ export async function stepsInGroups(
       kept.set(key, jobs);
     }
   }
-  // The blocks read across processors, each once: a view of its memory, made where it lives.
-  const values = new Map<DTask<Block>, Block>();
+  // The blocks read across processors, each once: their memory and geometry, found where they
+  // live (see ForeignBlocks).
+  const values = new Map<DTask<Block>, Foreign>();
   const homes = new Map<string, { proc: Processor; chunks: DTask<Block>[] }>();
-  const asked = new Set<DTask<Block>>();
   for (const job of jobs) {
     for (const ref of job.foreign) {
       const c = chunks[ref];
-      if (asked.has(c)) continue;
-      asked.add(c);
+      if (values.has(c)) continue;
       const proc = c.processor as Processor;
       const home = homes.get(proc.id) ?? { proc, chunks: [] };
+      values.set(c, { from: NONE, at: home.chunks.length, geometry: 0 });
       home.chunks.push(c);
       homes.set(proc.id, home);
     }
@@ -106,9 +107,15 @@ export async function stepsInGroups(
         { name: 'blockViews', scope: new ExactScope(proc) },
         blockViews,
         ...held,
-      ) as unknown as DTask<Block[]>;
+      ) as unknown as DTask<ForeignBlocks>;
       const got = await views.fetch();
-      for (let i = 0; i < held.length; i++) values.set(held[i], got[i]);
+      let p = 0;
+      for (const c of held) {
+        const value = values.get(c) as Foreign;
+        value.from = got;
+        value.geometry = p;
+        p += 2 + 2 * got.geometry[p + 1];
+      }
     }),
   );
   const sync = new Int32Array(new SharedArrayBuffer(8));
@@ -128,7 +135,7 @@ export async function stepsInGroups(
       stencilSweeps,
       {
         text: job.text,
-        foreign: job.foreign.map((ref) => values.get(chunks[ref]) as Block),
+        ...foreignOf(job.foreign, chunks, values),
         sync,
         parties,
       } satisfies SweepsJob,
@@ -146,14 +153,55 @@ export async function stepsInGroups(
   );
 }
 
-/** The blocks it is given, as new views of the same memory (sent as such, nothing copied). */
-function blockViews(...blocks: Block[]): Block[] {
-  return blocks.map((b) => ({
-    data: b.data,
-    shape: b.shape,
-    strides: b.strides,
-    offset: b.offset,
-  }));
+/**
+ * The blocks a task reads from other processors, as `blockViews` gives them: each block's
+ * memory (a view of the same shared memory, nothing copied) and its geometry, per block its
+ * offset, its rank r, r lengths and r strides, one after the other. Plain numbers and typed
+ * arrays: no object per block is sized, cloned, looked into for class instances and cloned
+ * again on its way through this thread.
+ */
+interface ForeignBlocks {
+  /** Each block's memory. */
+  data: Block['data'][];
+  /** Each block's offset, rank, shape and strides, in turn. */
+  geometry: number[];
+}
+
+const NONE: ForeignBlocks = { data: [], geometry: [] };
+
+/** The blocks it is given as `ForeignBlocks`. */
+function blockViews(...blocks: Block[]): ForeignBlocks {
+  const data: Block['data'][] = [];
+  const geometry: number[] = [];
+  for (const b of blocks) {
+    data.push(b.data);
+    geometry.push(b.offset, b.shape.length, ...b.shape, ...b.strides);
+  }
+  return { data, geometry };
+}
+
+/** A block read across processors: its home's answer, where it is in it and its geometry. */
+interface Foreign {
+  from: ForeignBlocks;
+  at: number;
+  geometry: number;
+}
+
+/** The blocks at `refs` (positions in `chunks`) as `SweepsJob` takes them, from their homes'. */
+function foreignOf(
+  refs: readonly number[],
+  chunks: readonly DTask<Block>[],
+  values: ReadonlyMap<DTask<Block>, Foreign>,
+): { foreign: Block['data'][]; geometry: number[] } {
+  const foreign: Block['data'][] = [];
+  const geometry: number[] = [];
+  for (const ref of refs) {
+    const { from, at, geometry: p } = values.get(chunks[ref]) as Foreign;
+    foreign.push(from.data[at]);
+    const end = p + 2 + 2 * from.geometry[p + 1];
+    for (let q = p; q < end; q++) geometry.push(from.geometry[q]);
+  }
+  return { foreign, geometry };
 }
 
 /**

@@ -45,14 +45,20 @@ export interface SweepsPlan {
  * What one thread's task of `stencilSweeps` is told, sent once for all the steps: its
  * `SweepsPlan` as one JSON text (non-finite numbers and −0 as tagged strings), which crosses
  * to the thread as one string, not as thousands of small objects each walked and cloned; the
- * views of the blocks it reads from other threads; the barrier. The blocks its own thread
- * holds follow as the task's arguments, found where they are (nothing of them is sent).
+ * memory and geometry of the blocks it reads from other threads; the barrier. The blocks its
+ * own thread holds follow as the task's arguments, found where they are (nothing of them is
+ * sent).
  */
 export interface SweepsJob {
   /** `SweepsPlan` as JSON. */
   text: string;
-  /** The blocks read from other threads (views of shared memory), as `slots` name them. */
-  foreign: Block[];
+  /** The memory of the blocks read from other threads (shared), as `slots` name them. */
+  foreign: Block['data'][];
+  /**
+   * Their geometry: per block in `foreign`, in turn, its offset, its rank r, r lengths and r
+   * strides (numbers, not an object per block, to be looked into and cloned at every call).
+   */
+  geometry: number[];
   /**
    * The barrier, an `Int32Array` over a `SharedArrayBuffer`: element 0 counts the arrivals
    * (each task adds 1 after each step), element 1 is set when a task failed or the caller gave
@@ -153,7 +159,15 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
   }
   const { slots, plans, layouts, steps, early } = parsed;
   // Each slot's block of this call: an argument (held here) or a view of another's.
-  const given: Block[] = slots.map((at) => (at >= 0 ? own[at] : job.foreign[-1 - at]));
+  const far: Block[] = [];
+  for (let j = 0, p = 0; j < job.foreign.length; j++) {
+    const rank = job.geometry[p + 1];
+    const shape = job.geometry.slice(p + 2, p + 2 + rank);
+    const strides = job.geometry.slice(p + 2 + rank, p + 2 + 2 * rank);
+    far.push({ data: job.foreign[j], shape, strides, offset: job.geometry[p] });
+    p += 2 + 2 * rank;
+  }
+  const given: Block[] = slots.map((at) => (at >= 0 ? own[at] : far[-1 - at]));
   // The block objects (and the kernel's arguments, and so what the kernel prepared for each
   // block) of the last call laid out alike, its blocks' memory put in: a call of a program
   // that steps new arrays (or the same) makes no new object per block, and the kernel's

@@ -125,7 +125,10 @@ export async function stencilSteps(
     // when no step reads the array it writes with offsets (a block would read a neighbour's
     // new values); such steps take the path below.
     const outs = steps.map((step) => c.arrays[c.names.indexOf(step.out)]);
-    const grid = gridIndices(first.grid);
+    // The blocks' grid positions, made only when a block is planned: a call laid out as a kept
+    // one plans nothing (see stepsInGroups), and a list per block at every call made V8
+    // optimise `gridIndices` during some later call.
+    let grid: number[][] | undefined;
     // A block's plan depends on the step's kernel and output only: steps that repeat them (a
     // double buffer's two sweeps) share their plans.
     const plans = new Map<StencilKernel, Map<string, ReturnType<typeof planBlock>[]>>();
@@ -138,7 +141,7 @@ export async function stencilSteps(
       list[k] ??= planBlock(
         c,
         compiled[s],
-        grid[k],
+        (grid ??= gridIndices(first.grid))[k],
         k,
         out,
         spawn,
@@ -254,34 +257,34 @@ function plansKey(
     if (at === undefined) first.set(chunk, i);
     else repeats.push([i, at]);
   });
-  return JSON.stringify(
-    [
-      c.names,
-      c.radius,
-      [...c.bcs],
-      c.arrays.map((a) => [
-        a.shape,
-        a.blocks.sizes,
-        a.dtype,
-        a.chunks.map((chunk) => chunk.processor?.id ?? ''),
-      ]),
-      repeats,
-      steps.map((step, s) => [
-        step.out,
-        compiled[s].source,
-        compiled[s].expr,
-        compiled[s].sites,
-        compiled[s].atName,
-        compiled[s].idxName,
-        compiled[s].module,
-      ]),
-    ],
-    // Numbers JSON cannot hold (a boundary's value) are told apart.
-    (_k, v) =>
-      typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))
-        ? `\u0000n:${Object.is(v, -0) ? '-0' : v}`
-        : v,
+  // Only a boundary's value can be a number JSON cannot hold: those are told apart in the
+  // boundaries' own text, and the rest (hundreds of values) is written without a replacer.
+  const bcs = JSON.stringify([...c.bcs], (_k, v) =>
+    typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))
+      ? `\u0000n:${Object.is(v, -0) ? '-0' : v}`
+      : v,
   );
+  const rest = JSON.stringify([
+    c.names,
+    c.radius,
+    c.arrays.map((a) => [
+      a.shape,
+      a.blocks.sizes,
+      a.dtype,
+      a.chunks.map((chunk) => chunk.processor?.id ?? ''),
+    ]),
+    repeats,
+    steps.map((step, s) => [
+      step.out,
+      compiled[s].source,
+      compiled[s].expr,
+      compiled[s].sites,
+      compiled[s].atName,
+      compiled[s].idxName,
+      compiled[s].module,
+    ]),
+  ]);
+  return `${bcs}\n${rest}`;
 }
 
 function isTask(x: unknown): x is DTask<unknown> {
