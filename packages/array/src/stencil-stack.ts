@@ -242,50 +242,61 @@ function stencilStackerKernel(): Stacker<BlockStack> {
     if (pair !== null) pair.copy(pair.memory, pair.block);
     else simd.copyOut(part.out.data as Float64Array, 0, n, stack.out * 8);
   };
-  // A part's inputs staged (each input's block copied whole into its stage).
+  // A part's inputs staged (each input's block copied whole into its stage): a memcpy per input
+  // once its copy is made for the block's memory. Small, so that V8 optimises it early (a
+  // function of more bytecode reached V8's threshold only in a program's fifth call or so, its
+  // compile then taking a core from the sweeps); the rest is `stageOne`'s.
   const stageIn = (
     stack: BlockStack,
     part: StackPart,
     simd: NonNullable<ReturnType<typeof installSimd>>,
+  ): void => {
+    const pairs = part.pairs;
+    for (let i = 0; i < stack.inputs; i++) {
+      const pair = pairs === undefined ? null : pairs[i];
+      if (pair !== null && pair.of === part.own[i].block.data) pair.copy(pair.block, pair.memory);
+      else stageOne(stack, part, simd, i);
+    }
+  };
+  // Input `i` of a part staged where `stageIn` has no copy for its memory: the part's copies
+  // made at its first staging (and one made again for a block's new memory), or the elements
+  // copied one by one where the block is not contiguous.
+  const stageOne = (
+    stack: BlockStack,
+    part: StackPart,
+    simd: NonNullable<ReturnType<typeof installSimd>>,
+    i: number,
   ): void => {
     const { n0, n1, inputs } = stack;
     const n = n0 * n1;
     let pairs = part.pairs;
     if (pairs === undefined) {
       pairs = [];
-      for (let i = 0; i < inputs; i++) {
-        const { block, offset, contiguous } = part.own[i];
-        const at = (stack.stage + i * (n + 2)) * 8;
+      for (let j = 0; j < inputs; j++) {
+        const { block, offset, contiguous } = part.own[j];
+        const at = (stack.stage + j * (n + 2)) * 8;
         pairs.push(contiguous ? simd.bytePair(block.data as Float64Array, offset, n, at) : null);
       }
       part.pairs = pairs;
     }
-    for (let i = 0; i < inputs; i++) {
-      let pair = pairs[i];
-      if (pair !== null && pair.of !== part.own[i].block.data) {
-        const { block, offset } = part.own[i];
-        pair = simd.bytePair(
-          block.data as Float64Array,
-          offset,
-          n,
-          (stack.stage + i * (n + 2)) * 8,
-        );
-        pairs[i] = pair;
-      }
-      if (pair !== null) {
-        pair.copy(pair.block, pair.memory);
-        continue;
-      }
-      const { block, strides, offset, contiguous } = part.own[i];
-      const data = block.data;
-      const at = stack.stage + i * (n + 2);
-      if (contiguous) simd.copyIn(data as Float64Array, offset, n, at * 8);
-      else {
-        const area = stack.area as Float64Array;
-        for (let j = 0; j < n1; j++) {
-          for (let q = 0; q < n0; q++) {
-            area[at + j * n0 + q] = data[offset + q * strides[0] + j * strides[1]];
-          }
+    let pair = pairs[i];
+    const { block, strides, offset, contiguous } = part.own[i];
+    if (pair !== null && pair.of !== block.data) {
+      pair = simd.bytePair(block.data as Float64Array, offset, n, (stack.stage + i * (n + 2)) * 8);
+      pairs[i] = pair;
+    }
+    if (pair !== null) {
+      pair.copy(pair.block, pair.memory);
+      return;
+    }
+    const data = block.data;
+    const at = stack.stage + i * (n + 2);
+    if (contiguous) simd.copyIn(data as Float64Array, offset, n, at * 8);
+    else {
+      const area = stack.area as Float64Array;
+      for (let j = 0; j < n1; j++) {
+        for (let q = 0; q < n0; q++) {
+          area[at + j * n0 + q] = data[offset + q * strides[0] + j * strides[1]];
         }
       }
     }
