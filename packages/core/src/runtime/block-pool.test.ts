@@ -173,4 +173,25 @@ describe.runIf(gc)('a worker reuses a released block only where no one else reac
     expect(first.data.every((x) => x === 1)).toBe(true);
     store.clear();
   });
+
+  it('a task made again under the same key forgets its earlier memory unless the new result qualifies', () => {
+    const pool = new BlockPool();
+    const store = new PooledStore(pool);
+    const before = pool.begin(makeBlock);
+    const first = makeBlock(N, 1);
+    pool.made(1, first, pool.end(before));
+    // Made again, its result a view of the first block's memory that no pool handed out: the
+    // first memory must not return to the pool when this result is released.
+    const again = { data: first.data.subarray(0), shape: [N], strides: [1], offset: 0 };
+    store.set(1, again);
+    pool.made(1, again, undefined);
+    store.delete(1);
+    const running = pool.begin(firstOfMemory);
+    const memory = new Float64Array(pool.take(8 * N, firstOfMemory));
+    pool.end(running);
+    expect(memory[0]).toBe(0); // new memory, not the first block's
+    memory.fill(7);
+    expect(again.data.every((x) => x === 1)).toBe(true);
+    store.clear();
+  });
 });
