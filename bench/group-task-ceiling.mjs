@@ -25,7 +25,8 @@
 // round); warm-up calls are alternated too. CPU from `/proc/self/task/*/schedstat`, per block
 // (÷ 64 a call): the main thread, the 2 worker threads (their thread ids read by a task on each)
 // and the rest of the process (V8's helper threads, libuv); the kernel's own CPU per block, the
-// same call on the main thread, is subtracted for "beyond the kernel". Linux only.
+// same call on the main thread, is subtracted for "beyond the kernel" (it moves by 1–2 µs from
+// run to run; "saved", a case's CPU a block less than `mul`'s, does not depend on it). Linux only.
 //   node bench/group-task-ceiling.mjs [--calls=200] [--warmup=N] [--rounds=5] [--cases=mul,group,picked]
 //   node bench/group-task-ceiling.mjs --quick      # 30 calls after 30, 3 rounds: a smoke run (~10 s)
 //   node bench/group-task-ceiling.mjs --warmup=3000   # the steady state
@@ -253,6 +254,7 @@ const rows = caseNames.map((name) => {
     all.toFixed(2),
     (all - kernel).toFixed(2),
     base === undefined ? '' : (beyond(name) / base).toFixed(2),
+    base === undefined ? '' : (base - beyond(name)).toFixed(2),
     f.main.map((v, i) => (v + f.workers[i] + f.rest[i] - kernel).toFixed(1)).join(' '),
   ];
 });
@@ -264,7 +266,17 @@ console.log(
 );
 console.log(
   table(
-    ['case', 'main', 'workers', 'rest', 'all', 'beyond the kernel', '÷ mul', 'rounds (beyond)'],
+    [
+      'case',
+      'main',
+      'workers',
+      'rest',
+      'all',
+      'beyond the kernel',
+      '÷ mul',
+      'saved',
+      'rounds (beyond)',
+    ],
     rows,
   ),
 );
