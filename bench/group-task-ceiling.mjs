@@ -19,8 +19,9 @@
 //   `groupOf`): one argument a group task instead of 32, as when the input came from a group;
 // - `timed`: `group` with the kernel calls' own time read on the worker threads around them
 //   (wall time, `performance.now()` twice a group task: a thread's own CPU counter is stale
-//   within a tick): the kernel as it runs there, in fresh memory, against the same call on the
-//   main thread.
+//   within a tick): the kernel as it runs there, in the memory the worker gives it (the pool
+//   keeps no group's blocks, but hands it what `mul`'s released blocks left), against the same
+//   call on the main thread in fresh memory.
 // The cases run in one process, alternated (each round runs every case, the order rotated each
 // round); warm-up calls are alternated too. CPU from `/proc/self/task/*/schedstat`, per block
 // (÷ 64 a call): the main thread, the 2 worker threads (their thread ids read by a task on each)
