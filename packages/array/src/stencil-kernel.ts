@@ -2,6 +2,8 @@
 // into its source) so it travels to worker threads and processes as source text.
 import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
+import { stencilCopyBox } from './stencil-copy-box.js';
+import { stencilFillEdge } from './stencil-fill-edge.js';
 import { followBlocks } from './stencil-follow-blocks.js';
 import { stencilLoop } from './stencil-loop.js';
 import type { StencilPlan } from './stencil-plan.js';
@@ -11,6 +13,8 @@ import { stencilSimd } from './stencil-simd-sweep.js';
 declare const __DTASK_LINK_simd__: typeof stencilSimd;
 declare const __DTASK_LINK_loop__: typeof stencilLoop;
 declare const __DTASK_LINK_follow__: typeof followBlocks;
+declare const __DTASK_LINK_copy__: typeof stencilCopyBox;
+declare const __DTASK_LINK_edge__: typeof stencilFillEdge;
 
 /**
  * One block of one stencil step: `blocks` holds, per input of `plan.inputs`, its own block
@@ -188,156 +192,13 @@ function stencilBlockKernel(
     prep = prepare(plan, out, blocks, kernel, kept);
   }
   const { PS, total, padded, own } = prep;
-  // Copies `src` into `buf` at `origin`; with `frame`, only the elements within frame[d] of
-  // an edge along some dimension (the rest of an own block is read in place).
-  // One function per thread, made by the first task and kept (not a closure per task: a new
-  // closure per block ran several times slower here, its strips' short loops included).
-  const gh = globalThis as unknown as { __dtaskStencilCopy?: CopyBox };
-  const copyBox = (gh.__dtaskStencilCopy ??= (src, buf, origin, frame, PS) => {
-    const nd = PS.length;
-    const sh = src.shape;
-    if (nd === 2) {
-      // Two dimensions, the common case, without the general odometer: a block's frame and
-      // the faces along dimension 0 are many rows of an element or two each, where the
-      // per-row work is the cost (64 blocks of 512² spent 6× what 8 blocks did here).
-      const [n0, n1] = sh;
-      const [s0, s1] = src.strides;
-      const data = src.data;
-      const P1 = PS[1];
-      const f0 = frame === null ? 0 : frame[0];
-      const f1 = frame === null ? 0 : frame[1];
-      const all = frame === null || n0 <= 2 * f0;
-      if (all && n0 === 1) {
-        // A row (a halo strip along dimension 0 of radius 1): one element per column, in one
-        // strided loop (the general loop's per-column set-up cost it more than its reads).
-        for (let j = 0, s = src.offset, t = origin[0] + origin[1] * P1; j < n1; j++) {
-          buf[t] = data[s];
-          s += s1;
-          t += P1;
-        }
-        return;
-      }
-      for (let j = 0; j < n1; j++) {
-        const s = src.offset + j * s1;
-        const t = origin[0] + (origin[1] + j) * P1;
-        if (all || j < f1 || j >= n1 - f1)
-          for (let i = 0; i < n0; i++) buf[t + i] = data[s + i * s0];
-        else {
-          for (let i = 0; i < f0; i++) buf[t + i] = data[s + i * s0];
-          for (let i = n0 - f0; i < n0; i++) buf[t + i] = data[s + i * s0];
-        }
-      }
-      return;
-    }
-    const idx = new Array(nd).fill(0);
-    const run = sh[0];
-    let count = 1;
-    for (const s of sh) count *= s;
-    for (let k = 0; k < count; k += run) {
-      let s = src.offset;
-      let t = origin[0];
-      for (let d = 0; d < nd; d++) s += idx[d] * src.strides[d];
-      for (let d = 1; d < nd; d++) t += (origin[d] + idx[d]) * PS[d];
-      let whole = frame === null || run <= 2 * frame[0];
-      for (let d = 1; d < nd && !whole; d++) {
-        if (idx[d] < (frame as number[])[d] || idx[d] >= sh[d] - (frame as number[])[d])
-          whole = true;
-      }
-      const st = src.strides[0];
-      if (whole) for (let i = 0; i < run; i++) buf[t + i] = src.data[s + i * st];
-      else {
-        const f = (frame as number[])[0];
-        for (let i = 0; i < f; i++) buf[t + i] = src.data[s + i * st];
-        for (let i = run - f; i < run; i++) buf[t + i] = src.data[s + i * st];
-      }
-      for (let d = 1; d < nd; d++) {
-        if (++idx[d] < sh[d]) break;
-        idx[d] = 0;
-      }
-    }
-  });
-  // Fills the halo of `buf` past one edge of the array along `d` from the boundary condition.
-  // Corners: the conditions apply dimension by dimension, in order, each over the values the
-  // earlier ones filled; LinearExtrapolate extrapolates along the first dimension past an
-  // edge only and clamps along later ones (as Dagger's). One function per thread, as above.
-  const ge = globalThis as unknown as { __dtaskStencilEdge?: FillEdge };
-  const fillEdge = (ge.__dtaskStencilEdge ??= (buf, input, d, high, plan, prep) => {
-    const { shape, radius } = plan;
-    const { P, PS, total, pos } = prep;
-    const nd = shape.length;
-    const bc = input.bc[d];
-    const r = radius[d];
-    const st = PS[d];
-    const e = high ? r + shape[d] - 1 : r;
-    const dir = high ? 1 : -1;
-    const skip = bc.symmetric ? 0 : 1;
-    if (nd === 2) {
-      // Two dimensions, the common case: a line per position `l` along the other dimension `x`,
-      // without the general odometer (per line it cost more than the line's own writes).
-      const x = 1 - d;
-      const sx = PS[x];
-      const n = P[x];
-      const kind = bc.kind;
-      if (kind === 'pad') {
-        const value = bc.value as number;
-        for (let l = 0, base = 0; l < n; l++, base += sx) {
-          for (let k = 1; k <= r; k++) buf[base + (e + dir * k) * st] = value;
-        }
-        return;
-      }
-      const lowX = input.low[x];
-      const highX = input.high[x];
-      const linearX = input.bc[x].kind === 'linear';
-      for (let l = 0, base = 0; l < n; l++, base += sx) {
-        const edge = buf[base + e * st];
-        // Past an edge along an earlier dimension with its own extrapolation: clamped.
-        const linear =
-          kind === 'linear' &&
-          !(x < d && linearX && ((lowX && l < radius[x]) || (highX && l >= radius[x] + shape[x])));
-        for (let k = 1; k <= r; k++) {
-          let v: number;
-          if (kind === 'clamp' || (kind === 'linear' && !linear)) v = edge;
-          else if (linear) v = edge + k * (edge - buf[base + (e - dir) * st]);
-          else {
-            v = buf[base + (e - dir * (k - 1 + skip)) * st];
-            if (kind === 'antireflect') v = -v;
-          }
-          buf[base + (e + dir * k) * st] = v;
-        }
-      }
-      return;
-    }
-    pos.fill(0);
-    const lines = total / P[d];
-    for (let l = 0; l < lines; l++) {
-      let base = 0;
-      for (let x = 0; x < nd; x++) if (x !== d) base += pos[x] * PS[x];
-      const edge = buf[base + e * st];
-      let linear = bc.kind === 'linear';
-      for (let x = 0; x < d && linear; x++) {
-        const past =
-          (input.low[x] && pos[x] < radius[x]) || (input.high[x] && pos[x] >= radius[x] + shape[x]);
-        if (past && input.bc[x].kind === 'linear') linear = false;
-      }
-      for (let k = 1; k <= r; k++) {
-        const q = base + (e + dir * k) * st;
-        let v: number;
-        if (bc.kind === 'pad') v = bc.value as number;
-        else if (bc.kind === 'clamp' || (bc.kind === 'linear' && !linear)) v = edge;
-        else if (linear) v = edge + k * (edge - buf[base + (e - dir) * st]);
-        else {
-          v = buf[base + (e - dir * (k - 1 + skip)) * st];
-          if (bc.kind === 'antireflect') v = -v;
-        }
-        buf[q] = v;
-      }
-      for (let x = 0; x < nd; x++) {
-        if (x === d) continue;
-        if (++pos[x] < P[x]) break;
-        pos[x] = 0;
-      }
-    }
-  });
+  // The copy and edge functions: one each per thread, made by the first task and kept.
+  const gh = globalThis as unknown as {
+    __dtaskStencilCopy?: CopyBox;
+    __dtaskStencilEdge?: FillEdge;
+  };
+  const copyBox = (gh.__dtaskStencilCopy ??= __DTASK_LINK_copy__);
+  const fillEdge = (gh.__dtaskStencilEdge ??= __DTASK_LINK_edge__);
   // Padded buffers are reused by the next tasks on this thread (a task runs to its end before
   // the next starts): no allocation and zeroing of a block-sized buffer per task. What a task
   // reads of one is written first (frame, strips, edges); a new one starts as NaN, so a read
@@ -465,6 +326,7 @@ function stencilBlockSweep(
     __dtaskStencilCopy?: CopyBox;
     __dtaskStencilEdge?: FillEdge;
     __dtaskStencilFull?: typeof stencilBlockKernel;
+    __dtaskStencilFollow?: typeof followBlocks;
   };
   const kept =
     out === null || plan.module !== null ? undefined : g.__dtaskStencilPrepared?.get(out);
@@ -479,16 +341,8 @@ function stencilBlockSweep(
     if (!same || simd == null || simd.area.length === 0) break;
     if (copy === undefined || edge === undefined) break;
     // As the kernel does: the own elements and the strips follow their blocks' memory.
-    const { own, ownBlocks, strips } = p;
-    for (let k = 0; k < own.length; k++) {
-      const data = ownBlocks[k].data;
-      if (own[k] !== data) own[k] = data;
-    }
-    for (let k = 0; k < strips.length; k++) {
-      const { view, parent } = strips[k];
-      if (view.data !== parent.data) view.data = parent.data;
-    }
-    simd.fill(own, p.fills, copy, edge, plan, p);
+    (g.__dtaskStencilFollow ??= __DTASK_LINK_follow__)(p);
+    simd.fill(p.own, p.fills, copy, edge, plan, p);
     simd.finish(out as Block);
     return out;
   }
@@ -507,6 +361,8 @@ export const stencilBlock: (
   ...blocks: Block[]
 ) => Block | null | Promise<Block | null> = linkKernel(stencilBlockSweep, 'stencilBlock', {
   full: stencilBlockKernel,
+  copy: stencilCopyBox,
+  edge: stencilFillEdge,
   simd: stencilSimd,
   loop: stencilLoop,
   follow: followBlocks,
