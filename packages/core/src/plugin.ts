@@ -98,9 +98,12 @@ export {
   type DedicatedThreadStart,
   runDedicatedThread,
 } from './runtime/run-dedicated-thread.js';
+export { groupPartHandles } from './sched/completion/group-part-handles.js';
 export { heldRemotely } from './sched/placement/data-home.js';
 export { registerScopeKey, type ScopeKeyDefinition } from './scope/index.js';
+export { groupParts } from './task/group-parts.js';
 export { type OptionNormalizer, registerOption } from './task/options.js';
+export { takeTaskIds } from './task/spawn-task.js';
 export { finishedWell } from './task/task-state.js';
 export { registerWaitGuard, type WaitGuard } from './task/wait-guards.js';
 export { moduleRefOf } from './travel/function-ref.js';

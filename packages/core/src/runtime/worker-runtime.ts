@@ -26,6 +26,7 @@ import type { Transport } from '../protocol/transport.js';
 import { ExactScope } from '../scope/exact-scope.js';
 import { isStreamDescriptor, registerStepAdapter } from '../stream/step-adapter.js';
 import { asyncRunSettled, callInFrame } from '../task/frame.js';
+import { type GroupParts, isGroupParts, storeParts } from '../task/group-parts.js';
 import { IdTable } from '../task/id-table.js';
 import { isThenable } from '../task/is-thenable.js';
 import { NO_OPTIONS } from '../task/options.js';
@@ -415,6 +416,8 @@ export class WorkerRuntime {
     this.stalls?.soon();
     const end = performance.now();
     const ms = end - task.startedAt;
+    const parts = isGroupParts(value); // each output kept under its own key, the report inline
+    if (parts) value = storeParts(this.store, value as GroupParts);
     const kept = this.adapter?.keptBytes?.(value);
     const bytes = kept ?? sizeOf(value);
     const waiters = this.inputs.waitingFor.get(task.id);
@@ -423,7 +426,11 @@ export class WorkerRuntime {
     // So does the result of a task that wrote its arguments in place (a view of that data).
     const pinned = task.options.inPlaceArgs !== undefined || this.pinnedHere(task);
     const inline =
-      kept === undefined && !pinned && bytes <= INLINE_RESULT_BYTES && typeof value !== 'function';
+      parts ||
+      (kept === undefined &&
+        !pinned &&
+        bytes <= INLINE_RESULT_BYTES &&
+        typeof value !== 'function');
     if (!inline) {
       this.store.set(task.id, value, bytes);
       // Its memory returns to the pool if no one reads it before its release (block-pool.ts).

@@ -30,6 +30,13 @@ export function nextTaskId(): number {
   return ids.next++;
 }
 
+/** `n` consecutive new task ids: the first of them (a group task's outputs' keys). */
+export function takeTaskIds(n: number): number {
+  const base = ids.next;
+  ids.next += n;
+  return base;
+}
+
 /** Makes task ids in this thread start at `base` or later (worker runtimes use a range each). */
 export function reserveTaskIds(base: number): void {
   if (ids.next < base) ids.next = base;

@@ -20,6 +20,9 @@ export class HeldResults {
     this.collected++;
     this.release(key);
   });
+  private readonly groups = new FinalizationRegistry<readonly number[]>((keys) => {
+    for (const key of keys) this.release(key);
+  });
   /**
    * The tasks whose results the worker may still hold (weakly: see `tasks`), in the order
    * they finished: a push per task, where a map by key cost a hashed insert and, once the task
@@ -67,6 +70,11 @@ export class HeldResults {
       this.collected = 0;
     }
     this.live.push(new WeakRef(task));
+  }
+
+  /** Releases results `keys` together once `holder` (held by each of their handles) is collected. */
+  releaseAllWith(holder: object, keys: readonly number[]): void {
+    this.groups.register(holder, keys);
   }
 
   /**

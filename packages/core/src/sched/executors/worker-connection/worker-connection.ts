@@ -122,7 +122,8 @@ export class WorkerConnection implements Executor {
   /** Set when we close it ourselves: losses then do not count as kills. */
   private closing = false;
   /** The results the worker holds: where they are, and their release. */
-  private readonly held: HeldResults;
+  /** @internal The results its worker holds, and their release. */
+  readonly held: HeldResults;
   /** The worker's logs and clock (see `LogRelay`). */
   readonly logs: LogRelay;
   /** What the worker's reports other than completions go to (worker-reports.ts). */
@@ -206,7 +207,8 @@ export class WorkerConnection implements Executor {
   }
 
   /** Whether results held by this worker are gone (it closed or died). */
-  private readonly isLost = (): boolean => this.closed;
+  /** @internal Whether its worker is gone. */
+  readonly isLost = (): boolean => this.closed;
 
   /**
    * Keeps the process alive exactly while something waits on this worker: a task in flight
