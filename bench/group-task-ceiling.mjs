@@ -12,6 +12,11 @@
 //   blocks, the blocks passed as its arguments (the chunks), its 32 output blocks returned as
 //   one array kept on the worker under the group task's key: the least the transport allows for
 //   the same work, with no handle per output block;
+// - `parts`: `group` whose function returns its output blocks with `groupParts`, so the worker
+//   keeps each under a key of its own (ids reserved with `takeTaskIds`), and a finished `DTask`
+//   per output block made from the group's completion on the main thread (`groupPartHandles`:
+//   no placement, message, promise or `FinalizationRegistry` cell per block; the group's blocks
+//   released together once none of its handles is reachable): the floor of a handle per block;
 // - `picked`: `group`, then a tiny task per block (`spawnBatch`, the same scope) that returns
 //   its block of the group's array, kept on the worker under its own key: a handle per output
 //   block on top of the group (what `DArray.chunks` must give), built from the public API;
@@ -37,12 +42,13 @@ import process from 'node:process';
 import { Blocks, distribute, setSmallWorkElements } from '@dtask/array';
 import { fusedBlockSimd } from '@dtask/array/kernels';
 import { Context, ExactScope, everywhere } from '@dtask/core';
-import { spawnBatch } from '@dtask/core/plugin';
+import { groupPartHandles, spawnBatch, takeTaskIds } from '@dtask/core/plugin';
 import { threads } from '@dtask/threads';
 import {
   groupOf,
   mulGroup,
   mulGroupOf,
+  mulGroupParts,
   mulGroupTimed,
   takeKernelNs,
   threadTid,
@@ -60,7 +66,7 @@ const quick = flags.has('quick');
 const calls = Number(flags.get('calls') ?? (quick ? 30 : 200));
 const warmup = Number(flags.get('warmup') ?? calls);
 const rounds = Number(flags.get('rounds') ?? (quick ? 3 : 5));
-const caseNames = (flags.get('cases') ?? 'mul,group,picked,grouped,timed').split(',');
+const caseNames = (flags.get('cases') ?? 'mul,group,parts,picked,grouped,timed').split(',');
 
 const N = 128;
 const B = 16;
@@ -117,6 +123,32 @@ const spawnGroups = (fn = mulGroup) =>
 for (const g of groups.values()) g.input = context.spawn({ scope: g.scope }, groupOf, ...g.chunks);
 await Promise.all([...groups.values()].map((g) => g.input.wait()));
 
+/**
+ * `parts`' group tasks: each thread's blocks through the kernel, each output block kept there
+ * under a key of its own (ids reserved here).
+ */
+const spawnPartGroups = () =>
+  [...groups.values()].map((g) =>
+    context.spawn(
+      { scope: g.scope },
+      mulGroupParts,
+      takeTaskIds(g.chunks.length),
+      ...kernelArgs,
+      ...g.chunks,
+    ),
+  );
+
+/** `parts`' output: a finished `DTask` per block, in the blocks' order. */
+const partHandles = (tasks) => {
+  const out = new Array(BLOCKS);
+  let g = 0;
+  for (const { at } of groups.values()) {
+    const parts = groupPartHandles(tasks[g++]);
+    for (let i = 0; i < at.length; i++) out[at[i]] = parts[i];
+  }
+  return out;
+};
+
 /** One output block of a group's array: a result of its own, kept where the array is. */
 function pick(blocks, i) {
   return blocks[i];
@@ -147,6 +179,11 @@ const cases = {
     }
     await Promise.all(out.map((t) => t.wait()));
   },
+  async parts() {
+    const tasks = spawnPartGroups();
+    await Promise.all(tasks.map((t) => t.wait()));
+    partHandles(tasks);
+  },
   async grouped() {
     const tasks = [...groups.values()].map((g) =>
       context.spawn({ scope: g.scope }, mulGroupOf, ...kernelArgs, g.input),
@@ -167,7 +204,7 @@ const takeWorkersKernelNs = async () => {
   return ns[0] + ns[1];
 };
 
-// The cases compute the same blocks: each block of `group` and `picked` equals `a.mul(2)`'s.
+// The cases compute the same blocks: each block of `group` and `grouped` equals `a.mul(2)`'s.
 {
   const want = await Promise.all(first.chunks.map((c) => c.fetch()));
   const arrays = await Promise.all(spawnGroups().map((t) => t.fetch()));
@@ -185,6 +222,29 @@ const takeWorkersKernelNs = async () => {
         }
       }
     });
+  }
+}
+
+// Each of `parts`' handles fetches its block of `a.mul(2)`, and works as an argument of a task on
+// the other thread.
+{
+  const want = await Promise.all(first.chunks.map((c) => c.fetch()));
+  const tasks = spawnPartGroups();
+  await Promise.all(tasks.map((t) => t.wait()));
+  const parts = partHandles(tasks);
+  const other = (p) => [...groups].find(([id]) => id !== p.processor.id)[1].scope;
+  const got = await Promise.all(parts.map((p) => p.fetch()));
+  const moved = await Promise.all(
+    parts.map((p) => context.spawn({ scope: other(p) }, (b) => b, p).fetch()),
+  );
+  for (let k = 0; k < BLOCKS; k++) {
+    for (const block of [got[k], moved[k]]) {
+      for (let j = 0; j < B * B; j++) {
+        if (block.data[block.offset + j] !== want[k].data[want[k].offset + j]) {
+          throw new Error(`part ${k} differs from a.mul(2)'s block at ${j}`);
+        }
+      }
+    }
   }
 }
 
