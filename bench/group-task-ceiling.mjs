@@ -17,6 +17,8 @@
 //   per output block made from the group's completion on the main thread (`groupPartHandles`:
 //   no placement, message, promise or `FinalizationRegistry` cell per block; the group's blocks
 //   released together once none of its handles is reachable): the floor of a handle per block;
+// - `chained`: `parts` whose inputs are the handles its previous call made (an operation on the
+//   result of the one before, as in `a.mul(2).mul(2)`), its blocks on their group's thread;
 // - `picked`: `group`, then a tiny task per block (`spawnBatch`, the same scope) that returns
 //   its block of the group's array, kept on the worker under its own key: a handle per output
 //   block on top of the group (what `DArray.chunks` must give), built from the public API;
@@ -66,7 +68,7 @@ const quick = flags.has('quick');
 const calls = Number(flags.get('calls') ?? (quick ? 30 : 200));
 const warmup = Number(flags.get('warmup') ?? calls);
 const rounds = Number(flags.get('rounds') ?? (quick ? 3 : 5));
-const caseNames = (flags.get('cases') ?? 'mul,group,parts,picked,grouped,timed').split(',');
+const caseNames = (flags.get('cases') ?? 'mul,group,parts,chained,picked,grouped,timed').split(',');
 
 const N = 128;
 const B = 16;
@@ -127,14 +129,14 @@ await Promise.all([...groups.values()].map((g) => g.input.wait()));
  * `parts`' group tasks: each thread's blocks through the kernel, each output block kept there
  * under a key of its own (ids reserved here).
  */
-const spawnPartGroups = () =>
+const spawnPartGroups = (inputs = a.chunks) =>
   [...groups.values()].map((g) =>
     context.spawn(
       { scope: g.scope },
       mulGroupParts,
       takeTaskIds(g.chunks.length),
       ...kernelArgs,
-      ...g.chunks,
+      ...g.at.map((k) => inputs[k]),
     ),
   );
 
@@ -153,6 +155,10 @@ const partHandles = (tasks) => {
 function pick(blocks, i) {
   return blocks[i];
 }
+
+// `chained`'s input: the handles `chained`'s last call made (`a`'s chunks at first).
+let chainedFrom = a.chunks;
+let chainedCalls = 0;
 
 const cases = {
   async mul() {
@@ -183,6 +189,12 @@ const cases = {
     const tasks = spawnPartGroups();
     await Promise.all(tasks.map((t) => t.wait()));
     partHandles(tasks);
+  },
+  async chained() {
+    const tasks = spawnPartGroups(chainedFrom);
+    await Promise.all(tasks.map((t) => t.wait()));
+    // Started again from `a` now and then, so that the values stay finite.
+    chainedFrom = ++chainedCalls % 500 === 0 ? a.chunks : partHandles(tasks);
   },
   async grouped() {
     const tasks = [...groups.values()].map((g) =>
@@ -246,6 +258,20 @@ const takeWorkersKernelNs = async () => {
       }
     }
   }
+}
+
+// Two `chained` calls from `a` make 2·a.mul(2): handles work as the next group's inputs.
+{
+  const twice = await Promise.all(first.chunks.map((c) => c.fetch()));
+  await cases.chained();
+  await cases.chained();
+  const got = await Promise.all(chainedFrom.map((p) => p.fetch()));
+  got.forEach((block, k) => {
+    for (let j = 0; j < B * B; j++) {
+      const want = 2 * twice[k].data[twice[k].offset + j];
+      if (block.data[block.offset + j] !== want) throw new Error(`chained block ${k} at ${j}`);
+    }
+  });
 }
 
 for (let i = 0; i < warmup; i++) for (const name of caseNames) await cases[name]();
