@@ -14,9 +14,10 @@ const NO_ARGS: unknown[] = [];
  * A finished group task's outputs (its function returned `groupParts`) as finished tasks, one
  * per output, in order, each naming its output on the group's worker under its own key; once
  * per group (a second call throws `ArgumentError`). They are made without the scheduler: no
- * placement, message, promise or `FinalizationRegistry` cell per output. Each can be fetched and passed to other tasks; the outputs are released on
- * the worker together, once no handle of the group is reachable. A handle whose worker is lost
- * fails with `WorkerLostError` (its output is not made again: spawn the group again).
+ * placement, message, promise or `FinalizationRegistry` cell per output. Each can be fetched
+ * and passed to other tasks; the outputs are released on the worker together, once no handle
+ * of the group is reachable. A handle whose worker is lost fails with `WorkerLostError` (its
+ * output is not made again: spawn the group again).
  */
 export function groupPartHandles<T>(group: DTask<unknown>): DTask<T>[] {
   const owner = group.owner as unknown as { slotOf?(id: string): ProcSlot | undefined };
