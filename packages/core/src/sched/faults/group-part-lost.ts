@@ -1,4 +1,4 @@
-import { WorkerLostError } from '../../errors/errors.js';
+import { SchedulingError, WorkerLostError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
 import { TaskState } from '../../task/task-state.js';
 
@@ -7,7 +7,9 @@ import { TaskState } from '../../task/task-state.js';
  * itself; its output is made by its group's task.
  */
 export function groupOutput(): never {
-  throw new Error('A group task output is made by its group, not run on its own');
+  throw new SchedulingError(
+    'A group task output is made by its group, not run on its own: spawn the group again',
+  );
 }
 
 /**
