@@ -32,6 +32,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { firstSpawn } from './fixtures/first-spawn.mjs';
 import { threadCpu } from './fixtures/thread-cpu.mjs';
 import { median, table } from './shared.mjs';
 
@@ -105,19 +106,7 @@ if (flags.has('case')) {
       await Promise.all(m.chunks.map((c) => c.wait()));
     };
     // The program and plan `make()` sends, taken from its first task's arguments.
-    // (One spawn per task, or a batch of them: `spawnEach`'s argument lists.)
-    const { spawn, spawnEach } = context;
-    let sent;
-    context.spawn = (...args) => {
-      sent ??= args;
-      return spawn.apply(context, args);
-    };
-    context.spawnEach = (options, fn, argLists, out) => {
-      sent ??= [options, fn, ...argLists[0]];
-      return spawnEach.call(context, options, fn, argLists, out);
-    };
-    await run();
-    Object.assign(context, { spawn, spawnEach });
+    const sent = await firstSpawn(context, run);
     const [, kernelFn, program, plan] = sent;
     if (kernelFn.name !== 'fusedBlockSimd') throw new Error(`${op} ran ${kernelFn.name}`);
     const [, , , , dtype, scalars] = sent;

@@ -46,6 +46,7 @@ import { fusedBlockSimd } from '@dtask/array/kernels';
 import { Context, ExactScope, everywhere } from '@dtask/core';
 import { groupPartHandles, spawnBatch, takeTaskIds } from '@dtask/core/plugin';
 import { threads } from '@dtask/threads';
+import { firstSpawn } from './fixtures/first-spawn.mjs';
 import {
   groupOf,
   mulGroup,
@@ -95,21 +96,12 @@ const workerTids = new Set(
   await Promise.all([...groups.values()].map((g) => context.spawn({ scope: g.scope }, threadTid))),
 );
 
-// The program, plan, dtype and scalars `a.mul(2)` sends its block tasks, from its first task
-// (one spawn per task, or a batch of them: `spawnEach`'s argument lists).
-const { spawn, spawnEach } = context;
-let sent;
-context.spawn = (...args) => {
-  sent ??= args;
-  return spawn.apply(context, args);
-};
-context.spawnEach = (options, fn, argLists, out) => {
-  sent ??= [options, fn, ...argLists[0]];
-  return spawnEach.call(context, options, fn, argLists, out);
-};
-const first = a.mul(2);
-await Promise.all(first.chunks.map((c) => c.wait()));
-Object.assign(context, { spawn, spawnEach });
+// The program, plan, dtype and scalars `a.mul(2)` sends its block tasks, from its first task.
+let first;
+const sent = await firstSpawn(context, async () => {
+  first = a.mul(2);
+  await Promise.all(first.chunks.map((c) => c.wait()));
+});
 if (sent?.[1] !== fusedBlockSimd)
   throw new Error(`a.mul(2) ran ${sent?.[1]?.name}, not fusedBlockSimd`);
 const [, , program, plan, dtype, scalars] = sent;

@@ -1,6 +1,6 @@
 // Copies a block (or the frame of one) into a padded buffer, for the stencil's block kernel and
 // stacker. Self-contained: linked into their source (see kernel-link.ts), which travels as text.
-import type { Block } from './kernels.js';
+import type { CopyBox } from './stencil-prepared.js';
 
 /**
  * Copies `src` into `buf` at `origin` (`PS`: the padded buffer's strides); with `frame`, only the
@@ -8,13 +8,7 @@ import type { Block } from './kernels.js';
  * in place). Kept per thread as one function, not a closure per task: a new closure per block
  * ran several times slower, its strips' short loops included.
  */
-export function stencilCopyBox(
-  src: Block,
-  buf: Float64Array,
-  origin: number[],
-  frame: number[] | null,
-  PS: number[],
-): void {
+export const stencilCopyBox: CopyBox = (src, buf, origin, frame, PS) => {
   const nd = PS.length;
   const sh = src.shape;
   if (nd === 2) {
@@ -74,4 +68,4 @@ export function stencilCopyBox(
       idx[d] = 0;
     }
   }
-}
+};

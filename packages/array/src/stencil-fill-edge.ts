@@ -1,8 +1,7 @@
 // Fills a padded buffer's halo past an edge of the whole array from its boundary condition, for
 // the stencil's block kernel and stacker. Self-contained: linked into their source (see
 // kernel-link.ts), which travels as text.
-import type { StencilPlan } from './stencil-plan.js';
-import type { Prepared } from './stencil-prepared.js';
+import type { FillEdge } from './stencil-prepared.js';
 
 /**
  * Fills the halo of `buf` past one edge of the array along `d` (`high`: the far one) from
@@ -10,14 +9,7 @@ import type { Prepared } from './stencil-prepared.js';
  * each over the values the earlier ones filled; LinearExtrapolate extrapolates along the first
  * dimension past an edge only and clamps along later ones (as Dagger's).
  */
-export function stencilFillEdge(
-  buf: Float64Array,
-  input: StencilPlan['inputs'][number],
-  d: number,
-  high: boolean,
-  plan: StencilPlan,
-  prep: Prepared,
-): void {
+export const stencilFillEdge: FillEdge = (buf, input, d, high, plan, prep) => {
   const { shape, radius } = plan;
   const { P, PS, total, pos } = prep;
   const nd = shape.length;
@@ -93,4 +85,4 @@ export function stencilFillEdge(
       pos[x] = 0;
     }
   }
-}
+};

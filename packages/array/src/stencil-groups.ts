@@ -114,7 +114,7 @@ export async function stepsInGroups(
         const value = values.get(c) as Foreign;
         value.from = got;
         value.geometry = p;
-        p += 2 + 2 * got.geometry[p + 1];
+        p = geometryEnd(got.geometry, p);
       }
     }),
   );
@@ -180,6 +180,11 @@ function blockViews(...blocks: Block[]): ForeignBlocks {
   return { data, geometry };
 }
 
+/** Where the geometry of the block at `p` in `geometry` ends: its offset, rank r, r lengths, r strides. */
+function geometryEnd(geometry: readonly number[], p: number): number {
+  return p + 2 + 2 * geometry[p + 1];
+}
+
 /** A block read across processors: its home's answer, where it is in it and its geometry. */
 interface Foreign {
   from: ForeignBlocks;
@@ -198,7 +203,7 @@ function foreignOf(
   for (const ref of refs) {
     const { from, at, geometry: p } = values.get(chunks[ref]) as Foreign;
     foreign.push(from.data[at]);
-    const end = p + 2 + 2 * from.geometry[p + 1];
+    const end = geometryEnd(from.geometry, p);
     for (let q = p; q < end; q++) geometry.push(from.geometry[q]);
   }
   return { foreign, geometry };

@@ -121,8 +121,7 @@ export class WorkerConnection implements Executor {
   private sentBatches = 0;
   /** Set when we close it ourselves: losses then do not count as kills. */
   private closing = false;
-  /** The results the worker holds: where they are, and their release. */
-  /** @internal The results its worker holds, and their release. */
+  /** @internal The results the worker holds: where they are, and their release. */
   readonly held: HeldResults;
   /** The worker's logs and clock (see `LogRelay`). */
   readonly logs: LogRelay;
@@ -206,8 +205,7 @@ export class WorkerConnection implements Executor {
     return this.closed;
   }
 
-  /** Whether results held by this worker are gone (it closed or died). */
-  /** @internal Whether its worker is gone. */
+  /** @internal Whether results held by this worker are gone (it closed or died). */
   readonly isLost = (): boolean => this.closed;
 
   /**
