@@ -1,6 +1,11 @@
-// Block kernels. Each is self-contained (no imports, no outer variables) so it travels to
-// worker threads as source text. A block is a column-major strided view over a
-// SharedArrayBuffer: { data, shape, strides, offset: 0 }.
+// Block kernels. Each is self-contained (no imports, no outer variables, or the parts it uses
+// linked into its source by `linkKernel`) so it travels to worker threads as source text. A
+// block is a column-major strided view over a SharedArrayBuffer: { data, shape, strides,
+// offset: 0 }.
+import { linkKernel } from './kernel-link.js';
+import { newBlock } from './new-block.js';
+
+declare const __DTASK_LINK_newBlock__: typeof newBlock;
 
 /** A block: a column-major, contiguous strided view (usable with datadeps `view`). */
 export interface Block<T extends Float64Array | Float32Array | Int32Array = any> {
@@ -10,31 +15,17 @@ export interface Block<T extends Float64Array | Float32Array | Int32Array = any>
   readonly offset: number;
 }
 
-/** Make a block of `dtype` and `shape`: `kind` 'fill' (with `value`) or 'rand' (from `seed`). */
-export function makeBlock(
+function makeBlockKernel(
   dtype: string,
   shape: number[],
   kind: string,
   value: number,
   seed: number,
 ): Block {
-  // The typed array of the dtype's name ('uint8': Uint8Array); a complex dtype's element is a
-  // (re, im) pair of Float64 (complex128) or Float32 (complex64).
+  const block = __DTASK_LINK_newBlock__(dtype, shape);
+  const data = block.data;
   const w = dtype.startsWith('complex') ? 2 : 1;
-  const C = (globalThis as any)[
-    w === 2
-      ? dtype === 'complex64'
-        ? 'Float32Array'
-        : 'Float64Array'
-      : `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
-  ] as Float64ArrayConstructor;
-  let n = 1;
-  const strides: number[] = [];
-  for (const s of shape) {
-    strides.push(n);
-    n *= s;
-  }
-  const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
+  const n = data.length / w;
   if (kind === 'rand' || kind === 'randn') {
     // Drawn into a Float64Array: the block's own, else a run at a time into one stored by `set`
     // (which converts each number to the dtype as an element store does). The loops see one
@@ -42,7 +33,7 @@ export function makeBlock(
     // worker makes blocks of many dtypes) were several times slower.
     const int = dtype.includes('int');
     const total = w * n;
-    const direct = (C as unknown) === Float64Array;
+    const direct = data instanceof Float64Array;
     const run = direct ? data : new Float64Array(Math.min(total, 4096));
     let s = seed >>> 0 || 1;
     // The normal quantile's coefficients (for 'randn').
@@ -98,31 +89,30 @@ export function makeBlock(
   } else if (value !== 0 && w === 2) {
     for (let i = 0; i < n; i++) data[2 * i] = value;
   } else if (value !== 0) data.fill(value);
-  return { data, shape, strides, offset: 0 };
+  return block;
+}
+
+/**
+ * Make a block of `dtype` and `shape`: `kind` 'fill' (with `value`), 'rand' or 'randn' (from
+ * `seed`).
+ */
+export const makeBlock: (
+  dtype: string,
+  shape: number[],
+  kind: string,
+  value: number,
+  seed: number,
+) => Block = linkKernel(makeBlockKernel, 'makeBlock', { newBlock });
+
+function blockFromKernel(dtype: string, shape: number[], values: ArrayLike<number>): Block {
+  const block = __DTASK_LINK_newBlock__(dtype, shape);
+  block.data.set(values as ArrayLike<number>);
+  return block;
 }
 
 /** A block of `dtype` and `shape` holding a copy of `values` (column-major). */
-export function blockFrom(dtype: string, shape: number[], values: ArrayLike<number>): Block {
-  // The typed array of the dtype's name ('uint8': Uint8Array); a complex dtype's element is a
-  // (re, im) pair of Float64 (complex128) or Float32 (complex64).
-  const w = dtype.startsWith('complex') ? 2 : 1;
-  const C = (globalThis as any)[
-    w === 2
-      ? dtype === 'complex64'
-        ? 'Float32Array'
-        : 'Float64Array'
-      : `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
-  ] as Float64ArrayConstructor;
-  const strides: number[] = [];
-  let n = 1;
-  for (const s of shape) {
-    strides.push(n);
-    n *= s;
-  }
-  const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
-  data.set(values as ArrayLike<number>);
-  return { data, shape, strides, offset: 0 };
-}
+export const blockFrom: (dtype: string, shape: number[], values: ArrayLike<number>) => Block =
+  linkKernel(blockFromKernel, 'blockFrom', { newBlock });
 
 /**
  * `f` (given as source text) applied element by element to `a` and the same-shaped `others`

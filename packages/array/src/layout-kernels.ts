@@ -1,6 +1,10 @@
-// Kernels that rearrange elements (transpose, slicing, re-blocking): self-contained, so they
-// travel to worker threads as source text.
+// Kernels that rearrange elements (transpose, slicing, re-blocking): self-contained (or with
+// the parts they use linked into their source), so they travel to worker threads as source text.
+import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
+import { newBlock } from './new-block.js';
+
+declare const __DTASK_LINK_newBlock__: typeof newBlock;
 
 /** The transpose of a 2-D block (`complex`: of (re, im) pairs): a new block of its type. */
 export function transposeBlock(a: Block, complex = false): Block {
@@ -31,34 +35,15 @@ export interface Piece {
   size: number[];
 }
 
-/**
- * A new block of `shape` and `dtype` assembled from pieces of `sources`: `plan[p]` copies a
- * box of `sources[p]` (strided by `step`, any layout the source's `strides`/`offset` give) to
- * `plan[p].to` in the new (column-major) block. Elements the plan does not cover are 0.
- */
-export function assembleBlock(
+function assembleBlockKernel(
   dtype: string,
   shape: number[],
   plan: Piece[],
   ...sources: Block[]
 ): Block {
-  // The typed array of the dtype's name ('uint8': Uint8Array); a complex dtype's element is a
-  // (re, im) pair of Float64 (complex128) or Float32 (complex64).
+  const block = __DTASK_LINK_newBlock__(dtype, shape);
+  const { data, strides } = block;
   const w = dtype.startsWith('complex') ? 2 : 1;
-  const C = (globalThis as any)[
-    w === 2
-      ? dtype === 'complex64'
-        ? 'Float32Array'
-        : 'Float64Array'
-      : `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
-  ] as Float64ArrayConstructor;
-  const strides: number[] = [];
-  let n = 1;
-  for (const s of shape) {
-    strides.push(n);
-    n *= s;
-  }
-  const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
   for (let p = 0; p < plan.length; p++) {
     const { from, step, to, size } = plan[p];
     const src = sources[p];
@@ -93,5 +78,17 @@ export function assembleBlock(
       }
     }
   }
-  return { data, shape, strides, offset: 0 };
+  return block;
 }
+
+/**
+ * A new block of `shape` and `dtype` assembled from pieces of `sources`: `plan[p]` copies a
+ * box of `sources[p]` (strided by `step`, any layout the source's `strides`/`offset` give) to
+ * `plan[p].to` in the new (column-major) block. Elements the plan does not cover are 0.
+ */
+export const assembleBlock: (
+  dtype: string,
+  shape: number[],
+  plan: Piece[],
+  ...sources: Block[]
+) => Block = linkKernel(assembleBlockKernel, 'assembleBlock', { newBlock });
