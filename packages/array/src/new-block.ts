@@ -1,12 +1,17 @@
 // A new zeroed block of a dtype and shape in shared memory: the one allocation of the kernels
 // that make blocks (kernels.ts, layout-kernels.ts), linked into their source (`linkKernel`), so
 // it travels with them to worker threads and processes.
-import type { Block } from './kernels.js';
 
-/** A block as `newBlock` makes it: its arrays its own, to fill. */
-export interface NewBlock extends Block {
+/**
+ * A block as `newBlock` makes it (a `Block` of kernels.ts, which links this file in): its
+ * arrays its own, to fill.
+ */
+export interface NewBlock {
+  // Any typed array of the dtype, as `Block`'s.
+  readonly data: any;
   readonly shape: number[];
   readonly strides: number[];
+  readonly offset: number;
 }
 
 /**
