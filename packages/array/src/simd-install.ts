@@ -103,7 +103,8 @@ export interface SimdKernels {
   /**
    * The functions of a stencil sweep over this module's memory (simd-sweep-module.ts's
    * `sweepModuleBytes(program, offsets, n0, columnBytes)`: `f` sweeps columns, `g` spreads
-   * contiguous columns into a padded layout), made once per program and layout and kept.
+   * contiguous columns into a padded layout, `s` and `h` pass the rows between two blocks of a
+   * stack), made once per program and layout and kept.
    */
   sweepModule(
     program: SweepCode,
@@ -117,6 +118,8 @@ export interface SimdKernels {
 export interface SweepFunctions {
   f(p: number, o: number, cols: number): void;
   g(src: number, dst: number, cols: number): void;
+  s(src: number, dst: number, cols: number, rb: number): void;
+  h(src: number, dst: number, cols: number, rb: number): void;
 }
 
 /** `SimdKernels.bytePair`'s views: a block's bytes, the module memory's, and their copy. */

@@ -6,7 +6,7 @@ import type { Block } from './kernels.js';
 import type { BytePair, installSimd, SweepFunctions } from './simd-install.js';
 import { followBlocks } from './stencil-follow-blocks.js';
 import type { StencilPlan } from './stencil-plan.js';
-import type { CopyBox, FillEdge, Prepared } from './stencil-prepared.js';
+import type { FillEdge, Prepared } from './stencil-prepared.js';
 import type { Stacker, SweepArgs } from './stencil-sweeps-runner.js';
 
 declare const __DTASK_SIMD__: typeof installSimd;
@@ -21,6 +21,16 @@ export interface StackPart {
   own: { block: Block; strides: readonly number[]; offset: number; contiguous: boolean }[];
   /** Its halo strips but the rows the blocks next to it in the stack give: per padded input. */
   copies: { input: number; src: Block; origin: number[] }[];
+  /**
+   * The same strips as numbers, 7 a strip: its input, the first position it writes in that
+   * input's padded buffer, the first element it reads, its strides and its shape (two
+   * dimensions); and each strip's memory, as its view holds it this call (`copies[c].src.data`,
+   * read again whenever the views follow their blocks). Copied by `copyStrips`, which reads
+   * no object of a strip but its memory: a strip's view, shape and strides, read at every sweep
+   * of every block, were cache misses of their own beside the strip's elements.
+   */
+  stripAt: number[];
+  stripData: Block['data'][];
   /** The edges of the array it touches (per padded input, in the block kernel's order). */
   edges: { input: number; d: number; high: boolean; at: StencilPlan['inputs'][number] }[];
   /** Its plan and preparation (its padded geometry), as `FillEdge` reads them. */
@@ -54,8 +64,9 @@ export interface BlockStack {
   r1: number;
   /** The blocks, top to bottom. */
   parts: StackPart[];
-  /** The padded inputs (their indices). */
+  /** The padded inputs (their indices), and per input whether it is padded. */
   padded: number[];
+  isPadded: boolean[];
   /** How many inputs. */
   inputs: number;
   /** The sweep program and the byte offsets of its reads (`SimdKernels.sweepModule`). */
@@ -174,9 +185,23 @@ function stencilStackerKernel(): Stacker<BlockStack> {
         const at = p.plan.inputs[fill.input];
         for (const { d, high } of fill.edges) edges.push({ input: fill.input, d, high, at });
       }
+      const stripAt: number[] = [];
+      for (const { input, src, origin } of copies) {
+        stripAt.push(
+          input,
+          origin[0] + origin[1] * top.PS[1],
+          src.offset,
+          src.strides[0],
+          src.strides[1],
+          src.shape[0],
+          src.shape[1],
+        );
+      }
       return {
         own,
         copies,
+        stripAt,
+        stripData: copies.map((copy) => copy.src.data),
         edges,
         plan: p.plan,
         prep: p,
@@ -201,6 +226,7 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       r1,
       parts,
       padded: top.fills.map((fill) => fill.input),
+      isPadded: plan.inputs.map((input) => input.padded),
       inputs,
       program: plan.simd as NonNullable<StencilPlan['simd']>,
       // The block kernel's own (simd-sweep's): the module made for its blocks serves.
@@ -301,6 +327,24 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       }
     }
   };
+  // A part's strips (see `StackPart.stripAt`) into the stack's padded buffers.
+  const copyStrips = (buffers: Float64Array[], part: StackPart, P1: number): void => {
+    const at = part.stripAt;
+    const data = part.stripData;
+    for (let c = 0, o = 0; c < data.length; c++, o += 7) {
+      const src = data[c];
+      const buf = buffers[at[o]];
+      let t = at[o + 1];
+      let s = at[o + 2];
+      const s0 = at[o + 3];
+      const s1 = at[o + 4];
+      const n0 = at[o + 5];
+      const n1 = at[o + 6];
+      for (let j = 0; j < n1; j++, s += s1, t += P1) {
+        for (let i = 0, q = s; i < n0; i++, q += s0) buf[t + i] = src[q];
+      }
+    }
+  };
   return {
     fuse(items, from, to) {
       const units: (SweepArgs | BlockStack)[] = [];
@@ -336,6 +380,8 @@ function stencilStackerKernel(): Stacker<BlockStack> {
           // the strips cut from its neighbours follow their blocks' memory (a kept block object
           // holds this call's; the strips were let go at the end of the last call).
           follow(p);
+          const { copies, stripData } = part;
+          for (let c = 0; c < copies.length; c++) stripData[c] = copies[c].src.data;
         }
       }
       return true;
@@ -344,7 +390,7 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       // The SIMD kernels of this thread (a stack is made only where its blocks swept in SIMD).
       simdKernels ??= __DTASK_SIMD__() as NonNullable<ReturnType<typeof installSimd>>;
       const simd = simdKernels;
-      const { n0, n1, r0, r1, parts, PS, stride, stage, inputs, total, padded } = stack;
+      const { n0, n1, r0, parts, PS, stride, stage, inputs, total, padded, isPadded } = stack;
       const P0 = PS[1];
       const n = n0 * n1;
       let area = stack.area;
@@ -368,12 +414,10 @@ function stencilStackerKernel(): Stacker<BlockStack> {
         stack.fns = fns;
       }
       const g = globalThis as unknown as {
-        __dtaskStencilCopy: CopyBox;
         __dtaskStencilEdge: FillEdge;
         __dtaskStencilSimdSweeps?: number;
         __dtaskStencilStackSweeps?: number;
       };
-      const copy = g.__dtaskStencilCopy;
       const edge = g.__dtaskStencilEdge;
       const buffers = stack.buffers;
       // Block by block, top to bottom, in the block kernel's buffers: each input's block staged;
@@ -382,37 +426,25 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       for (let k = 0; k < parts.length; k++) {
         const part = parts[k];
         stageIn(stack, part, simd);
+        // The rows between the block above (laid out in each padded input's buffer) and this
+        // one (staged), in the SIMD module: this block's first rows below the block above (`h`),
+        // which is then finished; its last rows moved above as this block is spread in (`s`),
+        // where this block's top halo is laid out. The corners are the blocks' strips' or
+        // edges', as for a block alone.
         if (k > 0) {
-          // The rows between the block above (laid out in each padded input's buffer) and this
-          // one (staged): this block's first rows below the block above, which is finished;
-          // then its last rows moved above, where this block's top halo is laid out next. The
-          // corners are the blocks' strips' or edges', as for a block alone. Written here, not
-          // in a function of their own: their loops make this function hot (V8 counts the
-          // bytecode a function runs itself), so that V8 optimises it in a program's first
-          // call, not in a later one on a helper thread taking a core from the sweeps.
           for (let f = 0; f < padded.length; f++) {
-            const b = buffers[padded[f]];
-            const staged = stage + padded[f] * (n + 2);
-            for (let j = 0, c = r1 * P0; j < n1; j++, c += P0) {
-              for (let q = 0; q < r0; q++) b[c + r0 + n0 + q] = area[staged + j * n0 + q];
-            }
+            const i = padded[f];
+            fns.h((stage + i * (n + 2)) * 8, (i * stride + stack.first) * 8, n1, r0 * 8);
           }
           finish(stack, k - 1, simd, fns, edge);
-          for (let f = 0; f < padded.length; f++) {
-            const b = buffers[padded[f]];
-            for (let j = 0, c = r1 * P0; j < n1; j++, c += P0) {
-              for (let q = 0; q < r0; q++) b[c + q] = b[c + n0 + q];
-            }
-          }
         }
         for (let i = 0; i < inputs; i++) {
-          fns.g((stage + i * (n + 2)) * 8, (i * stride + stack.first) * 8, n1);
+          const from = (stage + i * (n + 2)) * 8;
+          const to = (i * stride + stack.first) * 8;
+          if (k > 0 && isPadded[i]) fns.s(from, to, n1, r0 * 8);
+          else fns.g(from, to, n1);
         }
-        const { copies } = part;
-        for (let c = 0; c < copies.length; c++) {
-          const { input, src, origin } = copies[c];
-          copy(src, buffers[input], origin, null, PS);
-        }
+        copyStrips(buffers, part, P0);
       }
       finish(stack, parts.length - 1, simd, fns, edge);
       // How many blocks this thread swept in SIMD, and how many of them in stacks (a task may
