@@ -12,7 +12,7 @@
  *   stored at byte `o + j`; then `p` moves `columnBytes` on and `o` `n0·8` (the output's columns
  *   contiguous). The last vector of a column may write one element past it.
  * - `g(src, dst, cols)`: copies `cols` columns of `n0` Float64 elements from `src` (contiguous)
- *   to `dst` (columns `columnBytes` apart), by `memory.copy`.
+ *   to `dst` (columns `columnBytes` apart).
  * - `s(src, dst, cols, rb)`: `g` where `dst` holds the block above in a stack: in each column,
  *   first its last `rb` bytes (the `rb / 8` rows the next block reads above it) moved to the `rb`
  *   bytes before `dst` (that column's upper halo), then the column copied in.
@@ -83,13 +83,41 @@ export function sweepModuleBytes(
   f.push(0x6a, 0x21, 0x01); // o += n0·8
   f.push(0x20, 0x02, 0x41, 0x01, 0x6b, 0x21, 0x02); // cols -= 1
   f.push(0x0c, 0x00, 0x0b, 0x0b, 0x0b); // next column; end
-  // g: params src 0, dst 1, cols 2.
-  const g: number[] = [0x00];
+  // A column's n0·8 bytes from local `src` to local `dst` (local `j` counting), in v128 loads
+  // and stores (four a turn where they divide it), then the odd element: inline, where
+  // `memory.copy` called out of the module per column (a 128-element column's copy cost about
+  // what the call around it did).
+  const vecBytes = columnBytesOut - (columnBytesOut % 16);
+  const unroll = vecBytes % 64 === 0 ? 4 : 1;
+  const copyColumn = (out: number[], src: number, dst: number, j: number) => {
+    out.push(0x41, 0x00, 0x21, j); // j = 0
+    out.push(0x02, 0x40, 0x03, 0x40);
+    out.push(0x20, j, 0x41);
+    sleb(out, vecBytes);
+    out.push(0x4f, 0x0d, 0x01); // j >= the vectors' bytes: out
+    for (let u = 0; u < unroll; u++) {
+      out.push(0x20, dst, 0x20, j, 0x6a); // the store's address: dst + j
+      out.push(0x20, src, 0x20, j, 0x6a, 0xfd, 0x00, 0x03); // v128.load src + j
+      leb(out, u * 16);
+      out.push(0xfd, 0x0b, 0x03); // v128.store
+      leb(out, u * 16);
+    }
+    out.push(0x20, j, 0x41);
+    sleb(out, unroll * 16);
+    out.push(0x6a, 0x21, j); // j += the turn's bytes
+    out.push(0x0c, 0x00, 0x0b, 0x0b);
+    if (vecBytes !== columnBytesOut) {
+      out.push(0x20, dst, 0x20, src, 0x2b, 0x03); // f64.load src + the vectors' bytes
+      leb(out, vecBytes);
+      out.push(0x39, 0x03); // f64.store dst + the vectors' bytes
+      leb(out, vecBytes);
+    }
+  };
+  // g: params src 0, dst 1, cols 2; local j 3.
+  const g: number[] = [0x01, 0x01, 0x7f];
   g.push(0x02, 0x40, 0x03, 0x40);
   g.push(0x20, 0x02, 0x45, 0x0d, 0x01);
-  g.push(0x20, 0x01, 0x20, 0x00, 0x41);
-  sleb(g, columnBytesOut);
-  g.push(0xfc, 0x0a, 0x00, 0x00); // memory.copy(dst, src, n0·8)
+  copyColumn(g, 0x00, 0x01, 0x03);
   g.push(0x20, 0x00, 0x41);
   sleb(g, columnBytesOut);
   g.push(0x6a, 0x21, 0x00, 0x20, 0x01, 0x41);
@@ -97,8 +125,9 @@ export function sweepModuleBytes(
   g.push(0x6a, 0x21, 0x01);
   g.push(0x20, 0x02, 0x41, 0x01, 0x6b, 0x21, 0x02);
   g.push(0x0c, 0x00, 0x0b, 0x0b, 0x0b);
-  // s: params src 0, dst 1, cols 2, rb 3; locals q 4, a 5 (the upper halo), b 6 (the last rows).
-  const sf: number[] = [0x01, 0x03, 0x7f];
+  // s: params src 0, dst 1, cols 2, rb 3; locals q 4, a 5 (the upper halo), b 6 (the last
+  // rows), j 7.
+  const sf: number[] = [0x01, 0x04, 0x7f];
   sf.push(0x02, 0x40, 0x03, 0x40);
   sf.push(0x20, 0x02, 0x45, 0x0d, 0x01); // cols == 0: out
   sf.push(0x20, 0x01, 0x20, 0x03, 0x6b, 0x21, 0x05); // a = dst - rb
@@ -113,9 +142,7 @@ export function sweepModuleBytes(
   sf.push(0x39, 0x03, 0x00); // f64.store
   sf.push(0x20, 0x04, 0x41, 0x08, 0x6a, 0x21, 0x04); // q += 8
   sf.push(0x0c, 0x00, 0x0b, 0x0b);
-  sf.push(0x20, 0x01, 0x20, 0x00, 0x41);
-  sleb(sf, columnBytesOut);
-  sf.push(0xfc, 0x0a, 0x00, 0x00); // memory.copy(dst, src, n0·8)
+  copyColumn(sf, 0x00, 0x01, 0x07);
   sf.push(0x20, 0x00, 0x41);
   sleb(sf, columnBytesOut);
   sf.push(0x6a, 0x21, 0x00, 0x20, 0x01, 0x41);

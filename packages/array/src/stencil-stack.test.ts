@@ -117,6 +117,22 @@ describe('stencilSteps with blocks stacked along dimension 0', () => {
     expect(stacksHere()).toBeGreaterThan(before);
   }, 120_000);
 
+  it('columns of an odd length (the SIMD copies’ last element past their vectors): the loop’s values, bit for bit', async () => {
+    await using ctx = new Context();
+    await ctx.ready();
+    const g = globalThis as { __dtaskStencilStackSweeps?: number };
+    const before = g.__dtaskStencilStackSweeps ?? 0;
+    for (const [name, simd, loop] of KERNELS) {
+      for (const [bname, boundary] of [ALL[0], ALL[1]]) {
+        const fast = await steps(ctx, [52, 36], new Blocks(13, 12), simd, boundary);
+        const plain = await steps(ctx, [52, 36], new Blocks(13, 12), loop, boundary);
+        same(fast, plain, `${name}, ${bname}`);
+      }
+    }
+    // Blocks of 13 rows swept in stacks (4 a column).
+    expect((g.__dtaskStencilStackSweeps ?? 0) - before).toBeGreaterThan(0);
+  }, 120_000);
+
   it('on 2 worker threads, uneven blocks (a shorter last block sweeps alone): the loop’s values and the plain steps’', async () => {
     await using ctx = await threadsRig();
     const shape: [number, number] = [70, 36];
