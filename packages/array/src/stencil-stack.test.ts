@@ -180,6 +180,19 @@ describe('stencilSteps with blocks stacked along dimension 0', () => {
     same(again, plain, 'the second call');
   }, 120_000);
 
+  it('blocks of 4 KiB and more (staged and written by memcpy views, made again for new memory): a later call on new arrays, the loop’s values', async () => {
+    await using ctx = new Context();
+    await ctx.ready();
+    const g = globalThis as { __dtaskStencilStackSweeps?: number };
+    const [simd, loop] = [KERNELS[0][1], KERNELS[0][2]];
+    const plain = await steps(ctx, [256, 16], new Blocks(64, 8), loop, ALL[1][1]);
+    same(await steps(ctx, [256, 16], new Blocks(64, 8), simd, ALL[1][1]), plain, 'the first call');
+    const before = g.__dtaskStencilStackSweeps ?? 0;
+    const again = await steps(ctx, [256, 16], new Blocks(64, 8), simd, ALL[1][1]);
+    expect((g.__dtaskStencilStackSweeps ?? 0) - before).toBe(8 * 4);
+    same(again, plain, 'the second call');
+  }, 120_000);
+
   it('a kept stack sweeps again after another kernel grew the SIMD memory (its views detached)', async () => {
     await using ctx = new Context();
     await ctx.ready();

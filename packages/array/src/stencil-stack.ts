@@ -42,8 +42,9 @@ export interface StackPart {
   /**
    * The memcpy views of its copies while the stack's SIMD memory holds (`SimdKernels.bytePair`):
    * per input, its block and its stage (null: copied another way); its result and the block it
-   * writes. Undefined until its first sweep in that memory; a pair is made again when its
-   * block was re-pointed to other memory since (a block's `data` is read at every sweep).
+   * writes. Undefined until its first sweep in that memory, and again once its blocks hold
+   * other memory (`current` looks once per call): a sweep copies by them without reading a
+   * block or its memory.
    */
   pairs: (BytePair | null)[] | undefined;
   outPair: BytePair | null | undefined;
@@ -261,7 +262,7 @@ function stencilStackerKernel(): Stacker<BlockStack> {
     fns.f(0, stack.out * 8, stack.n1);
     const n = stack.n0 * stack.n1;
     let pair = part.outPair;
-    if (pair === undefined || (pair !== null && pair.of !== part.out.data)) {
+    if (pair === undefined) {
       pair = simd.bytePair(part.out.data as Float64Array, 0, n, stack.out * 8);
       part.outPair = pair;
     }
@@ -280,13 +281,13 @@ function stencilStackerKernel(): Stacker<BlockStack> {
     const pairs = part.pairs;
     for (let i = 0; i < stack.inputs; i++) {
       const pair = pairs === undefined ? null : pairs[i];
-      if (pair !== null && pair.of === part.own[i].block.data) pair.copy(pair.block, pair.memory);
+      if (pair !== null) pair.copy(pair.block, pair.memory);
       else stageOne(stack, part, simd, i);
     }
   };
   // Input `i` of a part staged where `stageIn` has no copy for its memory: the part's copies
-  // made at its first staging (and one made again for a block's new memory), or the elements
-  // copied one by one where the block is not contiguous.
+  // made at its first staging in this memory, or the elements copied one by one where the
+  // block is not contiguous.
   const stageOne = (
     stack: BlockStack,
     part: StackPart,
@@ -380,8 +381,15 @@ function stencilStackerKernel(): Stacker<BlockStack> {
           // the strips cut from its neighbours follow their blocks' memory (a kept block object
           // holds this call's; the strips were let go at the end of the last call).
           follow(p);
-          const { copies, stripData } = part;
+          const { copies, stripData, pairs, own, outPair } = part;
           for (let c = 0; c < copies.length; c++) stripData[c] = copies[c].src.data;
+          // The memcpy views of blocks that hold other memory now: made again at the part's
+          // first sweep (a sweep copies by them as they are).
+          for (let i = 0; pairs !== undefined && i < pairs.length; i++) {
+            const pair = pairs[i];
+            if (pair !== null && pair.of !== own[i].block.data) part.pairs = undefined;
+          }
+          if (outPair != null && outPair.of !== part.out.data) part.outPair = undefined;
         }
       }
       return true;
