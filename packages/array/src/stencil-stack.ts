@@ -25,7 +25,7 @@ export interface StackPart {
    * The same strips as numbers, 7 a strip: its input, the first position it writes in that
    * input's padded buffer, the first element it reads, its strides and its shape (two
    * dimensions); and each strip's memory, as its view holds it this call (`copies[c].src.data`,
-   * read again whenever the views follow their blocks). Copied by `copyStrips`, which reads
+   * read again whenever the views follow their blocks). Copied by the stack's sweep, which reads
    * no object of a strip but its memory: a strip's view, shape and strides, read at every sweep
    * of every block, were cache misses of their own beside the strip's elements.
    */
@@ -328,24 +328,6 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       }
     }
   };
-  // A part's strips (see `StackPart.stripAt`) into the stack's padded buffers.
-  const copyStrips = (buffers: Float64Array[], part: StackPart, P1: number): void => {
-    const at = part.stripAt;
-    const data = part.stripData;
-    for (let c = 0, o = 0; c < data.length; c++, o += 7) {
-      const src = data[c];
-      const buf = buffers[at[o]];
-      let t = at[o + 1];
-      let s = at[o + 2];
-      const s0 = at[o + 3];
-      const s1 = at[o + 4];
-      const n0 = at[o + 5];
-      const n1 = at[o + 6];
-      for (let j = 0; j < n1; j++, s += s1, t += P1) {
-        for (let i = 0, q = s; i < n0; i++, q += s0) buf[t + i] = src[q];
-      }
-    }
-  };
   return {
     fuse(items, from, to) {
       const units: (SweepArgs | BlockStack)[] = [];
@@ -452,7 +434,26 @@ function stencilStackerKernel(): Stacker<BlockStack> {
           if (k > 0 && isPadded[i]) fns.s(from, to, n1, r0 * 8);
           else fns.g(from, to, n1);
         }
-        copyStrips(buffers, part, P0);
+        // Its strips (see `StackPart.stripAt`). Written here, not in a function of their own:
+        // their loops make this function hot (V8 counts the bytecode a function runs itself),
+        // so that V8 optimises it in a program's first call, not in a later one on a helper
+        // thread taking a core from the sweeps (as it did once the rows between blocks went
+        // into the SIMD module).
+        const at = part.stripAt;
+        const data = part.stripData;
+        for (let c = 0, o = 0; c < data.length; c++, o += 7) {
+          const src = data[c];
+          const buf = buffers[at[o]];
+          let t = at[o + 1];
+          let s = at[o + 2];
+          const s0 = at[o + 3];
+          const s1 = at[o + 4];
+          const m0 = at[o + 5];
+          const m1 = at[o + 6];
+          for (let j = 0; j < m1; j++, s += s1, t += P0) {
+            for (let i = 0, q = s; i < m0; i++, q += s0) buf[t + i] = src[q];
+          }
+        }
       }
       finish(stack, parts.length - 1, simd, fns, edge);
       // How many blocks this thread swept in SIMD, and how many of them in stacks (a task may
