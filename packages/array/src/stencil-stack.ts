@@ -376,17 +376,6 @@ function stencilStackerKernel(): Stacker<BlockStack> {
       }
       return true;
     },
-    release(units) {
-      const none = new Float64Array(0);
-      for (const unit of units) {
-        if (Array.isArray(unit)) continue;
-        for (const part of unit.parts) {
-          part.stripData.fill(none);
-          part.pairs = undefined;
-          part.outPair = undefined;
-        }
-      }
-    },
     sweep(stack) {
       // The SIMD kernels of this thread (a stack is made only where its blocks swept in SIMD).
       simdKernels ??= __DTASK_SIMD__() as NonNullable<ReturnType<typeof installSimd>>;

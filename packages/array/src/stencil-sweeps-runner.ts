@@ -26,12 +26,6 @@ export interface Stacker<S extends object = object> {
   current(units: (SweepArgs | S)[]): boolean;
   /** Sweeps a unit's blocks, each written in place as the block kernel writes it. */
   sweep(unit: S): void;
-  /**
-   * Lets go of what units `fuse` made hold of a call's memory (views and copies of its blocks),
-   * once the call ends: kept for the next call laid out alike, they would otherwise keep the
-   * call's arrays alive on this thread. `current` puts the next call's memory in.
-   */
-  release(units: (SweepArgs | S)[]): void;
 }
 
 /** One call's steps on one thread, as the runner reads them. */

@@ -8,12 +8,7 @@ import { stencilBlock } from './stencil-kernel.js';
 import type { StencilPlan } from './stencil-plan.js';
 import type { Prepared } from './stencil-prepared.js';
 import { stencilStacker } from './stencil-stack.js';
-import {
-  type Stacker,
-  type SweepArgs,
-  type SweepsRun,
-  sweepsRunner,
-} from './stencil-sweeps-runner.js';
+import { type SweepArgs, type SweepsRun, sweepsRunner } from './stencil-sweeps-runner.js';
 
 declare const __DTASK_LINK_stencilBlock__: typeof stencilBlock;
 declare const __DTASK_LINK_sweepsRunner__: typeof sweepsRunner;
@@ -112,11 +107,12 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
   // sweepsRunner): its functions take the call's state as an argument.
   const gr = globalThis as unknown as {
     __dtaskSweepsRunner?: (run: SweepsRun) => null | Promise<null>;
-    __dtaskSweepsStacker?: Stacker;
   };
   // Blocks one below the other swept as one (see stencilStacker), its helpers kept alike.
-  const stacker = (gr.__dtaskSweepsStacker ??= __DTASK_LINK_stencilStacker__());
-  const runner = (gr.__dtaskSweepsRunner ??= __DTASK_LINK_sweepsRunner__(kernel, stacker));
+  const runner = (gr.__dtaskSweepsRunner ??= __DTASK_LINK_sweepsRunner__(
+    kernel,
+    __DTASK_LINK_stencilStacker__(),
+  ));
   const { sync, parties } = job;
   const tag = '\u0000n:';
   // A kept block object, its memory put in at each call.
@@ -231,7 +227,6 @@ function stencilSweepsTask(job: SweepsJob, ...own: Block[]): null | Promise<null
         for (const strip of p.strips) strip.view.data = none;
       }
     }
-    for (const f of (mine as Mine).fused) if (f != null) stacker.release(f.units);
     held.busy = false;
   };
   let done: null | Promise<null>;
