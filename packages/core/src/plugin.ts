@@ -92,6 +92,7 @@ export type {
 } from './registry/plugin.js';
 export { recreatePlugin } from './registry/recreate-plugin.js';
 export { type SpawnBatch, spawnBatch } from './registry/spawn-batch.js';
+export { spawnGroup } from './registry/spawn-group.js';
 export { typescriptLoaderMissing } from './registry/typescript-module.js';
 export {
   type DedicatedThreadSetup,

@@ -1,5 +1,6 @@
 import type { LocalStore } from '../chunk/local-store.js';
 import { sizeOf } from '../chunk/size-of.js';
+import { SchedulingError } from '../errors/errors.js';
 
 const BRAND = Symbol.for('dtask.groupParts');
 
@@ -47,4 +48,14 @@ export function storeParts(store: LocalStore, parts: GroupParts): StoredParts {
     sizes[i] = bytes;
   }
   return { base, sizes };
+}
+
+/**
+ * The function of a group's output handle (`spawnGroup`): such a handle is never run itself;
+ * its output is made by its group's task.
+ */
+export function groupOutput(): never {
+  throw new SchedulingError(
+    'A group task output is made by its group, not run on its own: spawn the group again',
+  );
 }

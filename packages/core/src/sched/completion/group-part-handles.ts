@@ -1,11 +1,10 @@
 import { ArgumentError } from '../../errors/errors.js';
 import { DTask } from '../../task/dtask.js';
-import type { StoredParts } from '../../task/group-parts.js';
+import { groupOutput, type StoredParts } from '../../task/group-parts.js';
 import { NO_OPTIONS } from '../../task/options.js';
 import { RemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
 import { WorkerConnection } from '../executors/worker-connection/worker-connection.js';
-import { groupOutput } from '../faults/group-part-lost.js';
 import type { ProcSlot } from '../placement/proc-slot.js';
 
 const NO_ARGS: unknown[] = [];

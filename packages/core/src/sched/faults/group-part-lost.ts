@@ -1,28 +1,54 @@
-import { SchedulingError, WorkerLostError } from '../../errors/errors.js';
+import { WorkerLostError } from '../../errors/errors.js';
 import type { DTask } from '../../task/dtask.js';
+import { groupOutput } from '../../task/group-parts.js';
+import { isRemoteResult } from '../../task/remote-result.js';
 import { TaskState } from '../../task/task-state.js';
+import { groupRunOf } from '../completion/group-run.js';
+import { submitTask } from '../ready/submit-task.js';
+import type { SchedulerState } from '../scheduler-state.js';
 
 /**
- * The function of an output handle of a group (`groupPartHandles`): such a handle is never run
- * itself; its output is made by its group's task.
+ * For `task`, a group's output handle whose output was lost with its worker: its group runs
+ * again, once for all its lost outputs (each such handle pending again until it settles), from
+ * the arguments it was spawned with, and returns true. A handle whose group's lineage was let go
+ * (`groupPartHandles`' handles, made after the fact) fails with `WorkerLostError` instead.
+ * False for any other task (made again from its own lineage).
  */
-export function groupOutput(): never {
-  throw new SchedulingError(
-    'A group task output is made by its group, not run on its own: spawn the group again',
-  );
-}
-
-/**
- * Fails `task`, an output handle of a group whose worker was lost, with `WorkerLostError`, and
- * returns true; false for any other task (made again from its lineage).
- */
-export function failLostGroupPart(task: DTask<unknown>, reason?: unknown): boolean {
+export function remakeLostGroupPart(
+  s: SchedulerState,
+  task: DTask<unknown>,
+  reason?: unknown,
+): boolean {
   if (task.fn !== groupOutput) return false;
-  task.state = TaskState.Failed;
-  task.value = new WorkerLostError(
-    `Group output ${task} was lost with its worker; a group's outputs are not made again one ` +
-      'by one: spawn the group again.',
-    reason === undefined ? undefined : { cause: reason },
-  );
+  const run = groupRunOf(task);
+  if (run === undefined || run.lineage === undefined) {
+    task.state = TaskState.Failed;
+    task.value = new WorkerLostError(
+      `Group output ${task} was lost with its worker, and its group's lineage was let go: ` +
+        'spawn the group again.',
+      reason === undefined ? undefined : { cause: reason },
+    );
+    return true;
+  }
+  const { group, handles } = run;
+  // Every output of the group lived where it ran: each one lost waits for the one re-run.
+  for (const h of handles) {
+    const v = h.value;
+    if (h.state === TaskState.Done && isRemoteResult(v) && v.isLost()) {
+      h.value = undefined;
+      h.state = TaskState.Pending;
+      h.lineage = 0;
+    }
+  }
+  if (group.state < TaskState.Done) return true; // already running again
+  group.value = undefined;
+  group.args = run.lineage.slice();
+  group.lineage = 0;
+  group.state = TaskState.Queued;
+  group.proc = undefined;
+  group.flags = 0;
+  if (group.extra) group.extra.bytes = undefined;
+  group.onSettled(run);
+  submitTask(s, group);
   return true;
 }

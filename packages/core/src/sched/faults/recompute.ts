@@ -6,7 +6,7 @@ import { failFromUpstream } from '../completion/fail-from-upstream.js';
 import { linkTask } from '../ready/link-task.js';
 import { submitTask } from '../ready/submit-task.js';
 import type { SchedulerState } from '../scheduler-state.js';
-import { failLostGroupPart } from './group-part-lost.js';
+import { remakeLostGroupPart } from './group-part-lost.js';
 import { restoreKeptCopy } from './lineage.js';
 import { failLostWrittenData } from './written-in-place.js';
 
@@ -78,7 +78,7 @@ export function resurrect(s: SchedulerState, task: DTask<unknown>): void {
   if (task.state !== TaskState.Done || !isRemoteResult(v) || !v.isLost()) return;
   if (restoreKeptCopy(task)) return; // its lineage was let go for a copy kept here
   if (failLostWrittenData(task)) return; // written in place, or its inputs since it read them
-  if (failLostGroupPart(task)) return; // a group's output: made only by its whole group
+  if (remakeLostGroupPart(s, task)) return; // a group's output: made by its whole group
   task.value = undefined;
   task.lineage = 0;
   task.state = TaskState.Queued;
