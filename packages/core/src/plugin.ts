@@ -99,7 +99,6 @@ export {
   type DedicatedThreadStart,
   runDedicatedThread,
 } from './runtime/run-dedicated-thread.js';
-export { groupPartHandles } from './sched/completion/group-part-handles.js';
 export { heldRemotely } from './sched/placement/data-home.js';
 export { registerScopeKey, type ScopeKeyDefinition } from './scope/index.js';
 export { groupParts } from './task/group-parts.js';

@@ -7,6 +7,7 @@ import { DTaskFailedError } from '../errors/task-failed-error.js';
 import { ExactScope } from '../scope/exact-scope.js';
 import { UnionScope } from '../scope/union-scope.js';
 import { TaskState } from '../task/task-state.js';
+import { collectUntil } from '../testing/collect-until.js';
 import { type InMemoryRig, inMemoryRig } from '../testing/in-memory-rig.js';
 import { Context } from './context.js';
 import { spawnGroup } from './spawn-group.js';
@@ -152,6 +153,37 @@ describe('spawnGroup', () => {
       [0, 0],
       [5, 1],
     ]);
+  });
+
+  it('keeps a group of 300 outputs, whose keys and sizes pass the inline limit', async () => {
+    const rig = (current = inMemoryRig(2));
+    const scope = new ExactScope(rig.procs[0]);
+    const handles = spawnGroup<number[]>(rig.ctx, { scope }, outputs, 300, [300, 10, 0]);
+    expect(await handles[299].fetch()).toEqual([2990, 299]);
+    expect(await handles[150]).toEqual([1500, 150]);
+  });
+
+  it('releases the outputs together once no handle of the group is reachable', async () => {
+    if (globalThis.gc === undefined) {
+      console.log('skipped: run with --expose-gc to force the collection that releases them');
+      return;
+    }
+    const rig = (current = inMemoryRig(2));
+    const scope = new ExactScope(rig.procs[0]);
+    const store = rig.runtimes[0].store;
+    const kept = spawnGroup<number[]>(rig.ctx, { scope }, outputs, 3, [3, 10, 0]);
+    await Promise.all(kept.map((h) => h.wait()));
+    expect(store.size).toBe(3);
+    // A handle kept: no output released (the one kept, nor the others).
+    kept.splice(0, 2);
+    for (let i = 0; i < 5; i++) {
+      globalThis.gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(store.size).toBe(3);
+    kept.length = 0;
+    // No handle left: every output is released on the worker.
+    expect(await collectUntil(() => store.size === 0)).toBe(true);
   });
 
   it('refuses a function that is not one, and a count that is not a whole number', () => {

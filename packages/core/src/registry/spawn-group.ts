@@ -6,9 +6,10 @@ import { Scheduler } from '../sched/scheduler.js';
 import { ExactScope } from '../scope/exact-scope.js';
 import type { DTask } from '../task/dtask.js';
 import { normalizeOptions, type TaskOptionsInput } from '../task/options.js';
-import { spawnEach, takeTaskIds } from '../task/spawn-task.js';
+import { takeTaskIds } from '../task/spawn-task.js';
 import type { Context } from './context.js';
 import { currentScheduler } from './default-context.js';
+import { batchOf } from './spawn-batch.js';
 
 /**
  * Spawns one group task that makes `n` outputs, and returns a pending handle per output, at
@@ -62,7 +63,7 @@ export function spawnGroup<T = unknown>(
   const groupArgs = [base, ...args];
   const lineage = groupArgs.slice(); // the group's own array is let go of once it finishes
   const out: DTask<unknown>[] = [];
-  spawnEach(sink, explicit, fn, [groupArgs], out);
+  batchOf(context, explicit, fn)([groupArgs], out); // a closed context throws here
   const group = out[0];
   const scope = group.options.scope;
   const proc = scope instanceof ExactScope ? scope.processor : undefined;

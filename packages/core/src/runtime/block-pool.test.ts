@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExactScope, type ThreadProc } from '../index.js';
+import { spawnGroup } from '../registry/spawn-group.js';
 import { collectUntil } from '../testing/collect-until.js';
 import { type InMemoryRig, inMemoryRig } from '../testing/in-memory-rig.js';
 import { localStoreConformance } from '../testing/local-store-conformance.js';
@@ -143,6 +144,30 @@ describe.runIf(gc)('a worker reuses a released block only where no one else reac
     const kept = (globalThis as { keptBlock?: { data: Float64Array } }).keptBlock;
     expect(kept?.data.every((x) => x === 4)).toBe(true);
     delete (globalThis as { keptBlock?: unknown }).keptBlock;
+  });
+
+  it("a group task's outputs made by the kernels its runner called are reused once released, each once", async () => {
+    const rig = (current = inMemoryRig(1));
+    const proc = rig.procs[0];
+    const store = rig.runtimes[0].store;
+    const runner = (base: number, n: number, twice: boolean) => {
+      const make = (globalThis as unknown as { makeBlock: typeof makeBlock }).makeBlock;
+      const a = make(n, 6);
+      const values = twice ? [a, a] : [a, make(n, 8)];
+      return { [Symbol.for('dtask.groupParts')]: true, base, values };
+    };
+    for (const twice of [false, true]) {
+      await (async () => {
+        const handles = spawnGroup(rig.ctx, on(proc), runner, 2, [N, twice]);
+        await Promise.all(handles.map((h) => h.wait()));
+        expect(store.size).toBe(2);
+      })();
+      expect(await collectUntil(() => store.size === 0)).toBe(true);
+      const reused = [];
+      for (let i = 0; i < 3; i++) reused.push(await rig.ctx.spawn(on(proc), firstOfMemory, N));
+      // Last in, first out; an output given twice returns its memory once.
+      expect(reused).toEqual(twice ? [6, 0, 0] : [8, 6, 0]);
+    }
   });
 
   it('a block read from the store and then released is not reused (PooledStore)', () => {

@@ -53,8 +53,10 @@ function wholeBlockOf(
  * own store (not sent back inline) with no task here waiting for it, and nothing read the
  * result before the scheduler released it: any read of it from the store (a fetch home, a
  * hand-over, a peer's fetch, a task here taking it as input, which may keep it or return a
- * view of it) rules it out for good (`read`). A runtime that loses its thread loses its pool
- * with it.
+ * view of it) rules it out for good (`read`). A group task's outputs (`groupParts`) qualify
+ * one by one in the same way, each by its own key, with the buffers handed to the kernels its
+ * function called (its runner's contract: each output it returns is the block a kernel made,
+ * and it keeps none of them). A runtime that loses its thread loses its pool with it.
  */
 export class BlockPool {
   /** Free buffers by byte length, each list used last in, first out. */
@@ -69,6 +71,10 @@ export class BlockPool {
   private fn: Function | undefined;
   /** Buffers handed to `fn` itself while it ran alone. */
   private handed: SharedArrayBuffer[] = [];
+  /** Buffers handed to kernels `fn` called while it ran alone (a group's runner calls them). */
+  private called: SharedArrayBuffer[] = [];
+  /** `called` of the outermost task that ended last, until a task begins (`takeCalled`). */
+  private lastCalled: SharedArrayBuffer[] | undefined = undefined;
   /** Whether `take` gave out pooled memory since the idle check last ran. */
   private used = false;
   private idle: ReturnType<typeof setTimeout> | undefined;
@@ -84,7 +90,10 @@ export class BlockPool {
   begin(fn: Function): BlockPool | undefined {
     const before = active;
     active = this;
-    if (++this.depth === 1) this.fn = fn;
+    if (++this.depth === 1) {
+      this.fn = fn;
+      this.lastCalled = undefined;
+    }
     return before;
   }
 
@@ -97,6 +106,10 @@ export class BlockPool {
     active = before;
     if (--this.depth > 0) return undefined;
     this.fn = undefined;
+    if (this.called.length > 0) {
+      this.lastCalled = this.called;
+      this.called = [];
+    }
     if (this.handed.length === 0) return undefined;
     const handed = this.handed;
     this.handed = [];
@@ -115,19 +128,38 @@ export class BlockPool {
       this.bytes -= bytes;
       this.used = true;
     }
-    if (this.depth === 1 && kernel !== undefined && kernel === this.fn) this.handed.push(buffer);
+    if (this.depth === 1 && kernel !== undefined) {
+      (kernel === this.fn ? this.handed : this.called).push(buffer);
+    }
     return buffer;
   }
 
   /**
-   * Task `key` returned `value`, kept in the store (not inline, no task here waiting for it):
-   * its block's memory returns here when released, if it is one of `handed` as a whole.
+   * The buffers handed to the kernels that the task ended last called (not its own function),
+   * once: a group task's runner calls a block kernel per output, and returns each block as a
+   * whole output of its own (`storeParts`). Undefined once another task has begun.
    */
-  made(key: number, value: unknown, handed: readonly SharedArrayBuffer[] | undefined): void {
+  takeCalled(): SharedArrayBuffer[] | undefined {
+    const called = this.lastCalled;
+    this.lastCalled = undefined;
+    return called;
+  }
+
+  /**
+   * Task `key` returned `value`, kept in the store (not inline, no task here waiting for it):
+   * its block's memory returns here when released, if it is one of `handed` as a whole (that
+   * buffer is returned).
+   */
+  made(
+    key: number,
+    value: unknown,
+    handed: readonly SharedArrayBuffer[] | undefined,
+  ): SharedArrayBuffer | undefined {
     const buffer = handed === undefined ? undefined : wholeBlockOf(value, handed);
     // A task run again here: its earlier result is forgotten (`set` replaces it).
     if (buffer !== undefined) this.candidates.set(key, buffer);
     else if (this.candidates.size > 0) this.candidates.delete(key);
+    return buffer;
   }
 
   /** Result `key` was read from the store: someone else may hold its memory now. */

@@ -417,7 +417,7 @@ export class WorkerRuntime {
     const end = performance.now();
     const ms = end - task.startedAt;
     const parts = isGroupParts(value); // each output kept under its own key, the report inline
-    if (parts) value = storeParts(this.store, value as GroupParts);
+    if (parts) value = storeParts(this.store, value as GroupParts, this.pool);
     const kept = this.adapter?.keptBytes?.(value);
     const bytes = kept ?? sizeOf(value);
     const waiters = this.inputs.waitingFor.get(task.id);

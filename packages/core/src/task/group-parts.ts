@@ -20,8 +20,6 @@ export interface GroupParts {
 export interface StoredParts {
   readonly base: number;
   readonly sizes: number[];
-  /** Set once handles were made for these outputs (`groupPartHandles`, once per group). */
-  handed?: boolean;
 }
 
 /** Marks `values` as a group task's outputs, to be kept under keys `base`, `base + 1`, .... */
@@ -38,13 +36,34 @@ export function isGroupParts(value: unknown): value is GroupParts {
   );
 }
 
-/** Keeps each of `parts`' outputs in `store` under its own key; their first key and sizes. */
-export function storeParts(store: LocalStore, parts: GroupParts): StoredParts {
+/** What `storeParts` tells of each output kept: the runtime's block pool (block-pool.ts). */
+export interface PartsPool {
+  /** The buffers the kernels the group's function called were handed (once). */
+  takeCalled(): SharedArrayBuffer[] | undefined;
+  /**
+   * Output `key` is kept: its memory returns to the pool when released unread, if it is one of
+   * `handed` (that buffer is returned).
+   */
+  made(key: number, value: unknown, handed: readonly SharedArrayBuffer[]): unknown;
+}
+
+/**
+ * Keeps each of `parts`' outputs in `store` under its own key, each told to `pool` (a block a
+ * kernel the group called made returns its memory there once released unread); their first
+ * key and sizes.
+ */
+export function storeParts(store: LocalStore, parts: GroupParts, pool?: PartsPool): StoredParts {
   const { base, values } = parts;
   const sizes = new Array<number>(values.length);
+  const handed = pool?.takeCalled();
   for (let i = 0; i < values.length; i++) {
     const bytes = sizeOf(values[i]);
     store.set(base + i, values[i], bytes);
+    // A buffer counts for one output at most (an output given twice is not two blocks).
+    if (handed !== undefined && handed.length > 0) {
+      const claimed = pool!.made(base + i, values[i], handed);
+      if (claimed !== undefined) handed.splice(handed.indexOf(claimed as SharedArrayBuffer), 1);
+    }
     sizes[i] = bytes;
   }
   return { base, sizes };

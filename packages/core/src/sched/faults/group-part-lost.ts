@@ -6,12 +6,14 @@ import { TaskState } from '../../task/task-state.js';
 import { groupRunOf } from '../completion/group-run.js';
 import { submitTask } from '../ready/submit-task.js';
 import type { SchedulerState } from '../scheduler-state.js';
+import { failLostWrittenData } from './written-in-place.js';
 
 /**
  * For `task`, a group's output handle whose output was lost with its worker: its group runs
  * again, once for all its lost outputs (each such handle pending again until it settles), from
  * the arguments it was spawned with, and returns true. A handle whose group's lineage was let go
- * (`groupPartHandles`' handles, made after the fact) fails with `WorkerLostError` instead.
+ * (its outputs copied here to bound lineage, and that copy since taken) fails with
+ * `WorkerLostError` instead.
  * False for any other task (made again from its own lineage).
  */
 export function remakeLostGroupPart(
@@ -30,6 +32,9 @@ export function remakeLostGroupPart(
     );
     return true;
   }
+  // An input of the group written in place since it read it: running it again would read
+  // the data after those writes.
+  if (failLostWrittenData(task, reason, run.lineage)) return true;
   const { group, handles } = run;
   // Every output of the group lived where it ran: each one lost waits for the one re-run.
   for (const h of handles) {

@@ -33,16 +33,21 @@ export function markWrittenInPlace(task: DTask<unknown>): void {
  * with a `WorkerLostError` that says why: its result was written in place (its lineage makes
  * the data as it was before the writes), or one of its inputs was written in place after it
  * read it (its lineage would read the data after them). Its tasks and fetches reject with it.
- * Returns false for a task its lineage makes again as it was.
+ * Returns false for a task its lineage makes again as it was. `inputs`: what its lineage reads
+ * (its arguments; a group's output: its group's).
  */
-export function failLostWrittenData(task: DTask<unknown>, reason?: unknown): boolean {
+export function failLostWrittenData(
+  task: DTask<unknown>,
+  reason?: unknown,
+  inputs: readonly unknown[] = task.args,
+): boolean {
   let why: string;
   if ((task.flags & TaskFlags.WrittenInPlace) !== 0) {
     why =
       'was written in place by later tasks and was lost with its worker; it is not recomputed, ' +
       'since its lineage makes the data as it was before those writes';
   } else {
-    const input = task.args.find((a) => (madeBy(a)?.extra?.writtenBy ?? 0) > task.id);
+    const input = inputs.find((a) => (madeBy(a)?.extra?.writtenBy ?? 0) > task.id);
     if (input === undefined) return false;
     why =
       `was lost with its worker, and its input ${describeTask(madeBy(input)!)} was written in place after it was read; ` +
