@@ -155,6 +155,35 @@ describe('spawnGroup', () => {
     ]);
   });
 
+  it('copies the outputs of a chain of groups past the lineage depth here, and answers a loss with them', async () => {
+    const rig = (current = inMemoryRig(2));
+    rig.ctx.scheduler.lineageDepth = 2;
+    const scope = new ExactScope(rig.procs[0]);
+    const next = (base: number, prev: number[]) => ({
+      [Symbol.for('dtask.groupParts')]: true,
+      base,
+      values: [prev.map((v) => v + 1)],
+    });
+    let h = spawnGroup<number[]>(rig.ctx, { scope }, outputs, 1, [1, 1, 0])[0];
+    const chain = [h];
+    for (let i = 0; i < 3; i++)
+      chain.push((h = spawnGroup<number[]>(rig.ctx, { scope }, next, 1, [h])[0]));
+    await h.wait();
+    expect(chain.map((t) => t.lineage)).toEqual([1, 2, 0, 1]);
+    // The third's copy comes here (a fetch of its own): then a loss is answered with it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const g = globalThis as { __runs?: number };
+    g.__runs = 0;
+    rig.links[0].close();
+    const after = rig.ctx.spawn(
+      { scope: new ExactScope(rig.procs[1]) },
+      (a: number[]) => a[0],
+      chain[2],
+    );
+    expect(await after).toBe(2);
+    expect(g.__runs).toBe(0); // not made again: the copy kept here
+  });
+
   it('keeps a group of 300 outputs, whose keys and sizes pass the inline limit', async () => {
     const rig = (current = inMemoryRig(2));
     const scope = new ExactScope(rig.procs[0]);
