@@ -32,7 +32,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { firstSpawn } from './fixtures/first-spawn.mjs';
+import { firstSpawn, fusedCallOf } from './fixtures/first-spawn.mjs';
 import { threadCpu } from './fixtures/thread-cpu.mjs';
 import { median, table } from './shared.mjs';
 
@@ -87,7 +87,7 @@ if (flags.has('case')) {
   if (plain !== undefined) {
     const options = a.chunks.map((c) => ({ scope: new ExactScope(c.processor) }));
     // `args`: `fresh` given the four arguments `a.mul(2)`'s tasks carry before the block.
-    const sent = op === 'args' || op === 'spec' ? mulArgs(context, a) : [];
+    const sent = op === 'args' || op === 'spec' ? await mulArgs(context, a) : [];
     // `spec`: the same four as one object, the same for every task (written once a message).
     const extra = op === 'spec' ? [Object.freeze({ sent })] : sent;
     run = async () => {
@@ -106,11 +106,10 @@ if (flags.has('case')) {
       await Promise.all(m.chunks.map((c) => c.wait()));
     };
     // The program and plan `make()` sends, taken from its first task's arguments.
-    const sent = await firstSpawn(context, run);
-    const [, kernelFn, program, plan] = sent;
-    if (kernelFn.name !== 'fusedBlockSimd') throw new Error(`${op} ran ${kernelFn.name}`);
-    const [, , , , dtype, scalars] = sent;
-    const inputs = sent.slice(6).map(() => block);
+    const call = fusedCallOf(await firstSpawn(context, run));
+    if (call.kernel !== 'fusedBlockSimd') throw new Error(`${op} ran ${call.kernel}`);
+    const [program, plan, dtype, scalars] = call.lead;
+    const inputs = Array.from({ length: call.width }, () => block);
     kernel = () => fusedBlockSimd(program, plan, dtype, scalars, ...inputs);
   }
   for (let i = 0; i < warmup; i++) await run();
@@ -155,21 +154,9 @@ if (flags.has('case')) {
   process.exit(0);
 }
 
-/** The arguments before the block of `a.mul(2)`'s first task: its program, plan, dtype, scalars. */
-function mulArgs(context, a) {
-  const { spawn, spawnEach } = context;
-  let sent;
-  context.spawn = (...args) => {
-    sent ??= args.slice(2, -1);
-    return spawn.apply(context, args);
-  };
-  context.spawnEach = (options, fn, argLists, out) => {
-    sent ??= argLists[0].slice(0, -1);
-    return spawnEach.call(context, options, fn, argLists, out);
-  };
-  void a.mul(2).chunks;
-  Object.assign(context, { spawn, spawnEach });
-  return sent;
+/** What `a.mul(2)` sends its block kernel before the block: its program, plan, dtype, scalars. */
+async function mulArgs(context, a) {
+  return fusedCallOf(await firstSpawn(context, () => a.mul(2).chunks)).lead;
 }
 
 /** `freshBlock` of its last argument, the others unused (what they cost to send). */

@@ -5,20 +5,16 @@
 // 128² float64 in 16² blocks (64 blocks of 2 KiB, past the inline limit: each lives on a worker
 // thread), 2 worker threads, `setSmallWorkElements(0)`; every case runs the same block kernel
 // (`fusedBlockSimd`, the one `a.mul(2)` runs) once per block:
-// - `mul`: today's `a.mul(2)`, a task per block (64 a call), each block's result kept on its
-//   worker under the task's own key;
+// - `mul`: `a.mul(2)` itself: since the seventeenth session one group task per thread's run of
+//   blocks (`spawnGroup`: the runner `fusedGroupSimd` calls the kernel per block), a `DTask`
+//   handle per output block made from the group's completion (no placement, message, promise
+//   or `FinalizationRegistry` cell per block), each block kept on its worker under its own key;
+//   before it, a task per block (64 a call: `bench/block-task-cost.mjs --before=` measures that);
 // - `group`: one task per worker thread (2 a call; `bench/fixtures/group-mul.mjs`'s `mulGroup`,
 //   loaded with `everywhere`), placed with an `ExactScope` on the thread holding its 32 input
 //   blocks, the blocks passed as its arguments (the chunks), its 32 output blocks returned as
 //   one array kept on the worker under the group task's key: the least the transport allows for
 //   the same work, with no handle per output block;
-// - `parts`: `group` whose function returns its output blocks with `groupParts`, so the worker
-//   keeps each under a key of its own (ids reserved with `takeTaskIds`), and a finished `DTask`
-//   per output block made from the group's completion on the main thread (`groupPartHandles`:
-//   no placement, message, promise or `FinalizationRegistry` cell per block; the group's blocks
-//   released together once none of its handles is reachable): the floor of a handle per block;
-// - `chained`: `parts` whose inputs are the handles its previous call made (an operation on the
-//   result of the one before, as in `a.mul(2).mul(2)`), its blocks on their group's thread;
 // - `picked`: `group`, then a tiny task per block (`spawnBatch`, the same scope) that returns
 //   its block of the group's array, kept on the worker under its own key: a handle per output
 //   block on top of the group (what `DArray.chunks` must give), built from the public API;
@@ -44,14 +40,13 @@ import process from 'node:process';
 import { Blocks, distribute, setSmallWorkElements } from '@dtask/array';
 import { fusedBlockSimd } from '@dtask/array/kernels';
 import { Context, ExactScope, everywhere } from '@dtask/core';
-import { groupPartHandles, spawnBatch, takeTaskIds } from '@dtask/core/plugin';
+import { spawnBatch } from '@dtask/core/plugin';
 import { threads } from '@dtask/threads';
-import { firstSpawn } from './fixtures/first-spawn.mjs';
+import { firstSpawn, fusedCallOf } from './fixtures/first-spawn.mjs';
 import {
   groupOf,
   mulGroup,
   mulGroupOf,
-  mulGroupParts,
   mulGroupTimed,
   takeKernelNs,
   threadTid,
@@ -69,7 +64,7 @@ const quick = flags.has('quick');
 const calls = Number(flags.get('calls') ?? (quick ? 30 : 200));
 const warmup = Number(flags.get('warmup') ?? calls);
 const rounds = Number(flags.get('rounds') ?? (quick ? 3 : 5));
-const caseNames = (flags.get('cases') ?? 'mul,group,parts,chained,picked,grouped,timed').split(',');
+const caseNames = (flags.get('cases') ?? 'mul,group,picked,grouped,timed').split(',');
 
 const N = 128;
 const B = 16;
@@ -96,16 +91,17 @@ const workerTids = new Set(
   await Promise.all([...groups.values()].map((g) => context.spawn({ scope: g.scope }, threadTid))),
 );
 
-// The program, plan, dtype and scalars `a.mul(2)` sends its block tasks, from its first task.
+// The program, plan, dtype and scalars `a.mul(2)` sends its block kernel, from its first spawn.
 let first;
-const sent = await firstSpawn(context, async () => {
-  first = a.mul(2);
-  await Promise.all(first.chunks.map((c) => c.wait()));
-});
-if (sent?.[1] !== fusedBlockSimd)
-  throw new Error(`a.mul(2) ran ${sent?.[1]?.name}, not fusedBlockSimd`);
-const [, , program, plan, dtype, scalars] = sent;
-const kernelArgs = [program, plan, dtype, scalars];
+const sent = fusedCallOf(
+  await firstSpawn(context, async () => {
+    first = a.mul(2);
+    await Promise.all(first.chunks.map((c) => c.wait()));
+  }),
+);
+if (sent.kernel !== fusedBlockSimd.name)
+  throw new Error(`a.mul(2) ran ${sent.kernel}, not fusedBlockSimd`);
+const kernelArgs = sent.lead;
 
 /** Each group's task: its thread's blocks through the kernel, one array of blocks back. */
 const spawnGroups = (fn = mulGroup) =>
@@ -117,40 +113,10 @@ const spawnGroups = (fn = mulGroup) =>
 for (const g of groups.values()) g.input = context.spawn({ scope: g.scope }, groupOf, ...g.chunks);
 await Promise.all([...groups.values()].map((g) => g.input.wait()));
 
-/**
- * `parts`' group tasks: each thread's blocks through the kernel, each output block kept there
- * under a key of its own (ids reserved here).
- */
-const spawnPartGroups = (inputs = a.chunks) =>
-  [...groups.values()].map((g) =>
-    context.spawn(
-      { scope: g.scope },
-      mulGroupParts,
-      takeTaskIds(g.chunks.length),
-      ...kernelArgs,
-      ...g.at.map((k) => inputs[k]),
-    ),
-  );
-
-/** `parts`' output: a finished `DTask` per block, in the blocks' order. */
-const partHandles = (tasks) => {
-  const out = new Array(BLOCKS);
-  let g = 0;
-  for (const { at } of groups.values()) {
-    const parts = groupPartHandles(tasks[g++]);
-    for (let i = 0; i < at.length; i++) out[at[i]] = parts[i];
-  }
-  return out;
-};
-
 /** One output block of a group's array: a result of its own, kept where the array is. */
 function pick(blocks, i) {
   return blocks[i];
 }
-
-// `chained`'s input: the handles `chained`'s last call made (`a`'s chunks at first).
-let chainedFrom = a.chunks;
-let chainedCalls = 0;
 
 const cases = {
   async mul() {
@@ -176,17 +142,6 @@ const cases = {
       );
     }
     await Promise.all(out.map((t) => t.wait()));
-  },
-  async parts() {
-    const tasks = spawnPartGroups();
-    await Promise.all(tasks.map((t) => t.wait()));
-    partHandles(tasks);
-  },
-  async chained() {
-    const tasks = spawnPartGroups(chainedFrom);
-    await Promise.all(tasks.map((t) => t.wait()));
-    // Started again from `a` now and then, so that the values stay finite.
-    chainedFrom = ++chainedCalls % 500 === 0 ? a.chunks : partHandles(tasks);
   },
   async grouped() {
     const tasks = [...groups.values()].map((g) =>
@@ -227,43 +182,6 @@ const takeWorkersKernelNs = async () => {
       }
     });
   }
-}
-
-// Each of `parts`' handles fetches its block of `a.mul(2)`, and works as an argument of a task on
-// the other thread.
-{
-  const want = await Promise.all(first.chunks.map((c) => c.fetch()));
-  const tasks = spawnPartGroups();
-  await Promise.all(tasks.map((t) => t.wait()));
-  const parts = partHandles(tasks);
-  const other = (p) => [...groups].find(([id]) => id !== p.processor.id)[1].scope;
-  const got = await Promise.all(parts.map((p) => p.fetch()));
-  const moved = await Promise.all(
-    parts.map((p) => context.spawn({ scope: other(p) }, (b) => b, p).fetch()),
-  );
-  for (let k = 0; k < BLOCKS; k++) {
-    for (const block of [got[k], moved[k]]) {
-      for (let j = 0; j < B * B; j++) {
-        if (block.data[block.offset + j] !== want[k].data[want[k].offset + j]) {
-          throw new Error(`part ${k} differs from a.mul(2)'s block at ${j}`);
-        }
-      }
-    }
-  }
-}
-
-// Two `chained` calls from `a` make 2·a.mul(2): handles work as the next group's inputs.
-{
-  const twice = await Promise.all(first.chunks.map((c) => c.fetch()));
-  await cases.chained();
-  await cases.chained();
-  const got = await Promise.all(chainedFrom.map((p) => p.fetch()));
-  got.forEach((block, k) => {
-    for (let j = 0; j < B * B; j++) {
-      const want = 2 * twice[k].data[twice[k].offset + j];
-      if (block.data[block.offset + j] !== want) throw new Error(`chained block ${k} at ${j}`);
-    }
-  });
 }
 
 for (let i = 0; i < warmup; i++) for (const name of caseNames) await cases[name]();
@@ -338,7 +256,7 @@ const rows = caseNames.map((name) => {
   ];
 });
 console.log(
-  `\nGroup tasks against a task per block: ${N}² float64 in ${B}² blocks (${BLOCKS} blocks a ` +
+  `\nGroup tasks against a.mul(2): ${N}² float64 in ${B}² blocks (${BLOCKS} blocks a ` +
     `call) on 2 worker threads, ${calls} calls after ${warmup} a case, alternated in one ` +
     `process, median of ${rounds} rounds; load ${Math.min(...loads)}–${Math.max(...loads)}; ` +
     `CPU in µs a block (kernel ${kernel.toFixed(2)} µs a block, subtracted for "beyond")\n`,

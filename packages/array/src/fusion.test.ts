@@ -1,6 +1,7 @@
 // Blockwise fusion on 2 real worker threads: a chain of element-wise operations and maps over
-// arrays of one shape and blocking runs as one task per block, to the bit the result of one
-// task per operation, with the same errors; arrays read in between keep their values.
+// arrays of one shape and blocking runs as one program per block (one group task per thread,
+// computing that thread's blocks), to the bit the result of one operation at a time, with the
+// same errors; arrays read in between keep their values.
 import { type Context, withOptions } from '@dtask/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { threadsRig } from './__fixtures__/rig.js';
@@ -44,10 +45,11 @@ function plain(dtype: DType, n: number, f: (i: number) => number): DTypeArray {
 
 const N = [37, 23];
 const BLOCKS = new Blocks(8, 6); // 5 × 4 = 20 blocks, uneven at the edges
-const COUNT = 20;
+/** Tasks an operation spawns: one group task per worker thread holding blocks (`spawnGroup`). */
+const COUNT = 2;
 
 describe('blockwise fusion', () => {
-  it('a.mul(2).add(b).map(f) is one task per block, to the bit one task per operation, in every dtype', async () => {
+  it('a.mul(2).add(b).map(f) is one group task per thread, to the bit one operation at a time, in every dtype', async () => {
     const context = await rig();
     const n = N[0] * N[1];
     for (const dtype of ['float64', 'float32', 'int32'] as DType[]) {

@@ -1,12 +1,13 @@
 import { type Context, currentTaskQueue, type DTask, getOptions, inTask } from '@dtask/core';
-import { spawnBatch } from '@dtask/core/plugin';
+import { spawnBatch, spawnGroup } from '@dtask/core/plugin';
 import type { DType } from './dtype.js';
 import type { BinaryOp } from './elementwise.js';
 import type { FusedExpr, FusedNode } from './fused-expr.js';
+import { fusedGroup, fusedGroupSimd } from './fused-group-kernel.js';
 import { fusedBlock } from './fused-kernel.js';
 import { fusedBlockSimd } from './fused-simd-kernel.js';
 import type { Block } from './kernels.js';
-import { ownerOf } from './placement.js';
+import { plannedOwnerOf } from './placement.js';
 import { type SimdPlan, simdPlanOf } from './simd-plan.js';
 
 export type { FusedExpr, FusedNode } from './fused-expr.js';
@@ -253,11 +254,16 @@ function shapeKey(node: FusedNode): string {
 }
 
 /**
- * The chunk tasks of `expr` as an array of `dtype`: one task per block running the fused
- * program, where the block of its first input lives (owner computes); in WebAssembly SIMD
- * where the chain has a SIMD program (simd-plan.ts: float arithmetic), the same values. Each
- * run of consecutive blocks placed alike (a thread's blocks: placement keeps them together) is
- * spawned as one batch into `context` (undefined: where `spawn` goes), in the blocks' order.
+ * The chunks of `expr` as an array of `dtype`: each block made by the fused program where the
+ * block of its first input lives (owner computes); in WebAssembly SIMD where the chain has a
+ * SIMD program (simd-plan.ts: float arithmetic), the same values. Each run of consecutive
+ * blocks placed on one thread (a thread's blocks: placement keeps them together) is one group
+ * task there (`spawnGroup`), whose runner calls the block kernel once per block, the lead
+ * arguments (program, plan, dtype, scalars) sent once: the chunks are its output handles.
+ * Blocks whose thread is not known yet, or on a device, and any spawned inside a task or a task queue (whose
+ * scheduler may be on another thread, or which orders tasks one by one) get a task each,
+ * spawned a run at a time (`spawnBatch`). Into `context` (undefined: where `spawn` goes), in
+ * the blocks' order.
  */
 export function spawnFused(
   expr: FusedExpr,
@@ -268,25 +274,62 @@ export function spawnFused(
   const scalars = [...expr.scalars];
   const inputs = expr.inputs;
   const first = inputs[0];
-  const fn = plan === undefined ? fusedBlock : fusedBlockSimd;
   const lead: unknown[] =
     plan === undefined ? [program, dtype, scalars] : [program, plan, dtype, scalars];
+  const grouped = !inTask() && currentTaskQueue() === undefined;
   const out: DTask<Block>[] = [];
-  let run: unknown[][] = [];
-  let options: object | undefined;
-  for (let k = 0; k < first.length; k++) {
-    const where = ownerOf(first[k], lead.length);
-    if (where !== options && run.length > 0) {
-      spawnBatch(context, options as object, fn, run, out as DTask<unknown>[]);
-      run = [];
+  let from = 0;
+  let options: { scope?: unknown } | undefined;
+  for (let k = 0; k <= first.length; k++) {
+    const where = k < first.length ? plannedOwnerOf(first[k], lead.length) : undefined;
+    if (k > 0 && (where !== options || k === first.length)) {
+      const spawnRun = grouped && options?.scope !== undefined ? spawnRunGroup : spawnRunTasks;
+      spawnRun(context, options as object, lead, inputs, from, k, out);
+      from = k;
     }
     options = where;
+  }
+  return out;
+}
+
+/** Blocks `from` to `to` (exclusive) of `inputs` through the kernel, a task each (`spawnBatch`). */
+function spawnRunTasks(
+  context: Context | undefined,
+  options: object,
+  lead: readonly unknown[],
+  inputs: readonly (readonly DTask<Block>[])[],
+  from: number,
+  to: number,
+  out: DTask<Block>[],
+): void {
+  const run: unknown[][] = [];
+  for (let k = from; k < to; k++) {
     const args = lead.slice();
     for (let i = 0; i < inputs.length; i++) args.push(inputs[i][k]);
     run.push(args);
   }
-  if (run.length > 0) spawnBatch(context, options as object, fn, run, out as DTask<unknown>[]);
-  return out;
+  const fn = lead.length === 3 ? fusedBlock : fusedBlockSimd;
+  spawnBatch(context, options, fn, run, out as DTask<unknown>[]);
+}
+
+/** Blocks `from` to `to` (exclusive) of `inputs` through the kernel, as one group task. */
+function spawnRunGroup(
+  context: Context | undefined,
+  options: object,
+  lead: readonly unknown[],
+  inputs: readonly (readonly DTask<Block>[])[],
+  from: number,
+  to: number,
+  out: DTask<Block>[],
+): void {
+  const width = inputs.length;
+  const args: unknown[] = [lead.length, width, ...lead];
+  for (let k = from; k < to; k++) {
+    for (let i = 0; i < width; i++) args.push(inputs[i][k]);
+  }
+  const fn = lead.length === 3 ? fusedGroup : fusedGroupSimd;
+  const handles = spawnGroup<Block>(context, options, fn, to - from, args);
+  for (const h of handles) out.push(h);
 }
 
 /**

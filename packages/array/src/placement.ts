@@ -100,9 +100,32 @@ export function ownerOf(
     return follow;
   }
   if (!proc.id.startsWith('thread:')) return SCHEDULER_PLACES;
-  // One options object per thread, shared by every task placed there: the scheduler keeps
-  // the processors a scope object allows, so a block task does not judge its scope anew
-  // (and an operation spawns the tasks of one thread's run of blocks together).
+  return onThreadOf(proc);
+}
+
+/**
+ * `ownerOf`, where a block not placed yet whose task names one CPU thread (its `scope` an
+ * `ExactScope`: a block `distribute` or an earlier operation spawned there) counts as on that
+ * thread already: what an operation spawning a group per thread's run of blocks reads.
+ */
+export function plannedOwnerOf(
+  chunk: DTask<Block>,
+  arg: number,
+): { scope?: ExactScope; inPlaceArgs?: number[] } {
+  if (chunk.processor === undefined) {
+    const scope = chunk.options.scope;
+    const proc = scope instanceof ExactScope ? scope.processor : undefined;
+    if (proc?.id.startsWith('thread:')) return onThreadOf(proc);
+  }
+  return ownerOf(chunk, arg);
+}
+
+/**
+ * One options object per thread, shared by every task placed there: the scheduler keeps the
+ * processors a scope object allows, so a block task does not judge its scope anew (and an
+ * operation spawns the tasks of one thread's run of blocks together).
+ */
+function onThreadOf(proc: Processor): { scope: ExactScope } {
   let options = onThread.get(proc.id);
   if (options === undefined) onThread.set(proc.id, (options = { scope: new ExactScope(proc) }));
   return options;
