@@ -260,10 +260,10 @@ function shapeKey(node: FusedNode): string {
  * blocks placed on one thread (a thread's blocks: placement keeps them together) is one group
  * task there (`spawnGroup`), whose runner calls the block kernel once per block, the lead
  * arguments (program, plan, dtype, scalars) sent once: the chunks are its output handles.
- * Blocks whose thread is not known yet, or on a device, and any spawned inside a task or a task queue (whose
- * scheduler may be on another thread, or which orders tasks one by one) get a task each,
- * spawned a run at a time (`spawnBatch`). Into `context` (undefined: where `spawn` goes), in
- * the blocks' order.
+ * A run of one block, blocks whose thread is not known yet or on a device, and any spawned
+ * inside a task or a task queue (whose scheduler may be on another thread, or which orders
+ * tasks one by one) get a task each, spawned a run at a time (`spawnBatch`). Into `context`
+ * (undefined: where `spawn` goes), in the blocks' order.
  */
 export function spawnFused(
   expr: FusedExpr,
@@ -283,7 +283,9 @@ export function spawnFused(
   for (let k = 0; k <= first.length; k++) {
     const where = k < first.length ? plannedOwnerOf(first[k], lead.length) : undefined;
     if (k > 0 && (where !== options || k === first.length)) {
-      const spawnRun = grouped && options?.scope !== undefined ? spawnRunGroup : spawnRunTasks;
+      // A run of one block (a cyclic placement's) is a task: a group would add its handle.
+      const group = grouped && k - from > 1 && options?.scope !== undefined;
+      const spawnRun = group ? spawnRunGroup : spawnRunTasks;
       spawnRun(context, options as object, lead, inputs, from, k, out);
       from = k;
     }

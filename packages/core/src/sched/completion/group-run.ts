@@ -46,10 +46,10 @@ export function groupRunOf(handle: DTask<unknown>): GroupRun | undefined {
 }
 
 /**
- * Makes `n` pending output handles of `group` (just spawned, with `lineage` a copy of its
- * arguments as spawned, kept to run it again, and `base` the first of the `n` ids reserved for its outputs), and listens to it:
- * when it settles, every handle settles in one loop. `proc`: where the group will run, when its
- * options name one processor (each handle's `processor` until it settles).
+ * Makes `n` pending output handles of `group` (just spawned: `lineage` a copy of its arguments
+ * as spawned, kept to run it again; `base` the first of the `n` ids reserved for its outputs),
+ * and listens to it: when it settles, every handle settles in one loop. `proc`: where the group
+ * will run, when its options name one processor (each handle's `processor` until it settles).
  */
 export function groupHandles(
   s: SchedulerState,
