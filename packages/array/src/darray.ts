@@ -60,12 +60,13 @@ export type Source = number | Complex | DArray | CallerArray;
  * scheduler puts it. Operations spawn one task per block with the chunks as arguments, so the
  * data stays where it is; nothing of full size is built on the caller until `collect()`.
  * Element-wise operations and maps on arrays of one shape and blocking fuse (Dask's blockwise
- * fusion): `a.mul(2).add(b).map(f)` written in one synchronous run of code is one task per
- * block computing the whole chain in one pass. Their tasks are spawned at the end of that run
- * (a microtask) or as soon as anything reads `chunks`; an intermediate array used only inside
- * the chain gets no tasks of its own unless it is read later (then its own tasks compute it
- * again from its inputs). Inside a task, a task queue or `withOptions`, each operation spawns
- * its tasks at once, as any spawn there.
+ * fusion): `a.mul(2).add(b).map(f)` written in one synchronous run of code computes the whole
+ * chain in one pass per block, as one group task per thread's run of blocks (`chunks` are its
+ * handles, one per block; a lone block is a task of its own). Their tasks are spawned at the
+ * end of that run (a microtask) or as soon as anything reads `chunks`; an intermediate array
+ * used only inside the chain gets no tasks of its own unless it is read later (then its own
+ * tasks compute it again from its inputs). Inside a task, a task queue or `withOptions`, each
+ * operation spawns its tasks at once (a task per block), as any spawn there.
  * Column-major like Julia: element `(i₀, i₁, …)` of shape `[n₀, n₁, …]` is at
  * `i₀ + n₀·(i₁ + n₁·(i₂ + …))`.
  */
@@ -334,11 +335,11 @@ export class DArray {
   }
 
   /**
-   * `f` applied element by element, one task per block: `f(x)`, or `f(x, y, …)` over this
-   * array and `others` of the same shape and blocks (else `ArgumentError`). `f` travels to
-   * worker threads as source text, so it must be self-contained (no outer variables). The
-   * result has this array's dtype; a boolean `f` returns is stored as 1 or 0, and any other
-   * value that is not a number fails the block's task with a `TypeError`.
+   * `f` applied element by element, block by block where each lives: `f(x)`, or `f(x, y, …)`
+   * over this array and `others` of the same shape and blocks (else `ArgumentError`). `f`
+   * travels to worker threads as source text, so it must be self-contained (no outer
+   * variables). The result has this array's dtype; a boolean `f` returns is stored as 1 or 0,
+   * and any other value that is not a number fails the block's task with a `TypeError`.
    */
   map(f: (x: number, ...ys: number[]) => number | boolean, ...others: DArray[]): DArray {
     const source = checkMap(this, f, others);
