@@ -184,12 +184,3 @@ function rebase(v: unknown, copy: ArrayBuffer, lo: number): unknown {
   const data = new Kind(copy, 0, Math.floor(copy.byteLength / size));
   return { ...s, data, offset: s.offset + (s.data.byteOffset - lo) / size };
 }
-
-/** What a region's `configureMemory` found of a task's arguments, for its `configureCopies`. */
-export interface MemoryPlan {
-  readonly indices: number[];
-  readonly packed: number[];
-  readonly inPlaceArgs: number[];
-  readonly inPlace: boolean;
-  readonly thisProcess: boolean;
-}

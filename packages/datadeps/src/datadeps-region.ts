@@ -19,17 +19,15 @@ import { finishedWell, HeapMemorySpace, registerWaitGuard } from '@dtask/core/pl
 import { type ArgumentPlan, planArgument } from './argument-plan.js';
 import { AscendingIds } from './ascending-ids.js';
 import { isChunkView } from './chunk-view.js';
-import { compactCopies, copyInGroups, type MemoryPlan, needsCompactCopy } from './copy-in.js';
+import { compactCopies, copyInGroups, needsCompactCopy } from './copy-in.js';
 import { DependencyTracker } from './dependency-tracker.js';
 import type { Footprint } from './footprint.js';
 import { MadeOptions } from './made-options.js';
 import { moveInPlace } from './move-in-place.js';
-import { isHere, placedByDefault } from './placed-here.js';
 import { RegionReplay } from './region-replay.js';
 import { sameSharedMemory } from './same-shared-memory.js';
 import { sharedFootprints } from './shared-arrays.js';
 import { sliceValue } from './slice-value.js';
-import { unfinished } from './unfinished.js';
 import { writeBackOn } from './write-back.js';
 
 const ANYWHERE = new AnyScope();
@@ -149,7 +147,7 @@ export class DatadepsRegion implements TaskQueue {
       return;
     }
     this.values.length = 0;
-    if (this.replay.on) this.replay.stop();
+    this.replay.stop();
     const plans: ArgumentPlan[] = new Array(args.length);
     for (let i = 0; i < args.length; i++) plans[i] = planArgument(args[i], i);
     const deps = this.deps;
@@ -195,45 +193,6 @@ export class DatadepsRegion implements TaskQueue {
     footprints: (Footprint | undefined)[],
     submit: SubmitTask,
   ): void {
-    if (this.replay.on) {
-      this.enqueueRecorded(task, written, footprints, submit);
-      return;
-    }
-    const args = task.args;
-    const values = this.values;
-    const deps = this.deps;
-    let arrays = false;
-    for (let i = 0; i < args.length; i++) {
-      args[i] = values[i];
-      values[i] = undefined;
-      const at = footprints[i];
-      if (at === undefined) continue;
-      arrays = true;
-      this.tracker.collect(at, (written & (1 << i)) !== 0, deps);
-    }
-    // Tasks that finished with a value order nothing any more: only the others are waited for.
-    const extra = deps.size > 0 ? unfinished(deps) : undefined;
-    const here = this.runHere && placedByDefault(task);
-    if (arrays) task.options = this.plainOptions(task.options, written !== 0, true);
-    this.open?.add(task.id);
-    submit(task, extra, here);
-    if (!(here && finishedWell(task))) {
-      this.tasks.push(task);
-      this.record(task, written, footprints);
-    }
-  }
-
-  /**
-   * `enqueueShared` while the region records its tasks or follows a recording
-   * (region-replay.ts): a task that repeats the recording takes its dependencies from it,
-   * without the tracker; any other is analysed in full and recorded.
-   */
-  private enqueueRecorded(
-    task: DTask<unknown>,
-    written: number,
-    footprints: (Footprint | undefined)[],
-    submit: SubmitTask,
-  ): void {
     const args = task.args;
     const values = this.values;
     const replay = this.replay;
@@ -248,11 +207,20 @@ export class DatadepsRegion implements TaskQueue {
       arrays = true;
       if (entry === undefined) this.tracker.collect(at, (written & (1 << i)) !== 0, deps);
     }
+    // Tasks that finished with a value order nothing any more: only the others are waited for,
+    // in a list made at its size (pushed onto `[]`, it would reserve room for 16).
     let extra: DTask<unknown>[] | undefined;
     if (entry !== undefined) extra = replay.waits(entry);
     else if (deps.size > 0) {
       replay.collected(deps);
-      extra = unfinished(deps);
+      let waits = 0;
+      for (const d of deps) if (!finishedWell(d)) waits++;
+      if (waits > 0) {
+        extra = new Array<DTask<unknown>>(waits);
+        let j = 0;
+        for (const d of deps) if (!finishedWell(d)) extra[j++] = d;
+      }
+      deps.clear();
     }
     const here = this.runHere && placedByDefault(task);
     if (arrays) task.options = this.plainOptions(task.options, written !== 0, true);
@@ -260,18 +228,11 @@ export class DatadepsRegion implements TaskQueue {
     submit(task, extra, here);
     const kept = !(here && finishedWell(task));
     if (kept) this.tasks.push(task);
-    if (replay.settle(task, kept) && kept) this.record(task, written, footprints);
-  }
-
-  /** Records `task`'s accesses of its arguments' `footprints` (`written`: bits) in the tracker. */
-  private record(
-    task: DTask<unknown>,
-    written: number,
-    footprints: (Footprint | undefined)[],
-  ): void {
-    for (let i = 0; i < footprints.length; i++) {
-      const at = footprints[i];
-      if (at !== undefined) this.tracker.record(at, (written & (1 << i)) !== 0, task);
+    if (replay.settle(task, kept) && kept) {
+      for (let i = 0; i < args.length; i++) {
+        const at = footprints[i];
+        if (at !== undefined) this.tracker.record(at, (written & (1 << i)) !== 0, task);
+      }
     }
   }
 
@@ -490,4 +451,37 @@ export class DatadepsRegion implements TaskQueue {
   spawnedHere(task: DTask<unknown>): boolean {
     return this.open?.has(task.id) === true;
   }
+}
+
+/** What `configureMemory` found of a task's arguments, for `configureCopies`. */
+interface MemoryPlan {
+  readonly indices: number[];
+  readonly packed: number[];
+  readonly inPlaceArgs: number[];
+  readonly inPlace: boolean;
+  readonly thisProcess: boolean;
+}
+
+/**
+ * Whether `task` is placed by default: no scope, processor or device chosen for it and nothing
+ * to write where other data lives, so the calling thread may run it where its data is here.
+ */
+function placedByDefault(task: DTask<unknown>): boolean {
+  const o = task.options;
+  return (
+    typeof task.fn === 'function' &&
+    o.scope === undefined &&
+    o.computeScope === undefined &&
+    o.resultScope === undefined &&
+    o.inPlaceArgs === undefined &&
+    o.device === undefined
+  );
+}
+
+/**
+ * Whether an argument's data is in this thread's memory (not a `Chunk`, `DTask` or `ChunkView`,
+ * whose data may be held elsewhere): a task reading and writing only such data may run here.
+ */
+function isHere(value: unknown): boolean {
+  return !(isChunk(value) || isDTask(value) || isChunkView(value));
 }

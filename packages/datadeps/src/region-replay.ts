@@ -90,8 +90,6 @@ export class RegionReplay {
   private prunes = 0;
   /** A recording made here and ended early (kept for the next region: its tasks are exact). */
   private ended: Recording | undefined = undefined;
-  /** Whether the region records its tasks or follows a recording (or its first is to come). */
-  on = true;
   /** How many of the region's tasks took their dependencies from a recording. */
   replayed = 0;
 
@@ -140,10 +138,7 @@ export class RegionReplay {
   ): RecordedTask | undefined {
     this.fresh = false;
     const root = rootOf(footprints);
-    if (root === undefined || this.tasks.length !== 0) {
-      this.on = false;
-      return undefined;
-    }
+    if (root === undefined || this.tasks.length !== 0) return undefined;
     this.busy = true;
     this.prunes = this.tracker.prunes;
     const kept = recordings.get(root);
@@ -241,7 +236,6 @@ export class RegionReplay {
    */
   stop(): void {
     this.fresh = false;
-    this.on = false;
     const seq = this.seq;
     if (seq === undefined) return;
     if (this.replaying) this.catchUp(seq);
