@@ -24,7 +24,6 @@ import { DependencyTracker } from './dependency-tracker.js';
 import type { Footprint } from './footprint.js';
 import { MadeOptions } from './made-options.js';
 import { moveInPlace } from './move-in-place.js';
-import { RegionReplay } from './region-replay.js';
 import { sameSharedMemory } from './same-shared-memory.js';
 import { sharedFootprints } from './shared-arrays.js';
 import { sliceValue } from './slice-value.js';
@@ -92,8 +91,6 @@ export class DatadepsRegion implements TaskQueue {
    */
   readonly awaitsOnWorkers = true;
   private readonly tracker = new DependencyTracker();
-  /** The dependencies of a region run again with the same tiles, replayed (region-replay.ts). */
-  private readonly replay = new RegionReplay(this.tracker, this.tasks);
   /**
    * Options of tasks whose arguments need no closure of their own (`plainOptions`), by the
    * values of the options they were made from, then by what was set (1: `inPlace`, 2: scope in
@@ -106,10 +103,6 @@ export class DatadepsRegion implements TaskQueue {
   /** How many entries the region's cache of made options holds (bounded, whatever its tasks). */
   get optionsCached(): number {
     return this.madeOptions.size;
-  }
-  /** How many of the region's tasks took their dependencies from an earlier region's record. */
-  get replayedTasks(): number {
-    return this.replay.replayed;
   }
   /** Scopes narrowed to this process, by the scope they narrow (`inThisProcess`). */
   private readonly narrowed = new Map<AbstractScope, AbstractScope>();
@@ -147,7 +140,6 @@ export class DatadepsRegion implements TaskQueue {
       return;
     }
     this.values.length = 0;
-    this.replay.stop();
     const plans: ArgumentPlan[] = new Array(args.length);
     for (let i = 0; i < args.length; i++) plans[i] = planArgument(args[i], i);
     const deps = this.deps;
@@ -195,8 +187,6 @@ export class DatadepsRegion implements TaskQueue {
   ): void {
     const args = task.args;
     const values = this.values;
-    const replay = this.replay;
-    const entry = replay.match(footprints, written);
     const deps = this.deps;
     let arrays = false;
     for (let i = 0; i < args.length; i++) {
@@ -205,14 +195,12 @@ export class DatadepsRegion implements TaskQueue {
       const at = footprints[i];
       if (at === undefined) continue;
       arrays = true;
-      if (entry === undefined) this.tracker.collect(at, (written & (1 << i)) !== 0, deps);
+      this.tracker.collect(at, (written & (1 << i)) !== 0, deps);
     }
     // Tasks that finished with a value order nothing any more: only the others are waited for,
     // in a list made at its size (pushed onto `[]`, it would reserve room for 16).
     let extra: DTask<unknown>[] | undefined;
-    if (entry !== undefined) extra = replay.waits(entry);
-    else if (deps.size > 0) {
-      replay.collected(deps);
+    if (deps.size > 0) {
       let waits = 0;
       for (const d of deps) if (!finishedWell(d)) waits++;
       if (waits > 0) {
@@ -226,9 +214,8 @@ export class DatadepsRegion implements TaskQueue {
     if (arrays) task.options = this.plainOptions(task.options, written !== 0, true);
     this.open?.add(task.id);
     submit(task, extra, here);
-    const kept = !(here && finishedWell(task));
-    if (kept) this.tasks.push(task);
-    if (replay.settle(task, kept) && kept) {
+    if (!(here && finishedWell(task))) {
+      this.tasks.push(task);
       for (let i = 0; i < args.length; i++) {
         const at = footprints[i];
         if (at !== undefined) this.tracker.record(at, (written & (1 << i)) !== 0, task);
@@ -444,7 +431,6 @@ export class DatadepsRegion implements TaskQueue {
    */
   close(): void {
     this.open = undefined;
-    this.replay.close();
   }
 
   /** Whether `task` was spawned in this region while its function runs (the wait guard). */

@@ -30,8 +30,6 @@ const PRUNE_AT = 64;
  */
 export class DependencyTracker {
   private readonly byRoot = new Map<object, RootIndex>();
-  /** How many times a reader list was pruned (finished readers dropped) so far. */
-  prunes = 0;
 
   /** Whether an earlier task's access of memory in `root` is recorded. */
   touches(root: object): boolean {
@@ -83,10 +81,8 @@ export class DependencyTracker {
       if (entry.readers.length !== 0) entry.readers = [];
     } else if (entry.readers[entry.readers.length - 1] !== task) {
       entry.readers.push(task);
-      if (entry.readers.length >= PRUNE_AT) {
+      if (entry.readers.length >= PRUNE_AT)
         entry.readers = entry.readers.filter((r) => !r.isReady());
-        this.prunes++;
-      }
     }
   }
 }
