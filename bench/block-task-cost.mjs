@@ -14,7 +14,11 @@
 // CPU from `/proc/self/task/*/schedstat` (the main thread's ÷ 64, the rest of the process's ÷
 // 64), and the kernel's own CPU per block, the same call on the main thread, subtracted for the
 // "beyond its kernel" column; and the call's synchronous part on the main thread (the operation,
-// its planning and its spawns: the least of all calls, in wall time). Linux only.
+// its planning and its spawns: the least of all calls, in wall time). Also the minor page faults
+// off the main thread a block, and the main thread's full collections in the timed calls: a
+// block made while no released block's memory is pooled on its worker is new memory, about
+// 15–25 µs of a worker's CPU a page on this VM, and the blocks come back only after a full
+// collection on the main thread (its handles' cells). Linux only.
 //   node bench/block-task-cost.mjs [--calls=200] [--pairs=3] [--ops=sum,mul,chain,number,kept,fresh,args,spec,reused]
 //     [--warmup=N] [--before=DIR]
 //     [--processes]
@@ -30,10 +34,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { firstSpawn, fusedCallOf } from './fixtures/first-spawn.mjs';
-import { threadCpu } from './fixtures/thread-cpu.mjs';
+import { threadCpu, threadFaults } from './fixtures/thread-cpu.mjs';
 import { median, table } from './shared.mjs';
 
 const flags = new Map(
@@ -116,11 +121,22 @@ if (flags.has('case')) {
   const mainTid = String(process.pid);
   const main = [];
   const rest = [];
+  const faults = [];
+  // The main thread's full collections in the timed calls: only they release the results its
+  // dropped handles named (a FinalizationRegistry's cells), and so return the workers' blocks
+  // to their pools; until then each new block is new memory, faulted in page by page.
+  let majors = 0;
+  const gcs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+  });
+  gcs.observe({ entryTypes: ['gc'] });
   // The call's synchronous part (the operation, its planning and its spawns), least of all
   // calls in wall time: the main thread's own work, before any worker has reported.
   let sync = Number.POSITIVE_INFINITY;
   for (let r = 0; r < 5; r++) {
     const c0 = threadCpu({ children: inProcesses });
+    const f0 = threadFaults({ children: inProcesses });
     for (let i = 0; i < calls; i++) {
       const t0 = performance.now();
       const called = run();
@@ -128,6 +144,10 @@ if (flags.has('case')) {
       await called;
     }
     const c1 = threadCpu({ children: inProcesses });
+    const f1 = threadFaults({ children: inProcesses });
+    let fo = 0;
+    for (const [tid, n] of f1) if (tid !== mainTid) fo += n - (f0.get(tid) ?? 0);
+    faults.push(fo / calls / TASKS);
     let m = 0;
     let o = 0;
     for (const [tid, ns] of c1) {
@@ -138,6 +158,7 @@ if (flags.has('case')) {
     main.push(m / 1e3 / calls / TASKS);
     rest.push(o / 1e3 / calls / TASKS);
   }
+  gcs.disconnect();
   await context.close();
   for (let i = 0; i < 20_000; i++) kernel();
   const k0 = process.cpuUsage();
@@ -149,6 +170,8 @@ if (flags.has('case')) {
       rest: median(rest),
       kernel: (k.user + k.system) / 100_000,
       sync: (sync * 1e3) / TASKS,
+      faults: median(faults),
+      majors,
     }),
   );
   process.exit(0);
@@ -225,6 +248,8 @@ for (let p = 0; p < pairs; p++) {
         f.kernel.toFixed(2),
         (all - f.kernel).toFixed(2),
         f.sync.toFixed(2),
+        f.faults.toFixed(2),
+        String(f.majors),
       ]);
       console.error(rows.at(-1).join('  '));
     }
@@ -234,11 +259,23 @@ console.log(
   `\nDArray block tasks, ${N}² float64 in ${B}² blocks (${TASKS} tasks a call) on ` +
     `${inProcesses ? '2 worker processes' : '2 worker threads'}, ${calls} calls after ${warmup}, ` +
     `median of 5; load ${Math.min(...loads)}–${Math.max(...loads)}; CPU in µs a block task ` +
-    "(sync: the call's synchronous part, the least of all calls, µs of wall a block task)\n",
+    "(sync: the call's synchronous part, the least of all calls, µs of wall a block task; " +
+    'faults: minor page faults a block task off the main thread, median of 5; major GCs: the ' +
+    "main thread's full collections in all timed calls)\n",
 );
 console.log(
   table(
-    ['checkout, operation', 'main', 'others', 'all', 'kernel', 'beyond the kernel', 'sync'],
+    [
+      'checkout, operation',
+      'main',
+      'others',
+      'all',
+      'kernel',
+      'beyond the kernel',
+      'sync',
+      'faults',
+      'major GCs',
+    ],
     rows.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)),
   ),
 );
