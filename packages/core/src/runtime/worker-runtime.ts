@@ -1,5 +1,6 @@
 import { isMainThread } from 'node:worker_threads';
 import { defaultLocalStore, type LocalStore } from '../chunk/local-store.js';
+import { sizeOf } from '../chunk/size-of.js';
 import { CancelledError } from '../errors/errors.js';
 import { ProcessSampler } from '../log/process-sampler.js';
 import { setCurrentWorker } from '../processor/current-worker.js';
@@ -12,6 +13,7 @@ import { fromPlainOptions, fromRunOptions } from '../protocol/plain-options.js';
 import {
   type ArgRefs,
   type FromWorker,
+  INLINE_RESULT_BYTES,
   type PlainOptions,
   RUNS,
   type RunOptions,
@@ -20,6 +22,7 @@ import {
 } from '../protocol/protocol.js';
 import { Requests } from '../protocol/requests.js';
 import type { Transport } from '../protocol/transport.js';
+import { ExactScope } from '../scope/exact-scope.js';
 import { isStreamDescriptor, registerStepAdapter } from '../stream/step-adapter.js';
 import { asyncRunSettled, callInFrame } from '../task/frame.js';
 import { type GroupParts, isGroupParts, storeParts } from '../task/group-parts.js';
@@ -45,8 +48,8 @@ import { ProxyOwner } from './proxy-owner.js';
 import { ResultServer } from './result-server.js';
 import { decodeRun, RunRefused } from './run-record.js';
 import { holdsOnlyWaitingTasks, StallWatch } from './stall-watch.js';
-import { TaskEnds } from './task-ends.js';
 import { TaskQueue } from './task-queue.js';
+import { TaskReports } from './task-reports.js';
 import { TurnShare } from './turn-share.js';
 import { unsendableMessage } from './unsendable-result.js';
 import type { ValueAdapter } from './value-adapter.js';
@@ -105,8 +108,8 @@ export class WorkerRuntime {
   private runningWoken = false;
   /** This thread's log events, sent to the scheduler while it logs. */
   private readonly logs: LogShipper;
-  /** What happens when a task that ran here ended (`task-ends.ts`). */
-  private readonly ends: TaskEnds;
+  /** Tells the scheduler that tasks ended (`task-reports.ts`). */
+  private readonly reports: TaskReports;
   /** What the handling of the scheduler's other messages uses (`handleControl`). */
   private readonly control: ControlParts;
 
@@ -181,17 +184,7 @@ export class WorkerRuntime {
       // The runtime on a worker process's main thread speaks for the process's memory.
       options.setProcessWorker && isMainThread ? new ProcessSampler() : undefined,
     );
-    this.ends = new TaskEnds({
-      out: this.out,
-      logs: this.logs,
-      begins: this.begins,
-      adapter: this.adapter,
-      processor: this.holder,
-      store: this.store,
-      pool: this.pool,
-      inputs: this.inputs,
-      wake: this.runWoken,
-    });
+    this.reports = new TaskReports(this.out, this.logs, this.begins, this.adapter, this.holder);
     if (options.watchStalls) {
       this.stalls = new StallWatch(
         () => holdsOnlyWaitingTasks(this.running),
@@ -256,7 +249,7 @@ export class WorkerRuntime {
   ): void => {
     const fn = decodeRun(this.decoder, fnRef, args);
     if (fn instanceof RunRefused) {
-      this.ends.fail(id, fn.error, 0); // it fails unrun
+      this.reports.fail(id, fn.error, 0); // it fails unrun
       return;
     }
     const task = new WorkerTask(
@@ -392,8 +385,7 @@ export class WorkerRuntime {
 
   /**
    * Task `task` returned `value`; `handed`: the block memory its own function took from the
-   * pool, when it returned synchronously (such a result's memory may go back to the pool). What
-   * follows, where the result stays and the report, is `TaskEnds.done`.
+   * pool, when it returned synchronously (such a result's memory may go back to the pool).
    */
   private finishDone(task: WorkerTask, value: unknown, handed?: SharedArrayBuffer[]): void {
     if (!this.running.delete(task.id) || task.cancelled) {
@@ -404,7 +396,47 @@ export class WorkerRuntime {
     const end = performance.now();
     const parts = isGroupParts(value); // each output kept under its own key, the report inline
     if (parts) value = storeParts(this.store, value as GroupParts, this.pool);
-    this.ends.done(task, end, value, parts, handed);
+    const kept = this.adapter?.keptBytes?.(value);
+    const bytes = kept ?? sizeOf(value);
+    const waiters = this.inputs.waitingFor.get(task.id);
+    // A result whose resultScope is exactly this processor (pinned state, e.g. a shard's piece)
+    // stays here even when small: its consumers take this very object, and may mutate it.
+    // So does the result of a task that wrote its arguments in place (a view of that data).
+    const pinned = task.options.inPlaceArgs !== undefined || this.pinnedHere(task);
+    const inline =
+      parts ||
+      (kept === undefined &&
+        !pinned &&
+        bytes <= INLINE_RESULT_BYTES &&
+        typeof value !== 'function');
+    if (!inline) {
+      this.store.set(task.id, value, bytes);
+      // Its memory returns to the pool if no one reads it before its release (block-pool.ts).
+      const alone = !pinned && waiters === undefined && !this.inputs.consumers.has(task.id);
+      this.pool?.made(task.id, value, alone ? handed : undefined);
+    } else if (this.inputs.consumers.has(task.id)) {
+      this.store.set(task.id, value, bytes);
+      this.inputs.keptForConsumers.add(task.id);
+    }
+    // Reported failed when its small result cannot travel; its local waiters still get it.
+    this.reports.done(task, end, bytes, inline, value);
+    if (task.held !== undefined) this.inputs.unhold(task);
+    if (waiters) this.wake(task.id, value, waiters);
+  }
+
+  /**
+   * Whether `task`'s result must stay on this processor because its resultScope is exactly
+   * this processor (pinned state). `instanceof` only for a scope: on a class named by the
+   * build it is slow even for undefined.
+   */
+  private pinnedHere(task: WorkerTask): boolean {
+    const rs = task.options.resultScope;
+    return rs !== undefined && rs instanceof ExactScope && rs.id === this.processor.id;
+  }
+
+  /** Local successor execution: tasks sent ahead start the moment their input exists here. */
+  private wake(key: number, value: unknown, waiters: WorkerTask[]): void {
+    this.inputs.arrived(key, value, waiters, this.runWoken);
   }
 
   /**
@@ -435,7 +467,7 @@ export class WorkerRuntime {
     this.stalls?.soon();
     // Tasks waiting here for its result are taken back by the scheduler (`withdraw`).
     this.inputs.waitingFor.delete(task.id);
-    this.ends.failed(task, error, task.startedAt ? performance.now() - task.startedAt : 0);
+    this.reports.failed(task, error, task.startedAt ? performance.now() - task.startedAt : 0);
   }
 
   /** Ends the runtime: running tasks are cancelled, results dropped. */
