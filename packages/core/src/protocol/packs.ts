@@ -89,12 +89,39 @@ export function forEachRun(
 }
 
 /**
- * Queues "task `id` finished": its three values added to the done pack that ends `out`'s next
- * batch (a new pack, made as a literal of its size, if the batch ends otherwise: a batch often
- * reports one completion, a task of a millisecond or more being reported the moment it ends),
- * else, for a result that is not a plain primitive or with `back` (the final values of its
- * `returnArgs`), as a `DoneRecord`. One function, not three: it runs for every task a worker
- * ends, and V8 optimises it, and the runtime's code that calls it, after fewer tasks.
+ * Queues "task `id` finished" in the done pack at the end of `out`'s next batch. Returns
+ * false, queueing nothing, when `value` is not a plain primitive (it goes as a `DoneRecord`).
+ */
+export function appendDone<M>(
+  out: Batcher<M>,
+  id: number,
+  bytes: number,
+  ms: number,
+  inline: 0 | 1,
+  value: unknown,
+): boolean {
+  if (inline === 1) {
+    if (!isPlainPrimitive(value)) return false;
+    addDone(out, id, ms, value);
+  } else addDone(out, -id - 1, ms, bytes); // ids may pass 2 ** 32: no `~`
+  return true;
+}
+
+/**
+ * Adds a completion's three values to the done pack that ends `out`'s next batch, or queues a
+ * new pack holding them: made as a literal of its size, since a batch often reports one
+ * completion (a task of a millisecond or more is reported the moment it ends), where a pack
+ * opened empty and pushed onto would reserve room for 16 values.
+ */
+function addDone<M>(out: Batcher<M>, a: number, b: number, c: unknown): void {
+  const last = out.last();
+  if (Array.isArray(last) && last[0] === DONES) last.push(a, b, c);
+  else out.push([DONES, a, b, c] as M);
+}
+
+/**
+ * Queues "task `id` finished": in the batch's done pack when it can go there, else as a
+ * `DoneRecord` (with `back`, the final values of its `returnArgs`, if any).
  */
 export function pushDone<M>(
   out: Batcher<M>,
@@ -105,23 +132,9 @@ export function pushDone<M>(
   value: unknown,
   back: unknown[] | undefined,
 ): void {
-  let key = id;
-  let third = value;
-  if (back !== undefined || (inline === 1 && !isPlainPrimitive(value))) {
-    out.push(
-      (back === undefined
-        ? [DONE, id, bytes, ms, inline, value]
-        : [DONE, id, bytes, ms, inline, value, back]) as M,
-    );
-    return;
-  }
-  if (inline === 0) {
-    key = -id - 1; // ids may pass 2 ** 32: no `~`
-    third = bytes;
-  }
-  const last = out.last();
-  if (Array.isArray(last) && last[0] === DONES) last.push(key, ms, third);
-  else out.push([DONES, key, ms, third] as M);
+  if (back !== undefined) out.push([DONE, id, bytes, ms, inline, value, back] as M);
+  else if (!appendDone(out, id, bytes, ms, inline, value))
+    out.push([DONE, id, bytes, ms, inline, value] as M);
 }
 
 /**

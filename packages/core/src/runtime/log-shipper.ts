@@ -78,16 +78,6 @@ export class LogShipper {
   }
 
   /**
-   * `task` ended well after running `ms`: `ran`, then `ship`, with one check of whether logging
-   * is on (the runtime calls it for every task it ends).
-   */
-  ended(task: WorkerTask, processor: string, ms: number): void {
-    if (this.timer === undefined || !loggingState.enabled) return;
-    this.ran(task, processor, ms);
-    this.ship();
-  }
-
-  /**
    * Sends what was recorded since the last batch, while shipping is on; the runtime calls it
    * before it reports a task's end, so a task's events reach the scheduler before its result.
    */

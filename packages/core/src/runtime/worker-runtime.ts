@@ -2,13 +2,14 @@ import { isMainThread } from 'node:worker_threads';
 import { defaultLocalStore, type LocalStore } from '../chunk/local-store.js';
 import { sizeOf } from '../chunk/size-of.js';
 import { CancelledError } from '../errors/errors.js';
+import { serializeError } from '../errors/serialize-error.js';
 import { ProcessSampler } from '../log/process-sampler.js';
 import { setCurrentWorker } from '../processor/current-worker.js';
 import type { Processor } from '../processor/processor.js';
 import { ThreadProc } from '../processor/thread-proc.js';
 import { Batcher } from '../protocol/batcher.js';
 import { LENT_HOLDER, type LentChunk } from '../protocol/lent-chunk.js';
-import { forEachRun } from '../protocol/packs.js';
+import { forEachRun, pushDone } from '../protocol/packs.js';
 import { fromPlainOptions, fromRunOptions } from '../protocol/plain-options.js';
 import {
   type ArgRefs,
@@ -29,6 +30,7 @@ import { type GroupParts, isGroupParts, storeParts } from '../task/group-parts.j
 import { IdTable } from '../task/id-table.js';
 import { isThenable } from '../task/is-thenable.js';
 import { NO_OPTIONS } from '../task/options.js';
+import { returnedArgs } from '../task/returned-args.js';
 import { reserveTaskIds } from '../task/spawn-task.js';
 import {
   type FnRef,
@@ -49,12 +51,29 @@ import { ResultServer } from './result-server.js';
 import { decodeRun, RunRefused } from './run-record.js';
 import { holdsOnlyWaitingTasks, StallWatch } from './stall-watch.js';
 import { TaskQueue } from './task-queue.js';
-import { TaskReports } from './task-reports.js';
 import { TurnShare } from './turn-share.js';
 import { unsendableMessage } from './unsendable-result.js';
 import type { ValueAdapter } from './value-adapter.js';
+import { wireValue } from './wire-value.js';
 import type { WorkerRuntimeOptions } from './worker-runtime-options.js';
 import { WorkerTask } from './worker-task.js';
+
+/**
+ * Longest a busy runtime holds back completion reports (ms): half the scheduler's queue-ahead
+ * budget (`AHEAD_MS`, slot-queue.ts), so that more work arrives before the queue runs dry.
+ */
+const REPORT_EVERY_MS = 4;
+
+/**
+ * A task that ran at least this long (ms) is reported at once, even in a run of queued tasks:
+ * a message then costs under a percent of its work, and tasks on the scheduler's side may wait
+ * for it (the next tile of a factorisation, ordered by datadeps, is never sent ahead). Held
+ * back, such a report waited behind the next queued task, up to `REPORT_EVERY_MS`.
+ */
+const REPORT_LONG_MS = 1;
+
+/** What `sendable` answers for a result that cannot travel (the task was failed instead). */
+const UNSENDABLE: unique symbol = Symbol('unsendable');
 
 /**
  * The worker side of dtask: executes tasks sent over `transport` in this thread, keeps their
@@ -108,8 +127,6 @@ export class WorkerRuntime {
   private runningWoken = false;
   /** This thread's log events, sent to the scheduler while it logs. */
   private readonly logs: LogShipper;
-  /** Tells the scheduler that tasks ended (`task-reports.ts`). */
-  private readonly reports: TaskReports;
   /** What the handling of the scheduler's other messages uses (`handleControl`). */
   private readonly control: ControlParts;
 
@@ -184,7 +201,6 @@ export class WorkerRuntime {
       // The runtime on a worker process's main thread speaks for the process's memory.
       options.setProcessWorker && isMainThread ? new ProcessSampler() : undefined,
     );
-    this.reports = new TaskReports(this.out, this.logs, this.begins, this.adapter, this.holder);
     if (options.watchStalls) {
       this.stalls = new StallWatch(
         () => holdsOnlyWaitingTasks(this.running),
@@ -249,7 +265,7 @@ export class WorkerRuntime {
   ): void => {
     const fn = decodeRun(this.decoder, fnRef, args);
     if (fn instanceof RunRefused) {
-      this.reports.fail(id, fn.error, 0); // it fails unrun
+      this.refuse(id, fn);
       return;
     }
     const task = new WorkerTask(
@@ -265,6 +281,11 @@ export class WorkerRuntime {
     this.running.set(task.id, task);
     if (task.missing === 0 && task.pendingFetches === 0) this.run(task);
   };
+
+  /** Task `id`'s function or an argument could not be rebuilt here: it fails unrun. */
+  private refuse(id: number, refused: RunRefused): void {
+    this.out.push({ op: 'fail', id, error: serializeError(refused.error), ms: 0 });
+  }
 
   /**
    * Gives `task` the inputs that `refs` name: chunks lent by the scheduler borrowed, results
@@ -394,6 +415,7 @@ export class WorkerRuntime {
     }
     this.stalls?.soon();
     const end = performance.now();
+    const ms = end - task.startedAt;
     const parts = isGroupParts(value); // each output kept under its own key, the report inline
     if (parts) value = storeParts(this.store, value as GroupParts, this.pool);
     const kept = this.adapter?.keptBytes?.(value);
@@ -418,8 +440,24 @@ export class WorkerRuntime {
       this.store.set(task.id, value, bytes);
       this.inputs.keptForConsumers.add(task.id);
     }
-    // Reported failed when its small result cannot travel; its local waiters still get it.
-    this.reports.done(task, end, bytes, inline, value);
+    const back = returnedArgs(task.options, task.args); // copy-out (returned-args.ts)
+    this.logs.ran(task, this.processor.id, ms);
+    this.logs.ship(); // the task's own events go first
+    let sent: unknown;
+    if (inline) {
+      sent = this.sendable(task, value, ms, waiters);
+      if (sent === UNSENDABLE) return;
+    }
+    this.begins.ended(task.id, false);
+    // A long task's report leaves at once (below): it needs no flush scheduled for it.
+    const long = ms >= REPORT_LONG_MS;
+    if (long) this.out.sendingNow();
+    pushDone(this.out, task.id, bytes, ms, inline ? 1 : 0, sent, back);
+    // While it works through a run of queued tasks, the runtime reports every few
+    // milliseconds, not only when the run ends: the scheduler then sends more before it runs dry.
+    // Counted from the oldest report waiting, not from the last batch sent: a worker idle
+    // before this run would otherwise send its first report alone, a second message per batch.
+    if (long || end - this.out.openedAt >= REPORT_EVERY_MS) this.out.flush();
     if (task.held !== undefined) this.inputs.unhold(task);
     if (waiters) this.wake(task.id, value, waiters);
   }
@@ -432,6 +470,22 @@ export class WorkerRuntime {
   private pinnedHere(task: WorkerTask): boolean {
     const rs = task.options.resultScope;
     return rs !== undefined && rs instanceof ExactScope && rs.id === this.processor.id;
+  }
+
+  /**
+   * `value`, a small result of `task`, as it travels inline with the completion report; or
+   * `UNSENDABLE` when it cannot travel, with the task reported failed (after `ms`) and its
+   * local `waiters` given the value.
+   */
+  private sendable(task: WorkerTask, value: unknown, ms: number, waiters?: WorkerTask[]): unknown {
+    try {
+      return wireValue(this.adapter, value, task.id);
+    } catch (error) {
+      this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
+      if (task.held !== undefined) this.inputs.unhold(task);
+      if (waiters) this.wake(task.id, value, waiters);
+      return UNSENDABLE;
+    }
   }
 
   /** Local successor execution: tasks sent ahead start the moment their input exists here. */
@@ -467,7 +521,10 @@ export class WorkerRuntime {
     this.stalls?.soon();
     // Tasks waiting here for its result are taken back by the scheduler (`withdraw`).
     this.inputs.waitingFor.delete(task.id);
-    this.reports.failed(task, error, task.startedAt ? performance.now() - task.startedAt : 0);
+    const ms = task.startedAt ? performance.now() - task.startedAt : 0;
+    if (task.startedAt) this.logs.ran(task, this.processor.id, ms);
+    this.logs.ship();
+    this.out.push({ op: 'fail', id: task.id, error: serializeError(error), ms });
   }
 
   /** Ends the runtime: running tasks are cancelled, results dropped. */
