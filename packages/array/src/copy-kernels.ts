@@ -1,6 +1,11 @@
-// Kernels of views, assignment and copyto: self-contained (no imports, no outer variables), so
-// they travel to worker threads and processes as source text.
+// Kernels of views, assignment and copyto: self-contained (no imports, no outer variables, or
+// the parts they use linked into their source), so they travel to worker threads and processes
+// as source text.
+import { linkKernel } from './kernel-link.js';
 import type { Block } from './kernels.js';
+import { newBlock } from './new-block.js';
+
+declare const __DTASK_LINK_newBlock__: typeof newBlock;
 
 /**
  * One piece of a block copy. Along each axis (a dimension of more than one element) the
@@ -16,13 +21,7 @@ export interface CopyPiece {
   axes: { dd: number; sd: number; dst: number[]; src: number[] }[];
 }
 
-/**
- * A new block of `dtype` and `shape`: a copy of `base` (zeros when `base` is null or `covered`
- * says every element is written), then each piece written in turn from `sources[p]`, or
- * `value` everywhere the pieces reach when `value` is a number. Sources may be any strided
- * view (their `strides` and `offset` are followed).
- */
-export function writeBlock(
+function writeBlockKernel(
   dtype: string,
   shape: number[],
   covered: boolean,
@@ -31,27 +30,14 @@ export function writeBlock(
   base: Block | null,
   ...sources: Block[]
 ): Block {
-  // The typed array of the dtype's name ('uint8': Uint8Array); a complex dtype's element is a
-  // (re, im) pair of Float64 (complex128) or Float32 (complex64).
+  const block = __DTASK_LINK_newBlock__(dtype, shape);
+  const { data, strides } = block;
   const w = dtype.startsWith('complex') ? 2 : 1;
-  const C = (globalThis as any)[
-    w === 2
-      ? dtype === 'complex64'
-        ? 'Float32Array'
-        : 'Float64Array'
-      : `${dtype[0].toUpperCase()}${dtype.slice(1)}Array`
-  ] as Float64ArrayConstructor;
+  const n = data.length / w;
   // A number fills (a complex element with it as its real part); `[re, im]` fills complex ones.
   const v0 = value === null ? 0 : typeof value === 'number' ? value : value[0];
   const v1 = value === null || typeof value === 'number' ? 0 : value[1];
   const nd = shape.length;
-  const strides: number[] = [];
-  let n = 1;
-  for (const s of shape) {
-    strides.push(n);
-    n *= s;
-  }
-  const data = new C(new SharedArrayBuffer(w * n * C.BYTES_PER_ELEMENT));
   if (base !== null && !covered) {
     // The old values, read through the base's strides (contiguous column-major: one copy).
     let contiguous = base.offset === 0 && base.data.length === w * n;
@@ -134,8 +120,24 @@ export function writeBlock(
       if (c === axes.length) break;
     }
   }
-  return { data, shape, strides, offset: 0 };
+  return block;
 }
+
+/**
+ * A new block of `dtype` and `shape`: a copy of `base` (zeros when `base` is null or `covered`
+ * says every element is written), then each piece written in turn from `sources[p]`, or
+ * `value` everywhere the pieces reach when `value` is a number. Sources may be any strided
+ * view (their `strides` and `offset` are followed).
+ */
+export const writeBlock: (
+  dtype: string,
+  shape: number[],
+  covered: boolean,
+  pieces: CopyPiece[],
+  value: number | number[] | null,
+  base: Block | null,
+  ...sources: Block[]
+) => Block = linkKernel(writeBlockKernel, 'writeBlock', { newBlock });
 
 /** The element at `local` (one index per dimension) of `block`. */
 export function elementAt(block: Block, local: number[]): number {
